@@ -1,0 +1,44 @@
+"""Numbers as people write them: scores shown the way clubs write them, points as they are typed."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Signs a Japanese phone keyboard produces for "minus", beyond ASCII '-': ▲ △ are how score sheets
+# write negatives; U+2212 and the dashes come from IMEs; ー (long vowel mark) is a common slip.
+_MINUS = "▲△−‐‑‒–—―ーｰ-"
+_PLUS = "+"
+_NUMBER = re.compile(r"\d+")
+
+
+def format_score(tenths: int, style: str = "plain") -> str:
+    """A score in tenths as text with exactly one decimal.
+
+    `plain`: "45.0", "-12.3" (the command line; also English). `ja`: "+45.0", "▲12.3", "0.0".
+    """
+    magnitude = f"{abs(tenths) // 10}.{abs(tenths) % 10}"
+    if tenths < 0:
+        return ("▲" if style == "ja" else "-") + magnitude
+    if tenths > 0 and style == "ja":
+        return "+" + magnitude
+    return magnitude
+
+
+def parse_integer(text: str) -> int:
+    """An integer as a person types it: full-width digits, thousands commas, ▲/△/− for minus.
+
+    Raises ValueError (with an English message) when the text is not one integer.
+    """
+    s = unicodedata.normalize("NFKC", text).strip()
+    s = s.replace(",", "").replace("、", "").replace(" ", "")
+    if s.endswith("点"):
+        s = s[:-1]
+    sign = 1
+    if s and s[0] in _MINUS:
+        sign, s = -1, s[1:]
+    elif s and s[0] in _PLUS:
+        s = s[1:]
+    if not _NUMBER.fullmatch(s) or not s.isascii():
+        raise ValueError(f"not a whole number: {text!r}")
+    return sign * int(s)
