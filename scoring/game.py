@@ -202,7 +202,9 @@ def _check_chip(c: Collector, path: str, rules: Rules, ev: ChipEvent, names: set
             c.add(f"{path}.from", errors.SELF_DEAL_IN, "the winner cannot pay themself")
     m = ev.multiplier
     if not isinstance(m, int) or isinstance(m, bool) or not 1 <= m <= 100:
-        c.add(f"{path}.multiplier", errors.RANGE, "must be an integer from 1 to 100", low=1, high=100)
+        c.add(
+            f"{path}.multiplier", errors.RANGE, "must be an integer from 1 to 100", low=1, high=100
+        )
 
 
 def settle_game(rules: Rules, game: Game) -> GameResult:

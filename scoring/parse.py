@@ -158,7 +158,7 @@ def _rules_kwargs(c: Collector, obj: dict[str, Any], path: str) -> dict[str, Any
     fees = _object(c, obj.get("place_fees", {}), _join(path, "place_fees")) or {}
     for rank, fee in fees.items():
         if not (isinstance(rank, str) and rank.isascii() and rank.isdigit()):
-            c.add(f"{path}.place_fees.{rank}", errors.TYPE, "keys must be ranks such as \"4\"")
+            c.add(f"{path}.place_fees.{rank}", errors.TYPE, 'keys must be ranks such as "4"')
             continue
         kwargs["place_fees"][int(rank)] = fee
     return kwargs
@@ -199,9 +199,7 @@ def game_from_json(obj: dict[str, Any], *, allowed: tuple[str, ...] = GAME_FIELD
             continue
         _unknown(c, p, ("name", "points"), f"players[{i}]")
         name = _str(c, p.get("name"), f"players[{i}].name")
-        points = _int(
-            c, p.get("points"), f"players[{i}].points", "points must be integers in 100s"
-        )
+        points = _int(c, p.get("points"), f"players[{i}].points", "points must be integers in 100s")
         if name is not None and points is not None:
             seats.append(Seat(name, points))
     deposits = _int(c, obj.get("deposits", 0), "deposits", "deposits must be integers in 100s")

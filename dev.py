@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Run Janchō locally with nothing but Python 3.11+ installed (standard library only).
+
+    python3 dev.py start [runserver args]   set up .venv, migrate, load demo data, run the server
+    python3 dev.py test [pytest args]       set up .venv with the dev tools, run pytest
+
+JANCHO_VENV picks another virtualenv directory (default .venv); JANCHO_PYTHON picks the
+interpreter that creates it (default: the one running this script).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / os.environ.get("JANCHO_VENV", ".venv")  # an absolute path replaces ROOT
+PYTHON = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+PYTEST_NO_TESTS = 5
+VERSIONS = (
+    "import sys, django; print(f'Python {sys.version.split()[0]}, Django {django.__version__}')"
+)
+
+
+def say(message: str) -> None:
+    print(f"dev: {message}", flush=True)
+
+
+def run(*args: str | Path) -> None:
+    """Run a command from the project root; stop dev.py with its exit code if it fails."""
+    code = subprocess.run([str(a) for a in args], cwd=ROOT).returncode
+    if code != 0:
+        say(f"failed ({code}): {' '.join(str(a) for a in args)}")
+        sys.exit(code)
+
+
+def ensure_venv() -> None:
+    if PYTHON.exists():
+        return
+    base = os.environ.get("JANCHO_PYTHON", sys.executable)
+    say(f"creating {VENV.name} with {base}")
+    run(base, "-m", "venv", VENV)
+
+
+def install(requirements: str) -> None:
+    """pip install a requirements file, skipped while it and requirements.txt are unchanged."""
+    digest = hashlib.sha256()
+    for name in sorted({"requirements.txt", requirements}):
+        digest.update((ROOT / name).read_bytes())
+    stamp = VENV / f".installed-{requirements}.sha256"
+    if stamp.exists() and stamp.read_text() == digest.hexdigest():
+        say(f"{requirements} unchanged since the last install")
+        return
+    say(f"installing {requirements} into {VENV.name}")
+    run(PYTHON, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", requirements)
+    stamp.write_text(digest.hexdigest())
+
+
+def start(args: list[str]) -> None:
+    ensure_venv()
+    install("requirements.txt")
+    say("migrating the database")
+    run(PYTHON, "manage.py", "migrate", "--no-input")
+    if (ROOT / "league/management/commands/loaddemo.py").exists():
+        say("loading demo data")
+        run(PYTHON, "manage.py", "loaddemo")
+    addrport = args or ["127.0.0.1:8000"]
+    say(f"starting the server: runserver {' '.join(addrport)} (Ctrl-C stops it)")
+    os.chdir(ROOT)
+    os.execv(PYTHON, [str(PYTHON), "manage.py", "runserver", *addrport])
+
+
+def test(args: list[str]) -> None:
+    ensure_venv()
+    install("requirements-dev.txt")
+    versions = subprocess.check_output([PYTHON, "-c", VERSIONS], text=True).strip()
+    say(f"running pytest with {versions}")
+    code = subprocess.run([str(PYTHON), "-m", "pytest", *args], cwd=ROOT).returncode
+    if code == PYTEST_NO_TESTS:
+        say("no tests ran")
+        code = 1
+    sys.exit(code)
+
+
+def main() -> None:
+    commands = {"start": start, "test": test}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    commands[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    main()

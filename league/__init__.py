@@ -1,0 +1,1 @@
+"""Janchō (雀帳): the Django project and its single app."""

@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class LeagueConfig(AppConfig):
+    name = "league"
+    verbose_name = _("雀帳")
+    default_auto_field = "django.db.models.BigAutoField"

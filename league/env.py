@@ -1,0 +1,77 @@
+"""Strict readers for settings that come from the environment.
+
+A value that is set but cannot be understood stops start-up with ImproperlyConfigured naming the
+variable, instead of being quietly read as some default. A variable set to the empty string counts
+as unset.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = frozenset({"true", "1", "yes"})
+_FALSE = frozenset({"false", "0", "no"})
+
+# Engines that DATABASE_URL may select; the app is tested on these two only.
+_ENGINES = frozenset({"django.db.backends.sqlite3", "django.db.backends.postgresql"})
+
+DEV_SECRET_KEY = "django-insecure-dev-only-never-use-in-production"
+
+
+def _get(name: str) -> str | None:
+    return os.environ.get(name) or None
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = _get(name)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean: use true/false, 1/0 or yes/no.")
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    value = _get(name)
+    if value is None:
+        return list(default)
+    items = [item.strip() for item in value.split(",")]
+    if "" in items:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} has an empty item in its comma-separated list."
+        )
+    return items
+
+
+def env_secret_key(debug: bool) -> str:
+    value = _get("SECRET_KEY")
+    if value is not None:
+        return value
+    if debug:
+        return DEV_SECRET_KEY
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false.")
+
+
+def env_database(default_sqlite: Path) -> dict[str, Any]:
+    """DATABASE_URL if set (sqlite or postgres only), else the SQLite file default_sqlite."""
+    url = _get("DATABASE_URL")
+    if url is None:
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": default_sqlite}
+    try:
+        config = dj_database_url.parse(url, conn_max_age=0)
+    except ValueError as exc:
+        # The URL itself is not repeated: it may hold a password.
+        raise ImproperlyConfigured(f"DATABASE_URL cannot be parsed: {exc}") from exc
+    if config.get("ENGINE") not in _ENGINES:
+        scheme = url.partition(":")[0]
+        raise ImproperlyConfigured(
+            f"DATABASE_URL scheme {scheme!r} is not supported: use sqlite:// or postgres://."
+        )
+    return config
