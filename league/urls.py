@@ -1,9 +1,49 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.urls import URLPattern, URLResolver, include, path
+from django.contrib.auth import views as auth_views
+from django.urls import URLPattern, URLResolver, include, path, register_converter
+
+from league.views import manage, pages, record
+
+
+class DateConverter:
+    """Dates in URLs as 2026-11-21."""
+
+    regex = r"\d{4}-\d{2}-\d{2}"
+
+    def to_python(self, value: str):
+        import datetime
+
+        return datetime.date.fromisoformat(value)
+
+    def to_url(self, value) -> str:
+        return value.isoformat()
+
+
+register_converter(DateConverter, "date")
+
+club_patterns: list[URLPattern | URLResolver] = [
+    path("", pages.club_home, name="club_home"),
+    path("days/<date:date>/", pages.day_detail, name="day_detail"),
+    path("games/new/", record.game_new, name="game_new"),
+    path("games/<int:game_id>/", pages.game_detail, name="game_detail"),
+    path("games/<int:game_id>/edit/", record.game_edit, name="game_edit"),
+    path("games/<int:game_id>/void/", record.game_void, name="game_void"),
+    path("members/", manage.member_list, name="member_list"),
+    path("members/new/", manage.member_new, name="member_new"),
+    path("seasons/", manage.season_list, name="season_list"),
+    path("seasons/new/", manage.season_new, name="season_new"),
+    path("rules/", manage.rules_list, name="rules_list"),
+    path("rules/new/", manage.rules_new, name="rules_new"),
+    path("rules/<int:version_id>/resettle/", manage.rules_resettle, name="rules_resettle"),
+]
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    path("", pages.home, name="home"),
+    path("c/<slug:slug>/", include(club_patterns)),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -1,1 +1,92 @@
-"""Shared pytest fixtures for the Django side; scoring/ has its own under tests/scoring/."""
+"""Shared fixtures for the Django side: a club with an organiser, a plain member and a stranger
+(a user of another club), members to seat, and the club's rules. scoring/ has its own tests."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from league.models import Club, Member, Membership, RulesVersion
+
+PASSWORD = "correct horse battery"
+MEMBER_NAMES = [
+    ("青木", "あおき"),
+    ("馬場", "ばば"),
+    ("千葉", "ちば"),
+    ("土井", "どい"),
+    ("江藤", "えとう"),
+]
+
+
+def make_club(slug: str, preset: str = "mame-no-kai", name: str | None = None) -> Club:
+    import scoring
+
+    club = Club.objects.create(slug=slug, name=name or slug)
+    RulesVersion.objects.create(
+        club=club,
+        effective_from=datetime.date(2020, 1, 1),
+        rules_json=scoring.PRESETS[preset].rules.to_json(),
+        preset=preset,
+    )
+    return club
+
+
+def make_user(username: str, club: Club | None = None, role: str = Membership.MEMBER):
+    user = get_user_model().objects.create_user(username=username, password=PASSWORD)
+    if club is not None:
+        Membership.objects.create(user=user, club=club, role=role)
+    return user
+
+
+@pytest.fixture
+def club(db) -> Club:
+    return make_club("mame", "mame-no-kai", "マメの会")
+
+
+@pytest.fixture
+def other_club(db) -> Club:
+    return make_club("kinyokai", "kinyokai-2015", "金曜会")
+
+
+@pytest.fixture
+def members(club) -> list[Member]:
+    return [Member.objects.create(club=club, name=n, kana=k) for n, k in MEMBER_NAMES]
+
+
+@pytest.fixture
+def organiser(club):
+    return make_user("organiser", club, Membership.ORGANISER)
+
+
+@pytest.fixture
+def member_user(club):
+    return make_user("member", club, Membership.MEMBER)
+
+
+@pytest.fixture
+def stranger(other_club):
+    return make_user("stranger", other_club, Membership.ORGANISER)
+
+
+def _client(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+@pytest.fixture
+def organiser_client(organiser) -> Client:
+    return _client(organiser)
+
+
+@pytest.fixture
+def member_client(member_user) -> Client:
+    return _client(member_user)
+
+
+@pytest.fixture
+def stranger_client(stranger) -> Client:
+    return _client(stranger)

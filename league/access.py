@@ -1,0 +1,33 @@
+"""The one place that decides who may see and change a club's data."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+
+from .models import Club, Membership
+
+
+def club_for(request: HttpRequest, slug: str, *, organiser: bool = False) -> Club:
+    """The club at `slug` if the user belongs to it, else 404 (its existence must not leak).
+
+    With `organiser=True`, a member who is not an organiser gets 403: they know the club exists.
+    Sets `club.is_organiser` for templates. Superusers may see and manage every club.
+    """
+    user = request.user
+    if not user.is_authenticated:
+        raise Http404
+    try:
+        club = Club.objects.get(slug=slug)
+    except Club.DoesNotExist:
+        raise Http404 from None
+    if user.is_superuser:
+        club.is_organiser = True  # type: ignore[attr-defined]
+        return club
+    role = Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+    if role is None:
+        raise Http404
+    club.is_organiser = role == Membership.ORGANISER  # type: ignore[attr-defined]
+    if organiser and not club.is_organiser:  # type: ignore[attr-defined]
+        raise PermissionDenied
+    return club

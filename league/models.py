@@ -1,0 +1,315 @@
+"""雀帳's data: clubs, members, versioned rules, seasons, days, games and their settled results.
+
+Games are settled when they are written and the settlement is stored on `Result` rows, so that
+rankings are database aggregates. Nothing is deleted: an edit adds a new revision of a game's
+rows, a void marks the game, and both are in the append-only `AuditLog`.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+
+
+class Club(models.Model):
+    name = models.CharField(_("club name"), max_length=100)
+    slug = models.SlugField(_("short name"), max_length=50, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """Who may log in to a club, and whether they organise it."""
+
+    ORGANISER = "organiser"
+    MEMBER = "member"
+    ROLES = [(ORGANISER, _("organiser")), (MEMBER, _("member"))]
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="memberships")
+    role = models.CharField(_("role"), max_length=20, choices=ROLES, default=MEMBER)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="membership_once_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club} ({self.role})"
+
+
+class Member(models.Model):
+    """A player of the club (a login is optional: most players never log in)."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
+    name = models.CharField(_("name"), max_length=50)
+    kana = models.CharField(_("reading (kana)"), max_length=100, blank=True)
+    is_guest = models.BooleanField(_("guest"), default=False)
+    is_active = models.BooleanField(_("active"), default=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        ordering = ["kana", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="member_name_unique_in_club"),
+        ]
+        indexes = [
+            # The member pickers and lists: a club's members in 五十音 order.
+            models.Index(fields=["club", "kana", "name"], name="member_club_kana"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RulesVersion(models.Model):
+    """A club's rules (settlement.md's full rules object) from a date on.
+
+    A game settles under the version in force on its date; a new version never rewrites old games
+    by itself (re-settling is an explicit action, see services.resettle_*).
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="rules_versions")
+    effective_from = models.DateField(_("takes effect on"))
+    rules_json = models.JSONField(_("rules"))
+    preset = models.CharField(_("based on preset"), max_length=50, blank=True)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rules version")
+        verbose_name_plural = _("rules versions")
+        ordering = ["-effective_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "effective_from"], name="rules_one_version_per_date"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.effective_from:%Y-%m-%d}"
+
+    @cached_property
+    def rules(self) -> scoring.Rules:
+        return scoring.rules_from_json(self.rules_json)
+
+    @classmethod
+    def in_force(cls, club: Club, date: datetime.date) -> RulesVersion | None:
+        return (
+            cls.objects.filter(club=club, effective_from__lte=date)
+            .order_by("-effective_from")
+            .first()
+        )
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
+    name = models.CharField(_("name"), max_length=100)
+    start = models.DateField(_("first day"))
+    end = models.DateField(_("last day"))
+    min_games = models.PositiveIntegerField(_("minimum games to qualify"), default=0)
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["-start"]
+        constraints = [
+            models.CheckConstraint(condition=Q(end__gte=F("start")), name="season_end_after_start"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Day(models.Model):
+    """開催日: one session of the club on a date."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="days")
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=100, blank=True)
+    attendees = models.ManyToManyField(
+        Member, blank=True, related_name="days_attended", verbose_name=_("attendees")
+    )
+
+    class Meta:
+        verbose_name = _("day")
+        verbose_name_plural = _("days")
+        ordering = ["-date"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "date"], name="day_once_per_date"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date:%Y/%m/%d}"
+
+
+class Game(models.Model):
+    """One hanchan. Its current settlement is the `Result` rows of its current `revision`."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="games")
+    day = models.ForeignKey(Day, on_delete=models.PROTECT, related_name="games")
+    date = models.DateField()  # the day's date, kept here so that date-range queries need no join
+    table = models.CharField(_("table"), max_length=20, blank=True)
+    number = models.PositiveIntegerField(_("game number"))
+    rate = models.CharField(_("rate"), max_length=20, blank=True)
+    deposits = models.IntegerField(_("deposits"), default=0)
+    rules_version = models.ForeignKey(RulesVersion, on_delete=models.PROTECT, related_name="games")
+    revision = models.PositiveIntegerField(default=1)
+    submission_key = models.UUIDField(null=True, blank=True, editable=False)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    voided = models.BooleanField(default=False)
+    void_reason = models.CharField(_("reason"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["date", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["day", "number"], name="game_number_unique_in_day"),
+            # A double tap on "save" (or a retried API call) records one game, not two.
+            models.UniqueConstraint(fields=["club", "submission_key"], name="game_submission_once"),
+            models.CheckConstraint(condition=Q(deposits__gte=0), name="game_deposits_not_negative"),
+        ]
+        indexes = [
+            # Club home and day lists: a club's recent games.
+            models.Index(fields=["club", "-date", "-number"], name="game_club_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date:%Y/%m/%d} #{self.number}"
+
+
+class Result(models.Model):
+    """One player's line of one revision of a game, with its stored settlement.
+
+    `counted` is true only for the current revision of a game that is not voided: rankings sum
+    these rows and nothing else.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="results")
+    revision = models.PositiveIntegerField()
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="results")
+    seat = models.PositiveSmallIntegerField(_("seat"))  # 0 = 起家 (East)
+    points = models.IntegerField(_("final points"))
+    chombo = models.PositiveSmallIntegerField(_("chombo"), default=0)
+    rank = models.PositiveSmallIntegerField(_("rank"))
+    score = models.IntegerField(_("score"))  # tenths of 1,000 points
+    chips = models.IntegerField(_("chips"), default=0)
+    yen = models.IntegerField(_("yen"), null=True, blank=True)
+    # Copies of the game's, so that rankings are one scan of this table.
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    date = models.DateField()
+    counted = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["game", "revision", "seat"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "revision", "seat"], name="result_one_player_per_seat"
+            ),
+            models.UniqueConstraint(
+                fields=["game", "revision", "member"], name="result_player_once_per_game"
+            ),
+            models.CheckConstraint(condition=Q(seat__lte=3), name="result_seat_0_to_3"),
+            models.CheckConstraint(
+                condition=Q(rank__gte=1, rank__lte=4), name="result_rank_1_to_4"
+            ),
+        ]
+        indexes = [
+            # Standings: a club's counted rows in a date range, grouped by member.
+            models.Index(fields=["club", "counted", "date", "member"], name="result_standings"),
+            # Player pages: one member's counted rows by date.
+            models.Index(fields=["member", "counted", "date"], name="result_member_history"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} r{self.revision} seat {self.seat}"
+
+
+class ChipEvent(models.Model):
+    """一発・役満 etc.: who won it, from whom (none: tsumo), how many times over."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="chip_events")
+    revision = models.PositiveIntegerField()
+    kind = models.CharField(_("kind"), max_length=30)
+    winner = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    discarder = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    multiplier = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["game", "revision", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.kind}"
+
+
+class AuditLogQuerySet(models.QuerySet["AuditLog"]):
+    def update(self, **kwargs: Any) -> int:
+        raise PermissionError("the audit log is append-only")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("the audit log is append-only")
+
+
+class AuditLog(models.Model):
+    """Every create, edit, void and re-settle: who, when, what, before and after. Append-only."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=50)  # namespaced: "game.create", "rules.create", ...
+    game = models.ForeignKey(Game, null=True, on_delete=models.PROTECT, related_name="history")
+    target = models.CharField(max_length=100)  # e.g. "game:12", "member:3"
+    before = models.JSONField(null=True)
+    after = models.JSONField(null=True)
+    reason = models.CharField(max_length=200, blank=True)
+
+    objects = AuditLogQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["at", "id"]
+        indexes = [
+            # A club's log, newest first.
+            models.Index(fields=["club", "-at"], name="audit_club_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.target}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise PermissionError("the audit log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise PermissionError("the audit log is append-only")

@@ -1,0 +1,565 @@
+"""Every write of 雀帳 goes through these functions (views and the API stay thin).
+
+Each one validates and raises `ServiceError` (field → messages, nothing stored), or changes the
+database and writes the audit log inside one transaction.
+"""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+import scoring
+from scoring import errors as codes
+
+from .models import AuditLog, ChipEvent, Club, Day, Game, Member, Result, RulesVersion
+
+User = AbstractBaseUser | AnonymousUser | None
+
+NON_FIELD = "__all__"
+
+
+class ServiceError(Exception):
+    """Bad input for a write; `errors` maps a form field (or "__all__") to messages."""
+
+    def __init__(self, errors: dict[str, list[str]]):
+        self.errors = errors
+        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
+
+    @classmethod
+    def one(cls, field_name: str, message: str) -> ServiceError:
+        return cls({field_name: [message]})
+
+
+# --- inputs ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatInput:
+    member: Member
+    points: int
+    chombo: int = 0
+
+
+@dataclass(frozen=True)
+class ChipInput:
+    kind: str
+    winner: Member
+    discarder: Member | None = None  # None: tsumo
+    multiplier: int = 1
+
+
+@dataclass(frozen=True)
+class GameInput:
+    """A game as the organiser entered it (seat order from 起家)."""
+
+    date: datetime.date
+    seats: Sequence[SeatInput]
+    table: str = ""
+    deposits: int = 0
+    rate: str = ""
+    chips: Sequence[ChipInput] = ()
+    submission_key: uuid.UUID | None = None
+
+
+@dataclass(frozen=True)
+class Preview:
+    rules_version: RulesVersion
+    result: scoring.GameResult
+    members: Sequence[Member] = field(default_factory=list)  # seat order, for display
+
+
+# --- the audit log ---------------------------------------------------------------------------
+
+
+def audit(
+    *,
+    club: Club,
+    actor: User,
+    action: str,
+    target: str,
+    before: Any = None,
+    after: Any = None,
+    game: Game | None = None,
+    reason: str = "",
+) -> AuditLog:
+    """The one place that writes the audit log."""
+    return AuditLog.objects.create(
+        club=club,
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        action=action,
+        target=target,
+        before=before,
+        after=after,
+        game=game,
+        reason=reason,
+    )
+
+
+def game_snapshot(game: Game) -> dict[str, Any]:
+    """A game's current state as plain JSON, for the audit log's before/after."""
+    results = Result.objects.filter(game=game, revision=game.revision).select_related("member")
+    chips = ChipEvent.objects.filter(game=game, revision=game.revision).order_by("id")
+    return {
+        "date": game.date.isoformat(),
+        "table": game.table,
+        "number": game.number,
+        "rate": game.rate,
+        "deposits": game.deposits,
+        "rules_version": game.rules_version_id,
+        "revision": game.revision,
+        "voided": game.voided,
+        "void_reason": game.void_reason,
+        "players": [
+            {
+                "member": r.member_id,
+                "name": r.member.name,
+                "seat": r.seat,
+                "points": r.points,
+                "chombo": r.chombo,
+                "rank": r.rank,
+                "score": r.score,
+                "chips": r.chips,
+                "yen": r.yen,
+            }
+            for r in results
+        ],
+        "chip_events": [
+            {
+                "kind": c.kind,
+                "winner": c.winner_id,
+                "from": c.discarder_id,
+                "multiplier": c.multiplier,
+            }
+            for c in chips
+        ],
+    }
+
+
+# --- settling --------------------------------------------------------------------------------
+
+
+def rules_in_force(club: Club, date: datetime.date) -> RulesVersion:
+    version = RulesVersion.in_force(club, date)
+    if version is None:
+        raise ServiceError.one("date", _("No rules are in force on %(date)s.") % {"date": date})
+    return version
+
+
+def _problem_field(path: str) -> str:
+    """Where on the form a scoring problem belongs: "players[2].points" → "points_2"."""
+    head, _sep, rest = path.partition(".")
+    if head.startswith("players[") and head.endswith("]"):
+        index = head[len("players[") : -1]
+        return "member_" + index if rest == "name" else "points_" + index
+    if head.startswith("chips["):
+        return "chips"
+    if head.startswith("chombo["):
+        return "chombo"
+    return {"points": "points", "players": NON_FIELD, "deposits": "deposits", "rate": "rate"}.get(
+        head, NON_FIELD
+    )
+
+
+def problem_message(problem: scoring.Problem) -> str:
+    """A scoring problem in the user's language."""
+    p = problem.params
+    messages = {
+        codes.SUM: lambda: (
+            _(
+                "The points add up to %(total)s with deposits, but must be %(expected)s: "
+                "%(diff)s %(how)s."
+            )
+            % {
+                "total": f"{p['total']:,}",
+                "expected": f"{p['expected']:,}",
+                "diff": f"{abs(p['difference']):,}",
+                "how": _("short") if p["difference"] > 0 else _("over"),
+            }
+        ),
+        codes.MULTIPLE_OF_100: lambda: _("Enter points in units of 100."),
+        codes.TYPE: lambda: _("Enter a whole number."),
+        codes.RANGE: lambda: _("This number is out of range."),
+        codes.PLAYER_COUNT: lambda: _("This club plays with %(n)s players.") % {"n": p["expected"]},
+        codes.DUPLICATE_NAME: lambda: _("The same player is in two seats."),
+        codes.REQUIRED: lambda: _("Choose a player."),
+        codes.NOT_AT_TABLE: lambda: _("That player is not at this table."),
+        codes.UNKNOWN_RATE: lambda: _("The club's rules have no such rate."),
+        codes.UNKNOWN_CHIP: lambda: _("The club's rules have no such chip kind."),
+        codes.SELF_DEAL_IN: lambda: _("The winner cannot be the discarder."),
+    }
+    make = messages.get(problem.code)
+    return make() if make else problem.message
+
+
+def _service_error(error: scoring.InputError) -> ServiceError:
+    out: dict[str, list[str]] = {}
+    for problem in error.problems:
+        messages = out.setdefault(_problem_field(problem.field), [])
+        message = problem_message(problem)
+        if message not in messages:
+            messages.append(message)
+    return ServiceError(out)
+
+
+def _to_scoring(data: GameInput) -> scoring.Game:
+    """Members are named by their primary key inside the engine: names there must be unique."""
+    return scoring.Game(
+        seats=tuple(scoring.Seat(str(s.member.pk), s.points) for s in data.seats),
+        deposits=data.deposits,
+        chombo=tuple(str(s.member.pk) for s in data.seats for _ in range(s.chombo)),
+        chips=tuple(
+            scoring.ChipEvent(
+                c.kind,
+                str(c.winner.pk),
+                str(c.discarder.pk) if c.discarder else None,
+                c.multiplier,
+            )
+            for c in data.chips
+        ),
+        rate=data.rate or None,
+    )
+
+
+def _check_members(club: Club, data: GameInput) -> None:
+    errors: dict[str, list[str]] = {}
+    seen: set[int] = set()
+    for i, seat in enumerate(data.seats):
+        if seat.member.club_id != club.pk:
+            errors[f"member_{i}"] = [_("Choose a member of this club.")]
+        elif seat.member.pk in seen:
+            errors[f"member_{i}"] = [_("The same player is in two seats.")]
+        seen.add(seat.member.pk)
+    for chip in data.chips:
+        for m in (chip.winner, chip.discarder):
+            if m is not None and m.club_id != club.pk:
+                errors["chips"] = [_("Choose a member of this club.")]
+    if errors:
+        raise ServiceError(errors)
+
+
+def game_preview(*, club: Club, data: GameInput, version: RulesVersion | None = None) -> Preview:
+    """Settle without storing anything: what the organiser confirms before saving."""
+    _check_members(club, data)
+    version = version or rules_in_force(club, data.date)
+    try:
+        result = scoring.settle_game(version.rules, _to_scoring(data))
+    except scoring.InputError as e:
+        raise _service_error(e) from None
+    return Preview(version, result, [s.member for s in data.seats])
+
+
+def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
+    """Store a settled revision's rows; the rows of earlier revisions stop counting."""
+    Result.objects.filter(game=game, counted=True).update(counted=False)
+    Result.objects.bulk_create(
+        Result(
+            game=game,
+            revision=game.revision,
+            member=seat.member,
+            seat=i,
+            points=settled.points,
+            chombo=settled.chombo,
+            rank=settled.rank,
+            score=settled.score,
+            chips=settled.chips,
+            yen=settled.yen,
+            club_id=game.club_id,
+            date=game.date,
+            counted=not game.voided,
+        )
+        for i, (seat, settled) in enumerate(zip(data.seats, preview.result.players, strict=True))
+    )
+    ChipEvent.objects.bulk_create(
+        ChipEvent(
+            game=game,
+            revision=game.revision,
+            kind=c.kind,
+            winner=c.winner,
+            discarder=c.discarder,
+            multiplier=c.multiplier,
+        )
+        for c in data.chips
+    )
+
+
+def game_record(*, club: Club, user: User, data: GameInput) -> Game:
+    """Record a new game. The same `submission_key` twice records one game and returns it."""
+    preview = game_preview(club=club, data=data)
+    try:
+        with transaction.atomic():
+            day, _created = Day.objects.get_or_create(club=club, date=data.date)
+            Day.objects.select_for_update().filter(pk=day.pk).first()  # one writer per day
+            if data.submission_key is not None:
+                existing = Game.objects.filter(
+                    club=club, submission_key=data.submission_key
+                ).first()
+                if existing is not None:
+                    return existing
+            number = (day.games.aggregate(n=Max("number"))["n"] or 0) + 1
+            game = Game.objects.create(
+                club=club,
+                day=day,
+                date=data.date,
+                table=data.table,
+                number=number,
+                rate=data.rate,
+                deposits=data.deposits,
+                rules_version=preview.rules_version,
+                submission_key=data.submission_key,
+                recorded_by=user if getattr(user, "is_authenticated", False) else None,
+            )
+            _write_revision(game, preview, data)
+            audit(
+                club=club,
+                actor=user,
+                action="game.create",
+                target=f"game:{game.pk}",
+                after=game_snapshot(game),
+                game=game,
+            )
+            return game
+    except IntegrityError:
+        # A concurrent request with the same submission key won the race: return its game.
+        if data.submission_key is not None:
+            existing = Game.objects.filter(club=club, submission_key=data.submission_key).first()
+            if existing is not None:
+                return existing
+        raise
+
+
+def _locked(game: Game, expected_revision: int | None) -> Game:
+    current = Game.objects.select_for_update().get(pk=game.pk)
+    if expected_revision is not None and current.revision != expected_revision:
+        raise ServiceError.one(
+            NON_FIELD,
+            _("Someone else changed this game while you were editing it. Check it and try again."),
+        )
+    return current
+
+
+def game_edit(
+    *, game: Game, user: User, data: GameInput, expected_revision: int | None = None
+) -> Game:
+    """Correct a game: it is re-settled under its own rules version as a new revision."""
+    if data.date != game.date:
+        raise ServiceError.one("date", _("A game cannot move to another day."))
+    preview = game_preview(club=game.club, data=data, version=game.rules_version)
+    with transaction.atomic():
+        game = _locked(game, expected_revision)
+        before = game_snapshot(game)
+        game.revision += 1
+        game.table = data.table
+        game.rate = data.rate
+        game.deposits = data.deposits
+        game.save()
+        _write_revision(game, preview, data)
+        audit(
+            club=game.club,
+            actor=user,
+            action="game.edit",
+            target=f"game:{game.pk}",
+            before=before,
+            after=game_snapshot(game),
+            game=game,
+        )
+    return game
+
+
+def game_void(*, game: Game, user: User, reason: str, expected_revision: int | None = None) -> Game:
+    """Void a game: it stays visible, struck through, and counts nowhere."""
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError.one("reason", _("Give a reason for voiding the game."))
+    with transaction.atomic():
+        game = _locked(game, expected_revision)
+        if game.voided:
+            raise ServiceError.one(NON_FIELD, _("This game is already void."))
+        before = game_snapshot(game)
+        game.voided = True
+        game.void_reason = reason
+        game.save()
+        Result.objects.filter(game=game, counted=True).update(counted=False)
+        audit(
+            club=game.club,
+            actor=user,
+            action="game.void",
+            target=f"game:{game.pk}",
+            before=before,
+            after=game_snapshot(game),
+            game=game,
+            reason=reason,
+        )
+    return game
+
+
+def game_input_from_stored(game: Game, revision: int | None = None) -> GameInput:
+    """A stored game back as input (to edit it or re-settle it)."""
+    revision = revision or game.revision
+    results = sorted(
+        (r for r in game.results.all() if r.revision == revision), key=lambda r: r.seat
+    )
+    chips = [c for c in game.chip_events.all() if c.revision == revision]
+    return GameInput(
+        date=game.date,
+        table=game.table,
+        deposits=game.deposits,
+        rate=game.rate,
+        seats=[SeatInput(r.member, r.points, r.chombo) for r in results],
+        chips=[ChipInput(c.kind, c.winner, c.discarder, c.multiplier) for c in chips],
+    )
+
+
+# --- rules versions and re-settling ----------------------------------------------------------
+
+
+def rules_version_create(
+    *,
+    club: Club,
+    user: User,
+    effective_from: datetime.date,
+    rules_json: object,
+    preset: str = "",
+    note: str = "",
+) -> RulesVersion:
+    """A new rules version. Old games keep their settlement until they are re-settled."""
+    try:
+        rules = scoring.rules_from_json(rules_json)
+    except scoring.InputError as e:
+        raise ServiceError({"rules_json": [str(p) for p in e.problems]}) from None
+    if RulesVersion.objects.filter(club=club, effective_from=effective_from).exists():
+        raise ServiceError.one(
+            "effective_from", _("A rules version already takes effect on this date.")
+        )
+    with transaction.atomic():
+        version = RulesVersion.objects.create(
+            club=club,
+            effective_from=effective_from,
+            rules_json=rules.to_json(),
+            preset=preset,
+            note=note,
+            created_by=user if getattr(user, "is_authenticated", False) else None,
+        )
+        audit(
+            club=club,
+            actor=user,
+            action="rules.create",
+            target=f"rules:{version.pk}",
+            after={"effective_from": effective_from.isoformat(), "rules": version.rules_json},
+        )
+    return version
+
+
+@dataclass(frozen=True)
+class ResettleChange:
+    game: Game
+    before: Sequence[Result]
+    after: scoring.GameResult | None  # None: the game cannot be settled under the new rules
+    problem: str = ""
+
+    @property
+    def changed(self) -> bool:
+        if self.after is None:
+            return False
+        old = [(r.rank, r.score, r.chips, r.yen) for r in self.before]
+        new = [(p.rank, p.score, p.chips, p.yen) for p in self.after.players]
+        return old != new
+
+
+def _games_governed_by(version: RulesVersion) -> Iterable[Game]:
+    later = (
+        RulesVersion.objects.filter(club=version.club, effective_from__gt=version.effective_from)
+        .order_by("effective_from")
+        .values_list("effective_from", flat=True)
+        .first()
+    )
+    games = Game.objects.filter(club=version.club, date__gte=version.effective_from, voided=False)
+    if later is not None:
+        games = games.filter(date__lt=later)
+    return (
+        games.exclude(rules_version=version)
+        .select_related("club", "rules_version")
+        .prefetch_related("results__member", "chip_events__winner", "chip_events__discarder")
+        .order_by("date", "number")
+    )
+
+
+def resettle_preview(*, version: RulesVersion) -> list[ResettleChange]:
+    """What re-settling the games in `version`'s date range under it would change."""
+    changes = []
+    for game in _games_governed_by(version):
+        data = game_input_from_stored(game)
+        before = sorted(
+            (r for r in game.results.all() if r.revision == game.revision), key=lambda r: r.seat
+        )
+        try:
+            preview = game_preview(club=game.club, data=data, version=version)
+        except ServiceError as e:
+            problem = " ".join(m for ms in e.errors.values() for m in ms)
+            changes.append(ResettleChange(game, before, None, problem))
+            continue
+        changes.append(ResettleChange(game, before, preview.result))
+    return changes
+
+
+def resettle_apply(*, version: RulesVersion, user: User) -> int:
+    """Re-settle every game of `version`'s date range under it; returns how many games moved."""
+    moved = 0
+    with transaction.atomic():
+        for change in resettle_preview(version=version):
+            if change.after is None:
+                continue
+            game = _locked(change.game, change.game.revision)
+            before = game_snapshot(game)
+            data = game_input_from_stored(change.game)
+            game.revision += 1
+            game.rules_version = version
+            game.save()
+            _write_revision(game, Preview(version, change.after), data)
+            audit(
+                club=game.club,
+                actor=user,
+                action="game.resettle",
+                target=f"game:{game.pk}",
+                before=before,
+                after=game_snapshot(game),
+                game=game,
+            )
+            moved += 1
+    return moved
+
+
+# --- members ---------------------------------------------------------------------------------
+
+
+def member_create(
+    *, club: Club, user: User, name: str, kana: str = "", is_guest: bool = False
+) -> Member:
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError.one("name", _("Enter a name."))
+    if Member.objects.filter(club=club, name=name).exists():
+        raise ServiceError.one("name", _("A member with this name already exists."))
+    with transaction.atomic():
+        member = Member.objects.create(club=club, name=name, kana=kana.strip(), is_guest=is_guest)
+        audit(
+            club=club,
+            actor=user,
+            action="member.create",
+            target=f"member:{member.pk}",
+            after={"name": member.name, "kana": member.kana, "is_guest": is_guest},
+        )
+    return member
+
+
+def chombo_counts(seats: Iterable[SeatInput]) -> Counter[int]:
+    return Counter({s.member.pk: s.chombo for s in seats if s.chombo})

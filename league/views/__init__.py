@@ -1,0 +1,1 @@
+"""Views are thin: check access (league.access), call a service or a selector, render."""
