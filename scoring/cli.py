@@ -46,7 +46,7 @@ def _run(file: str | None, stdin: TextIO, label: str, run: Callable[[object], An
         return _fail(f"input: cannot read {file or 'standard input'}: {e}")
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as e:
+    except (ValueError, RecursionError) as e:  # JSONDecodeError, too many digits, too deep
         return _fail(f"input: not valid JSON: {e}")
     items = data if isinstance(data, list) else [data]
     out = []

@@ -9,7 +9,7 @@ from .day import DayResult, Shugi, settle_day
 from .errors import Collector, InputError
 from .game import ChipEvent, Game, GameResult, Seat, settle_game
 from .presets import PRESETS
-from .rules import ChipKind, ChomboRule, RateTier, Rules
+from .rules import CHOMBO_MODES, ChipKind, ChomboRule, RateTier, Rules
 from .text import format_score
 
 RULES_FIELDS = (
@@ -172,6 +172,10 @@ def _chombo(c: Collector, value: object, path: str) -> ChomboRule:
     if mode is _MISSING:
         c.add(_join(path, "mode"), errors.REQUIRED, "is required")
         return ChomboRule()
+    if not isinstance(mode, str) or mode not in CHOMBO_MODES:
+        shown = ", ".join(CHOMBO_MODES)
+        c.add(_join(path, "mode"), errors.CHOICE, f"must be one of {shown}", allowed=CHOMBO_MODES)
+        return ChomboRule()
     fields = {"none": (), "penalty": ("points",), "pay_each": ("points",)}.get(
         mode, ("points", "top_points")
     )
@@ -217,7 +221,9 @@ def game_from_json(obj: dict[str, Any], *, allowed: tuple[str, ...] = GAME_FIELD
         winner = _str(c, ev.get("winner"), f"{p}.winner")
         discarder = _str(c, ev["from"], f"{p}.from") if ev.get("from") is not None else None
         multiplier = _int(c, ev.get("multiplier", 1), f"{p}.multiplier")
-        chips.append(ChipEvent(kind or "", winner or "", discarder, multiplier or 1))
+        chips.append(
+            ChipEvent(kind or "", winner or "", discarder, 1 if multiplier is None else multiplier)
+        )
     rate = obj.get("rate")
     if rate is not None:
         rate = _str(c, rate, "rate")

@@ -145,7 +145,9 @@ def _choice(c: Collector, path: str, value: object, allowed: tuple[Any, ...]) ->
 
 
 def _check(r: Rules, c: Collector) -> None:
-    players_ok = _choice(c, "players", r.players, PLAYER_COUNTS)
+    players_ok = _is_int(r.players) and _choice(c, "players", r.players, PLAYER_COUNTS)
+    if not _is_int(r.players):
+        c.add("players", errors.TYPE, "must be an integer")
     if _int_in(c, "start", r.start, 100, MAX_POINTS) and r.start % 100:
         c.add("start", errors.MULTIPLE_OF_100, "must be a multiple of 100")
     if _int_in(c, "return", r.return_points, 0, MAX_POINTS) and r.return_points % 100:

@@ -31,7 +31,7 @@ def parse_integer(text: str) -> int:
     Raises ValueError (with an English message) when the text is not one integer.
     """
     s = unicodedata.normalize("NFKC", text).strip()
-    s = s.replace(",", "").replace("、", "").replace(" ", "")
+    s = s.replace(",", "").replace("、", "")
     if s.endswith("点"):
         s = s[:-1]
     sign = 1
