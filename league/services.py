@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime
 import uuid
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +20,7 @@ from django.utils.translation import gettext as _
 import scoring
 from scoring import errors as codes
 
-from .models import AuditLog, ChipEvent, Club, Day, Game, Member, Result, RulesVersion
+from .models import AuditLog, ChipEvent, Club, Day, Game, Member, Result, RulesVersion, Season
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -294,17 +293,18 @@ def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
 
 def game_record(*, club: Club, user: User, data: GameInput) -> Game:
     """Record a new game. The same `submission_key` twice records one game and returns it."""
+    existing = _game_by_submission(club, data.submission_key)
+    if existing is not None:
+        return existing
     preview = game_preview(club=club, data=data)
     try:
         with transaction.atomic():
             day, _created = Day.objects.get_or_create(club=club, date=data.date)
             Day.objects.select_for_update().filter(pk=day.pk).first()  # one writer per day
-            if data.submission_key is not None:
-                existing = Game.objects.filter(
-                    club=club, submission_key=data.submission_key
-                ).first()
-                if existing is not None:
-                    return existing
+            # A concurrent twin of this request may have committed while we waited for the lock.
+            existing = _game_by_submission(club, data.submission_key)
+            if existing is not None:
+                return existing
             number = (day.games.aggregate(n=Max("number"))["n"] or 0) + 1
             game = Game.objects.create(
                 club=club,
@@ -330,11 +330,16 @@ def game_record(*, club: Club, user: User, data: GameInput) -> Game:
             return game
     except IntegrityError:
         # A concurrent request with the same submission key won the race: return its game.
-        if data.submission_key is not None:
-            existing = Game.objects.filter(club=club, submission_key=data.submission_key).first()
-            if existing is not None:
-                return existing
+        existing = _game_by_submission(club, data.submission_key)
+        if existing is not None:
+            return existing
         raise
+
+
+def _game_by_submission(club: Club, key: uuid.UUID | None) -> Game | None:
+    if key is None:
+        return None
+    return Game.objects.filter(club=club, submission_key=key).first()
 
 
 def _locked(game: Game, expected_revision: int | None) -> Game:
@@ -353,9 +358,12 @@ def game_edit(
     """Correct a game: it is re-settled under its own rules version as a new revision."""
     if data.date != game.date:
         raise ServiceError.one("date", _("A game cannot move to another day."))
-    preview = game_preview(club=game.club, data=data, version=game.rules_version)
     with transaction.atomic():
         game = _locked(game, expected_revision)
+        if game.voided:
+            raise ServiceError.one(NON_FIELD, _("A void game cannot be edited."))
+        # Settled under the version the game has now (a re-settle may have moved it).
+        preview = game_preview(club=game.club, data=data, version=game.rules_version)
         before = game_snapshot(game)
         game.revision += 1
         game.table = data.table
@@ -436,10 +444,26 @@ def rules_version_create(
         rules = scoring.rules_from_json(rules_json)
     except scoring.InputError as e:
         raise ServiceError({"rules_json": [str(p) for p in e.problems]}) from None
+    taken = ServiceError.one(
+        "effective_from", _("A rules version already takes effect on this date.")
+    )
     if RulesVersion.objects.filter(club=club, effective_from=effective_from).exists():
-        raise ServiceError.one(
-            "effective_from", _("A rules version already takes effect on this date.")
-        )
+        raise taken
+    try:
+        version = _rules_version_insert(club, user, effective_from, rules, preset, note)
+    except IntegrityError:  # a concurrent organiser took the date first
+        raise taken from None
+    return version
+
+
+def _rules_version_insert(
+    club: Club,
+    user: User,
+    effective_from: datetime.date,
+    rules: scoring.Rules,
+    preset: str,
+    note: str,
+) -> RulesVersion:
     with transaction.atomic():
         version = RulesVersion.objects.create(
             club=club,
@@ -561,5 +585,87 @@ def member_create(
     return member
 
 
-def chombo_counts(seats: Iterable[SeatInput]) -> Counter[int]:
-    return Counter({s.member.pk: s.chombo for s in seats if s.chombo})
+# --- seasons, member status, attendance ------------------------------------------------------
+
+
+def season_create(
+    *,
+    club: Club,
+    user: User,
+    name: str,
+    start: datetime.date,
+    end: datetime.date,
+    min_games: int = 0,
+) -> Season:
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError.one("name", _("Enter a name."))
+    if end < start:
+        raise ServiceError.one("end", _("The last day cannot be before the first day."))
+    if min_games < 0:
+        raise ServiceError.one("min_games", _("Enter zero or more games."))
+    with transaction.atomic():
+        season = Season.objects.create(
+            club=club, name=name, start=start, end=end, min_games=min_games
+        )
+        audit(
+            club=club,
+            actor=user,
+            action="season.create",
+            target=f"season:{season.pk}",
+            after={
+                "name": name,
+                "start": start.isoformat(),
+                "end": end.isoformat(),
+                "min_games": min_games,
+            },
+        )
+    return season
+
+
+def member_set_active(*, member: Member, user: User, active: bool) -> Member:
+    """An inactive member stays in every result and ranking; only the pickers leave them out."""
+    with transaction.atomic():
+        member = Member.objects.select_for_update().get(pk=member.pk)
+        if member.is_active == active:
+            return member
+        member.is_active = active
+        member.save(update_fields=["is_active"])
+        audit(
+            club=member.club,
+            actor=user,
+            action="member.activate" if active else "member.deactivate",
+            target=f"member:{member.pk}",
+            before={"is_active": not active},
+            after={"is_active": active},
+        )
+    return member
+
+
+def day_attendees_add(
+    *, club: Club, user: User, date: datetime.date, members: Iterable[Member]
+) -> Day:
+    """Mark members as present on a day (players waiting for a table included)."""
+    members = list(members)
+    if any(m.club_id != club.pk for m in members):
+        raise ServiceError.one("attendees", _("Choose a member of this club."))
+    with transaction.atomic():
+        day, _created = Day.objects.get_or_create(club=club, date=date)
+        present = set(day.attendees.values_list("pk", flat=True))
+        new = [m for m in members if m.pk not in present]
+        if new:
+            day.attendees.add(*new)
+            audit(
+                club=club,
+                actor=user,
+                action="day.attendees",
+                target=f"day:{day.pk}",
+                before={"attendees": sorted(present)},
+                after={"attendees": sorted(present | {m.pk for m in new})},
+            )
+    return day
+
+
+def resettle_count(*, version: RulesVersion) -> int:
+    """How many games re-settling under `version` would touch (one query, nothing settled)."""
+    return _games_governed_by(version).count()  # type: ignore[attr-defined]

@@ -90,3 +90,9 @@ def member_client(member_user) -> Client:
 @pytest.fixture
 def stranger_client(stranger) -> Client:
     return _client(stranger)
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings) -> None:
+    """Password hashing is deliberately slow; the tests log in hundreds of times."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext_lazy
 
 import scoring
 
@@ -36,3 +36,40 @@ def yen(amount: int | None) -> str:
 def points(value: int | None) -> str:
     """Final points with separators, ▲ for negatives in Japanese: 25000 → "25,000"."""
     return yen(value)
+
+
+@register.filter
+def sign_class(value: int | None) -> str:
+    """The CSS class of a signed number cell: "plus", "minus", or "" for zero and blanks."""
+    if not value:
+        return ""
+    return "plus" if value > 0 else "minus"
+
+
+# One letter each, like 東南西北: the seat sits in front of the player's name on a phone.
+SEAT_WINDS = (
+    pgettext_lazy("seat", "E"),
+    pgettext_lazy("seat", "S"),
+    pgettext_lazy("seat", "W"),
+    pgettext_lazy("seat", "N"),
+)
+
+
+@register.filter
+def wind(seat: int | None) -> str:
+    """A seat number from 起家 (0-3) as its wind: 0 → 東 ("E" in English)."""
+    if seat is None or not 0 <= seat < len(SEAT_WINDS):
+        return ""
+    return str(SEAT_WINDS[seat])
+
+
+CHIP_KINDS = {
+    "ippatsu": pgettext_lazy("chip", "ippatsu"),
+    "yakuman": pgettext_lazy("chip", "yakuman"),
+}
+
+
+@register.filter
+def chip_kind(kind: str) -> str:
+    """A chip kind of the rules as players call it; a club's own kinds show as they are named."""
+    return str(CHIP_KINDS.get(kind, kind))

@@ -1,21 +1,68 @@
-"""(being written)"""
+"""The read pages: a user's clubs, a club's home, a day with its running totals, one game."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import datetime
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_safe
+
+from league import selectors
+from league.access import club_for
+
+# The clubs play in Japan: "today" is the date at the table, whatever the server's clock says.
+CLUB_TIMEZONE = ZoneInfo("Asia/Tokyo")
 
 
-def home(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+@require_safe
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    clubs = selectors.user_clubs(user=request.user)
+    if len(clubs) == 1:
+        return redirect("club_home", clubs[0].slug)
+    return render(request, "league/home.html", {"clubs": clubs})
 
 
-def club_home(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+@require_safe
+def club_home(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for(request, slug)
+    today = timezone.localdate(timezone=CLUB_TIMEZONE)
+    context = {
+        "club": club,
+        "today": today,
+        "today_day": selectors.club_day(club=club, date=today),
+        "recent_games": selectors.club_recent_games(club=club),
+        "recent_days": selectors.club_recent_days(club=club),
+    }
+    return render(request, "league/club_home.html", context)
 
 
-def day_detail(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+@require_safe
+def day_detail(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    club = club_for(request, slug)
+    day = selectors.club_day(club=club, date=date)
+    if day is None:
+        raise Http404
+    ledger = selectors.day_ledger_rows(day=day)
+    context = {
+        "club": club,
+        "day": day,
+        "games": selectors.day_games(day=day),
+        "ledger": ledger,
+        "ledger_has_yen": any(row["yen"] is not None for row in ledger),
+    }
+    return render(request, "league/day_detail.html", context)
 
 
-def game_detail(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+@require_safe
+def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    club = club_for(request, slug)
+    game = selectors.club_game(club=club, game_id=game_id)
+    if game is None:
+        raise Http404
+    context = {"club": club, "game": game, "history": selectors.game_history(game=game)}
+    return render(request, "league/game_detail.html", context)

@@ -1,17 +1,233 @@
-"""(being written)"""
+"""Recording a hanchan at the table: one screen, one confirmation (preview), then save.
+
+Also correcting a game (a new revision) and voiding one. Organisers only; every game is looked
+up inside the club from the URL, so another club's game is a 404 like a missing one.
+"""
 
 from __future__ import annotations
 
+import datetime
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.db import transaction
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from league import services
+from league.access import club_for
+from league.forms import CHIP_ROWS, WINDS, GameForm, VoidForm, parse_date, today
+from league.models import Club, Game, Member, Result, RulesVersion
+from league.services import GameInput, Preview, ServiceError
 
 
-def game_new(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+@dataclass(frozen=True)
+class PreviewRow:
+    wind: str
+    member: Member
+    points: int
+    chombo: int
+    rank: int
+    score: int
+    chips: int
+    yen: int | None
 
 
-def game_edit(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+def _preview_rows(preview: Preview) -> list[PreviewRow]:
+    return [
+        PreviewRow(WINDS[i], m, p.points, p.chombo, p.rank, p.score, p.chips, p.yen)
+        for i, (m, p) in enumerate(zip(preview.members, preview.result.players, strict=True))
+    ]
 
 
-def game_void(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+def _date_or_today(text: str) -> datetime.date:
+    try:
+        return parse_date(text)
+    except ValueError:
+        return today()
+
+
+def _rules_version(club: Club, date: datetime.date) -> RulesVersion | None:
+    """The version in force on `date`; before the club's first version, that first one (the
+    form can still be shown, and the service reports the date as having no rules)."""
+    return (
+        RulesVersion.in_force(club, date)
+        or RulesVersion.objects.filter(club=club).order_by("effective_from").first()
+    )
+
+
+def _members(club: Club, seated: GameInput | None = None) -> list[Member]:
+    """Who may be seated: the active members, and on an edit whoever already sits there."""
+    wanted = Q(is_active=True)
+    if seated is not None:
+        wanted |= Q(pk__in=[s.member.pk for s in seated.seats])
+    return list(Member.objects.filter(wanted, club=club))
+
+
+def _wants_save(request: HttpRequest) -> bool:
+    # Anything but an explicit "save" (e.g. Enter in a field) only previews.
+    return request.POST.get("action") == "save"
+
+
+def _create_guests(request: HttpRequest, club: Club, form: GameForm) -> dict[int, Member]:
+    guests = {}
+    for i, name in form.guest_names().items():
+        try:
+            guests[i] = services.member_create(
+                club=club, user=request.user, name=name, is_guest=True
+            )
+        except ServiceError as e:
+            raise ServiceError({f"member_{i}": [m for ms in e.errors.values() for m in ms]}) from e
+    return guests
+
+
+def _save_with_guests(
+    request: HttpRequest, club: Club, form: GameForm, write: Callable[[GameInput], Game]
+) -> Game:
+    """Create the ticked guests and write the game in one transaction: a guest is only kept
+    together with the game it was added for."""
+    with transaction.atomic():
+        return write(form.game_input(_create_guests(request, club, form)))
+
+
+def _render_form(
+    request: HttpRequest, club: Club, form: GameForm, preview: Preview | None, game: Game | None
+) -> HttpResponse:
+    return render(
+        request,
+        "league/game_form.html",
+        {
+            "club": club,
+            "form": form,
+            "game": game,
+            "preview": _preview_rows(preview) if preview else None,
+            "preview_has_yen": bool(preview and preview.result.rate),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    posted = request.method == "POST"
+    date = _date_or_today((request.POST if posted else request.GET).get("date", ""))
+    version = _rules_version(club, date)
+    if version is None:
+        messages.error(request, _("Set up the club's rules before recording games."))
+        return redirect("rules_list", club.slug)
+    form = GameForm(
+        request.POST if posted else None,
+        club=club,
+        rules=version.rules,
+        members=_members(club),
+        initial={
+            "date": date.isoformat(),
+            "table": request.GET.get("table", ""),
+            "submission_key": uuid.uuid4(),
+        },
+    )
+    preview = None
+    if posted and form.is_valid():
+        try:
+            if _wants_save(request):
+                game = _save_with_guests(
+                    request,
+                    club,
+                    form,
+                    lambda data: services.game_record(club=club, user=request.user, data=data),
+                )
+                messages.success(request, _("Game %(number)s saved.") % {"number": game.number})
+                return redirect("day_detail", club.slug, game.date)
+            preview = services.game_preview(club=club, data=form.game_input())
+        except ServiceError as e:
+            form.add_service_error(e)
+    return _render_form(request, club, form, preview, None)
+
+
+def _club_game(club: Club, game_id: int, *prefetch: str) -> Game:
+    """A game of this club only: another club's game is a 404 even for an organiser here."""
+    games = Game.objects.select_related("rules_version").prefetch_related(*prefetch)
+    game = get_object_or_404(games, pk=game_id, club=club)
+    game.club = club  # the services read game.club; this saves a query
+    return game
+
+
+@require_http_methods(["GET", "POST"])
+def game_edit(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    game = _club_game(
+        club, game_id, "results__member", "chip_events__winner", "chip_events__discarder"
+    )
+    if game.voided:
+        messages.error(request, _("A void game cannot be edited."))
+        return redirect("game_detail", club.slug, game.pk)
+    stored = services.game_input_from_stored(game)
+    posted = request.method == "POST"
+    form = GameForm(
+        request.POST if posted else None,
+        club=club,
+        rules=game.rules_version.rules,
+        members=_members(club, stored),
+        editing=True,
+        chip_rows=max(CHIP_ROWS, len(stored.chips)),
+        initial=GameForm.initial_from(stored, revision=game.revision),
+    )
+    preview = None
+    if posted and form.is_valid():
+        try:
+            if _wants_save(request):
+                _save_with_guests(
+                    request,
+                    club,
+                    form,
+                    lambda data: services.game_edit(
+                        game=game,
+                        user=request.user,
+                        data=data,
+                        expected_revision=form.cleaned_data["revision"],
+                    ),
+                )
+                messages.success(request, _("Game %(number)s updated.") % {"number": game.number})
+                return redirect("game_detail", club.slug, game.pk)
+            preview = services.game_preview(
+                club=club, data=form.game_input(), version=game.rules_version
+            )
+        except ServiceError as e:
+            form.add_service_error(e)
+    return _render_form(request, club, form, preview, game)
+
+
+@require_http_methods(["GET", "POST"])
+def game_void(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    game = _club_game(club, game_id)
+    if game.voided:
+        messages.error(request, _("This game is already void."))
+        return redirect("game_detail", club.slug, game.pk)
+    form = VoidForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        try:
+            services.game_void(game=game, user=request.user, reason=form.cleaned_data["reason"])
+        except ServiceError as e:
+            for field_name, errors in e.errors.items():
+                for message in errors:
+                    form.add_error(field_name if field_name in form.fields else None, message)
+        else:
+            messages.success(request, _("Game %(number)s voided.") % {"number": game.number})
+            return redirect("game_detail", club.slug, game.pk)
+    results = (
+        Result.objects.filter(game=game, revision=game.revision)
+        .select_related("member")
+        .order_by("seat")
+    )
+    seats = [(WINDS[r.seat], r) for r in results]
+    return render(
+        request,
+        "league/game_void.html",
+        {"club": club, "game": game, "form": form, "seats": seats},
+    )

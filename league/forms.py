@@ -1,0 +1,463 @@
+"""Forms: what an organiser types on a phone, turned into the services' inputs.
+
+Numbers and dates are typed the way people type them in Japan (full-width digits, ▲ for minus,
+"2026年11月21日"); the forms normalise them so that the services get real values.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import unicodedata
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django import forms
+from django.forms import BoundField
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+
+from .models import Club, Member
+from .services import ChipInput, GameInput, SeatInput, ServiceError
+from .templatetags.jancho import chip_kind
+
+TOKYO = ZoneInfo("Asia/Tokyo")
+# The domain's own names for the seats from 起家, the same in both languages.
+WINDS = ("東", "南", "西", "北")
+CHIP_ROWS = 4
+MAX_CHOMBO = 9
+MAX_MULTIPLIER = 9
+
+NO_SUCH_MEMBER = _("No such member")
+AMBIGUOUS_KANA = _("Several members have this reading: enter the name.")
+SAME_PLAYER_TWICE = _("The same player is in two seats.")
+BAD_NUMBER = _("Enter a whole number, e.g. 25,000 or ▲3,000.")
+BAD_DATE = _("Enter a date such as 2026-11-21.")
+CHOOSE_WINNER = _("Choose who won the chips.")
+CHOOSE_KIND = _("Choose the kind of chip.")
+SELF_DEAL_IN = _("The winner cannot be the discarder.")
+
+# Service errors on no single field: shown above their block of the form.
+BLOCKS = ("points", "chips", "chombo")
+
+_DATE = re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?")
+
+
+def today(now: datetime.datetime | None = None) -> datetime.date:
+    """The club's today: games are played in Japan whatever the server's clock says."""
+    return (now or datetime.datetime.now(datetime.UTC)).astimezone(TOKYO).date()
+
+
+def parse_date(text: str) -> datetime.date:
+    """ "2026-11-21", "2026/11/21", "2026年11月21日", full-width digits too; ValueError otherwise."""
+    match = _DATE.fullmatch(unicodedata.normalize("NFKC", text).strip())
+    if match is None:
+        raise ValueError(f"not a date: {text!r}")
+    year, month, day = (int(part) for part in match.groups())
+    return datetime.date(year, month, day)
+
+
+def name_key(text: str) -> str:
+    """How typed names are compared: half-width kana and spacing do not matter."""
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+class NumberField(forms.CharField):
+    """An integer as a person types it (scoring.parse_integer): "５２，０００", "▲3,000"."""
+
+    default_error_messages = {"invalid": BAD_NUMBER}
+
+    def __init__(self, **kwargs: Any) -> None:
+        attrs = {"inputmode": "numeric", "autocomplete": "off", "maxlength": "20"}
+        kwargs.setdefault("widget", forms.TextInput(attrs=attrs))
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return None
+        try:
+            return scoring.parse_integer(text)
+        except ValueError:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+
+@dataclass(frozen=True)
+class SeatFields:
+    """One seat's fields, for the template."""
+
+    index: int
+    wind: str
+    member: BoundField
+    points: BoundField
+    chombo: BoundField
+    guest: BoundField
+    offer_guest: bool
+
+
+@dataclass(frozen=True)
+class ChipRow:
+    kind: BoundField
+    winner: BoundField
+    discarder: BoundField
+    multiplier: BoundField
+
+    @property
+    def errors(self) -> list[str]:
+        return [
+            e for f in (self.kind, self.winner, self.discarder, self.multiplier) for e in f.errors
+        ]
+
+
+class GameForm(forms.Form):
+    """One hanchan: the seats from 起家, their final points, deposits, rate and chips.
+
+    Built for one club's rules (their player count, rate tiers and chip kinds) and the members it
+    may seat. A name that is no member is an error, unless its seat's "add as a new guest" box is
+    ticked: then the guest is created by the view at save time, inside the game's transaction.
+    """
+
+    date = forms.CharField(
+        label=_("Date"),
+        max_length=30,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "2026-11-21"}),
+    )
+    table = forms.CharField(
+        label=_("Table"),
+        max_length=20,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "A"}),
+    )
+    deposits = NumberField(
+        label=_("Deposits"),
+        required=False,
+        help_text=_("Riichi sticks left on the table"),
+    )
+    submission_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    revision = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    def __init__(
+        self,
+        *args: Any,
+        club: Club,
+        rules: scoring.Rules,
+        members: Iterable[Member],
+        editing: bool = False,
+        chip_rows: int = CHIP_ROWS,
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.rules = rules
+        self.members = list(members)
+        self.editing = editing
+        self.chip_row_count = chip_rows if rules.chips else 0
+        self.block_errors: dict[str, list[str]] = {}
+        self.offer_guest: set[int] = set()
+        self._seated: dict[int, Member] = {}
+        self._guests: dict[int, str] = {}
+        self._chips: list[tuple[str, int, int | None, int]] = []
+        self._index_members()
+        self._add_seat_fields()
+        self._add_rate_field()
+        self._add_chip_fields()
+        if editing:
+            # A game cannot move to another day (services.game_edit); the date is only shown.
+            self.fields["date"].disabled = True
+            self.fields["revision"].required = True
+            del self.fields["submission_key"]
+        else:
+            del self.fields["revision"]
+
+    # --- building --------------------------------------------------------------------------
+
+    def _index_members(self) -> None:
+        self._by_name = {name_key(m.name): m for m in self.members}
+        self._by_kana: dict[str, list[Member]] = {}
+        for m in self.members:
+            if m.kana:
+                self._by_kana.setdefault(name_key(m.kana), []).append(m)
+
+    def _add_seat_fields(self) -> None:
+        for i in range(self.rules.players):
+            self.fields[f"member_{i}"] = forms.CharField(
+                label=WINDS[i],
+                max_length=50,
+                widget=forms.TextInput(
+                    attrs={"list": "member-list", "autocomplete": "off", "class": "member"}
+                ),
+            )
+            self.fields[f"guest_{i}"] = forms.BooleanField(
+                label=_("Add as a new guest"), required=False
+            )
+            self.fields[f"points_{i}"] = NumberField(
+                label=_("Points"),
+                widget=forms.TextInput(
+                    attrs={
+                        "inputmode": "numeric",
+                        "autocomplete": "off",
+                        "maxlength": "20",
+                        "data-points": "",
+                    }
+                ),
+            )
+            self.fields[f"chombo_{i}"] = forms.TypedChoiceField(
+                label=_("Chombo"),
+                choices=[(n, str(n)) for n in range(MAX_CHOMBO + 1)],
+                coerce=int,
+                initial=0,
+                required=False,
+                empty_value=0,
+            )
+
+    def _add_rate_field(self) -> None:
+        if not self.rules.rates:
+            return
+        self.fields["rate"] = forms.ChoiceField(
+            label=_("Rate"),
+            choices=[(name, name) for name in self.rules.rates] + [("", _("No money"))],
+            initial=next(iter(self.rules.rates)),
+            required=False,
+        )
+
+    def _add_chip_fields(self) -> None:
+        seats = [(str(i), WINDS[i]) for i in range(self.rules.players)]
+        kinds = [("", "—")] + [(kind, chip_kind(kind)) for kind in self.rules.chips]
+        for j in range(self.chip_row_count):
+            self.fields[f"chip_kind_{j}"] = forms.ChoiceField(
+                label=_("Chip"), choices=kinds, required=False
+            )
+            self.fields[f"chip_winner_{j}"] = forms.TypedChoiceField(
+                label=_("Winner"), choices=[("", "—"), *seats], coerce=int, required=False
+            )
+            self.fields[f"chip_from_{j}"] = forms.TypedChoiceField(
+                label=_("From"),
+                choices=[("", _("Tsumo")), *seats],
+                coerce=int,
+                required=False,
+                empty_value=None,
+            )
+            self.fields[f"chip_multiplier_{j}"] = forms.IntegerField(
+                label=_("Times"),
+                min_value=1,
+                max_value=MAX_MULTIPLIER,
+                initial=1,
+                required=False,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+
+    @staticmethod
+    def initial_from(data: GameInput, *, revision: int | None = None) -> dict[str, Any]:
+        """The form's initial values for a stored game (services.game_input_from_stored)."""
+        initial: dict[str, Any] = {
+            "date": data.date.isoformat(),
+            "table": data.table,
+            "deposits": f"{data.deposits:,}" if data.deposits else "",
+            "rate": data.rate,
+            "revision": revision,
+        }
+        seat_of = {}
+        for i, seat in enumerate(data.seats):
+            seat_of[seat.member.pk] = i
+            initial[f"member_{i}"] = seat.member.name
+            initial[f"points_{i}"] = f"{seat.points:,}"
+            initial[f"chombo_{i}"] = seat.chombo
+        for j, chip in enumerate(data.chips):
+            initial[f"chip_kind_{j}"] = chip.kind
+            initial[f"chip_winner_{j}"] = seat_of.get(chip.winner.pk)
+            initial[f"chip_from_{j}"] = seat_of.get(chip.discarder.pk) if chip.discarder else ""
+            initial[f"chip_multiplier_{j}"] = chip.multiplier
+        return initial
+
+    # --- for the template ------------------------------------------------------------------
+
+    def seats(self) -> list[SeatFields]:
+        return [
+            SeatFields(
+                index=i,
+                wind=WINDS[i],
+                member=self[f"member_{i}"],
+                points=self[f"points_{i}"],
+                chombo=self[f"chombo_{i}"],
+                guest=self[f"guest_{i}"],
+                offer_guest=i in self.offer_guest or bool(self[f"guest_{i}"].value()),
+            )
+            for i in range(self.rules.players)
+        ]
+
+    def chip_rows(self) -> list[ChipRow]:
+        return [
+            ChipRow(
+                self[f"chip_kind_{j}"],
+                self[f"chip_winner_{j}"],
+                self[f"chip_from_{j}"],
+                self[f"chip_multiplier_{j}"],
+            )
+            for j in range(self.chip_row_count)
+        ]
+
+    def chips_used(self) -> bool:
+        """Whether the chip rows start open: some row was filled in or has an error."""
+        return "chips" in self.block_errors or any(
+            row.kind.value() or row.errors for row in self.chip_rows()
+        )
+
+    @property
+    def chip_kind_names(self) -> str:
+        return ", ".join(chip_kind(kind) for kind in self.rules.chips)
+
+    @property
+    def target_total(self) -> int:
+        """What the final points and deposits add up to (settlement.md, step 1)."""
+        return self.rules.players * self.rules.start
+
+    # --- cleaning --------------------------------------------------------------------------
+
+    def clean_date(self) -> datetime.date:
+        value = self.cleaned_data["date"]
+        if isinstance(value, datetime.date):
+            return value
+        try:
+            return parse_date(str(value))
+        except ValueError:
+            raise forms.ValidationError(BAD_DATE, code="invalid") from None
+
+    def clean_deposits(self) -> int:
+        return self.cleaned_data["deposits"] or 0
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        for i in range(self.rules.players):
+            self._clean_seat(i)
+        self._check_seated_once()
+        self._chips = [c for j in range(self.chip_row_count) if (c := self._clean_chip_row(j))]
+        return cleaned
+
+    def _resolve(self, name: str) -> Member | None:
+        """A member by exact name, else by reading when only one member has it."""
+        key = name_key(name)
+        member = self._by_name.get(key)
+        if member is not None:
+            return member
+        by_kana = self._by_kana.get(key, [])
+        if len(by_kana) > 1:
+            raise forms.ValidationError(AMBIGUOUS_KANA, code="ambiguous")
+        return by_kana[0] if by_kana else None
+
+    def _clean_seat(self, i: int) -> None:
+        name = self.cleaned_data.get(f"member_{i}")
+        if not name:
+            return
+        try:
+            member = self._resolve(name)
+        except forms.ValidationError as e:
+            self.add_error(f"member_{i}", e)
+            return
+        if member is not None:
+            self._seated[i] = member
+        elif self.cleaned_data.get(f"guest_{i}"):
+            self._guests[i] = " ".join(name.split())
+        else:
+            self.offer_guest.add(i)
+            self.add_error(f"member_{i}", forms.ValidationError(NO_SUCH_MEMBER, code="unknown"))
+
+    def _check_seated_once(self) -> None:
+        seen: set[tuple[str, object]] = set()
+        for i in range(self.rules.players):
+            if i in self._seated:
+                key: tuple[str, object] = ("member", self._seated[i].pk)
+            elif i in self._guests:
+                key = ("guest", name_key(self._guests[i]))
+            else:
+                continue
+            if key in seen:
+                self.add_error(f"member_{i}", forms.ValidationError(SAME_PLAYER_TWICE, "duplicate"))
+            seen.add(key)
+
+    def _clean_chip_row(self, j: int) -> tuple[str, int, int | None, int] | None:
+        data = self.cleaned_data
+        kind = data.get(f"chip_kind_{j}")
+        winner = data.get(f"chip_winner_{j}")
+        discarder = data.get(f"chip_from_{j}")
+        if not kind:
+            if winner not in (None, "") or discarder is not None:
+                self.add_error(f"chip_kind_{j}", forms.ValidationError(CHOOSE_KIND, "required"))
+            return None
+        if winner in (None, ""):
+            self.add_error(f"chip_winner_{j}", forms.ValidationError(CHOOSE_WINNER, "required"))
+            return None
+        if discarder == winner:
+            self.add_error(f"chip_from_{j}", forms.ValidationError(SELF_DEAL_IN, "self"))
+            return None
+        return kind, winner, discarder, data.get(f"chip_multiplier_{j}") or 1
+
+    # --- output ----------------------------------------------------------------------------
+
+    def guest_names(self) -> dict[int, str]:
+        """Seat → name of each new guest the organiser asked for (created at save time)."""
+        return dict(self._guests)
+
+    def game_input(self, guests: Mapping[int, Member] | None = None) -> GameInput:
+        """The valid form as the services' input. `guests` are the members created for
+        `guest_names()`; without them (a preview) a guest is an unsaved stand-in."""
+        data = self.cleaned_data
+        members = self._seat_members(guests or {})
+        seats = [
+            SeatInput(members[i], data[f"points_{i}"], data.get(f"chombo_{i}") or 0)
+            for i in range(self.rules.players)
+        ]
+        chips = [
+            ChipInput(kind, members[w], members[d] if d is not None else None, n)
+            for kind, w, d, n in self._chips
+        ]
+        key = data.get("submission_key")
+        return GameInput(
+            date=data["date"],
+            seats=seats,
+            table=data.get("table", "").strip(),
+            deposits=data["deposits"],
+            rate=data.get("rate") or "",
+            chips=chips,
+            submission_key=key if isinstance(key, uuid.UUID) else None,
+        )
+
+    def _seat_members(self, guests: Mapping[int, Member]) -> list[Member]:
+        members = []
+        for i in range(self.rules.players):
+            member = self._seated.get(i) or guests.get(i)
+            if member is None:
+                # A preview stores nothing, so a new guest is not in the database yet; a negative
+                # primary key keeps the stand-ins apart inside the engine, which names by pk.
+                member = Member(pk=-1 - i, club=self.club, name=self._guests[i], is_guest=True)
+            members.append(member)
+        return members
+
+    def add_service_error(self, error: ServiceError) -> None:
+        """A service's errors next to their fields; "points", "chips" and "chombo" above their
+        block; anything else on top of the form."""
+        for field_name, messages in error.errors.items():
+            for message in messages:
+                if field_name in self.fields:
+                    self.add_error(field_name, message)
+                elif field_name in BLOCKS:
+                    self.block_errors.setdefault(field_name, []).append(message)
+                else:
+                    self.add_error(None, message)  # NON_FIELD, or a field this form lacks
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        help_text=_("Why this game does not count, e.g. entered twice."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)

@@ -1,0 +1,574 @@
+"""Forms of a club's management pages: members, seasons and rules versions.
+
+Fields convert what people type on a phone (full-width digits, "2026/11/21", "25,000") into real
+values in `to_python`/`clean_<field>`, so that the views and services get ints and dates.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+import scoring
+from scoring import errors as codes
+from scoring.rules import BELOW_ZERO, CHOMBO_MODES, DEPOSITS, PLAYER_COUNTS, ROUNDINGS, TIES
+
+from .forms import parse_date
+
+# Rows offered for rate tiers and chip kinds (a club with more uses the JSON editor), and each
+# row's columns: form field infix → key in the rules object.
+RATE_ROWS = 4
+CHIP_ROWS = 4
+ROWS: dict[str, tuple[int, dict[str, str]]] = {
+    "rate": (RATE_ROWS, {"yen": "yen_per_1000", "chip": "chip_yen"}),
+    "chip": (CHIP_ROWS, {"tsumo": "tsumo", "ron": "ron"}),
+}
+
+
+# --- members ---------------------------------------------------------------------------------
+
+# Hiragana (with ゔ ゝ ゞ), katakana (with ヴ ヵ ヶ ヽ ヾ), the long vowel mark ー, and spaces.
+_KANA = re.compile(r"[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc\u30fd\u30fe ]*")
+_KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
+
+
+def normalise_kana(text: str) -> str:
+    """Half-width katakana and full-width spaces become their ordinary forms; spaces collapse."""
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+def kana_sort_key(kana: str) -> str:
+    """五十音 order whichever script the reading was typed in (カ and か sort together)."""
+    return kana.translate(_KATAKANA_TO_HIRAGANA)
+
+
+class MemberForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=50)
+    kana = forms.CharField(
+        label=gettext_lazy("Reading (kana)"),
+        max_length=100,
+        required=False,
+        help_text=gettext_lazy("Hiragana or katakana, for sorting the member list."),
+    )
+    is_guest = forms.BooleanField(label=gettext_lazy("Guest"), required=False)
+
+    def clean_kana(self) -> str:
+        kana = normalise_kana(self.cleaned_data["kana"])
+        if not _KANA.fullmatch(kana):
+            raise forms.ValidationError(_("Use hiragana or katakana only."))
+        return kana
+
+
+# --- dates and numbers as typed ----------------------------------------------------------------
+
+
+class DateInputField(forms.DateField):
+    """A date typed as 2026/11/21, 2026-11-21, 2026年11月21日, in full-width digits too."""
+
+    widget = forms.DateInput(
+        format="%Y/%m/%d", attrs={"placeholder": "2026/11/21", "autocomplete": "off", "size": 10}
+    )
+
+    def to_python(self, value: Any) -> datetime.date | None:
+        if isinstance(value, datetime.date) or value in self.empty_values:
+            return super().to_python(value)
+        try:
+            return parse_date(str(value))
+        except ValueError:
+            raise forms.ValidationError(
+                _("Enter a date such as 2026/11/21."), code="invalid"
+            ) from None
+
+
+class NumberField(forms.IntegerField):
+    """An integer as people type it: full-width digits, "25,000", ▲ or − for minus."""
+
+    def __init__(self, *, signed: bool = False, **kwargs: Any):
+        # Phone keypads for inputmode=numeric have no minus key, so signed fields get text.
+        attrs = {"inputmode": "text" if signed else "numeric", "autocomplete": "off", "size": 7}
+        kwargs.setdefault("widget", forms.TextInput(attrs=attrs))
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> int | None:
+        if isinstance(value, int) or value in self.empty_values:
+            return super().to_python(value)
+        try:
+            return scoring.parse_integer(str(value))
+        except ValueError:
+            raise forms.ValidationError(_("Enter a whole number."), code="invalid") from None
+
+
+# --- seasons ---------------------------------------------------------------------------------
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=100)
+    start = DateInputField(label=gettext_lazy("First day"))
+    end = DateInputField(label=gettext_lazy("Last day"))
+    min_games = NumberField(
+        label=gettext_lazy("Minimum games to qualify"), min_value=0, max_value=10_000, initial=0
+    )
+
+
+# --- rules versions --------------------------------------------------------------------------
+
+ROUNDING_LABELS = {
+    "none": gettext_lazy("none (exact, one decimal)"),
+    "gosha-rokunyu": gettext_lazy("round 500 down, 600 up (gosha-rokunyu)"),
+    "shisha-gonyu": gettext_lazy("round 400 down, 500 up (shisha-gonyu)"),
+    "kirisute": gettext_lazy("round down (kirisute)"),
+    "kiriage": gettext_lazy("round up (kiriage)"),
+}
+TIES_LABELS = {
+    "seat": gettext_lazy("the earlier seat from the dealer ranks higher"),
+    "split": gettext_lazy("tied players share the rank"),
+}
+DEPOSITS_LABELS = {
+    "top": gettext_lazy("go to the top"),
+    "house": gettext_lazy("go to the club"),
+}
+BELOW_ZERO_LABELS = {
+    "settle": gettext_lazy("counted as they are"),
+    "floor": gettext_lazy("settled as 0 points"),
+}
+CHOMBO_LABELS = {
+    "none": gettext_lazy("paid in the game"),
+    "penalty": gettext_lazy("penalty: the offender loses points"),
+    "pay_top": gettext_lazy("pays the top (a top offender pays the others)"),
+    "pay_each": gettext_lazy("pays each other player"),
+}
+
+
+def _choices(labels: Mapping[str, Any], allowed: tuple[str, ...]) -> list[tuple[str, Any]]:
+    return [(value, labels[value]) for value in allowed]
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def _chombo_summary(chombo: scoring.ChomboRule) -> str:
+    if chombo.mode == "penalty":
+        return _("the offender −%(p)s") % {"p": chombo.points}
+    if chombo.mode == "pay_top":
+        return _("pays %(p)s to the top; a top offender pays %(q)s, shared by the others") % {
+            "p": chombo.points,
+            "q": chombo.top_points,
+        }
+    if chombo.mode == "pay_each":
+        return _("pays %(p)s to each other player") % {"p": chombo.points}
+    return str(CHOMBO_LABELS["none"])
+
+
+def rules_summary(rules: scoring.Rules) -> list[tuple[str, str]]:
+    """The rules as (label, value) lines that an organiser can check at a glance."""
+    lines = [
+        (_("Players"), str(rules.players)),
+        (_("Start / return"), f"{rules.start:,} / {rules.return_points:,}"),
+        (_("Rounding"), str(ROUNDING_LABELS[rules.rounding])),
+        (_("Uma"), " / ".join(_signed(u) for u in rules.uma)),
+        (_("Ties"), str(TIES_LABELS[rules.ties])),
+        (_("Deposits"), str(DEPOSITS_LABELS[rules.deposits])),
+        (_("Below zero"), str(BELOW_ZERO_LABELS[rules.below_zero])),
+        (_("Chombo"), _chombo_summary(rules.chombo)),
+        (
+            _("Chips"),
+            "; ".join(
+                _("%(kind)s (tsumo %(tsumo)s, ron %(ron)s)")
+                % {"kind": name, "tsumo": kind.tsumo, "ron": kind.ron}
+                for name, kind in rules.chips.items()
+            )
+            or _("none"),
+        ),
+        (
+            _("Rates"),
+            "; ".join(
+                _("%(name)s: %(yen)s yen per 1,000 points, chip %(chip)s yen")
+                % {"name": name, "yen": f"{tier.yen_per_1000:,}", "chip": f"{tier.chip_yen:,}"}
+                for name, tier in rules.rates.items()
+            )
+            or _("no money"),
+        ),
+    ]
+    if rules.place_fees:
+        fees = ", ".join(
+            _("rank %(rank)s pays %(yen)s yen") % {"rank": rank, "yen": f"{fee:,}"}
+            for rank, fee in sorted(rules.place_fees.items())
+        )
+        lines.append((_("Place fees"), fees))
+    if rules.session_shugi:
+        lines.append(
+            (
+                _("Yakuman shūgi"),
+                _("%(yen)s yen from every other attendee") % {"yen": f"{rules.session_shugi:,}"},
+            )
+        )
+    if rules.yen_unit > 1:
+        lines.append((_("Day totals rounded to"), _("%(yen)s yen") % {"yen": rules.yen_unit}))
+    if rules.surcharge_percent:
+        lines.append((_("Surcharge on deferred debts"), f"{rules.surcharge_percent}%"))
+    if rules.prize_cap is not None:
+        lines.append((_("Prize cap"), _("%(yen)s yen") % {"yen": f"{rules.prize_cap:,}"}))
+    return lines
+
+
+class UmaWidget(forms.MultiWidget):
+    def __init__(self) -> None:
+        attrs = {"inputmode": "text", "autocomplete": "off", "size": 4}
+        super().__init__([forms.TextInput(attrs=attrs) for _i in range(max(PLAYER_COUNTS))])
+
+    def decompress(self, value: Any) -> list[Any]:
+        return list(value or [])
+
+
+class UmaField(forms.MultiValueField):
+    """Uma per rank, 1st first, in thousands of points; the 4th is left empty for 3 players."""
+
+    widget = UmaWidget
+
+    def __init__(self, **kwargs: Any):
+        fields = [NumberField(signed=True, required=False) for _i in range(max(PLAYER_COUNTS))]
+        super().__init__(fields, require_all_fields=False, **kwargs)
+
+    def compress(self, data_list: list[int | None]) -> list[int]:
+        values = list(data_list or [])
+        while values and values[-1] is None:
+            values.pop()
+        if any(v is None for v in values):
+            raise forms.ValidationError(_("Fill in the uma of every rank."))
+        return values  # type: ignore[return-value]
+
+
+def _yen(label: Any, **kwargs: Any) -> NumberField:
+    return NumberField(label=label, required=False, min_value=0, **kwargs)
+
+
+class RulesForm(forms.Form):
+    """A rules version: the common fields, or the whole rules object as JSON ("advanced").
+
+    Either way the result is checked by `scoring.rules_from_json`, and each problem it finds is
+    shown next to the field it is about. `self.rules` holds the checked rules after `is_valid()`.
+    """
+
+    effective_from = DateInputField(label=gettext_lazy("Takes effect on"))
+    note = forms.CharField(label=gettext_lazy("Note"), max_length=200, required=False)
+    preset = forms.CharField(widget=forms.HiddenInput, required=False, max_length=50)
+
+    players = forms.TypedChoiceField(
+        label=gettext_lazy("Players"), coerce=int, choices=[(n, str(n)) for n in PLAYER_COUNTS]
+    )
+    start = NumberField(label=gettext_lazy("Start points"))
+    return_points = NumberField(label=gettext_lazy("Return points"))
+    rounding = forms.ChoiceField(
+        label=gettext_lazy("Rounding"), choices=_choices(ROUNDING_LABELS, ROUNDINGS)
+    )
+    uma = UmaField(
+        label=gettext_lazy("Uma (1st, 2nd, …; in 1,000 points)"),
+        help_text=gettext_lazy("Leave the 4th empty for 3 players."),
+    )
+    ties = forms.ChoiceField(label=gettext_lazy("Ties"), choices=_choices(TIES_LABELS, TIES))
+    deposits = forms.ChoiceField(
+        label=gettext_lazy("Deposits left at the end"),
+        choices=_choices(DEPOSITS_LABELS, DEPOSITS),
+    )
+    below_zero = forms.ChoiceField(
+        label=gettext_lazy("Points below zero"), choices=_choices(BELOW_ZERO_LABELS, BELOW_ZERO)
+    )
+    chombo_mode = forms.ChoiceField(
+        label=gettext_lazy("Chombo"), choices=_choices(CHOMBO_LABELS, CHOMBO_MODES)
+    )
+    chombo_points = NumberField(
+        label=gettext_lazy("Chombo points (in 1,000 points)"), required=False
+    )
+    chombo_top_points = NumberField(
+        label=gettext_lazy("Points a top offender pays (in 1,000 points)"), required=False
+    )
+    session_shugi = _yen(gettext_lazy("Yakuman shūgi from every other attendee (yen)"))
+    yen_unit = NumberField(label=gettext_lazy("Round day totals to (yen)"), min_value=1)
+    surcharge_percent = _yen(gettext_lazy("Surcharge on deferred debts (%)"))
+    prize_cap = _yen(gettext_lazy("Prize cap (yen)"))
+
+    advanced = forms.BooleanField(
+        label=gettext_lazy("Use the JSON below instead of the fields above"), required=False
+    )
+    rules_json = forms.CharField(
+        label=gettext_lazy("Rules as JSON"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 16, "spellcheck": "false"}),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        for i in range(RATE_ROWS):
+            self.fields[f"rate_name_{i}"] = forms.CharField(
+                label=gettext_lazy("Rate"),
+                required=False,
+                max_length=20,
+                widget=forms.TextInput(attrs={"size": 5}),
+            )
+            self.fields[f"rate_yen_{i}"] = _yen(gettext_lazy("Yen per 1,000 points"))
+            self.fields[f"rate_chip_{i}"] = _yen(gettext_lazy("Yen per chip"))
+        for i in range(CHIP_ROWS):
+            self.fields[f"chip_name_{i}"] = forms.CharField(
+                label=gettext_lazy("Chip kind"),
+                required=False,
+                max_length=30,
+                widget=forms.TextInput(attrs={"size": 9}),
+            )
+            self.fields[f"chip_tsumo_{i}"] = _yen(gettext_lazy("Chips from each on tsumo"))
+            self.fields[f"chip_ron_{i}"] = _yen(gettext_lazy("Chips from the discarder on ron"))
+        for rank in range(1, max(PLAYER_COUNTS) + 1):
+            self.fields[f"fee_{rank}"] = _yen(gettext_lazy("Rank %(rank)s") % {"rank": rank})
+        self.rules: scoring.Rules | None = None
+        # (row kind, name) → row number, to put a problem about "rates.0.3" on its row.
+        self._row_index: dict[tuple[str, str], int] = {}
+
+    def rule_field_names(self) -> list[str]:
+        meta = {"effective_from", "note", "preset", "advanced", "rules_json"}
+        return [name for name in self.fields if name not in meta]
+
+    # Rows for the template: (name, first value, second value) bound fields.
+    def rate_rows(self) -> list[tuple[Any, Any, Any]]:
+        return [
+            (self[f"rate_name_{i}"], self[f"rate_yen_{i}"], self[f"rate_chip_{i}"])
+            for i in range(RATE_ROWS)
+        ]
+
+    def chip_rows(self) -> list[tuple[Any, Any, Any]]:
+        return [
+            (self[f"chip_name_{i}"], self[f"chip_tsumo_{i}"], self[f"chip_ron_{i}"])
+            for i in range(CHIP_ROWS)
+        ]
+
+    def fee_fields(self) -> list[Any]:
+        return [self[f"fee_{rank}"] for rank in range(1, max(PLAYER_COUNTS) + 1)]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        advanced = bool(cleaned.get("advanced"))
+        if advanced:  # the JSON replaces the fields: what they hold does not matter then
+            for name in self.rule_field_names():
+                self.errors.pop(name, None)
+        if self.errors:
+            return cleaned
+        obj = self._json_object() if advanced else self._fields_object()
+        if obj is None:
+            return cleaned
+        try:
+            self.rules = scoring.rules_from_json(obj)
+        except scoring.InputError as e:
+            for problem in e.problems:
+                self._add_problem(problem, advanced=advanced)
+            return cleaned
+        named = (
+            obj if isinstance(obj, str) else obj.get("preset") if isinstance(obj, dict) else None
+        )
+        if isinstance(named, str):  # the JSON names the preset it is based on
+            cleaned["preset"] = named
+        return cleaned
+
+    def _json_object(self) -> Any:
+        text = self.cleaned_data.get("rules_json", "")
+        if not text.strip():
+            self.add_error("rules_json", _("Enter the rules as JSON."))
+            return None
+        try:
+            return json.loads(text)
+        except ValueError as e:
+            self.add_error("rules_json", _("This is not valid JSON: %(error)s") % {"error": e})
+            return None
+
+    def _rows(self, kind: str) -> dict[str, dict[str, int]] | None:
+        """A kind's rows as {name: {key: value}}; a row with a value needs a name."""
+        count, columns = ROWS[kind]
+        out: dict[str, dict[str, int]] = {}
+        ok = True
+        for i in range(count):
+            name = unicodedata.normalize("NFKC", self.cleaned_data[f"{kind}_name_{i}"]).strip()
+            values = {key: self.cleaned_data[f"{kind}_{col}_{i}"] for col, key in columns.items()}
+            if not name:
+                if any(v is not None for v in values.values()):
+                    self.add_error(f"{kind}_name_{i}", _("Enter a name."))
+                    ok = False
+            elif name in out:
+                self.add_error(f"{kind}_name_{i}", _("This name is used twice."))
+                ok = False
+            else:
+                out[name] = {key: v for key, v in values.items() if v is not None}
+                self._row_index[(kind, name)] = i
+        return out if ok else None
+
+    def _fields_object(self) -> dict[str, Any] | None:
+        c = self.cleaned_data
+        rates = self._rows("rate")
+        chips = self._rows("chip")
+        if rates is None or chips is None:
+            return None
+        chombo: dict[str, Any] = {"mode": c["chombo_mode"]}
+        if c["chombo_mode"] != "none" and c["chombo_points"] is not None:
+            chombo["points"] = c["chombo_points"]
+        if c["chombo_mode"] == "pay_top" and c["chombo_top_points"] is not None:
+            chombo["top_points"] = c["chombo_top_points"]
+        fees = {}
+        for rank in range(1, max(PLAYER_COUNTS) + 1):
+            if not c[f"fee_{rank}"]:
+                continue
+            if rank > c["players"]:
+                self.add_error(f"fee_{rank}", _("There is no such rank with this many players."))
+                return None
+            fees[str(rank)] = c[f"fee_{rank}"]
+        return {
+            "players": c["players"],
+            "start": c["start"],
+            "return": c["return_points"],
+            "rounding": c["rounding"],
+            "uma": c["uma"],
+            "ties": c["ties"],
+            "deposits": c["deposits"],
+            "below_zero": c["below_zero"],
+            "chombo": chombo,
+            "chips": chips,
+            "rates": rates,
+            "place_fees": fees,
+            "session_shugi": c["session_shugi"] or 0,
+            "yen_unit": c["yen_unit"],
+            "surcharge_percent": c["surcharge_percent"] or 0,
+            "prize_cap": c["prize_cap"],
+        }
+
+    def _add_problem(self, problem: scoring.Problem, *, advanced: bool) -> None:
+        path = _strip_root(problem.field)
+        message = rules_problem_message(problem)
+        if advanced:
+            self.add_error("rules_json", f"{path}: {message}" if path else message)
+            return
+        field = self.problem_field(path)
+        self.add_error(field, message if field else f"{path}: {message}")
+
+    def problem_field(self, path: str) -> str | None:
+        """The form field a scoring problem's path is about: "rates.0.3.yen_per_1000" → "rate_yen_0"."""
+        simple = {
+            "players": "players",
+            "start": "start",
+            "return": "return_points",
+            "rounding": "rounding",
+            "ties": "ties",
+            "deposits": "deposits",
+            "below_zero": "below_zero",
+            "chombo": "chombo_mode",
+            "chombo.mode": "chombo_mode",
+            "chombo.points": "chombo_points",
+            "chombo.top_points": "chombo_top_points",
+            "session_shugi": "session_shugi",
+            "yen_unit": "yen_unit",
+            "surcharge_percent": "surcharge_percent",
+            "prize_cap": "prize_cap",
+        }
+        if path in simple:
+            return simple[path]
+        if path == "uma" or path.startswith("uma["):
+            return "uma"
+        if path.startswith("place_fees."):
+            rank = path.removeprefix("place_fees.")
+            return f"fee_{rank}" if f"fee_{rank}" in self.fields else None
+        for kind, head in (("rate", "rates."), ("chip", "chips.")):
+            if path.startswith(head):
+                # Rate names may hold dots ("0.3"), so the key is taken from the end.
+                name, _dot, key = path.removeprefix(head).rpartition(".")
+                column = {k: col for col, k in ROWS[kind][1].items()}.get(key)
+                index = self._row_index.get((kind, name))
+                if column is not None and index is not None:
+                    return f"{kind}_{column}_{index}"
+        return None
+
+
+def _strip_root(path: str) -> str:
+    """scoring names rules problems under "rules" ("rules.uma"); the form is the rules."""
+    if path == "rules":
+        return ""
+    return path.removeprefix("rules.").removeprefix(".")
+
+
+def rules_problem_message(problem: scoring.Problem) -> str:
+    """A problem with a rules object in the user's language (English text for unknown codes)."""
+    p = problem.params
+    messages = {
+        codes.TYPE: lambda: _("Enter a whole number."),
+        codes.REQUIRED: lambda: _("This field is required."),
+        codes.RANGE: lambda: (
+            _("Enter a number from %(low)s to %(high)s.")
+            % {"low": f"{p['low']:,}", "high": f"{p['high']:,}"}
+        ),
+        codes.CHOICE: lambda: (
+            _("Choose one of: %(allowed)s.") % {"allowed": ", ".join(str(a) for a in p["allowed"])}
+        ),
+        codes.MULTIPLE_OF_100: lambda: _("Enter points in units of 100."),
+        codes.UMA_LENGTH: lambda: (
+            ngettext("Enter the uma of %(n)s rank.", "Enter the uma of %(n)s ranks.", p["expected"])
+            % {"n": p["expected"]}
+        ),
+        codes.UMA_SUM: lambda: (
+            _("The uma must add up to 0 (now %(sum)s).") % {"sum": _signed(p["got"])}
+        ),
+        codes.UMA_ORDER: lambda: _("The uma must not rise from one rank to the next."),
+        codes.INDIVISIBLE: lambda: (
+            _(
+                "This cannot be shared equally among the %(n)s other players; "
+                "use a number that divides by %(n)s."
+            )
+            % {"n": p["others"]}
+        ),
+        codes.UNKNOWN_FIELD: lambda: _("Unknown field."),
+        codes.UNKNOWN_PRESET: lambda: _("Unknown preset."),
+    }
+    make = messages.get(problem.code)
+    return make() if make else problem.message
+
+
+def rules_initial(rules_json: Mapping[str, Any]) -> dict[str, Any]:
+    """A rules object (a version's `rules_json`, a preset's `to_json()`) as the form's initial."""
+    r = rules_json
+    chombo = r.get("chombo", {})
+    initial: dict[str, Any] = {
+        "players": r["players"],
+        "start": r["start"],
+        "return_points": r["return"],
+        "rounding": r["rounding"],
+        "uma": list(r["uma"]),
+        "ties": r["ties"],
+        "deposits": r["deposits"],
+        "below_zero": r["below_zero"],
+        "chombo_mode": chombo.get("mode", "none"),
+        "chombo_points": chombo.get("points"),
+        "chombo_top_points": chombo.get("top_points"),
+        "session_shugi": r.get("session_shugi", 0),
+        "yen_unit": r.get("yen_unit", 1),
+        "surcharge_percent": r.get("surcharge_percent", 0),
+        "prize_cap": r.get("prize_cap"),
+        "rules_json": json.dumps(dict(r), ensure_ascii=False, indent=2),
+        # More rows than the form offers: only the JSON can show them all.
+        "advanced": len(r.get("rates", {})) > RATE_ROWS or len(r.get("chips", {})) > CHIP_ROWS,
+    }
+    for i, (name, tier) in enumerate(list(r.get("rates", {}).items())[:RATE_ROWS]):
+        initial |= {
+            f"rate_name_{i}": name,
+            f"rate_yen_{i}": tier.get("yen_per_1000"),
+            f"rate_chip_{i}": tier.get("chip_yen"),
+        }
+    for i, (name, kind) in enumerate(list(r.get("chips", {}).items())[:CHIP_ROWS]):
+        initial |= {
+            f"chip_name_{i}": name,
+            f"chip_tsumo_{i}": kind.get("tsumo"),
+            f"chip_ron_{i}": kind.get("ron"),
+        }
+    for rank, fee in r.get("place_fees", {}).items():
+        initial[f"fee_{rank}"] = fee
+    return initial

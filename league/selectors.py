@@ -1,0 +1,236 @@
+"""Every read of 雀帳's pages: keyword-only, typed functions named `<entity>_<what>`.
+
+Each returns its rows in a fixed number of queries, whatever the number of games and players:
+the current settlement of a game is prefetched (`Game.current_results`), and totals are database
+aggregates over `Result(counted=True)`, the rows that rankings count.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, F, Prefetch, QuerySet, Sum
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from .models import AuditLog, ChipEvent, Club, Day, Game, Result
+
+RECENT_GAMES = 10
+RECENT_DAYS = 10
+
+
+# --- clubs and days --------------------------------------------------------------------------
+
+
+def user_clubs(*, user: AbstractBaseUser | AnonymousUser) -> list[Club]:
+    """The clubs a user belongs to (a superuser: every club), by name."""
+    clubs = Club.objects.order_by("name", "slug")
+    if not getattr(user, "is_superuser", False):
+        clubs = clubs.filter(memberships__user=user)
+    return list(clubs)
+
+
+def club_day(*, club: Club, date: datetime.date) -> Day | None:
+    return Day.objects.filter(club=club, date=date).first()
+
+
+def club_recent_days(*, club: Club, limit: int = RECENT_DAYS) -> list[Day]:
+    """The club's latest days, newest first, each with `game_count` (voided games included)."""
+    return list(
+        Day.objects.filter(club=club).annotate(game_count=Count("games")).order_by("-date")[:limit]
+    )
+
+
+# --- games -----------------------------------------------------------------------------------
+
+
+def _current_results() -> Prefetch:
+    """A game's rows of its current revision, in seat order, as `game.current_results`."""
+    return Prefetch(
+        "results",
+        queryset=Result.objects.filter(revision=F("game__revision"))
+        .select_related("member")
+        .order_by("seat"),
+        to_attr="current_results",
+    )
+
+
+def _current_chip_events() -> Prefetch:
+    return Prefetch(
+        "chip_events",
+        queryset=ChipEvent.objects.filter(revision=F("game__revision"))
+        .select_related("winner", "discarder")
+        .order_by("id"),
+        to_attr="current_chip_events",
+    )
+
+
+def _with_flags(games: Sequence[Game]) -> list[Game]:
+    """Marks what a game's table needs to show: a chips column only when chips moved."""
+    for game in games:
+        game.has_chips = any(r.chips for r in game.current_results)  # type: ignore[attr-defined]
+        game.has_chombo = any(r.chombo for r in game.current_results)  # type: ignore[attr-defined]
+    return list(games)
+
+
+def club_recent_games(*, club: Club, limit: int = RECENT_GAMES) -> list[Game]:
+    """The club's latest games, newest first (voided ones too: they are shown struck through)."""
+    games = (
+        Game.objects.filter(club=club)
+        .order_by("-date", "-number")
+        .prefetch_related(_current_results())[:limit]
+    )
+    return _with_flags(games)
+
+
+def day_games(*, day: Day) -> list[Game]:
+    """A day's games in order, each with its current settlement."""
+    games = Game.objects.filter(day=day).order_by("number").prefetch_related(_current_results())
+    return _with_flags(games)
+
+
+def club_game(*, club: Club, game_id: int) -> Game | None:
+    """One game of the club (None for another club's game), with its settlement and chips."""
+    game = (
+        Game.objects.filter(club=club, pk=game_id)
+        .select_related("rules_version", "recorded_by", "day")
+        .prefetch_related(_current_results(), _current_chip_events())
+        .first()
+    )
+    return _with_flags([game])[0] if game is not None else None
+
+
+# --- the day's running totals ----------------------------------------------------------------
+
+
+def day_ledger_rows(*, day: Day) -> list[dict[str, Any]]:
+    """Each player's totals over the day's counted games (voided games and old revisions excluded).
+
+    Rows: member, name, games, score (tenths), chips, yen (None when no game had a rate);
+    best score first.
+    """
+    return list(
+        Result.objects.filter(club_id=day.club_id, date=day.date, counted=True)
+        .values("member")
+        .annotate(
+            name=F("member__name"),
+            games=Count("id"),
+            score=Sum("score"),
+            chips=Sum("chips"),
+            yen=Sum("yen"),
+        )
+        .order_by("-score", "member__kana", "member__name")
+    )
+
+
+# --- a game's history ------------------------------------------------------------------------
+
+ACTION_LABELS: dict[str, Promise] = {
+    "game.create": _("created"),
+    "game.edit": _("edited"),
+    "game.void": _("voided"),
+    "game.resettle": _("re-settled"),
+}
+
+FIELD_LABELS: dict[str, Promise] = {
+    "table": _("table"),
+    "rate": _("rate"),
+    "deposits": _("deposits"),
+}
+
+
+@dataclass(frozen=True)
+class PlayerChange:
+    """One player's line before → after an edit (None: not at the table on that side)."""
+
+    name: str
+    points_before: int | None
+    points_after: int | None
+    score_before: int | None
+    score_after: int | None
+    chips_before: int | None
+    chips_after: int | None
+
+    @property
+    def points_changed(self) -> bool:
+        return self.points_before != self.points_after
+
+    @property
+    def score_changed(self) -> bool:
+        return self.score_before != self.score_after
+
+    @property
+    def chips_changed(self) -> bool:
+        return self.chips_before != self.chips_after
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    field: str
+    label: Promise
+    before: Any
+    after: Any
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    action: str
+    label: Promise | str
+    actor: AbstractBaseUser | None
+    at: datetime.datetime
+    reason: str
+    players: Sequence[PlayerChange]
+    fields: Sequence[FieldChange]
+
+
+def _player_changes(before: dict[str, Any], after: dict[str, Any]) -> list[PlayerChange]:
+    """The players whose points, score or chips differ, in the new seat order, then those who left."""
+    old = {p["member"]: p for p in before.get("players", [])}
+    new = {p["member"]: p for p in after.get("players", [])}
+    changes = []
+    for member in [*new, *(m for m in old if m not in new)]:
+        o, n = old.get(member, {}), new.get(member, {})
+        change = PlayerChange(
+            name=n.get("name") or o.get("name", ""),
+            points_before=o.get("points"),
+            points_after=n.get("points"),
+            score_before=o.get("score"),
+            score_after=n.get("score"),
+            chips_before=o.get("chips"),
+            chips_after=n.get("chips"),
+        )
+        if change.points_changed or change.score_changed or change.chips_changed:
+            changes.append(change)
+    return changes
+
+
+def _field_changes(before: dict[str, Any], after: dict[str, Any]) -> list[FieldChange]:
+    return [
+        FieldChange(name, label, before.get(name), after.get(name))
+        for name, label in FIELD_LABELS.items()
+        if before.get(name) != after.get(name)
+    ]
+
+
+def _history_entry(log: AuditLog) -> HistoryEntry:
+    before, after = log.before or {}, log.after or {}
+    compare = bool(log.before and log.after) and log.action != "game.void"
+    return HistoryEntry(
+        action=log.action,
+        label=ACTION_LABELS.get(log.action, log.action),
+        actor=log.actor,
+        at=log.at,
+        reason=log.reason,
+        players=_player_changes(before, after) if compare else [],
+        fields=_field_changes(before, after) if compare else [],
+    )
+
+
+def game_history(*, game: Game) -> list[HistoryEntry]:
+    """The game's audit log, oldest first, with what each edit changed."""
+    logs: QuerySet[AuditLog] = game.history.select_related("actor").order_by("at", "id")
+    return [_history_entry(log) for log in logs]

@@ -1,0 +1,199 @@
+/* 雀帳: recording a game on a phone.
+ *
+ * - The live sum check: the final points and deposits must add up to players × start. Points are
+ *   read as the server reads them (scoring.parse_integer): full-width digits, commas, ▲ for minus.
+ * - A ± button per points field, for phone keypads that have no minus key.
+ * - Submit buttons are disabled once a form is sent, so a double tap sends one request.
+ * No inline script anywhere: the texts and the target come from data- attributes on the form.
+ */
+(function () {
+  "use strict";
+
+  // The signs scoring/text.py reads as minus (after NFKC, as there).
+  var MINUS = "▲△−‐‑‒–—―ーｰ-";
+
+  function parseInteger(text) {
+    var s = (text || "").normalize("NFKC").trim();
+    s = s.replace(/[,、 ]/g, "");
+    if (s.slice(-1) === "点") s = s.slice(0, -1);
+    var sign = 1;
+    if (s && MINUS.indexOf(s[0]) !== -1) {
+      sign = -1;
+      s = s.slice(1);
+    } else if (s[0] === "+") {
+      s = s.slice(1);
+    }
+    if (!/^[0-9]+$/.test(s)) return null;
+    return sign * parseInt(s, 10);
+  }
+
+  function formatNumber(n) {
+    return n.toLocaleString("en-US");
+  }
+
+  function fill(template, values) {
+    var i = 0;
+    return template.replace(/%s/g, function () {
+      return values[i++];
+    });
+  }
+
+  function setUpSum(form) {
+    var status = form.querySelector("[data-sum]");
+    var inputs = form.querySelectorAll("input[data-points]");
+    var deposits = form.querySelector("input[name=deposits]");
+    var base = parseInt(form.dataset.target, 10);
+    if (!status || !inputs.length || isNaN(base)) return;
+
+    function update() {
+      var total = 0;
+      var typed = 0;
+      inputs.forEach(function (input) {
+        var value = parseInteger(input.value);
+        var bad = input.value.trim() !== "" && value === null;
+        input.classList.toggle("unreadable", bad);
+        if (value !== null) {
+          total += value;
+          typed += 1;
+        }
+      });
+      var kept = deposits ? parseInteger(deposits.value) : 0;
+      var target = base - (kept || 0);
+      if (!typed) {
+        status.hidden = true;
+        return;
+      }
+      var diff = target - total;
+      var text;
+      if (diff > 0) text = fill(form.dataset.sumShort, [formatNumber(total), formatNumber(target), formatNumber(diff)]);
+      else if (diff < 0) text = fill(form.dataset.sumOver, [formatNumber(total), formatNumber(target), formatNumber(-diff)]);
+      else text = fill(form.dataset.sumOk, [formatNumber(total), formatNumber(target)]);
+      status.textContent = text;
+      status.classList.toggle("ok", diff === 0);
+      status.classList.toggle("off", diff !== 0);
+      status.hidden = false;
+    }
+
+    form.addEventListener("input", function (event) {
+      if (event.target.matches("input[data-points], input[name=deposits]")) update();
+    });
+    form.addEventListener("sign-flipped", update);
+    update();
+  }
+
+  function setUpSignButtons(form) {
+    form.querySelectorAll("button[data-sign-for]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var input = document.getElementById(button.dataset.signFor);
+        if (!input) return;
+        var value = input.value.trim();
+        if (value && MINUS.indexOf(value.normalize("NFKC")[0]) !== -1) input.value = value.slice(1);
+        else input.value = "-" + value;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+        input.focus();
+      });
+    });
+  }
+
+  // Chip rows name seats by wind; show who sits there as names are typed ("東 青木").
+  function setUpSeatNames(form) {
+    var members = form.querySelectorAll("input.member");
+    var selects = form.querySelectorAll("select[name^=chip_winner_], select[name^=chip_from_]");
+    if (!members.length || !selects.length) return;
+    var winds = {};
+    selects[0].querySelectorAll("option").forEach(function (option) {
+      if (option.value !== "") winds[option.value] = option.textContent;
+    });
+    function update() {
+      selects.forEach(function (select) {
+        select.querySelectorAll("option").forEach(function (option) {
+          if (option.value === "" || !(option.value in winds)) return;
+          var name = members[parseInt(option.value, 10)];
+          var typed = name ? name.value.trim() : "";
+          option.textContent = typed ? winds[option.value] + " " + typed : winds[option.value];
+        });
+      });
+    }
+    members.forEach(function (input) {
+      input.addEventListener("change", update);
+    });
+    update();
+  }
+
+  // Show the chip rows in use and one empty row more; the rest wait until they are needed.
+  function setUpChipRows(form) {
+    var rows = Array.prototype.slice.call(form.querySelectorAll("[data-chip-row]"));
+    if (!rows.length) return;
+    function update() {
+      var used = 0;
+      rows.forEach(function (row, i) {
+        var kind = row.querySelector("select[name^=chip_kind_]");
+        if ((kind && kind.value) || row.querySelector(".errorlist")) used = i + 1;
+      });
+      rows.forEach(function (row, i) {
+        row.hidden = i > used;
+      });
+    }
+    form.addEventListener("change", function (event) {
+      if (event.target.matches("select[name^=chip_kind_]")) update();
+    });
+    update();
+  }
+
+  // After a preview, any change makes the shown result stale: say so next to the Save button.
+  function setUpStalePreview(form) {
+    var preview = form.querySelector("[data-preview]");
+    var note = form.querySelector("[data-stale-note]");
+    if (!preview || !note) return;
+    form.addEventListener("input", function () {
+      preview.classList.add("stale");
+      note.textContent = form.dataset.previewStale;
+      note.hidden = false;
+    });
+  }
+
+  function setUpSubmitGuard(form) {
+    form.addEventListener("submit", function (event) {
+      if (form.dataset.sent) {
+        event.preventDefault();
+        return;
+      }
+      form.dataset.sent = "1";
+      // A disabled button is not sent, so carry the pressed button's value in a hidden field.
+      var submitter = event.submitter;
+      if (submitter && submitter.name) {
+        var carried = document.createElement("input");
+        carried.type = "hidden";
+        carried.name = submitter.name;
+        carried.value = submitter.value;
+        form.appendChild(carried);
+      }
+      form.querySelectorAll("button[type=submit]").forEach(function (button) {
+        button.disabled = true;
+      });
+    });
+  }
+
+  // Coming back with the browser's back button shows the page as it was: let it be sent again.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    document.querySelectorAll("form[data-record]").forEach(function (form) {
+      delete form.dataset.sent;
+      form.querySelectorAll("input[type=hidden][name=action]").forEach(function (input) {
+        input.remove();
+      });
+      form.querySelectorAll("button[type=submit]").forEach(function (button) {
+        button.disabled = false;
+      });
+    });
+  });
+
+  document.querySelectorAll("form[data-record]").forEach(function (form) {
+    setUpSum(form);
+    setUpSignButtons(form);
+    setUpSeatNames(form);
+    setUpChipRows(form);
+    setUpStalePreview(form);
+    setUpSubmitGuard(form);
+  });
+})();

@@ -1,0 +1,120 @@
+"""`manage.py loaddemo`: the six preset clubs, settled and audited through the services."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+import scoring
+from league.management.commands.loaddemo import CLUBS
+from league.models import AuditLog, ChipEvent, Club, Day, Game, Member, Membership, Result, Season
+
+
+def loaddemo() -> str:
+    out = StringIO()
+    call_command("loaddemo", stdout=out)
+    return out.getvalue()
+
+
+def counts() -> dict[str, int]:
+    models = [Club, Membership, Member, Season, Day, Game, Result, ChipEvent, AuditLog]
+    return {m.__name__: m.objects.count() for m in models} | {
+        "users": get_user_model().objects.count(),
+        "attendances": Day.attendees.through.objects.count(),
+    }
+
+
+@pytest.mark.django_db
+def test_loaddemo_creates_the_six_clubs_settled_and_audited():
+    out = loaddemo()
+    assert "demo / demo-jancho" in out and "admin / admin-jancho" in out
+    assert "http://127.0.0.1:8000/" in out
+
+    clubs = {c.slug: c for c in Club.objects.all()}
+    assert sorted(clubs) == sorted(spec.preset for spec in CLUBS)
+    assert clubs["mame-no-kai"].name == "マメの会"
+    demo = get_user_model().objects.get(username="demo")
+    assert demo.check_password("demo-jancho")
+    assert Membership.objects.filter(user=demo, role=Membership.ORGANISER).count() == 6
+    assert get_user_model().objects.get(username="admin").is_superuser
+    assert clubs["kinyokai-2015"].rules_versions.count() == 2
+
+    for club in clubs.values():
+        assert club.members.count() == 12
+        assert club.members.filter(is_guest=True).count() == 2
+        assert Season.objects.get(club=club).min_games == 10
+        assert club.games.count() >= 16
+
+    # Every game settles to the totals of its rules, and every write is in the audit log.
+    rows = defaultdict(list)
+    for r in Result.objects.filter(counted=True).select_related("game__rules_version"):
+        rows[r.game].append(r)
+    for game, results in rows.items():
+        rules = game.rules_version.rules
+        assert len(results) == rules.players
+        assert sum(r.points for r in results) + game.deposits == rules.players * rules.start
+        house = game.deposits // 100 if rules.deposits == "house" else 0
+        assert sum(r.score for r in results) == -house
+        assert sum(r.chips for r in results) == 0
+        assert all(r.points % 100 == 0 for r in results)
+    games = Game.objects.count()
+    assert AuditLog.objects.filter(action="game.create").count() == games
+    assert Game.objects.filter(voided=True).count() == 2
+    assert Game.objects.filter(revision=2).count() == 1
+    assert len(rows) == games - 2  # void games count nowhere
+
+    # What the demo is there to show.
+    assert Game.objects.filter(club=clubs["pairon-kansai-3p"]).exclude(rate="").count() == 0
+    assert Result.objects.filter(club=clubs["pairon-kansai-3p"], seat=3).count() == 0
+    assert ChipEvent.objects.filter(kind="ippatsu").exists()
+    assert ChipEvent.objects.filter(kind="yakuman").exists()
+    assert Result.objects.filter(chombo__gt=0).exists()
+    assert Result.objects.filter(points__lt=0).exists()
+    assert Game.objects.filter(deposits__gt=0).exists()
+    assert Game.objects.filter(club=clubs["mame-no-kai"]).exclude(rate="").exists()
+    for day in Day.objects.prefetch_related("attendees", "games__results"):
+        players = {r.member_id for g in day.games.all() for r in g.results.all()}
+        attendees = {m.pk for m in day.attendees.all()}
+        assert players <= attendees and len(attendees - players) <= 1
+
+
+@pytest.mark.django_db
+def test_loaddemo_twice_changes_nothing():
+    loaddemo()
+    before = counts()
+    out = loaddemo()
+    assert "exist already" in out
+    assert "demo / demo-jancho" in out
+    assert counts() == before
+
+
+@pytest.mark.django_db
+def test_loaddemo_games_are_settled_as_the_engine_settles_them():
+    loaddemo()
+    for game in Game.objects.filter(voided=False).select_related("rules_version"):
+        results = list(Result.objects.filter(game=game, counted=True).order_by("seat"))
+        settled = scoring.settle_game(
+            game.rules_version.rules,
+            scoring.Game(
+                seats=tuple(scoring.Seat(str(r.member_id), r.points) for r in results),
+                deposits=game.deposits,
+                chombo=tuple(str(r.member_id) for r in results for _ in range(r.chombo)),
+                chips=tuple(
+                    scoring.ChipEvent(
+                        c.kind,
+                        str(c.winner_id),
+                        str(c.discarder_id) if c.discarder_id else None,
+                        c.multiplier,
+                    )
+                    for c in game.chip_events.filter(revision=game.revision)
+                ),
+                rate=game.rate or None,
+            ),
+        )
+        assert [(p.score, p.chips, p.yen) for p in settled.players] == [
+            (r.score, r.chips, r.yen) for r in results
+        ]

@@ -1,0 +1,626 @@
+"""Managing a club: members, seasons, rules versions and re-settling (league/views/manage.py)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.conf import settings
+from django.contrib import admin
+from django.test import Client
+from django.urls import reverse
+
+import scoring
+from league import services
+from league.forms_manage import RulesForm, kana_sort_key, normalise_kana, rules_initial
+from league.models import AuditLog, Game, Member, Result, RulesVersion, Season
+
+D = datetime.date
+
+
+def english(client: Client) -> Client:
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+# --- the permission matrix -------------------------------------------------------------------
+
+# (URL name, organisers only for GET, organisers only for POST)
+VIEWS = [
+    ("member_list", False, None),
+    ("member_new", True, True),
+    ("season_list", False, None),
+    ("season_new", True, True),
+    ("rules_list", False, None),
+    ("rules_new", True, True),
+    ("rules_resettle", False, True),
+]
+
+
+def url_of(name: str, club, version_id: int | None = None) -> str:
+    if name == "rules_resettle":
+        return reverse(name, args=[club.slug, version_id])
+    return reverse(name, args=[club.slug])
+
+
+@pytest.fixture
+def version(club) -> RulesVersion:
+    return RulesVersion.objects.get(club=club)
+
+
+@pytest.mark.parametrize("name", [v[0] for v in VIEWS])
+def test_organiser_may_open_every_page(organiser_client, club, version, name):
+    assert organiser_client.get(url_of(name, club, version.pk)).status_code == 200
+
+
+@pytest.mark.parametrize(("name", "organiser_get", "organiser_post"), VIEWS)
+def test_plain_member_sees_lists_and_may_not_change(
+    member_client, club, version, name, organiser_get, organiser_post
+):
+    url = url_of(name, club, version.pk)
+    assert member_client.get(url).status_code == (403 if organiser_get else 200)
+    if organiser_post:
+        assert member_client.post(url, {"name": "x"}).status_code == 403
+
+
+@pytest.mark.parametrize("name", [v[0] for v in VIEWS])
+def test_another_clubs_user_and_logged_out_get_404(stranger_client, club, version, name):
+    url = url_of(name, club, version.pk)
+    assert stranger_client.get(url).status_code == 404
+    assert stranger_client.post(url).status_code in (404, 405)
+    assert Client().get(url).status_code == 404
+
+
+@pytest.mark.parametrize(("name", "organiser_get", "organiser_post"), VIEWS)
+def test_wrong_method_is_405(organiser_client, club, version, name, organiser_get, organiser_post):
+    del organiser_get
+    url = url_of(name, club, version.pk)
+    assert organiser_client.delete(url).status_code == 405
+    if organiser_post is None:
+        assert organiser_client.post(url).status_code == 405
+
+
+def test_resettle_of_another_clubs_version_is_404(organiser_client, club, other_club):
+    theirs = RulesVersion.objects.get(club=other_club)
+    url = reverse("rules_resettle", args=[club.slug, theirs.pk])
+    assert organiser_client.get(url).status_code == 404
+    assert organiser_client.post(url).status_code == 404
+
+
+# --- members ---------------------------------------------------------------------------------
+
+
+def test_organiser_adds_a_member(organiser_client, club):
+    url = reverse("member_new", args=[club.slug])
+    response = organiser_client.post(
+        url, {"name": "佐藤　健一", "kana": "ｻﾄｳ　ｹﾝｲﾁ", "is_guest": "on"}
+    )
+    assert response.status_code == 302
+    member = Member.objects.get(club=club)
+    assert (member.name, member.kana, member.is_guest) == ("佐藤 健一", "サトウ ケンイチ", True)
+    assert AuditLog.objects.filter(club=club, action="member.create").count() == 1
+
+
+def test_member_new_may_return_to_a_same_site_page(organiser_client, club):
+    url = reverse("member_new", args=[club.slug])
+    back = reverse("game_new", args=[club.slug])
+    response = organiser_client.post(f"{url}?next={back}", {"name": "江藤"})
+    assert response["Location"] == back
+    response = organiser_client.post(f"{url}?next=https://evil.example/", {"name": "土井"})
+    assert response["Location"] == reverse("member_list", args=[club.slug])
+
+
+def test_a_duplicate_name_is_an_error_on_name(organiser_client, club, members):
+    url = reverse("member_new", args=[club.slug])
+    response = organiser_client.post(url, {"name": "青木", "kana": "あおき"})
+    assert response.status_code == 200
+    assert "name" in response.context["form"].errors
+    assert Member.objects.filter(club=club, name="青木").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("さとう けんいち", "さとう けんいち"),
+        ("サトウ　ケンイチ", "サトウ ケンイチ"),
+        ("ｻﾄｳ ｹﾝｲﾁ", "サトウ ケンイチ"),
+        ("  ちーちゃ  ", "ちーちゃ"),
+        ("ヴぁ", "ヴぁ"),
+        ("", ""),
+    ],
+)
+def test_kana_accepts_kana_in_any_width(organiser_client, club, typed, stored):
+    organiser_client.post(reverse("member_new", args=[club.slug]), {"name": "某", "kana": typed})
+    assert Member.objects.get(club=club).kana == stored
+
+
+@pytest.mark.parametrize("typed", ["sato", "佐藤", "さとう1", "さとう・けん"])
+def test_kana_refuses_anything_else(organiser_client, club, typed):
+    response = organiser_client.post(
+        reverse("member_new", args=[club.slug]), {"name": "某", "kana": typed}
+    )
+    assert "kana" in response.context["form"].errors
+    assert not Member.objects.filter(club=club).exists()
+
+
+def test_kana_helpers():
+    assert normalise_kana("ｶﾞｰﾄﾞ\u3000まん") == "ガード まん"
+    assert kana_sort_key("カトウ") == kana_sort_key("かとう")
+
+
+def test_member_list_is_in_kana_order_with_inactive_apart(member_client, club, organiser):
+    for name, kana in [("渡辺", "わたなべ"), ("加藤", "カトウ"), ("無名", ""), ("青木", "あおき")]:
+        services.member_create(club=club, user=organiser, name=name, kana=kana)
+    guest = services.member_create(
+        club=club, user=organiser, name="客", kana="きゃく", is_guest=True
+    )
+    gone = services.member_create(club=club, user=organiser, name="去人", kana="さりびと")
+    services.member_set_active(member=gone, user=organiser, active=False)
+    response = english(member_client).get(reverse("member_list", args=[club.slug]))
+    active = [m.name for m in response.context["active"]]
+    assert active == ["青木", "加藤", "客", "渡辺", "無名"]
+    assert [m.name for m in response.context["inactive"]] == ["去人"]
+    assert guest.is_guest and b"guest" in response.content
+    assert b"Make inactive" not in response.content  # plain members get no buttons
+
+
+def test_organiser_toggles_active(organiser_client, club, members):
+    aoki = members[0]
+    url = reverse("member_new", args=[club.slug]) + f"?toggle={aoki.pk}"
+    assert organiser_client.post(url).status_code == 302
+    aoki.refresh_from_db()
+    assert not aoki.is_active
+    organiser_client.post(url)
+    aoki.refresh_from_db()
+    assert aoki.is_active
+    actions = list(AuditLog.objects.filter(club=club).values_list("action", flat=True))
+    assert actions == ["member.deactivate", "member.activate"]
+
+
+def test_toggle_is_organisers_only_and_within_the_club(
+    member_client, organiser_client, club, other_club, members
+):
+    url = reverse("member_new", args=[club.slug]) + f"?toggle={members[0].pk}"
+    assert member_client.post(url).status_code == 403
+    theirs = Member.objects.create(club=other_club, name="他人")
+    url = reverse("member_new", args=[club.slug]) + f"?toggle={theirs.pk}"
+    assert organiser_client.post(url).status_code == 404
+    url = reverse("member_new", args=[club.slug]) + "?toggle=abc"
+    assert organiser_client.post(url).status_code == 404
+    assert Member.objects.filter(is_active=False).count() == 0
+
+
+def test_member_list_query_count_does_not_grow(
+    member_client, club, organiser, django_assert_num_queries
+):
+    url = reverse("member_list", args=[club.slug])
+
+    def add(n: int, start: int) -> None:
+        for i in range(start, start + n):
+            services.member_create(club=club, user=organiser, name=f"会員{i}", kana="かいいん")
+
+    add(3, 0)
+    member_client.get(url)  # the session and the user are loaded once per request
+    with django_assert_num_queries(5) as small:
+        member_client.get(url)
+    add(20, 3)
+    with django_assert_num_queries(len(small.captured_queries)):
+        assert len(member_client.get(url).context["active"]) == 23
+
+
+# --- seasons ---------------------------------------------------------------------------------
+
+
+def test_organiser_creates_a_season_with_slash_and_full_width_dates(organiser_client, club):
+    response = organiser_client.post(
+        reverse("season_new", args=[club.slug]),
+        {
+            "name": "2026年 後期",
+            "start": "2026/7/1",
+            "end": "２０２６－１２－３１",
+            "min_games": "１０",
+        },
+    )
+    assert response.status_code == 302
+    season = Season.objects.get(club=club)
+    assert (season.start, season.end, season.min_games) == (D(2026, 7, 1), D(2026, 12, 31), 10)
+    log = AuditLog.objects.get(club=club, action="season.create")
+    assert log.after["end"] == "2026-12-31"
+
+
+def test_season_list_shows_seasons(member_client, club, organiser):
+    services.season_create(
+        club=club, user=organiser, name="春", start=D(2026, 4, 1), end=D(2026, 6, 30)
+    )
+    response = member_client.get(reverse("season_list", args=[club.slug]))
+    assert "春" in response.content.decode()
+
+
+def test_season_end_before_start_is_an_error_on_end(organiser_client, club):
+    response = organiser_client.post(
+        reverse("season_new", args=[club.slug]),
+        {"name": "逆", "start": "2026-11-21", "end": "2026-11-20", "min_games": "0"},
+    )
+    assert response.status_code == 200
+    assert list(response.context["form"].errors) == ["end"]
+    assert not Season.objects.exists()
+
+
+@pytest.mark.parametrize("typed", ["2026/13/01", "21/11/2026", "明日"])
+def test_season_refuses_bad_dates(organiser_client, club, typed):
+    response = organiser_client.post(
+        reverse("season_new", args=[club.slug]),
+        {"name": "x", "start": typed, "end": "2026-12-31", "min_games": "0"},
+    )
+    assert "start" in response.context["form"].errors
+
+
+# --- rules versions --------------------------------------------------------------------------
+
+
+def rules_post(preset: str = "mame-no-kai", **overrides: str) -> dict[str, str]:
+    """POST data for the rules form as it comes pre-filled from `preset`, with `overrides`."""
+    data: dict[str, str] = {}
+    for key, value in rules_initial(scoring.PRESETS[preset].rules.to_json()).items():
+        if key == "uma":
+            data |= {f"uma_{i}": str(v) for i, v in enumerate(value)}
+        elif value is True:
+            data[key] = "on"
+        elif value not in (None, False):
+            data[key] = str(value)
+    data |= {"effective_from": "2026/04/01", "preset": preset, "note": "改定"}
+    data.update(overrides)
+    return data
+
+
+def post_rules(client: Client, club, data: dict[str, str], base: str = ""):
+    url = reverse("rules_new", args=[club.slug])
+    return client.post(f"{url}?from={base}" if base else url, data)
+
+
+def test_the_form_starts_from_a_preset_or_the_current_rules(organiser_client, club):
+    url = reverse("rules_new", args=[club.slug])
+    form = organiser_client.get(f"{url}?from=kinyokai-2015").context["form"]
+    assert form["rounding"].value() == "gosha-rokunyu"
+    assert form["preset"].value() == "kinyokai-2015"
+    form = organiser_client.get(url).context["form"]  # the club's current rules: マメの会
+    assert form["deposits"].value() == "house"
+    assert form["rate_name_0"].value() == "0.2"
+    assert form["chip_name_1"].value() == "yakuman"
+
+
+def test_create_a_version_from_a_preset(organiser_client, club):
+    response = post_rules(organiser_client, club, rules_post("takabari-kenko"), "takabari-kenko")
+    assert response.status_code == 302
+    version = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1))
+    assert version.rules == scoring.PRESETS["takabari-kenko"].rules
+    assert (version.preset, version.note, version.created_by.username) == (
+        "takabari-kenko",
+        "改定",
+        "organiser",
+    )
+    assert AuditLog.objects.filter(club=club, action="rules.create").count() == 1
+
+
+def test_create_a_version_with_overrides(organiser_client, club):
+    data = rules_post(
+        rounding="shisha-gonyu",
+        uma_0="10",
+        uma_1="5",
+        uma_2="▲5",
+        uma_3="－10",
+        rate_name_3="1.0",
+        rate_yen_3="100",
+        rate_chip_3="500",
+        chombo_points="２０",
+        fee_4="1,000",
+    )
+    assert post_rules(organiser_client, club, data).status_code == 302
+    rules = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1)).rules
+    expected = scoring.rules_from_json(
+        {
+            "preset": "mame-no-kai",
+            "rounding": "shisha-gonyu",
+            "uma": [10, 5, -5, -10],
+            "rates": {
+                **scoring.PRESETS["mame-no-kai"].rules.to_json()["rates"],
+                "1.0": {"yen_per_1000": 100, "chip_yen": 500},
+            },
+            "place_fees": {"4": 1000},
+        }
+    )
+    assert rules == expected
+
+
+def test_three_player_uma_leaves_the_fourth_empty(organiser_client, club):
+    data = rules_post("pairon-kansai-3p")
+    assert "uma_3" not in data
+    assert post_rules(organiser_client, club, data).status_code == 302
+    rules = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1)).rules
+    assert rules.uma == (20, 0, -20)
+
+
+def form_errors(response) -> dict[str, list[str]]:
+    assert response.status_code == 200, "the form should have been shown again"
+    return response.context["form"].errors
+
+
+def test_uma_not_summing_to_zero_is_an_error_on_uma(organiser_client, club):
+    data = rules_post(uma_0="10", uma_1="5", uma_2="-5", uma_3="-5")
+    errors = form_errors(post_rules(organiser_client, club, data))
+    assert list(errors) == ["uma"]
+    assert RulesVersion.objects.filter(club=club).count() == 1
+
+
+def test_uma_of_the_wrong_length_is_an_error_on_uma(organiser_client, club):
+    errors = form_errors(post_rules(organiser_client, club, rules_post(players="3")))
+    assert list(errors) == ["uma"]
+
+
+def test_pay_top_points_that_do_not_divide_are_an_error_on_top_points(organiser_client, club):
+    errors = form_errors(post_rules(organiser_client, club, rules_post(chombo_top_points="25")))
+    assert list(errors) == ["chombo_top_points"]
+
+
+def test_missing_chombo_points_is_an_error_on_chombo_points(organiser_client, club):
+    data = rules_post(chombo_mode="penalty", chombo_points="")
+    assert list(form_errors(post_rules(organiser_client, club, data))) == ["chombo_points"]
+
+
+def test_a_rate_problem_lands_on_its_row_despite_the_dot_in_its_name(organiser_client, club):
+    data = rules_post(rate_yen_1="")  # the row named "0.3"
+    assert list(form_errors(post_rules(organiser_client, club, data))) == ["rate_yen_1"]
+
+
+def test_rows_need_names_and_distinct_names(organiser_client, club):
+    data = rules_post(rate_name_3="", rate_yen_3="10", chip_name_2="ippatsu", chip_ron_2="1")
+    errors = form_errors(post_rules(organiser_client, club, data))
+    assert set(errors) == {"rate_name_3", "chip_name_2"}
+
+
+def test_start_not_in_hundreds_is_an_error_on_start(organiser_client, club):
+    data = rules_post(start="25050", return_points="30,000")
+    assert list(form_errors(post_rules(organiser_client, club, data))) == ["start"]
+
+
+def test_a_duplicate_effective_date_is_refused(organiser_client, club):
+    data = rules_post(effective_from="2020-01-01")
+    assert list(form_errors(post_rules(organiser_client, club, data))) == ["effective_from"]
+
+
+def test_advanced_json_is_used_instead_of_the_fields(organiser_client, club):
+    data = rules_post(
+        advanced="on",
+        rules_json='{"preset": "kinyokai-2015", "ties": "split"}',
+        uma_0="",  # the fields are not needed then
+    )
+    assert post_rules(organiser_client, club, data).status_code == 302
+    version = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1))
+    assert version.preset == "kinyokai-2015"
+    assert version.rules.ties == "split"
+    assert version.rules.rounding == "gosha-rokunyu"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["{not json", '{"preset": "kinyokai-2015", "uma": [10, 5, -5]}', '"no-such-preset"', ""],
+)
+def test_advanced_json_problems_are_errors_on_the_json(organiser_client, club, text):
+    data = rules_post(advanced="on", rules_json=text)
+    assert list(form_errors(post_rules(organiser_client, club, data))) == ["rules_json"]
+
+
+@pytest.mark.parametrize(
+    ("path", "field"),
+    [
+        ("uma", "uma"),
+        ("uma[2]", "uma"),
+        ("chombo.top_points", "chombo_top_points"),
+        ("rates.0.3.yen_per_1000", "rate_yen_1"),
+        ("chips.yakuman.ron", "chip_ron_1"),
+        ("place_fees.4", "fee_4"),
+        ("return", "return_points"),
+        ("rates.9.9.yen_per_1000", None),
+        ("something.else", None),
+    ],
+)
+def test_problem_paths_map_to_fields(path, field):
+    form = RulesForm(rules_post())
+    assert form.is_valid(), form.errors
+    assert form.problem_field(path) == field
+
+
+def test_rules_list_summarises_and_highlights_the_version_in_force(member_client, club, organiser):
+    services.rules_version_create(
+        club=club, user=organiser, effective_from=D(2099, 1, 1), rules_json="kagetsu-cup"
+    )
+    response = english(member_client).get(reverse("rules_list", args=[club.slug]))
+    current = RulesVersion.objects.get(club=club, effective_from=D(2020, 1, 1))
+    assert response.context["in_force"] == current
+    text = response.content.decode()
+    assert "in force today" in text and "not yet in force" in text
+    assert "pays 20 to the top" in text  # マメの会's chombo
+    assert "rank 4 pays 1,000 yen" in text  # 花月杯's place fee
+
+
+# --- re-settling -----------------------------------------------------------------------------
+
+POINTS = [(42300, 31800, 18600, 7300), (36500, 28500, 24500, 10500), (50100, 26000, 15600, 8300)]
+
+
+def record(club, organiser, members, date: datetime.date, points, rate: str = "0.3") -> Game:
+    seats = [services.SeatInput(m, p) for m, p in zip(members, points, strict=True)]
+    data = services.GameInput(date=date, seats=seats, rate=rate)
+    return services.game_record(club=club, user=organiser, data=data)
+
+
+@pytest.fixture
+def games(club, organiser, members) -> list[Game]:
+    """One game before 2026-04-01 and two after, under the club's マメの会 rules of 2020."""
+    four = members[:4]
+    return [
+        record(club, organiser, four, D(2026, 3, 20), POINTS[0]),
+        record(club, organiser, four, D(2026, 4, 10), POINTS[1]),
+        record(club, organiser, four[::-1], D(2026, 5, 1), POINTS[2]),
+    ]
+
+
+def new_version(club, organiser, **overrides) -> RulesVersion:
+    return services.rules_version_create(
+        club=club,
+        user=organiser,
+        effective_from=D(2026, 4, 1),
+        rules_json={"preset": "mame-no-kai", **overrides},
+    )
+
+
+def expected_scores(version: RulesVersion, game: Game) -> list[int]:
+    results = Result.objects.filter(game=game, revision=game.revision).order_by("seat")
+    settled = scoring.settle_game(
+        version.rules,
+        scoring.Game(
+            seats=tuple(scoring.Seat(str(r.member_id), r.points) for r in results),
+            rate=game.rate or None,
+        ),
+    )
+    return [p.score for p in settled.players]
+
+
+def test_creating_a_version_links_to_resettling(organiser_client, club, games):
+    url = reverse("rules_new", args=[club.slug])
+    data = rules_post(uma_0="10", uma_1="5", uma_2="-5", uma_3="-10")
+    response = english(organiser_client).post(url, data, follow=True)
+    version = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1))
+    text = [str(m) for m in response.context["messages"]]
+    assert any("2 games from this date on" in t for t in text)
+    assert any(reverse("rules_resettle", args=[club.slug, version.pk]) in t for t in text)
+
+
+def test_preview_lists_exactly_the_affected_games_with_new_scores(club, organiser, games):
+    version = new_version(club, organiser, uma=[10, 5, -5, -10])
+    changes = services.resettle_preview(version=version)
+    assert [c.game for c in changes] == games[1:]
+    for change in changes:
+        assert change.changed
+        assert [p.score for p in change.after.players] == expected_scores(version, change.game)
+
+
+def test_resettle_page_shows_old_and_new_scores(member_client, club, organiser, games):
+    version = new_version(club, organiser, uma=[10, 5, -5, -10])
+    response = english(member_client).get(reverse("rules_resettle", args=[club.slug, version.pk]))
+    rows = response.context["rows"]
+    assert [row.change.game for row in rows] == games[1:]
+    assert response.context["changed_count"] == 2
+    before, after = rows[0].players[0]
+    assert before.member.name == "青木"
+    assert (before.score, after.score) == (
+        Result.objects.get(game=games[1], seat=0).score,
+        expected_scores(version, games[1])[0],
+    )
+    assert b"Re-settle these games" not in response.content  # members only look
+
+
+def test_applying_resettles_bumps_revisions_and_audits(organiser_client, club, organiser, games):
+    version = new_version(club, organiser, uma=[10, 5, -5, -10])
+    expected = {g.pk: expected_scores(version, g) for g in games[1:]}
+    untouched = list(Result.objects.filter(game=games[0]).values_list("score", flat=True))
+    response = english(organiser_client).post(
+        reverse("rules_resettle", args=[club.slug, version.pk]), follow=True
+    )
+    assert "2 games re-settled." in [str(m) for m in response.context["messages"]]
+    for game in games[1:]:
+        game.refresh_from_db()
+        assert (game.revision, game.rules_version) == (2, version)
+        counted = Result.objects.filter(game=game, counted=True).order_by("seat")
+        assert [r.score for r in counted] == expected[game.pk]
+        assert all(r.revision == 2 for r in counted)
+    assert AuditLog.objects.filter(action="game.resettle").count() == 2
+    games[0].refresh_from_db()
+    assert games[0].revision == 1 and games[0].rules_version != version
+    assert list(Result.objects.filter(game=games[0]).values_list("score", flat=True)) == untouched
+    assert services.resettle_preview(version=version) == []
+
+
+def test_rounding_change_only_touches_games_from_its_date(club, organiser, games):
+    version = new_version(club, organiser, rounding="shisha-gonyu")
+    assert [c.game for c in services.resettle_preview(version=version)] == games[1:]
+    assert services.resettle_apply(version=version, user=organiser) == 2
+
+
+def test_games_that_cannot_be_settled_are_listed_and_skipped(
+    organiser_client, club, organiser, games
+):
+    # The new rules drop the 0.3 rate the games were played at.
+    version = new_version(club, organiser, rates={"0.5": {"yen_per_1000": 50, "chip_yen": 200}})
+    url = reverse("rules_resettle", args=[club.slug, version.pk])
+    response = english(organiser_client).get(url)
+    assert response.context["failed_count"] == 2
+    assert b"Cannot be settled under these rules" in response.content
+    organiser_client.post(url)
+    assert Game.objects.filter(rules_version=version).count() == 0
+    assert not AuditLog.objects.filter(action="game.resettle").exists()
+
+
+def test_resettle_page_query_count_does_not_grow(
+    member_client, club, organiser, members, django_assert_num_queries
+):
+    chip = [services.ChipInput("ippatsu", members[0], members[1])]
+
+    def add(n: int, date: datetime.date) -> None:
+        for i in range(n):
+            seats = [
+                services.SeatInput(m, p) for m, p in zip(members[:4], POINTS[i % 3], strict=True)
+            ]
+            data = services.GameInput(date=date, seats=seats, rate="0.3", chips=chip)
+            services.game_record(club=club, user=organiser, data=data)
+
+    # Recorded under the 2020 rules; then two new versions: April–May has 2 games, June on 6.
+    add(2, D(2026, 4, 10))
+    add(6, D(2026, 7, 10))
+    april = new_version(club, organiser, uma=[10, 5, -5, -10])
+    june = services.rules_version_create(
+        club=club, user=organiser, effective_from=D(2026, 6, 1), rules_json="pairon-kansai"
+    )
+    with django_assert_num_queries(13) as small:
+        url = reverse("rules_resettle", args=[club.slug, april.pk])
+        assert len(member_client.get(url).context["rows"]) == 2
+    with django_assert_num_queries(len(small.captured_queries)):
+        url = reverse("rules_resettle", args=[club.slug, june.pk])
+        assert len(member_client.get(url).context["rows"]) == 6
+
+
+# --- the admin -------------------------------------------------------------------------------
+
+
+def test_admin_lists_every_model_for_superusers(admin_client, club, organiser, games):
+    for model in admin.site._registry:
+        if model._meta.app_label != "league":
+            continue
+        url = reverse(f"admin:league_{model._meta.model_name}_changelist")
+        assert admin_client.get(url).status_code == 200, url
+
+
+def test_admin_audit_log_is_read_only(admin_client, club, organiser):
+    log = services.audit(club=club, actor=organiser, action="member.create", target="member:1")
+    model_admin = admin.site._registry[AuditLog]
+    request = admin_client.get("/").wsgi_request
+    assert not model_admin.has_add_permission(request)
+    assert not model_admin.has_change_permission(request, log)
+    assert not model_admin.has_delete_permission(request, log)
+    assert admin_client.get(reverse("admin:league_auditlog_add")).status_code == 403
+    url = reverse("admin:league_auditlog_change", args=[log.pk])
+    assert admin_client.post(url, {"action": "forged"}).status_code == 403
+    assert AuditLog.objects.get(pk=log.pk).action == log.action
+
+
+def test_a_place_fee_for_a_rank_that_does_not_exist_is_an_error_on_it(organiser_client, club):
+    data = rules_post("pairon-kansai-3p", fee_4="1000")
+    assert list(form_errors(post_rules(organiser_client, club, data))) == ["fee_4"]
+
+
+def test_advanced_json_may_name_a_preset(organiser_client, club):
+    data = rules_post(advanced="on", rules_json='"kagetsu-cup"')
+    assert post_rules(organiser_client, club, data).status_code == 302
+    version = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1))
+    assert version.preset == "kagetsu-cup"
+    assert version.rules == scoring.PRESETS["kagetsu-cup"].rules
