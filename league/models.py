@@ -236,6 +236,12 @@ class Result(models.Model):
             models.UniqueConstraint(
                 fields=["game", "revision", "member"], name="result_player_once_per_game"
             ),
+            # Rankings sum counted rows: one current revision per game, whatever a service does.
+            models.UniqueConstraint(
+                fields=["game", "seat"],
+                condition=Q(counted=True),
+                name="result_one_counted_row_per_seat",
+            ),
             models.CheckConstraint(condition=Q(seat__lte=3), name="result_seat_0_to_3"),
             models.CheckConstraint(
                 condition=Q(rank__gte=1, rank__lte=4), name="result_rank_1_to_4"
@@ -266,6 +272,9 @@ class ChipEvent(models.Model):
 
     class Meta:
         ordering = ["game", "revision", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(multiplier__gte=1), name="chip_multiplier_positive"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} {self.kind}"
@@ -307,7 +316,7 @@ class AuditLog(models.Model):
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.target}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None:
+        if not self._state.adding:
             raise PermissionError("the audit log is append-only")
         super().save(*args, **kwargs)
 

@@ -543,6 +543,8 @@ def resettle_apply(*, version: RulesVersion, user: User) -> int:
             if change.after is None:
                 continue
             game = _locked(change.game, change.game.revision)
+            if game.voided:  # voided since the preview: it counts nowhere, leave it be
+                continue
             before = game_snapshot(game)
             data = game_input_from_stored(change.game)
             game.revision += 1
@@ -550,7 +552,7 @@ def resettle_apply(*, version: RulesVersion, user: User) -> int:
             game.save()
             _write_revision(game, Preview(version, change.after), data)
             audit(
-                club=game.club,
+                club=version.club,
                 actor=user,
                 action="game.resettle",
                 target=f"game:{game.pk}",
