@@ -22,6 +22,7 @@ from scoring import errors as codes
 from scoring.rules import BELOW_ZERO, CHOMBO_MODES, DEPOSITS, PLAYER_COUNTS, ROUNDINGS, TIES
 
 from .forms import parse_date
+from .templatetags.jancho import chip_kind
 
 # Rows offered for rate tiers and chip kinds (a club with more uses the JSON editor), and each
 # row's columns: form field infix → key in the rules object.
@@ -183,7 +184,7 @@ def rules_summary(rules: scoring.Rules) -> list[tuple[str, str]]:
             _("Chips"),
             "; ".join(
                 _("%(kind)s (tsumo %(tsumo)s, ron %(ron)s)")
-                % {"kind": name, "tsumo": kind.tsumo, "ron": kind.ron}
+                % {"kind": chip_kind(name), "tsumo": kind.tsumo, "ron": kind.ron}
                 for name, kind in rules.chips.items()
             )
             or _("none"),

@@ -222,9 +222,11 @@ class Result(models.Model):
     score = models.IntegerField(_("score"))  # tenths of 1,000 points
     chips = models.IntegerField(_("chips"), default=0)
     yen = models.IntegerField(_("yen"), null=True, blank=True)
+    last = models.BooleanField(default=False)  # ラス: the game's lowest rank (shared under split)
     # Copies of the game's, so that rankings are one scan of this table.
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     date = models.DateField()
+    rate = models.CharField(max_length=20, blank=True)
     counted = models.BooleanField(default=True)
 
     class Meta:

@@ -260,6 +260,7 @@ def game_preview(*, club: Club, data: GameInput, version: RulesVersion | None = 
 def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
     """Store a settled revision's rows; the rows of earlier revisions stop counting."""
     Result.objects.filter(game=game, counted=True).update(counted=False)
+    bottom = max(p.rank for p in preview.result.players)
     Result.objects.bulk_create(
         Result(
             game=game,
@@ -272,8 +273,10 @@ def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
             score=settled.score,
             chips=settled.chips,
             yen=settled.yen,
+            last=settled.rank == bottom > 1,
             club_id=game.club_id,
             date=game.date,
+            rate=game.rate,
             counted=not game.voided,
         )
         for i, (seat, settled) in enumerate(zip(data.seats, preview.result.players, strict=True))

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
-from league.views import manage, pages, record
+from league.views import manage, pages, players, record, standings
 
 
 class DateConverter:
@@ -34,6 +34,10 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("members/new/", manage.member_new, name="member_new"),
     path("seasons/", manage.season_list, name="season_list"),
     path("seasons/new/", manage.season_new, name="season_new"),
+    path("seasons/<int:season_id>/", standings.season_standings, name="season_standings"),
+    path("seasons/<int:season_id>/race/", players.season_race, name="season_race"),
+    path("standings/", standings.standings, name="standings"),
+    path("players/<int:member_id>/", players.player_detail, name="player_detail"),
     path("rules/", manage.rules_list, name="rules_list"),
     path("rules/new/", manage.rules_new, name="rules_new"),
     path("rules/<int:version_id>/resettle/", manage.rules_resettle, name="rules_resettle"),

@@ -1,0 +1,141 @@
+"""Rankings as database aggregates over the stored settlements (`Result` rows that count).
+
+Every statistic is computed by the database, in integers: averages and rates are scaled
+(`average` and `avg_rank` in hundredths, rates in hundredths of a percent) and truncated by
+integer division, so that they sort in the database and never become floats.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any
+
+from django.db.models import (
+    BooleanField,
+    Count,
+    ExpressionWrapper,
+    F,
+    IntegerField,
+    Max,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    Window,
+)
+from django.db.models.functions import Coalesce, Rank
+
+from .models import Club, Result
+
+_INT = IntegerField()
+
+
+def _per_game(expression: Any, scale: int) -> ExpressionWrapper:
+    return ExpressionWrapper(expression * scale / F("games"), output_field=_INT)
+
+
+def _rate(condition: Q) -> ExpressionWrapper:
+    return _per_game(Count("id", filter=condition), 10_000)
+
+
+# Sortable columns (django-tables2's names) → the annotation the database sorts by.
+SORTS: Mapping[str, str] = {
+    name: name
+    for name in (
+        "games",
+        "total",
+        "average",
+        "avg_rank",
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "first_rate",
+        "second_rate",
+        "third_rate",
+        "fourth_rate",
+        "top_two_rate",
+        "avoid_last_rate",
+        "best",
+        "busts",
+        "chombo",
+        "chips",
+        "yen",
+    )
+} | {"position": "position", "name": "kana"}
+
+
+def counted_results(
+    *,
+    club: Club,
+    start: datetime.date | None = None,
+    end: datetime.date | None = None,
+    rate: str | None = None,
+) -> QuerySet[Result]:
+    rows = Result.objects.filter(club=club, counted=True)
+    if start is not None:
+        rows = rows.filter(date__gte=start)
+    if end is not None:
+        rows = rows.filter(date__lte=end)
+    if rate:
+        rows = rows.filter(rate=rate)
+    return rows
+
+
+def standings(
+    *,
+    club: Club,
+    start: datetime.date | None = None,
+    end: datetime.date | None = None,
+    rate: str | None = None,
+    min_games: int = 0,
+    order: str = "position",
+) -> QuerySet[Any]:
+    """One row per player: every statistic of the standings page, in one query.
+
+    Qualified players (at least `min_games`) come first; `position` ranks by total score within
+    each group. `order` is a key of SORTS, ascending, or descending with "-" in front (as
+    django-tables2 writes it); ties fall back to the total, then the kana.
+    """
+    descending = order.startswith("-")
+    field = SORTS.get(order.lstrip("-"), "position")
+    if field == "position":  # position 1 is the highest total
+        field, descending = "total", not descending
+    primary = F(field).desc() if descending else F(field).asc()
+
+    return (
+        counted_results(club=club, start=start, end=end, rate=rate)
+        .values("member")
+        .annotate(
+            name=F("member__name"),
+            kana=F("member__kana"),
+            is_guest=F("member__is_guest"),
+            games=Count("id"),
+            total=Sum("score"),
+            average=_per_game(Sum("score"), 10),  # hundredths of 1,000 points
+            avg_rank=_per_game(Sum("rank"), 100),  # hundredths of a rank
+            first=Count("id", filter=Q(rank=1)),
+            second=Count("id", filter=Q(rank=2)),
+            third=Count("id", filter=Q(rank=3)),
+            fourth=Count("id", filter=Q(rank=4)),
+            first_rate=_rate(Q(rank=1)),
+            second_rate=_rate(Q(rank=2)),
+            third_rate=_rate(Q(rank=3)),
+            fourth_rate=_rate(Q(rank=4)),
+            top_two_rate=_rate(Q(rank__lte=2)),
+            avoid_last_rate=ExpressionWrapper(
+                Value(10_000) - _rate(Q(last=True)), output_field=_INT
+            ),
+            best=Max("score"),
+            busts=Count("id", filter=Q(points__lt=0)),
+            chombo=Sum("chombo"),
+            chips=Sum("chips"),
+            yen=Coalesce(Sum("yen"), 0),
+            qualified=ExpressionWrapper(Q(games__gte=min_games), output_field=BooleanField()),
+        )
+        .annotate(
+            position=Window(Rank(), partition_by=[F("qualified")], order_by=F("total").desc()),
+        )
+        .order_by(F("qualified").desc(), primary, F("total").desc(), "member__kana", "member")
+    )
