@@ -15,13 +15,13 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 import scoring
-from scoring import errors as codes
 from scoring.rules import BELOW_ZERO, CHOMBO_MODES, DEPOSITS, PLAYER_COUNTS, ROUNDINGS, TIES
 
 from .forms import parse_date
+from .services import problem_message
 from .templatetags.jancho import chip_kind
 
 # Rows offered for rate tiers and chip kinds (a club with more uses the JSON editor), and each
@@ -447,7 +447,7 @@ class RulesForm(forms.Form):
 
     def _add_problem(self, problem: scoring.Problem, *, advanced: bool) -> None:
         path = _strip_root(problem.field)
-        message = rules_problem_message(problem)
+        message = problem_message(problem)
         if advanced:
             self.add_error("rules_json", f"{path}: {message}" if path else message)
             return
@@ -496,42 +496,6 @@ def _strip_root(path: str) -> str:
     if path == "rules":
         return ""
     return path.removeprefix("rules.").removeprefix(".")
-
-
-def rules_problem_message(problem: scoring.Problem) -> str:
-    """A problem with a rules object in the user's language (English text for unknown codes)."""
-    p = problem.params
-    messages = {
-        codes.TYPE: lambda: _("Enter a whole number."),
-        codes.REQUIRED: lambda: _("This field is required."),
-        codes.RANGE: lambda: (
-            _("Enter a number from %(low)s to %(high)s.")
-            % {"low": f"{p['low']:,}", "high": f"{p['high']:,}"}
-        ),
-        codes.CHOICE: lambda: (
-            _("Choose one of: %(allowed)s.") % {"allowed": ", ".join(str(a) for a in p["allowed"])}
-        ),
-        codes.MULTIPLE_OF_100: lambda: _("Enter points in units of 100."),
-        codes.UMA_LENGTH: lambda: (
-            ngettext("Enter the uma of %(n)s rank.", "Enter the uma of %(n)s ranks.", p["expected"])
-            % {"n": p["expected"]}
-        ),
-        codes.UMA_SUM: lambda: (
-            _("The uma must add up to 0 (now %(sum)s).") % {"sum": _signed(p["got"])}
-        ),
-        codes.UMA_ORDER: lambda: _("The uma must not rise from one rank to the next."),
-        codes.INDIVISIBLE: lambda: (
-            _(
-                "This cannot be shared equally among the %(n)s other players; "
-                "use a number that divides by %(n)s."
-            )
-            % {"n": p["others"]}
-        ),
-        codes.UNKNOWN_FIELD: lambda: _("Unknown field."),
-        codes.UNKNOWN_PRESET: lambda: _("Unknown preset."),
-    }
-    make = messages.get(problem.code)
-    return make() if make else problem.message
 
 
 def rules_initial(rules_json: Mapping[str, Any]) -> dict[str, Any]:

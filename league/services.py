@@ -16,6 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import scoring
 from scoring import errors as codes
@@ -170,7 +171,7 @@ def _problem_field(path: str) -> str:
 
 
 def problem_message(problem: scoring.Problem) -> str:
-    """A scoring problem in the user's language."""
+    """A scoring problem (of a game or of a rules object) in the user's language."""
     p = problem.params
     messages = {
         codes.SUM: lambda: (
@@ -187,14 +188,43 @@ def problem_message(problem: scoring.Problem) -> str:
         ),
         codes.MULTIPLE_OF_100: lambda: _("Enter points in units of 100."),
         codes.TYPE: lambda: _("Enter a whole number."),
-        codes.RANGE: lambda: _("This number is out of range."),
+        codes.RANGE: lambda: (
+            _("Enter a number from %(low)s to %(high)s.")
+            % {"low": f"{p['low']:,}", "high": f"{p['high']:,}"}
+            if "low" in p
+            else _("This number is out of range.")
+        ),
         codes.PLAYER_COUNT: lambda: _("This club plays with %(n)s players.") % {"n": p["expected"]},
         codes.DUPLICATE_NAME: lambda: _("The same player is in two seats."),
-        codes.REQUIRED: lambda: _("Choose a player."),
+        codes.REQUIRED: lambda: (
+            _("Choose a player.")
+            if problem.field.startswith("players[")
+            else _("This field is required.")
+        ),
         codes.NOT_AT_TABLE: lambda: _("That player is not at this table."),
         codes.UNKNOWN_RATE: lambda: _("The club's rules have no such rate."),
         codes.UNKNOWN_CHIP: lambda: _("The club's rules have no such chip kind."),
         codes.SELF_DEAL_IN: lambda: _("The winner cannot be the discarder."),
+        codes.CHOICE: lambda: (
+            _("Choose one of: %(allowed)s.") % {"allowed": ", ".join(str(a) for a in p["allowed"])}
+        ),
+        codes.UMA_LENGTH: lambda: (
+            ngettext("Enter the uma of %(n)s rank.", "Enter the uma of %(n)s ranks.", p["expected"])
+            % {"n": p["expected"]}
+        ),
+        codes.UMA_SUM: lambda: (
+            _("The uma must add up to 0 (now %(sum)s).") % {"sum": f"{p['got']:+d}"}
+        ),
+        codes.UMA_ORDER: lambda: _("The uma must not rise from one rank to the next."),
+        codes.INDIVISIBLE: lambda: (
+            _(
+                "This cannot be shared equally among the %(n)s other players; "
+                "use a number that divides by %(n)s."
+            )
+            % {"n": p["others"]}
+        ),
+        codes.UNKNOWN_FIELD: lambda: _("Unknown field."),
+        codes.UNKNOWN_PRESET: lambda: _("Unknown preset."),
     }
     make = messages.get(problem.code)
     return make() if make else problem.message
@@ -446,7 +476,7 @@ def rules_version_create(
     try:
         rules = scoring.rules_from_json(rules_json)
     except scoring.InputError as e:
-        raise ServiceError({"rules_json": [str(p) for p in e.problems]}) from None
+        raise ServiceError({"rules_json": [problem_message(p) for p in e.problems]}) from None
     taken = ServiceError.one(
         "effective_from", _("A rules version already takes effect on this date.")
     )
