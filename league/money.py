@@ -1,0 +1,488 @@
+"""The money side of a club: each day's ledger, payments, loans, deferred debts, the club pot.
+
+Balances are never stored: they are derived from the settled games (through scoring.settle_day)
+and the immutable `LedgerEntry` rows. A party is a member id, or None for the club.
+
+Each entry kind does two things, kept apart below:
+- to the DAY: it settles part of what the day's results say is owed (the remaining transfers);
+- to BALANCES: what each party is owed (+) or owes (−) overall, across days.
+
+| kind | day | balances | debt |
+|---|---|---|---|
+| payment (same day) | payer +a, payee −a | payer +a, payee −a | |
+| payment of a debt | | payer +a, payee −a | that debt −a |
+| loan (lender pays for borrower) | borrower +a, payee −a | lender +a, payee −a | borrower owes lender a |
+| deferral (+ surcharge s) | borrower +a, payee −a | borrower −s, payee +s | borrower owes payee a+s |
+| expense / prize | | | (the club's pot only) |
+| reversal | the opposite of the entry it reverses |
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Prefetch, Q, prefetch_related_objects
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import scoring
+
+from .models import Club, Day, DayShugi, Game, LedgerEntry, Member, Result, RulesVersion
+from .services import NON_FIELD, ServiceError, User, audit, rules_in_force
+
+Party = int | None
+Effects = dict[Party, int]
+
+
+# --- what entries do -------------------------------------------------------------------------
+
+
+def _effects(entry: LedgerEntry) -> tuple[Effects, Effects]:
+    """(day effects, balance effects) of one entry; a reversal negates its original."""
+    if entry.kind == LedgerEntry.REVERSAL:
+        day, balance = _effects(entry.reverses)  # type: ignore[arg-type]
+        return {k: -v for k, v in day.items()}, {k: -v for k, v in balance.items()}
+    a, payer, payee, borrower = entry.amount, entry.payer_id, entry.payee_id, entry.borrower_id
+    day: Effects = defaultdict(int)
+    balance: Effects = defaultdict(int)
+    if entry.kind == LedgerEntry.PAYMENT:
+        if entry.debt_id is None:
+            day[payer] += a
+            day[payee] -= a
+        balance[payer] += a
+        balance[payee] -= a
+    elif entry.kind == LedgerEntry.LOAN:
+        day[borrower] += a
+        day[payee] -= a
+        balance[payer] += a
+        balance[payee] -= a
+    elif entry.kind == LedgerEntry.DEFERRAL:
+        day[borrower] += a
+        day[payee] -= a
+        balance[borrower] -= entry.surcharge
+        balance[payee] += entry.surcharge
+    return dict(day), dict(balance)
+
+
+def _add(total: Effects, more: Effects) -> None:
+    for party, yen in more.items():
+        total[party] = total.get(party, 0) + yen
+
+
+# --- a day's ledger --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DayLedger:
+    day: Day
+    rules: scoring.Rules
+    result: scoring.DayResult  # what the day's games, fees and shūgi say
+    members: dict[int, Member]
+    entries: Sequence[LedgerEntry]  # this day's entries, oldest first
+    outstanding: dict[Party, int]  # still to settle today: + is owed, − owes
+    transfers: tuple[scoring.Transfer, ...]  # what settles the outstanding amounts
+
+    @property
+    def has_money(self) -> bool:
+        return self.rules.has_money
+
+    def member(self, party: Party) -> Member | None:
+        return None if party is None else self.members[party]
+
+    @property
+    def settled(self) -> bool:
+        return not self.transfers
+
+
+def _party(name: str | None) -> Party:
+    return None if name is None else int(name)
+
+
+def _stored_game_result(game: Game, rows: Sequence[Result]) -> scoring.GameResult:
+    """A stored game back as the engine's value (it re-checks that the numbers add up)."""
+    players = tuple(
+        scoring.PlayerResult(
+            name=str(r.member_id),
+            points=r.points,
+            rank=r.rank,
+            score=r.score,
+            chips=r.chips,
+            yen=r.yen,
+            chombo=r.chombo,
+        )
+        for r in rows
+    )
+    return scoring.GameResult(
+        players=players,
+        total_score=sum(p.score for p in players),
+        deposits=game.deposits,
+        rate=(game.rate or None) if any(r.yen is not None for r in rows) else None,
+    )
+
+
+def _days_with_data(days: Sequence[Day]) -> None:
+    """Load every day's counted games, attendees and shūgi in a constant number of queries."""
+    counted = Result.objects.filter(counted=True).order_by("seat")
+    games = Game.objects.filter(voided=False).order_by("number")
+    prefetch_related_objects(
+        list(days),
+        Prefetch("games", queryset=games.prefetch_related(Prefetch("results", queryset=counted))),
+        "attendees",
+        Prefetch("shugi", queryset=DayShugi.objects.filter(voided=False)),
+    )
+
+
+def _settle_loaded_day(day: Day, rules: scoring.Rules) -> scoring.DayResult:
+    results = [
+        _stored_game_result(g, list(g.results.all())) for g in day.games.all() if g.results.all()
+    ]
+    return scoring.settle_day(
+        rules,
+        results,
+        attendees=[str(m.pk) for m in day.attendees.all()],
+        shugi=[scoring.Shugi(str(s.winner_id), s.multiplier) for s in day.shugi.all()],
+    )
+
+
+def day_ledger(*, day: Day) -> DayLedger:
+    """Everything the day's ledger page shows, in a constant number of queries."""
+    _days_with_data([day])
+    rules = rules_in_force(day.club, day.date).rules
+    result = _settle_loaded_day(day, rules)
+    entries = list(
+        LedgerEntry.objects.filter(day=day)
+        .select_related("reverses", "payer", "payee", "borrower")
+        .prefetch_related("reversed_by")
+        .order_by("id")
+    )
+    outstanding: dict[Party, int] = {_party(p.name): p.yen for p in result.players}
+    outstanding[None] = result.house
+    for entry in entries:
+        _add(outstanding, _effects(entry)[0])
+    ids = {p for p in outstanding if p is not None} | {
+        m for e in entries for m in (e.payer_id, e.payee_id, e.borrower_id) if m is not None
+    }
+    members = Member.objects.in_bulk(ids)
+    order = [_party(p.name) for p in result.players] + [None]
+    order += [p for p in outstanding if p not in order]
+    transfers = scoring.settle_transfers(
+        (None if p is None else str(p), outstanding.get(p, 0)) for p in order
+    )
+    return DayLedger(day, rules, result, members, entries, outstanding, transfers)
+
+
+# --- settling up (services) ------------------------------------------------------------------
+
+
+def _lock_day(day: Day) -> Day:
+    return Day.objects.select_for_update().select_related("club").get(pk=day.pk)
+
+
+def _find_transfer(ledger: DayLedger, payer: Party, payee: Party) -> scoring.Transfer:
+    for t in ledger.transfers:
+        if _party(t.payer) == payer and _party(t.payee) == payee:
+            return t
+    raise ServiceError.one(
+        NON_FIELD, _("This payment is no longer due: someone may have recorded it already.")
+    )
+
+
+def _amount(transfer: scoring.Transfer, amount: int | None) -> int:
+    amount = transfer.yen if amount is None else amount
+    if not 0 < amount <= transfer.yen:
+        raise ServiceError.one(
+            "amount", _("Enter an amount from 1 to %(max)s yen.") % {"max": f"{transfer.yen:,}"}
+        )
+    return amount
+
+
+def _record(club: Club, user: User, action: str, **fields: object) -> LedgerEntry:
+    entry = LedgerEntry.objects.create(
+        club=club, created_by=user if getattr(user, "is_authenticated", False) else None, **fields
+    )
+    audit(
+        club=club,
+        actor=user,
+        action=action,
+        target=f"ledger:{entry.pk}",
+        after=entry_snapshot(entry),
+    )
+    return entry
+
+
+def entry_snapshot(entry: LedgerEntry) -> dict[str, object]:
+    return {
+        "kind": entry.kind,
+        "day": entry.day.date.isoformat() if entry.day else None,
+        "payer": entry.payer_id,
+        "payee": entry.payee_id,
+        "borrower": entry.borrower_id,
+        "amount": entry.amount,
+        "surcharge": entry.surcharge,
+        "debt": entry.debt_id,
+        "reverses": entry.reverses_id,
+        "note": entry.note,
+    }
+
+
+def transfer_pay(
+    *, day: Day, user: User, payer: Party, payee: Party, amount: int | None = None
+) -> LedgerEntry:
+    """Mark (part of) one of the day's transfers paid. Twice at once records it once."""
+    with transaction.atomic():
+        day = _lock_day(day)
+        transfer = _find_transfer(day_ledger(day=day), payer, payee)
+        return _record(
+            day.club,
+            user,
+            "ledger.payment",
+            day=day,
+            kind=LedgerEntry.PAYMENT,
+            payer_id=payer,
+            payee_id=payee,
+            amount=_amount(transfer, amount),
+        )
+
+
+def transfer_borrow(
+    *,
+    day: Day,
+    user: User,
+    payer: int,
+    payee: Party,
+    lender: Member,
+    amount: int | None = None,
+) -> LedgerEntry:
+    """マメの会 rule 3: short of money, borrow from another player; the lender is owed, no surcharge."""
+    if lender.club_id != day.club_id or lender.pk in (payer, payee):
+        raise ServiceError.one("lender", _("Choose another member of this club to lend."))
+    with transaction.atomic():
+        day = _lock_day(day)
+        transfer = _find_transfer(day_ledger(day=day), payer, payee)
+        return _record(
+            day.club,
+            user,
+            "ledger.loan",
+            day=day,
+            kind=LedgerEntry.LOAN,
+            payer=lender,
+            payee_id=payee,
+            borrower_id=payer,
+            amount=_amount(transfer, amount),
+        )
+
+
+def transfer_defer(
+    *, day: Day, user: User, payer: int, payee: Party, amount: int | None = None
+) -> LedgerEntry:
+    """マメの会 rule 4: pay later, with the club's surcharge added (rounded up to its yen unit)."""
+    with transaction.atomic():
+        day = _lock_day(day)
+        ledger = day_ledger(day=day)
+        transfer = _find_transfer(ledger, payer, payee)
+        amount = _amount(transfer, amount)
+        surcharge = scoring.deferred_debt(ledger.rules, amount) - amount
+        return _record(
+            day.club,
+            user,
+            "ledger.deferral",
+            day=day,
+            kind=LedgerEntry.DEFERRAL,
+            payee_id=payee,
+            borrower_id=payer,
+            amount=amount,
+            surcharge=surcharge,
+        )
+
+
+# --- debts -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Debt:
+    entry: LedgerEntry  # the loan or deferral
+    debtor: Member
+    creditor: Member | None  # None: the club
+    principal: int  # with any surcharge
+    repaid: int
+
+    @property
+    def remaining(self) -> int:
+        return self.principal - self.repaid
+
+    @property
+    def since(self) -> datetime.date:
+        return self.entry.day.date if self.entry.day else timezone.localdate(self.entry.created_at)
+
+    def age_days(self, today: datetime.date | None = None) -> int:
+        return ((today or timezone.localdate()) - self.since).days
+
+
+def _reversed_ids(entries: Iterable[LedgerEntry]) -> set[int]:
+    return {e.reverses_id for e in entries if e.reverses_id is not None}
+
+
+def _debts(entries: Sequence[LedgerEntry]) -> list[Debt]:
+    reversed_ids = _reversed_ids(entries)
+    live = [e for e in entries if e.pk not in reversed_ids and e.kind != LedgerEntry.REVERSAL]
+    repaid: dict[int, int] = defaultdict(int)
+    for e in live:
+        if e.kind == LedgerEntry.PAYMENT and e.debt_id is not None:
+            repaid[e.debt_id] += e.amount
+    debts = []
+    for e in live:
+        if e.kind == LedgerEntry.LOAN:
+            debts.append(Debt(e, e.borrower, e.payer, e.amount, repaid[e.pk]))
+        elif e.kind == LedgerEntry.DEFERRAL:
+            debts.append(Debt(e, e.borrower, e.payee, e.amount + e.surcharge, repaid[e.pk]))
+    return debts
+
+
+def _club_entries(club: Club) -> list[LedgerEntry]:
+    return list(
+        LedgerEntry.objects.filter(club=club)
+        .select_related("day", "payer", "payee", "borrower", "reverses")
+        .order_by("id")
+    )
+
+
+def open_debts(*, club: Club) -> list[Debt]:
+    """Debts not yet paid in full, oldest first (one query)."""
+    return [d for d in _debts(_club_entries(club)) if d.remaining > 0]
+
+
+def debt_repay(*, debt_entry: LedgerEntry, user: User, amount: int | None = None) -> LedgerEntry:
+    """The debtor pays (part of) a loan or a deferred debt back."""
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=debt_entry.club_id)  # one writer per club
+        debt = next((d for d in open_debts(club=club) if d.entry.pk == debt_entry.pk), None)
+        if debt is None:
+            raise ServiceError.one(NON_FIELD, _("This debt is already paid."))
+        amount = debt.remaining if amount is None else amount
+        if not 0 < amount <= debt.remaining:
+            raise ServiceError.one(
+                "amount",
+                _("Enter an amount from 1 to %(max)s yen.") % {"max": f"{debt.remaining:,}"},
+            )
+        return _record(
+            club,
+            user,
+            "ledger.repayment",
+            kind=LedgerEntry.PAYMENT,
+            payer=debt.debtor,
+            payee=debt.creditor,
+            amount=amount,
+            debt=debt.entry,
+        )
+
+
+def entry_reverse(*, entry: LedgerEntry, user: User, note: str) -> LedgerEntry:
+    """Correct a mistaken entry with its reversal (nothing is deleted)."""
+    note = note.strip()
+    if not note:
+        raise ServiceError.one("note", _("Give a reason for the correction."))
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=entry.club_id)
+        entry = LedgerEntry.objects.select_related("reverses").get(pk=entry.pk)
+        if entry.kind == LedgerEntry.REVERSAL:
+            raise ServiceError.one(NON_FIELD, _("A correction cannot itself be reversed."))
+        if LedgerEntry.objects.filter(reverses=entry).exists():
+            raise ServiceError.one(NON_FIELD, _("This entry is already reversed."))
+        live_repayments = LedgerEntry.objects.filter(debt=entry).exclude(
+            pk__in=LedgerEntry.objects.filter(reverses__debt=entry).values("reverses")
+        )
+        if live_repayments.exists():
+            raise ServiceError.one(NON_FIELD, _("Reverse the repayments of this debt first."))
+        return _record(
+            club,
+            user,
+            "ledger.reversal",
+            day=entry.day,
+            kind=LedgerEntry.REVERSAL,
+            payer_id=entry.payer_id,
+            payee_id=entry.payee_id,
+            borrower_id=entry.borrower_id,
+            amount=entry.amount,
+            surcharge=entry.surcharge,
+            reverses=entry,
+            note=note,
+        )
+
+
+# --- statements ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StatementLine:
+    date: datetime.date
+    what: str  # "day", or a LedgerEntry kind
+    yen: int  # the change to the member's balance
+    day: Day | None = None
+    entry: LedgerEntry | None = None
+    parts: scoring.DayPlayer | None = None
+    balance: int = 0  # running balance after this line
+
+
+@dataclass(frozen=True)
+class Statement:
+    member: Member
+    lines: list[StatementLine] = field(default_factory=list)
+    debts: list[Debt] = field(default_factory=list)  # open debts owed by or to the member
+
+    @property
+    def balance(self) -> int:
+        return self.lines[-1].balance if self.lines else 0
+
+
+def _versions_by_date(club: Club) -> list[RulesVersion]:
+    return list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
+
+
+def _rules_on(versions: Sequence[RulesVersion], date: datetime.date) -> scoring.Rules | None:
+    current = None
+    for v in versions:
+        if v.effective_from <= date:
+            current = v
+    return current.rules if current else None
+
+
+def member_statement(*, member: Member) -> Statement:
+    """Every day's result and every entry touching `member`, with the running balance."""
+    club = member.club
+    days = list(
+        Day.objects.filter(club=club)
+        .filter(
+            Q(games__results__member=member, games__results__counted=True) | Q(attendees=member)
+        )
+        .distinct()
+        .order_by("date")
+    )
+    _days_with_data(days)
+    versions = _versions_by_date(club)
+    me = str(member.pk)
+    lines: list[StatementLine] = []
+    for day in days:
+        rules = _rules_on(versions, day.date)
+        if rules is None:
+            continue
+        result = _settle_loaded_day(day, rules)
+        mine = next((p for p in result.players if p.name == me), None)
+        if mine is not None:
+            lines.append(StatementLine(day.date, "day", mine.yen, day=day, parts=mine))
+    entries = _club_entries(club)
+    for e in entries:
+        change = _effects(e)[1].get(member.pk, 0)
+        if change or member.pk in (e.payer_id, e.payee_id, e.borrower_id):
+            when = e.day.date if e.day else timezone.localdate(e.created_at)
+            lines.append(StatementLine(when, e.kind, change, day=e.day, entry=e))
+    lines.sort(key=lambda line: (line.date, line.entry.pk if line.entry else 0))
+    running, out = 0, []
+    for line in lines:
+        running += line.yen
+        out.append(StatementLine(**{**line.__dict__, "balance": running}))
+    debts = [d for d in _debts(entries) if d.remaining > 0 and member in (d.debtor, d.creditor)]
+    return Statement(member, out, debts)
