@@ -432,3 +432,39 @@ class LedgerEntry(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise PermissionError("ledger entries are immutable: add a reversing entry")
+
+
+class ApiToken(models.Model):
+    """An organiser's token for the JSON API. Only a SHA-256 of the secret is stored."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=100)
+    prefix = models.CharField(max_length=12)  # shown to tell tokens apart; not secret enough alone
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+
+class LoginAttempt(models.Model):
+    """Failed logins, to throttle guessing per user name and per address (see league.throttle)."""
+
+    username = models.CharField(max_length=150)  # lower-cased
+    address = models.GenericIPAddressField()
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            # Throttle checks: recent failures for a user name, and for an address.
+            models.Index(fields=["username", "at"], name="login_attempt_user"),
+            models.Index(fields=["address", "at"], name="login_attempt_address"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username} @ {self.address}"

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
-from league.views import manage, pages, players, record, standings
+from league.views import accounts, ledger, manage, pages, players, record, standings
 
 
 class DateConverter:
@@ -26,6 +26,15 @@ register_converter(DateConverter, "date")
 club_patterns: list[URLPattern | URLResolver] = [
     path("", pages.club_home, name="club_home"),
     path("days/<date:date>/", pages.day_detail, name="day_detail"),
+    path("days/<date:date>/ledger/", ledger.day_ledger, name="day_ledger"),
+    path("days/<date:date>/ledger/settle/", ledger.transfer_settle, name="transfer_settle"),
+    path("days/<date:date>/attendees/", ledger.day_attendees, name="day_attendees"),
+    path("days/<date:date>/shugi/", ledger.day_shugi, name="day_shugi"),
+    path("ledger/<int:entry_id>/reverse/", ledger.entry_reverse, name="entry_reverse"),
+    path("members/<int:member_id>/statement/", accounts.member_statement, name="member_statement"),
+    path("debts/", accounts.debt_list, name="debt_list"),
+    path("debts/<int:entry_id>/repay/", accounts.debt_repay, name="debt_repay"),
+    path("pot/", accounts.club_pot, name="club_pot"),
     path("games/new/", record.game_new, name="game_new"),
     path("games/<int:game_id>/", pages.game_detail, name="game_detail"),
     path("games/<int:game_id>/edit/", record.game_edit, name="game_edit"),
