@@ -31,8 +31,9 @@ from django.utils.translation import gettext as _
 
 import scoring
 
-from .models import Club, Day, DayShugi, Game, LedgerEntry, Member, Result, RulesVersion
+from .models import Club, Day, DayShugi, Game, LedgerEntry, Member, Result, RulesVersion, Season
 from .services import NON_FIELD, ServiceError, User, audit, rules_in_force
+from .stats import standings
 
 Party = int | None
 Effects = dict[Party, int]
@@ -486,3 +487,227 @@ def member_statement(*, member: Member) -> Statement:
         out.append(StatementLine(**{**line.__dict__, "balance": running}))
     debts = [d for d in _debts(entries) if d.remaining > 0 and member in (d.debtor, d.creditor)]
     return Statement(member, out, debts)
+
+
+# --- session shūgi (services) ----------------------------------------------------------------
+
+MAX_SHUGI_MULTIPLIER = 6
+
+
+def _shugi_snapshot(shugi: DayShugi) -> dict[str, object]:
+    return {
+        "day": shugi.day.date.isoformat(),
+        "winner": shugi.winner_id,
+        "multiplier": shugi.multiplier,
+        "voided": shugi.voided,
+    }
+
+
+def _present(day: Day, member: Member) -> bool:
+    """At the day: in one of its counted games, or marked as attending."""
+    played = Result.objects.filter(game__day=day, counted=True, member=member).exists()
+    return played or day.attendees.filter(pk=member.pk).exists()
+
+
+def shugi_add(*, day: Day, user: User, winner: Member, multiplier: int = 1) -> DayShugi:
+    """花月杯: a yakuman winner receives the club's session shūgi × multiplier from every other
+    attendee of the day."""
+    if not rules_in_force(day.club, day.date).rules.session_shugi:
+        raise ServiceError.one(NON_FIELD, _("The club's rules have no session shūgi."))
+    if not 1 <= multiplier <= MAX_SHUGI_MULTIPLIER:
+        raise ServiceError.one(
+            "multiplier",
+            _("Enter a multiplier from 1 to %(max)s.") % {"max": MAX_SHUGI_MULTIPLIER},
+        )
+    with transaction.atomic():
+        day = _lock_day(day)
+        if winner.club_id != day.club_id or not _present(day, winner):
+            raise ServiceError.one("winner", _("Choose someone who was there on this day."))
+        # The winner stays an attendee: voiding or editing their game later must not leave a
+        # shūgi whose winner was never there (the day could no longer be settled).
+        day.attendees.add(winner)
+        shugi = DayShugi.objects.create(
+            day=day,
+            winner=winner,
+            multiplier=multiplier,
+            created_by=user if getattr(user, "is_authenticated", False) else None,
+        )
+        audit(
+            club=day.club,
+            actor=user,
+            action="ledger.shugi",
+            target=f"shugi:{shugi.pk}",
+            after=_shugi_snapshot(shugi),
+        )
+    return shugi
+
+
+def shugi_void(*, shugi: DayShugi, user: User) -> DayShugi:
+    """Take back a shūgi entered by mistake: it is marked void, never deleted."""
+    with transaction.atomic():
+        day = _lock_day(shugi.day)
+        shugi = DayShugi.objects.select_for_update().select_related("day").get(pk=shugi.pk)
+        if shugi.voided:
+            raise ServiceError.one(NON_FIELD, _("This shūgi is already void."))
+        before = _shugi_snapshot(shugi)
+        shugi.voided = True
+        shugi.save(update_fields=["voided"])
+        audit(
+            club=day.club,
+            actor=user,
+            action="ledger.shugi_void",
+            target=f"shugi:{shugi.pk}",
+            before=before,
+            after=_shugi_snapshot(shugi),
+        )
+    return shugi
+
+
+# --- the club pot ----------------------------------------------------------------------------
+
+
+def club_has_money(*, club: Club) -> bool:
+    """Whether any rules version of the club has money: its debts stay visible after a change."""
+    return any(v.rules.has_money for v in _versions_by_date(club))
+
+
+@dataclass(frozen=True)
+class DayHouse:
+    day: Day
+    house: int  # the club's own total of the day: fees, deposits, rounding
+
+
+def _house_totals(
+    club: Club, start: datetime.date, end: datetime.date, versions: Sequence[RulesVersion]
+) -> list[DayHouse]:
+    days = list(Day.objects.filter(club=club, date__range=(start, end)).order_by("date"))
+    _days_with_data(days)
+    out = []
+    for day in days:
+        rules = _rules_on(versions, day.date)
+        if rules is not None:
+            out.append(DayHouse(day, _settle_loaded_day(day, rules).house))
+    return out
+
+
+def house_totals(*, club: Club, start: datetime.date, end: datetime.date) -> list[DayHouse]:
+    """The club's total of each day from `start` to `end`, in a constant number of queries."""
+    return _house_totals(club, start, end, _versions_by_date(club))
+
+
+def _pot_tag(season: Season) -> str:
+    """Pot payouts have no day: the note ties them to their season."""
+    return f"season:{season.pk}"
+
+
+@dataclass(frozen=True)
+class Pot:
+    season: Season
+    rules: scoring.Rules | None  # in force on the season's last day
+    days: list[DayHouse]
+    payouts: list[LedgerEntry]  # the season's live expense and prize entries, oldest first
+    champion: Member | None  # position 1 among the season's qualified players
+
+    @property
+    def has_pot(self) -> bool:
+        rules = self.rules
+        return rules is not None and (rules.prize_cap is not None or bool(rules.place_fees))
+
+    @property
+    def income(self) -> int:
+        return sum(d.house for d in self.days)
+
+    @property
+    def paid_out(self) -> int:
+        return sum(e.amount for e in self.payouts)
+
+    @property
+    def balance(self) -> int:
+        return self.income - self.paid_out
+
+    def payout(self, venue_cost: int) -> scoring.PotPayout:
+        """What paying `venue_cost` from what is left would give (the venue first, then the prize)."""
+        assert self.rules is not None
+        return scoring.pot_payout(self.rules, max(self.balance, 0), venue_cost)
+
+
+def _champion(season: Season) -> Member | None:
+    rows = standings(
+        club=season.club, start=season.start, end=season.end, min_games=season.min_games
+    )
+    first = rows.first()
+    if first is None or not first["qualified"]:
+        return None
+    return Member.objects.get(pk=first["member"])
+
+
+def season_pot(*, season: Season) -> Pot:
+    """A season's pot: the house totals of its days, less what it paid out (constant queries)."""
+    club = season.club
+    versions = _versions_by_date(club)
+    payouts = list(
+        LedgerEntry.objects.filter(
+            club=club,
+            kind__in=[LedgerEntry.EXPENSE, LedgerEntry.PRIZE],
+            note=_pot_tag(season),
+            reversed_by__isnull=True,
+        )
+        .select_related("payee")
+        .order_by("id")
+    )
+    return Pot(
+        season=season,
+        rules=_rules_on(versions, season.end),
+        days=_house_totals(club, season.start, season.end, versions),
+        payouts=payouts,
+        champion=_champion(season),
+    )
+
+
+def pot_pay_out(*, season: Season, user: User, venue_cost: int) -> list[LedgerEntry]:
+    """花月杯: the pot pays the venue, then the champion up to the prize cap; the club keeps the
+    rest. Once per season (a reversal of the payout allows it again)."""
+    if venue_cost < 0:
+        raise ServiceError.one("venue_cost", _("Enter zero or more yen."))
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=season.club_id)  # one payout at a time
+        season.club = club
+        pot = season_pot(season=season)
+        if not pot.has_pot:
+            raise ServiceError.one(NON_FIELD, _("This club has no pot."))
+        if timezone.localdate() < season.end:
+            raise ServiceError.one(
+                NON_FIELD, _("The season is not over yet: pay out on or after its last day.")
+            )
+        if pot.payouts:
+            raise ServiceError.one(NON_FIELD, _("This season's pot is already paid out."))
+        payout = pot.payout(venue_cost)
+        if payout.prize and pot.champion is None:
+            raise ServiceError.one(NON_FIELD, _("No player qualifies as the champion."))
+        if not payout.venue and not payout.prize:
+            raise ServiceError.one(NON_FIELD, _("The pot is empty: there is nothing to pay out."))
+        tag, entries = _pot_tag(season), []
+        if payout.venue:
+            entries.append(
+                _record(
+                    club,
+                    user,
+                    "ledger.expense",
+                    kind=LedgerEntry.EXPENSE,
+                    amount=payout.venue,
+                    note=tag,
+                )
+            )
+        if payout.prize:
+            entries.append(
+                _record(
+                    club,
+                    user,
+                    "ledger.prize",
+                    kind=LedgerEntry.PRIZE,
+                    payee=pot.champion,
+                    amount=payout.prize,
+                    note=tag,
+                )
+            )
+        return entries

@@ -21,7 +21,6 @@ from django.db.models import (
     Q,
     QuerySet,
     Sum,
-    Value,
     Window,
 )
 from django.db.models.functions import Coalesce, Rank
@@ -124,9 +123,7 @@ def standings(
             third_rate=_rate(Q(rank=3)),
             fourth_rate=_rate(Q(rank=4)),
             top_two_rate=_rate(Q(rank__lte=2)),
-            avoid_last_rate=ExpressionWrapper(
-                Value(10_000) - _rate(Q(last=True)), output_field=_INT
-            ),
+            avoid_last_rate=_rate(Q(last=False)),
             best=Max("score"),
             busts=Count("id", filter=Q(points__lt=0)),
             chombo=Sum("chombo"),

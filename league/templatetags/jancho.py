@@ -73,3 +73,34 @@ CHIP_KINDS = {
 def chip_kind(kind: str) -> str:
     """A chip kind of the rules as players call it; a club's own kinds show as they are named."""
     return str(CHIP_KINDS.get(kind, kind))
+
+
+def _hundredths(value: int, sign: str) -> str:
+    minus = "▲" if _japanese() else "-"
+    prefix = minus if value < 0 else sign if value > 0 else ""
+    return f"{prefix}{abs(value) // 100}.{abs(value) % 100:02d}"
+
+
+@register.filter
+def percent(hundredths: int | None) -> str:
+    """A rate in hundredths of a percent (league.stats): 2500 → "25.00%"."""
+    if hundredths is None:
+        return ""
+    return _hundredths(hundredths, "") + "%"
+
+
+@register.filter
+def hundredths(value: int | None) -> str:
+    """An unsigned statistic in hundredths, e.g. an average rank: 256 → "2.56"."""
+    if value is None:
+        return ""
+    return _hundredths(value, "")
+
+
+@register.filter
+def average(value: int | None) -> str:
+    """An average score in hundredths of 1,000 points, signed like `score`: -774 → "▲7.74" in
+    Japanese, "-7.74" in English; 1250 → "+12.50"."""
+    if value is None:
+        return ""
+    return _hundredths(value, "+")

@@ -1,22 +1,255 @@
-"""(being written)"""
+"""Members' account statements, the club's open debts, and its pot (league.money does the sums).
+
+Members see every statement, the debts and the pot (clubs settle in the open); only organisers
+record repayments and pot payouts. A club without money has none of these pages: 404.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from .. import money
+from ..access import club_for
+from ..forms import NumberField
+from ..models import Club, LedgerEntry, Member, Season
+from ..services import ServiceError
+from ..templatetags.jancho import yen
+
+# --- forms -----------------------------------------------------------------------------------
 
 
+class RepayForm(forms.Form):
+    """Blank pays the whole remaining debt."""
 
-def member_statement(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
-
-
-def debt_list(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+    amount = NumberField(label=gettext_lazy("Amount (yen)"), required=False)
 
 
-def debt_repay(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+class PotForm(forms.Form):
+    venue_cost = NumberField(label=gettext_lazy("Venue cost (yen)"))
+
+    def clean_venue_cost(self) -> int:
+        cost = self.cleaned_data["venue_cost"]
+        if cost < 0:
+            raise forms.ValidationError(_("Enter zero or more yen."))
+        return cost
 
 
-def club_pot(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+def _add_errors(form: forms.Form, error: ServiceError) -> None:
+    for field, field_messages in error.errors.items():
+        for message in field_messages:
+            form.add_error(field if field in form.fields else None, message)
+
+
+def _money_club(request: HttpRequest, slug: str, *, organiser: bool = False) -> Club:
+    """club_for, and 404 for a club that has no money in any of its rules (健康麻雀)."""
+    club = club_for(request, slug, organiser=organiser)
+    if not money.club_has_money(club=club):
+        raise Http404
+    return club
+
+
+# --- a member's statement --------------------------------------------------------------------
+
+
+def _name(member: Member | None) -> str:
+    return member.name if member is not None else _("the club")
+
+
+def _describe(entry: LedgerEntry, me: Member) -> str:
+    """One entry as seen by `me`. A reversal has its original's parties, so this names those."""
+    original = entry.reverses if entry.kind == LedgerEntry.REVERSAL else entry
+    assert original is not None
+    kind, payer, payee, borrower = original.kind, entry.payer, entry.payee, entry.borrower
+    names = {"payer": _name(payer), "payee": _name(payee), "borrower": _name(borrower)}
+    if kind == LedgerEntry.PAYMENT and original.debt_id is not None:
+        text = _("Repaid %(payee)s") if payer == me else _("%(payer)s repaid a debt")
+    elif kind == LedgerEntry.PAYMENT:
+        text = _("Paid %(payee)s") if payer == me else _("Received from %(payer)s")
+    elif kind == LedgerEntry.LOAN:
+        if payer == me:
+            text = _("Lent %(borrower)s the money to pay %(payee)s")
+        elif borrower == me:
+            text = _("Borrowed from %(payer)s to pay %(payee)s")
+        else:
+            text = _("Paid by %(payer)s for %(borrower)s")
+    elif kind == LedgerEntry.DEFERRAL:
+        text = _("Deferred paying %(payee)s") if borrower == me else _("%(borrower)s deferred")
+    elif kind == LedgerEntry.PRIZE:
+        text = _("Champion's prize from the club pot")
+    else:
+        text = _("Paid from the club pot")
+    text %= names
+    if entry.kind == LedgerEntry.REVERSAL:
+        return _("Correction: %(what)s (cancelled)") % {"what": text}
+    return text
+
+
+@dataclass(frozen=True)
+class StatementRow:
+    line: money.StatementLine
+    text: str  # what happened, for entries
+    reversed: bool  # an entry that a later correction cancelled
+
+
+@dataclass(frozen=True)
+class DebtRow:
+    debt: money.Debt
+    text: str  # whom the member owes, or who owes the member
+    remaining: int  # negative when the member owes
+    age: int
+
+
+def _statement_rows(statement: money.Statement) -> list[StatementRow]:
+    cancelled = {line.entry.reverses_id for line in statement.lines if line.entry is not None}
+    return [
+        StatementRow(
+            line,
+            _describe(line.entry, statement.member) if line.entry is not None else "",
+            line.entry is not None and line.entry.pk in cancelled,
+        )
+        for line in statement.lines
+    ]
+
+
+def _debt_rows(statement: money.Statement, today: datetime.date) -> list[DebtRow]:
+    rows = []
+    for debt in sorted(statement.debts, key=lambda d: (d.since, d.entry.pk)):
+        if debt.debtor == statement.member:
+            text = _("Owes %(name)s") % {"name": _name(debt.creditor)}
+            remaining = -debt.remaining
+        else:
+            text = _("Owed by %(name)s") % {"name": debt.debtor.name}
+            remaining = debt.remaining
+        rows.append(DebtRow(debt, text, remaining, debt.age_days(today)))
+    return rows
+
+
+@require_GET
+def member_statement(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+    club = _money_club(request, slug)
+    member = get_object_or_404(Member, pk=member_id, club=club)
+    member.club = club  # money.member_statement reads it: no second query
+    statement = money.member_statement(member=member)
+    return render(
+        request,
+        "league/member_statement.html",
+        {
+            "club": club,
+            "member": member,
+            "statement": statement,
+            "rows": _statement_rows(statement),
+            "debts": _debt_rows(statement, timezone.localdate()),
+        },
+    )
+
+
+# --- open debts ------------------------------------------------------------------------------
+
+
+@require_GET
+def debt_list(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _money_club(request, slug)
+    today = timezone.localdate()
+    debts = sorted(money.open_debts(club=club), key=lambda d: (d.since, d.entry.pk))
+    return render(
+        request,
+        "league/debt_list.html",
+        {
+            "club": club,
+            "debts": [(d, d.age_days(today)) for d in debts],
+            "total": sum(d.remaining for d in debts),
+        },
+    )
+
+
+@require_POST
+def debt_repay(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    club = _money_club(request, slug, organiser=True)
+    entry = get_object_or_404(
+        LedgerEntry, pk=entry_id, club=club, kind__in=[LedgerEntry.LOAN, LedgerEntry.DEFERRAL]
+    )
+    # The forms sit in the rows of the debt list: errors come back there as messages.
+    form = RepayForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ServiceError({k: list(v) for k, v in form.errors.items()})
+        repayment = money.debt_repay(
+            debt_entry=entry, user=request.user, amount=form.cleaned_data["amount"]
+        )
+    except ServiceError as e:
+        for message in (m for field_messages in e.errors.values() for m in field_messages):
+            messages.error(request, message)
+        return redirect("debt_list", club.slug)
+    names = {"debtor": _name(repayment.payer), "creditor": _name(repayment.payee)}
+    messages.success(
+        request,
+        _("%(debtor)s repaid %(amount)s yen to %(creditor)s.")
+        % {**names, "amount": yen(repayment.amount)},
+    )
+    return redirect("debt_list", club.slug)
+
+
+# --- the club pot ----------------------------------------------------------------------------
+
+
+def _season(request: HttpRequest, club: Club) -> tuple[Season | None, list[Season]]:
+    """`?season=` of this club (404 for another's), else the one running today, else the latest."""
+    seasons = list(Season.objects.filter(club=club).order_by("-start", "-pk"))
+    wanted = request.GET.get("season")
+    if wanted:
+        chosen = next((s for s in seasons if str(s.pk) == wanted), None)
+        if chosen is None:
+            raise Http404
+        return chosen, seasons
+    today = timezone.localdate()
+    running = [s for s in seasons if s.start <= today <= s.end]
+    started = [s for s in seasons if s.start <= today]
+    return next(iter(running or started or seasons), None), seasons
+
+
+def _pot_url(club: Club, season: Season) -> str:
+    return f"{reverse('club_pot', args=[club.slug])}?season={season.pk}"
+
+
+@require_http_methods(["GET", "POST"])
+def club_pot(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _money_club(request, slug, organiser=request.method == "POST")
+    season, seasons = _season(request, club)
+    context: dict[str, Any] = {"club": club, "season": season, "seasons": seasons}
+    if season is None:
+        return render(request, "league/club_pot.html", context)
+    season.club = club
+    pot = money.season_pot(season=season)
+    # A GET with the venue cost previews the split; the POST records it.
+    if request.method == "POST":
+        form = PotForm(request.POST)
+    else:
+        form = PotForm(request.GET if "venue_cost" in request.GET else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entries = money.pot_pay_out(
+                season=season, user=request.user, venue_cost=form.cleaned_data["venue_cost"]
+            )
+        except ServiceError as e:
+            _add_errors(form, e)
+        else:
+            paid = sum(e.amount for e in entries)
+            messages.success(request, _("Paid out %(amount)s yen.") % {"amount": yen(paid)})
+            return redirect(_pot_url(club, season))
+    preview = None
+    if pot.has_pot and not pot.payouts and form.is_bound and form.is_valid():
+        preview = pot.payout(form.cleaned_data["venue_cost"])
+    context.update(pot=pot, form=form, preview=preview)
+    return render(request, "league/club_pot.html", context)

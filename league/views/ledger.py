@@ -1,26 +1,346 @@
-"""(being written)"""
+"""The day's ledger: what each attendee wins or pays, and settling up at the table.
+
+Members see the ledger; organisers mark transfers paid, borrowed or deferred, add attendees and
+session shūgi, and correct entries (a reversal, never an edit). A club whose rules have no money
+has no ledger: every URL here answers 404 for it, like a day that does not exist.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+import scoring
+from league import money, services
+from league.access import club_for
+from league.forms_money import (
+    BORROW,
+    PAY,
+    AttendeesForm,
+    EntryReverseForm,
+    ShugiForm,
+    ShugiVoidForm,
+    TransferForm,
+    party_key,
+)
+from league.models import Club, Day, DayShugi, LedgerEntry, Member, RulesVersion
+from league.services import ServiceError
+
+# --- what the page shows ---------------------------------------------------------------------
 
 
-
-def day_ledger(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
-
-
-def transfer_settle(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+@dataclass(frozen=True)
+class PlayerRow:
+    member: Member
+    parts: scoring.DayPlayer
 
 
-def day_attendees(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+@dataclass(frozen=True)
+class TransferRow:
+    payer: str  # a member's name or the club's
+    payee: str
+    payer_key: str  # as the settle form sends it
+    payee_key: str
+    yen: int
+    payer_is_member: bool  # only a member can borrow or defer
+    surcharge: int  # what deferring the whole amount adds
 
 
-def day_shugi(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+@dataclass(frozen=True)
+class EntryRow:
+    entry: LedgerEntry
+    payer: str
+    payee: str
+    borrower: str
+    reversed: bool
+    recorded_by: str
 
 
-def entry_reverse(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+@dataclass(frozen=True)
+class RateGroup:
+    rate: str
+    numbers: list[int]  # the day's games played at this rate
+
+
+def _club_day(club: Club, date: datetime.date) -> Day:
+    day = Day.objects.filter(club=club, date=date).first()
+    if day is None:
+        raise Http404
+    day.club = club  # the services read day.club; this saves a query
+    return day
+
+
+def _money_rules(day: Day) -> scoring.Rules:
+    """The rules in force on the day; 404 when they have no money (健康麻雀 has no ledger)."""
+    version = RulesVersion.in_force(day.club, day.date)
+    if version is None or not version.rules.has_money:
+        raise Http404
+    return version.rules
+
+
+def _name(club: Club, member: Member | None) -> str:
+    return club.name if member is None else member.name
+
+
+def _transfer_rows(club: Club, ledger: money.DayLedger) -> list[TransferRow]:
+    rows = []
+    for t in ledger.transfers:
+        payer, payee = money._party(t.payer), money._party(t.payee)
+        rows.append(
+            TransferRow(
+                payer=_name(club, ledger.member(payer)),
+                payee=_name(club, ledger.member(payee)),
+                payer_key=party_key(payer),
+                payee_key=party_key(payee),
+                yen=t.yen,
+                payer_is_member=payer is not None,
+                surcharge=scoring.deferred_debt(ledger.rules, t.yen) - t.yen,
+            )
+        )
+    return rows
+
+
+def _entry_rows(club: Club, entries: Iterable[LedgerEntry]) -> list[EntryRow]:
+    entries = list(entries)
+    reversed_ids = {e.reverses_id for e in entries if e.reverses_id is not None}
+    user_ids = {e.created_by_id for e in entries if e.created_by_id is not None}
+    users = get_user_model().objects.in_bulk(user_ids) if user_ids else {}
+    return [
+        EntryRow(
+            entry=e,
+            payer=_name(club, e.payer),
+            payee=_name(club, e.payee),
+            borrower=e.borrower.name if e.borrower else "",
+            reversed=e.pk in reversed_ids,
+            recorded_by=users[e.created_by_id].get_username() if e.created_by_id else "",
+        )
+        for e in entries
+    ]
+
+
+def _rate_groups(day: Day) -> list[RateGroup]:
+    """Which games were played at which rate (the games were loaded by money.day_ledger)."""
+    groups: dict[str, list[int]] = {}
+    for game in day.games.all():
+        if game.rate and game.results.all():
+            groups.setdefault(game.rate, []).append(game.number)
+    return [RateGroup(rate, numbers) for rate, numbers in groups.items()]
+
+
+def _ledger_context(club: Club, ledger: money.DayLedger) -> dict[str, object]:
+    rules, result, day = ledger.rules, ledger.result, ledger.day
+    players = [PlayerRow(ledger.members[int(p.name)], p) for p in result.players]
+    context: dict[str, object] = {
+        "club": club,
+        "day": day,
+        "ledger": ledger,
+        "players": players,
+        "waiting": [row.member for row in players if not row.parts.games],
+        "transfers": _transfer_rows(club, ledger),
+        "entries": _entry_rows(club, ledger.entries),
+        "rate_groups": _rate_groups(day),
+        "shugi": [(s, ledger.members[s.winner_id]) for s in day.shugi.all()],
+        "show_game_yen": bool(rules.rates),
+        "show_fees": bool(rules.place_fees),
+        "show_shugi": bool(rules.session_shugi),
+        "show_rounding": rules.yen_unit != 1 or any(p.rounding for p in result.players),
+    }
+    if club.is_organiser:  # type: ignore[attr-defined]
+        active = list(Member.objects.filter(club=club, is_active=True))
+        present = {row.member.pk for row in players}
+        context["lenders"] = active
+        context["addable"] = [m for m in active if m.pk not in present]
+        context["multipliers"] = range(1, money.MAX_SHUGI_MULTIPLIER + 1)
+    return context
+
+
+@require_safe
+def day_ledger(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    club = club_for(request, slug)
+    day = _club_day(club, date)
+    try:
+        ledger = money.day_ledger(day=day)
+    except ServiceError:  # no rules in force on the day: nothing to settle
+        raise Http404 from None
+    if not ledger.has_money:
+        raise Http404
+    return render(request, "league/day_ledger.html", _ledger_context(club, ledger))
+
+
+# --- settling up -----------------------------------------------------------------------------
+
+
+def _error_messages(request: HttpRequest, errors: dict[str, list[str]]) -> None:
+    for field_messages in errors.values():
+        for message in field_messages:
+            messages.error(request, message)
+
+
+def _settle(request: HttpRequest, day: Day, data: dict[str, Any]) -> str:
+    """Record one transfer as the form asks; the success message for it."""
+    payer, payee, amount = data["payer"], data["payee"], data["amount"]
+    names = {None: day.club.name} | {
+        m.pk: m.name
+        for m in Member.objects.filter(pk__in=[p for p in (payer, payee) if p is not None])
+    }
+    if data["action"] == PAY:
+        entry = money.transfer_pay(
+            day=day, user=request.user, payer=payer, payee=payee, amount=amount
+        )
+        return _("Paid: %(payer)s → %(payee)s %(amount)s yen") % {
+            "payer": names[payer],
+            "payee": names[payee],
+            "amount": f"{entry.amount:,}",
+        }
+    if data["action"] == BORROW:
+        lender: Member = data["lender"]
+        entry = money.transfer_borrow(
+            day=day, user=request.user, payer=payer, payee=payee, lender=lender, amount=amount
+        )
+        return _("Borrowed: %(lender)s paid %(payee)s %(amount)s yen for %(payer)s") % {
+            "lender": lender.name,
+            "payee": names[payee],
+            "payer": names[payer],
+            "amount": f"{entry.amount:,}",
+        }
+    entry = money.transfer_defer(
+        day=day, user=request.user, payer=payer, payee=payee, amount=amount
+    )
+    return _("Deferred: %(payer)s owes %(payee)s %(total)s yen (%(surcharge)s yen added)") % {
+        "payer": names[payer],
+        "payee": names[payee],
+        "total": f"{entry.amount + entry.surcharge:,}",
+        "surcharge": f"{entry.surcharge:,}",
+    }
+
+
+@require_POST
+def transfer_settle(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    day = _club_day(club, date)
+    _money_rules(day)
+    form = TransferForm(request.POST, club=club)
+    if not form.is_valid():
+        _error_messages(request, form.errors)
+    else:
+        try:
+            messages.success(request, _settle(request, day, form.cleaned_data))
+        except ServiceError as e:
+            _error_messages(request, e.errors)
+    return redirect("day_ledger", club.slug, day.date)
+
+
+# --- who was there, session shūgi ------------------------------------------------------------
+
+
+@require_POST
+def day_attendees(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    day = _club_day(club, date)
+    _money_rules(day)
+    form = AttendeesForm(request.POST, club=club)
+    if not form.is_valid():
+        _error_messages(request, form.errors)
+        return redirect("day_ledger", club.slug, day.date)
+    chosen = list(form.cleaned_data["members"])
+    try:
+        services.day_attendees_add(club=club, user=request.user, date=day.date, members=chosen)
+    except ServiceError as e:
+        _error_messages(request, e.errors)
+    else:
+        names = "、".join(m.name for m in chosen)
+        messages.success(request, _("Attending: %(names)s") % {"names": names})
+    return redirect("day_ledger", club.slug, day.date)
+
+
+def _shugi_add(request: HttpRequest, club: Club, day: Day) -> None:
+    form = ShugiForm(request.POST, club=club)
+    if not form.is_valid():
+        _error_messages(request, form.errors)
+        return
+    winner, multiplier = form.cleaned_data["winner"], form.cleaned_data["multiplier"]
+    money.shugi_add(day=day, user=request.user, winner=winner, multiplier=multiplier)
+    messages.success(
+        request,
+        _("Shūgi: %(winner)s ×%(multiplier)s") % {"winner": winner.name, "multiplier": multiplier},
+    )
+
+
+def _shugi_void(request: HttpRequest, day: Day) -> None:
+    form = ShugiVoidForm(request.POST)
+    if not form.is_valid():
+        _error_messages(request, form.errors)
+        return
+    shugi = get_object_or_404(
+        DayShugi.objects.select_related("winner", "day"), pk=form.cleaned_data["shugi"], day=day
+    )
+    money.shugi_void(shugi=shugi, user=request.user)
+    messages.success(request, _("Shūgi voided: %(winner)s") % {"winner": shugi.winner.name})
+
+
+@require_POST
+def day_shugi(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    """Add a session shūgi event, or void one (the form carries the shūgi's id)."""
+    club = club_for(request, slug, organiser=True)
+    day = _club_day(club, date)
+    if not _money_rules(day).session_shugi:
+        raise Http404
+    try:
+        if "shugi" in request.POST:
+            _shugi_void(request, day)
+        else:
+            _shugi_add(request, club, day)
+    except ServiceError as e:
+        _error_messages(request, e.errors)
+    return redirect("day_ledger", club.slug, day.date)
+
+
+# --- corrections -----------------------------------------------------------------------------
+
+
+def _entry_page(club: Club, entry: LedgerEntry) -> str:
+    """Where an entry is listed: its day's ledger, the club's pot (a payout from it), or the
+    club's debts (a repayment)."""
+    if entry.day is not None:
+        return reverse("day_ledger", args=[club.slug, entry.day.date])
+    if entry.kind in (LedgerEntry.EXPENSE, LedgerEntry.PRIZE):
+        return reverse("club_pot", args=[club.slug])
+    return reverse("debt_list", args=[club.slug])
+
+
+@require_http_methods(["GET", "POST"])
+def entry_reverse(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    entry = get_object_or_404(
+        LedgerEntry.objects.select_related("day", "payer", "payee", "borrower"),
+        pk=entry_id,
+        club=club,
+    )
+    back = _entry_page(club, entry)
+    if entry.kind == LedgerEntry.REVERSAL or LedgerEntry.objects.filter(reverses=entry).exists():
+        messages.error(request, _("This entry is already corrected."))
+        return redirect(back)
+    form = EntryReverseForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        try:
+            money.entry_reverse(entry=entry, user=request.user, note=form.cleaned_data["note"])
+        except ServiceError as e:
+            for field_name, field_messages in e.errors.items():
+                for message in field_messages:
+                    form.add_error(field_name if field_name in form.fields else None, message)
+        else:
+            messages.success(request, _("Entry corrected: it no longer counts."))
+            return redirect(back)
+    row = _entry_rows(club, [entry])[0]
+    context = {"club": club, "entry": entry, "row": row, "form": form, "back": back}
+    return render(request, "league/entry_reverse.html", context)

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 import scoring
 
-from .. import services
+from .. import money, services
 from ..access import club_for
 from ..forms_manage import (
     MemberForm,
@@ -70,6 +70,7 @@ def member_list(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "active": [m for m in members if m.is_active],
             "inactive": [m for m in members if not m.is_active],
+            "has_money": money.club_has_money(club=club),
         },
     )
 

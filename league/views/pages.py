@@ -13,6 +13,7 @@ from django.views.decorators.http import require_safe
 
 from league import selectors
 from league.access import club_for
+from league.models import RulesVersion
 
 # The clubs play in Japan: "today" is the date at the table, whatever the server's clock says.
 CLUB_TIMEZONE = ZoneInfo("Asia/Tokyo")
@@ -48,12 +49,14 @@ def day_detail(request: HttpRequest, slug: str, date: datetime.date) -> HttpResp
     if day is None:
         raise Http404
     ledger = selectors.day_ledger_rows(day=day)
+    version = RulesVersion.in_force(club, day.date)
     context = {
         "club": club,
         "day": day,
         "games": selectors.day_games(day=day),
         "ledger": ledger,
         "ledger_has_yen": any(row["yen"] is not None for row in ledger),
+        "has_money": bool(version and version.rules.has_money),
     }
     return render(request, "league/day_detail.html", context)
 

@@ -1,14 +1,258 @@
-"""(being written)"""
+"""A player's page (statistics, games and charts over a season or all time) and a season's race."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Sum
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import dateformat
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_safe
+
+from league import charts, stats
+from league.access import club_for
+from league.models import Club, Member, RulesVersion, Season
+from league.tables import Shown
+from league.templatetags.jancho import average, hundredths, percent, score, sign_class, yen
+
+GAMES_SHOWN = 100  # the player's latest games listed; the statistics and the chart cover them all
+# The standings page's words (league.tables), so that both pages read the same.
+RANK_NAMES = (gettext_lazy("1st"), gettext_lazy("2nd"), gettext_lazy("3rd"), gettext_lazy("4th"))
 
 
-
-def player_detail(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+# --- the period and the club's rules -----------------------------------------------------------
 
 
-def season_race(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+def _chosen_season(request: HttpRequest, seasons: Sequence[Season]) -> Season | None:
+    """The season of `?season=` among the club's (404 for another club's or a bad id), or None."""
+    wanted = request.GET.get("season")
+    if not wanted:
+        return None
+    for season in seasons:
+        if str(season.pk) == wanted:
+            return season
+    raise Http404
+
+
+def _shown(club: Club, start: datetime.date | None, end: datetime.date | None) -> Shown:
+    """The optional statistics, as on the standings page: from every rules version in force on
+    some day of the period (the one in force on `start`, and those that began after it)."""
+    versions = RulesVersion.objects.filter(club=club).order_by("-effective_from")
+    if end is not None:
+        versions = versions.filter(effective_from__lte=end)
+    rules = []
+    for version in versions:  # newest first: stop after the one in force on `start`
+        rules.append(version.rules)
+        if start is not None and version.effective_from <= start:
+            break
+    return Shown.for_rules(rules)
+
+
+def _date_labels(dates: Sequence[datetime.date]) -> list[tuple[int, str]]:
+    """The x axis of a chart whose point i (from 1) is after `dates[i - 1]`: the first and last."""
+    if not dates:
+        return []
+    first = [(1, dateformat.format(dates[0], "n/j"))]
+    return first if len(dates) == 1 else [*first, (len(dates), dateformat.format(dates[-1], "n/j"))]
+
+
+# --- the player's page ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stat:
+    label: str
+    text: str
+    css: str = ""
+
+
+def _stats(row: dict[str, Any], shown: Shown) -> list[Stat]:
+    """The standings row's statistics as the standings page writes them."""
+    items = [
+        Stat(_("Games"), str(row["games"])),
+        Stat(_("Total"), score(row["total"]), sign_class(row["total"])),
+        Stat(_("Average"), average(row["average"]), sign_class(row["average"])),
+        Stat(_("Avg. rank"), hundredths(row["avg_rank"])),
+        Stat(_("Top two %"), percent(row["top_two_rate"])),
+        Stat(_("Not last %"), percent(row["avoid_last_rate"])),
+        Stat(_("Best"), score(row["best"]), sign_class(row["best"])),
+        Stat(_("Busts"), str(row["busts"])),
+        Stat(_("Chombo"), str(row["chombo"])),
+    ]
+    if shown.chips:
+        items.append(Stat(_("Chips"), str(row["chips"]), sign_class(row["chips"])))
+    if shown.yen:
+        items.append(Stat(_("Yen"), yen(row["yen"]), sign_class(row["yen"])))
+    return items
+
+
+def _rank_chart(row: dict[str, Any] | None, shown: Shown) -> SafeString:
+    keys = ("first", "second", "third", "fourth")[: 4 if shown.fourth else 3]
+    bars = [
+        charts.Bar(
+            label=str(name),
+            value=row[key] if row else 0,
+            text=f"{row[key]} ({percent(row[key + '_rate'])})" if row else "",
+        )
+        for name, key in zip(RANK_NAMES, keys, strict=False)
+    ]
+    summary = ", ".join(f"{bar.label}: {bar.text}" for bar in bars if row)
+    title = _("Ranks") + (f": {summary}" if summary else "")
+    return charts.bar_chart(bars, title=title)
+
+
+def _cumulative(history: Sequence[tuple[datetime.date, int]]) -> list[charts.Point]:
+    """The running total after each game (x = the game's index from 1), from 0 before the first."""
+    points, total = [(0, 0)], 0
+    for i, (_date, game_score) in enumerate(history, start=1):
+        total += game_score
+        points.append((i, total))
+    return points
+
+
+def _score_chart(points: Sequence[charts.Point], dates: Sequence[datetime.date]) -> SafeString:
+    if not dates:
+        return charts.line_chart([], title=_("Cumulative score"))
+    games, total = points[-1]
+    title = ngettext(
+        "Cumulative score: %(total)s after %(games)d game",
+        "Cumulative score: %(total)s after %(games)d games",
+        games,
+    ) % {"total": score(total), "games": games}
+    return charts.line_chart(
+        [(title, points)],
+        title=title,
+        x_labels=_date_labels(dates),
+        end_labels=[score(total)],
+        markers=games <= 40,
+    )
+
+
+@require_safe
+def player_detail(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+    club = club_for(request, slug)
+    member = get_object_or_404(Member, club=club, pk=member_id)
+    seasons = list(Season.objects.filter(club=club))
+    season = _chosen_season(request, seasons)
+    start, end = (season.start, season.end) if season else (None, None)
+    shown = _shown(club, start, end)
+
+    # One row of the standings query: the same numbers as the standings page, by construction.
+    row = (
+        stats.standings(
+            club=club, start=start, end=end, min_games=season.min_games if season else 0
+        )
+        .filter(member=member.pk)
+        .first()
+    )
+    results = stats.counted_results(club=club, start=start, end=end).filter(member=member)
+    history = list(results.order_by("date", "game__number").values_list("date", "score"))
+    cumulative = _cumulative(history)
+    games = list(results.select_related("game").order_by("-date", "-game__number")[:GAMES_SHOWN])
+    context = {
+        "club": club,
+        "member": member,
+        "seasons": seasons,
+        "season": season,
+        "row": row,
+        "stats": _stats(row, shown) if row else [],
+        "shown": shown,
+        "games": games,
+        "games_capped": row is not None and row["games"] > len(games),
+        "cumulative": cumulative,
+        "score_chart": _score_chart(cumulative, [date for date, _score in history]),
+        "rank_chart": _rank_chart(row, shown),
+    }
+    return render(request, "league/player_detail.html", context)
+
+
+# --- the season's race ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Runner:
+    member_id: int
+    games: int
+    line: list[int]  # the cumulative score at the end of each of the season's days
+
+    @property
+    def total(self) -> int:
+        return self.line[-1]
+
+
+def _runners(rows: Sequence[dict[str, Any]]) -> tuple[list[datetime.date], list[Runner]]:
+    """The season's days and each player's running total, from rows of (member, date) sums."""
+    days: list[datetime.date] = []
+    daily: dict[int, dict[int, int]] = {}
+    games: dict[int, int] = {}
+    for row in rows:  # ordered by date
+        if not days or days[-1] != row["date"]:
+            days.append(row["date"])
+        daily.setdefault(row["member"], {})[len(days) - 1] = row["score"]
+        games[row["member"]] = games.get(row["member"], 0) + row["games"]
+    runners = []
+    for member_id, scores in daily.items():
+        running, line = 0, []
+        for day in range(len(days)):
+            running += scores.get(day, 0)
+            line.append(running)
+        runners.append(Runner(member_id, games[member_id], line))
+    return days, runners
+
+
+def _short_name(name: str) -> str:
+    """A name short enough for a line's end: the family name, at most four characters."""
+    first = name.split()[0] if name.split() else name
+    return first if len(first) <= 4 else first[:3] + "…"
+
+
+def _race_chart(
+    runners: Sequence[Runner], members: dict[int, Member], days: Sequence[datetime.date]
+) -> SafeString:
+    names = [members[r.member_id].name for r in runners]
+    return charts.line_chart(
+        [
+            (name, [(0, 0), *enumerate(r.line, start=1)])
+            for name, r in zip(names, runners, strict=True)
+        ],
+        title=_("Cumulative score of each player by day"),
+        x_labels=_date_labels(days),
+        end_labels=[_short_name(name) for name in names],
+        height=320,
+        right=52,
+    )
+
+
+@require_safe
+def season_race(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    club = club_for(request, slug)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    rows = (
+        stats.counted_results(club=club, start=season.start, end=season.end)
+        .values("member", "date")
+        .annotate(score=Sum("score"), games=Count("id"))
+        .order_by("date", "member")
+    )
+    days, runners = _runners(list(rows))
+    qualified = [r for r in runners if r.games >= season.min_games]
+    everyone = bool(runners) and not qualified  # nobody has the minimum yet: show everyone
+    shown = runners if everyone else qualified
+    members = Member.objects.filter(club=club, pk__in=[r.member_id for r in shown]).in_bulk()
+    # The leaders first: they get the solid lines, the first labels and the top of the legend.
+    shown.sort(key=lambda r: (-r.total, members[r.member_id].kana, members[r.member_id].name))
+    context = {
+        "club": club,
+        "season": season,
+        "runners": shown,
+        "legend": [(members[r.member_id], r.total, charts.swatch(i)) for i, r in enumerate(shown)],
+        "everyone": everyone,
+        "chart": _race_chart(shown, members, days),
+    }
+    return render(request, "league/season_race.html", context)

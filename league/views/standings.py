@@ -1,14 +1,161 @@
-"""(being written)"""
+"""The standings pages: a season's table, and the table of any period (all time by default) with
+every season's leader.
+
+Each page is a fixed number of queries: the club and the user's role, the rules versions, the
+seasons, the standings aggregate (one query per page of the table, LazyPaginator: no COUNT over
+the grouped rows) and, on the all-time page, one query for every season's leader.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import datetime
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.paginator import EmptyPage
+from django.db.models import Count, F, IntegerField, Sum, Value
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
+from django_tables2 import LazyPaginator, RequestConfig
+
+import scoring
+
+from .. import stats
+from ..access import club_for
+from ..filters import StandingsFilter
+from ..models import Club, RulesVersion, Season
+from ..tables import Shown, StandingsTable
+
+PER_PAGE = 50
 
 
+@require_safe
+def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    club = club_for(request, slug)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    rules = _rules_between(_rules_versions(club), season.start, season.end)
+    filterset = StandingsFilter(request.GET, rates=_rate_names(rules), fields=["rate"])
+    table = None
+    if filterset.is_valid():
+        table = _table(
+            request,
+            club=club,
+            shown=Shown.for_rules(rules),
+            season=season,
+            start=season.start,
+            end=season.end,
+            rate=filterset.standings_args()["rate"],
+            min_games=season.min_games,
+        )
+    context = {"club": club, "season": season, "filter": filterset, "table": table}
+    return render(request, "league/season_standings.html", context)
 
-def standings(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+
+@require_safe
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for(request, slug)
+    seasons = list(Season.objects.filter(club=club).order_by("-start", "-pk"))
+    versions = _rules_versions(club)
+    every_rate = _rate_names([v.rules for v in versions])
+    filterset = StandingsFilter(request.GET, seasons=seasons, rates=every_rate)
+    table = period = None
+    if filterset.is_valid():
+        period = filterset.standings_args()
+        rules = _rules_between(versions, period["start"], period["end"])
+        table = _table(request, club=club, shown=Shown.for_rules(rules), **period)
+    leaders = season_leaders(club=club, seasons=seasons)
+    context = {
+        "club": club,
+        "filter": filterset,
+        "table": table,
+        "period": period,
+        "season_leaders": [(s, leaders[s.pk]) for s in seasons],
+    }
+    return render(request, "league/standings.html", context)
 
 
-def season_standings(request: HttpRequest, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _table(
+    request: HttpRequest,
+    *,
+    club: Club,
+    shown: Shown,
+    season: Season | None = None,
+    **period: Any,
+) -> StandingsTable:
+    """The table in the order of ?sort= (validated by tables2), one page of PER_PAGE rows."""
+    table = StandingsTable(
+        club=club,
+        shown=shown,
+        season=season,
+        min_games=period.get("min_games", 0),
+        query=lambda order: stats.standings(club=club, order=order, **period),
+    )
+    RequestConfig(request, paginate=False).configure(table)
+    try:
+        page = max(1, int(request.GET.get("page", 1)))
+    except ValueError:
+        page = 1
+    try:
+        table.paginate(paginator_class=LazyPaginator, per_page=PER_PAGE, page=page)
+    except EmptyPage:
+        raise Http404 from None
+    return table
+
+
+def _rules_versions(club: Club) -> list[RulesVersion]:
+    return list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
+
+
+def _rules_between(
+    versions: Sequence[RulesVersion], start: datetime.date | None, end: datetime.date | None
+) -> list[scoring.Rules]:
+    """The rules in force on some day from `start` to `end` (None: no limit), oldest first."""
+    in_range = [v for v in versions if end is None or v.effective_from <= end]
+    if start is not None:
+        before = [v for v in in_range if v.effective_from <= start]
+        in_range = before[-1:] + [v for v in in_range if v.effective_from > start]
+    return [v.rules for v in in_range]
+
+
+def _rate_names(rules: Sequence[scoring.Rules]) -> list[str]:
+    return list(dict.fromkeys(name for r in rules for name in r.rates))
+
+
+def season_leaders(*, club: Club, seasons: Sequence[Season]) -> dict[int, list[dict[str, Any]]]:
+    """Season id → its leaders: the highest total among players with the season's minimum games
+    (several when tied, none when nobody qualified).
+
+    One query however many seasons: a UNION ALL of one grouped aggregate per season's dates (each
+    an index range scan of `result_standings`). Seasons may overlap (a year and its halves), so a
+    game counts in every season whose dates hold it, as on the season's own page.
+    """
+    if not seasons:
+        return {}
+    parts = [
+        stats.counted_results(club=club, start=s.start, end=s.end)
+        .order_by()
+        .values("member")
+        .annotate(
+            season=Value(s.pk, output_field=IntegerField()),
+            name=F("member__name"),
+            games=Count("id"),
+            total=Sum("score"),
+        )
+        for s in seasons
+    ]
+    rows: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in parts[0].union(*parts[1:], all=True):
+        rows[row["season"]].append(row)
+    leaders = {}
+    for season in seasons:
+        qualified = [r for r in rows[season.pk] if r["games"] >= season.min_games]
+        best = max((r["total"] for r in qualified), default=None)
+        leaders[season.pk] = sorted(
+            (r for r in qualified if r["total"] == best), key=lambda r: r["name"]
+        )
+    return leaders

@@ -1,0 +1,171 @@
+"""The standings table (django-tables2) over `league.stats.standings`.
+
+Sorting is the database's: a click on a header sends ?sort=<column> (or -<column>), tables2
+checks that the column exists and is orderable, and `StandingsData` asks `stats.standings` for the
+rows in that order, so that qualified players stay first and nothing is sorted in Python. Cells are
+formatted by the same functions as the template filters (league.templatetags.jancho).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import django_tables2 as tables
+from django.db.models import QuerySet
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+from django_tables2.data import TableQuerysetData
+
+import scoring
+
+from . import stats
+from .models import Club, Season
+from .templatetags import jancho
+
+DEFAULT_ORDER = "position"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """Which optional columns the club's rules call for."""
+
+    fourth: bool = True  # not for 3-player clubs
+    chips: bool = True  # only when the rules have chip kinds
+    yen: bool = True  # only when the rules have rate tiers (健康麻雀 has none)
+
+    @classmethod
+    def for_rules(cls, rules: Iterable[scoring.Rules]) -> Shown:
+        rules = list(rules)
+        return cls(
+            fourth=max((r.players for r in rules), default=4) >= 4,
+            chips=any(r.chips for r in rules),
+            yen=any(r.rates for r in rules),
+        )
+
+    def hidden(self) -> tuple[str, ...]:
+        out: list[str] = []
+        if not self.fourth:
+            out += ["fourth", "fourth_rate"]
+        if not self.chips:
+            out.append("chips")
+        if not self.yen:
+            out.append("yen")
+        return tuple(out)
+
+
+class StandingsData(TableQuerysetData):
+    """The rows of `query(order)`: ordering re-runs the query with the new order."""
+
+    def __init__(self, query: Callable[[str], QuerySet[Any]]) -> None:
+        self.query = query
+        super().__init__(query(DEFAULT_ORDER))
+
+    @property
+    def ordering(self) -> tuple[str, ...]:
+        return (DEFAULT_ORDER,)
+
+    def order_by(self, aliases: Sequence[str]) -> None:
+        # Only the first alias counts: stats.standings breaks ties itself (total, kana).
+        self.data = self.query(str(aliases[0]) if aliases else DEFAULT_ORDER)
+
+
+def _signed(record: dict[str, Any], bound_column: Any) -> str:
+    return f"num {jancho.sign_class(record.get(bound_column.name))}".strip()
+
+
+class NumberColumn(tables.Column):
+    """A statistic sorted by the database on its annotation (stats.SORTS), shown by `show`."""
+
+    def __init__(
+        self,
+        header: Any,
+        *,
+        name: str,
+        show: Callable[[Any], str] = str,
+        signed: bool = False,
+        descending_first: bool = True,  # the most games, the highest total... first
+    ) -> None:
+        super().__init__(
+            verbose_name=header,
+            order_by=(stats.SORTS[name],),
+            attrs={
+                "th": {"class": "num", "scope": "col"},
+                "td": {"class": _signed if signed else "num"},
+            },
+            initial_sort_descending=descending_first,
+        )
+        self.show = show
+
+    def render(self, value: Any) -> str:
+        return self.show(value)
+
+
+class StandingsTable(tables.Table):
+    """Key columns first for phones: position and player stay put, the rest scroll sideways."""
+
+    position = tables.Column(
+        verbose_name=pgettext_lazy("standings", "#"),
+        order_by=(stats.SORTS["position"],),
+        attrs={"th": {"class": "num pos", "scope": "col"}, "td": {"class": "num pos"}},
+    )
+    name = tables.Column(
+        verbose_name=_("Player"),
+        order_by=(stats.SORTS["name"],),
+        attrs={"th": {"class": "name", "scope": "col"}, "td": {"class": "name"}},
+    )
+    games = NumberColumn(_("Games"), name="games")
+    total = NumberColumn(_("Total"), name="total", show=jancho.score, signed=True)
+    average = NumberColumn(_("Average"), name="average", show=jancho.average, signed=True)
+    avg_rank = NumberColumn(
+        _("Avg. rank"), name="avg_rank", show=jancho.hundredths, descending_first=False
+    )
+    first_rate = NumberColumn(_("1st %"), name="first_rate", show=jancho.percent)
+    second_rate = NumberColumn(_("2nd %"), name="second_rate", show=jancho.percent)
+    third_rate = NumberColumn(_("3rd %"), name="third_rate", show=jancho.percent)
+    fourth_rate = NumberColumn(_("4th %"), name="fourth_rate", show=jancho.percent)
+    top_two_rate = NumberColumn(_("Top two %"), name="top_two_rate", show=jancho.percent)
+    avoid_last_rate = NumberColumn(_("Not last %"), name="avoid_last_rate", show=jancho.percent)
+    first = NumberColumn(_("1st"), name="first")
+    second = NumberColumn(_("2nd"), name="second")
+    third = NumberColumn(_("3rd"), name="third")
+    fourth = NumberColumn(_("4th"), name="fourth")
+    best = NumberColumn(_("Best"), name="best", show=jancho.score, signed=True)
+    busts = NumberColumn(_("Busts"), name="busts")
+    chombo = NumberColumn(_("Chombo"), name="chombo")
+    chips = NumberColumn(_("Chips"), name="chips", signed=True)
+    yen = NumberColumn(_("Yen"), name="yen", show=jancho.yen, signed=True)
+
+    class Meta:
+        orderable = True
+        order_by_field = "sort"
+        page_field = "page"
+        attrs = {"class": "standings"}
+        row_attrs = {"class": lambda record: "" if record["qualified"] else "unqualified"}
+        empty_text = _("No counted games in this period.")
+
+    def __init__(
+        self,
+        *,
+        club: Club,
+        query: Callable[[str], QuerySet[Any]],
+        shown: Shown = Shown(),
+        season: Season | None = None,
+        min_games: int = 0,
+    ) -> None:
+        self.club = club
+        self.season = season
+        self.min_games = min_games
+        super().__init__(data=StandingsData(query), exclude=shown.hidden())
+
+    def render_name(self, record: dict[str, Any]) -> str:
+        url = reverse("player_detail", args=[self.club.slug, record["member"]])
+        if self.season is not None:
+            url += f"?season={self.season.pk}"
+        guest = (
+            format_html(' <span class="badge">{}</span>', _("guest")) if record["is_guest"] else ""
+        )
+        return format_html('<a href="{}">{}</a>{}', url, record["name"], guest)
