@@ -250,8 +250,26 @@ class Result(models.Model):
             ),
         ]
         indexes = [
-            # Standings: a club's counted rows in a date range, grouped by member.
-            models.Index(fields=["club", "counted", "date", "member"], name="result_standings"),
+            # Standings (league.stats.standings): a club's counted rows grouped by member, then
+            # by date for the range. Partial (counted only) and covering every column the
+            # aggregate reads, so the GROUP BY streams in member order from the index alone.
+            models.Index(
+                fields=[
+                    "club",
+                    "member",
+                    "date",
+                    "score",
+                    "rank",
+                    "points",
+                    "chombo",
+                    "chips",
+                    "yen",
+                    "last",
+                    "counted",
+                ],
+                condition=Q(counted=True),
+                name="result_standings",
+            ),
             # Player pages: one member's counted rows by date.
             models.Index(fields=["member", "counted", "date"], name="result_member_history"),
         ]

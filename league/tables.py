@@ -161,6 +161,10 @@ class StandingsTable(tables.Table):
         self.min_games = min_games
         super().__init__(data=StandingsData(query), exclude=shown.hidden())
 
+    def render_position(self, record: dict[str, Any], value: int) -> str:
+        """Positions rank qualified players only: the others get a dash, not a second "1"."""
+        return str(value) if record["qualified"] else "–"
+
     def render_name(self, record: dict[str, Any]) -> str:
         url = reverse("player_detail", args=[self.club.slug, record["member"]])
         if self.season is not None:

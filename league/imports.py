@@ -1,0 +1,968 @@
+"""Historical score sheets in: an uploaded workbook becomes a plan, a confirmed plan becomes games.
+
+Two layouts are read (README, "Importing score sheets"):
+
+- the game log as league.exports writes it: one row per player per game with the columns date,
+  table, game, seat, player, final points, rank, score, chips, yen, chombo, told apart by their
+  header texts (Japanese or English);
+- the simple layout: a header row, then one row per game: date, table, then name and final points
+  for each seat from 起家, optionally followed by deposits and rate.
+
+Planning stores nothing: it reads the workbook (every cell as data; formulas are refused per cell),
+resolves names to members and settles every game with services.game_preview under the rules in
+force on its date. `plan_apply` creates the new members and records the games, in date order, in
+one transaction: all of it or none.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import datetime
+import hashlib
+import io
+import itertools
+import re
+import secrets
+import tempfile
+import time
+import zipfile
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext_lazy
+from openpyxl import load_workbook
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
+
+import scoring
+
+from . import services
+from .exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY
+from .forms import BAD_DATE, BAD_NUMBER, MAX_CHOMBO, name_key, parse_date
+from .models import Club, Game, Member, RulesVersion
+from .services import GameInput, SeatInput, ServiceError
+
+MAX_BYTES = 10 * 1024 * 1024
+# A small .xlsx can unpack to gigabytes (openpyxl reads the shared strings whole): refuse early.
+MAX_UNPACKED_BYTES = 200 * 1024 * 1024
+MAX_ROWS = 200_000
+MAX_COLUMNS = 40
+MAX_TABLE = 20  # Game.table
+MAX_NAME = 50  # Member.name
+
+EMPTY_FILE = gettext_lazy("The file is empty.")
+NOT_XLSX = gettext_lazy(
+    "This is not an Excel workbook (.xlsx). Save the sheet as an .xlsx file and upload that."
+)
+TOO_BIG = gettext_lazy("The file is larger than %(mb)s MB. Split it into smaller workbooks.")
+TOO_BIG_UNPACKED = gettext_lazy(
+    "The workbook unpacks to more than %(mb)s MB. Split it into smaller workbooks."
+)
+TOO_MANY_ROWS = gettext_lazy(
+    "The workbook has more than %(rows)s rows. Split it into smaller workbooks."
+)
+NO_GAMES = gettext_lazy(
+    "The workbook has no games: its sheets are empty or have only a header row."
+)
+WRONG_COLUMNS = gettext_lazy(
+    "The columns match neither layout. A game log has the columns date, table, game, seat, "
+    "player and final points; the simple layout has date, table, then name and final points "
+    "for each of the %(players)s seats, optionally followed by deposits and rate (%(low)s to "
+    "%(high)s columns). This sheet has %(width)s columns."
+)
+MISSING_COLUMNS = gettext_lazy("This game log has no column for: %(columns)s.")
+NO_HEADER = gettext_lazy("The first row holds a game: add a header row above it.")
+FORMULA = gettext_lazy("This cell holds a formula; enter the value itself.")
+ERROR_VALUE = gettext_lazy("This cell holds an error (%(value)s).")
+REQUIRED = gettext_lazy("This cell is empty.")
+TOO_LONG = gettext_lazy("Enter at most %(n)s characters.")
+NOT_TEXT = gettext_lazy("Enter text here.")
+BAD_SEAT = gettext_lazy("Enter the seat from the first dealer: 1 to %(n)s.")
+SEAT_TWICE = gettext_lazy("Two rows of this game have seat %(seat)s.")
+TABLES_DIFFER = gettext_lazy("The rows of this game name different tables.")
+BAD_COUNT = gettext_lazy("Enter a whole number from %(low)s to %(high)s.")
+NO_RULES = gettext_lazy("No rules are in force on %(date)s.")
+NO_RATE = gettext_lazy("These yen match no rate of the club's rules.")
+ALREADY_MEMBER = gettext_lazy("“%(name)s” is already a member: upload the workbook again.")
+
+# Hand-made score sheets' words for the game log's columns, besides the export's own headers
+# (league.exports.GAME_LOG_COLUMNS, read in every language of the site).
+HEADER_ALIASES: Mapping[str, Sequence[str]] = {
+    "date": ["日付", "開催日", "対局日"],
+    "table": ["卓", "卓名", "テーブル"],
+    "game": ["回戦", "半荘", "対局", "ゲーム"],
+    "seat": ["席", "座席", "席順", "家"],
+    "player": ["名前", "氏名", "プレイヤー", "プレーヤー", "選手"],
+    "points": ["素点", "点数", "持ち点", "最終持ち点"],
+    "rank": ["順位", "着順"],
+    "score": ["スコア", "成績", "ポイント"],
+    "chips": ["チップ", "祝儀"],
+    "yen": ["金額", "円", "収支"],
+    "chombo": ["チョンボ"],
+}
+GAME_LOG_REQUIRED = ("date", "game", "seat", "player", "points")
+# Only a game log has these; the simple layout repeats its name and points headers.
+GAME_LOG_ONLY = ("game", "seat")
+SEAT_WORDS = {"東": 1, "南": 2, "西": 3, "北": 4, "e": 1, "s": 2, "w": 3, "n": 4}
+
+
+class WorkbookError(Exception):
+    """The upload as a whole cannot be read (not a workbook, empty, too big)."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+class CellError(Exception):
+    """One cell cannot be read as what its column holds."""
+
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What is wrong, and where: a sheet, a row (None: the whole sheet) and a column letter."""
+
+    sheet: str
+    row: int | None
+    column: str
+    message: str
+    order: tuple[int, int, int] = (0, 0, 0)  # sheet index, row, column number: display order
+
+
+Place = tuple[int, int]  # row, column number (1-based)
+
+
+@dataclass
+class SheetGame:
+    """A game as the workbook gives it, before names become members."""
+
+    sheet: str
+    sheet_index: int
+    rows: list[int]
+    date: datetime.date
+    table: str
+    number: int  # the game's number on its day in a game log; 0 in the simple layout
+    names: list[str]
+    points: list[int]
+    chombo: list[int]
+    deposits: int | None  # None: implied by the sum (the game log has no deposits column)
+    rate: str | None  # None: found from the yen (the game log has no rate column)
+    yen: list[int | None]
+    chips: list[int]
+    cells: dict[str, Place]  # a services.ServiceError field → the cell it is about
+
+    @property
+    def order(self) -> tuple[datetime.date, int, int, int]:
+        return (self.date, self.number, self.sheet_index, self.rows[0])
+
+
+@dataclass
+class UnknownName:
+    name: str
+    key: str  # stable across requests: names the form fields of this name's choice
+    places: list[tuple[str, int]] = field(default_factory=list)  # sheet, row
+
+    @property
+    def placeholder_pk(self) -> int:
+        return -int(self.key, 16) - 1
+
+
+@dataclass(frozen=True)
+class PlannedGame:
+    source: SheetGame
+    data: GameInput  # seats hold members, or unsaved placeholders (negative pk) for new ones
+    preview: services.Preview
+
+    @property
+    def seats(self) -> list[tuple[Member, scoring.PlayerResult]]:
+        return list(zip(self.preview.members, self.preview.result.players, strict=True))
+
+
+@dataclass
+class Parsed:
+    """Everything read from the workbook (the file is not needed again)."""
+
+    games: list[SheetGame] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    rows: int = 0
+
+
+@dataclass
+class Plan:
+    """What confirming would store; `ready` when nothing is wrong and every name is decided."""
+
+    club: Club
+    parsed: Parsed
+    members: list[Member]
+    versions: list[RulesVersion]
+    mapping: dict[str, Member]  # UnknownName.key → the existing member chosen for it
+    games: list[PlannedGame] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    unknown: list[UnknownName] = field(default_factory=list)
+    by_reading: dict[str, Member] = field(default_factory=dict)  # name written → member
+    chip_games: int = 0  # games whose chips a game log shows but cannot be imported
+
+    @property
+    def ready(self) -> bool:
+        return bool(self.games) and not self.problems
+
+    @property
+    def new_names(self) -> list[UnknownName]:
+        return [u for u in self.unknown if u.key not in self.mapping]
+
+    def remap(self, mapping: Mapping[str, Member]) -> Plan:
+        """The same workbook with unknown names mapped to existing members."""
+        return _settle(self.club, self.parsed, self.members, self.versions, dict(mapping))
+
+
+# --- reading cells ---------------------------------------------------------------------------
+
+
+def _raw(cell: Any) -> Any:
+    """A cell's value as data; "" and blanks are None. Formulas and errors are refused."""
+    if cell.data_type == "f" or isinstance(cell.value, ArrayFormula | DataTableFormula):
+        raise CellError(str(FORMULA))
+    if cell.data_type == "e":
+        raise CellError(str(ERROR_VALUE) % {"value": cell.value})
+    value = cell.value
+    if isinstance(value, str):
+        value = value.strip() or None
+    return value
+
+
+def _text(cell: Any, max_length: int, *, required: bool = False) -> str:
+    value = _raw(cell)
+    if value is None:
+        if required:
+            raise CellError(str(REQUIRED))
+        return ""
+    if isinstance(value, bool | datetime.date | datetime.time | datetime.timedelta):
+        raise CellError(str(NOT_TEXT))
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = " ".join(str(value).split())
+    if len(text) > max_length:
+        raise CellError(str(TOO_LONG) % {"n": max_length})
+    return text
+
+
+def _integer(cell: Any, *, required: bool = True) -> int | None:
+    """Numbers as cells hold them (whole numbers only) or as people type them ("▲3,000")."""
+    value = _raw(cell)
+    if value is None:
+        if required:
+            raise CellError(str(REQUIRED))
+        return None
+    if isinstance(value, bool):
+        raise CellError(str(BAD_NUMBER))
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return scoring.parse_integer(value)
+        except ValueError:
+            pass
+    raise CellError(str(BAD_NUMBER))
+
+
+def _count(cell: Any, low: int, high: int) -> int:
+    number = _integer(cell, required=False) or 0
+    if not low <= number <= high:
+        raise CellError(str(BAD_COUNT) % {"low": low, "high": high})
+    return number
+
+
+def _date(cell: Any) -> datetime.date:
+    value = _raw(cell)
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return parse_date(value)
+        except ValueError:
+            pass
+    raise CellError(str(BAD_DATE) if value is not None else str(REQUIRED))
+
+
+def _seat(cell: Any, players: int) -> int:
+    value = _raw(cell)
+    if isinstance(value, str) and value.casefold() in SEAT_WORDS:
+        return SEAT_WORDS[value.casefold()]
+    try:
+        seat = _integer(cell)
+    except CellError:
+        seat = None
+    if seat is None or not 1 <= seat <= players:
+        raise CellError(str(BAD_SEAT) % {"n": players})
+    return seat
+
+
+def _looks_like_date(cell: Any) -> bool:
+    try:
+        _date(cell)
+    except CellError:
+        return False
+    return True
+
+
+class _Row:
+    """One worksheet row: reads its cells and collects every problem, not just the first."""
+
+    def __init__(self, sheet: str, sheet_index: int, number: int, cells: Sequence[Any]):
+        self.sheet, self.sheet_index, self.number, self.cells = sheet, sheet_index, number, cells
+        self.problems: list[Problem] = []
+
+    def read(self, column: int, reader: Any, *args: Any, **kwargs: Any) -> Any:
+        """`reader(cell, ...)` of the cell in `column` (0-based); None after a problem."""
+        try:
+            return reader(self.cells[column], *args, **kwargs)
+        except CellError as e:
+            self.problems.append(
+                _problem(self.sheet, self.sheet_index, self.number, column, e.message)
+            )
+            return None
+
+    def place(self, column: int) -> Place:
+        return (self.number, column + 1)
+
+
+def _problem(
+    sheet: str, sheet_index: int, row: int | None, column: int | None, message: str
+) -> Problem:
+    """`column` is 0-based; None for the whole row."""
+    letter = get_column_letter(column + 1) if column is not None else ""
+    order = (sheet_index, row or 0, -1 if column is None else column)
+    return Problem(sheet, row, letter, message, order)
+
+
+# --- reading the workbook --------------------------------------------------------------------
+
+
+def _open(data: bytes) -> Any:
+    """The workbook, read-only and with formulas as formulas, or WorkbookError."""
+    if not data:
+        raise WorkbookError(str(EMPTY_FILE))
+    if len(data) > MAX_BYTES:
+        raise WorkbookError(str(TOO_BIG) % {"mb": MAX_BYTES // (1024 * 1024)})
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError):
+        raise WorkbookError(str(NOT_XLSX)) from None
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise WorkbookError(str(TOO_BIG_UNPACKED) % {"mb": MAX_UNPACKED_BYTES // (1024 * 1024)})
+    try:
+        return load_workbook(io.BytesIO(data), read_only=True, data_only=False)
+    except Exception:  # openpyxl raises whatever its parsers meet in a broken file
+        raise WorkbookError(str(NOT_XLSX)) from None
+
+
+def _blank(cells: Sequence[Any]) -> bool:
+    return all(c.value is None or (isinstance(c.value, str) and not c.value.strip()) for c in cells)
+
+
+Rows = Iterator[tuple[int, Sequence[Any]]]  # (row number, cells) of the non-blank rows
+
+
+@dataclass
+class _Sheet:
+    index: int
+    title: str
+    rows: Rows
+    exported: bool  # the workbook says it is Janchō's own game log
+
+
+def _sheets(data: bytes) -> Iterator[_Sheet]:
+    """Each worksheet with its non-blank rows (cells padded to MAX_COLUMNS), to be read before
+    the next sheet; WorkbookError for an unreadable file or more than MAX_ROWS rows in all."""
+    workbook = _open(data)
+    exported = workbook.properties.title == GAME_LOG_PROPERTY
+    seen = 0
+    try:
+        for index, sheet in enumerate(workbook.worksheets):
+
+            def rows(sheet: Any = sheet) -> Rows:
+                nonlocal seen
+                for number, cells in enumerate(_cells(sheet), start=1):
+                    if _blank(cells):
+                        continue
+                    seen += 1
+                    if seen > MAX_ROWS:
+                        raise WorkbookError(str(TOO_MANY_ROWS) % {"rows": f"{MAX_ROWS:,}"})
+                    yield number, cells
+
+            yield _Sheet(index, str(sheet.title), rows(), exported)
+    finally:
+        workbook.close()
+
+
+def _cells(sheet: Any) -> Iterator[Sequence[Any]]:
+    """A worksheet's rows, each padded to MAX_COLUMNS cells (openpyxl fills missing rows)."""
+    rows = sheet.iter_rows(max_col=MAX_COLUMNS)
+    while True:
+        try:
+            cells = next(rows)
+        except StopIteration:
+            return
+        except Exception:  # openpyxl parses the sheet as it goes: a broken part shows up here
+            raise WorkbookError(str(NOT_XLSX)) from None
+        yield cells
+
+
+def workbook_check(data: bytes) -> None:
+    """Raise WorkbookError unless `data` is a readable workbook with at least one row of data
+    below a header (what the upload page checks before keeping the file)."""
+    found = False
+    for sheet in _sheets(data):
+        for n, _row in enumerate(sheet.rows):
+            found = found or n > 0
+    if not found:
+        raise WorkbookError(str(NO_GAMES))
+
+
+# --- the two layouts -------------------------------------------------------------------------
+
+
+def _header_text(value: Any) -> str:
+    return name_key(str(value)).casefold() if value is not None else ""
+
+
+def _header_table() -> dict[str, str]:
+    """Header text → column key: the export's headers in every language of the site, then the
+    aliases."""
+    table: dict[str, str] = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            for column in GAME_LOG_COLUMNS:
+                table.setdefault(_header_text(str(column.header)), column.key)
+    for key, aliases in HEADER_ALIASES.items():
+        for alias in aliases:
+            table.setdefault(_header_text(alias), key)
+    return table
+
+
+def _column_header(key: str) -> str:
+    return next(str(c.header) for c in GAME_LOG_COLUMNS if c.key == key)
+
+
+def _game_log_columns(header: Sequence[Any], *, exported: bool) -> dict[str, int] | None:
+    """The game log's columns (key → index), or None when the header is not a game log's.
+    `exported`: the workbook says it is Janchō's game log, whatever its headers."""
+    table = _header_table()
+    columns: dict[str, int] = {}
+    for index, cell in enumerate(header):
+        key = table.get(_header_text(cell.value))
+        if key is None:
+            continue
+        if key in columns:  # a repeated header: the simple layout's "name, points, name, ..."
+            return None
+        columns[key] = index
+    return columns if exported or any(k in columns for k in GAME_LOG_ONLY) else None
+
+
+def _width(header: Sequence[Any]) -> int:
+    filled = [i for i, cell in enumerate(header) if not _blank([cell])]
+    return filled[-1] + 1 if filled else 0
+
+
+def _read_sheet(parsed: Parsed, sheet: _Sheet, players: int) -> None:
+    index, title, rows = sheet.index, sheet.title, sheet.rows
+    first = next(rows, None)
+    if first is None:
+        return
+    number, header = first
+    columns = _game_log_columns(header, exported=sheet.exported)
+    if columns is not None:
+        missing = [k for k in GAME_LOG_REQUIRED if k not in columns]
+        if missing:
+            names = ", ".join(_column_header(k) for k in missing)
+            parsed.problems.append(
+                _problem(title, index, number, None, str(MISSING_COLUMNS) % {"columns": names})
+            )
+            return
+        _read_game_log(parsed, index, title, rows, columns, players)
+        return
+    width, low = _width(header), 2 + 2 * players
+    if not low <= width <= low + 2:
+        message = str(WRONG_COLUMNS) % {
+            "players": players,
+            "low": low,
+            "high": low + 2,
+            "width": width,
+        }
+        parsed.problems.append(_problem(title, index, number, None, message))
+        return
+    if _looks_like_date(header[0]):
+        parsed.problems.append(_problem(title, index, number, None, str(NO_HEADER)))
+        return
+    for number, cells in rows:
+        parsed.rows += 1
+        _read_simple_row(parsed, _Row(title, index, number, cells), players, width - low)
+
+
+def _read_simple_row(parsed: Parsed, row: _Row, players: int, extras: int) -> None:
+    """date, table, name and points per seat[, deposits[, rate]]."""
+    date = row.read(0, _date)
+    table = row.read(1, _text, MAX_TABLE)
+    names = [row.read(2 + 2 * i, _text, MAX_NAME, required=True) for i in range(players)]
+    points = [row.read(3 + 2 * i, _integer) for i in range(players)]
+    end = 2 + 2 * players
+    deposits = row.read(end, _integer, required=False) if extras >= 1 else 0
+    rate = row.read(end + 1, _text, MAX_TABLE) if extras >= 2 else ""
+    parsed.problems.extend(row.problems)
+    if row.problems:
+        return
+    cells = {"date": row.place(0), "points": (row.number, 0)}  # column 0: the whole row
+    if extras >= 1:
+        cells["deposits"] = row.place(end)
+    if extras >= 2:
+        cells["rate"] = row.place(end + 1)
+    for i in range(players):
+        cells[f"member_{i}"] = row.place(2 + 2 * i)
+        cells[f"points_{i}"] = row.place(3 + 2 * i)
+    parsed.games.append(
+        SheetGame(
+            sheet=row.sheet,
+            sheet_index=row.sheet_index,
+            rows=[row.number],
+            date=date,
+            table=table,
+            number=0,
+            names=names,
+            points=points,
+            chombo=[0] * players,
+            deposits=deposits or 0,
+            rate=rate,
+            yen=[None] * players,
+            chips=[0] * players,
+            cells=cells,
+        )
+    )
+
+
+@dataclass
+class _LogLine:
+    row: _Row
+    date: datetime.date
+    table: str
+    number: int
+    seat: int
+    name: str
+    points: int
+    chombo: int
+    chips: int
+    yen: int | None
+
+
+def _read_game_log(
+    parsed: Parsed,
+    index: int,
+    title: str,
+    rows: Rows,
+    columns: dict[str, int],
+    players: int,
+) -> None:
+    games: dict[tuple[datetime.date, int], list[_LogLine]] = {}
+    for number, cells in rows:
+        parsed.rows += 1
+        line = _read_log_line(_Row(title, index, number, cells), columns, players)
+        line.row.cells = ()  # read: a game waiting for its other rows keeps only the values
+        parsed.problems.extend(line.row.problems)
+        if not line.row.problems:
+            games.setdefault((line.date, line.number), []).append(line)
+    for lines in games.values():
+        game = _log_game(lines, columns, parsed.problems)
+        if game is not None:
+            parsed.games.append(game)
+
+
+def _read_log_line(row: _Row, columns: dict[str, int], players: int) -> _LogLine:
+    def optional(key: str, reader: Any, *args: Any, **kwargs: Any) -> Any:
+        return row.read(columns[key], reader, *args, **kwargs) if key in columns else None
+
+    return _LogLine(
+        row=row,
+        date=row.read(columns["date"], _date),
+        table=optional("table", _text, MAX_TABLE) or "",
+        number=row.read(columns["game"], _count, 1, 10_000),
+        seat=row.read(columns["seat"], _seat, players),
+        name=row.read(columns["player"], _text, MAX_NAME, required=True),
+        points=row.read(columns["points"], _integer),
+        chombo=optional("chombo", _count, 0, MAX_CHOMBO) or 0,
+        chips=optional("chips", _integer, required=False) or 0,
+        yen=optional("yen", _integer, required=False),
+    )
+
+
+def _log_game(
+    lines: list[_LogLine], columns: dict[str, int], problems: list[Problem]
+) -> SheetGame | None:
+    """One game from its rows (in seat order), or None after adding what is wrong with them."""
+    lines = sorted(lines, key=lambda line: (line.seat, line.row.number))
+    first = lines[0].row
+    bad = False
+    for before, line in itertools.pairwise(lines):
+        if line.seat == before.seat:
+            message = str(SEAT_TWICE) % {"seat": line.seat}
+            problems.append(_at(line.row, columns["seat"], message))
+            bad = True
+        if line.table != before.table:
+            problems.append(_at(line.row, columns.get("table"), str(TABLES_DIFFER)))
+            bad = True
+    if bad:
+        return None
+    top = min(lines, key=lambda line: line.row.number).row
+    cells = {"date": top.place(columns["date"]), "points": top.place(columns["points"])}
+    cells["deposits"] = cells["points"]  # deposits are the sum's remainder
+    for key in ("chombo", "yen"):
+        if key in columns:
+            cells["rate" if key == "yen" else key] = top.place(columns[key])
+    for i, line in enumerate(lines):
+        cells[f"member_{i}"] = line.row.place(columns["player"])
+        cells[f"points_{i}"] = line.row.place(columns["points"])
+    return SheetGame(
+        sheet=first.sheet,
+        sheet_index=first.sheet_index,
+        rows=sorted(line.row.number for line in lines),
+        date=lines[0].date,
+        table=lines[0].table,
+        number=lines[0].number,
+        names=[line.name for line in lines],
+        points=[line.points for line in lines],
+        chombo=[line.chombo for line in lines],
+        deposits=None,
+        rate=None,
+        yen=[line.yen for line in lines],
+        chips=[line.chips for line in lines],
+        cells=cells,
+    )
+
+
+def _at(row: _Row, column: int | None, message: str) -> Problem:
+    return _problem(row.sheet, row.sheet_index, row.number, column, message)
+
+
+def workbook_read(data: bytes, *, players: int) -> Parsed:
+    """Every game and every problem of the workbook; WorkbookError when it cannot be read."""
+    parsed = Parsed()
+    for sheet in _sheets(data):
+        _read_sheet(parsed, sheet, players)
+    if parsed.rows == 0 and not parsed.problems:
+        raise WorkbookError(str(NO_GAMES))
+    return parsed
+
+
+# --- settling: names to members, every game through services.game_preview ---------------------
+
+
+def name_choice_key(name: str) -> str:
+    """A name's key in the choice form: stable while the workbook and the name stay the same."""
+    return hashlib.sha256(name_key(name).encode()).hexdigest()[:12]
+
+
+class _Resolver:
+    """Names → members: the exact name first (spacing and half-width kana aside, as on the game
+    form), then a reading (kana) that only one member has; anything else is an unknown name."""
+
+    def __init__(self, club: Club, members: Sequence[Member], mapping: Mapping[str, Member]):
+        self.club = club
+        self.mapping = mapping
+        self.by_name = {name_key(m.name): m for m in members}
+        self.by_kana: dict[str, list[Member]] = {}
+        for m in members:
+            if m.kana:
+                self.by_kana.setdefault(name_key(m.kana), []).append(m)
+        self.unknown: dict[str, UnknownName] = {}
+        self.by_reading: dict[str, Member] = {}
+
+    def member(self, name: str, sheet: str, row: int) -> Member:
+        key = name_key(name)
+        if key in self.by_name:
+            return self.by_name[key]
+        readers = self.by_kana.get(key, [])
+        if len(readers) == 1:
+            self.by_reading[name] = readers[0]
+            return readers[0]
+        choice = name_choice_key(name)
+        unknown = self.unknown.setdefault(choice, UnknownName(key, choice))
+        if not unknown.places or unknown.places[-1] != (sheet, row):
+            unknown.places.append((sheet, row))
+        if choice in self.mapping:
+            return self.mapping[choice]
+        # Never saved: the engine names players by primary key, so each new name gets its own.
+        return Member(club=self.club, name=key, pk=unknown.placeholder_pk)
+
+
+def _version(
+    versions: Sequence[RulesVersion], starts: Sequence[datetime.date], date: datetime.date
+) -> RulesVersion | None:
+    """The version in force on `date` (`starts`: the versions' first days, in order)."""
+    index = bisect.bisect_right(starts, date)
+    return versions[index - 1] if index else None
+
+
+def _error_problems(source: SheetGame, error: ServiceError) -> list[Problem]:
+    """A service's field errors at the cells of the workbook they are about."""
+    out = []
+    for field_name, messages in error.errors.items():
+        row, column = source.cells.get(field_name, (source.rows[0], 0))
+        for message in messages:
+            out.append(
+                _problem(
+                    source.sheet, source.sheet_index, row, column - 1 if column else None, message
+                )
+            )
+    return out
+
+
+def _rate_from_yen(
+    club: Club, data: GameInput, version: RulesVersion, source: SheetGame
+) -> str | None:
+    """The rate whose money gives the game log's yen (its chips' money aside); "" without yen,
+    None when no rate of the rules does."""
+    if all(y is None for y in source.yen):
+        return ""
+    for name, tier in version.rules.rates.items():
+        try:
+            preview = services.game_preview(
+                club=club, data=replace(data, rate=name), version=version
+            )
+        except ServiceError:
+            continue
+        expected = [
+            None if y is None else y - c * tier.chip_yen
+            for y, c in zip(source.yen, source.chips, strict=True)
+        ]
+        if [p.yen for p in preview.result.players] == expected:
+            return name
+    return None
+
+
+def _settle_game(
+    club: Club, source: SheetGame, version: RulesVersion, members: list[Member]
+) -> PlannedGame | list[Problem]:
+    rules = version.rules
+    implied = rules.players * rules.start - sum(source.points)
+    data = GameInput(
+        date=source.date,
+        table=source.table,
+        seats=[
+            SeatInput(m, p, c)
+            for m, p, c in zip(members, source.points, source.chombo, strict=True)
+        ],
+        deposits=source.deposits if source.deposits is not None else max(implied, 0),
+        rate=source.rate or "",
+    )
+    try:
+        preview = services.game_preview(club=club, data=data, version=version)
+        if source.rate is None:
+            rate = _rate_from_yen(club, data, version, source)
+            if rate is None:
+                return [_source_problem(source, "rate", str(NO_RATE))]
+            if rate:
+                data = replace(data, rate=rate)
+                preview = services.game_preview(club=club, data=data, version=version)
+    except ServiceError as e:
+        return _error_problems(source, e)
+    return PlannedGame(source, data, preview)
+
+
+def _source_problem(source: SheetGame, field_name: str, message: str) -> Problem:
+    return _error_problems(source, ServiceError.one(field_name, message))[0]
+
+
+def _settle(
+    club: Club,
+    parsed: Parsed,
+    members: list[Member],
+    versions: list[RulesVersion],
+    mapping: dict[str, Member],
+) -> Plan:
+    plan = Plan(club, parsed, members, versions, mapping, problems=list(parsed.problems))
+    resolver = _Resolver(club, members, mapping)
+    starts = [v.effective_from for v in versions]
+    for source in sorted(parsed.games, key=lambda g: g.order):
+        seated = [
+            resolver.member(name, source.sheet, source.cells[f"member_{i}"][0])
+            for i, name in enumerate(source.names)
+        ]
+        version = _version(versions, starts, source.date)
+        if version is None:
+            message = str(NO_RULES) % {"date": source.date}
+            plan.problems.append(_source_problem(source, "date", message))
+            continue
+        settled = _settle_game(club, source, version, seated)
+        if isinstance(settled, list):
+            plan.problems.extend(settled)
+            continue
+        plan.games.append(settled)
+        plan.chip_games += any(source.chips)
+    plan.problems.sort(key=lambda p: p.order)
+    plan.unknown = list(resolver.unknown.values())
+    plan.by_reading = resolver.by_reading
+    return plan
+
+
+def _players(versions: Sequence[RulesVersion]) -> int:
+    """Seats per game in the simple layout: as the club's latest rules say."""
+    return versions[-1].rules.players if versions else 4
+
+
+def club_players(club: Club) -> int:
+    return _players(list(RulesVersion.objects.filter(club=club).order_by("-effective_from")[:1]))
+
+
+def plan_build(*, club: Club, data: bytes) -> Plan:
+    """The plan for an uploaded workbook: nothing is stored. Raises WorkbookError."""
+    versions = list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
+    members = list(Member.objects.filter(club=club).order_by("kana", "name"))
+    parsed = workbook_read(data, players=_players(versions))
+    return _settle(club, parsed, members, versions, {})
+
+
+# --- storing ---------------------------------------------------------------------------------
+
+
+class ImportFailed(Exception):
+    """Confirming stopped; nothing was stored. `problems` say why."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(p.message for p in problems))
+
+
+def _create_members(plan: Plan, user: services.User, kana: Mapping[str, str]) -> dict[int, Member]:
+    created = {}
+    for unknown in plan.new_names:
+        try:
+            member = services.member_create(
+                club=plan.club, user=user, name=unknown.name, kana=kana.get(unknown.key, "")
+            )
+        except ServiceError:
+            sheet, row = unknown.places[0]
+            message = str(ALREADY_MEMBER) % {"name": unknown.name}
+            raise ImportFailed([Problem(sheet, row, "", message)]) from None
+        created[unknown.placeholder_pk] = member
+    return created
+
+
+def plan_apply(
+    *, plan: Plan, user: services.User, kana: Mapping[str, str] | None = None
+) -> list[Game]:
+    """Create the new members and record every game, in date order: all of it or none.
+
+    `kana` maps an UnknownName.key to the new member's reading. Raises ImportFailed.
+    """
+    if not plan.ready:
+        raise ImportFailed(plan.problems)
+    games = []
+    with transaction.atomic():
+        created = _create_members(plan, user, kana or {})
+        for planned in plan.games:
+            seats = [
+                replace(s, member=created.get(s.member.pk, s.member)) for s in planned.data.seats
+            ]
+            try:
+                game = services.game_record(
+                    club=plan.club, user=user, data=replace(planned.data, seats=seats)
+                )
+            except ServiceError as e:
+                raise ImportFailed(_error_problems(planned.source, e)) from None
+            games.append(game)
+        services.audit(
+            club=plan.club,
+            actor=user,
+            action="import.apply",
+            target=f"club:{plan.club.pk}",
+            after={
+                "games": [g.pk for g in games],
+                "members": sorted(m.pk for m in created.values()),
+                "mapped": {
+                    u.name: plan.mapping[u.key].pk for u in plan.unknown if u.key in plan.mapping
+                },
+            },
+        )
+    return games
+
+
+# --- the uploaded file between the preview and the confirmation ------------------------------
+# Not business data: a temporary file named by a random token that the session remembers.
+
+TOKEN = re.compile(r"[0-9a-f]{32}")
+KEEP_SECONDS = 24 * 3600
+
+
+def upload_dir() -> Path:
+    path = Path(
+        getattr(settings, "JANCHO_IMPORT_DIR", Path(tempfile.gettempdir()) / "jancho-imports")
+    )
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
+
+
+def _path(token: str, suffix: str = ".xlsx") -> Path | None:
+    return upload_dir() / f"{token}{suffix}" if TOKEN.fullmatch(token or "") else None
+
+
+def upload_store(data: bytes) -> str:
+    """Keep an upload (after workbook_check) and return its token; forget day-old ones."""
+    directory = upload_dir()
+    cutoff = time.time() - KEEP_SECONDS
+    for old in directory.iterdir():
+        try:
+            if old.stat().st_mtime < cutoff:
+                old.unlink()
+        except OSError:  # another request removed it first
+            pass
+    token = secrets.token_hex(16)
+    (directory / f"{token}.xlsx").write_bytes(data)
+    return token
+
+
+def upload_load(token: str) -> bytes | None:
+    path = _path(token)
+    try:
+        return path.read_bytes() if path else None
+    except OSError:
+        return None
+
+
+def upload_claim(token: str) -> bytes | None:
+    """Take the upload for confirming; a second confirmation of it (a double tap) gets None."""
+    path, claimed = _path(token), _path(token, ".claimed")
+    if path is None or claimed is None:
+        return None
+    try:
+        path.rename(claimed)
+        return claimed.read_bytes()
+    except OSError:
+        return None
+
+
+def upload_release(token: str) -> None:
+    """Give a claimed upload back (confirming failed: the preview can be shown again)."""
+    path, claimed = _path(token), _path(token, ".claimed")
+    if path is not None and claimed is not None:
+        with contextlib.suppress(OSError):
+            claimed.rename(path)
+
+
+def upload_discard(token: str) -> None:
+    for suffix in (".xlsx", ".claimed"):
+        path = _path(token, suffix)
+        if path is not None:
+            path.unlink(missing_ok=True)

@@ -1,0 +1,871 @@
+"""Importing historical score sheets (league/imports.py, league/views/imports.py).
+
+Workbooks are built here with openpyxl in the documented layouts; the round trip exports a club
+with league.exports and imports it into an empty club through the pages.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import zipfile
+from decimal import Decimal
+from typing import Any
+
+import openpyxl
+import pytest
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import translation
+
+import scoring
+from league import exports, imports, services, stats
+from league.models import AuditLog, Day, Game, Member, Membership, Result, RulesVersion
+from league.services import GameInput, SeatInput, ServiceError
+from tests.conftest import make_club, make_user
+
+D = datetime.date
+DAY = D(2024, 5, 1)
+SIMPLE_HEADER = ["日付", "卓", "東", "素点", "南", "素点", "西", "素点", "北", "素点", "供託"]
+
+
+class Formula(str):
+    """A cell value written as a formula (every other string is written as text)."""
+
+
+def xlsx(*sheets: tuple[str, list[list[Any]]]) -> bytes:
+    """A workbook with these sheets (title, rows); strings are text cells, never formulas."""
+    workbook = openpyxl.Workbook()
+    workbook.remove(workbook.active)
+    for title, rows in sheets:
+        sheet = workbook.create_sheet(title)
+        for r, row in enumerate(rows, start=1):
+            for c, value in enumerate(row, start=1):
+                cell = sheet.cell(row=r, column=c, value=value)
+                if isinstance(value, str) and not isinstance(value, Formula):
+                    cell.data_type = "s"
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
+
+
+def simple(*games: list[Any], header: list[str] | None = None, title: str = "2024") -> bytes:
+    return xlsx((title, [header or SIMPLE_HEADER, *games]))
+
+
+def game(*seats: tuple[str, Any], date: Any = DAY, table: str = "A", deposits: Any = 0) -> list:
+    row: list[Any] = [date, table]
+    for name, points in seats:
+        row += [name, points]
+    return [*row, deposits]
+
+
+STANDARD = (("青木", 45000), ("馬場", 31000), ("千葉", 19000), ("土井", 5000))
+
+
+def english(client: Client) -> Client:
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def url(name: str, club) -> str:
+    return reverse(name, args=[club.slug])
+
+
+def upload(client: Client, club, data: bytes, filename: str = "scores.xlsx"):
+    workbook = SimpleUploadedFile(filename, data, content_type="application/octet-stream")
+    return client.post(url("import_upload", club), {"workbook": workbook})
+
+
+def messages_of(response) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def stored_counts() -> dict[str, int]:
+    models = (Game, Result, Member, Day, AuditLog)
+    return {m.__name__: m.objects.count() for m in models}
+
+
+def plan_of(club, data: bytes) -> imports.Plan:
+    with translation.override("en"):
+        return imports.plan_build(club=club, data=data)
+
+
+def where(plan: imports.Plan) -> list[tuple[str, int | None, str]]:
+    return [(p.sheet, p.row, p.column) for p in plan.problems]
+
+
+@pytest.fixture(autouse=True)
+def import_dir(settings, tmp_path):
+    settings.JANCHO_IMPORT_DIR = tmp_path / "imports"
+    return settings.JANCHO_IMPORT_DIR
+
+
+# --- reading the simple layout ---------------------------------------------------------------
+
+
+def test_simple_layout_settles_every_game_under_the_clubs_rules(club, members):
+    data = simple(
+        game(
+            ("青木", 52000),
+            ("馬場", "31,000"),
+            ("千葉", "１９０００"),
+            ("土井", "▲3,000"),
+            deposits=1000,
+        ),
+        game(*STANDARD, date="2024/05/02", table=1),
+    )
+    plan = plan_of(club, data)
+    assert plan.problems == [] and plan.unknown == [] and plan.ready
+    first, second = plan.games
+    rules = RulesVersion.objects.get(club=club).rules
+    expected = scoring.settle_game(
+        rules,
+        scoring.Game(
+            seats=tuple(
+                scoring.Seat(n, p)
+                for n, p in zip(("a", "b", "c", "d"), (52000, 31000, 19000, -3000), strict=True)
+            ),
+            deposits=1000,
+        ),
+    )
+    assert [p.score for _m, p in first.seats] == [p.score for p in expected.players]
+    assert [m.name for m, _p in first.seats] == ["青木", "馬場", "千葉", "土井"]
+    assert first.data.deposits == 1000 and first.data.date == DAY
+    assert second.data.date == D(2024, 5, 2) and second.data.table == "1"
+
+
+def test_simple_layout_reads_the_optional_rate_column(club, members):
+    header = [*SIMPLE_HEADER, "レート"]
+    data = simple([*game(*STANDARD), "0.3"], [*game(*STANDARD), 0.5], header=header)
+    plan = plan_of(club, data)
+    assert plan.ready
+    assert [g.data.rate for g in plan.games] == ["0.3", "0.5"]
+    assert plan.games[0].preview.result.players[0].yen is not None
+
+
+def test_blank_rows_are_skipped_and_row_numbers_stay_the_sheets(club, members):
+    data = simple([], game(*STANDARD), [], game(("青木", "x"), *STANDARD[1:]))
+    plan = plan_of(club, data)
+    assert len(plan.games) == 1
+    assert where(plan) == [("2024", 5, "D")]
+
+
+def test_games_are_planned_in_date_order_under_the_rules_in_force_on_each_date(club, members):
+    later = RulesVersion.objects.create(
+        club=club,
+        effective_from=D(2024, 6, 1),
+        rules_json=scoring.PRESETS["pairon-kansai"].rules.to_json(),
+    )
+    data = simple(game(*STANDARD, date=D(2024, 7, 1)), game(*STANDARD, date=D(2024, 5, 1)))
+    plan = plan_of(club, data)
+    assert [g.data.date for g in plan.games] == [D(2024, 5, 1), D(2024, 7, 1)]
+    assert plan.games[1].preview.rules_version == later
+    assert plan.games[0].preview.rules_version != later
+
+
+# --- problems, each with its sheet, row and column -------------------------------------------
+
+
+def test_text_in_a_points_cell_is_a_problem_at_that_cell(club, members):
+    plan = plan_of(club, simple(game(*STANDARD[:2], ("千葉", "たくさん"), STANDARD[3])))
+    assert where(plan) == [("2024", 2, "H")]
+    assert plan.problems[0].message == "Enter a whole number, e.g. 25,000 or ▲3,000."
+    assert not plan.ready and plan.games == []
+
+
+@pytest.mark.parametrize("points", [19000.5, True, D(2024, 1, 1)])
+def test_numeric_points_must_be_whole_numbers(club, members, points):
+    plan = plan_of(club, simple(game(*STANDARD[:2], ("千葉", points), STANDARD[3])))
+    assert where(plan) == [("2024", 2, "H")]
+
+
+def test_points_must_be_in_hundreds(club, members):
+    plan = plan_of(club, simple(game(*STANDARD[:2], ("千葉", 19050), ("土井", 4950))))
+    assert where(plan) == [("2024", 2, "H"), ("2024", 2, "J")]
+    assert plan.problems[0].message == "Enter points in units of 100."
+
+
+def test_a_sum_that_does_not_add_up_names_the_row(club, members):
+    plan = plan_of(club, simple(game(*STANDARD), game(*STANDARD[:3], ("土井", 4000))))
+    assert where(plan) == [("2024", 3, "")]
+    message = plan.problems[0].message
+    assert "99,000" in message and "100,000" in message and "short" in message
+    assert len(plan.games) == 1 and not plan.ready
+
+
+def test_a_formula_in_a_points_cell_is_refused(club, members):
+    plan = plan_of(
+        club, simple(game(*STANDARD[:3], ("土井", Formula("=100000-45000-31000-19000"))))
+    )
+    assert where(plan) == [("2024", 2, "J")]
+    assert plan.problems[0].message == "This cell holds a formula; enter the value itself."
+
+
+def test_a_name_that_looks_like_a_formula_is_a_name(club, members):
+    data = simple(game(("=1+1", 45000), ("@SUM(A1)", 31000), *STANDARD[2:]))
+    plan = plan_of(club, data)
+    assert plan.ready
+    assert [u.name for u in plan.unknown] == ["=1+1", "@SUM(A1)"]
+
+
+def test_no_rules_in_force_on_a_date_is_a_problem_on_the_date_cell(club, members):
+    plan = plan_of(club, simple(game(*STANDARD), game(*STANDARD, date=D(2019, 12, 31))))
+    assert where(plan) == [("2024", 3, "A")]
+    assert plan.problems[0].message == "No rules are in force on 2019-12-31."
+
+
+def test_a_rate_the_rules_do_not_have_is_a_problem_on_the_rate_cell(club, members):
+    data = simple([*game(*STANDARD), "1.0"], header=[*SIMPLE_HEADER, "レート"])
+    plan = plan_of(club, data)
+    assert where(plan) == [("2024", 2, "L")]
+    assert plan.problems[0].message == "The club's rules have no such rate."
+
+
+@pytest.mark.parametrize(
+    ("row", "column"),
+    [
+        (game(*STANDARD, date="昨日"), "A"),
+        (game(*STANDARD, date=None), "A"),
+        (game(("", 45000), *STANDARD[1:]), "C"),
+        (game(*STANDARD, table="x" * 21), "B"),
+        (game(*STANDARD, deposits="some"), "K"),
+    ],
+)
+def test_bad_cells_are_reported_where_they_are(club, members, row, column):
+    plan = plan_of(club, simple(row))
+    assert where(plan) == [("2024", 2, column)]
+
+
+def test_a_player_twice_in_one_game_is_a_problem_at_the_second_name(club, members):
+    plan = plan_of(club, simple(game(*STANDARD[:3], ("青木", 5000))))
+    assert where(plan) == [("2024", 2, "I")]
+
+
+@pytest.mark.parametrize("width", [6, 9, 13])
+def test_wrong_columns_are_reported_on_the_header_row(club, members, width):
+    header = [f"h{i}" for i in range(width)]
+    plan = plan_of(club, simple(game(*STANDARD)[:width], header=header))
+    assert where(plan) == [("2024", 1, "")]
+    assert "match neither layout" in plan.problems[0].message
+    assert f"has {width} columns" in plan.problems[0].message
+
+
+def test_a_sheet_without_a_header_row_is_reported_not_skipped(club, members):
+    data = xlsx(("2024", [game(*STANDARD), game(*STANDARD)]))
+    plan = plan_of(club, data)
+    assert where(plan) == [("2024", 1, "")]
+    assert plan.games == []
+
+
+def test_problems_of_every_sheet_are_listed_in_sheet_and_row_order(club, members):
+    bad = game(*STANDARD[:3], ("土井", "x"))
+    data = xlsx(("2023", [SIMPLE_HEADER, bad, game(*STANDARD)]), ("2024", [SIMPLE_HEADER, bad]))
+    plan = plan_of(club, data)
+    assert where(plan) == [("2023", 2, "J"), ("2024", 2, "J")]
+    assert len(plan.games) == 1
+
+
+# --- the game log (the export's own format) --------------------------------------------------
+
+
+def log_header(language: str = "en") -> list[str]:
+    """The export's headers (league.exports), in the order the shared decisions fix."""
+    with translation.override(language):
+        return [str(c.header) for c in exports.GAME_LOG_COLUMNS]
+
+
+def log_rows(
+    *games: tuple[datetime.date, str, int, tuple[tuple[str, int], ...]],
+    chombo: dict[str, int] | None = None,
+    yen: dict[str, int] | None = None,
+    chips: dict[str, int] | None = None,
+) -> list[list[Any]]:
+    """Rows of the documented game-log columns; rank and score are written as an export would,
+    but the importer recomputes them."""
+    rows = []
+    for date, table, number, seats in games:
+        for seat, (name, points) in enumerate(seats, start=1):
+            rows.append(
+                [
+                    date,
+                    table,
+                    number,
+                    seat,
+                    name,
+                    points,
+                    seat,
+                    Decimal("12.3"),
+                    (chips or {}).get(name, 0),
+                    (yen or {}).get(name),
+                    (chombo or {}).get(name, 0),
+                ]
+            )
+    return rows
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_game_log_in_either_language_with_deposits_implied_by_the_sum(club, members, language):
+    riichi = (("青木", 52000), ("馬場", 31000), ("千葉", 19000), ("土井", -3000))
+    rows = log_rows((DAY, "A", 1, riichi), (DAY, "A", 2, STANDARD), chombo={"馬場": 1})
+    plan = plan_of(club, xlsx(("Game log", [log_header(language), *rows])))
+    assert plan.ready, plan.problems
+    first, second = plan.games
+    assert first.data.deposits == 1000 and second.data.deposits == 0
+    assert [s.chombo for s in first.data.seats] == [0, 1, 0, 0]
+
+
+def test_game_log_rows_are_grouped_by_date_and_game_in_seat_order(club, members):
+    rows = log_rows((DAY, "A", 2, STANDARD), (DAY, "B", 1, STANDARD[::-1]))
+    shuffled = [rows[5], rows[0], rows[3], rows[4], rows[2], rows[7], rows[1], rows[6]]
+    plan = plan_of(club, xlsx(("log", [log_header(), *shuffled])))
+    assert plan.ready
+    assert [[m.name for m, _p in g.seats] for g in plan.games] == [
+        ["土井", "千葉", "馬場", "青木"],
+        ["青木", "馬場", "千葉", "土井"],
+    ]
+    assert [g.data.table for g in plan.games] == ["B", "A"]
+
+
+def test_game_log_finds_the_rate_from_the_yen(club, members):
+    rules = RulesVersion.objects.get(club=club).rules
+    seats = tuple(scoring.Seat(n, p) for n, p in STANDARD)
+    settled = scoring.settle_game(rules, scoring.Game(seats=seats, rate="0.3"))
+    yen = {n: p.yen for (n, _pts), p in zip(STANDARD, settled.players, strict=True)}
+    yen["青木"] += 90 * 2  # two chips at 90 yen: the game log shows them but cannot import them
+    yen["馬場"] -= 90 * 2
+    rows = log_rows((DAY, "A", 1, STANDARD), yen=yen, chips={"青木": 2, "馬場": -2})
+    plan = plan_of(club, xlsx(("log", [log_header(), *rows])))
+    assert plan.ready, plan.problems
+    assert plan.games[0].data.rate == "0.3" and plan.chip_games == 1
+
+
+def test_game_log_yen_that_match_no_rate_are_a_problem_on_the_yen_cell(club, members):
+    rows = log_rows((DAY, "A", 1, STANDARD), yen={"青木": 1, "馬場": 2, "千葉": 3, "土井": -6})
+    plan = plan_of(club, xlsx(("log", [log_header(), *rows])))
+    assert where(plan) == [("log", 2, "J")]
+
+
+def test_game_log_points_over_the_total_name_the_games_first_row(club, members):
+    over = (("青木", 46000), *STANDARD[1:])
+    plan = plan_of(club, xlsx(("log", [log_header(), *log_rows((DAY, "A", 1, over))])))
+    assert where(plan) == [("log", 2, "F")]
+    assert "over" in plan.problems[0].message
+
+
+def test_game_log_seat_twice_and_missing_seats(club, members):
+    rows = log_rows((DAY, "A", 1, STANDARD), (DAY, "A", 2, STANDARD[:3]))
+    rows[1][3] = 1  # 馬場 also in seat 1
+    plan = plan_of(club, xlsx(("log", [log_header(), *rows])))
+    assert where(plan) == [("log", 3, "D"), ("log", 6, "")]
+    assert plan.problems[1].message == "This club plays with 4 players."
+
+
+def test_game_log_with_a_missing_column_names_it(club, members):
+    header = log_header()
+    rows = [[*r[:5], *r[6:]] for r in log_rows((DAY, "A", 1, STANDARD))]
+    plan = plan_of(club, xlsx(("log", [[*header[:5], *header[6:]], *rows])))
+    assert where(plan) == [("log", 1, "")]
+    assert plan.problems[0].message == "This game log has no column for: Final points."
+
+
+# --- names -----------------------------------------------------------------------------------
+
+
+def test_names_resolve_by_name_then_by_a_unique_reading(club, members):
+    data = simple(
+        game(("青木", 45000), ("ばば", 31000), ("新人", 19000), ("千葉", 5000)),
+        game(("新人", 45000), ("土井", 31000), ("江藤 ", 19000), ("もう一人", 5000)),
+    )
+    plan = plan_of(club, data)
+    assert plan.ready
+    assert plan.by_reading == {"ばば": Member.objects.get(name="馬場")}
+    assert [(u.name, u.places) for u in plan.unknown] == [
+        ("新人", [("2024", 2), ("2024", 3)]),
+        ("もう一人", [("2024", 3)]),
+    ]
+
+
+def test_an_ambiguous_reading_is_an_unknown_name(club, members):
+    Member.objects.create(club=club, name="青木次郎", kana="あおき")
+    plan = plan_of(club, simple(game(("あおき", 45000), *STANDARD[1:])))
+    assert [u.name for u in plan.unknown] == ["あおき"]
+
+
+# --- whole files that cannot be read: a clear message on the upload page, never a 500 --------
+
+
+def a_zip_that_is_no_workbook() -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("hello.txt", "hello")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "The file is empty."),
+        ("日付,卓,東,素点\n2024/05/01,A,青木,45000\n".encode(), "This is not an Excel workbook"),
+        (bytes(range(256)) * 40, "This is not an Excel workbook"),
+        (a_zip_that_is_no_workbook(), "This is not an Excel workbook"),
+        (b"PK\x03\x04" + b"\x00" * 100, "This is not an Excel workbook"),
+        (xlsx(("2024", [])), "The workbook has no games"),
+        (xlsx(("2024", [SIMPLE_HEADER]), ("2023", [SIMPLE_HEADER])), "The workbook has no games"),
+    ],
+    ids=["empty", "csv", "random", "zip", "broken-zip", "no-rows", "only-headers"],
+)
+def test_unreadable_files_are_refused_on_the_upload_page(
+    organiser_client, club, data, message, import_dir
+):
+    response = upload(english(organiser_client), club, data)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not list(import_dir.glob("*"))
+
+
+def test_a_file_over_the_size_limit_is_refused(organiser_client, club, monkeypatch):
+    monkeypatch.setattr(imports, "MAX_BYTES", 1000)
+    response = upload(english(organiser_client), club, simple(game(*STANDARD)))
+    assert response.status_code == 200
+    assert "The file is larger than 0 MB" in response.content.decode()
+
+
+def test_too_many_rows_are_refused(organiser_client, club, monkeypatch):
+    monkeypatch.setattr(imports, "MAX_ROWS", 3)
+    data = simple(game(*STANDARD), game(*STANDARD), game(*STANDARD))
+    response = upload(english(organiser_client), club, data)
+    assert "The workbook has more than 3 rows" in response.content.decode()
+
+
+def test_a_workbook_that_unpacks_too_big_is_refused(club, monkeypatch):
+    monkeypatch.setattr(imports, "MAX_UNPACKED_BYTES", 1000)
+    with translation.override("en"), pytest.raises(imports.WorkbookError, match="unpacks to"):
+        imports.workbook_check(simple(game(*STANDARD)))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        simple(game(*STANDARD[:3], ("土井", "x"))),
+        simple(game(*STANDARD, date=D(2019, 1, 1))),
+        simple(game(*STANDARD), header=["a", "b", "c"]),
+        simple(game(*STANDARD[:3], ("土井", Formula("=1+1")))),
+        xlsx(("log", [log_header(), *log_rows((DAY, "A", 1, STANDARD[:3]))])),
+    ],
+    ids=["text-points", "no-rules", "wrong-columns", "formula", "short-game"],
+)
+def test_malformed_workbooks_get_a_report_of_problems(organiser_client, club, members, data):
+    client = english(organiser_client)
+    assert upload(client, club, data).status_code == 302
+    response = client.get(url("import_preview", club))
+    assert response.status_code == 200
+    assert response.context["plan"].problems
+    assert "Problems" in response.content.decode()
+    assert b"Import " not in response.content  # no import button while there are problems
+    before = stored_counts()
+    response = client.post(url("import_confirm", club))
+    assert response.status_code == 200
+    assert stored_counts() == before
+
+
+# --- the pages: permissions ------------------------------------------------------------------
+
+
+@pytest.fixture
+def uploaded(organiser_client, club, members) -> Client:
+    """The organiser's session with a workbook of two games waiting for confirmation."""
+    data = simple(game(*STANDARD), game(("新人", 45000), *STANDARD[1:]))
+    assert upload(organiser_client, club, data).status_code == 302
+    return organiser_client
+
+
+def test_upload_page_for_the_organiser(organiser_client, club):
+    assert organiser_client.get(url("import_upload", club)).status_code == 200
+
+
+@pytest.mark.parametrize("name", ["import_upload", "import_preview", "import_confirm"])
+def test_plain_member_is_forbidden(member_client, club, name):
+    get = member_client.get(url(name, club))
+    post = member_client.post(url(name, club))
+    assert 403 in (get.status_code, post.status_code)
+    assert {get.status_code, post.status_code} <= {403, 405}
+
+
+@pytest.mark.parametrize("name", ["import_upload", "import_preview", "import_confirm"])
+def test_another_clubs_user_and_logged_out_get_404(stranger_client, club, name):
+    for client in (stranger_client, Client()):
+        codes = {client.get(url(name, club)).status_code, client.post(url(name, club)).status_code}
+        assert 404 in codes and codes <= {404, 405}
+
+
+@pytest.mark.parametrize(
+    ("name", "method"),
+    [("import_upload", "put"), ("import_preview", "post"), ("import_confirm", "get")],
+)
+def test_wrong_method(organiser_client, club, name, method):
+    assert getattr(organiser_client, method)(url(name, club)).status_code == 405
+
+
+def test_another_clubs_organiser_cannot_confirm_this_clubs_upload(uploaded, club, other_club):
+    Membership.objects.create(
+        user=Membership.objects.get(club=club).user, club=other_club, role=Membership.ORGANISER
+    )
+    response = uploaded.post(url("import_confirm", other_club))
+    assert response.status_code == 302
+    assert response.url == url("import_upload", other_club)
+    assert Game.objects.count() == 0
+
+
+# --- preview and confirmation ----------------------------------------------------------------
+
+
+def test_nothing_is_stored_until_the_organiser_confirms(organiser_client, club, members):
+    before = stored_counts()
+    data = simple(game(*STANDARD), game(("新人", 45000), *STANDARD[1:]))
+    response = upload(organiser_client, club, data)
+    assert response.status_code == 302 and response.url == url("import_preview", club)
+    response = organiser_client.get(url("import_preview", club))
+    assert response.status_code == 200
+    assert len(response.context["plan"].games) == 2
+    assert "新人" in response.content.decode()
+    assert stored_counts() == before
+
+
+def test_preview_shows_every_game_with_its_scores(uploaded, club):
+    response = english(uploaded).get(url("import_preview", club))
+    page = response.content.decode()
+    plan = response.context["plan"]
+    assert len(plan.games) == 2
+    for planned in plan.games:
+        for member, result in planned.seats:
+            assert member.name in page
+            assert scoring.format_score(result.score) in page
+
+
+def test_confirm_creates_new_members_and_records_every_game(uploaded, club, organiser):
+    plan = plan_of(club, imports.upload_load(uploaded.session[f"league.import.{club.pk}"]["token"]))
+    (new,) = plan.unknown
+    response = uploaded.post(url("import_confirm", club), {f"kana_{new.key}": "しんじん"})
+    assert response.status_code == 302 and response.url == url("club_home", club)
+    assert messages_of(response)
+    assert Game.objects.filter(club=club).count() == 2
+    member = Member.objects.get(club=club, name="新人")
+    assert member.kana == "しんじん"
+    assert [g.number for g in Game.objects.order_by("number")] == [1, 2]
+    assert Result.objects.filter(member=member, counted=True).count() == 1
+    assert AuditLog.objects.filter(action="import.apply").count() == 1
+    assert AuditLog.objects.filter(action="game.create").count() == 2
+
+
+def test_an_unknown_name_can_be_mapped_to_an_existing_member(uploaded, club, members):
+    token = uploaded.session[f"league.import.{club.pk}"]["token"]
+    (new,) = plan_of(club, imports.upload_load(token)).unknown
+    eto = Member.objects.get(name="江藤")
+    response = uploaded.post(url("import_confirm", club), {f"map_{new.key}": str(eto.pk)})
+    assert response.status_code == 302
+    assert not Member.objects.filter(name="新人").exists()
+    assert Result.objects.filter(member=eto).count() == 1
+
+
+def test_mapping_two_seats_to_one_member_is_a_problem_and_stores_nothing(uploaded, club):
+    token = uploaded.session[f"league.import.{club.pk}"]["token"]
+    (new,) = plan_of(club, imports.upload_load(token)).unknown
+    baba = Member.objects.get(name="馬場")
+    before = stored_counts()
+    response = uploaded.post(url("import_confirm", club), {f"map_{new.key}": str(baba.pk)})
+    assert response.status_code == 200
+    assert response.context["plan"].problems
+    assert stored_counts() == before
+
+
+def test_a_confirm_that_fails_midway_stores_nothing_and_can_be_retried(
+    uploaded, club, monkeypatch, import_dir
+):
+    real = services.game_record
+    calls: list[int] = []
+
+    def second_fails(**kwargs: Any) -> Game:
+        calls.append(1)
+        if len(calls) == 2:
+            raise ServiceError.one("points", "The sky fell.")
+        return real(**kwargs)
+
+    before = stored_counts()
+    monkeypatch.setattr(services, "game_record", second_fails)
+    response = english(uploaded).post(url("import_confirm", club))
+    assert response.status_code == 200
+    assert "The sky fell." in response.content.decode()
+    problem = response.context["plan"].problems[0]
+    assert (problem.sheet, problem.row) == ("2024", 3)
+    assert stored_counts() == before
+    assert len(list(import_dir.glob("*.xlsx"))) == 1  # still there: the preview can be shown again
+
+    monkeypatch.setattr(services, "game_record", real)
+    assert uploaded.post(url("import_confirm", club)).status_code == 302
+    assert Game.objects.count() == 2
+    assert not list(import_dir.glob("*"))
+
+
+def test_a_second_confirmation_imports_nothing_more(uploaded, club):
+    assert uploaded.post(url("import_confirm", club)).status_code == 302
+    response = uploaded.post(url("import_confirm", club))
+    assert response.status_code == 302 and response.url == url("import_upload", club)
+    assert Game.objects.count() == 2
+
+
+def test_preview_without_an_upload_goes_back_to_the_upload_page(organiser_client, club):
+    response = organiser_client.get(url("import_preview", club))
+    assert response.status_code == 302 and response.url == url("import_upload", club)
+
+
+def test_a_new_upload_replaces_the_waiting_one(uploaded, club, import_dir):
+    assert upload(uploaded, club, simple(game(*STANDARD))).status_code == 302
+    assert len(list(import_dir.glob("*.xlsx"))) == 1
+    response = uploaded.get(url("import_preview", club))
+    assert len(response.context["plan"].games) == 1
+
+
+def test_a_name_created_meanwhile_is_reported_and_nothing_is_stored(uploaded, club, monkeypatch):
+    real = services.member_create
+
+    def someone_was_faster(**kwargs: Any) -> Member:
+        real(**kwargs)
+        return real(**kwargs)  # the name exists now: ServiceError
+
+    monkeypatch.setattr(services, "member_create", someone_was_faster)
+    response = uploaded.post(url("import_confirm", club))
+    assert response.status_code == 200
+    assert not Member.objects.filter(name="新人").exists()
+    assert Game.objects.count() == 0
+
+
+def preview_queries(client: Client, club, data: bytes) -> int:
+    assert upload(client, club, data).status_code == 302
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url("import_preview", club)).status_code == 200
+    return len(queries)
+
+
+def test_preview_queries_do_not_grow_with_games_or_names(organiser_client, club, members):
+    small = simple(game(*STANDARD))
+    big = simple(
+        *[
+            game((f"新人{i}", 45000), ("青木", 31000), ("ばば", 19000), ("千葉", 5000))
+            for i in range(40)
+        ],
+        *[game(*STANDARD, date=D(2024, 6, i)) for i in range(1, 30)],
+    )
+    assert preview_queries(organiser_client, club, small) == preview_queries(
+        organiser_client, club, big
+    )
+
+
+def test_preview_query_count(organiser_client, club, members, django_assert_num_queries):
+    assert upload(organiser_client, club, simple(game(*STANDARD))).status_code == 302
+    # session, user, club, membership, rules versions, members
+    with django_assert_num_queries(6):
+        organiser_client.get(url("import_preview", club))
+
+
+# --- the round trip: export a club, import it into an empty club, same standings ------------
+
+STANDING_FIELDS = (
+    "name",
+    "games",
+    "total",
+    "average",
+    "avg_rank",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "best",
+    "busts",
+    "chombo",
+    "chips",
+    "yen",
+)
+
+ROUND_TRIP_NAMES = (
+    ("青木", "あおき"),
+    ("馬場", "ばば"),
+    ("千葉", ""),
+    ("=1+1", ""),
+    ("@SUM(A1)", ""),
+)
+
+
+def record(club, user, members, date, table, seats, deposits=0, chombo=()) -> Game:
+    data = GameInput(
+        date=date,
+        table=table,
+        deposits=deposits,
+        seats=[SeatInput(members[name], points, chombo.count(name)) for name, points in seats],
+    )
+    return services.game_record(club=club, user=user, data=data)
+
+
+def build_history(club, user) -> None:
+    """Several days and tables under kinyokai-2015 (五捨六入, deposits to the top): riichi
+    sticks left on the table, a tie, a bust, chombo, an edited game and a voided one."""
+    m = {
+        name: services.member_create(club=club, user=user, name=name, kana=kana)
+        for name, kana in ROUND_TRIP_NAMES
+    }
+    a, b, c, x, y = (n for n, _k in ROUND_TRIP_NAMES)
+    record(club, user, m, D(2024, 4, 5), "A", [(a, 42600), (b, 30500), (c, 18400), (x, 7500)], 1000)
+    record(
+        club, user, m, D(2024, 4, 5), "B", [(y, 33000), (b, 33000), (x, 20000), (c, 12000)], 2000
+    )
+    edited = record(
+        club, user, m, D(2024, 4, 5), "A", [(c, 61000), (a, 25000), (x, 25000), (y, -11000)]
+    )
+    services.game_edit(
+        game=edited,
+        user=user,
+        data=GameInput(
+            date=edited.date,
+            table="A",
+            seats=[
+                SeatInput(m[c], 60000),
+                SeatInput(m[a], 26000),
+                SeatInput(m[x], 25000),
+                SeatInput(m[y], -11000),
+            ],
+        ),
+    )
+    voided = record(
+        club, user, m, D(2024, 4, 12), "A", [(a, 40000), (b, 30000), (c, 20000), (x, 10000)]
+    )
+    services.game_void(game=voided, user=user, reason="wrong table")
+    record(
+        club,
+        user,
+        m,
+        D(2024, 4, 12),
+        "A",
+        [(b, 29900), (a, 29900), (y, 24600), (x, 14600)],
+        1000,
+        chombo=(x,),
+    )
+    record(
+        club,
+        user,
+        m,
+        D(2024, 4, 19),
+        "B",
+        [(x, 55500), (y, 24500), (b, 24400), (a, -4400)],
+        chombo=(a, a),
+    )
+
+
+def exported_game_log(club, language: str) -> bytes:
+    with translation.override(language):
+        workbook = exports.game_log_workbook(club=club)
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
+
+
+def standings_of(club) -> list[dict[str, Any]]:
+    return sorted(
+        ({k: row[k] for k in STANDING_FIELDS} for row in stats.standings(club=club)),
+        key=lambda row: row["name"],
+    )
+
+
+@pytest.mark.parametrize(("preset", "language"), [("kinyokai-2015", "ja"), ("pairon-kansai", "en")])
+def test_round_trip_export_then_import_into_an_empty_club_gives_the_same_standings(
+    db, preset, language
+):
+    source = make_club("source", preset)
+    source_organiser = make_user("source-organiser", source, Membership.ORGANISER)
+    build_history(source, source_organiser)
+    data = exported_game_log(source, language)
+
+    target = make_club("target", preset)
+    client = Client()
+    client.force_login(make_user("target-organiser", target, Membership.ORGANISER))
+    assert upload(client, target, data, "対局ログ.xlsx").status_code == 302
+    preview = client.get(url("import_preview", target))
+    plan = preview.context["plan"]
+    assert plan.ready, plan.problems
+    assert sorted(u.name for u in plan.unknown) == sorted(n for n, _k in ROUND_TRIP_NAMES)
+    kana = {f"kana_{u.key}": dict(ROUND_TRIP_NAMES)[u.name] for u in plan.unknown}
+    response = client.post(url("import_confirm", target), kana)
+    assert response.status_code == 302, response.context and response.context["plan"].problems
+
+    assert standings_of(target) == standings_of(source)
+    assert len(standings_of(target)) == len(ROUND_TRIP_NAMES)
+    assert Member.objects.get(club=target, name="青木").kana == "あおき"
+    games = Game.objects.order_by("date", "number").values_list("date", "table", "deposits")
+    assert list(games.filter(club=target)) == list(games.filter(club=source, voided=False))
+
+
+def build_money_history(club, user) -> None:
+    """マメの会: rates, deposits to the house, ±20/±30 chombo, 箱下なし; no chips."""
+    m = {
+        n: services.member_create(club=club, user=user, name=n)
+        for n in ("青木", "馬場", "千葉", "土井")
+    }
+
+    def play(date, rate, seats, deposits=0, chombo=()):
+        data = GameInput(
+            date=date,
+            rate=rate,
+            deposits=deposits,
+            seats=[SeatInput(m[n], p, chombo.count(n)) for n, p in seats],
+        )
+        services.game_record(club=club, user=user, data=data)
+
+    play(
+        D(2024, 5, 1),
+        "0.3",
+        [("青木", 52000), ("馬場", 31000), ("千葉", 19000), ("土井", -3000)],
+        1000,
+        ("馬場",),
+    )
+    play(
+        D(2024, 5, 1),
+        "0.5",
+        [("土井", 40000), ("千葉", 30000), ("馬場", 20000), ("青木", 8000)],
+        2000,
+        ("土井",),
+    )
+    play(D(2024, 5, 8), "", [("千葉", 45000), ("青木", 31000), ("土井", 19000), ("馬場", 5000)])
+
+
+def test_round_trip_keeps_rates_house_deposits_and_chombo(db):
+    source = make_club("source", "mame-no-kai")
+    build_money_history(source, make_user("source-organiser", source, Membership.ORGANISER))
+    target = make_club("target", "mame-no-kai")
+    client = Client()
+    client.force_login(make_user("target-organiser", target, Membership.ORGANISER))
+    assert upload(client, target, exported_game_log(source, "ja")).status_code == 302
+    assert client.post(url("import_confirm", target)).status_code == 302
+    assert standings_of(target) == standings_of(source)
+    games = Game.objects.order_by("date", "number").values_list("date", "rate", "deposits")
+    assert list(games.filter(club=target)) == list(games.filter(club=source))
+
+
+def test_janchos_own_game_log_with_a_missing_column_says_which(club, members):
+    with translation.override("en"):
+        workbook = exports.game_log_workbook(club=club)
+    out = io.BytesIO()
+    workbook.save(out)
+    loaded = openpyxl.load_workbook(io.BytesIO(out.getvalue()))
+    sheet = loaded.active
+    sheet["D1"] = "Wind"  # the seat column renamed: no game-log-only header is left but "Game"
+    sheet["C1"] = "No."
+    sheet.append([DAY, "A", 1, 1, "青木", 25000])
+    edited = io.BytesIO()
+    loaded.save(edited)
+    plan = plan_of(club, edited.getvalue())
+    assert where(plan) == [("Game log", 1, "")]
+    assert plan.problems[0].message == "This game log has no column for: Game, Seat."
