@@ -17,6 +17,7 @@ from .models import (
     Club,
     Day,
     Game,
+    LedgerEntry,
     Member,
     Membership,
     Result,
@@ -129,3 +130,11 @@ class AuditLogAdmin(ReadOnlyAdmin):
     list_select_related = ["club", "actor"]
     search_fields = ["target", "reason"]
     date_hierarchy = "at"
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(ReadOnlyAdmin):
+    """Money entries are immutable: corrections are reversals made in the app."""
+
+    list_display = ["created_at", "club", "kind", "payer", "payee", "borrower", "amount", "note"]
+    list_filter = ["kind"]

@@ -38,6 +38,16 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name}={value!r} is not a boolean: use true/false, 1/0 or yes/no.")
 
 
+def env_int(name: str, default: int) -> int:
+    """A whole number (digits only, no sign); anything else is an error naming the variable."""
+    value = _get(name)
+    if value is None:
+        return default
+    if not value.isascii() or not value.isdigit():
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.")
+    return int(value)
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     value = _get(name)
     if value is None:

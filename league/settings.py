@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from league.env import env_bool, env_database, env_list, env_secret_key
+import django
+
+from league.env import env_bool, env_database, env_int, env_list, env_secret_key
 
 BASE_DIR: Path = Path(__file__).resolve().parent.parent
 
@@ -32,6 +34,10 @@ INSTALLED_APPS: list[str] = [
 
 MIDDLEWARE: list[str] = [
     "django.middleware.security.SecurityMiddleware",
+    # Django 6's own; on Django 5.2 (Python 3.11) league/csp.py sends the same header.
+    "django.middleware.csp.ContentSecurityPolicyMiddleware"
+    if django.VERSION >= (6, 0)
+    else "league.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions (it may read the language from them), before CommonMiddleware.
     "django.middleware.locale.LocaleMiddleware",
@@ -83,3 +89,41 @@ TIME_ZONE = "Asia/Tokyo"
 STATIC_URL = "static/"
 STATICFILES_DIRS: list[Path] = [BASE_DIR / "static"]
 STATIC_ROOT: Path = BASE_DIR / "staticfiles"
+
+
+# --- security in production (README: "Running in production") -------------------------------
+# Each defaults to the safe production value when DEBUG is false, and to what development over
+# plain HTTP needs when DEBUG is true; the environment can set each one either way.
+
+
+HTTPS: bool = not DEBUG
+SECURE_SSL_REDIRECT: bool = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+SESSION_COOKIE_SECURE: bool = env_bool("SESSION_COOKIE_SECURE", HTTPS)
+CSRF_COOKIE_SECURE: bool = env_bool("CSRF_COOKIE_SECURE", HTTPS)
+SECURE_HSTS_SECONDS: int = env_int("SECURE_HSTS_SECONDS", 31_536_000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS: bool = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD: bool = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
+# Only behind a reverse proxy that terminates HTTPS and sets X-Forwarded-Proto itself (a client
+# could send the header too): without a proxy, trusting it would let anyone claim HTTPS.
+SECURE_PROXY_SSL_HEADER: tuple[str, str] | None = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_HTTPS_PROXY", False) else None
+)
+CSRF_TRUSTED_ORIGINS: list[str] = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# The pages load scripts and styles from our own static files only: no inline script, event
+# handler or style attribute (tests/league/test_security.py checks every main page). The policy is
+# enforced in development too, so that anything it would block shows up before production does;
+# CSP_REPORT_ONLY=true sends it as Content-Security-Policy-Report-Only instead.
+_CSP_POLICY: dict[str, list[str]] = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "frame-ancestors": ["'none'"],
+    "form-action": ["'self'"],
+}
+_CSP_REPORT_ONLY: bool = env_bool("CSP_REPORT_ONLY", False)
+SECURE_CSP: dict[str, list[str]] = {} if _CSP_REPORT_ONLY else _CSP_POLICY
+SECURE_CSP_REPORT_ONLY: dict[str, list[str]] = _CSP_POLICY if _CSP_REPORT_ONLY else {}

@@ -1,0 +1,71 @@
+"""Logging in, with failed attempts throttled (see league.throttle for the limits).
+
+The admin's login page is throttled by the same rule (league/urls.py gives it
+`ThrottledAdminAuthenticationForm`): otherwise it would be a way round the limits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.views import LoginView
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy as _
+
+from league import throttle
+
+THROTTLED = _(
+    "Too many failed logins. For your security, logging in is paused: try again in 15 minutes."
+)
+TOO_MANY_REQUESTS = 429
+
+
+class ThrottleMixin:
+    """For an AuthenticationForm: refuses a throttled login before the password is looked at, and
+    stores each failure."""
+
+    request: HttpRequest | None
+    cleaned_data: dict[str, Any]
+    throttled = False
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        if username is not None and throttle.is_throttled(
+            username=username, address=self._address()
+        ):
+            self.throttled = True
+            raise forms.ValidationError(THROTTLED, code="throttled")
+        return super().clean()  # type: ignore[misc]
+
+    def get_invalid_login_error(self) -> forms.ValidationError:
+        # Called by AuthenticationForm.clean only when the user name and password do not match.
+        throttle.record_failure(username=self.cleaned_data["username"], address=self._address())
+        return super().get_invalid_login_error()  # type: ignore[misc]
+
+    def _address(self) -> str:
+        return throttle.client_address(self.request) if self.request else throttle.UNKNOWN_ADDRESS
+
+
+class ThrottledAuthenticationForm(ThrottleMixin, AuthenticationForm):
+    pass
+
+
+class ThrottledAdminAuthenticationForm(ThrottleMixin, AdminAuthenticationForm):
+    pass
+
+
+class ThrottledLoginView(LoginView):
+    form_class = ThrottledAuthenticationForm
+    http_method_names = ["get", "head", "post"]  # FormView would take PUT as POST
+
+    def form_invalid(self, form: ThrottledAuthenticationForm) -> HttpResponse:  # type: ignore[override]
+        response = super().form_invalid(form)
+        if form.throttled:
+            response.status_code = TOO_MANY_REQUESTS
+        return response
+
+
+login = ThrottledLoginView.as_view()

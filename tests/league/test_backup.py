@@ -1,0 +1,346 @@
+"""Nothing lost: `manage.py backup` and `manage.py restore` give back a club exactly, and the audit log
+and the ledger cannot be changed or deleted, not even by a superuser in the admin."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.db.models import QuerySet
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from league import money, services, stats
+from league.management.commands.backup import MODELS, NOT_BACKED_UP, club_backup
+from league.models import (
+    ApiToken,
+    AuditLog,
+    Club,
+    Day,
+    Game,
+    LedgerEntry,
+    Member,
+    Membership,
+    RulesVersion,
+    Season,
+)
+from tests.conftest import make_user
+from tests.league.test_isolation import money_rules
+
+DAY_1 = datetime.date(2026, 11, 21)
+DAY_2 = datetime.date(2026, 11, 28)
+
+
+def game(club: Club, user, players: list[Member], points, date=DAY_1, **extra: Any) -> Game:
+    seats = [services.SeatInput(m, p) for m, p in zip(players, points, strict=True)]
+    data = services.GameInput(date=date, seats=seats, rate="0.3", **extra)
+    return services.game_record(club=club, user=user, data=data)
+
+
+def build_club(club: Club, organiser, members: list[Member]) -> None:
+    """Games (one edited, one void), chips, attendees, shūgi, a payment, a deferral, a partial
+    repayment, a reversal, a day without money settled yet, an API token."""
+    RulesVersion.objects.create(
+        club=club, effective_from=datetime.date(2026, 1, 1), rules_json=money_rules()
+    )
+    editor = make_user("editor", club, Membership.ORGANISER)
+    guest = services.member_create(club=club, user=organiser, name="ゲスト", kana="げすと")
+    a, b, c, d, e = members
+    ippatsu = services.ChipInput("ippatsu", winner=a, discarder=c)
+    first = game(club, organiser, [a, b, c, d], (45000, 30000, 20000, 5000), chips=[ippatsu])
+    game(club, organiser, [b, c, d, e], (32000, 28000, 25000, 15000))
+    void = game(club, organiser, [a, b, c, d], (40000, 30000, 20000, 10000))
+    services.game_void(game=void, user=editor, reason="entered twice")
+    stored = services.game_input_from_stored(first)
+    seats = [services.SeatInput(a, 46000), *stored.seats[1:3], services.SeatInput(d, 4000)]
+    services.game_edit(game=first, user=editor, data=dataclasses.replace(stored, seats=seats))
+    services.day_attendees_add(club=club, user=organiser, date=DAY_1, members=[guest])
+    day = Day.objects.get(club=club, date=DAY_1)
+    money.shugi_add(day=day, user=organiser, winner=b)
+
+    def transfer(index: int):
+        t = [t for t in money.day_ledger(day=day).transfers if t.payer is not None][index]
+        return {"payer": int(t.payer), "payee": None if t.payee is None else int(t.payee)}
+
+    payment = money.transfer_pay(day=day, user=organiser, **transfer(0))
+    deferral = money.transfer_defer(day=day, user=editor, **transfer(1))
+    money.debt_repay(debt_entry=deferral, user=organiser, amount=100)
+    money.entry_reverse(entry=payment, user=editor, note="paid to the wrong person")
+    game(club, organiser, [a, c, d, e], (50000, 25000, 15000, 10000), date=DAY_2)
+    Season.objects.create(club=club, name="2026", start=DAY_1, end=DAY_2, min_games=1)
+    ApiToken.objects.create(
+        user=organiser, club=club, name="LINE bot", prefix="jc_1", key_hash="f" * 64
+    )
+
+
+def _rows(rows: QuerySet[Any], user_field: str) -> list[dict[str, Any]]:
+    """Every column, with the user by name: a restore creates users anew, with new ids."""
+    fields = [f.attname for f in rows.model._meta.concrete_fields if f.name != user_field]
+    return list(rows.values(*fields, f"{user_field}__username").order_by("pk"))
+
+
+def snapshot(slug: str) -> dict[str, Any]:
+    """What the club's members see: standings, day ledgers, statements, the audit log."""
+    club = Club.objects.get(slug=slug)
+    ledgers = []
+    for day in Day.objects.filter(club=club).order_by("date"):
+        ledger = money.day_ledger(day=day)
+        ledgers.append(
+            (
+                day.date,
+                ledger.result,
+                ledger.outstanding,
+                ledger.transfers,
+                [e.pk for e in ledger.entries],
+            )
+        )
+    statements = {}
+    for member in Member.objects.filter(club=club).order_by("pk"):
+        statement = money.member_statement(member=member)
+        statements[member.name] = (
+            [
+                (s.date, s.what, s.yen, s.balance, s.entry and s.entry.pk, s.parts)
+                for s in statement.lines
+            ],
+            [
+                (d.entry.pk, d.debtor.pk, d.creditor and d.creditor.pk, d.principal, d.repaid)
+                for d in statement.debts
+            ],
+        )
+    audit = [
+        (
+            a.pk,
+            a.at,
+            a.action,
+            a.target,
+            a.before,
+            a.after,
+            a.actor and a.actor.username,
+            a.reason,
+            a.game_id,
+        )
+        for a in AuditLog.objects.filter(club=club).select_related("actor").order_by("at", "id")
+    ]
+    return {
+        "standings": list(stats.standings(club=club)),
+        "ledgers": ledgers,
+        "statements": statements,
+        "debts": [(d.entry.pk, d.remaining) for d in money.open_debts(club=club)],
+        "audit": audit,
+        "members": _rows(Member.objects.filter(club=club), "user"),
+        "games": _rows(Game.objects.filter(club=club), "recorded_by"),
+        "memberships": sorted(
+            Membership.objects.filter(club=club).values_list("user__username", "role")
+        ),
+        "attendees": sorted(
+            Day.attendees.through.objects.filter(day__club=club).values_list("day_id", "member_id")
+        ),
+    }
+
+
+def backup(slug: str, path: Path) -> dict[str, Any]:
+    call_command("backup", slug, str(path), stdout=StringIO())
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def restore(path: Path) -> str:
+    out = StringIO()
+    call_command("restore", str(path), stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def built(club, organiser, members, other_club, stranger) -> Club:
+    build_club(club, organiser, members)
+    # Another club in the same database, which must stay out of the file.
+    outsiders = [Member.objects.create(club=other_club, name=f"余所{i}") for i in range(4)]
+    services.game_record(
+        club=other_club,
+        user=stranger,
+        data=services.GameInput(
+            date=DAY_1,
+            seats=[services.SeatInput(m, 25000) for m in outsiders],
+        ),
+    )
+    return club
+
+
+@pytest.mark.django_db(transaction=True)
+def test_backup_flush_restore_gives_back_the_same_club(built, tmp_path):
+    before = snapshot("mame")
+    assert len(before["audit"]) >= 12 and before["debts"] and len(before["ledgers"]) == 2
+    first = backup("mame", tmp_path / "mame.json")
+    assert "余所0" not in json.dumps(first, ensure_ascii=False)
+
+    call_command("flush", interactive=False, verbosity=0)
+    assert not Club.objects.exists() and not get_user_model().objects.exists()
+    out = restore(tmp_path / "mame.json")
+
+    after = snapshot("mame")
+    for key in before:
+        assert after[key] == before[key], key
+    second = backup("mame", tmp_path / "again.json")
+    assert {**second, "created_at": None} == {**first, "created_at": None}
+    # Users come back without a usable password, and are told to set one.
+    for name in ["organiser", "editor"]:
+        user = get_user_model().objects.get(username=name)
+        assert not user.has_usable_password() and not user.is_staff and not user.is_superuser
+        assert name in out
+    assert "changepassword" in out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_new_rows_after_a_restore_get_new_ids(built, tmp_path, members):
+    backup("mame", tmp_path / "mame.json")
+    highest = Game.objects.filter(club=built).order_by("-pk").first().pk
+    call_command("flush", interactive=False, verbosity=0)
+    restore(tmp_path / "mame.json")
+    club = Club.objects.get(slug="mame")
+    user = get_user_model().objects.get(username="organiser")
+    players = list(Member.objects.filter(club=club, name__in=[m.name for m in members[:4]]))
+    new = game(club, user, players, (40000, 30000, 20000, 10000), date=DAY_2)
+    assert new.pk > highest  # on PostgreSQL: the sequences were moved past the restored ids
+
+
+def test_the_file_holds_every_kind_of_club_row(built, tmp_path):
+    data = backup("mame", tmp_path / "mame.json")
+    kinds = {o["model"] for o in data["objects"]}
+    assert kinds == {f"league.{m._meta.model_name}" for m in MODELS}
+    assert {u["username"] for u in data["users"]} == {"organiser", "editor"}
+    assert "password" not in json.dumps(data["users"])
+    day = next(
+        o
+        for o in data["objects"]
+        if o["model"] == "league.day" and o["fields"]["date"] == "2026-11-21"
+    )
+    stored = Day.objects.get(club=built, date=DAY_1).attendees.values_list("pk", flat=True)
+    assert sorted(day["fields"]["attendees"]) == sorted(stored) and len(stored) == 2
+
+
+def test_every_model_of_the_app_is_backed_up_or_left_out_on_purpose():
+    league = set(apps.get_app_config("league").get_models())
+    assert league == set(MODELS) | set(NOT_BACKED_UP)
+
+
+def test_reading_a_club_takes_the_same_queries_however_big(club, organiser, members):
+    build_club(club, organiser, members)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            club_backup(club)
+        return len(captured)
+
+    small = queries()
+    a, b, c, d, _e = members
+    for week in range(1, 4):
+        game(
+            club,
+            organiser,
+            [a, b, c, d],
+            (40000, 30000, 20000, 10000),
+            date=DAY_2 + datetime.timedelta(weeks=week),
+        )
+    assert queries() == small
+
+
+def test_restore_refuses_a_database_that_has_the_club(built, tmp_path):
+    backup("mame", tmp_path / "mame.json")
+    with pytest.raises(CommandError, match="exists"):
+        restore(tmp_path / "mame.json")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_restore_refuses_taken_ids_and_writes_nothing(built, tmp_path):
+    backup("mame", tmp_path / "mame.json")
+    call_command("flush", interactive=False, verbosity=0)
+    Club.objects.create(pk=built.pk, slug="someone-else", name="別のクラブ")
+    with pytest.raises(CommandError, match="empty database"):
+        restore(tmp_path / "mame.json")
+    assert Club.objects.count() == 1 and not get_user_model().objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json", "cannot be read"),
+        ('{"format": "something else"}', "not a Janchō club backup"),
+        ('{"format": "jancho-club-backup", "version": 99, "users": [], "objects": []}', "version"),
+        (
+            '{"format": "jancho-club-backup", "version": 1, "club": "x", "schema": "", "users": [],'
+            ' "objects": [{"model": "auth.user", "pk": 1, "fields": {"username": "x",'
+            ' "is_superuser": true}}]}',
+            "not club data",
+        ),
+    ],
+)
+def test_restore_refuses_what_is_not_a_club_backup(db, tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(CommandError, match=message):
+        restore(path)
+    assert not get_user_model().objects.exists()
+
+
+def test_backup_of_an_unknown_club_writes_nothing(db, tmp_path):
+    with pytest.raises(CommandError, match="no club"):
+        backup("nobody", tmp_path / "x.json")
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- the audit log and the ledger cannot be changed ------------------------------------------
+
+
+@pytest.fixture
+def admin_client(built) -> Client:
+    user = get_user_model().objects.create_superuser("root", "root@example.jp", "pw-root-123")
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("model", [AuditLog, LedgerEntry])
+def test_a_superuser_cannot_change_or_delete_in_the_admin(admin_client, model):
+    row = model.objects.order_by("pk").first()
+    before = model.objects.filter(pk=row.pk).values().get()
+    change = f"/admin/league/{model._meta.model_name}/{row.pk}/change/"
+    delete = f"/admin/league/{model._meta.model_name}/{row.pk}/delete/"
+    assert admin_client.post(change, {"action": "changed", "amount": 1}).status_code in (403, 404)
+    assert admin_client.get(delete).status_code in (403, 404)
+    assert admin_client.post(delete, {"post": "yes"}).status_code in (403, 404)
+    changelist = f"/admin/league/{model._meta.model_name}/"
+    admin_client.post(
+        changelist, {"action": "delete_selected", "_selected_action": [row.pk], "post": "yes"}
+    )
+    assert model.objects.filter(pk=row.pk).values().get() == before
+
+
+def test_the_audit_log_admin_shows_entries_read_only(admin_client):
+    row = AuditLog.objects.first()
+    assert (
+        admin_client.get(reverse("admin:league_auditlog_change", args=[row.pk])).status_code == 200
+    )
+    assert admin_client.get(reverse("admin:league_auditlog_add")).status_code == 403
+
+
+@pytest.mark.parametrize("model", [AuditLog, LedgerEntry])
+def test_the_models_refuse_edits_and_deletes_whatever_the_caller(built, model):
+    row = model.objects.first()
+    with pytest.raises(PermissionError):
+        row.save()
+    with pytest.raises(PermissionError):
+        row.delete()
+    with pytest.raises(PermissionError):
+        model.objects.filter(pk=row.pk).update(club=row.club)
+    with pytest.raises(PermissionError):
+        model.objects.filter(pk=row.pk).delete()
+    assert model.objects.filter(pk=row.pk).exists()

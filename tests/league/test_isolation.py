@@ -1,0 +1,239 @@
+"""Nobody gets into another club, and hostile names stay text.
+
+The club-scoped routes are read from the URL resolver, so a route added later is checked without
+touching this file; a route with a parameter this file cannot fill fails the test until it can.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import get_resolver, reverse
+from django.utils.html import escape
+
+import scoring
+from league import money, services
+from league.models import ApiToken, Club, Day, LedgerEntry, Member, RulesVersion, Season
+from tests.conftest import make_user
+
+DATE = datetime.date(2026, 11, 21)
+CLUB_PREFIX = "c/"  # league/urls.py: every club's pages are under c/<slug>/
+NOT_CLUB_SCOPED = {"home", "login", "logout", "set_language"}
+SCRIPT = "<script>alert(1)</script>"
+ATTRIBUTE = '"><img src=x onerror=alert(1)>'
+POINTS = [(45000, 30000, 20000, 5000), (32000, 28000, 25000, 15000)]
+
+
+def club_routes() -> list[tuple[str, list[str]]]:
+    """(URL name, its parameters) of every club-scoped route; fails on an unknown other route."""
+    resolver = get_resolver()
+    routes, others = [], []
+    for name in resolver.reverse_dict:
+        if not isinstance(name, str):
+            continue
+        for possibilities, *_rest in resolver.reverse_dict.getlist(name):
+            for pattern, params in possibilities:
+                if pattern.startswith(CLUB_PREFIX):
+                    routes.append((name, params))
+                else:
+                    others.append(name)
+    # A new page outside the clubs must be looked at (and added here) on purpose.
+    assert set(others) <= NOT_CLUB_SCOPED, set(others) - NOT_CLUB_SCOPED
+    assert routes
+    return sorted(routes)
+
+
+def money_rules() -> dict[str, Any]:
+    """マメの会's rules with 花月杯's session shūgi: every page of the app has something to show."""
+    return {**scoring.PRESETS["mame-no-kai"].rules.to_json(), "session_shugi": 2000}
+
+
+def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
+    """Games, a day, a season, a deferred debt and an API token; the values to fill routes with."""
+    version = RulesVersion.objects.create(
+        club=club, effective_from=datetime.date(2026, 1, 1), rules_json=money_rules()
+    )
+    for points in POINTS:
+        services.game_record(
+            club=club,
+            user=organiser,
+            data=services.GameInput(
+                date=DATE,
+                seats=[services.SeatInput(m, p) for m, p in zip(players, points, strict=True)],
+                rate="0.3",
+            ),
+        )
+    day = Day.objects.get(club=club, date=DATE)
+    transfer = next(t for t in money.day_ledger(day=day).transfers if t.payer is not None)
+    entry = money.transfer_defer(
+        day=day,
+        user=organiser,
+        payer=int(transfer.payer),
+        payee=None if transfer.payee is None else int(transfer.payee),
+    )
+    season = Season.objects.create(
+        club=club, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31)
+    )
+    token = ApiToken.objects.create(
+        user=organiser, club=club, name="bot", prefix="abcd", key_hash="0" * 64
+    )
+    return {
+        "slug": club.slug,
+        "date": day.date,
+        "game_id": club.games.first().pk,
+        "member_id": players[0].pk,
+        "season_id": season.pk,
+        "version_id": version.pk,
+        "entry_id": entry.pk,
+        "token_id": token.pk,
+    }
+
+
+def url(name: str, params: list[str], values: dict[str, Any], **override: Any) -> str:
+    missing = set(params) - values.keys()
+    if missing:
+        pytest.fail(f"route {name!r}: tests/league/test_isolation.py cannot fill {missing}")
+    return reverse(name, kwargs={p: override.get(p, values[p]) for p in params})
+
+
+def assert_hidden(client: Client, address: str) -> None:
+    """404 to GET and to POST, except 405 for a method the view never takes (asked before the
+    club is looked at, so it tells nothing); at least one of the two is 404."""
+    statuses = [client.get(address).status_code, client.post(address).status_code]
+    assert set(statuses) <= {404, 405} and 404 in statuses, (address, statuses)
+
+
+@pytest.fixture
+def values(club, organiser, members) -> dict[str, Any]:
+    return populate(club, organiser, members[:4])
+
+
+def test_every_club_route_can_be_filled_and_opens_for_its_organiser(organiser_client, values):
+    """The control for the tests below: with these values each route exists for the club."""
+    for name, params in club_routes():
+        address = url(name, params, values)
+        status = organiser_client.get(address).status_code
+        if status == 405:
+            status = organiser_client.post(address).status_code
+        assert status != 404, (name, address)
+
+
+def test_a_user_of_another_club_gets_404_everywhere(stranger_client, values):
+    for name, params in club_routes():
+        assert_hidden(stranger_client, url(name, params, values))
+
+
+def test_a_user_of_another_club_cannot_reach_its_objects_through_their_own_club(
+    stranger_client, other_club, values
+):
+    """Their own club's address with this club's game, member, day... ids: 404 too."""
+    for name, params in club_routes():
+        if params != ["slug"]:
+            assert_hidden(stranger_client, url(name, params, values, slug=other_club.slug))
+
+
+def test_a_logged_out_user_gets_404_everywhere(client, values):
+    for name, params in club_routes():
+        assert_hidden(client, url(name, params, values))
+
+
+def test_a_club_that_does_not_exist_looks_the_same(stranger_client, values):
+    for name, params in club_routes():
+        assert_hidden(stranger_client, url(name, params, values, slug="no-such-club"))
+
+
+def test_the_home_page_sends_a_logged_out_user_to_log_in(client, db):
+    response = client.get(reverse("home"))
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+
+
+# --- hostile names ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def hostile(club, organiser, members) -> dict[str, Any]:
+    """Two members with HTML in their names, in games, on the day, owing money."""
+    bad = [
+        Member.objects.create(club=club, name=SCRIPT, kana="あ"),
+        Member.objects.create(club=club, name=ATTRIBUTE, kana="い"),
+    ]
+    values = populate(club, organiser, [bad[0], members[0], members[1], bad[1]])
+    return {**values, "bad": bad}
+
+
+def pages_with_names(values: dict[str, Any]) -> list[str]:
+    slug, date = values["slug"], values["date"]
+    addresses = [
+        reverse("club_home", args=[slug]),
+        reverse("day_detail", args=[slug, date]),
+        reverse("day_ledger", args=[slug, date]),
+        reverse("game_detail", args=[slug, values["game_id"]]),
+        reverse("game_edit", args=[slug, values["game_id"]]),
+        reverse("member_list", args=[slug]),
+        reverse("standings", args=[slug]),
+        reverse("season_standings", args=[slug, values["season_id"]]),
+        reverse("season_race", args=[slug, values["season_id"]]),
+        reverse("debt_list", args=[slug]),
+    ]
+    for member in values["bad"]:
+        addresses += [
+            reverse("player_detail", args=[slug, member.pk]),
+            reverse("member_statement", args=[slug, member.pk]),
+        ]
+    return addresses
+
+
+def test_names_with_html_are_shown_escaped_everywhere(organiser_client, hostile):
+    for address in pages_with_names(hostile):
+        response = organiser_client.get(address)
+        assert response.status_code == 200, address
+        html = response.content.decode()
+        assert SCRIPT not in html and "<img src=x" not in html, address
+        assert escape(SCRIPT) in html or escape(ATTRIBUTE) in html, address
+
+
+def test_each_hostile_name_appears_escaped_on_the_pages_that_list_players(
+    organiser_client, hostile
+):
+    slug = hostile["slug"]
+    for address in [
+        reverse("club_home", args=[slug]),
+        reverse("day_detail", args=[slug, hostile["date"]]),
+        reverse("day_ledger", args=[slug, hostile["date"]]),
+        reverse("member_list", args=[slug]),
+        reverse("standings", args=[slug]),
+        reverse("season_race", args=[slug, hostile["season_id"]]),
+    ]:
+        html = organiser_client.get(address).content.decode()
+        for name in (SCRIPT, ATTRIBUTE):
+            assert escape(name) in html, (address, name)
+
+
+def test_a_member_of_the_club_sees_the_same_escaping(club, hostile):
+    client = Client()
+    client.force_login(make_user("plain", club))
+    for address in pages_with_names(hostile):
+        html = client.get(address).content.decode()
+        assert SCRIPT not in html and "<img src=x" not in html, address
+
+
+def test_an_organiser_recording_sees_hostile_names_escaped_in_the_pickers(
+    organiser_client, hostile
+):
+    html = organiser_client.get(reverse("game_new", args=[hostile["slug"]])).content.decode()
+    assert SCRIPT not in html and "<img src=x" not in html
+    assert escape(SCRIPT) in html and escape(ATTRIBUTE) in html
+
+
+def test_ledger_rows_of_another_club_are_never_listed(organiser_client, values, other_club):
+    """The other club's debts do not leak into this club's debt list."""
+    stranger_member = Member.objects.create(club=other_club, name="余所者")
+    LedgerEntry.objects.create(
+        club=other_club, kind=LedgerEntry.DEFERRAL, borrower=stranger_member, amount=1000
+    )
+    html = organiser_client.get(reverse("debt_list", args=[values["slug"]])).content.decode()
+    assert "余所者" not in html
