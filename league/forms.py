@@ -113,6 +113,30 @@ class ChipRow:
         ]
 
 
+class MemberDirectory:
+    """A club's members found as people type them (the form and the API share it): by exact
+    name, else by reading when only one member has it; spacing and kana width do not matter."""
+
+    def __init__(self, members: Iterable[Member]):
+        self.by_id = {m.pk: m for m in members}
+        self._by_name = {name_key(m.name): m for m in self.by_id.values()}
+        self._by_kana: dict[str, list[Member]] = {}
+        for m in self.by_id.values():
+            if m.kana:
+                self._by_kana.setdefault(name_key(m.kana), []).append(m)
+
+    def find(self, name: str) -> Member | None:
+        """The member, or None; ValidationError when the reading is shared by several."""
+        key = name_key(name)
+        member = self._by_name.get(key)
+        if member is not None:
+            return member
+        by_kana = self._by_kana.get(key, [])
+        if len(by_kana) > 1:
+            raise forms.ValidationError(AMBIGUOUS_KANA, code="ambiguous")
+        return by_kana[0] if by_kana else None
+
+
 class GameForm(forms.Form):
     """One hanchan: the seats from 起家, their final points, deposits, rate and chips.
 
@@ -177,11 +201,7 @@ class GameForm(forms.Form):
     # --- building --------------------------------------------------------------------------
 
     def _index_members(self) -> None:
-        self._by_name = {name_key(m.name): m for m in self.members}
-        self._by_kana: dict[str, list[Member]] = {}
-        for m in self.members:
-            if m.kana:
-                self._by_kana.setdefault(name_key(m.kana), []).append(m)
+        self._directory = MemberDirectory(self.members)
 
     def _add_seat_fields(self) -> None:
         for i in range(self.rules.players):
@@ -339,15 +359,7 @@ class GameForm(forms.Form):
         return cleaned
 
     def _resolve(self, name: str) -> Member | None:
-        """A member by exact name, else by reading when only one member has it."""
-        key = name_key(name)
-        member = self._by_name.get(key)
-        if member is not None:
-            return member
-        by_kana = self._by_kana.get(key, [])
-        if len(by_kana) > 1:
-            raise forms.ValidationError(AMBIGUOUS_KANA, code="ambiguous")
-        return by_kana[0] if by_kana else None
+        return self._directory.find(name)
 
     def _clean_seat(self, i: int) -> None:
         name = self.cleaned_data.get(f"member_{i}")

@@ -608,15 +608,20 @@ def member_create(
         raise ServiceError.one("name", _("Enter a name."))
     if Member.objects.filter(club=club, name=name).exists():
         raise ServiceError.one("name", _("A member with this name already exists."))
-    with transaction.atomic():
-        member = Member.objects.create(club=club, name=name, kana=kana.strip(), is_guest=is_guest)
-        audit(
-            club=club,
-            actor=user,
-            action="member.create",
-            target=f"member:{member.pk}",
-            after={"name": member.name, "kana": member.kana, "is_guest": is_guest},
-        )
+    try:
+        with transaction.atomic():
+            member = Member.objects.create(
+                club=club, name=name, kana=kana.strip(), is_guest=is_guest
+            )
+            audit(
+                club=club,
+                actor=user,
+                action="member.create",
+                target=f"member:{member.pk}",
+                after={"name": member.name, "kana": member.kana, "is_guest": is_guest},
+            )
+    except IntegrityError:  # a concurrent request added the same name after the check above
+        raise ServiceError.one("name", _("A member with this name already exists.")) from None
     return member
 
 

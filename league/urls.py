@@ -4,7 +4,20 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
-from league.views import accounts, ledger, manage, pages, players, record, standings
+from league.api import api
+from league.views import (
+    accounts,
+    auth,
+    exports,
+    imports,
+    ledger,
+    manage,
+    pages,
+    players,
+    record,
+    standings,
+    tokens,
+)
 
 
 class DateConverter:
@@ -50,13 +63,34 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("rules/", manage.rules_list, name="rules_list"),
     path("rules/new/", manage.rules_new, name="rules_new"),
     path("rules/<int:version_id>/resettle/", manage.rules_resettle, name="rules_resettle"),
+    path("tokens/", tokens.token_list, name="token_list"),
+    path("tokens/<int:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
+    path("import/", imports.import_upload, name="import_upload"),
+    path("import/preview/", imports.import_preview, name="import_preview"),
+    path("import/confirm/", imports.import_confirm, name="import_confirm"),
+    path("standings/export/", exports.export_standings, name="export_standings"),
+    path("games/export/", exports.export_game_log, name="export_game_log"),
+    path(
+        "days/<date:date>/ledger/export/",
+        exports.export_payment_sheet,
+        name="export_payment_sheet",
+    ),
+    path(
+        "members/<int:member_id>/statement/export/",
+        exports.export_statement,
+        name="export_statement",
+    ),
 ]
+
+# The admin's login page counts and refuses failed logins like ours (league/throttle.py).
+admin.site.login_form = auth.ThrottledAdminAuthenticationForm
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", pages.home, name="home"),
     path("c/<slug:slug>/", include(club_patterns)),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", auth.login, name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/", api.urls),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -95,6 +95,24 @@ def _save_with_guests(
         return write(form.game_input(_create_guests(request, club, form)))
 
 
+def _record(request: HttpRequest, club: Club, form: GameForm) -> Game:
+    try:
+        return _save_with_guests(
+            request,
+            club,
+            form,
+            lambda data: services.game_record(club=club, user=request.user, data=data),
+        )
+    except ServiceError:
+        # A twin of this submission (a double tap) adding the same new guest waited for the
+        # other's guest and then found the name taken: the game it was saving is recorded.
+        key = form.cleaned_data.get("submission_key")
+        twin = Game.objects.filter(club=club, submission_key=key).first() if key else None
+        if twin is None:
+            raise
+        return twin
+
+
 def _render_form(
     request: HttpRequest, club: Club, form: GameForm, preview: Preview | None, game: Game | None
 ) -> HttpResponse:
@@ -135,12 +153,7 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
     if posted and form.is_valid():
         try:
             if _wants_save(request):
-                game = _save_with_guests(
-                    request,
-                    club,
-                    form,
-                    lambda data: services.game_record(club=club, user=request.user, data=data),
-                )
+                game = _record(request, club, form)
                 messages.success(request, _("Game %(number)s saved.") % {"number": game.number})
                 return redirect("day_detail", club.slug, game.date)
             preview = services.game_preview(club=club, data=form.game_input())

@@ -1,0 +1,214 @@
+"""The game-log export at scale: a club with N games (4 rows each) on SQLite.
+
+    .venv/bin/python benchmarks/export_bench.py [--games 10000 100000] [--runs 3]
+
+For each size, builds a scratch SQLite database in a temporary directory (benchmarks/
+standings_bench.build: games settled by `scoring`, inserted in bulk), then prints:
+
+- the export's time: league.exports.game_log_workbook saved by exports.xlsx_response, the code
+  path of the download view (one query read in chunks, every cell formatted, strings checked);
+- the time of bare openpyxl writing the same cells (the same values, already in a list: no
+  query, no formats) to a write-only workbook, and the ratio of the two;
+- peak memory of each: tracemalloc's peak (Python allocations) and the growth of the process's
+  maximum resident set (ru_maxrss, which also sees SQLite's sort and openpyxl's buffers), each
+  measured in a fresh process so that building the database does not hide it.
+
+Times are the best of `--runs` runs (the least disturbed by other processes), export and bare
+alternating; wall-clock and CPU time are both shown (CPU time is steadier on a busy machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+
+def _setup() -> None:
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+    django.setup()
+    from django.utils import translation
+
+    translation.activate("ja")
+
+
+def _club():
+    from league.models import Club
+
+    return Club.objects.get(slug="bench")
+
+
+def export(club, **period: object) -> int:
+    """The download view's work after the permission check; returns the file's size."""
+    from league import exports
+
+    response = exports.xlsx_response(
+        exports.game_log_workbook(club=club, **period), name="bench.xlsx", fallback="bench.xlsx"
+    )
+    size = int(response["Content-Length"])
+    response.close()
+    return size
+
+
+def bare_values(club) -> list[tuple]:
+    """The cells the export writes, as plain values (header row first)."""
+    from league import exports
+
+    header = tuple(str(c.header) for c in exports.GAME_LOG_COLUMNS)
+    return [header, *exports.game_log_rows(club=club)]
+
+
+def bare(values: list[tuple]) -> int:
+    """Bare openpyxl: the same cells appended to a write-only sheet, saved to a temporary file."""
+    from openpyxl import Workbook
+
+    workbook = Workbook(write_only=True)
+    ws = workbook.create_sheet("Game log")
+    for row in values:
+        ws.append(row)
+    with tempfile.TemporaryFile() as file:
+        workbook.save(file)
+        return file.tell()
+
+
+def _maxrss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def _timed(fn: Callable[[], object]) -> tuple[float, float]:
+    gc.collect()
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def _memory(fn: Callable[[], object]) -> dict[str, float]:
+    """tracemalloc's peak and the growth of ru_maxrss while `fn` runs (MB)."""
+    gc.collect()
+    before = _maxrss_mb()
+    tracemalloc.start()
+    fn()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"peak": peak / 2**20, "rss": _maxrss_mb() - before}
+
+
+# --- the child processes ---------------------------------------------------------------------
+
+
+def child_build(games: int) -> dict[str, float]:
+    import standings_bench
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    start = time.perf_counter()
+    standings_bench.build(games)
+    return {"build": time.perf_counter() - start}
+
+
+def child_time(runs: int) -> dict[str, float]:
+    club = _club()
+    values = bare_values(club)
+    export(club)  # warm up: the database file in the page cache, imports done
+    samples: dict[str, list[tuple[float, float]]] = {"export": [], "bare": []}
+    for _ in range(runs):
+        samples["export"].append(_timed(lambda: export(club)))
+        samples["bare"].append(_timed(lambda: bare(values)))
+    out: dict[str, float] = {"rows": len(values) - 1, "size": export(club) / 2**20}
+    for name, pairs in samples.items():
+        out[f"{name}_wall"] = min(p[0] for p in pairs)
+        out[f"{name}_cpu"] = min(p[1] for p in pairs)
+    return out
+
+
+def child_memory_export() -> dict[str, float]:
+    from league.models import Result
+
+    club = _club()
+    last = Result.objects.filter(club=club).latest("date").date
+    export(club, start=last)  # one day's export first: imports and translations loaded
+    return _memory(lambda: export(club))
+
+
+def child_memory_bare() -> dict[str, float]:
+    values = bare_values(_club())  # held before measuring: only the writing is measured
+    bare(values[:100])
+    return _memory(lambda: bare(values))
+
+
+CHILDREN = {
+    "build": lambda args: child_build(args.games[0]),
+    "time": lambda args: child_time(args.runs),
+    "memory-export": lambda args: child_memory_export(),
+    "memory-bare": lambda args: child_memory_bare(),
+}
+
+
+def run_child(mode: str, url: str, args: argparse.Namespace) -> dict[str, float]:
+    command = [sys.executable, __file__, "--child", mode, "--runs", str(args.runs)]
+    env = {**os.environ, "DATABASE_URL": url}
+    if mode == "build":
+        command += ["--games", str(args.games[0])]
+    result = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def measure(games: int, args: argparse.Namespace) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="janchou-export-bench-") as tmp:
+        url = f"sqlite:///{tmp}/bench.sqlite3"
+        sized = argparse.Namespace(**{**vars(args), "games": [games]})
+        figures = run_child("build", url, sized)
+        print(f"  built {games:,} games ({games * 4:,} rows) in {figures['build']:.1f} s")
+        figures |= run_child("time", url, sized)
+        figures |= {f"export_{k}": v for k, v in run_child("memory-export", url, sized).items()}
+        figures |= {f"bare_{k}": v for k, v in run_child("memory-bare", url, sized).items()}
+    return figures
+
+
+def report(games: int, f: dict[str, float]) -> None:
+    print(f"{games:,} games: {int(f['rows']):,} rows, {f['size']:.1f} MB .xlsx")
+    for name, label in (("export", "export (view's path)"), ("bare", "bare openpyxl")):
+        print(
+            f"  {label:21} {f[f'{name}_wall']:7.2f} s wall {f[f'{name}_cpu']:7.2f} s CPU"
+            f" | tracemalloc peak {f[f'{name}_peak']:6.1f} MB"
+            f" | ru_maxrss +{f[f'{name}_rss']:6.1f} MB"
+        )
+    print(
+        f"  ratio export / bare:  {f['export_wall'] / f['bare_wall']:.2f} wall,"
+        f" {f['export_cpu'] / f['bare_cpu']:.2f} CPU"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        _setup()
+        print(json.dumps(CHILDREN[args.child](args)))
+        return
+    os.environ.pop("DATABASE_URL", None)
+    for games in args.games:
+        print(f"SQLite, {games:,} games:", flush=True)
+        report(games, measure(games, args))
+
+
+if __name__ == "__main__":
+    main()

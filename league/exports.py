@@ -1,0 +1,688 @@
+"""Excel workbooks out: season standings, the game log, a day's payment sheet, a statement.
+
+`write_sheet` is the one function that turns rows into a worksheet: headers in the UI language,
+number formats that write negatives as clubs do (▲1,500), column widths that fit full-width
+text, a frozen header row that is also repeated on every printed page, and text that never
+becomes a formula. Cells hold computed numbers, never formulas: a phone's viewer shows a formula
+it does not evaluate as 0.
+
+Workbooks are write-only: openpyxl streams each row to a temporary file as it is appended, so a
+club's whole game log needs the memory of one row, and `xlsx_response` sends the saved file.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import tempfile
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from itertools import zip_longest
+from typing import Any
+from urllib.parse import quote
+
+from django.http import FileResponse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+from openpyxl import Workbook
+from openpyxl.cell import Cell, WriteOnlyCell
+from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+from openpyxl.worksheet.worksheet import Worksheet
+
+import scoring
+
+from . import money, stats
+from .models import Club, LedgerEntry, Member
+from .tables import Shown, StandingsTable
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+GAME_LOG_PROPERTY = "janchou-game-log"  # wb.properties.title of a game log (the importer's cue)
+
+# Excel reads a typed cell starting with these as a formula (or a DDE command: +cmd|'...'!A0).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+SHEET_TITLE_BAD = re.compile(r"[\[\]:*?/\\]")
+FILE_NAME_BAD = re.compile(r'[\x00-\x1f\x7f\\/:*?"<>|]')
+ASCII_NAME_BAD = re.compile(r"[^A-Za-z0-9._-]+")
+PADDING = 2  # characters of air around the widest value of a column
+
+HEADER_FONT = Font(bold=True)
+HEADER_FILL = PatternFill("solid", fgColor="E7E6E6")
+HEADER_BORDER = Border(bottom=Side(style="thin"))
+HEADER_ALIGNMENT = Alignment(horizontal="center", vertical="center", wrap_text=False)
+
+
+# --- number formats --------------------------------------------------------------------------
+
+
+def number_formats() -> dict[str, str]:
+    """Cell formats by kind, in the UI language: ▲ for negatives in Japanese, - in English."""
+    minus = '"▲"' if (translation.get_language() or "ja").startswith("ja") else "-"
+    return {
+        "date": "yyyy/mm/dd",
+        "yen": f"#,##0;{minus}#,##0;0",  # also final points and chips
+        "score": f"+0.0;{minus}0.0;0.0",  # tenths of 1,000 points, as Decimal(tenths) / 10
+        "average": f"+0.00;{minus}0.00;0.00",  # hundredths, as Decimal(hundredths) / 100
+        "hundredths": "0.00",
+        "percent": "0.00%",
+    }
+
+
+def score_value(tenths: int | None) -> Decimal | None:
+    """A score as the number a club writes: 453 → 45.3 (exact; openpyxl writes it as a number)."""
+    return None if tenths is None else Decimal(tenths) / 10
+
+
+def hundredths_value(value: int | None) -> Decimal | None:
+    return None if value is None else Decimal(value) / 100
+
+
+def rate_value(hundredths_of_percent: int | None) -> Decimal | None:
+    """2500 (25.00%) → 0.25, shown with the format 0.00%."""
+    return None if hundredths_of_percent is None else Decimal(hundredths_of_percent) / 10_000
+
+
+# --- widths ----------------------------------------------------------------------------------
+
+
+def text_width(text: str) -> int:
+    """Columns a text takes in a spreadsheet: East Asian wide and full-width characters count 2."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _value_width(value: Any) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, str):
+        return text_width(value)
+    if isinstance(value, datetime.date):
+        return 10  # 2026/11/21
+    if isinstance(value, bool):
+        return 5
+    # A number as formatted: thousands separators, a sign (▲ is wide), decimals or a percent.
+    return len(f"{abs(value):,}") + 3
+
+
+def column_widths(tables: Sequence[Block], minimums: Sequence[float | None] = ()) -> list[float]:
+    """Each column's width: its widest header, its widest value in every table whose rows are a
+    sequence (rows still to be streamed are not read), and at least its minimum."""
+    count = max([len(minimums), *(len(t.headers) for t in tables)])
+    widths = [float(m or 0) for m in [*minimums, *[None] * (count - len(minimums))]]
+    for table in tables:
+        lines: list[Sequence[Any]] = [table.headers]
+        if isinstance(table.rows, Sequence):
+            lines += list(table.rows)
+        for line in lines:
+            for i, value in enumerate(line):
+                widths[i] = max(widths[i], _value_width(value) + PADDING)
+    return widths
+
+
+# --- one function writes every sheet ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Block:
+    """A table written below the sheet's first one, after a blank row (the payment sheet has
+    three); `caption`, when given, is a bold line above its header."""
+
+    headers: Sequence[str]
+    rows: Iterable[Sequence[Any]]
+    formats: Sequence[str | None] = ()
+    caption: str = ""
+
+
+def write_sheet(
+    ws: Any,
+    *,
+    title: str,
+    headers: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    formats: Sequence[str | None] = (),
+    widths: Sequence[float | None] = (),
+    blocks: Sequence[Block] = (),
+    landscape: bool = False,
+    one_page: bool = False,
+    page_header: str = "",
+) -> None:
+    """Write a table to `ws` (write-only or not) from row 1: the header row, then `rows`.
+
+    `formats` are number formats by column (None: General); `widths` minimum widths in
+    characters, widened to fit the headers and, when `rows` is a sequence, every value (a
+    stream of rows is written as it comes and is never held). Strings are always text cells.
+    The sheet prints on A4, one page wide (and, with `one_page`, one page tall), with the
+    header row repeated and `page_header` at the top of each page.
+    """
+    ws.title = sheet_title(title)
+    tables = [Block(headers, rows, formats), *blocks]
+    for i, width in enumerate(column_widths(tables, widths), 1):
+        ws.column_dimensions[get_column_letter(i)].width = width
+    _page_setup(ws, landscape=landscape, one_page=one_page, page_header=page_header)
+    # A write-only sheet writes its view (the frozen pane) with its first row: set it first.
+    ws.freeze_panes = "A2"
+    ws.print_title_rows = "1:1"
+    for n, table in enumerate(tables):
+        if n:
+            ws.append([])
+        if table.caption:
+            ws.append([_styled(ws, table.caption, font=HEADER_FONT)])
+        ws.append([_header_cell(ws, text) for text in table.headers])
+        to_cells = _row_maker(ws, table.formats)
+        for row in table.rows:
+            ws.append(to_cells(row))
+
+
+def sheet_title(title: str) -> str:
+    """Excel's rules for sheet names: at most 31 characters, none of []:*?/\\."""
+    return SHEET_TITLE_BAD.sub("_", title)[:31] or "Sheet"
+
+
+def _page_setup(ws: Any, *, landscape: bool, one_page: bool, page_header: str) -> None:
+    ws.page_setup.paperSize = Worksheet.PAPERSIZE_A4
+    ws.page_setup.orientation = "landscape" if landscape else "portrait"
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 1 if one_page else 0  # 0: as many pages as it takes
+    if page_header:
+        ws.oddHeader.center.text = page_header.replace("&", "&&")  # & starts a header code
+    ws.oddFooter.center.text = "&P / &N"
+
+
+def _styled(ws: Any, value: Any, **style: Any) -> Cell:
+    cell = WriteOnlyCell(ws, value=clean_text(value) if isinstance(value, str) else value)
+    for name, setting in style.items():
+        setattr(cell, name, setting)
+    if isinstance(value, str):
+        cell.data_type = "s"
+    return cell
+
+
+def _header_cell(ws: Any, text: str) -> Cell:
+    return _styled(
+        ws,
+        str(text),
+        font=HEADER_FONT,
+        fill=HEADER_FILL,
+        border=HEADER_BORDER,
+        alignment=HEADER_ALIGNMENT,
+    )
+
+
+def clean_text(value: str) -> str:
+    """Control characters an .xlsx cannot hold are dropped (openpyxl would refuse the cell)."""
+    return ILLEGAL_CHARACTERS_RE.sub("", value)
+
+
+def text_cell(ws: Any, value: str) -> Cell:
+    """A text cell that Excel never evaluates, even when the user edits it (quote prefix)."""
+    return _styled(ws, value, quotePrefix=True)
+
+
+def _needs_text_cell(value: str) -> bool:
+    """Strings that openpyxl, or Excel on editing, would take for a formula or an error."""
+    return value.startswith(FORMULA_STARTS) or value in ERROR_CODES
+
+
+def _row_maker(ws: Any, formats: Sequence[str | None]) -> Callable[[Sequence[Any]], list[Any]]:
+    """A function from a row of values to what `ws.append` takes.
+
+    Formatted numbers become cells sharing their column's style; plain values are passed as they
+    are (openpyxl's fast path), except strings that could be read as formulas. This runs once
+    per cell of a 400,000-row game log, hence the plain loop.
+    """
+    styles = []
+    for number_format in formats:
+        if number_format:
+            template = WriteOnlyCell(ws)
+            template.number_format = number_format
+            styles.append(template._style)
+        else:
+            styles.append(None)
+
+    def to_cells(values: Sequence[Any]) -> list[Any]:
+        row = list(values)
+        for i, (value, style) in enumerate(zip_longest(row, styles)):
+            if value is None:
+                continue
+            if isinstance(value, str):
+                value = row[i] = clean_text(value)
+                if _needs_text_cell(value):
+                    row[i] = text_cell(ws, value)
+            elif style is not None:
+                row[i] = Cell(ws, row=1, column=1, value=value, style_array=style)
+        return row
+
+    return to_cells
+
+
+# --- columns ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    header: Any  # a lazy translatable string, shown in the UI language
+    format: str = ""  # a key of number_formats()
+    width: float | None = None  # a minimum, in characters
+
+    @staticmethod
+    def sheet_args(columns: Sequence[Column]) -> dict[str, list[Any]]:
+        """write_sheet's headers, formats and widths for these columns."""
+        formats = number_formats()
+        return {
+            "headers": [str(c.header) for c in columns],
+            "formats": [formats.get(c.format) for c in columns],
+            "widths": [c.width for c in columns],
+        }
+
+
+class StreamedSheet(WriteOnlyWorksheet):
+    """openpyxl's write-only sheet, taking the cells it is given as they are.
+
+    openpyxl 3.1 first tries every appended value as a plain value and takes a cell only from
+    the ValueError that this raises; for the game log's formatted cells (4 of 11 columns) that
+    was a quarter of the export's time. The rest is openpyxl's own loop (`_values_to_row`).
+    """
+
+    def _values_to_row(self, values: Iterable[Any], row_idx: int) -> Iterator[Cell]:
+        spare = WriteOnlyCell(self)  # plain values go through one cell, as in openpyxl
+        for col_idx, value in enumerate(values, 1):
+            if value is None:
+                continue
+            if isinstance(value, Cell):
+                cell = value
+            else:
+                spare.value = value
+                cell = spare
+            cell.column, cell.row = col_idx, row_idx
+            if cell.hyperlink is not None:
+                cell.hyperlink.ref = cell.coordinate
+            yield cell
+            if cell is spare and (spare.has_style or spare.hyperlink):
+                spare = WriteOnlyCell(self)
+
+
+def _workbook(title: str = "") -> tuple[Workbook, StreamedSheet]:
+    workbook = Workbook(write_only=True)
+    workbook.properties.creator = "Janchō"
+    if title:
+        workbook.properties.title = title
+    ws = StreamedSheet(parent=workbook, title="Sheet")
+    workbook._add_sheet(ws)
+    return workbook, ws
+
+
+def _party_name(club: Club, member: Member | None) -> str:
+    return club.name if member is None else member.name
+
+
+# --- season standings ------------------------------------------------------------------------
+
+STANDINGS_TITLE = gettext_lazy("Standings")
+_HEADER = StandingsTable.base_columns  # the page's column headers: one translation for both
+NOTE = Column("note", gettext_lazy("Note"))
+
+
+def _standings_columns(shown: Shown) -> list[Column]:
+    formats = {
+        "total": "score",
+        "best": "score",
+        "average": "average",
+        "avg_rank": "hundredths",
+        "chips": "yen",
+        "yen": "yen",
+    }
+    columns = []
+    for key, column in _HEADER.items():
+        if key in shown.hidden():
+            continue
+        kind = "percent" if key.endswith("_rate") else formats.get(key, "")
+        columns.append(Column(key, column.verbose_name, kind))
+    return [*columns, NOTE]
+
+
+def _standings_value(key: str, row: dict[str, Any]) -> Any:
+    value = row[key]
+    if key in ("total", "best"):
+        return score_value(value)
+    if key in ("average", "avg_rank"):
+        return hundredths_value(value)
+    if key.endswith("_rate"):
+        return rate_value(value)
+    return value
+
+
+def _standings_note(row: dict[str, Any]) -> str | None:
+    notes = []
+    if row["is_guest"]:
+        notes.append(_("guest"))
+    if not row["qualified"]:
+        notes.append(_("not enough games"))
+    return ", ".join(notes) or None
+
+
+def standings_workbook(
+    *, club: Club, rows: Iterable[dict[str, Any]], shown: Shown, period: str
+) -> Workbook:
+    """The standings table with every statistic (rows: league.stats.standings)."""
+    columns = _standings_columns(shown)
+    keys = [c.key for c in columns[:-1]]
+    lines = [[*(_standings_value(k, row) for k in keys), _standings_note(row)] for row in rows]
+    workbook, ws = _workbook()
+    write_sheet(
+        ws,
+        title=str(STANDINGS_TITLE),
+        rows=lines,
+        landscape=True,
+        page_header=f"{club.name}  {period}  {STANDINGS_TITLE}",
+        **Column.sheet_args(columns),
+    )
+    return workbook
+
+
+# --- the game log ----------------------------------------------------------------------------
+
+# Translators: the sheet's name in a workbook; 対局ログ
+GAME_LOG_TITLE = gettext_lazy("Game log")
+# The header texts are the importer's too (league.imports.GAME_LOG_HEADERS): keep them equal.
+GAME_LOG_COLUMNS = (
+    Column("date", gettext_lazy("Date"), "date", 12),
+    Column("table", gettext_lazy("Table")),
+    Column("game", gettext_lazy("Game")),
+    Column("seat", gettext_lazy("Seat")),
+    Column("player", gettext_lazy("Player"), width=10),
+    Column("points", gettext_lazy("Final points"), "yen", 9),
+    Column("rank", gettext_lazy("Rank")),
+    Column("score", gettext_lazy("Score"), "score", 8),
+    Column("chips", gettext_lazy("Chips"), "yen"),
+    Column("yen", gettext_lazy("Yen"), "yen", 9),
+    Column("chombo", gettext_lazy("Chombo")),
+)
+GAME_LOG_FIELDS = (
+    "date",
+    "game__table",
+    "game__number",
+    "seat",
+    "member__name",
+    "points",
+    "rank",
+    "score",
+    "chips",
+    "yen",
+    "chombo",
+)
+CHUNK = 2000
+
+
+def game_log_rows(
+    *,
+    club: Club,
+    start: datetime.date | None = None,
+    end: datetime.date | None = None,
+    rate: str | None = None,
+) -> Iterator[tuple[Any, ...]]:
+    """One row per player per counted game, by date, game and seat: one query, read in chunks
+    (a server-side cursor on PostgreSQL), so that memory does not grow with the games."""
+    rows = (
+        stats.counted_results(club=club, start=start, end=end, rate=rate)
+        .order_by("date", "game__number", "seat")
+        .values_list(*GAME_LOG_FIELDS)
+        .iterator(chunk_size=CHUNK)
+    )
+    for date, table, number, seat, name, points, rank, score, chips, yen, chombo in rows:
+        yield (
+            date,
+            table or None,
+            number,
+            seat + 1,  # 1 = 起家
+            name,
+            points,
+            rank,
+            Decimal(score) / 10,
+            chips,
+            yen,
+            chombo,
+        )
+
+
+def game_log_workbook(
+    *,
+    club: Club,
+    start: datetime.date | None = None,
+    end: datetime.date | None = None,
+    rate: str | None = None,
+) -> Workbook:
+    """The game log (format: issue 6's shared decisions; league.imports reads it back)."""
+    names = Member.objects.filter(club=club).values_list("name", flat=True)
+    widest = max((text_width(n) for n in names), default=0) + PADDING
+    columns = [
+        Column(c.key, c.header, c.format, max(c.width or 0, widest)) if c.key == "player" else c
+        for c in GAME_LOG_COLUMNS
+    ]
+    workbook, ws = _workbook(GAME_LOG_PROPERTY)
+    write_sheet(
+        ws,
+        title=str(GAME_LOG_TITLE),
+        rows=game_log_rows(club=club, start=start, end=end, rate=rate),
+        page_header=f"{club.name}  {GAME_LOG_TITLE}",
+        **Column.sheet_args(columns),
+    )
+    return workbook
+
+
+# --- a day's payment sheet -------------------------------------------------------------------
+
+# Translators: 精算表
+PAYMENT_SHEET_TITLE = gettext_lazy("Payment sheet")
+CLUB_ROW = pgettext_lazy("payment sheet", "Club (house)")
+PAID = gettext_lazy("paid")
+UNPAID = gettext_lazy("unpaid")
+
+
+def _parts_columns(rules: scoring.Rules, result: scoring.DayResult) -> list[Column]:
+    columns = [
+        Column("player", gettext_lazy("Player")),
+        Column("games", gettext_lazy("Games")),
+        Column("score", gettext_lazy("Score"), "score"),
+    ]
+    if rules.chips:
+        columns.append(Column("chips", gettext_lazy("Chips"), "yen"))
+    columns.append(Column("game_yen", gettext_lazy("Games (yen)"), "yen"))
+    if rules.place_fees:
+        columns.append(Column("fees", gettext_lazy("Place fees"), "yen"))
+    if rules.session_shugi:
+        columns.append(Column("shugi", gettext_lazy("Shūgi"), "yen"))
+    if rules.yen_unit != 1 or any(p.rounding for p in result.players):
+        columns.append(Column("rounding", gettext_lazy("Rounding"), "yen"))
+    return [*columns, Column("yen", gettext_lazy("Total (yen)"), "yen")]
+
+
+def _parts_rows(ledger: money.DayLedger, columns: Sequence[Column]) -> list[list[Any]]:
+    rows = []
+    for p in ledger.result.players:
+        values = {"player": ledger.members[int(p.name)].name, "score": score_value(p.score)}
+        rows.append([values[c.key] if c.key in values else getattr(p, c.key) for c in columns])
+    house = [None] * len(columns)
+    house[0], house[-1] = str(CLUB_ROW), ledger.result.house
+    return [*rows, house]
+
+
+TRANSFER_COLUMNS = (
+    Column("payer", gettext_lazy("From")),
+    Column("payee", gettext_lazy("To")),
+    Column("yen", gettext_lazy("Yen"), "yen"),
+    Column("status", gettext_lazy("Status")),
+    Column("note", gettext_lazy("Note")),
+)
+
+
+def _entry_transfer(club: Club, entry: LedgerEntry) -> list[Any]:
+    """A recorded settlement of the day as a transfer row."""
+    payee = _party_name(club, entry.payee)
+    if entry.kind == LedgerEntry.LOAN:
+        note = _("%(lender)s lent the money") % {"lender": _party_name(club, entry.payer)}
+        return [entry.borrower.name, payee, entry.amount, str(PAID), note]
+    if entry.kind == LedgerEntry.DEFERRAL:
+        owed = f"{entry.amount + entry.surcharge:,}"
+        note = _("deferred: owes %(yen)s yen with the surcharge") % {"yen": owed}
+        return [entry.borrower.name, payee, entry.amount, str(UNPAID), note]
+    return [_party_name(club, entry.payer), payee, entry.amount, str(PAID), None]
+
+
+def _transfer_rows(club: Club, ledger: money.DayLedger) -> list[list[Any]]:
+    """The day's recorded payments, loans and deferrals (not cancelled), then what is still due."""
+    cancelled = {e.reverses_id for e in ledger.entries if e.reverses_id is not None}
+    settled = (LedgerEntry.PAYMENT, LedgerEntry.LOAN, LedgerEntry.DEFERRAL)
+    rows = [
+        _entry_transfer(club, e)
+        for e in ledger.entries
+        if e.kind in settled and e.pk not in cancelled and e.debt_id is None
+    ]
+    for t in ledger.transfers:
+        payer = ledger.member(money._party(t.payer))
+        payee = ledger.member(money._party(t.payee))
+        rows.append([_party_name(club, payer), _party_name(club, payee), t.yen, str(UNPAID), None])
+    return rows
+
+
+OPEN_DEBTS = gettext_lazy("Open debts")
+DEBT_COLUMNS = (
+    Column("debtor", gettext_lazy("Debtor")),
+    Column("creditor", gettext_lazy("Owed to")),
+    Column("remaining", gettext_lazy("Remaining (yen)"), "yen"),
+    Column("since", gettext_lazy("Since"), "date"),
+    Column("age", gettext_lazy("Days")),
+)
+
+
+def _debt_rows(club: Club, debts: Iterable[money.Debt], today: datetime.date) -> list[list[Any]]:
+    return [
+        [d.debtor.name, _party_name(club, d.creditor), d.remaining, d.since, d.age_days(today)]
+        for d in sorted(debts, key=lambda d: (d.since, d.entry.pk))
+    ]
+
+
+def _block(columns: Sequence[Column], rows: list[list[Any]], caption: Any) -> Block:
+    args = Column.sheet_args(columns)
+    return Block(args["headers"], rows, args["formats"], str(caption))
+
+
+def payment_sheet_workbook(
+    *, club: Club, ledger: money.DayLedger, debts: Iterable[money.Debt], today: datetime.date
+) -> Workbook:
+    """Each attendee's parts and total, the transfers (paid or not), the club's open debts: one
+    A4 page to print and pin up at the venue."""
+    columns = _parts_columns(ledger.rules, ledger.result)
+    blocks = [
+        _block(TRANSFER_COLUMNS, _transfer_rows(club, ledger), gettext_lazy("Transfers")),
+        _block(DEBT_COLUMNS, _debt_rows(club, debts, today), OPEN_DEBTS),
+    ]
+    workbook, ws = _workbook()
+    write_sheet(
+        ws,
+        title=str(PAYMENT_SHEET_TITLE),
+        rows=_parts_rows(ledger, columns),
+        blocks=blocks,
+        one_page=True,
+        page_header=f"{club.name}  {ledger.day.date:%Y/%m/%d}  {PAYMENT_SHEET_TITLE}",
+        **Column.sheet_args(columns),
+    )
+    return workbook
+
+
+# --- a member's statement --------------------------------------------------------------------
+
+# Translators: 収支明細
+STATEMENT_TITLE = gettext_lazy("Statement")
+STATEMENT_COLUMNS = (
+    Column("date", gettext_lazy("Date"), "date", 12),
+    Column("what", gettext_lazy("Details")),
+    Column("games", gettext_lazy("Games")),
+    Column("score", gettext_lazy("Score"), "score"),
+    Column("yen", gettext_lazy("Yen"), "yen", 9),
+    Column("balance", gettext_lazy("Balance"), "yen", 9),
+)
+DAY_LINE = gettext_lazy("Games of the day")
+
+
+def _statement_rows(
+    statement: money.Statement, describe: Callable[[LedgerEntry, Member], str]
+) -> list[list[Any]]:
+    rows = []
+    for line in statement.lines:
+        games = score = None
+        if line.entry is not None:
+            what = describe(line.entry, statement.member)
+        else:
+            what = str(DAY_LINE)
+            if line.parts is not None:
+                games, score = line.parts.games, score_value(line.parts.score)
+        rows.append([line.date, what, games, score, line.yen, line.balance])
+    return rows
+
+
+def statement_workbook(
+    *,
+    club: Club,
+    statement: money.Statement,
+    describe: Callable[[LedgerEntry, Member], str],
+    today: datetime.date,
+) -> Workbook:
+    """Every line of the member's statement with the running balance, then their open debts.
+
+    `describe` words an entry as the statement page does (the page and the sheet say the same).
+    """
+    workbook, ws = _workbook()
+    debts = _block(DEBT_COLUMNS, _debt_rows(club, statement.debts, today), OPEN_DEBTS)
+    write_sheet(
+        ws,
+        title=str(STATEMENT_TITLE),
+        rows=_statement_rows(statement, describe),
+        blocks=[debts],
+        page_header=f"{club.name}  {statement.member.name}  {STATEMENT_TITLE}",
+        **Column.sheet_args(STATEMENT_COLUMNS),
+    )
+    return workbook
+
+
+# --- the download ----------------------------------------------------------------------------
+
+
+def file_name(*parts: Any) -> str:
+    """A file name from its parts joined by _: マメの会_2026-11-21_精算表.xlsx. Characters that
+    Windows or macOS refuse in a file name become _."""
+    name = "_".join(str(p) for p in parts if str(p))
+    return FILE_NAME_BAD.sub("_", name).strip(" .") + ".xlsx"
+
+
+def ascii_file_name(*parts: Any) -> str:
+    """The same name in ASCII for clients that ignore filename*: mame_2026-11-21_payment-sheet."""
+    name = "_".join(ASCII_NAME_BAD.sub("-", str(p)).strip("-") for p in parts)
+    return (name.strip("._-") or "janchou") + ".xlsx"
+
+
+def content_disposition(name: str, fallback: str) -> str:
+    """RFC 6266: an ASCII `filename` for old clients, the real name UTF-8 encoded in `filename*`
+    (RFC 8187), which every current browser prefers."""
+    fallback = ASCII_NAME_BAD.sub("_", fallback)
+    return f"attachment; filename=\"{fallback}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+def xlsx_response(workbook: Workbook, *, name: str, fallback: str) -> FileResponse:
+    """The workbook saved to an anonymous temporary file, sent in chunks and deleted when sent."""
+    file = tempfile.TemporaryFile()  # noqa: SIM115 (the response closes it, which deletes it)
+    try:
+        workbook.save(file)
+        file.seek(0)
+    except BaseException:
+        file.close()
+        raise
+    response = FileResponse(file, content_type=XLSX)
+    response["Content-Disposition"] = content_disposition(name, fallback)
+    response["Cache-Control"] = "private, no-store"
+    return response

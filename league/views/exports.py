@@ -1,0 +1,136 @@
+"""Excel downloads: standings, the game log, a day's payment sheet, a member's statement.
+
+Every member of the club may download what they may see; the money sheets answer 404 for a club
+without money, like their pages. league.exports builds the workbooks in the user's language.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from .. import exports, money, stats
+from ..access import club_for
+from ..filters import StandingsFilter
+from ..models import Club, Day, Member, Season
+from ..services import ServiceError
+from ..tables import Shown
+from .accounts import _describe
+from .standings import _rate_names, _rules_between, _rules_versions
+
+GAME_LOG_FILTERS = ["start", "end", "season", "rate"]
+
+
+def _period_filter(
+    request: HttpRequest, club: Club, fields: list[str] | None = None
+) -> tuple[StandingsFilter, list[Any]]:
+    """The standings page's filter (season, dates, rate), bound to the query string."""
+    seasons = list(Season.objects.filter(club=club).order_by("-start", "-pk"))
+    versions = _rules_versions(club)
+    rates = _rate_names([v.rules for v in versions])
+    return StandingsFilter(request.GET, seasons=seasons, rates=rates, fields=fields), versions
+
+
+def _period_names(filterset: StandingsFilter, args: dict[str, Any]) -> tuple[str, str]:
+    """The period in a file name, and in ASCII: the season's name, the dates, or all time."""
+    season = filterset.seasons.get(filterset.form.cleaned_data.get("season") or "")
+    start, end = args["start"], args["end"]
+    if season is not None and (start, end) == (season.start, season.end):
+        name, ascii_name = season.name, f"season-{season.pk}"
+    elif start or end:
+        name = ascii_name = f"{start or ''}~{end or ''}"
+    else:
+        name, ascii_name = _("all time"), "all-time"
+    if args.get("rate"):
+        name, ascii_name = f"{name}_{args['rate']}", f"{ascii_name}_{args['rate']}"
+    return name, ascii_name
+
+
+def _bad_filter(filterset: StandingsFilter) -> HttpResponse:
+    errors = "; ".join(f"{k}: {' '.join(v)}" for k, v in filterset.form.errors.items())
+    return HttpResponseBadRequest(errors, content_type="text/plain; charset=utf-8")
+
+
+@require_safe
+def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """?season=, ?start=&end=, ?rate=, ?min_games= as on the standings pages; none: all time."""
+    club = club_for(request, slug)
+    filterset, versions = _period_filter(request, club)
+    if not filterset.is_valid():
+        return _bad_filter(filterset)
+    args = filterset.standings_args()
+    shown = Shown.for_rules(_rules_between(versions, args["start"], args["end"]))
+    period, ascii_period = _period_names(filterset, args)
+    workbook = exports.standings_workbook(
+        club=club, rows=stats.standings(club=club, **args), shown=shown, period=period
+    )
+    return exports.xlsx_response(
+        workbook,
+        name=exports.file_name(club.name, period, exports.STANDINGS_TITLE),
+        fallback=exports.ascii_file_name(club.slug, ascii_period, "standings"),
+    )
+
+
+@require_safe
+def export_game_log(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every counted game, or a season's (?season=), dates' (?start=&end=) or rate's (?rate=)."""
+    club = club_for(request, slug)
+    filterset, _versions = _period_filter(request, club, GAME_LOG_FILTERS)
+    if not filterset.is_valid():
+        return _bad_filter(filterset)
+    args = filterset.standings_args()
+    args.pop("min_games", None)
+    period, ascii_period = _period_names(filterset, args)
+    return exports.xlsx_response(
+        exports.game_log_workbook(club=club, **args),
+        name=exports.file_name(club.name, period, exports.GAME_LOG_TITLE),
+        fallback=exports.ascii_file_name(club.slug, ascii_period, "game-log"),
+    )
+
+
+@require_safe
+def export_payment_sheet(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    club = club_for(request, slug)
+    day = get_object_or_404(Day, club=club, date=date)
+    day.club = club  # money.day_ledger reads it: no second query
+    try:
+        ledger = money.day_ledger(day=day)
+    except ServiceError:  # no rules in force on the day: nothing to settle
+        raise Http404 from None
+    if not ledger.has_money:
+        raise Http404
+    workbook = exports.payment_sheet_workbook(
+        club=club, ledger=ledger, debts=money.open_debts(club=club), today=timezone.localdate()
+    )
+    return exports.xlsx_response(
+        workbook,
+        name=exports.file_name(club.name, date.isoformat(), exports.PAYMENT_SHEET_TITLE),
+        fallback=exports.ascii_file_name(club.slug, date.isoformat(), "payment-sheet"),
+    )
+
+
+@require_safe
+def export_statement(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+    club = club_for(request, slug)
+    if not money.club_has_money(club=club):
+        raise Http404
+    member = get_object_or_404(Member, pk=member_id, club=club)
+    member.club = club  # money.member_statement reads it: no second query
+    today = timezone.localdate()
+    workbook = exports.statement_workbook(
+        club=club,
+        statement=money.member_statement(member=member),
+        describe=_describe,
+        today=today,
+    )
+    return exports.xlsx_response(
+        workbook,
+        name=exports.file_name(club.name, member.name, exports.STATEMENT_TITLE, today.isoformat()),
+        fallback=exports.ascii_file_name(club.slug, f"member-{member.pk}", "statement", today),
+    )

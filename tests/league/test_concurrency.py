@@ -1,0 +1,268 @@
+"""The record form under concurrent requests, on PostgreSQL (SQLite serialises every write, so
+races cannot happen there): double submissions, games numbered without gaps, two organisers
+editing the same game, and an edit racing a void. Each thread has its own client and its own
+database connection; a barrier releases them together."""
+
+from __future__ import annotations
+
+import datetime
+import threading
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from league import services
+from league.models import AuditLog, Day, Game, Member, Result
+
+pytestmark = [
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="concurrency is only real on PostgreSQL"
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+
+THREADS = 8
+DATE = datetime.date(2026, 11, 21)
+NAMES = ("青木", "馬場", "千葉", "土井")
+# マメの会, deposits to the house: the four final points and 1,000 left on the table make 100,000.
+POINTS = (52000, 31000, 19000, -3000)
+CHANGED = "Someone else changed this game while you were editing it."
+VOID_NOT_EDITED = "A void game cannot be edited."
+
+
+def race(calls: list[Callable[[], Any]]) -> list[Any]:
+    """Run the calls in threads released together; their results in order. A request that raises
+    (the test client re-raises a server error) fails the test with that exception."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+    errors: list[BaseException] = []
+
+    def run(i: int, call: Callable[[], Any]) -> None:
+        try:
+            barrier.wait(timeout=30)
+            results[i] = call()
+        except BaseException as e:  # reported in the test's own thread below
+            errors.append(e)
+        finally:
+            connection.close()  # each thread opened its own connection
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads), "a request hung (a deadlock?)"
+    if errors:
+        raise errors[0]
+    return results
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def new_game_post(points=POINTS, key: uuid.UUID | None = None, table: str = "A") -> dict[str, str]:
+    """The new-game form's full POST, saving (league/forms.py GameForm)."""
+    data = {
+        "date": DATE.isoformat(),
+        "table": table,
+        "deposits": "1,000",
+        "rate": "0.3",
+        "submission_key": str(key or uuid.uuid4()),
+        "action": "save",
+    }
+    for i, (name, p) in enumerate(zip(NAMES, points, strict=True)):
+        data.update({f"member_{i}": name, f"points_{i}": f"{p:,}", f"chombo_{i}": "0"})
+    return data
+
+
+def edit_post(points, revision: int = 1) -> dict[str, str]:
+    """The edit form's full POST: the new-game fields but the date (shown only) and the key, plus
+    the revision the organiser loaded."""
+    data = new_game_post(points)
+    del data["date"], data["submission_key"]
+    data["revision"] = str(revision)
+    return data
+
+
+def record(club, members, organiser) -> Game:
+    seats = [services.SeatInput(m, p) for m, p in zip(members[:4], POINTS, strict=True)]
+    data = services.GameInput(date=DATE, seats=seats, table="A", deposits=1000, rate="0.3")
+    return services.game_record(club=club, user=organiser, data=data)
+
+
+def messages_of(response) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def counted(game: Game) -> list[Result]:
+    return list(Result.objects.filter(game=game, counted=True).order_by("seat"))
+
+
+# --- recording ---------------------------------------------------------------------------------
+
+
+def test_the_same_submission_from_eight_threads_records_one_game(club, members, organiser):
+    clients = [logged_in(organiser) for _ in range(THREADS)]
+    data = new_game_post(key=uuid.uuid4())
+    url = reverse("game_new", args=[club.slug])
+
+    responses = race([lambda c=c: c.post(url, data) for c in clients])
+
+    day_page = reverse("day_detail", args=[club.slug, DATE])
+    assert [(r.status_code, r["Location"]) for r in responses] == [(302, day_page)] * THREADS
+    game = Game.objects.get()
+    assert (game.number, game.revision, str(game.submission_key)) == (
+        1,
+        1,
+        data["submission_key"],
+    )
+    assert Result.objects.count() == 4
+    assert [r.points for r in counted(game)] == list(POINTS)
+    assert Day.objects.count() == 1
+    assert AuditLog.objects.filter(action="game.create").count() == 1
+
+
+def test_eight_different_games_at_once_are_numbered_one_to_eight(club, members, organiser):
+    clients = [logged_in(organiser) for _ in range(THREADS)]
+    posts = [new_game_post(table=f"T{i}") for i in range(THREADS)]
+    url = reverse("game_new", args=[club.slug])
+
+    responses = race([lambda c=c, d=d: c.post(url, d) for c, d in zip(clients, posts, strict=True)])
+
+    assert [r.status_code for r in responses] == [302] * THREADS
+    games = list(Game.objects.order_by("number"))
+    assert [g.number for g in games] == list(range(1, THREADS + 1))
+    assert sorted(g.table for g in games) == sorted(d["table"] for d in posts)
+    assert Day.objects.count() == 1
+    assert Result.objects.filter(counted=True).count() == 4 * THREADS
+    assert AuditLog.objects.filter(action="game.create").count() == THREADS
+
+
+def test_the_same_submission_with_a_new_guest_from_eight_threads(club, members, organiser):
+    """The guest is created with the game, once: a twin request must not trip over the guest
+    its sibling is creating."""
+    clients = [logged_in(organiser) for _ in range(THREADS)]
+    data = new_game_post(key=uuid.uuid4()) | {"member_3": "新顔", "guest_3": "on"}
+    url = reverse("game_new", args=[club.slug])
+
+    responses = race([lambda c=c: c.post(url, data) for c in clients])
+
+    day_page = reverse("day_detail", args=[club.slug, DATE])
+    assert [(r.status_code, r["Location"]) for r in responses] == [(302, day_page)] * THREADS
+    guest = Member.objects.get(club=club, name="新顔")
+    assert guest.is_guest
+    game = Game.objects.get()
+    assert [r.member_id for r in counted(game)][3] == guest.pk
+    assert AuditLog.objects.filter(action="member.create").count() == 1
+
+
+def test_games_at_several_tables_adding_the_same_new_guest_at_once(club, members, organiser):
+    """Tables add the same newcomer at the same moment: one game seats the new guest, each other
+    one is saved with that member or refused with a message on the seat; never a 500."""
+    tables = "ABCD"
+    clients = [logged_in(organiser) for _ in tables]
+    posts = [new_game_post(table=t) | {"member_3": "新顔", "guest_3": "on"} for t in tables]
+    url = reverse("game_new", args=[club.slug])
+
+    responses = race([lambda c=c, d=d: c.post(url, d) for c, d in zip(clients, posts, strict=True)])
+
+    assert Member.objects.filter(club=club, name="新顔").count() == 1
+    codes = [r.status_code for r in responses]
+    assert set(codes) <= {200, 302} and 302 in codes
+    for r in responses:
+        if r.status_code == 200:  # the form back, the name kept, an error on the form
+            page = r.content.decode()
+            assert 'class="errorlist' in page and 'value="新顔"' in page
+    assert Game.objects.count() == codes.count(302)
+
+
+# --- editing -----------------------------------------------------------------------------------
+
+
+def test_two_organisers_editing_at_once_one_wins_the_other_is_told(club, members, organiser):
+    game = record(club, members, organiser)
+    url = reverse("game_edit", args=[club.slug, game.pk])
+    first, second = logged_in(organiser), logged_in(organiser)
+    # Both load the form at revision 1 ...
+    for client in (first, second):
+        assert client.get(url).context["form"]["revision"].value() == 1
+    # ... and both save a different correction.
+    corrections = [(53000, 30000, 19000, -3000), (52000, 31000, 20000, -4000)]
+    responses = race(
+        [
+            lambda c=c, p=p: c.post(url, edit_post(p))
+            for c, p in zip((first, second), corrections, strict=True)
+        ]
+    )
+
+    codes = sorted(r.status_code for r in responses)
+    assert codes == [200, 302]
+    won = next(i for i, r in enumerate(responses) if r.status_code == 302)
+    lost = responses[1 - won]
+    assert responses[won]["Location"] == reverse("game_detail", args=[club.slug, game.pk])
+    # The loser gets the form back with what they typed and the reason, above the form.
+    html = lost.content.decode()
+    assert CHANGED in html
+    assert 'class="form-errors"' in html
+    assert all(f'value="{p:,}"' in html for p in corrections[1 - won])
+
+    game.refresh_from_db()
+    assert game.revision == 2
+    assert [r.points for r in counted(game)] == list(corrections[won])
+    assert all(r.revision == 2 for r in counted(game))
+    assert AuditLog.objects.filter(game=game, action="game.edit").count() == 1
+
+
+def test_an_edit_racing_a_void_leaves_a_consistent_game(club, members, organiser):
+    """Several rounds, so that both orders are likely to happen: the void always wins in the end,
+    the edit either came first (and is kept as a revision) or is refused; a void game never has
+    counted rows."""
+    for _round in range(6):
+        game = record(club, members, organiser)
+        editor, voider = logged_in(organiser), logged_in(organiser)
+        edit_url = reverse("game_edit", args=[club.slug, game.pk])
+        void_url = reverse("game_void", args=[club.slug, game.pk])
+        correction = (53000, 30000, 19000, -3000)
+
+        edited, voided = race(
+            [
+                lambda c=editor, u=edit_url, p=correction: c.post(u, edit_post(p)),
+                lambda c=voider, u=void_url: c.post(u, {"reason": "entered twice"}),
+            ]
+        )
+
+        game.refresh_from_db()
+        detail = reverse("game_detail", args=[club.slug, game.pk])
+        assert (voided.status_code, voided["Location"]) == (302, detail)
+        assert game.voided
+        assert counted(game) == []
+        actions = list(
+            AuditLog.objects.filter(game=game).order_by("id").values_list("action", flat=True)
+        )
+        if game.revision == 2:  # the edit came first, then the void
+            assert (edited.status_code, edited["Location"]) == (302, detail)
+            assert actions == ["game.create", "game.edit", "game.void"]
+            void_log = AuditLog.objects.get(game=game, action="game.void")
+            assert void_log.before["revision"] == 2
+            assert [p["points"] for p in void_log.before["players"]] == list(correction)
+        else:  # the void came first: the edit is refused with the reason, on the form or after
+            assert actions == ["game.create", "game.void"]
+            if edited.status_code == 200:  # the edit loaded the game before the void committed
+                assert VOID_NOT_EDITED in edited.content.decode()
+            else:
+                assert (edited.status_code, edited["Location"]) == (302, detail)
+                assert messages_of(edited) == [VOID_NOT_EDITED]
+        assert set(Result.objects.filter(game=game).values_list("revision", flat=True)) == set(
+            range(1, game.revision + 1)
+        )
