@@ -15,7 +15,9 @@ from typing import Any
 import django_tables2 as tables
 from django.db.models import QuerySet
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.functional import cached_property
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from django_tables2.data import TableQuerysetData
@@ -77,6 +79,21 @@ def _signed(record: dict[str, Any], bound_column: Any) -> str:
     return f"num {jancho.sign_class(record.get(bound_column.name))}".strip()
 
 
+@dataclass(frozen=True)
+class Cell:
+    css: str
+    html: str
+    header: bool = False  # the player's name heads its row (<th scope="row">)
+
+
+@dataclass(frozen=True)
+class Row:
+    record: dict[str, Any]
+    css: str
+    cells: list[Cell]
+    html: str  # the cells, escaped and joined: rendering them in the template is the slow part
+
+
 class NumberColumn(tables.Column):
     """A statistic sorted by the database on its annotation (stats.SORTS), shown by `show`."""
 
@@ -99,6 +116,7 @@ class NumberColumn(tables.Column):
             initial_sort_descending=descending_first,
         )
         self.show = show
+        self.signed = signed
 
     def render(self, value: Any) -> str:
         return self.show(value)
@@ -160,6 +178,41 @@ class StandingsTable(tables.Table):
         self.season = season
         self.min_games = min_games
         super().__init__(data=StandingsData(query), exclude=shown.hidden())
+
+    @cached_property
+    def fast_rows(self) -> list[Row]:
+        """The page's rows with every cell formatted in one pass.
+
+        tables2's own BoundRow renders each cell through signature inspection and attribute
+        look-ups (about 100 ms for a page of 40 players); formatting here calls the same
+        functions directly, so the page costs little more than its one aggregate query.
+        """
+        columns = [(bound.name, bound.column) for bound in self.columns]
+        rows = []
+        for bound_row in self.paginated_rows:
+            record = bound_row.record
+            cells = []
+            for name, column in columns:
+                value = record.get(name)
+                if name == "position":
+                    cells.append(Cell("num pos", self.render_position(record, value)))
+                elif name == "name":
+                    cells.append(Cell("name", self.render_name(record), header=True))
+                else:
+                    css = f"num {jancho.sign_class(value)}".strip() if column.signed else "num"
+                    cells.append(Cell(css, column.show(value)))
+            html = format_html_join(
+                "",
+                '<{0} {1}class="{2}">{3}</{0}>',
+                (
+                    ("th", mark_safe('scope="row" '), c.css, c.html)
+                    if c.header
+                    else ("td", "", c.css, c.html)
+                    for c in cells
+                ),
+            )
+            rows.append(Row(record, "" if record["qualified"] else "unqualified", cells, html))
+        return rows
 
     def render_position(self, record: dict[str, Any], value: int) -> str:
         """Positions rank qualified players only: the others get a dash, not a second "1"."""
