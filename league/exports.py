@@ -389,7 +389,7 @@ def standings_workbook(
 
 # Translators: the sheet's name in a workbook; 対局ログ
 GAME_LOG_TITLE = gettext_lazy("Game log")
-# The header texts are the importer's too (league.imports.GAME_LOG_HEADERS): keep them equal.
+# league.imports reads these headers back, in every language of the site.
 GAME_LOG_COLUMNS = (
     Column("date", gettext_lazy("Date"), "date", 12),
     Column("table", gettext_lazy("Table")),
@@ -513,9 +513,9 @@ def _parts_rows(ledger: money.DayLedger, columns: Sequence[Column]) -> list[list
 
 
 TRANSFER_COLUMNS = (
-    Column("payer", gettext_lazy("From")),
+    Column("payer", pgettext_lazy("transfer", "From")),
     Column("payee", gettext_lazy("To")),
-    Column("yen", gettext_lazy("Yen"), "yen"),
+    Column("yen", gettext_lazy("Amount (yen)"), "yen"),
     Column("status", gettext_lazy("Status")),
     Column("note", gettext_lazy("Note")),
 )
@@ -544,8 +544,8 @@ def _transfer_rows(club: Club, ledger: money.DayLedger) -> list[list[Any]]:
         if e.kind in settled and e.pk not in cancelled and e.debt_id is None
     ]
     for t in ledger.transfers:
-        payer = ledger.member(money._party(t.payer))
-        payee = ledger.member(money._party(t.payee))
+        payer = ledger.member(money.party(t.payer))
+        payee = ledger.member(money.party(t.payee))
         rows.append([_party_name(club, payer), _party_name(club, payee), t.yen, str(UNPAID), None])
     return rows
 

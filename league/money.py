@@ -99,7 +99,7 @@ class DayLedger:
         return not self.transfers
 
 
-def _party(name: str | None) -> Party:
+def party(name: str | None) -> Party:
     return None if name is None else int(name)
 
 
@@ -127,6 +127,8 @@ def _stored_game_result(game: Game, rows: Sequence[Result]) -> scoring.GameResul
 
 def _days_with_data(days: Sequence[Day]) -> None:
     """Load every day's counted games, attendees and shūgi in a constant number of queries."""
+    for day in days:  # a Day loaded before must show the games recorded since
+        getattr(day, "_prefetched_objects_cache", {}).clear()
     counted = Result.objects.filter(counted=True).order_by("seat")
     games = Game.objects.filter(voided=False).order_by("number")
     prefetch_related_objects(
@@ -160,7 +162,7 @@ def day_ledger(*, day: Day) -> DayLedger:
         .prefetch_related("reversed_by")
         .order_by("id")
     )
-    outstanding: dict[Party, int] = {_party(p.name): p.yen for p in result.players}
+    outstanding: dict[Party, int] = {party(p.name): p.yen for p in result.players}
     outstanding[None] = result.house
     for entry in entries:
         _add(outstanding, _effects(entry)[0])
@@ -168,7 +170,7 @@ def day_ledger(*, day: Day) -> DayLedger:
         m for e in entries for m in (e.payer_id, e.payee_id, e.borrower_id) if m is not None
     }
     members = Member.objects.in_bulk(ids)
-    order = [_party(p.name) for p in result.players] + [None]
+    order = [party(p.name) for p in result.players] + [None]
     order += [p for p in outstanding if p not in order]
     transfers = scoring.settle_transfers(
         (None if p is None else str(p), outstanding.get(p, 0)) for p in order
@@ -185,7 +187,7 @@ def _lock_day(day: Day) -> Day:
 
 def _find_transfer(ledger: DayLedger, payer: Party, payee: Party) -> scoring.Transfer:
     for t in ledger.transfers:
-        if _party(t.payer) == payer and _party(t.payee) == payee:
+        if party(t.payer) == payer and party(t.payee) == payee:
             return t
     raise ServiceError.one(
         NON_FIELD, _("This payment is no longer due: someone may have recorded it already.")

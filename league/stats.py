@@ -8,7 +8,7 @@ integer division, so that they sort in the database and never become floats.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db.models import (
@@ -25,7 +25,9 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce, Rank
 
-from .models import Club, Result
+import scoring
+
+from .models import Club, Result, RulesVersion
 
 _INT = IntegerField()
 
@@ -136,3 +138,27 @@ def standings(
         )
         .order_by(F("qualified").desc(), primary, F("total").desc(), "member__kana", "member")
     )
+
+
+# --- which rules a period is settled under ---------------------------------------------------
+
+
+def rules_versions(*, club: Club) -> list[RulesVersion]:
+    """The club's rules versions, oldest first (one query)."""
+    return list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
+
+
+def rules_between(
+    versions: Sequence[RulesVersion], start: datetime.date | None, end: datetime.date | None
+) -> list[scoring.Rules]:
+    """The rules in force on some day from `start` to `end` (None: no limit), oldest first."""
+    in_range = [v for v in versions if end is None or v.effective_from <= end]
+    if start is not None:
+        before = [v for v in in_range if v.effective_from <= start]
+        in_range = before[-1:] + [v for v in in_range if v.effective_from > start]
+    return [v.rules for v in in_range]
+
+
+def rate_names(rules: Sequence[scoring.Rules]) -> list[str]:
+    """Every rate tier of these rules, each once, in order."""
+    return list(dict.fromkeys(name for r in rules for name in r.rates))

@@ -67,7 +67,7 @@ def _name(member: Member | None) -> str:
     return member.name if member is not None else _("the club")
 
 
-def _describe(entry: LedgerEntry, me: Member) -> str:
+def describe_entry(entry: LedgerEntry, me: Member) -> str:
     """One entry as seen by `me`. A reversal has its original's parties, so this names those."""
     original = entry.reverses if entry.kind == LedgerEntry.REVERSAL else entry
     assert original is not None
@@ -116,7 +116,7 @@ def _statement_rows(statement: money.Statement) -> list[StatementRow]:
     return [
         StatementRow(
             line,
-            _describe(line.entry, statement.member) if line.entry is not None else "",
+            describe_entry(line.entry, statement.member) if line.entry is not None else "",
             line.entry is not None and line.entry.pk in cancelled,
         )
         for line in statement.lines

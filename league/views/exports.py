@@ -21,8 +21,7 @@ from ..filters import StandingsFilter
 from ..models import Club, Day, Member, Season
 from ..services import ServiceError
 from ..tables import Shown
-from .accounts import _describe
-from .standings import _rate_names, _rules_between, _rules_versions
+from .accounts import describe_entry
 
 GAME_LOG_FILTERS = ["start", "end", "season", "rate"]
 
@@ -32,8 +31,8 @@ def _period_filter(
 ) -> tuple[StandingsFilter, list[Any]]:
     """The standings page's filter (season, dates, rate), bound to the query string."""
     seasons = list(Season.objects.filter(club=club).order_by("-start", "-pk"))
-    versions = _rules_versions(club)
-    rates = _rate_names([v.rules for v in versions])
+    versions = stats.rules_versions(club=club)
+    rates = stats.rate_names([v.rules for v in versions])
     return StandingsFilter(request.GET, seasons=seasons, rates=rates, fields=fields), versions
 
 
@@ -65,7 +64,7 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
     if not filterset.is_valid():
         return _bad_filter(filterset)
     args = filterset.standings_args()
-    shown = Shown.for_rules(_rules_between(versions, args["start"], args["end"]))
+    shown = Shown.for_rules(stats.rules_between(versions, args["start"], args["end"]))
     period, ascii_period = _period_names(filterset, args)
     workbook = exports.standings_workbook(
         club=club, rows=stats.standings(club=club, **args), shown=shown, period=period
@@ -126,7 +125,7 @@ def export_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
     workbook = exports.statement_workbook(
         club=club,
         statement=money.member_statement(member=member),
-        describe=_describe,
+        describe=describe_entry,
         today=today,
     )
     return exports.xlsx_response(

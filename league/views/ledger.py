@@ -95,7 +95,7 @@ def _name(club: Club, member: Member | None) -> str:
 def _transfer_rows(club: Club, ledger: money.DayLedger) -> list[TransferRow]:
     rows = []
     for t in ledger.transfers:
-        payer, payee = money._party(t.payer), money._party(t.payee)
+        payer, payee = money.party(t.payer), money.party(t.payee)
         rows.append(
             TransferRow(
                 payer=_name(club, ledger.member(payer)),

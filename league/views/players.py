@@ -18,7 +18,7 @@ from django.views.decorators.http import require_safe
 
 from league import charts, stats
 from league.access import club_for
-from league.models import Club, Member, RulesVersion, Season
+from league.models import Club, Member, Season
 from league.tables import Shown
 from league.templatetags.jancho import average, hundredths, percent, score, sign_class, yen
 
@@ -42,17 +42,8 @@ def _chosen_season(request: HttpRequest, seasons: Sequence[Season]) -> Season | 
 
 
 def _shown(club: Club, start: datetime.date | None, end: datetime.date | None) -> Shown:
-    """The optional statistics, as on the standings page: from every rules version in force on
-    some day of the period (the one in force on `start`, and those that began after it)."""
-    versions = RulesVersion.objects.filter(club=club).order_by("-effective_from")
-    if end is not None:
-        versions = versions.filter(effective_from__lte=end)
-    rules = []
-    for version in versions:  # newest first: stop after the one in force on `start`
-        rules.append(version.rules)
-        if start is not None and version.effective_from <= start:
-            break
-    return Shown.for_rules(rules)
+    """The optional statistics, as on the standings page (the rules in force in the period)."""
+    return Shown.for_rules(stats.rules_between(stats.rules_versions(club=club), start, end))
 
 
 def _date_labels(dates: Sequence[datetime.date]) -> list[tuple[int, str]]:

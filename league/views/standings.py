@@ -8,7 +8,6 @@ the grouped rows) and, on the all-time page, one query for every season's leader
 
 from __future__ import annotations
 
-import datetime
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -20,12 +19,10 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 from django_tables2 import LazyPaginator, RequestConfig
 
-import scoring
-
 from .. import stats
 from ..access import club_for
 from ..filters import StandingsFilter
-from ..models import Club, RulesVersion, Season
+from ..models import Club, Season
 from ..tables import Shown, StandingsTable
 
 PER_PAGE = 50
@@ -35,8 +32,8 @@ PER_PAGE = 50
 def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     club = club_for(request, slug)
     season = get_object_or_404(Season, club=club, pk=season_id)
-    rules = _rules_between(_rules_versions(club), season.start, season.end)
-    filterset = StandingsFilter(request.GET, rates=_rate_names(rules), fields=["rate"])
+    rules = stats.rules_between(stats.rules_versions(club=club), season.start, season.end)
+    filterset = StandingsFilter(request.GET, rates=stats.rate_names(rules), fields=["rate"])
     table = None
     if filterset.is_valid():
         table = _table(
@@ -57,13 +54,13 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     seasons = list(Season.objects.filter(club=club).order_by("-start", "-pk"))
-    versions = _rules_versions(club)
-    every_rate = _rate_names([v.rules for v in versions])
+    versions = stats.rules_versions(club=club)
+    every_rate = stats.rate_names([v.rules for v in versions])
     filterset = StandingsFilter(request.GET, seasons=seasons, rates=every_rate)
     table = period = None
     if filterset.is_valid():
         period = filterset.standings_args()
-        rules = _rules_between(versions, period["start"], period["end"])
+        rules = stats.rules_between(versions, period["start"], period["end"])
         table = _table(request, club=club, shown=Shown.for_rules(rules), **period)
     leaders = season_leaders(club=club, seasons=seasons)
     context = {
@@ -105,25 +102,6 @@ def _table(
     except EmptyPage:
         raise Http404 from None
     return table
-
-
-def _rules_versions(club: Club) -> list[RulesVersion]:
-    return list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
-
-
-def _rules_between(
-    versions: Sequence[RulesVersion], start: datetime.date | None, end: datetime.date | None
-) -> list[scoring.Rules]:
-    """The rules in force on some day from `start` to `end` (None: no limit), oldest first."""
-    in_range = [v for v in versions if end is None or v.effective_from <= end]
-    if start is not None:
-        before = [v for v in in_range if v.effective_from <= start]
-        in_range = before[-1:] + [v for v in in_range if v.effective_from > start]
-    return [v.rules for v in in_range]
-
-
-def _rate_names(rules: Sequence[scoring.Rules]) -> list[str]:
-    return list(dict.fromkeys(name for r in rules for name in r.rates))
 
 
 def season_leaders(*, club: Club, seasons: Sequence[Season]) -> dict[int, list[dict[str, Any]]]:

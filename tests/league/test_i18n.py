@@ -185,7 +185,10 @@ def python_msgids(path: Path) -> set[str]:
     return found
 
 
-_TRANSLATE = re.compile(r"""\{%\s*(?:translate|trans)\s+(?:"([^"]*)"|'([^']*)')""")
+_TRANSLATE = re.compile(
+    r"""\{%\s*(?:translate|trans)\s+(?:"([^"]*)"|'([^']*)')"""
+    r"""(?:\s+context\s+(?:"([^"]*)"|'([^']*)'))?"""
+)
 _BLOCK = re.compile(
     r"\{%\s*blocktrans(?:late)?\b[^%]*%\}(.*?)\{%\s*endblocktrans(?:late)?\s*%\}", re.S
 )
@@ -194,7 +197,11 @@ _BLOCK = re.compile(
 def template_msgids(path: Path) -> set[str]:
     """{% translate "…" %} strings and {% blocktranslate %} bodies, as makemessages writes them."""
     text = path.read_text(encoding="utf-8")
-    found = {(m.group(1) or m.group(2)).replace("%", "%%") for m in _TRANSLATE.finditer(text)}
+    found = set()
+    for m in _TRANSLATE.finditer(text):
+        msgid = (m.group(1) or m.group(2)).replace("%", "%%")
+        context = m.group(3) or m.group(4)
+        found.add(f"{context}\x04{msgid}" if context else msgid)
     for m in _BLOCK.finditer(text):
         singular = re.split(r"\{%\s*plural\s*%\}", m.group(1))[0].replace("%", "%%")
         found.add(re.sub(r"\{\{\s*(\w+)\s*\}\}", r"%(\1)s", singular))

@@ -119,8 +119,8 @@ def assert_valid_transfers(ledger: money.DayLedger) -> None:
     left = dict(ledger.outstanding)
     for t in ledger.transfers:
         assert t.yen > 0
-        left[money._party(t.payer)] += t.yen
-        left[money._party(t.payee)] -= t.yen
+        left[money.party(t.payer)] += t.yen
+        left[money.party(t.payee)] -= t.yen
     assert not any(left.values())
     parties = [p for p, yen in ledger.outstanding.items() if yen]
     assert len(ledger.transfers) <= max(len(parties) - 1, 0)
@@ -503,7 +503,7 @@ def matrix(kagetsu, kagetsu_organiser, kagetsu_day) -> dict[str, Any]:
     ledger = money.day_ledger(day=day)
     t = ledger.transfers[0]
     entry = money.transfer_pay(
-        day=ledger.day, user=None, payer=money._party(t.payer), payee=money._party(t.payee)
+        day=ledger.day, user=None, payer=money.party(t.payer), payee=money.party(t.payee)
     )
     t = money.day_ledger(day=ledger.day).transfers[0]
     return {
@@ -598,7 +598,7 @@ def fill_day(club: Club, user, players: int, games: int, waiting: int) -> None:
     day = Day.objects.get(club=club, date=DATE)
     for settle_one in (money.transfer_pay, money.transfer_defer):
         t = money.day_ledger(day=day).transfers[0]
-        settle_one(day=day, user=user, payer=int(t.payer), payee=money._party(t.payee))
+        settle_one(day=day, user=user, payer=int(t.payer), payee=money.party(t.payee))
 
 
 # session, user, club, membership; day, rules; the day's games, results, attendees, shūgi;

@@ -17,12 +17,21 @@ from collections.abc import Sequence
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.utils import translation
 
 import scoring
 from league import money, services
 from league.models import AuditLog, Day, DayShugi, LedgerEntry, Member, Result, Season
 from league.services import ChipInput, GameInput, SeatInput, ServiceError
 from tests.conftest import make_club
+
+
+@pytest.fixture(autouse=True)
+def english_messages():
+    """These tests match the services' messages in English (the default language is Japanese)."""
+    with translation.override("en"):
+        yield
+
 
 DATE = datetime.date(2026, 10, 3)
 NAMES = ["青木", "馬場", "千葉", "土井", "江藤", "藤井"]
@@ -184,8 +193,8 @@ def check_books(club) -> dict[Party, int]:
         left = dict(ledger.outstanding)
         for t in ledger.transfers:
             assert t.yen > 0
-            left[money._party(t.payer)] += t.yen
-            left[money._party(t.payee)] -= t.yen
+            left[money.party(t.payer)] += t.yen
+            left[money.party(t.payee)] -= t.yen
         assert not any(left.values()), "the transfers settle what is outstanding"
         for party, yen in ledger.outstanding.items():
             explained[party] += yen
@@ -224,7 +233,7 @@ def _random_step(rng: random.Random, club, days: Sequence[Day], members: Sequenc
     action = rng.choice(["pay", "pay", "borrow", "defer", "repay", "reverse"])
     if action in ("pay", "borrow", "defer") and transfers:
         t = rng.choice(transfers)
-        payer, payee = money._party(t.payer), money._party(t.payee)
+        payer, payee = money.party(t.payer), money.party(t.payee)
         amount = rng.choice([None, rng.randint(1, t.yen)])
         if action == "pay" or payer is None:
             money.transfer_pay(day=day, user=None, payer=payer, payee=payee, amount=amount)
