@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 import scoring
 
 from .models import Club, Day, DayShugi, Game, LedgerEntry, Member, Result, RulesVersion, Season
-from .services import NON_FIELD, ServiceError, User, audit, rules_in_force
+from .services import NON_FIELD, ServiceError, User, audit, rules_in_force, stored_user
 from .stats import standings
 
 Party = int | None
@@ -185,6 +185,13 @@ def _lock_day(day: Day) -> Day:
     return Day.objects.select_for_update().select_related("club").get(pk=day.pk)
 
 
+def _due(day: Day, payer: Party, payee: Party) -> tuple[Day, DayLedger, scoring.Transfer]:
+    """Inside a transaction: lock the day, re-derive its ledger, find the transfer still due."""
+    day = _lock_day(day)
+    ledger = day_ledger(day=day)
+    return day, ledger, _find_transfer(ledger, payer, payee)
+
+
 def _find_transfer(ledger: DayLedger, payer: Party, payee: Party) -> scoring.Transfer:
     for t in ledger.transfers:
         if party(t.payer) == payer and party(t.payee) == payee:
@@ -204,9 +211,7 @@ def _amount(transfer: scoring.Transfer, amount: int | None) -> int:
 
 
 def _record(club: Club, user: User, action: str, **fields: object) -> LedgerEntry:
-    entry = LedgerEntry.objects.create(
-        club=club, created_by=user if getattr(user, "is_authenticated", False) else None, **fields
-    )
+    entry = LedgerEntry.objects.create(club=club, created_by=stored_user(user), **fields)
     audit(
         club=club,
         actor=user,
@@ -237,8 +242,7 @@ def transfer_pay(
 ) -> LedgerEntry:
     """Mark (part of) one of the day's transfers paid. Twice at once records it once."""
     with transaction.atomic():
-        day = _lock_day(day)
-        transfer = _find_transfer(day_ledger(day=day), payer, payee)
+        day, _ledger, transfer = _due(day, payer, payee)
         return _record(
             day.club,
             user,
@@ -264,8 +268,7 @@ def transfer_borrow(
     if lender.club_id != day.club_id or lender.pk in (payer, payee):
         raise ServiceError.one("lender", _("Choose another member of this club to lend."))
     with transaction.atomic():
-        day = _lock_day(day)
-        transfer = _find_transfer(day_ledger(day=day), payer, payee)
+        day, _ledger, transfer = _due(day, payer, payee)
         return _record(
             day.club,
             user,
@@ -284,9 +287,7 @@ def transfer_defer(
 ) -> LedgerEntry:
     """マメの会 rule 4: pay later, with the club's surcharge added (rounded up to its yen unit)."""
     with transaction.atomic():
-        day = _lock_day(day)
-        ledger = day_ledger(day=day)
-        transfer = _find_transfer(ledger, payer, payee)
+        day, ledger, transfer = _due(day, payer, payee)
         amount = _amount(transfer, amount)
         surcharge = scoring.deferred_debt(ledger.rules, amount) - amount
         return _record(
@@ -532,7 +533,7 @@ def shugi_add(*, day: Day, user: User, winner: Member, multiplier: int = 1) -> D
             day=day,
             winner=winner,
             multiplier=multiplier,
-            created_by=user if getattr(user, "is_authenticated", False) else None,
+            created_by=stored_user(user),
         )
         audit(
             club=day.club,

@@ -81,6 +81,11 @@ class Preview:
 # --- the audit log ---------------------------------------------------------------------------
 
 
+def stored_user(user: User) -> AbstractBaseUser | None:
+    """The user to store as who did something (None for anonymous or system writes)."""
+    return user if getattr(user, "is_authenticated", False) else None  # type: ignore[return-value]
+
+
 def audit(
     *,
     club: Club,
@@ -95,7 +100,7 @@ def audit(
     """The one place that writes the audit log."""
     return AuditLog.objects.create(
         club=club,
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        actor=stored_user(actor),
         action=action,
         target=target,
         before=before,
@@ -349,7 +354,7 @@ def game_record(*, club: Club, user: User, data: GameInput) -> Game:
                 deposits=data.deposits,
                 rules_version=preview.rules_version,
                 submission_key=data.submission_key,
-                recorded_by=user if getattr(user, "is_authenticated", False) else None,
+                recorded_by=stored_user(user),
             )
             _write_revision(game, preview, data)
             audit(
@@ -504,7 +509,7 @@ def _rules_version_insert(
             rules_json=rules.to_json(),
             preset=preset,
             note=note,
-            created_by=user if getattr(user, "is_authenticated", False) else None,
+            created_by=stored_user(user),
         )
         audit(
             club=club,
