@@ -127,7 +127,8 @@ def season_leaders(*, club: Club, seasons: Sequence[Season]) -> dict[int, list[d
         for s in seasons
     ]
     rows: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for row in parts[0].union(*parts[1:], all=True):
+    # No ORDER BY on the union (Django 6.1 otherwise carries Result.Meta.ordering onto it).
+    for row in parts[0].union(*parts[1:], all=True).order_by():
         rows[row["season"]].append(row)
     leaders = {}
     for season in seasons:

@@ -82,8 +82,9 @@ def play_day(club: Club, players: Sequence[Member], date: datetime.date = DATE) 
 def download(client: Client, path: str, **params: str):
     response = client.get(path, params)
     assert response.status_code == 200, (path, response.status_code)
+    # Reading the content to the end closes the response, with Django's per-request connection
+    # clean-up held off; a second close() here would close the test's database connection.
     content = b"".join(response.streaming_content)
-    response.close()
     return response, load_workbook(io.BytesIO(content))
 
 
