@@ -159,18 +159,27 @@ def _start_over(request: HttpRequest, club: Club, message: str) -> HttpResponse:
     return redirect("import_upload", club.slug)
 
 
-@require_GET
-def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
-    club = club_for(request, slug, organiser=True)
+def _planned(request: HttpRequest, club: Club, *, claim: bool) -> tuple[Any, Any] | HttpResponse:
+    """The session's upload and its plan, or a redirect to start over with the reason."""
     upload = _upload(request, club)
-    data = imports.upload_load(upload.token) if upload else None
+    load = imports.upload_claim if claim else imports.upload_load
+    data = load(upload.token) if upload else None
     if upload is None or data is None:
         return _start_over(request, club, str(UPLOAD_AGAIN))
     try:
-        plan = imports.plan_build(club=club, data=data)
+        return upload, imports.plan_build(club=club, data=data)
     except imports.WorkbookError as e:
         _forget(request, club, upload)
         return _start_over(request, club, e.message)
+
+
+@require_GET
+def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    loaded = _planned(request, club, claim=False)
+    if isinstance(loaded, HttpResponse):
+        return loaded
+    upload, plan = loaded
     form = NamesForm(unknown=plan.unknown, members=plan.members)
     return _render_preview(request, upload, plan, form)
 
@@ -178,16 +187,11 @@ def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug, organiser=True)
-    upload = _upload(request, club)
     # Claiming the file makes a double tap on "import" import once, not twice.
-    data = imports.upload_claim(upload.token) if upload else None
-    if upload is None or data is None:
-        return _start_over(request, club, str(UPLOAD_AGAIN))
-    try:
-        plan = imports.plan_build(club=club, data=data)
-    except imports.WorkbookError as e:
-        _forget(request, club, upload)
-        return _start_over(request, club, e.message)
+    loaded = _planned(request, club, claim=True)
+    if isinstance(loaded, HttpResponse):
+        return loaded
+    upload, plan = loaded
     form = NamesForm(request.POST, unknown=plan.unknown, members=plan.members)
     if form.is_valid():
         plan = plan.remap(form.mapping())
