@@ -21,19 +21,32 @@ from .day import (
     settle_transfers,
 )
 from .errors import InputError, Problem
-from .game import ChipEvent, Game, GameResult, PlayerResult, Seat, check_game, settle_game
+from .game import (
+    Bust,
+    ChipEvent,
+    Game,
+    GameResult,
+    PlayerResult,
+    ScoreParts,
+    Seat,
+    check_game,
+    settle_game,
+)
 from .parse import rules_from_json
 from .presets import PRESETS, Preset
-from .rules import ChipKind, ChomboRule, RateTier, Rules
+from .rules import BustBonus, ChipKind, ChomboRule, FloatingUma, RateTier, Rules, Yakitori
 from .text import format_score, parse_integer
 
 __all__ = [
     "PRESETS",
+    "Bust",
+    "BustBonus",
     "ChipEvent",
     "ChipKind",
     "ChomboRule",
     "DayPlayer",
     "DayResult",
+    "FloatingUma",
     "Game",
     "GameResult",
     "InputError",
@@ -43,9 +56,11 @@ __all__ = [
     "Problem",
     "RateTier",
     "Rules",
+    "ScoreParts",
     "Seat",
     "Shugi",
     "Transfer",
+    "Yakitori",
     "check_game",
     "deferred_debt",
     "format_score",

@@ -30,6 +30,9 @@ UMA_SUM = "uma_sum"
 UMA_ORDER = "uma_order"
 INDIVISIBLE = "indivisible"
 NO_SESSION_SHUGI = "no_session_shugi"
+NO_UMA = "no_uma"  # floating uma: no list for this many floating players, and no default
+BUSTS = "busts"  # 飛び: a busted player not listed, or a listed one not busted
+NOT_IN_RULES = "not_in_rules"  # game input (busts, yakitori) that the rules do not call for
 JSON = "json"
 
 

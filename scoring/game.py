@@ -29,12 +29,56 @@ class ChipEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class Bust:
+    player: str  # ended below zero (or at zero, when the rules count that)
+    by: str | None = None  # who busted them (needed when 飛び賞 goes to the buster)
+
+
+@dataclass(frozen=True, slots=True)
 class Game:
     seats: tuple[Seat, ...]  # seat order from 起家
     deposits: int = 0  # 供託 left on the table, in points
     chombo: tuple[str, ...] = ()  # one name per chombo
     chips: tuple[ChipEvent, ...] = ()
     rate: str | None = None  # a key of rules.rates, or None for no money
+    busts: tuple[Bust, ...] | None = None  # None: not given (飛び賞 to the top finds them)
+    yakitori: tuple[str, ...] = ()  # players who won no hand all game
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreParts:
+    """How one player's score came about, step by step, so that a person can check it by hand.
+
+    Every part is in tenths of 1,000 points and the parts add up to the score:
+    rounded + returned + uma + oka + deposits + adjustment + chombo + bust_bonus + yakitori.
+    `settled_points` is what the rounding started from: the final points, or 0 for a player
+    below zero when the rules settle 箱下 as 0.
+    """
+
+    settled_points: int  # points
+    rounded: int  # R(settled points)
+    returned: int  # minus the return points
+    uma: int
+    oka: int  # the top's oka (0 for the others, and for everyone when it goes to the house)
+    deposits: int  # deposits left on the table, when they go to the top
+    adjustment: int  # what the top absorbs so the table adds up (rounding, 箱下 not paid)
+    chombo: int
+    bust_bonus: int  # 飛び賞 received (+) or paid (−)
+    yakitori: int  # 焼き鳥 received (+) or paid (−)
+
+    @property
+    def score(self) -> int:
+        return (
+            self.rounded
+            + self.returned
+            + self.uma
+            + self.oka
+            + self.deposits
+            + self.adjustment
+            + self.chombo
+            + self.bust_bonus
+            + self.yakitori
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +90,9 @@ class PlayerResult:
     chips: int
     yen: int | None  # None when the game is not played at a rate
     chombo: int  # how many chombo this player committed
+    parts: ScoreParts | None = None  # how the score came about (None for a stored result)
+    busted_by: str | None = None  # 飛び: who busted this player, when given
+    yakitori: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +115,8 @@ class GameResult:
             for b in self.players:
                 if a.points > b.points and a.rank >= b.rank:
                     raise ValueError("ranks do not follow points")
+            if a.parts is not None and a.parts.score != a.score:
+                raise ValueError("a player's score parts do not add up to the score")
 
     @property
     def house_yen(self) -> int:
@@ -93,27 +142,45 @@ def round_half_away(numerator: int, denominator: int) -> int:
     return q if numerator >= 0 else -q
 
 
-def rounded_tenths(points: int, rounding: str) -> int:
+def rounded_tenths(
+    points: int, rounding: str, *, negative: str = "magnitude", return_points: int = 0
+) -> int:
     """R(points) of settlement.md step 4, in tenths of 1,000 points.
 
-    The rounding applies to the magnitude; the sign is restored after.
+    `negative="magnitude"` rounds the magnitude and restores the sign; "number-line" rounds the
+    signed value (切り捨て = floor, 切り上げ = ceiling, 四捨五入 = floor(v + 0.5), 五捨六入 =
+    floor(v + 0.4), v in thousands). "toward-return" (原点基準) is return + (points − return)
+    rounded toward zero to whole thousands, whatever `negative` says.
     """
-    magnitude = -points if points < 0 else points
     if rounding == "none":
-        value = magnitude // 100
-    else:
-        thousands, rest = divmod(magnitude, 1000)
-        hundreds = rest // 100
-        if rounding == "gosha-rokunyu":
-            thousands += hundreds >= 6
-        elif rounding == "shisha-gonyu":
-            thousands += hundreds >= 5
-        elif rounding == "kiriage":
-            thousands += hundreds >= 1
-        elif rounding != "kirisute":
+        return points // 100 if points >= 0 else -(-points // 100)
+    if rounding == "toward-return":
+        off = points - return_points
+        thousands = off // 1000 if off >= 0 else -(-off // 1000)
+        return return_points // 100 + thousands * 10
+    if negative == "number-line":
+        up = NUMBER_LINE_UP.get(rounding)
+        if up is None:
             raise ValueError(f"unknown rounding {rounding!r}")
-        value = thousands * 10
+        return ((points + up) // 1000) * 10
+    magnitude = -points if points < 0 else points
+    thousands, rest = divmod(magnitude, 1000)
+    hundreds = rest // 100
+    if rounding == "gosha-rokunyu":
+        thousands += hundreds >= 6
+    elif rounding == "shisha-gonyu":
+        thousands += hundreds >= 5
+    elif rounding == "kiriage":
+        thousands += hundreds >= 1
+    elif rounding != "kirisute":
+        raise ValueError(f"unknown rounding {rounding!r}")
+    value = thousands * 10
     return -value if points < 0 else value
+
+
+# Number-line rounding of points p to thousands: floor((p + up) / 1000). Points are whole
+# hundreds, so 切り上げ (ceiling) is floor((p + 900) / 1000).
+NUMBER_LINE_UP = {"kirisute": 0, "kiriage": 900, "shisha-gonyu": 500, "gosha-rokunyu": 400}
 
 
 def check_game(rules: Rules, game: Game) -> list[errors.Problem]:
@@ -167,7 +234,85 @@ def check_game(rules: Rules, game: Game) -> list[errors.Problem]:
             f"the rules have no rate {game.rate!r} (they have: {known})",
             rate=game.rate,
         )
+    if points_ok and n == rules.players:
+        if rules.floating is not None:
+            floating = sum(s.points >= rules.floating.line for s in seats)
+            if rules.uma_for(floating) is None:
+                c.add(
+                    "uma",
+                    errors.NO_UMA,
+                    f"the rules have no uma for {floating} floating players and no default",
+                    floating=floating,
+                )
+        _check_busts(c, rules, game, names)
+    _check_yakitori(c, rules, game, names)
     return c.problems
+
+
+def busted(rules: Rules, points: int) -> bool:
+    """Does a player with these final points pay 飛び賞 (below zero; at zero when the rules say)?"""
+    bust = rules.bust_bonus
+    return points < 0 or (points == 0 and bust is not None and bust.at_zero)
+
+
+def _check_busts(c: Collector, rules: Rules, game: Game, names: set[str]) -> None:
+    bust = rules.bust_bonus
+    if game.busts is None:
+        if bust is not None and bust.to == "buster":
+            out = [s.name for s in game.seats if busted(rules, s.points)]
+            if out:
+                c.add(
+                    "busts",
+                    errors.BUSTS,
+                    f"busts missing: who busted {', '.join(out)}? (飛び賞 goes to the buster)",
+                    players=out,
+                )
+        return
+    if bust is None:
+        c.add("busts", errors.NOT_IN_RULES, "busts without rule: these rules have no 飛び賞")
+        return
+    points = {s.name: s.points for s in game.seats}
+    listed: set[str] = set()
+    for i, b in enumerate(game.busts):
+        path = f"busts[{i}]"
+        if b.player not in points:
+            c.add(f"{path}.player", errors.NOT_AT_TABLE, f"{b.player!r} is not at the table")
+            continue
+        if b.player in listed:
+            c.add(f"{path}.player", errors.DUPLICATE_NAME, f"{b.player} is listed twice")
+        listed.add(b.player)
+        if not busted(rules, points[b.player]):
+            c.add(f"{path}.player", errors.BUSTS, f"{b.player} is not busted (points above zero)")
+        if b.by is None:
+            if bust.to == "buster":
+                c.add(f"{path}.by", errors.REQUIRED, f"who busted {b.player} is required")
+        elif b.by not in names:
+            c.add(f"{path}.by", errors.NOT_AT_TABLE, f"{b.by!r} is not at the table")
+        elif b.by == b.player:
+            c.add(f"{path}.by", errors.SELF_DEAL_IN, "a player cannot bust themself")
+    missing = [s.name for s in game.seats if busted(rules, s.points) and s.name not in listed]
+    if missing:
+        c.add(
+            "busts",
+            errors.BUSTS,
+            f"busts missing: {', '.join(missing)} ended below zero but is not listed",
+            players=missing,
+        )
+
+
+def _check_yakitori(c: Collector, rules: Rules, game: Game, names: set[str]) -> None:
+    if not game.yakitori:
+        return
+    if rules.yakitori is None:
+        c.add("yakitori", errors.NOT_IN_RULES, "yakitori without rule: these rules have no 焼き鳥")
+        return
+    seen: set[str] = set()
+    for i, name in enumerate(game.yakitori):
+        if name not in names:
+            c.add(f"yakitori[{i}]", errors.NOT_AT_TABLE, f"{name!r} is not at the table")
+        elif name in seen:
+            c.add(f"yakitori[{i}]", errors.DUPLICATE_NAME, f"{name} is listed twice")
+        seen.add(name)
 
 
 def _check_points(c: Collector, path: str, value: object, *, allow_negative: bool) -> bool:
@@ -219,25 +364,46 @@ def settle_game(rules: Rules, game: Game) -> GameResult:
     order = sorted(range(n), key=lambda i: (-points[i], i))
     tops = [i for i in range(n) if ranks[i] == 1]
 
-    uma = _uma_shares(rules, points, order)
+    floating = 0 if rules.floating is None else sum(p >= rules.floating.line for p in points)
+    uma_list = rules.uma_for(floating)
+    assert uma_list is not None  # check_game refuses a game without one
+    uma = _uma_shares(uma_list, rules.ties, points, order)
     ret = rules.return_points // 100
     floor = rules.below_zero == "floor"
+    settled = [0 if floor and p < 0 else p for p in points]
+    rounded = [
+        rounded_tenths(
+            p, rules.rounding, negative=rules.rounding_negative, return_points=rules.return_points
+        )
+        for p in settled
+    ]
     scores = [0] * n
     for i in range(n):
         if ranks[i] != 1:
-            p = points[i]
-            scores[i] = rounded_tenths(0 if floor and p < 0 else p, rules.rounding) - ret + uma[i]
-    # T of step 5: the top absorbs oka and every rounding remainder.
-    table_total = 0 if rules.deposits == "top" else -(game.deposits // 100)
+            scores[i] = rounded[i] - ret + uma[i]
+    # T of step 5: the top absorbs oka and every rounding remainder. With the oka to the house,
+    # T is lowered by it and the top scores like everyone else.
+    deposits_to_table = 0 if rules.deposits == "top" else -(game.deposits // 100)
+    table_total = deposits_to_table - (rules.oka_tenths if rules.oka == "house" else 0)
     top_total = table_total - sum(scores)
     for i, share in zip(tops, divide(top_total, len(tops)), strict=True):
         scores[i] = share
+    base = list(scores)
 
     chombo_counts = Counter(game.chombo)
-    total = table_total - _apply_chombo(rules, seats, chombo_counts, tops, scores)
+    removed = _apply_chombo(rules, seats, chombo_counts, tops, scores)
+    after_chombo = list(scores)
+    busted_by = _apply_bust_bonus(rules, game, tops, scores)
+    after_busts = list(scores)
+    removed += _apply_yakitori(rules, game, tops, scores)
+    total = table_total - removed
     chips = _chips(rules, game)
+    parts = _parts(
+        rules, game, settled, rounded, uma, tops, base, after_chombo, after_busts, scores
+    )
 
     tier = rules.rates[game.rate] if game.rate is not None else None
+    yakitori = set(game.yakitori)
     players = tuple(
         PlayerResult(
             name=seats[i].name,
@@ -249,10 +415,104 @@ def settle_game(rules: Rules, game: Game) -> GameResult:
             if tier is None
             else round_half_away(scores[i] * tier.yen_per_1000, 10) + chips[i] * tier.chip_yen,
             chombo=chombo_counts.get(seats[i].name, 0),
+            parts=parts[i],
+            busted_by=busted_by.get(seats[i].name),
+            yakitori=seats[i].name in yakitori,
         )
         for i in range(n)
     )
     return GameResult(players=players, total_score=total, deposits=game.deposits, rate=game.rate)
+
+
+def _parts(
+    rules: Rules,
+    game: Game,
+    settled: Sequence[int],
+    rounded: Sequence[int],
+    uma: Sequence[int],
+    tops: Sequence[int],
+    base: Sequence[int],
+    after_chombo: Sequence[int],
+    after_busts: Sequence[int],
+    final: Sequence[int],
+) -> list[ScoreParts]:
+    """Each player's score as its steps; the top's oka and deposits are shared like its score."""
+    n = len(settled)
+    ret = rules.return_points // 100
+    oka = [0] * n
+    deposits = [0] * n
+    if rules.oka == "top":
+        for i, share in zip(tops, divide(rules.oka_tenths, len(tops)), strict=True):
+            oka[i] = share
+    if rules.deposits == "top":
+        for i, share in zip(tops, divide(game.deposits // 100, len(tops)), strict=True):
+            deposits[i] = share
+    parts = []
+    for i in range(n):
+        steps = rounded[i] - ret + uma[i] + oka[i] + deposits[i]
+        parts.append(
+            ScoreParts(
+                settled_points=settled[i],
+                rounded=rounded[i],
+                returned=-ret,
+                uma=uma[i],
+                oka=oka[i],
+                deposits=deposits[i],
+                adjustment=base[i] - steps,
+                chombo=after_chombo[i] - base[i],
+                bust_bonus=after_busts[i] - after_chombo[i],
+                yakitori=final[i] - after_busts[i],
+            )
+        )
+    return parts
+
+
+def _apply_bust_bonus(
+    rules: Rules, game: Game, tops: Sequence[int], scores: list[int]
+) -> dict[str, str]:
+    """飛び賞: each busted player pays P to their buster, or to the top (tied tops share it).
+    Returns who busted whom, as given."""
+    bust = rules.bust_bonus
+    given = {b.player: b.by for b in game.busts or () if b.by is not None}
+    if bust is None:
+        return given
+    index = {s.name: i for i, s in enumerate(game.seats)}
+    amount = bust.points * 10
+    for i, seat in enumerate(game.seats):
+        if not busted(rules, seat.points):
+            continue
+        scores[i] -= amount
+        if bust.to == "buster":
+            scores[index[given[seat.name]]] += amount
+        else:
+            for j, share in zip(tops, divide(amount, len(tops)), strict=True):
+                scores[j] += share
+    return given
+
+
+def _apply_yakitori(rules: Rules, game: Game, tops: Sequence[int], scores: list[int]) -> int:
+    """焼き鳥; returns what left the table (the penalty mode's points, received by nobody)."""
+    rule = rules.yakitori
+    if rule is None or not game.yakitori:
+        return 0
+    index = {s.name: i for i, s in enumerate(game.seats)}
+    birds = {index[name] for name in game.yakitori}
+    amount = rule.points * 10
+    removed = 0
+    for i in sorted(birds):
+        if rule.mode == "penalty":
+            scores[i] -= amount
+            removed += amount
+        elif rule.mode == "pay_each":
+            for j in range(len(scores)):
+                if j not in birds:
+                    scores[i] -= amount
+                    scores[j] += amount
+        elif i not in tops:  # pay_top; a yakitori top pays nothing
+            scores[i] -= amount
+            for j, share in zip(tops, divide(amount, len(tops)), strict=True):
+                scores[j] += share
+    return removed
 
 
 def _ranks(points: Sequence[int], ties: str) -> list[int]:
@@ -267,12 +527,14 @@ def _ranks(points: Sequence[int], ties: str) -> list[int]:
     return ranks
 
 
-def _uma_shares(rules: Rules, points: Sequence[int], order: Sequence[int]) -> list[int]:
+def _uma_shares(
+    uma: Sequence[int], ties: str, points: Sequence[int], order: Sequence[int]
+) -> list[int]:
     """Each player's uma in tenths; tied players under `split` share the uma of the ranks they span."""
     shares = [0] * len(points)
-    if rules.ties == "seat":
+    if ties == "seat":
         for position, i in enumerate(order):
-            shares[i] = rules.uma[position] * 10
+            shares[i] = uma[position] * 10
         return shares
     start = 0
     while start < len(order):
@@ -280,7 +542,7 @@ def _uma_shares(rules: Rules, points: Sequence[int], order: Sequence[int]) -> li
         while end + 1 < len(order) and points[order[end + 1]] == points[order[start]]:
             end += 1
         group = order[start : end + 1]  # already in seat order: the sort key breaks ties by seat
-        pooled = sum(rules.uma[start : end + 1]) * 10
+        pooled = sum(uma[start : end + 1]) * 10
         for i, share in zip(group, divide(pooled, len(group)), strict=True):
             shares[i] = share
         start = end + 1

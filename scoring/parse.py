@@ -7,9 +7,18 @@ from typing import Any
 from . import errors
 from .day import DayResult, Shugi, settle_day
 from .errors import Collector, InputError
-from .game import ChipEvent, Game, GameResult, Seat, settle_game
+from .game import Bust, ChipEvent, Game, GameResult, Seat, settle_game
 from .presets import PRESETS
-from .rules import CHOMBO_MODES, ChipKind, ChomboRule, RateTier, Rules
+from .rules import (
+    CHOMBO_MODES,
+    BustBonus,
+    ChipKind,
+    ChomboRule,
+    FloatingUma,
+    RateTier,
+    Rules,
+    Yakitori,
+)
 from .text import format_score
 
 RULES_FIELDS = (
@@ -29,9 +38,14 @@ RULES_FIELDS = (
     "yen_unit",
     "surcharge_percent",
     "prize_cap",
+    # version 2
+    "rounding_negative",
+    "oka",
+    "bust_bonus",
+    "yakitori",
 )
 REQUIRED_RULES_FIELDS = RULES_FIELDS[:9]
-GAME_FIELDS = ("players", "deposits", "chombo", "chips", "rate")
+GAME_FIELDS = ("players", "deposits", "chombo", "chips", "rate", "busts", "yakitori")
 _MISSING = object()
 
 
@@ -119,13 +133,18 @@ def rules_from_json(value: object, path: str = "rules") -> Rules:
 
 
 def _rules_kwargs(c: Collector, obj: dict[str, Any], path: str) -> dict[str, Any]:
-    uma = _list(c, obj["uma"], _join(path, "uma"))
+    uma, floating = _uma(c, obj["uma"], _join(path, "uma"), obj.get("return"))
     kwargs: dict[str, Any] = {
         "players": obj["players"],
         "start": obj["start"],
         "return_points": obj["return"],
         "rounding": obj["rounding"],
-        "uma": tuple(uma or ()),
+        "uma": uma,
+        "floating": floating,
+        "rounding_negative": obj.get("rounding_negative", "magnitude"),
+        "oka": obj.get("oka", "top"),
+        "bust_bonus": _bust_bonus(c, obj.get("bust_bonus"), _join(path, "bust_bonus")),
+        "yakitori": _yakitori_rule(c, obj.get("yakitori"), _join(path, "yakitori")),
         "ties": obj["ties"],
         "deposits": obj["deposits"],
         "below_zero": obj["below_zero"],
@@ -162,6 +181,58 @@ def _rules_kwargs(c: Collector, obj: dict[str, Any], path: str) -> dict[str, Any
             continue
         kwargs["place_fees"][int(rank)] = fee
     return kwargs
+
+
+def _uma(
+    c: Collector, value: object, path: str, return_points: object
+) -> tuple[tuple[int, ...], FloatingUma | None]:
+    """`uma` is a list, or a floating table {"floating_line", "by_floating", "default"}."""
+    if isinstance(value, list):
+        return tuple(value), None
+    obj = _object(c, value, path)
+    if obj is None:
+        return (), None
+    _unknown(c, obj, ("floating_line", "by_floating", "default"), path)
+    line = obj.get("floating_line", return_points)
+    default = _list(c, obj.get("default", []), _join(path, "default")) or []
+    table: dict[int, tuple[int, ...]] = {}
+    by = _object(c, obj.get("by_floating", {}), _join(path, "by_floating")) or {}
+    for count, uma in by.items():
+        p = f"{path}.by_floating.{count}"
+        if not (isinstance(count, str) and count.isascii() and count.isdigit() and len(count) < 3):
+            c.add(p, errors.TYPE, 'keys must be counts of floating players such as "1"')
+            continue
+        listed = _list(c, uma, p)
+        if listed is not None:
+            table[int(count)] = tuple(listed)
+    if not table and not default:
+        c.add(path, errors.REQUIRED, "a floating uma needs by_floating lists or a default")
+    return tuple(default), FloatingUma(line=line, by_floating=table)  # type: ignore[arg-type]
+
+
+def _bust_bonus(c: Collector, value: object, path: str) -> BustBonus | None:
+    if value is None:
+        return None
+    obj = _object(c, value, path)
+    if obj is None:
+        return None
+    _unknown(c, obj, ("points", "to", "at_zero"), path)
+    if "points" not in obj:
+        c.add(_join(path, "points"), errors.REQUIRED, "is required")
+    return BustBonus(obj.get("points", 0), obj.get("to", "buster"), obj.get("at_zero", False))
+
+
+def _yakitori_rule(c: Collector, value: object, path: str) -> Yakitori | None:
+    if value is None:
+        return None
+    obj = _object(c, value, path)
+    if obj is None:
+        return None
+    _unknown(c, obj, ("mode", "points"), path)
+    for key in ("mode", "points"):
+        if key not in obj:
+            c.add(_join(path, key), errors.REQUIRED, "is required")
+    return Yakitori(obj.get("mode", "penalty"), obj.get("points", 0))
 
 
 def _chombo(c: Collector, value: object, path: str) -> ChomboRule:
@@ -227,6 +298,22 @@ def game_from_json(obj: dict[str, Any], *, allowed: tuple[str, ...] = GAME_FIELD
     rate = obj.get("rate")
     if rate is not None:
         rate = _str(c, rate, "rate")
+    busts = None
+    if "busts" in obj:
+        busts = []
+        for i, bust in enumerate(_list(c, obj["busts"], "busts") or []):
+            p = f"busts[{i}]"
+            bust = _object(c, bust, p)
+            if bust is None:
+                continue
+            _unknown(c, bust, ("player", "by"), p)
+            player = _str(c, bust.get("player"), f"{p}.player")
+            by = _str(c, bust["by"], f"{p}.by") if bust.get("by") is not None else None
+            busts.append(Bust(player or "", by))
+    yakitori = [
+        _str(c, name, f"yakitori[{i}]")
+        for i, name in enumerate(_list(c, obj.get("yakitori", []), "yakitori") or [])
+    ]
     c.raise_if_any()
     return Game(
         seats=tuple(seats),
@@ -234,6 +321,8 @@ def game_from_json(obj: dict[str, Any], *, allowed: tuple[str, ...] = GAME_FIELD
         chombo=tuple(name for name in chombo if name is not None),
         chips=tuple(chips),
         rate=rate,
+        busts=None if busts is None else tuple(busts),
+        yakitori=tuple(name for name in yakitori if name is not None),
     )
 
 

@@ -1,8 +1,8 @@
 """pytest wiring for the tests of the pure settlement engine `scoring/`.
 
 These tests never touch the database and never import Django (the engine is checked for that in a
-subprocess). The worked cases live outside the project, in ../shared/cases/; a missing shared/
-directory is an error at collection, never a reason to skip.
+subprocess). The worked cases are in tests/data/cases/; a missing file is an error at collection,
+never a reason to skip.
 """
 
 from __future__ import annotations
@@ -12,8 +12,11 @@ from scoring_test_support import load_cases
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """`settle_case` / `ledger_case` arguments run once per case of the shared files."""
-    for fixture, name in (("settle_case", "settle"), ("ledger_case", "ledger")):
+    """`settle_case` runs once per case of settle.json and settle-v2.json (the rule variants of
+    version 2), `ledger_case` once per case of ledger.json."""
+    for fixture, names in (("settle_case", ("settle", "settle-v2")), ("ledger_case", ("ledger",))):
         if fixture in metafunc.fixturenames:
-            cases = load_cases(name)
-            metafunc.parametrize(fixture, cases, ids=[c["name"] for c in cases])
+            cases = [(name, c) for name in names for c in load_cases(name)]
+            metafunc.parametrize(
+                fixture, [c for _n, c in cases], ids=[f"{n}: {c['name']}" for n, c in cases]
+            )

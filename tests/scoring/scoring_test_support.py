@@ -12,17 +12,16 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]  # the project: the directory holding scoring/
-SHARED = ROOT.parent / "shared"
-CASES = SHARED / "cases"
+# The worked cases, copied into the repository (tests/data/cases/README.md says from where).
+CASES = ROOT / "tests" / "data" / "cases"
 
 
 def load_cases(name: str) -> list[dict[str, Any]]:
-    """The worked cases of shared/cases/<name>.json; raises (a loud collection error) if absent."""
+    """The worked cases of tests/data/cases/<name>.json; raises (a loud collection error) if
+    absent."""
     path = CASES / f"{name}.json"
     if not path.is_file():
-        raise FileNotFoundError(
-            f"the shared worked cases are missing: {path} (expected shared/ next to {ROOT})"
-        )
+        raise FileNotFoundError(f"the worked cases are missing: {path}")
     cases = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(cases, list) or not cases:
         raise ValueError(f"{path} must hold a non-empty list of cases")

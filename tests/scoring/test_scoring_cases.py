@@ -1,4 +1,4 @@
-"""Every worked case of shared/cases/ through the command line and through the Python API."""
+"""Every worked case of tests/data/cases/ through the command line and through the Python API."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import json
 
 import pytest
 from scoring_test_support import (
+    CASES,
+    ROOT,
     assert_one_line_error,
     check_transfers,
     is_error_case,
@@ -150,8 +152,23 @@ def test_ledger_case_through_the_api(ledger_case):
 
 def test_the_shared_files_have_both_kinds_of_case():
     """Guards the parametrised tests above against silently running on nothing."""
+    assert len(load_cases("settle-v2")) >= 10
     settle = load_cases("settle")
     assert sum(is_error_case(c) for c in settle) >= 1
     assert sum(not is_error_case(c) for c in settle) >= 5
     assert all("error" in c for c in settle if is_error_case(c))
     assert all(not is_error_case(c) for c in load_cases("ledger"))
+
+
+SHARED_CASES = ROOT.parent / "shared" / "cases"  # the team's working copy, when it is beside us
+
+
+@pytest.mark.skipif(not SHARED_CASES.is_dir(), reason="no ../shared/cases beside the project")
+def test_the_copied_cases_are_the_shared_ones():
+    """tests/data/cases/ holds copies of ../shared/cases/: a case added or changed there fails
+    here until it is copied (cp ../shared/cases/*.json tests/data/cases/)."""
+    shared = sorted(p.name for p in SHARED_CASES.glob("*.json"))
+    copied = sorted(p.name for p in CASES.glob("*.json"))
+    assert copied == shared
+    for name in shared:
+        assert (CASES / name).read_bytes() == (SHARED_CASES / name).read_bytes(), name

@@ -186,7 +186,12 @@ def settled(rules_json: dict[str, Any], game_json: dict[str, Any]):
 # --- reference computations straight from settlement.md -------------------------------------------
 
 
-def reference_rounding(points: int, rounding: str) -> int:
+def reference_rounding(points: int, rounding: str, return_points: int = 0) -> int:
+    """R(points) in tenths, written out independently of the engine (Fraction for the v2 modes)."""
+    if rounding == "toward-return":
+        off = Fraction(points - return_points, 1000)
+        whole = int(off)  # int() truncates toward zero
+        return return_points // 100 + whole * 10
     magnitude = abs(points)
     thousands, hundreds = magnitude // 1000, magnitude % 1000 // 100
     up = {"gosha-rokunyu": hundreds >= 6, "shisha-gonyu": hundreds >= 5, "kiriage": hundreds >= 1}
@@ -242,7 +247,8 @@ def check_step_4_and_the_top(rules_json, game_json, result) -> None:
     tops = [p for p in result.players if p.rank == 1]
     others = [p for p in result.players if p.rank != 1]
     for p in others:
-        r = reference_rounding(0 if floor and p.points < 0 else p.points, rules_json["rounding"])
+        settled = 0 if floor and p.points < 0 else p.points
+        r = reference_rounding(settled, rules_json["rounding"], rules_json["return"])
         if rules_json["ties"] == "seat":
             assert p.score == r - ret + uma[p.rank - 1] * 10
         else:  # split: each member within one tenth of an equal share of the pooled uma

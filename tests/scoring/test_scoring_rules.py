@@ -249,8 +249,8 @@ def test_presets_printed_settle_the_same_as_their_names():
             id="3p-with-4-uma",
         ),
         pytest.param(
-            {"preset": "kinyokai-2015", "oka": 20},
-            ("rules.oka", errors.UNKNOWN_FIELD),
+            {"preset": "kinyokai-2015", "kaeshi": 20},
+            ("rules.kaeshi", errors.UNKNOWN_FIELD),
             id="unknown-field",
         ),
         pytest.param(full(extra=1), ("rules.extra", errors.UNKNOWN_FIELD), id="unknown-field-full"),
@@ -384,11 +384,11 @@ def test_several_problems_are_all_reported():
 
 
 def test_unknown_and_missing_fields_are_reported_together():
-    got = refused(full(ties=None, below_zero=None, oka=20))
+    got = refused(full(ties=None, below_zero=None, kaeshi=20))
     assert got == {
         ("rules.ties", errors.REQUIRED),
         ("rules.below_zero", errors.REQUIRED),
-        ("rules.oka", errors.UNKNOWN_FIELD),
+        ("rules.kaeshi", errors.UNKNOWN_FIELD),
     }
 
 
