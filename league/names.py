@@ -1,0 +1,50 @@
+"""One identity for a member's name, everywhere a name is typed: the member form, a new guest on
+the record form, the API, the Excel import and a merge.
+
+Two names are the same member when they are the same after Unicode NFKC (full- and half-width
+letters, digits and kana alike: ｱｵｷ is アオキ), with every space removed (阿部誠 is 阿部 誠, a
+full-width space included) and letters compared without case. Names holding control, format
+(zero-width, bidirectional) or private-use characters are refused: such a name looks like another
+member's on the screen while being a different one (青木\\u200b, \\u202egnp.exe).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Unicode categories no name may hold: controls, format characters (zero-width spaces and joiners,
+# bidirectional overrides and isolates, the BOM), surrogates, private use, line/paragraph seps.
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+# Blank-looking letters that are not spaces to Python (ㅤ HANGUL FILLER and its relatives).
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def invisible_characters(text: str) -> list[str]:
+    """The characters of `text` that no name may hold, as U+XXXX (empty when there are none)."""
+    found = []
+    for ch in text:
+        if ch in BLANK_LETTERS or unicodedata.category(ch) in REFUSED_CATEGORIES:
+            code = f"U+{ord(ch):04X}"
+            if code not in found:
+                found.append(code)
+    return found
+
+
+def clean_name(text: str) -> str:
+    """A name as it is stored: NFKC (ｱｵｷ → アオキ, ＡＢ → AB), runs of spaces of either width
+    made one ASCII space, no space at either end. Refusing invisible characters is the caller's
+    job (invisible_characters), so that it can say so."""
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+def name_key(text: str) -> str:
+    """What makes two names the same member: NFKC, no spaces, no case, nothing invisible."""
+    normal = unicodedata.normalize("NFKC", text)
+    kept = (
+        ch
+        for ch in normal
+        if not ch.isspace()
+        and ch not in BLANK_LETTERS
+        and unicodedata.category(ch) not in REFUSED_CATEGORIES
+    )
+    return "".join(kept).casefold()
