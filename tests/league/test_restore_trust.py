@@ -1,0 +1,144 @@
+"""`manage.py restore` trusts nothing in its file (league/management/commands/restore.py): rows of
+other clubs, references outside the file, users no row names and same-name users of the target
+are refused, naming the row, with nothing restored; `--map-user` says whom a name means."""
+
+from __future__ import annotations
+
+import copy
+import json
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from league.models import AuditLog, Club, LedgerEntry, Membership, Result
+from tests.conftest import make_user
+from tests.league.test_backup import backup, build_club
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def saved(club, organiser, members, tmp_path) -> dict[str, Any]:
+    """マメの会 backed up, then a database holding only another club, 金曜会, and its organiser."""
+    build_club(club, organiser, members)
+    data = backup("mame", tmp_path / "mame.json")
+    call_command("flush", interactive=False, verbosity=0)
+    # Ids far from the file's, so that only the checks under test can refuse it.
+    other = Club.objects.create(pk=500, slug="kinyokai", name="金曜会")
+    Membership.objects.create(pk=500, club=other, user=make_user("stranger"), role="organiser")
+    return data
+
+
+def restore(data: dict[str, Any], tmp_path: Path, *options: str) -> str:
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    out = StringIO()
+    call_command("restore", str(path), *options, stdout=out)
+    return out.getvalue()
+
+
+def first(data: dict[str, Any], model: str) -> dict[str, Any]:
+    return next(o for o in data["objects"] if o["model"] == model)
+
+
+def add_copy(data: dict[str, Any], model: str, **fields: Any) -> dict[str, Any]:
+    """A new row of `model`, a copy of the file's first, with a fresh id and these fields."""
+    row = copy.deepcopy(first(data, model))
+    row["pk"] = max(o["pk"] for o in data["objects"] if o["model"] == model) + 1000
+    row["fields"].update(fields)
+    data["objects"].append(row)
+    return row
+
+
+def nothing_restored() -> bool:
+    users = set(get_user_model().objects.values_list("username", flat=True))
+    return list(Club.objects.values_list("slug", flat=True)) == ["kinyokai"] and users == {
+        "stranger"
+    }
+
+
+@pytest.mark.parametrize("model", ["league.membership", "league.ledgerentry", "league.auditlog"])
+def test_a_row_of_another_club_refuses_the_whole_file(saved, tmp_path, model):
+    other = Club.objects.get(slug="kinyokai").pk
+    row = add_copy(saved, model, club=other)
+    with pytest.raises(CommandError, match=rf"{model} #{row['pk']}: club is club #{other}"):
+        restore(saved, tmp_path)
+    assert nothing_restored()
+    assert not Membership.objects.filter(club_id=other, user__username="organiser").exists()
+    assert not LedgerEntry.objects.exists()
+    # Only the audit row of 金曜会's own organiser's membership (made by the fixture).
+    assert list(AuditLog.objects.values_list("club__slug", "action")) == [
+        ("kinyokai", "membership.create")
+    ]
+
+
+def test_a_reference_outside_the_file_is_refused_naming_the_row(saved, tmp_path):
+    result = first(saved, "league.result")
+    result["fields"]["member"] = 999_999  # a member of no club in the file (or anywhere)
+    with pytest.raises(CommandError, match=rf"league.result #{result['pk']}: member refers to"):
+        restore(saved, tmp_path)
+    assert nothing_restored() and not Result.objects.exists()
+
+
+def test_an_attendee_of_another_club_is_refused(saved, tmp_path):
+    day = first(saved, "league.day")
+    day["fields"]["attendees"].append(424_242)
+    with pytest.raises(CommandError, match=rf"league.day #{day['pk']}: attendees refers to"):
+        restore(saved, tmp_path)
+    assert nothing_restored()
+
+
+def test_a_user_no_row_names_is_refused(saved, tmp_path):
+    saved["users"].append({"username": "intruder", "email": "", "first_name": "",
+                           "last_name": "", "is_active": True})  # fmt: skip
+    with pytest.raises(CommandError, match="intruder"):
+        restore(saved, tmp_path)
+    assert nothing_restored()
+
+
+def test_a_second_club_in_the_file_is_refused(saved, tmp_path):
+    add_copy(saved, "league.club", slug="second")
+    with pytest.raises(CommandError, match="exactly one club"):
+        restore(saved, tmp_path)
+    assert nothing_restored()
+
+
+def test_a_database_error_is_a_command_error_not_a_traceback(saved, tmp_path):
+    # Two memberships of one user in one club break a unique constraint only the database sees.
+    add_copy(saved, "league.membership")
+    with pytest.raises(CommandError, match="cannot be loaded"):
+        restore(saved, tmp_path)
+    assert nothing_restored()
+
+
+def test_a_same_name_user_of_the_target_is_refused_unless_mapped(saved, tmp_path):
+    existing = make_user("organiser")  # someone else, who happens to have the name
+    with pytest.raises(CommandError, match="--map-user"):
+        restore(saved, tmp_path)
+    assert not Club.objects.filter(slug="mame").exists()
+    assert not Membership.objects.filter(user=existing).exists()
+
+    out = restore(copy.deepcopy(saved), tmp_path, "--map-user", "organiser=organiser-mame")
+    club = Club.objects.get(slug="mame")
+    renamed = get_user_model().objects.get(username="organiser-mame")
+    assert Membership.objects.get(club=club, user=renamed).role == Membership.ORGANISER
+    assert not Membership.objects.filter(user=existing).exists()
+    assert "organiser-mame" in out
+
+
+def test_mapping_a_name_onto_the_same_person_keeps_their_account(saved, tmp_path):
+    existing = make_user("organiser")
+    restore(saved, tmp_path, "--map-user", "organiser=organiser")
+    assert Membership.objects.get(club__slug="mame", user=existing).role == Membership.ORGANISER
+    assert existing.has_usable_password()  # not replaced by the file's user
+
+
+@pytest.mark.parametrize(("option", "message"), [("nobody=x", "no user"), ("organiser", "OLD=NEW")])
+def test_a_bad_mapping_is_refused(saved, tmp_path, option, message):
+    with pytest.raises(CommandError, match=message):
+        restore(saved, tmp_path, "--map-user", option)
+    assert nothing_restored()
