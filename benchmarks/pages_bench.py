@@ -1,0 +1,378 @@
+"""Every club page's server time as a club's history grows, and with many clubs in one database.
+
+    .venv/bin/python benchmarks/pages_bench.py [--sizes 1000,10000,100000] [--db sqlite|postgres|both]
+    .venv/bin/python benchmarks/pages_bench.py --short          # CI: 300 and 3,000 games, SQLite
+    .venv/bin/python benchmarks/pages_bench.py --clubs 200 --total 500000 --games 10000   # PostgreSQL
+
+Sizes: one club's history grows backwards in time (16 games every other day, 40 members), so that
+its latest day, season and record form show the same things at every size and only the history
+behind them grows. Games are settled by `scoring` (a pool of settled point sets, seated at
+random), inserted in bulk, and the kept aggregates are built by `manage.py rebuild_aggregates`.
+For each size it prints each page's time through Django's full stack (test client, median of
+--runs after a warm-up) and its query count, then each page's growth from the smallest size.
+
+--clubs: on PostgreSQL, one club of --games games is measured alone, then again after
+--clubs - 1 other clubs are added until the database holds --total games; prints the ratio.
+
+Databases are scratch ones: SQLite in a temporary file, PostgreSQL `janchou_pages_bench` on
+127.0.0.1 (dropped afterwards).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+MEMBERS = 40
+PER_DAY = 16
+EVERY = 2  # days between meetings
+LAST_DAY = datetime.date(2026, 11, 20)
+SEASON_DAYS = 91
+POOL = 2000
+AIMS = {10_000: 50.0, 100_000: 100.0}
+
+
+def _pool(rng: random.Random) -> list[tuple[int, object]]:
+    """Settled games by point sets (a player's result depends on its seat's points only)."""
+    import scoring
+
+    rules = scoring.PRESETS["mame-no-kai"].rules
+    pool = []
+    for _ in range(POOL):
+        deposits = rng.choice((0, 0, 1000))
+        pts = [rng.randrange(-100, 600) * 100 for _ in range(3)]
+        pts.append(100_000 - deposits - sum(pts))
+        seats = tuple(scoring.Seat(str(i), p) for i, p in enumerate(pts))
+        pool.append(
+            (
+                deposits,
+                scoring.settle_game(
+                    rules, scoring.Game(seats=seats, deposits=deposits, rate="0.3")
+                ),
+            )
+        )
+    return pool
+
+
+def make_club(slug: str) -> tuple[object, object, object, list[object]]:
+    """A club with its rules, members, an organiser and four quarter seasons (the last first)."""
+    from django.contrib.auth import get_user_model
+
+    import scoring
+    from league.models import Club, Member, Membership, RulesVersion, Season
+    from league.names import name_key
+
+    club = Club.objects.create(slug=slug, name=f"{slug} 麻雀会")
+    version = RulesVersion.objects.create(
+        club=club,
+        effective_from=datetime.date(1900, 1, 1),
+        rules_json=scoring.PRESETS["mame-no-kai"].rules.to_json(),
+    )
+    members = Member.objects.bulk_create(
+        Member(club=club, name=n, kana=f"かいいん{i:02d}", name_key=name_key(n))
+        for i, n in ((i, f"会員{i:02d}") for i in range(MEMBERS))
+    )
+    user = get_user_model().objects.create_user(f"{slug}-organiser", password="bench-password")
+    Membership.objects.create(user=user, club=club, role=Membership.ORGANISER)
+    seasons = []
+    for q in range(4):
+        end = LAST_DAY - datetime.timedelta(days=q * SEASON_DAYS)
+        seasons.append(
+            Season(
+                club=club,
+                name=f"Q{q}",
+                start=end - datetime.timedelta(days=SEASON_DAYS - 1),
+                end=end,
+                min_games=20,
+            )
+        )
+    Season.objects.bulk_create(seasons)  # bulk: no signal, the rebuild below builds them
+    return club, version, user, members
+
+
+def add_history(club, version, members, first_game: int, games: int, seed: int = 7) -> None:
+    """Games number first_game … first_game + games - 1 counted back from LAST_DAY, in bulk."""
+    from django.db import transaction
+
+    from league.models import Day, Game, Result
+
+    rng = random.Random(seed + first_game)
+    pool = _pool(rng)
+    with transaction.atomic():
+        start_day = first_game // PER_DAY
+        end_day = (first_game + games - 1) // PER_DAY
+        existing = set(Day.objects.filter(club=club).values_list("date", flat=True))
+        dates = {
+            d: LAST_DAY - datetime.timedelta(days=d * EVERY) for d in range(start_day, end_day + 1)
+        }
+        Day.objects.bulk_create(
+            [Day(club=club, date=date) for date in dates.values() if date not in existing],
+            batch_size=2000,
+        )
+        days = dict(
+            Day.objects.filter(club=club, date__in=dates.values()).values_list("date", "pk")
+        )
+        for chunk in range(first_game, first_game + games, 5000):
+            batch, rows = [], []
+            for g in range(chunk, min(chunk + 5000, first_game + games)):
+                date = dates[g // PER_DAY]
+                deposits, result = rng.choice(pool)
+                game = Game(
+                    club=club,
+                    day_id=days[date],
+                    date=date,
+                    number=PER_DAY - g % PER_DAY,  # counted back: the day's last game first
+                    rate="0.3",
+                    deposits=deposits,
+                    rules_version=version,
+                )
+                batch.append(game)
+                rows.append((game, rng.sample(members, 4), result))
+            Game.objects.bulk_create(batch)
+            Result.objects.bulk_create(
+                (
+                    Result(
+                        game=game,
+                        revision=1,
+                        member=m,
+                        seat=i,
+                        points=p.points,
+                        rank=p.rank,
+                        score=p.score,
+                        chips=p.chips,
+                        yen=p.yen,
+                        last=p.rank == 4,
+                        club=club,
+                        date=game.date,
+                        rate="0.3",
+                    )
+                    for game, seated, result in rows
+                    for i, (m, p) in enumerate(zip(seated, result.players, strict=True))
+                ),
+                batch_size=5000,
+            )
+
+
+def rebuild(*slugs: str) -> float:
+    from django.core.management import call_command
+    from django.db import connection
+
+    start = time.perf_counter()
+    call_command("rebuild_aggregates", *slugs, verbosity=0)
+    took = time.perf_counter() - start
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # fresh statistics, as autovacuum would keep them
+            cursor.execute("VACUUM ANALYZE")
+    return took
+
+
+def pages(club, user, members) -> list[tuple[str, str]]:
+    from django.urls import reverse
+
+    from league.models import Game, Season
+
+    season = Season.objects.filter(club=club).order_by("-end").first()
+    game = Game.objects.filter(club=club).order_by("-date", "-number").first()
+    member = members[0]
+    day = LAST_DAY
+    standings = reverse("standings", args=[club.slug])
+    return [
+        ("club home", reverse("club_home", args=[club.slug])),
+        ("day page", reverse("day_detail", args=[club.slug, day])),
+        ("day ledger", reverse("day_ledger", args=[club.slug, day])),
+        ("record form", reverse("game_new", args=[club.slug])),
+        ("game page", reverse("game_detail", args=[club.slug, game.pk])),
+        ("season standings", reverse("season_standings", args=[club.slug, season.pk])),
+        ("season race", reverse("season_race", args=[club.slug, season.pk])),
+        ("all-time standings", standings),
+        ("player (all time)", reverse("player_detail", args=[club.slug, member.pk])),
+        (
+            "player (season)",
+            reverse("player_detail", args=[club.slug, member.pk]) + f"?season={season.pk}",
+        ),
+        (
+            "filter: dates (live)",
+            standings + f"?start={(LAST_DAY - datetime.timedelta(days=365)).isoformat()}",
+        ),
+        ("filter: rate (live)", standings + "?rate=0.3"),
+    ]
+
+
+def measure(client, urls: list[tuple[str, str]], runs: int) -> dict[str, tuple[float, int]]:
+    from django.db import connection, reset_queries
+    from django.test.utils import CaptureQueriesContext
+
+    out = {}
+    for label, url in urls:
+        reset_queries()  # the log is a bounded deque: full after a build, it would capture nothing
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        samples = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            client.get(url)
+            samples.append(time.perf_counter() - start)
+        out[label] = (statistics.median(samples) * 1000, len(captured))
+    return out
+
+
+def _load() -> str:
+    one, five, _fifteen = os.getloadavg()
+    return f"load average {one:.1f} / {five:.1f} (2 cores)"
+
+
+def _setup() -> object:
+    import django
+    from django.core.management import call_command
+    from django.test import Client
+    from django.test.utils import setup_test_environment
+
+    django.setup()
+    setup_test_environment()
+    call_command("migrate", verbosity=0)
+    return Client
+
+
+def run_sizes(sizes: list[int], runs: int, label: str) -> None:
+    Client = _setup()
+    club, version, user, members = make_club("bench")
+    client = Client()
+    client.force_login(user)
+    results: dict[int, dict[str, tuple[float, int]]] = {}
+    built = 0
+    for size in sizes:
+        start = time.perf_counter()
+        add_history(club, version, members, built, size - built)
+        insert_s = time.perf_counter() - start
+        rebuild_s = rebuild(club.slug)
+        built = size
+        print(
+            f"  {label} {size:,} games: inserted in {insert_s:.1f} s, "
+            f"rebuild_aggregates {rebuild_s:.1f} s; {_load()}",
+            flush=True,
+        )
+        results[size] = measure(client, pages(club, user, members), runs)
+    header = "".join(f" | {s:>9,} games" for s in sizes)
+    print(f"\n  {label}: server time in ms (median of {runs}), queries")
+    print(f"  {'page':22}{header} | growth")
+    for page in results[sizes[0]]:
+        cells = "".join(f" | {results[s][page][0]:7.1f} ({results[s][page][1]:2d})" for s in sizes)
+        growth = results[sizes[-1]][page][0] / results[sizes[0]][page][0]
+        flags = [
+            f">{aim:.0f}ms@{s:,}"
+            for s, aim in AIMS.items()
+            if s in results and results[s][page][0] > aim and "live" not in page
+        ]
+        print(f"  {page:22}{cells} | {growth:4.2f}x {' '.join(flags)}")
+    print()
+
+
+def run_clubs(clubs: int, total: int, games: int, runs: int) -> None:
+    Client = _setup()
+    club, version, user, members = make_club("target")
+    add_history(club, version, members, 0, games)
+    rebuild(club.slug)
+    client = Client()
+    client.force_login(user)
+    urls = pages(club, user, members)
+    alone = measure(client, urls, runs)
+    print(f"  target club alone: {games:,} games; {_load()}", flush=True)
+    others = clubs - 1
+    each = (total - games) // others
+    start = time.perf_counter()
+    for i in range(others):
+        other, v, _u, ms = make_club(f"c{i:03d}")
+        add_history(other, v, ms, 0, each, seed=i)
+    insert_s = time.perf_counter() - start
+    rebuild_s = rebuild()
+    from league.models import Club, Game
+
+    print(
+        f"  added {others} clubs of {each:,} games: {Club.objects.count()} clubs, "
+        f"{Game.objects.count():,} games in the database; inserted in {insert_s:.0f} s, "
+        f"rebuilt every club in {rebuild_s:.0f} s; {_load()}",
+        flush=True,
+    )
+    crowded = measure(client, urls, runs)
+    print(f"\n  one club's pages, alone vs among {clubs} clubs (ms, median of {runs}; queries)")
+    for page, (ms, queries) in alone.items():
+        ms2, q2 = crowded[page]
+        print(
+            f"  {page:22} | {ms:7.1f} ({queries:2d}) | {ms2:7.1f} ({q2:2d}) | ratio {ms2 / ms:4.2f}"
+        )
+    print()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
+    parser.add_argument("--short", action="store_true", help="CI: small sizes, SQLite, 3 runs")
+    parser.add_argument("--clubs", type=int, default=0, help="many clubs on PostgreSQL")
+    parser.add_argument("--total", type=int, default=500_000, help="games of all --clubs")
+    parser.add_argument("--games", type=int, default=10_000, help="the measured club's, --clubs")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.short:
+        args.sizes, args.runs, args.db = "300,3000", 3, "sqlite"
+    if args.clubs:
+        args.db = "postgres"
+    sizes = [int(s) for s in args.sizes.split(",")]
+    if args.child:  # run in a fresh process per database so settings load once per backend
+        os.environ["DATABASE_URL"] = args.child
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+        label = "PostgreSQL" if args.child.startswith("postgres") else "SQLite"
+        if args.clubs:
+            run_clubs(args.clubs, args.total, args.games, args.runs)
+        else:
+            run_sizes(sizes, args.runs, label)
+        return
+    targets = []
+    if args.db in ("sqlite", "both"):
+        tmp = tempfile.mkdtemp(prefix="janchou-pages-")
+        targets.append(("SQLite", f"sqlite:///{tmp}/bench.sqlite3", None))
+    if args.db in ("postgres", "both"):
+        if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode == 0:
+            name = "janchou_pages_bench"
+            targets.append(("PostgreSQL", f"postgres://postgres@127.0.0.1:5432/{name}", name))
+        else:
+            print("SKIP: PostgreSQL is not answering on 127.0.0.1:5432")
+    psql = ["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c"]
+    for label, url, pg_name in targets:
+        if pg_name:
+            subprocess.run([*psql, f"DROP DATABASE IF EXISTS {pg_name}"], check=True)
+            subprocess.run([*psql, f"CREATE DATABASE {pg_name}"], check=True)
+        print(f"{label}:", flush=True)
+        child = [sys.executable, __file__, "--child", url, "--sizes", ",".join(map(str, sizes))]
+        child += ["--runs", str(args.runs)]
+        if args.clubs:
+            child += [
+                "--clubs",
+                str(args.clubs),
+                "--total",
+                str(args.total),
+                "--games",
+                str(args.games),
+            ]
+        try:
+            subprocess.run(child, check=True)
+        finally:
+            if pg_name:
+                subprocess.run([*psql, f"DROP DATABASE IF EXISTS {pg_name}"], check=True)
+
+
+if __name__ == "__main__":
+    main()

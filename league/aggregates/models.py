@@ -1,0 +1,78 @@
+"""The standings and chart series kept up to date at write time (see league.aggregates.services).
+
+`MemberTotal` is one member's standings row over one scope: all time (`season` is None) or one
+season (a game counts in every season whose dates hold it, as on the season's page). `MemberDay`
+is one member's totals on one date: the race chart, the day's running totals and the player's
+long-history chart read it. Both hold only sums and counts of `Result(counted=True)` rows (and
+`best`, their highest score), so that `manage.py rebuild_aggregates` can always recompute them.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+
+class MemberTotal(models.Model):
+    club = models.ForeignKey("league.Club", on_delete=models.PROTECT, related_name="+")
+    member = models.ForeignKey("league.Member", on_delete=models.PROTECT, related_name="+")
+    season = models.ForeignKey(
+        "league.Season", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    games = models.IntegerField(default=0)
+    total = models.IntegerField(default=0)  # sum of scores, tenths of 1,000 points
+    rank_sum = models.IntegerField(default=0)
+    first = models.IntegerField(default=0)
+    second = models.IntegerField(default=0)
+    third = models.IntegerField(default=0)
+    fourth = models.IntegerField(default=0)
+    lasts = models.IntegerField(default=0)
+    best = models.IntegerField(null=True)  # None while games is 0
+    busts = models.IntegerField(default=0)
+    chombo = models.IntegerField(default=0)
+    chips = models.IntegerField(default=0)
+    yen = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member", "season"],
+                condition=Q(season__isnull=False),
+                name="member_total_once_per_season",
+            ),
+            models.UniqueConstraint(
+                fields=["member"],
+                condition=Q(season__isnull=True),
+                name="member_total_once_all_time",
+            ),
+        ]
+        indexes = [
+            # A standings page: one scope's rows of a club, best total first.
+            models.Index(fields=["club", "season", "total"], name="member_total_scope"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member_id} @ {self.season_id or 'all'}: {self.games}"
+
+
+class MemberDay(models.Model):
+    club = models.ForeignKey("league.Club", on_delete=models.PROTECT, related_name="+")
+    member = models.ForeignKey("league.Member", on_delete=models.PROTECT, related_name="+")
+    date = models.DateField()
+    games = models.IntegerField(default=0)
+    score = models.IntegerField(default=0)
+    chips = models.IntegerField(default=0)
+    yen = models.BigIntegerField(default=0)
+    yen_games = models.IntegerField(default=0)  # games with a yen amount (none: yen is "no rate")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["member", "date"], name="member_day_once"),
+        ]
+        indexes = [
+            # The race (a season's dates) and a day's running totals (one date).
+            models.Index(fields=["club", "date"], name="member_day_club_date"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member_id} {self.date}: {self.games}"

@@ -1,0 +1,320 @@
+"""Keep the standings and chart series (league.aggregates.models) up to date at write time.
+
+Every change to which `Result` rows count moves these aggregates by deltas, in the same
+transaction as the change: `league.services` calls `results_changed` after recording, editing,
+voiding and re-settling a game. Other write paths call ONE of these, inside their transaction,
+after their own writes:
+
+- `games_counted(games=...)`: games whose counted rows were just inserted by some other path
+  than `league.services` (bulk import: once per batch; any number of games, a fixed number of
+  queries per distinct member, season and date).
+- `games_uncounted(rows=...)`: the counted rows of games that are about to stop counting, when
+  the caller updates `Result.counted` itself (pass the rows read before the update, call after).
+- `member_rebuild(member=...)`: one member's rows recomputed from the stored results (a member
+  merge calls it for both members after moving the results).
+- `season_rebuild(season=...)`: a season's rows, after the season is created or its dates change.
+- `club_rebuild(club=...)`: everything of a club (restore; `manage.py rebuild_aggregates`).
+
+Race safety: a writer first inserts the missing rows with INSERT … ON CONFLICT DO NOTHING (in a
+fixed order), then locks the all-time rows of its members (SELECT … FOR UPDATE, in member order)
+so that two games recorded at once for the same member queue up on PostgreSQL, and moves every
+counter with an `F()` expression. `best` (a maximum) cannot be un-added: when the removed score
+was the best, it is recomputed from the stored results of that member and scope.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Count, F, IntegerField, Max, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce, Greatest
+
+from ..models import Club, Game, Member, Result, Season
+from .models import MemberDay, MemberTotal
+
+TOTAL_FIELDS = (
+    "games",
+    "total",
+    "rank_sum",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "lasts",
+    "busts",
+    "chombo",
+    "chips",
+    "yen",
+)
+DAY_FIELDS = ("games", "score", "chips", "yen", "yen_games")
+RANK_FIELDS = ("first", "second", "third", "fourth")
+
+Scope = tuple[int, int | None]  # (member id, season id or None for all time)
+
+
+@dataclass
+class _Delta:
+    counts: dict[str, int] = field(default_factory=dict)
+    added_best: int | None = None
+    removed_best: int | None = None
+
+    def add(self, name: str, value: int) -> None:
+        if value:
+            self.counts[name] = self.counts.get(name, 0) + value
+
+
+def _seasons_holding(seasons: Sequence[Season], date: datetime.date) -> list[int]:
+    return [s.pk for s in seasons if s.start <= date <= s.end]
+
+
+def _collect(
+    removed: Iterable[Result], added: Iterable[Result], seasons: Sequence[Season]
+) -> tuple[dict[Scope, _Delta], dict[tuple[int, datetime.date], _Delta]]:
+    totals: dict[Scope, _Delta] = {}
+    days: dict[tuple[int, datetime.date], _Delta] = {}
+    for sign, rows in ((-1, removed), (1, added)):
+        for r in rows:
+            for season_id in [None, *_seasons_holding(seasons, r.date)]:
+                d = totals.setdefault((r.member_id, season_id), _Delta())
+                d.add("games", sign)
+                d.add("total", sign * r.score)
+                d.add("rank_sum", sign * r.rank)
+                d.add(RANK_FIELDS[r.rank - 1], sign)
+                d.add("lasts", sign * int(r.last))
+                d.add("busts", sign * int(r.points < 0))
+                d.add("chombo", sign * r.chombo)
+                d.add("chips", sign * r.chips)
+                d.add("yen", sign * (r.yen or 0))
+                if sign > 0:
+                    d.added_best = r.score if d.added_best is None else max(d.added_best, r.score)
+                else:
+                    d.removed_best = (
+                        r.score if d.removed_best is None else max(d.removed_best, r.score)
+                    )
+            day = days.setdefault((r.member_id, r.date), _Delta())
+            day.add("games", sign)
+            day.add("score", sign * r.score)
+            day.add("chips", sign * r.chips)
+            day.add("yen", sign * (r.yen or 0))
+            day.add("yen_games", sign * int(r.yen is not None))
+    return totals, days
+
+
+def _scope_filter(season_id: int | None) -> Q:
+    return Q(season__isnull=True) if season_id is None else Q(season_id=season_id)
+
+
+def _best_of(member_id: int, season: Season | None) -> Subquery:
+    rows = Result.objects.filter(member_id=member_id, counted=True)
+    if season is not None:
+        rows = rows.filter(date__gte=season.start, date__lte=season.end)
+    return Subquery(rows.order_by().values("member").annotate(m=Max("score")).values("m")[:1])
+
+
+def results_changed(
+    *, club: Club | int, removed: Sequence[Result], added: Sequence[Result]
+) -> None:
+    """Move the aggregates by `added` minus `removed` counted rows (call after writing them).
+
+    Runs inside the caller's transaction. `removed` are rows that counted before and no longer
+    do; `added` rows that count now. Edits pass both (the old revision's rows and the new ones).
+    """
+    if not removed and not added:
+        return
+    club_id = club if isinstance(club, int) else club.pk
+    members = sorted({r.member_id for r in (*removed, *added)})
+    # The all-time rows first (they are the per-member lock), in member order.
+    MemberTotal.objects.bulk_create(
+        [MemberTotal(club_id=club_id, member_id=m) for m in members], ignore_conflicts=True
+    )
+    list(
+        MemberTotal.objects.select_for_update()
+        .filter(member_id__in=members, season__isnull=True)
+        .order_by("member_id")
+        .values_list("pk", flat=True)
+    )
+    # The seasons are read once the members are locked: a season created meanwhile has either
+    # committed (and is moved here) or waits for these locks before building its rows.
+    seasons = list(Season.objects.filter(club_id=club_id))
+    by_id = {s.pk: s for s in seasons}
+    totals, days = _collect(removed, added, seasons)
+    season_rows = sorted((m, s) for m, s in totals if s is not None)
+    if season_rows:
+        MemberTotal.objects.bulk_create(
+            [MemberTotal(club_id=club_id, member_id=m, season_id=s) for m, s in season_rows],
+            ignore_conflicts=True,
+        )
+    MemberDay.objects.bulk_create(
+        [MemberDay(club_id=club_id, member_id=m, date=d) for m, d in sorted(days)],
+        ignore_conflicts=True,
+    )
+    # One UPDATE per member and distinct change: a game moves a member's all-time row and the
+    # rows of every season holding its date by the same amounts.
+    same: dict[tuple[int, tuple[tuple[str, int], ...], int | None], list[int | None]] = {}
+    for (member_id, season_id), delta in sorted(
+        totals.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)
+    ):
+        if delta.counts or delta.added_best is not None:
+            key = (member_id, tuple(sorted(delta.counts.items())), delta.added_best)
+            same.setdefault(key, []).append(season_id)
+    for (member_id, counts, added_best), scopes in same.items():
+        changes: dict[str, object] = {k: F(k) + v for k, v in counts}
+        if added_best is not None:
+            best = Value(added_best, output_field=IntegerField())
+            changes["best"] = Greatest(Coalesce(F("best"), best), best)
+        where = Q(season_id__in=[s for s in scopes if s is not None])
+        if None in scopes:
+            where |= Q(season__isnull=True)
+        MemberTotal.objects.filter(where, member_id=member_id).update(**changes)
+    for (member_id, season_id), delta in totals.items():
+        lost = delta.removed_best
+        if lost is not None and (delta.added_best is None or delta.added_best < lost):
+            season = by_id.get(season_id) if season_id is not None else None
+            MemberTotal.objects.filter(
+                _scope_filter(season_id), member_id=member_id, best__lte=lost
+            ).update(best=_best_of(member_id, season))
+    for (member_id, date), delta in sorted(days.items()):
+        if delta.counts:
+            MemberDay.objects.filter(member_id=member_id, date=date).update(
+                **{k: F(k) + v for k, v in delta.counts.items()}
+            )
+
+
+def games_counted(*, games: Sequence[Game]) -> None:
+    """Add the counted rows of `games`, just inserted by a bulk writer (one club's games)."""
+    if not games:
+        return
+    rows = list(Result.objects.filter(game__in=[g.pk for g in games], counted=True))
+    results_changed(club=games[0].club_id, removed=[], added=rows)
+
+
+def games_uncounted(*, rows: Sequence[Result]) -> None:
+    """Take out rows that counted until the caller marked them not counted (one club's rows)."""
+    if rows:
+        results_changed(club=rows[0].club_id, removed=rows, added=[])
+
+
+# --- rebuilding from the stored results -------------------------------------------------------
+
+
+def _total_aggregates() -> dict[str, object]:
+    return {
+        "games_": Count("id"),
+        "total_": Sum("score"),
+        "rank_sum_": Sum("rank"),
+        "first_": Count("id", filter=Q(rank=1)),
+        "second_": Count("id", filter=Q(rank=2)),
+        "third_": Count("id", filter=Q(rank=3)),
+        "fourth_": Count("id", filter=Q(rank=4)),
+        "lasts_": Count("id", filter=Q(last=True)),
+        "best_": Max("score"),
+        "busts_": Count("id", filter=Q(points__lt=0)),
+        "chombo_": Sum("chombo"),
+        "chips_": Sum("chips"),
+        "yen_": Coalesce(Sum("yen"), 0),
+    }
+
+
+def _insert_totals(club_id: int, season: Season | None, member_id: int | None = None) -> None:
+    rows = Result.objects.filter(club_id=club_id, counted=True)
+    if season is not None:
+        rows = rows.filter(date__gte=season.start, date__lte=season.end)
+    if member_id is not None:
+        rows = rows.filter(member_id=member_id)
+    grouped = rows.order_by().values("member").annotate(**_total_aggregates())
+    MemberTotal.objects.bulk_create(
+        (
+            MemberTotal(
+                club_id=club_id,
+                member_id=g["member"],
+                season=season,
+                best=g["best_"],
+                **{name: g[name + "_"] for name in TOTAL_FIELDS},
+            )
+            for g in grouped.iterator()
+        ),
+        batch_size=1000,
+    )
+
+
+def _insert_days(club_id: int, member_id: int | None = None) -> None:
+    rows = Result.objects.filter(club_id=club_id, counted=True)
+    if member_id is not None:
+        rows = rows.filter(member_id=member_id)
+    grouped = (
+        rows.order_by()
+        .values("member", "date")
+        .annotate(
+            games_=Count("id"),
+            score_=Sum("score"),
+            chips_=Sum("chips"),
+            yen_=Coalesce(Sum("yen"), 0),
+            yen_games_=Count("yen"),
+        )
+    )
+    MemberDay.objects.bulk_create(
+        (
+            MemberDay(
+                club_id=club_id,
+                member_id=g["member"],
+                date=g["date"],
+                **{name: g[name + "_"] for name in DAY_FIELDS},
+            )
+            for g in grouped.iterator()
+        ),
+        batch_size=1000,
+    )
+
+
+def season_rebuild(*, season: Season) -> None:
+    """Recompute one season's rows (after it is created, or its dates change)."""
+    with transaction.atomic():
+        # Wait for the games being written (they hold their members' all-time rows), as they do.
+        list(
+            MemberTotal.objects.select_for_update()
+            .filter(club_id=season.club_id, season__isnull=True)
+            .order_by("member_id")
+            .values_list("pk", flat=True)
+        )
+        MemberTotal.objects.filter(season=season).delete()
+        _insert_totals(season.club_id, season)
+
+
+def member_rebuild(*, member: Member) -> None:
+    """Recompute one member's rows from the stored results (e.g. both members of a merge)."""
+    with transaction.atomic():
+        # Lock as a writer does, so that a concurrent game waits for the rebuilt rows.
+        list(
+            MemberTotal.objects.select_for_update()
+            .filter(member=member, season__isnull=True)
+            .values_list("pk", flat=True)
+        )
+        MemberTotal.objects.filter(member=member).delete()
+        MemberDay.objects.filter(member=member).delete()
+        _insert_totals(member.club_id, None, member.pk)
+        for season in Season.objects.filter(club_id=member.club_id):
+            _insert_totals(member.club_id, season, member.pk)
+        _insert_days(member.club_id, member.pk)
+
+
+def club_rebuild(*, club: Club) -> None:
+    """Recompute every aggregate of a club from its stored results."""
+    MemberTotal.objects.filter(club=club).delete()
+    MemberDay.objects.filter(club=club).delete()
+    _insert_totals(club.pk, None)
+    for season in Season.objects.filter(club=club):
+        _insert_totals(club.pk, season)
+    _insert_days(club.pk)
+
+
+__all__ = [
+    "club_rebuild",
+    "games_counted",
+    "games_uncounted",
+    "member_rebuild",
+    "results_changed",
+    "season_rebuild",
+]

@@ -1,0 +1,39 @@
+"""Recompute the standings and chart aggregates (league.aggregates) from the stored results.
+
+    python manage.py rebuild_aggregates            # every club
+    python manage.py rebuild_aggregates mame-no-kai other-club
+
+Each club is rebuilt in its own transaction: its pages show either the old or the new rows.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+from league.aggregates import services as aggregates
+from league.models import Club
+
+
+class Command(BaseCommand):
+    help = "Recompute the standings and chart aggregates from the stored results."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("slugs", nargs="*", help="clubs' short names (default: every club)")
+
+    def handle(self, *args: Any, slugs: list[str], **options: Any) -> None:
+        clubs = Club.objects.order_by("slug")
+        if slugs:
+            clubs = clubs.filter(slug__in=slugs)
+            missing = set(slugs) - set(clubs.values_list("slug", flat=True))
+            if missing:
+                raise CommandError(f"No such club: {', '.join(sorted(missing))}")
+        for club in clubs:
+            start = time.perf_counter()
+            with transaction.atomic():
+                aggregates.club_rebuild(club=club)
+            if options["verbosity"]:
+                self.stdout.write(f"{club.slug}: rebuilt in {time.perf_counter() - start:.2f} s")

@@ -1,0 +1,342 @@
+"""The kept aggregates (league.aggregates): incremental equals rebuilt, and equals the live
+aggregate over the results, after any sequence of record, edit, void, re-settle and season."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from league import selectors, stats
+from league.aggregates import services as aggregates
+from league.aggregates.models import MemberDay, MemberTotal
+from league.models import Club, Day, Member, RulesVersion, Season
+from league.services import (
+    ChipInput,
+    GameInput,
+    SeatInput,
+    ServiceError,
+    game_edit,
+    game_input_from_stored,
+    game_record,
+    game_void,
+    resettle_apply,
+    rules_version_create,
+)
+from tests.conftest import make_club
+
+FIRST = datetime.date(2024, 4, 1)
+DATES = [FIRST + datetime.timedelta(days=d) for d in (0, 1, 7, 30, 31, 90, 200)]
+TOTAL_FIELDS = [*aggregates.TOTAL_FIELDS, "best"]
+
+
+def kept() -> tuple[dict[Any, dict[str, Any]], dict[Any, dict[str, Any]]]:
+    """Every kept row with games, keyed by scope; rows without games must be all zero."""
+    totals, days = {}, {}
+    for row in MemberTotal.objects.values("member", "season", *TOTAL_FIELDS):
+        key = (row.pop("member"), row.pop("season"))
+        if row["games"]:
+            totals[key] = row
+        else:
+            assert row == dict.fromkeys(TOTAL_FIELDS, 0) | {"best": None}, (key, row)
+    for row in MemberDay.objects.values("member", "date", *aggregates.DAY_FIELDS):
+        key = (row.pop("member"), row.pop("date"))
+        if row["games"]:
+            days[key] = row
+        else:
+            assert row == dict.fromkeys(aggregates.DAY_FIELDS, 0), (key, row)
+    return totals, days
+
+
+def assert_kept_equals_rebuilt_and_live(club: Club) -> None:
+    incremental = kept()
+    call_command("rebuild_aggregates", club.slug, verbosity=0)
+    assert kept() == incremental
+    # The pages' rows equal the live aggregate over the results (all time, each season).
+    seasons = list(Season.objects.filter(club=club))
+    for start, end, min_games in [(None, None, 0), *((s.start, s.end, 2) for s in seasons)]:
+        for order in ("position", "-games", "best", "avoid_last_rate"):
+            fast = list(
+                stats.standings(
+                    club=club,
+                    start=start,
+                    end=end,
+                    min_games=min_games,
+                    order=order,
+                    seasons=seasons,
+                )
+            )
+            live = list(
+                stats.standings(club=club, start=start, end=end, min_games=min_games, order=order)
+            )
+            assert [dict(r) for r in fast] == [dict(r) for r in live]
+    for day in Day.objects.filter(club=club):
+        live_rows = list(
+            stats.counted_results(club=club, start=day.date, end=day.date)
+            .values("member")
+            .order_by("member")
+        )
+        assert {r["member"] for r in selectors.day_ledger_rows(day=day)} == {
+            r["member"] for r in live_rows
+        }
+
+
+def _points(data: st.DataObject, deposits: int) -> list[int]:
+    three = [25_000 + data.draw(st.integers(-300, 300), label="points") * 100 for _ in range(3)]
+    return [*three, 100_000 - deposits - sum(three)]
+
+
+def _game_input(data: st.DataObject, members: list[Member], date: datetime.date) -> GameInput:
+    seated = data.draw(st.permutations(members), label="seats")[:4]
+    deposits = data.draw(st.sampled_from([0, 0, 1000, 2000]), label="deposits")
+    chips = ()
+    if data.draw(st.booleans(), label="chip"):
+        chips = (ChipInput("ippatsu", seated[0], seated[1]),)
+    return GameInput(
+        date=date,
+        seats=[
+            SeatInput(m, p, int(i == 0 and data.draw(st.booleans(), label="chombo")))
+            for i, (m, p) in enumerate(zip(seated, _points(data, deposits), strict=True))
+        ],
+        deposits=deposits,
+        rate=data.draw(st.sampled_from(["", "0.3", "0.5"]), label="rate"),
+        chips=chips,
+    )
+
+
+OPERATIONS = ["record", "record", "record", "edit", "void", "resettle", "season"]
+
+
+@pytest.mark.django_db(transaction=False)
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.large_base_example,
+    ],
+)
+@given(data=st.data())
+def test_incremental_equals_rebuilt(db, data):
+    with transaction.atomic():
+        club = make_club("prop", "mame-no-kai")
+        members = [Member.objects.create(club=club, name=f"m{i}", kana=f"m{i}") for i in range(6)]
+        Season.objects.create(club=club, name="spring", start=DATES[0], end=DATES[3])
+        Season.objects.create(club=club, name="year", start=DATES[0], end=DATES[-1], min_games=2)
+        games = []
+        for op in data.draw(st.lists(st.sampled_from(OPERATIONS), min_size=1, max_size=14)):
+            live = [g for g in games if not g.voided]
+            if op == "record" or (not live and op in ("edit", "void")):
+                date = data.draw(st.sampled_from(DATES), label="date")
+                games.append(
+                    game_record(club=club, user=None, data=_game_input(data, members, date))
+                )
+            elif op == "edit":
+                game = data.draw(st.sampled_from(live), label="edited")
+                new = _game_input(data, members, game.date)
+                with contextlib.suppress(ServiceError):
+                    games[games.index(game)] = game_edit(game=game, user=None, data=new)
+            elif op == "void":
+                game = data.draw(st.sampled_from(live), label="voided")
+                games[games.index(game)] = game_void(game=game, user=None, reason="test")
+            elif op == "resettle":
+                date = data.draw(st.sampled_from(DATES), label="rules from")
+                if RulesVersion.objects.filter(club=club, effective_from=date).exists():
+                    continue
+                uma = data.draw(st.sampled_from([[15, 5, -5, -15], [30, 10, -10, -30]]))
+                version = rules_version_create(
+                    club=club,
+                    user=None,
+                    effective_from=date,
+                    rules_json={"preset": "mame-no-kai", "uma": uma, "ties": "split"},
+                )
+                resettle_apply(version=version, user=None)
+                games = [type(g).objects.get(pk=g.pk) for g in games]
+            else:  # a season created after its games: its totals are built then
+                start = data.draw(st.sampled_from(DATES), label="season start")
+                Season.objects.create(club=club, name="later", start=start, end=DATES[-1])
+        assert_kept_equals_rebuilt_and_live(club)
+        transaction.set_rollback(True)
+
+
+@pytest.mark.django_db
+def test_member_rebuild_and_games_counted(club, members):
+    """The hooks for other writers: a member's rows rebuilt alone; games inserted around the
+    services counted by games_counted."""
+    Season.objects.create(club=club, name="s", start=DATES[0], end=DATES[-1])
+    points = [40_000, 30_000, 20_000, 10_000]
+    g = game_record(
+        club=club,
+        user=None,
+        data=GameInput(
+            date=DATES[0], seats=[SeatInput(m, p) for m, p in zip(members, points, strict=False)]
+        ),
+    )
+    before = kept()
+    MemberTotal.objects.filter(member=members[0]).update(games=99, best=1)
+    MemberDay.objects.filter(member=members[0]).delete()
+    aggregates.member_rebuild(member=members[0])
+    assert kept() == before
+    # A bulk writer inserts rows itself, then calls games_counted once for the batch.
+    MemberTotal.objects.all().delete()
+    MemberDay.objects.all().delete()
+    aggregates.games_counted(games=[g])
+    assert kept() == before
+    assert game_input_from_stored(g).seats[0].points == 40_000
+
+
+@pytest.mark.django_db
+def test_race_and_day_ledger_read_a_few_kept_rows(member_client, club, members):
+    """The race and the day page read the kept daily totals, not the results."""
+    season = Season.objects.create(club=club, name="s", start=DATES[0], end=DATES[-1])
+    for date in DATES[:3]:
+        game_record(
+            club=club,
+            user=None,
+            data=GameInput(
+                date=date,
+                seats=[
+                    SeatInput(m, p)
+                    for m, p in zip(members, [40_000, 30_000, 20_000, 10_000], strict=False)
+                ],
+            ),
+        )
+    for url in (
+        reverse("season_race", args=[club.slug, season.pk]),
+        reverse("day_detail", args=[club.slug, DATES[0]]),
+    ):
+        with CaptureQueriesContext(connection) as captured:
+            response = member_client.get(url)
+        assert response.status_code == 200, url
+        assert not any("league_result" in q["sql"] and "GROUP BY" in q["sql"] for q in captured)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="races are only real on PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_games_recorded_at_once_for_the_same_members_all_count():
+    """Eight games on eight different days (no shared day lock), the same members in all of
+    them, recorded at once: the kept totals count every one (no lost update, no deadlock), also
+    the first time these members get rows."""
+    from tests.league.test_concurrency import race
+
+    club = make_club("race", "mame-no-kai")
+    members = [Member.objects.create(club=club, name=f"r{i}", kana=f"r{i}") for i in range(5)]
+    Season.objects.create(
+        club=club, name="s", start=DATES[0], end=DATES[0] + datetime.timedelta(30)
+    )
+    points = [40_000, 30_000, 20_000, 10_000]
+
+    def record(i: int) -> None:
+        seated = members[i % 2 : i % 2 + 4] if i % 3 else list(reversed(members[:4]))
+        game_record(
+            club=club,
+            user=None,
+            data=GameInput(
+                date=DATES[0] + datetime.timedelta(days=i),
+                seats=[SeatInput(m, p) for m, p in zip(seated, points, strict=True)],
+            ),
+        )
+
+    race([lambda i=i: record(i) for i in range(8)])
+    assert MemberTotal.objects.get(member=members[1], season__isnull=True).games == 8
+    incremental = kept()
+    call_command("rebuild_aggregates", club.slug, verbosity=0)
+    assert kept() == incremental
+
+
+@pytest.mark.django_db
+def test_page_queries_do_not_grow_with_history(
+    member_client, club, members, django_assert_num_queries
+):
+    """Every page reading the kept totals takes the same queries with 2 or 8 days of history
+    (its latest day, season and member the same), and a player's long history takes the same
+    queries as a short one."""
+    season = Season.objects.create(club=club, name="s", start=DATES[0], end=DATES[-1])
+    last = DATES[-1]
+
+    def play(date: datetime.date, n: int = 1) -> None:
+        for _ in range(n):
+            game_record(
+                club=club,
+                user=None,
+                data=GameInput(
+                    date=date,
+                    seats=[
+                        SeatInput(m, p)
+                        for m, p in zip(members, [40_000, 30_000, 20_000, 10_000], strict=False)
+                    ],
+                ),
+            )
+
+    pages = [
+        reverse("club_home", args=[club.slug]),
+        reverse("day_detail", args=[club.slug, last]),
+        reverse("season_standings", args=[club.slug, season.pk]),
+        reverse("season_race", args=[club.slug, season.pk]),
+        reverse("standings", args=[club.slug]),
+        reverse("player_detail", args=[club.slug, members[0].pk]),
+        reverse("player_detail", args=[club.slug, members[0].pk]) + f"?season={season.pk}",
+    ]
+    play(last)
+    play(DATES[0])
+    counts = {}
+    for url in pages:
+        with CaptureQueriesContext(connection) as captured:
+            member_client.get(url)
+        counts[url] = len(captured)
+    for date in DATES[1:-1]:
+        play(date)
+    from league.views import players
+
+    play(DATES[1], players.CHART_GAMES)  # past the per-game chart: one point per day
+    for url in pages:
+        with django_assert_num_queries(counts[url]):
+            assert member_client.get(url).status_code == 200
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="races are only real on PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_a_season_created_while_games_are_recorded_counts_them_all():
+    """A season's rows are built while games inside its dates are being recorded: the games
+    committed before it are in its rebuild, those after it move its rows; none is lost."""
+    from tests.league.test_concurrency import race
+
+    club = make_club("season-race", "mame-no-kai")
+    members = [Member.objects.create(club=club, name=f"s{i}", kana=f"s{i}") for i in range(4)]
+    points = [40_000, 30_000, 20_000, 10_000]
+    game_record(  # the members' rows exist: the race is on the season, not on new rows
+        club=club,
+        user=None,
+        data=GameInput(
+            date=DATES[0], seats=[SeatInput(m, p) for m, p in zip(members, points, strict=True)]
+        ),
+    )
+
+    def record(i: int) -> None:
+        game_record(
+            club=club,
+            user=None,
+            data=GameInput(
+                date=DATES[0] + datetime.timedelta(days=i + 1),
+                seats=[SeatInput(m, p) for m, p in zip(members, points, strict=True)],
+            ),
+        )
+
+    def season() -> None:
+        with transaction.atomic():
+            Season.objects.create(club=club, name="s", start=DATES[0], end=DATES[-1])
+
+    race([*(lambda i=i: record(i) for i in range(6)), season])
+    assert MemberTotal.objects.get(member=members[0], season__isnull=False).games == 7
+    incremental = kept()
+    call_command("rebuild_aggregates", club.slug, verbosity=0)
+    assert kept() == incremental
