@@ -1,0 +1,149 @@
+"""Importing a club's history: N games uploaded, previewed and confirmed through the pages.
+
+    .venv/bin/python benchmarks/import_bench.py [--games 10000] [--db sqlite|postgres|both]
+    .venv/bin/python benchmarks/import_bench.py --short      # 1,000 games on SQLite (CI)
+
+Per database (SQLite in a temporary file; PostgreSQL as a scratch database on 127.0.0.1, dropped
+afterwards), in a fresh process: a club with eight members and its rules, and a workbook in the
+simple layout of N games (eight games a day, written by openpyxl with shared strings, as Excel
+writes them). Then through Django's full request stack, as an organiser: the upload (the guard,
+reading the workbook once, keeping what was read in the database), the preview (settling every
+game, finding duplicates), and the confirm (every game checked again and written in bulk, with
+its results and audit entries, in one transaction). Prints each step's time and query count,
+and the total against the aim of 15 s for 10,000 games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+NAMES = ["青木", "馬場", "千葉", "土井", "江藤", "藤田", "後藤", "本田"]
+POINTS = [45000, 31000, 19000, 5000]
+
+
+def workbook(games: int) -> bytes:
+    from openpyxl import Workbook
+
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet("history")
+    sheet.append(["日付", "卓", "東", "素点", "南", "素点", "西", "素点", "北", "素点", "供託"])
+    first = datetime.date(2020, 1, 6)
+    for i in range(games):
+        day = first + datetime.timedelta(days=i // 8)
+        seats = [NAMES[(i + k * 3) % 8] for k in range(4)]
+        if len(set(seats)) < 4:
+            seats = NAMES[i % 2 * 4 : i % 2 * 4 + 4]
+        row: list[object] = [day, "AB"[i % 2]]
+        for k in range(4):
+            row += [seats[k], POINTS[(i + k) % 4]]
+        sheet.append([*row, 0])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def measure(games: int) -> None:
+    import django
+
+    django.setup()
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext, setup_test_environment
+    from django.urls import reverse
+
+    from league import services
+    from league.models import AuditLog, Game, Membership, Result
+    from tests.conftest import make_club, make_user
+
+    setup_test_environment()
+    call_command("migrate", verbosity=0)
+    club = make_club("bench", "mame-no-kai")
+    organiser = make_user("bench-organiser", club, Membership.ORGANISER)
+    for name in NAMES:
+        services.member_create(club=club, user=organiser, name=name)
+    data = workbook(games)
+    print(f"  workbook of {games:,} games: {len(data):,} bytes")
+    client = Client()
+    client.force_login(organiser)
+    total = 0.0
+
+    def step(label: str, call):
+        nonlocal total
+        with CaptureQueriesContext(connection) as queries:
+            start = time.perf_counter()
+            response = call()
+            seconds = time.perf_counter() - start
+        total += seconds
+        print(
+            f"  {label:<10} {seconds:>7.2f} s  {len(queries):>4} queries  ({response.status_code})"
+        )
+        return response
+
+    upload_url = reverse("import_upload", args=[club.slug])
+    upload = SimpleUploadedFile("history.xlsx", data)
+    response = step("upload", lambda: client.post(upload_url, {"workbook": upload}))
+    assert response.status_code == 302, response.content[:2000]
+    response = step("preview", lambda: client.get(reverse("import_preview", args=[club.slug])))
+    plan = response.context["plan"]
+    assert plan.ready and len(plan.games) == games, plan.problems[:5]
+    response = step("confirm", lambda: client.post(reverse("import_confirm", args=[club.slug])))
+    assert response.status_code == 302
+    assert Game.objects.filter(club=club).count() == games
+    assert Result.objects.filter(club=club, counted=True).count() == games * 4
+    assert AuditLog.objects.filter(club=club, action="game.create").count() == games
+    print(f"  total      {total:>7.2f} s  (aim: 15 s for 10,000 games)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
+    parser.add_argument("--short", action="store_true", help="1,000 games on SQLite")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:  # a fresh process per database, so settings load once per backend
+        os.environ["DATABASE_URL"] = args.child
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+        measure(args.games)
+        return
+    if args.short:
+        args.games, args.db = 1_000, "sqlite"
+    targets = []
+    if args.db in ("sqlite", "both"):
+        tmp = tempfile.mkdtemp(prefix="janchou-import-bench-")
+        targets.append(("SQLite", f"sqlite:///{tmp}/bench.sqlite3", None))
+    if args.db in ("postgres", "both"):
+        if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode == 0:
+            name = "janchou_import_bench"
+            targets.append(("PostgreSQL", f"postgres://postgres@127.0.0.1:5432/{name}", name))
+        else:
+            print("SKIP: PostgreSQL is not answering on 127.0.0.1:5432")
+    psql = ["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c"]
+    for label, url, pg_name in targets:
+        if pg_name:
+            subprocess.run([*psql, f"DROP DATABASE IF EXISTS {pg_name}"], check=True)
+            subprocess.run([*psql, f"CREATE DATABASE {pg_name}"], check=True)
+        print(f"{label}, {args.games:,} games:")
+        try:
+            command = [sys.executable, __file__, "--child", url, "--games", str(args.games)]
+            subprocess.run(command, check=True)
+        finally:
+            if pg_name:
+                subprocess.run([*psql, f"DROP DATABASE IF EXISTS {pg_name}"], check=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Excel imports: bounded reading of uploaded workbooks and the uploads waiting for confirmation."""

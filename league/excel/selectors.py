@@ -1,0 +1,18 @@
+"""Reads of uploads waiting for confirmation."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from ..models import Club
+from ..services import User
+from .models import ImportUpload
+
+
+def upload_waiting(*, club: Club, user: User) -> ImportUpload | None:
+    """The organiser's upload to this club that waits for confirmation, if any."""
+    return (
+        ImportUpload.objects.filter(club=club, user=user, claimed=False, expires__gt=timezone.now())
+        .order_by("-created")
+        .first()
+    )

@@ -1,0 +1,65 @@
+"""The import's preview on a phone: a workbook with a game the club already has and a new name.
+The page fits 390 px; the duplicate is marked and skipped unless the organiser ticks the box;
+a reading that is not kana is refused at its field. Screenshot:
+test-artifacts/screenshots/import-preview.png."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from league import imports, services
+from league.excel import services as excel_services
+from league.models import Game, Member, Membership
+from tests.browser.conftest import fits_the_screen
+from tests.conftest import make_club, make_user
+from tests.league.test_imports import STANDARD, game, simple
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def waiting(live_server) -> str:
+    """An upload waiting for the organiser: three games, one of them recorded already."""
+    club = make_club("mame", "mame-no-kai", "マメの会")
+    organiser = make_user("organiser", club, Membership.ORGANISER)
+    members = {n: Member.objects.create(club=club, name=n) for n, _p in STANDARD}
+    seats = [services.SeatInput(members[n], p) for n, p in STANDARD]
+    first = game(*STANDARD)
+    services.game_record(
+        club=club, user=organiser, data=services.GameInput(date=first[0], table="A", seats=seats)
+    )
+    data = simple(first, game(("長谷川 由美子", 45000), *STANDARD[1:]), game(*STANDARD, table="B"))
+    parsed = imports.workbook_read(data, players=4)
+    excel_services.upload_keep(
+        club=club,
+        user=organiser,
+        filename="成績表_2024年度_マメの会.xlsx",
+        parsed=imports.parsed_dump(parsed),
+        games=len(parsed.games),
+    )
+    return f"{live_server.url}/c/{club.slug}/import/preview/"
+
+
+def test_the_preview_fits_a_phone_and_skips_the_duplicate(phone: Page, log_in, screenshot, waiting):
+    log_in("organiser")
+    assert phone.goto(waiting).status == 200
+    assert fits_the_screen(phone)
+    assert phone.locator("#duplicates-title").is_visible()
+    screenshot("import-preview")
+
+    phone.fill("input[name^=kana_]", "abc")
+    with phone.expect_navigation():
+        phone.click("button.primary")
+    assert "ひらがなかカタカナだけで入力してください。" in phone.content()
+    assert Game.objects.count() == 1
+
+    phone.fill("input[name^=kana_]", "はせがわ ゆみこ")
+    with phone.expect_navigation():
+        phone.click("button.primary")
+    assert "/import/" not in phone.url
+    assert Game.objects.count() == 3  # the recorded game, and the two new ones

@@ -1,0 +1,48 @@
+"""Import confirmations under concurrent requests, on PostgreSQL (SQLite serialises writes):
+the same upload confirmed from several sessions at once (a double tap, or two app servers)
+imports once; an import and the record form writing the same day number their games without
+collisions."""
+
+from __future__ import annotations
+
+from django.test import Client
+
+from league.models import AuditLog, Game, ImportUpload
+from tests.league.test_concurrency import (
+    DATE,
+    logged_in,
+    new_game_post,
+    pytestmark,  # noqa: F401  (PostgreSQL only, transactional)
+    race,
+)
+from tests.league.test_imports import STANDARD, game, simple, upload, url
+
+TWO_GAMES = simple(game(*STANDARD), game(*STANDARD, table="B"))
+
+
+def test_one_upload_confirmed_from_four_sessions_at_once_imports_once(club, members, organiser):
+    assert upload(logged_in(organiser), club, TWO_GAMES).status_code == 302
+    clients = [logged_in(organiser) for _ in range(4)]
+    responses = race([lambda c=c: c.post(url("import_confirm", club)) for c in clients])
+    assert all(r.status_code == 302 for r in responses)
+    assert Game.objects.count() == 2
+    assert AuditLog.objects.filter(action="import.apply").count() == 1
+    assert not ImportUpload.objects.exists()
+
+
+def test_an_import_and_the_record_form_on_the_same_day_number_their_games_apart(
+    club, members, organiser
+):
+    importer = logged_in(organiser)
+    data = simple(*[game(*STANDARD, date=DATE, table=str(i)) for i in range(6)])
+    assert upload(importer, club, data).status_code == 302
+    recorders: list[Client] = [logged_in(organiser) for _ in range(3)]
+    calls = [lambda: importer.post(url("import_confirm", club))]
+    calls += [
+        lambda c=c, i=i: c.post(url("game_new", club), new_game_post(table=f"F{i}"))
+        for i, c in enumerate(recorders)
+    ]
+    responses = race(calls)
+    assert all(r.status_code == 302 for r in responses), [r.status_code for r in responses]
+    numbers = sorted(Game.objects.filter(date=DATE).values_list("number", flat=True))
+    assert numbers == list(range(1, 10))
