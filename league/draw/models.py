@@ -1,0 +1,115 @@
+"""The table draw's records: who is present on a day, and each round's tables and seats.
+
+A redraw is a new revision of the round (the earlier one stays); swaps and locks change the
+current revision in place and are in the audit log with before and after.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from league.models import Day, Game, Member
+
+
+class Attendance(models.Model):
+    """A player checked in on a day: from which round they can play, until which round."""
+
+    day = models.ForeignKey(Day, on_delete=models.PROTECT, related_name="draw_attendance")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    from_round = models.PositiveIntegerField(_("from round"), default=1)
+    until_round = models.PositiveIntegerField(_("until round"), null=True, blank=True)
+    checked_in_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["day", "checked_in_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["day", "member"], name="draw_attendance_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.member}"
+
+    def present_in(self, number: int) -> bool:
+        return self.from_round <= number and (
+            self.until_round is None or number <= self.until_round
+        )
+
+
+class DrawRound(models.Model):
+    day = models.ForeignKey(Day, on_delete=models.PROTECT, related_name="draw_rounds")
+    number = models.PositiveIntegerField(_("round"))
+    revision = models.PositiveIntegerField(default=1)
+    seats_drawn = models.BooleanField(_("seats drawn"), default=True)
+    scheduled = models.BooleanField(default=False)  # drawn in advance with a whole day's schedule
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["day", "number", "revision"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["day", "number", "revision"], name="draw_round_revision_once"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="draw_round_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.day} R{self.number}.{self.revision}"
+
+
+class DrawTable(models.Model):
+    round = models.ForeignKey(DrawRound, on_delete=models.PROTECT, related_name="tables")
+    position = models.PositiveSmallIntegerField()  # 0 = table A
+    locked = models.BooleanField(_("locked"), default=False)
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.PROTECT, related_name="draw_tables"
+    )
+
+    class Meta:
+        ordering = ["round", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "position"], name="draw_table_position_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} {self.label}"
+
+    @property
+    def label(self) -> str:
+        return table_label(self.position)
+
+
+class DrawSeat(models.Model):
+    """A player of a round: at a table in seat order (0 = 東), or sitting out (no table)."""
+
+    round = models.ForeignKey(DrawRound, on_delete=models.PROTECT, related_name="seats")
+    table = models.ForeignKey(
+        DrawTable, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["round", "table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "member"], name="draw_seat_member_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} {self.member}"
+
+
+def table_label(position: int) -> str:
+    """A, B, … Z, then AA, AB, …"""
+    letters = ""
+    n = position
+    while True:
+        letters = chr(ord("A") + n % 26) + letters
+        n = n // 26 - 1
+        if n < 0:
+            return letters

@@ -1,0 +1,151 @@
+"""Reads for the table draw: a day's attendance and rounds, in a constant number of queries."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Max
+
+from league.models import Club, Day, Member, Result, RulesVersion, Season
+
+from .algorithm import Pair, pair
+from .models import Attendance, DrawRound, DrawSeat, DrawTable
+
+WINDS = ("東", "南", "西", "北")
+
+
+@dataclass
+class TableView:
+    table: DrawTable
+    players: list[Member]  # seat order
+
+    @property
+    def recorded(self) -> bool:
+        return self.table.game_id is not None
+
+    @property
+    def seated(self) -> list[tuple[str, Member]]:
+        return list(zip(WINDS, self.players, strict=False))
+
+
+@dataclass
+class RoundView:
+    round: DrawRound
+    tables: list[TableView] = field(default_factory=list)
+    sitting_out: list[Member] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Every table of the round has its game recorded."""
+        return bool(self.tables) and all(t.recorded for t in self.tables)
+
+
+def table_size(club: Club, date: datetime.date) -> int:
+    """The club's table: as many players as its rules in force on the day play with. The rules
+    hold one player count, so a club never mixes 3- and 4-player tables on a day."""
+    version = RulesVersion.in_force(club, date)
+    return version.rules.players if version else 4
+
+
+def day_attendance(day: Day | None) -> list[Attendance]:
+    if day is None:
+        return []
+    return list(
+        Attendance.objects.filter(day=day).select_related("member").order_by("member__kana")
+    )
+
+
+def current_rounds(day: Day | None) -> list[RoundView]:
+    """Each round of the day at its latest revision, with its tables and seats (3 queries)."""
+    if day is None:
+        return []
+    latest = {
+        row["number"]: row["top"]
+        for row in DrawRound.objects.filter(day=day).values("number").annotate(top=Max("revision"))
+    }
+    rounds = [
+        r
+        for r in DrawRound.objects.filter(day=day).order_by("number", "revision")
+        if latest.get(r.number) == r.revision
+    ]
+    views = {r.pk: RoundView(r) for r in rounds}
+    tables: dict[int, TableView] = {}
+    for table in DrawTable.objects.filter(round__in=rounds).order_by("round", "position"):
+        tables[table.pk] = TableView(table, [])
+        views[table.round_id].tables.append(tables[table.pk])
+    seats = DrawSeat.objects.filter(round__in=rounds).select_related("member")
+    for seat in seats.order_by("round", "table", "seat", "member__kana"):
+        if seat.table_id is None:
+            views[seat.round_id].sitting_out.append(seat.member)
+        else:
+            tables[seat.table_id].players.append(seat.member)
+    return list(views.values())
+
+
+def current_round(rounds: list[RoundView]) -> RoundView | None:
+    """The round being played: the last one drawn; on a day whose schedule was drawn in advance
+    (a cup), the first with a table not recorded yet."""
+    if not rounds:
+        return None
+    if not rounds[-1].round.scheduled:
+        return rounds[-1]
+    return next((rv for rv in rounds if not rv.complete), rounds[-1])
+
+
+def day_pairs(rounds: list[RoundView], before: int) -> dict[Pair, int]:
+    counts: dict[Pair, int] = defaultdict(int)
+    for rv in rounds:
+        if rv.round.number >= before:
+            continue
+        for tv in rv.tables:
+            ids = [m.pk for m in tv.players]
+            for i, a in enumerate(ids):
+                for b in ids[i + 1 :]:
+                    counts[pair(a, b)] += 1
+    return dict(counts)
+
+
+def missed_rounds(rounds: list[RoundView], before: int, players: list[int]) -> dict[int, int]:
+    """Rounds before `before` in which each player did not play (sat out or was not there)."""
+    earlier = [rv for rv in rounds if rv.round.number < before]
+    missed = dict.fromkeys(players, len(earlier))
+    for rv in earlier:
+        for tv in rv.tables:
+            for m in tv.players:
+                if m.pk in missed:
+                    missed[m.pk] -= 1
+    return missed
+
+
+def season_pairs(club: Club, date: datetime.date) -> dict[Pair, int]:
+    """How often each pair met in the counted games of the day's season before the day (the
+    calendar year when no season holds the day)."""
+    season = Season.objects.filter(club=club, start__lte=date, end__gte=date).first()
+    start = season.start if season else date.replace(month=1, day=1)
+    rows = Result.objects.filter(club=club, counted=True, date__gte=start, date__lt=date)
+    by_game: dict[int, list[int]] = defaultdict(list)
+    for game_id, member_id in rows.values_list("game_id", "member_id"):
+        by_game[game_id].append(member_id)
+    counts: dict[Pair, int] = defaultdict(int)
+    for ids in by_game.values():
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                counts[pair(a, b)] += 1
+    return dict(counts)
+
+
+def present_ids(attendance: list[Attendance], number: int) -> list[int]:
+    return [a.member_id for a in attendance if a.present_in(number)]
+
+
+def draw_seed(day: Day, number: int, revision: int) -> int:
+    """The same inputs draw the same tables (a proposal shown is the draw stored)."""
+    text = f"{day.pk}:{number}:{revision}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
+
+
+def day_of(club: Club, date: datetime.date) -> Day | None:
+    return Day.objects.filter(club=club, date=date).first()

@@ -1,0 +1,386 @@
+"""Writes of the table draw: check-in and departure, drawing a round or a whole day, swaps, locks,
+and linking a recorded game to its table. Each validates (ServiceError naming the field, nothing
+stored) or writes and audits inside one transaction."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy
+
+from league import services
+from league.models import Club, Day, Game, Member
+from league.services import ServiceError, User
+
+from . import algorithm
+from . import selectors as sel
+from .models import Attendance, DrawRound, DrawSeat, DrawTable
+
+NOT_A_MEMBER = gettext_lazy("Choose a member of this club.")
+ALREADY_PRESENT = gettext_lazy("%(name)s is already checked in.")
+NOT_PRESENT = gettext_lazy("%(name)s is not checked in.")
+TOO_FEW = gettext_lazy("Not enough players present for one table (%(n)s needed).")
+NO_ROUND = gettext_lazy("No round has been drawn yet.")
+NOT_IN_ROUND = gettext_lazy("%(name)s is not in this round.")
+SAME_PLAYER = gettext_lazy("Choose two different players.")
+TABLE_FIXED = gettext_lazy("Table %(table)s is locked or recorded: unlock it first.")
+UNFAIR_SWAP = gettext_lazy(
+    "%(out)s has missed fewer rounds than %(seated)s: swapping them would make someone sit "
+    "out twice before another has sat out once."
+)
+ROUNDS_RANGE = gettext_lazy("Enter a number of rounds from 1 to %(n)s.")
+SCHEDULE_EXISTS = gettext_lazy("Rounds are already drawn for this day.")
+NO_SUCH_TABLE = gettext_lazy("No such table in the current round.")
+
+MAX_ROUNDS = 12
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A round (or several) as the algorithm drew them, before anything is stored."""
+
+    number: int
+    revision: int
+    rounds: list[algorithm.Round]
+    locked: int  # the first `locked` tables of the first round are kept from the revision before
+    scheduled: bool = False  # a redraw of a round of a schedule drawn in advance
+
+
+def _audit(club: Club, user: User, action: str, day: Day, **kw: Any) -> None:
+    services.audit(club=club, actor=user, action=action, target=f"day:{day.pk}", **kw)
+
+
+def day_open(*, club: Club, user: User, date: datetime.date) -> Day:
+    """The club's day on `date`, created (and audited) when it does not exist yet."""
+    with transaction.atomic():
+        day, created = Day.objects.get_or_create(club=club, date=date)
+        if created:
+            services.audit(
+                club=club,
+                actor=user,
+                action="day.create",
+                target=f"day:{day.pk}",
+                after={"date": date.isoformat()},
+            )
+    return day
+
+
+# --- attendance ----------------------------------------------------------------------------
+
+
+def _next_playable(day: Day) -> int:
+    """The first round a newcomer can play: the current one while none of its games is recorded
+    (a redraw will seat them), else the next one."""
+    current = sel.current_round(sel.current_rounds(day))
+    if current is None:
+        return 1
+    recorded = any(t.recorded for t in current.tables)
+    return current.round.number + 1 if recorded else current.round.number
+
+
+def attendance_check_in(
+    *, club: Club, user: User, date: datetime.date, member: Member
+) -> Attendance:
+    """Check a player in (again, after leaving): they are one of the day's attendees (the
+    ledger's, so session shūgi counts them) from the next round they can play."""
+    if member.club_id != club.pk:
+        raise ServiceError.one("member", str(NOT_A_MEMBER))
+    with transaction.atomic():
+        day = services.day_attendees_add(club=club, user=user, date=date, members=[member])
+        start = _next_playable(day)
+        existing = Attendance.objects.select_for_update().filter(day=day, member=member).first()
+        if existing is not None and existing.until_round is None:
+            raise ServiceError.one("member", str(ALREADY_PRESENT) % {"name": member.name})
+        before = None
+        if existing is None:
+            existing = Attendance.objects.create(day=day, member=member, from_round=start)
+        else:
+            before = {"from_round": existing.from_round, "until_round": existing.until_round}
+            existing.from_round, existing.until_round = start, None
+            existing.save(update_fields=["from_round", "until_round"])
+        _audit(
+            club,
+            user,
+            "draw.check_in",
+            day,
+            before=before,
+            after={"member": member.pk, "name": member.name, "from_round": start},
+        )
+    return existing
+
+
+def attendance_leave(*, club: Club, user: User, day: Day, member: Member) -> Attendance:
+    """A player leaves after the current round (a round with no game recorded yet, they leave
+    before it: a redraw leaves them out)."""
+    with transaction.atomic():
+        attendance = Attendance.objects.select_for_update().filter(day=day, member=member).first()
+        if attendance is None or attendance.until_round is not None:
+            raise ServiceError.one("member", str(NOT_PRESENT) % {"name": member.name})
+        # until_round below from_round: they leave before playing a round.
+        last = max(attendance.from_round - 1, _next_playable(day) - 1)
+        attendance.until_round = last
+        attendance.save(update_fields=["until_round"])
+        _audit(
+            club,
+            user,
+            "draw.leave",
+            day,
+            after={"member": member.pk, "name": member.name, "until_round": last},
+        )
+    return attendance
+
+
+# --- drawing -------------------------------------------------------------------------------
+
+
+def round_plan(*, club: Club, day: Day, redraw: bool = False, rounds: int = 1) -> Plan:
+    """The next round (or `rounds` rounds), or a redraw of the current round around its locked
+    and recorded tables: computed, not stored (what the page proposes)."""
+    views = sel.current_rounds(day)
+    attendance = sel.day_attendance(day)
+    size = sel.table_size(club, day.date)
+    current = sel.current_round(views)
+    kept: list[sel.TableView] = []
+    if redraw:
+        if current is None:
+            raise ServiceError.one(services.NON_FIELD, str(NO_ROUND))
+        number, revision = current.round.number, current.round.revision + 1
+        kept = [t for t in current.tables if t.table.locked or t.recorded]
+    else:
+        number, revision = (views[-1].round.number + 1 if views else 1), 1
+    players = sel.present_ids(attendance, number)
+    kept_ids = {m.pk for t in kept for m in t.players}
+    players = sorted(set(players) | kept_ids)
+    if len(players) < size:
+        raise ServiceError.one(services.NON_FIELD, str(TOO_FEW) % {"n": size})
+    drawn = algorithm.draw(
+        players=players,
+        rounds=rounds,
+        table_size=size,
+        missed=sel.missed_rounds(views, number, players),
+        day_pairs=sel.day_pairs(views, number),
+        season_pairs=sel.season_pairs(club, day.date),
+        locked=[tuple(m.pk for m in t.players) for t in kept],
+        seed=sel.draw_seed(day, number, revision),
+    )
+    return Plan(
+        number, revision, drawn, len(kept), bool(redraw and current and current.round.scheduled)
+    )
+
+
+def _store(
+    *,
+    day: Day,
+    user: User,
+    plan: Plan,
+    seats_drawn: bool,
+    carried: list[DrawTable],
+    scheduled: bool = False,
+) -> list[DrawRound]:
+    stored = []
+    for offset, rnd in enumerate(plan.rounds):
+        draw_round = DrawRound.objects.create(
+            day=day,
+            number=plan.number + offset,
+            revision=plan.revision if offset == 0 else 1,
+            seats_drawn=seats_drawn,
+            scheduled=scheduled or (offset == 0 and plan.scheduled),
+            created_by=services.stored_user(user),
+        )
+        tables = DrawTable.objects.bulk_create(
+            DrawTable(
+                round=draw_round,
+                position=i,
+                locked=offset == 0 and i < plan.locked and carried[i].locked,
+                game=carried[i].game if offset == 0 and i < plan.locked else None,
+            )
+            for i in range(len(rnd.tables))
+        )
+        seats = [
+            DrawSeat(round=draw_round, table=tables[i], member_id=pk, seat=s)
+            for i, players in enumerate(rnd.tables)
+            for s, pk in enumerate(players)
+        ]
+        seats += [DrawSeat(round=draw_round, table=None, member_id=pk) for pk in rnd.sitting_out]
+        DrawSeat.objects.bulk_create(seats)
+        stored.append(draw_round)
+    return stored
+
+
+def _snapshot(rnd: algorithm.Round, number: int, revision: int) -> dict[str, Any]:
+    return {
+        "round": number,
+        "revision": revision,
+        "tables": [list(t) for t in rnd.tables],
+        "sitting_out": list(rnd.sitting_out),
+    }
+
+
+def round_draw(
+    *, club: Club, user: User, date: datetime.date, seats_drawn: bool = True, redraw: bool = False
+) -> DrawRound:
+    """Draw and store the next round, or redraw the current one (a new revision; its locked and
+    recorded tables stay as they are)."""
+    with transaction.atomic():
+        day, _created = Day.objects.select_for_update().get_or_create(club=club, date=date)
+        plan = round_plan(club=club, day=day, redraw=redraw)
+        carried: list[DrawTable] = []
+        if redraw:
+            current = _current_round(day)
+            carried = [t.table for t in current.tables if t.table.locked or t.recorded]
+        (stored,) = _store(day=day, user=user, plan=plan, seats_drawn=seats_drawn, carried=carried)
+        _audit(
+            club,
+            user,
+            "draw.redraw" if redraw else "draw.round",
+            day,
+            after={**_snapshot(plan.rounds[0], plan.number, plan.revision), "seats": seats_drawn},
+        )
+    return stored
+
+
+def schedule_draw(
+    *, club: Club, user: User, date: datetime.date, rounds: int, seats_drawn: bool = True
+) -> list[DrawRound]:
+    """A cup day: `rounds` rounds for everyone checked in, drawn together (fewest repeated
+    pairs over the whole day)."""
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise ServiceError.one("rounds", str(ROUNDS_RANGE) % {"n": MAX_ROUNDS})
+    with transaction.atomic():
+        day, _created = Day.objects.select_for_update().get_or_create(club=club, date=date)
+        if DrawRound.objects.filter(day=day).exists():
+            raise ServiceError.one("rounds", str(SCHEDULE_EXISTS))
+        plan = round_plan(club=club, day=day, rounds=rounds)
+        stored = _store(
+            day=day, user=user, plan=plan, seats_drawn=seats_drawn, carried=[], scheduled=True
+        )
+        _audit(
+            club,
+            user,
+            "draw.schedule",
+            day,
+            after={
+                "rounds": [_snapshot(r, i + 1, 1) for i, r in enumerate(plan.rounds)],
+                "seats": seats_drawn,
+            },
+        )
+    return stored
+
+
+# --- manual changes ------------------------------------------------------------------------
+
+
+def _current_round(day: Day) -> sel.RoundView:
+    current = sel.current_round(sel.current_rounds(day))
+    if current is None:
+        raise ServiceError.one(services.NON_FIELD, str(NO_ROUND))
+    return current
+
+
+def seat_swap(*, club: Club, user: User, day: Day, first: Member, second: Member) -> None:
+    """Swap two players of the current round: seats at tables, or a seated player with one
+    sitting out when both have missed as many rounds (fairness stays intact)."""
+    if first.pk == second.pk:
+        raise ServiceError.one("second", str(SAME_PLAYER))
+    with transaction.atomic():
+        Day.objects.select_for_update().filter(pk=day.pk).first()
+        current = _current_round(day)
+        seats = {
+            s.member_id: s
+            for s in DrawSeat.objects.select_for_update(of=("self",))
+            .filter(round=current.round, member__in=[first, second])
+            .select_related("table")
+        }
+        for name, m in (("first", first), ("second", second)):
+            if m.pk not in seats:
+                raise ServiceError.one(name, str(NOT_IN_ROUND) % {"name": m.name})
+        a, b = seats[first.pk], seats[second.pk]
+        for s in (a, b):
+            if s.table is not None and (s.table.locked or s.table.game_id is not None):
+                raise ServiceError.one(
+                    services.NON_FIELD, str(TABLE_FIXED) % {"table": s.table.label}
+                )
+        if (a.table is None) != (b.table is None):
+            out, seated = (a, b) if a.table is None else (b, a)
+            views = sel.current_rounds(day)
+            missed = sel.missed_rounds(
+                views, current.round.number, [out.member_id, seated.member_id]
+            )
+            if missed[out.member_id] != missed[seated.member_id]:
+                raise ServiceError.one(
+                    "second",
+                    str(UNFAIR_SWAP) % {"out": out.member.name, "seated": seated.member.name},
+                )
+        before = [(a.member_id, a.table_id, a.seat), (b.member_id, b.table_id, b.seat)]
+        a.table, b.table = b.table, a.table
+        a.seat, b.seat = b.seat, a.seat
+        DrawSeat.objects.bulk_update([a, b], ["table", "seat"])
+        _audit(
+            club,
+            user,
+            "draw.swap",
+            day,
+            before={"round": current.round.number, "seats": before},
+            after={
+                "round": current.round.number,
+                "seats": [(a.member_id, a.table_id, a.seat), (b.member_id, b.table_id, b.seat)],
+            },
+        )
+
+
+def _table_of_current(day: Day, table_id: int) -> DrawTable:
+    current = _current_round(day)
+    table = DrawTable.objects.select_for_update().filter(pk=table_id, round=current.round).first()
+    if table is None:
+        raise ServiceError.one("table", str(NO_SUCH_TABLE))
+    return table
+
+
+def table_lock(*, club: Club, user: User, day: Day, table_id: int, locked: bool) -> DrawTable:
+    """Lock a table of the current round (a redraw keeps it), or unlock it."""
+    with transaction.atomic():
+        table = _table_of_current(day, table_id)
+        if table.locked != locked:
+            table.locked = locked
+            table.save(update_fields=["locked"])
+            _audit(
+                club,
+                user,
+                "draw.lock" if locked else "draw.unlock",
+                day,
+                after={"table": table.label, "round": table.round.number},
+            )
+    return table
+
+
+def table_link_game(*, club: Club, user: User, table_id: int, game: Game) -> DrawTable | None:
+    """Mark a drawn table as recorded by `game` (recorded from its card). Nothing happens when
+    the table is not the game's day's or its players are not the game's."""
+    with transaction.atomic():
+        table = (
+            DrawTable.objects.select_for_update()
+            .filter(pk=table_id, round__day_id=game.day_id, round__day__club=club, game=None)
+            .first()
+        )
+        if table is None:
+            return None
+        players = set(DrawSeat.objects.filter(table=table).values_list("member_id", flat=True))
+        recorded = set(
+            game.results.filter(revision=game.revision).values_list("member_id", flat=True)
+        )
+        if players != recorded:
+            return None
+        table.game = game
+        table.save(update_fields=["game"])
+        services.audit(
+            club=club,
+            actor=user,
+            action="draw.recorded",
+            target=f"draw_table:{table.pk}",
+            game=game,
+            after={"table": table.label, "game": game.pk},
+        )
+    return table

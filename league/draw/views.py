@@ -1,0 +1,340 @@
+"""The table draw's pages: the day's check-in and current round (cards), and a cup day's schedule.
+
+Members see them; organisers check players in and out, draw, swap, lock and record. Every day is
+looked up inside the club from the URL.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from openpyxl import Workbook
+
+from league import services
+from league.access import club_for
+from league.exports import ascii_file_name, file_name, write_sheet, xlsx_response
+from league.forms import today
+from league.models import Club, Day, Member
+from league.services import ServiceError
+
+from . import selectors as sel
+from . import services as draw
+from .forms import CheckInForm, DayForm, DrawForm, LeaveForm, LockForm, ScheduleForm, SwapForm
+from .models import table_label
+
+
+@dataclass(frozen=True)
+class ProposedTable:
+    label: str
+    players: list[tuple[str, Member]]
+
+
+@dataclass(frozen=True)
+class Proposal:
+    number: int
+    tables: list[ProposedTable]
+    sitting_out: list[Member]
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    member: Member
+    cells: list[str]  # per round: "B 西", "B" or "抜け"
+
+
+def _errors(request: HttpRequest, errors: dict[str, list[str]]) -> None:
+    for field_messages in errors.values():
+        for message in field_messages:
+            messages.error(request, message)
+
+
+def _to_draw(club: Club, date: datetime.date) -> HttpResponse:
+    return redirect("draw_day", club.slug, date)
+
+
+def _proposal(club: Club, day: Day, members: dict[int, Member]) -> Proposal | None:
+    try:
+        plan = draw.round_plan(club=club, day=day)
+    except ServiceError:
+        return None
+    rnd = plan.rounds[0]
+    tables = [
+        ProposedTable(table_label(i), [(sel.WINDS[s], members[pk]) for s, pk in enumerate(players)])
+        for i, players in enumerate(rnd.tables)
+    ]
+    return Proposal(plan.number, tables, [members[pk] for pk in rnd.sitting_out])
+
+
+def _record_url(club: Club, date: datetime.date, tv: sel.TableView) -> str:
+    params = {"date": date.isoformat(), "table": tv.table.label, "draw_table": tv.table.pk}
+    params.update({f"member_{i}": m.name for i, m in enumerate(tv.players)})
+    return reverse("game_new", args=[club.slug]) + "?" + urlencode(params)
+
+
+@require_safe
+def draw_day(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    club = club_for(request, slug)
+    day = _day(club, date)
+    attendance = sel.day_attendance(day)
+    rounds = sel.current_rounds(day)
+    current = sel.current_round(rounds)
+    last = rounds[-1] if rounds else None
+    members = {a.member_id: a.member for a in attendance}
+    proposal = None
+    if club.is_organiser and (last is None or last.complete):  # type: ignore[attr-defined]
+        proposal = _proposal(club, day, members)
+    next_number = last.round.number + 1 if last else 1
+    present = [a for a in attendance if a.until_round is None]
+    left = [a for a in attendance if a.until_round is not None]
+    in_round = (
+        [m for t in current.tables for m in t.players] + current.sitting_out if current else []
+    )
+    # Checked out (or in) after this round was drawn: a redraw brings the round up to date.
+    by_member = {a.member_id: a for a in attendance}
+    gone = [
+        m
+        for m in in_round
+        if current and m.pk in by_member and not by_member[m.pk].present_in(current.round.number)
+    ]
+    cards = [(tv, _record_url(club, date, tv)) for tv in current.tables] if current else []
+    return render(
+        request,
+        "league/draw/day.html",
+        {
+            "club": club,
+            "date": date,
+            "day": day,
+            "present": present,
+            "left": left,
+            "current": current,
+            "cards": cards,
+            "proposal": proposal,
+            "next_number": next_number,
+            "drawing_next": current is not None and current is last,
+            "gone": gone,
+            "check_in": CheckInForm(members=[]),
+            "draw_form": DrawForm(),
+            "swap_form": SwapForm(members=Member.objects.filter(pk__in=[m.pk for m in in_round])),
+            "picker": Member.objects.filter(club=club, is_active=True).order_by("kana", "name")
+            if club.is_organiser  # type: ignore[attr-defined]
+            else [],
+        },
+    )
+
+
+@require_POST
+def draw_check_in(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    _day(club, date)
+    form = CheckInForm(request.POST, members=list(Member.objects.filter(club=club)))
+    if not form.is_valid():
+        _errors(request, form.errors)
+        return _to_draw(club, date)
+    try:
+        member = form.member or services.member_create(
+            club=club, user=request.user, name=form.guest_name, is_guest=True
+        )
+        draw.attendance_check_in(club=club, user=request.user, date=date, member=member)
+    except ServiceError as e:
+        _errors(request, e.errors)
+    else:
+        messages.success(request, _("Checked in: %(name)s") % {"name": member.name})
+    return _to_draw(club, date)
+
+
+def _day(club: Club, date: datetime.date) -> Day:
+    """A day of this club that exists (opened on the draw's start page), else 404."""
+    day = sel.day_of(club, date)
+    if day is None:
+        raise Http404
+    return day
+
+
+@require_http_methods(["GET", "POST"])
+def draw_start(request: HttpRequest, slug: str) -> HttpResponse:
+    """Open the draw of a day (today by default): the day is created when it does not exist."""
+    club = club_for(request, slug, organiser=request.method == "POST")
+    form = DayForm(request.POST if request.method == "POST" else None, initial={"date": today()})
+    if form.is_bound and form.is_valid():
+        date = form.cleaned_data["date"]
+        draw.day_open(club=club, user=request.user, date=date)
+        return redirect("draw_day", club.slug, date)
+    days = Day.objects.filter(club=club).order_by("-date")[:10]
+    return render(request, "league/draw/start.html", {"club": club, "form": form, "days": days})
+
+
+@require_POST
+def draw_leave(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    day = _day(club, date)
+    form = LeaveForm(request.POST, members=Member.objects.filter(club=club))
+    if form.is_valid():
+        member = form.cleaned_data["member"]
+        try:
+            draw.attendance_leave(club=club, user=request.user, day=day, member=member)
+        except ServiceError as e:
+            _errors(request, e.errors)
+        else:
+            messages.success(request, _("Left: %(name)s") % {"name": member.name})
+    else:
+        _errors(request, form.errors)
+    return _to_draw(club, date)
+
+
+@require_POST
+def draw_round(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    _day(club, date)
+    form = DrawForm(request.POST)
+    form.is_valid()  # two booleans: always valid
+    redraw = bool(form.cleaned_data.get("redraw"))
+    try:
+        stored = draw.round_draw(
+            club=club,
+            user=request.user,
+            date=date,
+            seats_drawn=bool(form.cleaned_data.get("seats_drawn")),
+            redraw=redraw,
+        )
+    except ServiceError as e:
+        _errors(request, e.errors)
+    else:
+        messages.success(request, _("Round %(n)s drawn.") % {"n": stored.number})
+    return _to_draw(club, date)
+
+
+@require_POST
+def draw_swap(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    day = _day(club, date)
+    form = SwapForm(request.POST, members=Member.objects.filter(club=club))
+    if form.is_valid():
+        first, second = form.cleaned_data["first"], form.cleaned_data["second"]
+        try:
+            draw.seat_swap(club=club, user=request.user, day=day, first=first, second=second)
+        except ServiceError as e:
+            _errors(request, e.errors)
+        else:
+            messages.success(
+                request, _("Swapped %(a)s and %(b)s.") % {"a": first.name, "b": second.name}
+            )
+    else:
+        _errors(request, form.errors)
+    return _to_draw(club, date)
+
+
+@require_POST
+def draw_lock(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    day = _day(club, date)
+    form = LockForm(request.POST)
+    if form.is_valid():
+        try:
+            draw.table_lock(
+                club=club,
+                user=request.user,
+                day=day,
+                table_id=form.cleaned_data["table"],
+                locked=form.cleaned_data["locked"],
+            )
+        except ServiceError as e:
+            _errors(request, e.errors)
+    else:
+        _errors(request, form.errors)
+    return _to_draw(club, date)
+
+
+def _schedule_lines(rounds: list[sel.RoundView]) -> list[PlayerLine]:
+    """Per player, where they sit in each round ("B 西"; the table only when seats are left to
+    the table; 抜け when sitting out)."""
+    cells: dict[int, dict[int, str]] = {}
+    members: dict[int, Member] = {}
+    for i, rv in enumerate(rounds):
+        for tv in rv.tables:
+            for s, m in enumerate(tv.players):
+                members[m.pk] = m
+                wind = f" {sel.WINDS[s]}" if rv.round.seats_drawn else ""
+                cells.setdefault(m.pk, {})[i] = f"{tv.table.label}{wind}"
+        for m in rv.sitting_out:
+            members[m.pk] = m
+            cells.setdefault(m.pk, {})[i] = _("out")
+    ordered = sorted(members.values(), key=lambda m: (m.kana, m.name))
+    return [PlayerLine(m, [cells[m.pk].get(i, "—") for i in range(len(rounds))]) for m in ordered]
+
+
+@require_http_methods(["GET", "POST"])
+def draw_schedule(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    """A cup day's whole schedule: drawn at once, shown per round and per player, printable."""
+    club = club_for(request, slug, organiser=request.method == "POST")
+    day = _day(club, date)
+    form = ScheduleForm(request.POST if request.method == "POST" else None)
+    if form.is_bound and form.is_valid():
+        try:
+            draw.schedule_draw(
+                club=club,
+                user=request.user,
+                date=date,
+                rounds=form.cleaned_data["rounds"],
+                seats_drawn=form.cleaned_data["seats_drawn"],
+            )
+        except ServiceError as e:
+            for field_name, errors in e.errors.items():
+                for message in errors:
+                    form.add_error(field_name if field_name in form.fields else None, message)
+        else:
+            return redirect("draw_schedule", club.slug, date)
+    rounds = sel.current_rounds(day)
+    present = [a for a in sel.day_attendance(day) if a.until_round is None]
+    return render(
+        request,
+        "league/draw/schedule.html",
+        {
+            "club": club,
+            "date": date,
+            "form": form,
+            "rounds": rounds,
+            "present": present,
+            "lines": _schedule_lines(rounds),
+        },
+    )
+
+
+@require_safe
+def draw_schedule_export(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    club = club_for(request, slug)
+    rounds = sel.current_rounds(_day(club, date))
+    book = Workbook()
+    title = _("Schedule %(date)s") % {"date": date.strftime("%Y-%m-%d")}
+    write_sheet(
+        book.active,
+        title=title,
+        headers=[_("Player"), *[_("Round %(n)s") % {"n": rv.round.number} for rv in rounds]],
+        rows=[[line.member.name, *line.cells] for line in _schedule_lines(rounds)],
+        landscape=len(rounds) > 6,
+        page_header=f"{club.name} {title}",
+    )
+    per_round = book.create_sheet()
+    write_sheet(
+        per_round,
+        title=_("Tables"),
+        headers=[_("Round"), _("Table"), *sel.WINDS],
+        rows=[
+            [rv.round.number, tv.table.label, *[m.name for m in tv.players]]
+            for rv in rounds
+            for tv in rv.tables
+        ],
+        page_header=f"{club.name} {title}",
+    )
+    return xlsx_response(
+        book,
+        name=file_name(club.name, date.isoformat(), _("Schedule")),
+        fallback=ascii_file_name(club.slug, date.isoformat(), "schedule"),
+    )
