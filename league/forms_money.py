@@ -121,3 +121,38 @@ class EntryReverseForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+
+
+class DayCloseForm(forms.Form):
+    """締め: for each transfer still open, paid or deferred (deferred unless the club pays).
+
+    `expected` carries the transfers the screen showed (money.transfers_key): when they changed
+    meanwhile, the service refuses and nothing is stored."""
+
+    expected = forms.CharField(widget=forms.HiddenInput, max_length=20_000, required=False)
+
+    def __init__(self, *args: Any, transfers: list[tuple[str, str, bool]], **kwargs: Any) -> None:
+        """`transfers`: (payer key, payee key, whether the payer may defer), in screen order."""
+        super().__init__(*args, **kwargs)
+        self.transfer_fields: list[str] = []
+        for payer, payee, can_defer in transfers:
+            name = f"t-{payer}-{payee}"
+            choices = [(PAY, _("Paid"))] + ([(DEFER, _("Defer"))] if can_defer else [])
+            self.fields[name] = forms.ChoiceField(
+                label=_("Paid or deferred"),
+                choices=choices,
+                initial=DEFER if can_defer else PAY,
+                widget=forms.RadioSelect,
+            )
+            self.transfer_fields.append(name)
+
+    def deferred(self) -> list[tuple[int | None, int | None]]:
+        """The (payer, payee) pairs chosen to defer."""
+        out = []
+        for name in self.transfer_fields:
+            if self.cleaned_data.get(name) == DEFER:
+                _t, payer, payee = name.split("-", 2)
+                out.append(
+                    (None if payer == CLUB else int(payer), None if payee == CLUB else int(payee))
+                )
+        return out

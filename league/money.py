@@ -24,19 +24,25 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import scoring
 
+from . import limits
 from .models import Club, Day, DayShugi, Game, LedgerEntry, Member, Result, RulesVersion, Season
-from .services import NON_FIELD, ServiceError, User, audit, rules_in_force, stored_user
+from .services import NON_FIELD, ServiceError, User, audit, stored_user
 from .stats import standings
 
 Party = int | None
 Effects = dict[Party, int]
+
+# A day with no rules at all (none in force on its date) settles without money.
+NO_MONEY = scoring.rules_from_json({"preset": "takabari-kenko"})
 
 
 # --- what entries do -------------------------------------------------------------------------
@@ -151,31 +157,84 @@ def _settle_loaded_day(day: Day, rules: scoring.Rules) -> scoring.DayResult:
     )
 
 
+def _versions_by_id(versions: Iterable[RulesVersion]) -> dict[int, RulesVersion]:
+    return {v.pk: v for v in versions}
+
+
+def day_version(day: Day, versions: Sequence[RulesVersion]) -> RulesVersion | None:
+    """The rules version a day's money is settled under (its games loaded by _days_with_data).
+
+    The day's own version once a re-settle has fixed it; else the version its first counted game
+    was settled under; else (a day without games) the version in force on its date. Never a later
+    version by itself: a back-dated version changes nothing recorded until it is applied
+    (services.resettle_apply).
+    """
+    by_id = _versions_by_id(versions)
+    if day.rules_version_id is not None:
+        return by_id.get(day.rules_version_id) or day.rules_version
+    for game in day.games.all():
+        if game.results.all() and game.rules_version_id in by_id:
+            return by_id[game.rules_version_id]
+    return _version_on(versions, day.date)
+
+
+def _outstanding(result: scoring.DayResult, entries: Iterable[LedgerEntry]) -> dict[Party, int]:
+    """What each party still has to settle for the day: + is owed, − owes. THE derivation of open
+    transfers: the day's ledger, the member statements and the open-debts page all use it."""
+    outstanding: dict[Party, int] = {party(p.name): p.yen for p in result.players}
+    outstanding[None] = outstanding.get(None, 0) + result.house
+    for entry in entries:
+        _add(outstanding, _effects(entry)[0])
+    return outstanding
+
+
+def _transfers(
+    result: scoring.DayResult, outstanding: dict[Party, int]
+) -> tuple[scoring.Transfer, ...]:
+    order = [party(p.name) for p in result.players] + [None]
+    order += [p for p in outstanding if p not in order]
+    return scoring.settle_transfers(
+        (None if p is None else str(p), outstanding.get(p, 0)) for p in order
+    )
+
+
+def _day_ledger(
+    day: Day,
+    version: RulesVersion | None,
+    entries: Sequence[LedgerEntry],
+    members: dict[int, Member],
+) -> DayLedger:
+    """A day's ledger from its loaded games and entries (no query)."""
+    rules = version.rules if version is not None else NO_MONEY
+    result = _settle_loaded_day(day, rules)
+    outstanding = _outstanding(result, entries)
+    return DayLedger(
+        day, rules, result, members, entries, outstanding, _transfers(result, outstanding)
+    )
+
+
+def day_rules(*, day: Day) -> scoring.Rules | None:
+    """The rules `day`'s money is settled under (day_version), None without any rules."""
+    _days_with_data([day])
+    version = day_version(day, _versions_by_date(day.club))
+    return version.rules if version is not None else None
+
+
 def day_ledger(*, day: Day) -> DayLedger:
     """Everything the day's ledger page shows, in a constant number of queries."""
     _days_with_data([day])
-    rules = rules_in_force(day.club, day.date).rules
-    result = _settle_loaded_day(day, rules)
+    versions = _versions_by_date(day.club)
     entries = list(
         LedgerEntry.objects.filter(day=day)
         .select_related("reverses", "payer", "payee", "borrower")
         .prefetch_related("reversed_by")
         .order_by("id")
     )
-    outstanding: dict[Party, int] = {party(p.name): p.yen for p in result.players}
-    outstanding[None] = result.house
-    for entry in entries:
-        _add(outstanding, _effects(entry)[0])
-    ids = {p for p in outstanding if p is not None} | {
-        m for e in entries for m in (e.payer_id, e.payee_id, e.borrower_id) if m is not None
-    }
+    ids = {r.member_id for g in day.games.all() for r in g.results.all()}
+    ids |= {m.pk for m in day.attendees.all()}
+    ids |= {m for e in entries for m in (e.payer_id, e.payee_id, e.borrower_id) if m is not None}
     members = Member.objects.in_bulk(ids)
-    order = [party(p.name) for p in result.players] + [None]
-    order += [p for p in outstanding if p not in order]
-    transfers = scoring.settle_transfers(
-        (None if p is None else str(p), outstanding.get(p, 0)) for p in order
-    )
-    return DayLedger(day, rules, result, members, entries, outstanding, transfers)
+    return _day_ledger(day, day_version(day, versions), entries, members)
 
 
 # --- settling up (services) ------------------------------------------------------------------
@@ -319,6 +378,10 @@ class Debt:
         return self.principal - self.repaid
 
     @property
+    def creditor_pk(self) -> int | None:
+        return self.creditor.pk if self.creditor is not None else None
+
+    @property
     def since(self) -> datetime.date:
         return self.entry.day.date if self.entry.day else timezone.localdate(self.entry.created_at)
 
@@ -384,37 +447,169 @@ def debt_repay(*, debt_entry: LedgerEntry, user: User, amount: int | None = None
         )
 
 
+ALREADY_REVERSED = gettext_lazy("This entry is already reversed.")
+UNDO_TOO_LATE = gettext_lazy(
+    "It is too late to undo this with one tap: correct it with a reason instead."
+)
+UNDO_NOT_YOURS = gettext_lazy(
+    "Only who recorded this can undo it with one tap: correct it instead."
+)
+UNDO_NOTE = gettext_lazy("Undone right after it was recorded")
+CLOSE_CHANGED = gettext_lazy(
+    "The transfers changed while you were closing the day (someone recorded a payment or a "
+    "game). Check them again."
+)
+CLOSE_NOTHING = gettext_lazy("This day is already closed: nothing is left to settle.")
+CLOSE_NO_MONEY = gettext_lazy("This day has no money to settle.")
+UNDO_KINDS = (LedgerEntry.PAYMENT, LedgerEntry.LOAN, LedgerEntry.DEFERRAL)
+
+
+def _reverse(entry: LedgerEntry, user: User, note: str, action: str) -> LedgerEntry:
+    """Inside a transaction holding the club's lock: the reversal of `entry`, audited."""
+    if entry.kind == LedgerEntry.REVERSAL:
+        raise ServiceError.one(NON_FIELD, _("A correction cannot itself be reversed."))
+    if LedgerEntry.objects.filter(reverses=entry).exists():
+        raise ServiceError.one(NON_FIELD, str(ALREADY_REVERSED))
+    live_repayments = LedgerEntry.objects.filter(debt=entry).exclude(
+        pk__in=LedgerEntry.objects.filter(reverses__debt=entry).values("reverses")
+    )
+    if live_repayments.exists():
+        raise ServiceError.one(NON_FIELD, _("Reverse the repayments of this debt first."))
+    return _record(
+        entry.club,
+        user,
+        action,
+        day=entry.day,
+        kind=LedgerEntry.REVERSAL,
+        payer_id=entry.payer_id,
+        payee_id=entry.payee_id,
+        borrower_id=entry.borrower_id,
+        amount=entry.amount,
+        surcharge=entry.surcharge,
+        reverses=entry,
+        note=note,
+    )
+
+
 def entry_reverse(*, entry: LedgerEntry, user: User, note: str) -> LedgerEntry:
     """Correct a mistaken entry with its reversal (nothing is deleted)."""
     note = note.strip()
     if not note:
         raise ServiceError.one("note", _("Give a reason for the correction."))
+    if errors := limits.column_problems(LedgerEntry, note=note):
+        raise ServiceError(errors)
     with transaction.atomic():
         club = Club.objects.select_for_update().get(pk=entry.club_id)
-        entry = LedgerEntry.objects.select_related("reverses").get(pk=entry.pk)
-        if entry.kind == LedgerEntry.REVERSAL:
-            raise ServiceError.one(NON_FIELD, _("A correction cannot itself be reversed."))
-        if LedgerEntry.objects.filter(reverses=entry).exists():
-            raise ServiceError.one(NON_FIELD, _("This entry is already reversed."))
-        live_repayments = LedgerEntry.objects.filter(debt=entry).exclude(
-            pk__in=LedgerEntry.objects.filter(reverses__debt=entry).values("reverses")
+        entry = LedgerEntry.objects.select_related("reverses", "day").get(pk=entry.pk)
+        entry.club = club
+        return _reverse(entry, user, note, "ledger.reversal")
+
+
+def undo_deadline(entry: LedgerEntry) -> datetime.datetime:
+    return entry.created_at + datetime.timedelta(seconds=settings.PAYMENT_UNDO_SECONDS)
+
+
+def undoable(entry: LedgerEntry, user: User, now: datetime.datetime | None = None) -> bool:
+    """Whether `user` may undo `entry` with one tap now (reversal state is checked on write)."""
+    return (
+        entry.kind in UNDO_KINDS
+        and entry.created_by_id is not None
+        and entry.created_by_id == getattr(user, "pk", None)
+        and (now or timezone.now()) <= undo_deadline(entry)
+    )
+
+
+def entry_undo(*, entry: LedgerEntry, user: User) -> LedgerEntry:
+    """A payment, loan or deferral marked by mistake, undone with one tap by whoever recorded it
+    within settings.PAYMENT_UNDO_SECONDS: its reversal, audited as `ledger.undo`."""
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=entry.club_id)
+        entry = LedgerEntry.objects.select_related("reverses", "day").get(pk=entry.pk)
+        entry.club = club
+        if entry.kind not in UNDO_KINDS:
+            raise ServiceError.one(NON_FIELD, str(UNDO_TOO_LATE))
+        if entry.created_by_id is None or entry.created_by_id != getattr(user, "pk", None):
+            raise ServiceError.one(NON_FIELD, str(UNDO_NOT_YOURS))
+        if timezone.now() > undo_deadline(entry):
+            raise ServiceError.one(NON_FIELD, str(UNDO_TOO_LATE))
+        return _reverse(entry, user, str(UNDO_NOTE), "ledger.undo")
+
+
+# --- closing a day (締め) ----------------------------------------------------------------------
+
+
+def transfers_key(transfers: Iterable[scoring.Transfer]) -> str:
+    """The open transfers as the confirmation screen showed them: closing checks they still are."""
+    return ";".join(f"{t.payer or ''}>{t.payee or ''}={t.yen}" for t in transfers)
+
+
+def day_close(
+    *, day: Day, user: User, defer: Iterable[tuple[Party, Party]], expected: str
+) -> list[LedgerEntry]:
+    """締め: every transfer still open becomes paid, or (those in `defer`, from a member) a
+    deferred debt with the club's surcharge; the day is marked closed. One `day.close` audit
+    entry, besides those of the entries it creates. `expected` is transfers_key() of the
+    transfers the organiser confirmed: if they changed meanwhile, nothing is stored."""
+    deferred = set(defer)
+    with transaction.atomic():
+        day = _lock_day(day)
+        ledger = day_ledger(day=day)
+        if not ledger.has_money and not ledger.entries:
+            raise ServiceError.one(NON_FIELD, str(CLOSE_NO_MONEY))
+        if transfers_key(ledger.transfers) != expected:
+            raise ServiceError.one(NON_FIELD, str(CLOSE_CHANGED))
+        if day.closed_at is not None and not ledger.transfers:
+            raise ServiceError.one(NON_FIELD, str(CLOSE_NOTHING))
+        created = []
+        for t in ledger.transfers:
+            payer, payee = party(t.payer), party(t.payee)
+            if payer is not None and (payer, payee) in deferred:
+                surcharge = scoring.deferred_debt(ledger.rules, t.yen) - t.yen
+                created.append(
+                    _record(
+                        day.club,
+                        user,
+                        "ledger.deferral",
+                        day=day,
+                        kind=LedgerEntry.DEFERRAL,
+                        payee_id=payee,
+                        borrower_id=payer,
+                        amount=t.yen,
+                        surcharge=surcharge,
+                    )
+                )
+            else:
+                created.append(
+                    _record(
+                        day.club,
+                        user,
+                        "ledger.payment",
+                        day=day,
+                        kind=LedgerEntry.PAYMENT,
+                        payer_id=payer,
+                        payee_id=payee,
+                        amount=t.yen,
+                    )
+                )
+        before = {"closed_at": day.closed_at.isoformat() if day.closed_at else None}
+        day.closed_at = timezone.now()
+        day.closed_by = stored_user(user)
+        day.save(update_fields=["closed_at", "closed_by"])
+        audit(
+            club=day.club,
+            actor=user,
+            action="day.close",
+            target=f"day:{day.pk}",
+            before=before,
+            after={
+                "date": day.date.isoformat(),
+                "closed_at": day.closed_at.isoformat(),
+                "entries": [e.pk for e in created],
+                "paid": sum(e.kind == LedgerEntry.PAYMENT for e in created),
+                "deferred": sum(e.kind == LedgerEntry.DEFERRAL for e in created),
+            },
         )
-        if live_repayments.exists():
-            raise ServiceError.one(NON_FIELD, _("Reverse the repayments of this debt first."))
-        return _record(
-            club,
-            user,
-            "ledger.reversal",
-            day=entry.day,
-            kind=LedgerEntry.REVERSAL,
-            payer_id=entry.payer_id,
-            payee_id=entry.payee_id,
-            borrower_id=entry.borrower_id,
-            amount=entry.amount,
-            surcharge=entry.surcharge,
-            reverses=entry,
-            note=note,
-        )
+        return created
 
 
 # --- statements ------------------------------------------------------------------------------
@@ -436,48 +631,157 @@ class Statement:
     member: Member
     lines: list[StatementLine] = field(default_factory=list)
     debts: list[Debt] = field(default_factory=list)  # open debts owed by or to the member
+    position: Position | None = None
 
     @property
     def balance(self) -> int:
-        return self.lines[-1].balance if self.lines else 0
+        """+ the member is owed, − the member owes: open days and open debts together."""
+        return self.position.total if self.position is not None else 0
 
 
 def _versions_by_date(club: Club) -> list[RulesVersion]:
     return list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
 
 
-def _rules_on(versions: Sequence[RulesVersion], date: datetime.date) -> scoring.Rules | None:
+def _version_on(versions: Sequence[RulesVersion], date: datetime.date) -> RulesVersion | None:
     current = None
     for v in versions:
         if v.effective_from <= date:
             current = v
+    return current
+
+
+def _rules_on(versions: Sequence[RulesVersion], date: datetime.date) -> scoring.Rules | None:
+    current = _version_on(versions, date)
     return current.rules if current else None
 
 
+def _entries_by_day(entries: Iterable[LedgerEntry]) -> dict[int, list[LedgerEntry]]:
+    by_day: dict[int, list[LedgerEntry]] = defaultdict(list)
+    for e in entries:
+        if e.day_id is not None:
+            by_day[e.day_id].append(e)
+    return by_day
+
+
+@dataclass(frozen=True)
+class OpenDay:
+    """A day whose transfers are not all settled, as one party sees it."""
+
+    day: Day
+    yen: int  # + the party is owed, − the party owes on this day
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a member stands: the days not yet settled, and open debts. `total` is the statement's
+    balance, to the yen (tests/league/test_money_agreement.py)."""
+
+    open_days: list[OpenDay]
+    debts: list[Debt]  # open debts owed by or to the member
+    member_pk: int
+
+    @property
+    def days_total(self) -> int:
+        return sum(d.yen for d in self.open_days)
+
+    @property
+    def debts_total(self) -> int:
+        """+ owed to the member, − owed by the member."""
+        return sum(
+            d.remaining if d.debtor.pk != self.member_pk else -d.remaining for d in self.debts
+        )
+
+    @property
+    def total(self) -> int:
+        return self.days_total + self.debts_total
+
+
+@dataclass(frozen=True)
+class Accounts:
+    """The club's money in one derivation: every day's ledger, and the open debts."""
+
+    ledgers: list[DayLedger]  # every day, oldest first
+    debts: list[Debt]  # open debts, oldest first
+
+    @property
+    def open_ledgers(self) -> list[DayLedger]:
+        return [ledger for ledger in self.ledgers if ledger.transfers]
+
+    def position(self, member: Member) -> Position:
+        open_days = [
+            OpenDay(ledger.day, ledger.outstanding[member.pk])
+            for ledger in self.ledgers
+            if ledger.outstanding.get(member.pk)
+        ]
+        debts = [d for d in self.debts if member.pk in (d.debtor.pk, d.creditor_pk)]
+        return Position(open_days, debts, member.pk)
+
+    @property
+    def open_transfers_total(self) -> int:
+        return sum(t.yen for ledger in self.ledgers for t in ledger.transfers)
+
+    @property
+    def debts_total(self) -> int:
+        return sum(d.remaining for d in self.debts)
+
+
+def _accounts(
+    club: Club, days: Sequence[Day], entries: Sequence[LedgerEntry], members: dict[int, Member]
+) -> Accounts:
+    _days_with_data(days)
+    versions = _versions_by_date(club)
+    by_day = _entries_by_day(entries)
+    ledgers = [
+        _day_ledger(day, day_version(day, versions), by_day.get(day.pk, []), members)
+        for day in days
+    ]
+    debts = sorted(
+        (d for d in _debts(entries) if d.remaining > 0), key=lambda d: (d.since, d.entry.pk)
+    )
+    return Accounts(ledgers, debts)
+
+
+def club_accounts(*, club: Club) -> Accounts:
+    """Every day's ledger and the open debts of the club, in a constant number of queries."""
+    days = list(Day.objects.filter(club=club).order_by("date"))
+    for day in days:
+        day.club = club
+    entries = _club_entries(club)
+    members = {m.pk: m for m in Member.objects.filter(club=club)}
+    return _accounts(club, days, entries, members)
+
+
 def member_statement(*, member: Member) -> Statement:
-    """Every day's result and every entry touching `member`, with the running balance."""
+    """Every day's result and every entry touching `member`, with the running balance; its
+    position (open days and debts) comes from the same derivation as the day's ledger."""
     club = member.club
+    entries = _club_entries(club)
+    touched = {
+        e.day_id
+        for e in entries
+        if e.day_id is not None and member.pk in (e.payer_id, e.payee_id, e.borrower_id)
+    }
     days = list(
         Day.objects.filter(club=club)
         .filter(
-            Q(games__results__member=member, games__results__counted=True) | Q(attendees=member)
+            Q(games__results__member=member, games__results__counted=True)
+            | Q(attendees=member)
+            | Q(pk__in=touched)
         )
         .distinct()
         .order_by("date")
     )
-    _days_with_data(days)
-    versions = _versions_by_date(club)
+    for day in days:
+        day.club = club
+    accounts = _accounts(club, days, entries, {member.pk: member})
     me = str(member.pk)
     lines: list[StatementLine] = []
-    for day in days:
-        rules = _rules_on(versions, day.date)
-        if rules is None:
-            continue
-        result = _settle_loaded_day(day, rules)
-        mine = next((p for p in result.players if p.name == me), None)
+    for ledger in accounts.ledgers:
+        mine = next((p for p in ledger.result.players if p.name == me), None)
         if mine is not None:
+            day = ledger.day
             lines.append(StatementLine(day.date, "day", mine.yen, day=day, parts=mine))
-    entries = _club_entries(club)
     for e in entries:
         change = _effects(e)[1].get(member.pk, 0)
         if change or member.pk in (e.payer_id, e.payee_id, e.borrower_id):
@@ -488,8 +792,8 @@ def member_statement(*, member: Member) -> Statement:
     for line in lines:
         running += line.yen
         out.append(StatementLine(**{**line.__dict__, "balance": running}))
-    debts = [d for d in _debts(entries) if d.remaining > 0 and member in (d.debtor, d.creditor)]
-    return Statement(member, out, debts)
+    position = accounts.position(member)
+    return Statement(member, out, position.debts, position)
 
 
 # --- session shūgi (services) ----------------------------------------------------------------
@@ -515,7 +819,9 @@ def _present(day: Day, member: Member) -> bool:
 def shugi_add(*, day: Day, user: User, winner: Member, multiplier: int = 1) -> DayShugi:
     """花月杯: a yakuman winner receives the club's session shūgi × multiplier from every other
     attendee of the day."""
-    if not rules_in_force(day.club, day.date).rules.session_shugi:
+    _days_with_data([day])
+    version = day_version(day, _versions_by_date(day.club))
+    if version is None or not version.rules.session_shugi:
         raise ServiceError.one(NON_FIELD, _("The club's rules have no session shūgi."))
     if not 1 <= multiplier <= MAX_SHUGI_MULTIPLIER:
         raise ServiceError.one(
@@ -566,6 +872,102 @@ def shugi_void(*, shugi: DayShugi, user: User) -> DayShugi:
     return shugi
 
 
+# --- re-settling a day's money ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResettleDay:
+    """A day's money now and after a re-settle under another rules version (nothing stored).
+
+    With entries recorded (payments, debts), a change is not applied to them: the difference
+    shows up as new open transfers of the day, to be settled or closed like any other."""
+
+    ledger: DayLedger  # as it stands
+    after: scoring.DayResult | None  # None: the day cannot be settled under the new rules
+    problem: str = ""
+
+    @property
+    def day(self) -> Day:
+        return self.ledger.day
+
+    @property
+    def has_entries(self) -> bool:
+        return bool(self.ledger.entries)
+
+    def rows(self) -> list[tuple[Member, int, int]]:
+        """(member, day total now, after) for every player of the day."""
+        before = {party(p.name): p.yen for p in self.ledger.result.players}
+        after = {party(p.name): p.yen for p in self.after.players} if self.after else {}
+        return [
+            (self.ledger.members[pk], before.get(pk, 0), after.get(pk, before.get(pk, 0)))
+            for pk in dict.fromkeys([*before, *after])
+            if pk is not None
+        ]
+
+    @property
+    def house_after(self) -> int:
+        return self.after.house if self.after else self.ledger.result.house
+
+    @property
+    def changed(self) -> bool:
+        if self.after is None:
+            return False
+        return any(now != new for _m, now, new in self.rows()) or (
+            self.house_after != self.ledger.result.house
+        )
+
+
+def resettle_days(*, version: RulesVersion, changes: Sequence[object]) -> list[ResettleDay]:
+    """The day-level money (fees, shūgi, yen unit and the games' yen) a re-settle under
+    `version` would change, day by day, in a constant number of queries. `changes` are
+    services.resettle_preview's."""
+    club = version.club
+    later = (
+        RulesVersion.objects.filter(club=club, effective_from__gt=version.effective_from)
+        .order_by("effective_from")
+        .values_list("effective_from", flat=True)
+        .first()
+    )
+    days_q = Day.objects.filter(club=club, date__gte=version.effective_from)
+    if later is not None:
+        days_q = days_q.filter(date__lt=later)
+    days = list(days_q.exclude(rules_version=version).order_by("date"))
+    for day in days:
+        day.club = club
+    _days_with_data(days)
+    versions = _versions_by_date(club)
+    entries = _entries_by_day(
+        LedgerEntry.objects.filter(day__in=[d.pk for d in days])
+        .select_related("reverses")
+        .order_by("id")
+    )
+    members = {m.pk: m for m in Member.objects.filter(club=club)}
+    moved = {c.game.pk: c.after for c in changes if c.after is not None}  # type: ignore[attr-defined]
+    out = []
+    for day in days:
+        current = day_version(day, versions)
+        ledger = _day_ledger(day, current, entries.get(day.pk, []), members)
+        results = []
+        for g in day.games.all():
+            rows = list(g.results.all())
+            if rows:
+                results.append(moved.get(g.pk) or _stored_game_result(g, rows))
+        try:
+            after = scoring.settle_day(
+                version.rules,
+                results,
+                attendees=[str(m.pk) for m in day.attendees.all()],
+                shugi=[scoring.Shugi(str(x.winner_id), x.multiplier) for x in day.shugi.all()],
+            )
+        except scoring.InputError as e:
+            out.append(ResettleDay(ledger, None, "; ".join(p.message for p in e.problems)))
+            continue
+        item = ResettleDay(ledger, after)
+        if item.changed:
+            out.append(item)
+    return out
+
+
 # --- the club pot ----------------------------------------------------------------------------
 
 
@@ -587,9 +989,9 @@ def _house_totals(
     _days_with_data(days)
     out = []
     for day in days:
-        rules = _rules_on(versions, day.date)
-        if rules is not None:
-            out.append(DayHouse(day, _settle_loaded_day(day, rules).house))
+        version = day_version(day, versions)
+        if version is not None:
+            out.append(DayHouse(day, _settle_loaded_day(day, version.rules).house))
     return out
 
 

@@ -1,4 +1,4 @@
-"""The day's ledger page and settling up on it: the two days of shared/cases/ledger.json entered
+"""The day's ledger page and settling up on it: the two days of tests/data/cases/ledger.json entered
 through the app, paying, borrowing, deferring, correcting, attendees and session shūgi."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from tests.conftest import make_club, make_user
 
 DATE = datetime.date(2026, 11, 21)
 CASES = json.loads(
-    (Path(__file__).resolve().parents[3] / "shared" / "cases" / "ledger.json").read_text("utf-8")
+    (Path(__file__).resolve().parents[1] / "data" / "cases" / "ledger.json").read_text("utf-8")
 )
 MAME_CASE, KAGETSU_CASE = CASES
 
