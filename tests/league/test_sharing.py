@@ -1,0 +1,157 @@
+"""A day as text for the club's group chat: league.sharing and its page."""
+
+from __future__ import annotations
+
+import datetime
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from league import money, selectors, sharing
+from league.models import Club, Day, Member
+from tests.conftest import make_club, make_user
+from tests.league.test_exports import DATE, play, play_day, players, settle_some  # noqa: F401
+
+DEMO_DAY = datetime.date(2026, 11, 15)
+
+# マメの会's last demo day, as the share page gives it (Japanese, the default).
+DEMO_TEXT = """\
+マメの会 2026/11/15
+■1回戦 A卓 レート 0.5
+1位 小林 誠 +46.3
+2位 山田 博 +8.6
+3位 吉田 浩二 ▲17.1
+4位 林 裕子 ▲37.8
+■2回戦 B卓 レート 0.3
+1位 佐々木 美穂 +44.1
+2位 阿部 誠 +3.7
+3位 松本 和也 ▲18.0
+4位 高橋 真由美 ▲29.8
+■3回戦 A卓 レート 0.5
+1位 山田 博 +50.1
+2位 林 裕子 +3.5
+3位 吉田 浩二 ▲19.2
+4位 小林 誠 ▲34.4
+■4回戦 B卓 レート 0.5
+1位 阿部 誠 +54.1
+2位 高橋 真由美 +4.5
+3位 佐々木 美穂 ▲21.8
+4位 松本 和也 ▲37.8
+■精算
+松本 和也 → 山田 博 2,630円
+吉田 浩二 → 阿部 誠 2,015円
+林 裕子 → 山田 博 1,505円
+高橋 真由美 → 阿部 誠 1,139円
+林 裕子 → 佐々木 美穂 303円
+小林 誠 → 阿部 誠 205円
+林 裕子 → 阿部 誠 57円
+林 裕子 → マメの会 50円
+"""
+
+
+def share_url(club: Club, date: datetime.date) -> str:
+    return reverse("day_share", args=[club.slug, date])
+
+
+def text_of(response) -> str:
+    """The message in the page's textarea, unescaped as the browser shows it."""
+    import html
+
+    body = response.content.decode()
+    start = body.index(">", body.index("<textarea")) + 1
+    return html.unescape(body[start : body.index("</textarea>")])
+
+
+@pytest.mark.django_db
+def test_the_demo_days_message_is_pinned():
+    call_command("loaddemo", stdout=StringIO())
+    client = Client()
+    client.login(username="demo", password="demo-jancho")
+    club = Club.objects.get(slug="mame-no-kai")
+    response = client.get(share_url(club, DEMO_DAY))
+    assert response.status_code == 200
+    assert text_of(response) == DEMO_TEXT
+
+
+def test_paid_lent_and_deferred_transfers_say_so(member_client, club, players):
+    play_day(club, players)
+    day = Day.objects.get(club=club, date=DATE)
+    ledger = settle_some(day)  # pays the first transfer, defers the second
+    lines = sharing.payment_lines(club, ledger)
+    assert lines[0].endswith("円（支払済み）")
+    assert lines[1].endswith("円（後日払い）")
+    assert len(lines) == 2 + len(ledger.transfers)
+    text = text_of(member_client.get(share_url(club, DATE)))
+    assert text.endswith("\n".join(lines) + "\n")
+
+
+def test_voided_games_are_left_out(member_client, club, players):
+    play(club, DATE, players[0:4])
+    void = play(club, DATE, players[0:4], table="B")
+    from league import services
+
+    services.game_void(game=void, user=None, reason="入力ミス")
+    text = text_of(member_client.get(share_url(club, DATE)))
+    assert "■1回戦" in text and "■2回戦" not in text
+
+
+def test_a_club_without_money_shares_games_only(db):
+    kenko = make_club("kenko", "takabari-kenko", "高針健康麻雀")
+    user = make_user("kenko-member", kenko)
+    people = [Member.objects.create(club=kenko, name=n) for n in ("甲", "乙", "丙", "丁")]
+    play(kenko, DATE, people, rate="")
+    client = Client()
+    client.force_login(user)
+    text = text_of(client.get(share_url(kenko, DATE)))
+    assert "■1回戦 A卓\n" in text and "精算" not in text and "円" not in text
+
+
+def test_english_message(member_client, club, players):
+    play_day(club, players)
+    member_client.cookies["django_language"] = "en"
+    text = text_of(member_client.get(share_url(club, DATE)))
+    assert "■Game 1 table A rate 0.3\n1. " in text
+    assert "■Payments\n" in text and " yen" in text
+
+
+def test_the_day_page_and_the_ledger_link_to_it(member_client, club, players):
+    play_day(club, players)
+    for name in ("day_detail", "day_ledger"):
+        page = member_client.get(reverse(name, args=[club.slug, DATE])).content.decode()
+        assert f'href="{share_url(club, DATE)}"' in page
+
+
+def test_a_day_without_games_is_404(member_client, club):
+    assert member_client.get(share_url(club, DATE)).status_code == 404
+
+
+def test_query_count_does_not_grow_with_games(
+    member_client,
+    club,
+    players,
+    django_assert_num_queries,
+):
+    play_day(club, players)
+    settle_some(Day.objects.get(club=club, date=DATE))
+    with django_assert_num_queries(16) as small:
+        member_client.get(share_url(club, DATE))
+    play_day(club, players)
+    play_day(club, players)
+    with django_assert_num_queries(len(small.captured_queries)):
+        member_client.get(share_url(club, DATE))
+
+
+def test_the_message_matches_the_ledger(club, players):
+    play_day(club, players)
+    day = Day.objects.get(club=club, date=DATE)
+    ledger = money.day_ledger(day=day)
+    text = sharing.day_text(club=club, day=day, games=selectors.day_games(day=day), ledger=ledger)
+    due = sum(t.yen for t in ledger.transfers)
+    written = sum(
+        int(line.rsplit(" ", 1)[1].removesuffix("円").replace(",", ""))
+        for line in text.split("■精算\n")[1].splitlines()
+    )
+    assert written == due > 0
