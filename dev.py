@@ -3,6 +3,8 @@
 
     python3 dev.py start [runserver args]   set up .venv, migrate, load demo data, run the server
     python3 dev.py test [pytest args]       set up .venv with the dev tools, run pytest
+    python3 dev.py messages                 refresh locale/*/django.po from the code, sorted and
+                                            without line numbers (needs GNU gettext), and compile
 
 JANCHO_VENV picks another virtualenv directory (default .venv); JANCHO_PYTHON picks the
 interpreter that creates it (default: the one running this script).
@@ -85,8 +87,49 @@ def test(args: list[str]) -> None:
     sys.exit(code)
 
 
+def messages(args: list[str]) -> None:
+    """Refresh both catalogs from the code and compile them.
+
+    Entries carry no source locations and are sorted by msgid, so that two branches adding
+    messages rarely touch the same lines; a conflict is resolved by taking both sides' entries
+    (msgcat --use-first OURS THEIRS) and running this again.
+    """
+    ensure_venv()
+    install("requirements.txt")
+    ignore = ["tests/*", ".venv*", "benchmarks/*", "staticfiles/*"]
+    flags = [x for pattern in ignore for x in ("-i", pattern)]
+    run(
+        PYTHON,
+        "manage.py",
+        "makemessages",
+        "-l",
+        "ja",
+        "-l",
+        "en",
+        "--no-location",
+        "--no-obsolete",
+        *flags,
+        *args,
+    )
+    for po in sorted(ROOT.glob("locale/*/LC_MESSAGES/django.po")):
+        # msgmerge guesses a translation for a new message from a similar one and marks it
+        # fuzzy; a guess is usually wrong, so it is dropped and the message shows as untranslated.
+        run(
+            "msgattrib",
+            "--clear-fuzzy",
+            "--empty",
+            "--clear-previous",
+            "--no-location",
+            "-o",
+            po,
+            po,
+        )
+        run("msgcat", "--sort-output", "--no-location", "-o", po, po)
+    run(PYTHON, "manage.py", "compilemessages", "-i", ".venv*")
+
+
 def main() -> None:
-    commands = {"start": start, "test": test}
+    commands = {"start": start, "test": test, "messages": messages}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__, file=sys.stderr)
         sys.exit(2)

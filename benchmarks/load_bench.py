@@ -1,13 +1,16 @@
-"""Load: the app under gunicorn (4 workers) on loopback, driven for a bounded time.
+"""Load: the app under gunicorn on loopback, on two app servers sharing one database.
 
     .venv/bin/python benchmarks/load_bench.py [--games 10000] [--seconds 10] [--clients 8]
     .venv/bin/python benchmarks/load_bench.py --short      # CI: 1,000 games, 3 s a scenario
 
 Builds a scratch database (PostgreSQL `janchou_load` on 127.0.0.1, dropped afterwards, or
-SQLite with --db sqlite), starts gunicorn on 127.0.0.1, and for
-each scenario (season standings page, day page, API record) runs --clients client processes
-with keep-alive connections for --seconds, then prints requests per second, p50/p99 latency
-and the error count. Only 127.0.0.1 is ever contacted; every loop is bounded in time.
+SQLite with --db sqlite), starts --servers gunicorn instances (2 on PostgreSQL, each with
+--workers workers) on their own 127.0.0.1 ports, checks that nothing a request needs lives in
+one server (a login session, a form's CSRF token and the login throttle all work across them),
+and for each scenario (season standings page, day page, API record) runs --clients client
+processes spread over the servers, with keep-alive connections for --seconds, then prints
+requests per second, p50/p99 latency and the error count (any status but 200/201 is an error).
+Only 127.0.0.1 is ever contacted; every loop is bounded in time.
 """
 
 from __future__ import annotations
@@ -113,7 +116,7 @@ def client(args: tuple[str, int, dict, float, int]) -> tuple[list[float], int]:
             conn.request(method, path, body=body or None, headers=headers)
             response = conn.getresponse()
             response.read()
-            if response.status >= 400:
+            if response.status not in (200, 201):  # a redirect to the login page is an error too
                 errors += 1
         except (OSError, http.client.HTTPException):
             errors += 1
@@ -147,7 +150,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=2, help="per server")
+    parser.add_argument("--servers", type=int, help="gunicorn instances (default: 2, SQLite 1)")
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="postgres")
     parser.add_argument("--short", action="store_true")
     parser.add_argument("--prepare", help=argparse.SUPPRESS)
@@ -194,34 +198,50 @@ def run(args: argparse.Namespace, env: dict[str, str]) -> None:
     print(
         f"built {args.games:,} games in {time.perf_counter() - started:.1f} s ({env['DATABASE_URL'].split(':')[0]})"
     )
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            str(BIN / "gunicorn"),
-            "league.wsgi",
-            "-w",
-            str(args.workers),
-            "-b",
-            f"127.0.0.1:{port}",
-            "--preload",  # import the app once in the master, not on each worker's first request
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        cwd=ROOT,
-    )
+    servers = args.servers or (2 if args.db == "postgres" else 1)
+    ports = [free_port() for _ in range(servers)]
+    procs = [
+        subprocess.Popen(
+            [
+                str(BIN / "gunicorn"),
+                "league.wsgi",
+                "-w",
+                str(args.workers),
+                "-b",
+                f"127.0.0.1:{port}",
+                "--preload",  # import the app once in the master, not on each worker's first request
+                "--log-level",
+                "warning",
+            ],
+            env=env,
+            cwd=ROOT,
+        )
+        for port in ports
+    ]
     try:
-        wait_for(port)
+        for port in ports:
+            wait_for(port)
+        if len(ports) > 1:
+            across_servers(ports, ctx)
         print(
-            f"gunicorn: {args.workers} workers; {args.clients} clients, {args.seconds:g} s a scenario"
+            f"gunicorn: {servers} server(s) on ports {', '.join(map(str, ports))}, "
+            f"{args.workers} workers each; {args.clients} clients spread over them, "
+            f"{args.seconds:g} s a scenario; load average {os.getloadavg()[0]:.1f} (2 cores)"
         )
         with multiprocessing.Pool(args.clients) as pool:
             # Warm-up, not measured: each worker's first pages compile templates and fill caches.
             pool.map(
-                client, [(n, port, ctx, 1.0, 99) for n in SCENARIOS for _ in range(args.clients)]
+                client,
+                [
+                    (n, ports[i % len(ports)], ctx, 1.0, 99)
+                    for n in SCENARIOS
+                    for i in range(args.clients)
+                ],
             )
             for name in SCENARIOS:
-                work = [(name, port, ctx, args.seconds, i) for i in range(args.clients)]
+                work = [
+                    (name, ports[i % len(ports)], ctx, args.seconds, i) for i in range(args.clients)
+                ]
                 results = pool.map(client, work)
                 latencies = sorted(x for lat, _ in results for x in lat)
                 errors = sum(e for _, e in results)
@@ -236,8 +256,81 @@ def run(args: argparse.Namespace, env: dict[str, str]) -> None:
                     f" | errors {errors}"
                 )
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=30)
+
+
+# --- nothing of a request lives in one server -------------------------------------------------
+
+
+def _get(port: int, path: str, cookie: str = "") -> tuple[int, str, dict[str, str]]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", path, headers={"Cookie": cookie} if cookie else {})
+        response = conn.getresponse()
+        return response.status, response.read().decode(), _cookies(response)
+    finally:
+        conn.close()
+
+
+def _cookies(response: http.client.HTTPResponse) -> dict[str, str]:
+    out = {}
+    for header in response.headers.get_all("Set-Cookie") or []:
+        name, _, rest = header.partition("=")
+        out[name.strip()] = rest.split(";")[0]
+    return out
+
+
+def _post_login(port: int, cookie: str, token: str, username: str) -> int:
+    from urllib.parse import urlencode
+
+    body = urlencode(
+        {"csrfmiddlewaretoken": token, "username": username, "password": "wrong-password"}
+    )
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request(
+            "POST",
+            "/accounts/login/",
+            body=body,
+            headers={
+                "Cookie": cookie,
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Referer": f"http://127.0.0.1:{port}/accounts/login/",
+            },
+        )
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+def across_servers(ports: list[int], ctx: dict) -> None:
+    """A session made on none of them works on each; a CSRF token from one is accepted by the
+    other; failed logins counted on one refuse the next on the other (league.throttle: rows in
+    the database, not a server's memory). Raises SystemExit naming what failed."""
+    a, b = ports[0], ports[1]
+    page = f"/c/{ctx['slug']}/seasons/{ctx['season']}/"
+    for port in ports:
+        status, _html, _c = _get(port, page, ctx["cookie"])
+        if status != 200:
+            raise SystemExit(f"the session does not work on port {port}: HTTP {status}")
+    status, html, cookies = _get(a, "/accounts/login/")
+    token = html.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
+    cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
+    username = f"nobody-{secrets.token_hex(4)}"
+    statuses = [_post_login(b if i % 2 else a, cookie, token, username) for i in range(6)]
+    if statuses[:5] != [200] * 5:
+        raise SystemExit(f"failed logins across servers: HTTP {statuses[:5]} (CSRF token?)")
+    if statuses[5] != 429:
+        raise SystemExit(f"the 6th failed login was not refused on the other server: {statuses}")
+    print(
+        f"across servers: the session works on both; a CSRF token from :{a} is accepted by "
+        f":{b}; 5 failed logins alternating between them refuse the 6th (HTTP {statuses[5]})"
+    )
 
 
 if __name__ == "__main__":

@@ -54,6 +54,13 @@ class MembershipAdmin(NoDeleteAdmin):
     search_fields = ["user__username", "club__name"]
     autocomplete_fields = ["user", "club"]
 
+    # Memberships audit themselves (league.memberships); the admin says who acted.
+    def save_model(self, request: HttpRequest, obj: Membership, form: Any, change: bool) -> None:
+        obj.save(actor=request.user)
+
+    def delete_model(self, request: HttpRequest, obj: Membership) -> None:
+        obj.delete(actor=request.user)
+
 
 @admin.register(Member)
 class MemberAdmin(ReadOnlyAdmin):

@@ -14,12 +14,16 @@ token whose user is no longer an organiser, 422 `{"errors": {field: [messages]}}
 from __future__ import annotations
 
 import datetime
+import hashlib
+import json
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Annotated, Any, Literal
 
 from django import forms
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
@@ -27,14 +31,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from ninja import Field, Header, NinjaAPI, Path, Query, Router, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
-from pydantic import AfterValidator, StrictInt, StringConstraints
+from pydantic import AfterValidator, ConfigDict, StrictInt, StringConstraints
 
 import scoring
 
 from . import money, selectors, services, stats
 from .api_auth import TokenAuth, api_club
+from .draw import selectors as draw_selectors
 from .forms import (
-    AMBIGUOUS_KANA,
     BAD_NUMBER,
     MAX_CHOMBO,
     MAX_MULTIPLIER,
@@ -62,6 +66,12 @@ CHOOSE_PLAYER = gettext_lazy("Give the player's member_id or name.")
 NOT_AT_TABLE = gettext_lazy("That player is not at this table.")
 NO_SUCH_SEASON = gettext_lazy("No such season.")
 NO_MONEY = gettext_lazy("This club does not keep money for this day.")
+KEY_REUSED = gettext_lazy(
+    "This Idempotency-Key was already used for a different game. Use a new key for a new game."
+)
+START_AFTER_END = gettext_lazy("The start cannot be after the end.")
+TOO_BIG = gettext_lazy("The request body is too large (at most %(n)s bytes).")
+NO_DRAW = gettext_lazy("No round has been drawn for this day.")
 
 
 class ApiErrors(Exception):
@@ -94,6 +104,14 @@ def _unauthorised(request: HttpRequest, exc: AuthenticationError) -> HttpRespons
     response = api.create_response(request, {"detail": str(exc)}, status=401)
     response["WWW-Authenticate"] = 'Bearer realm="api"'
     return response
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    """A body over DATA_UPLOAD_MAX_MEMORY_SIZE: JSON like every other answer, not Django's 400."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    message = TOO_BIG % {"n": f"{limit:,}"}
+    return api.create_response(request, {"errors": {NON_FIELD: [message]}}, status=413)
 
 
 @api.exception_handler(ValidationError)
@@ -313,21 +331,28 @@ class StandingsOut(Schema):
 # --- schemas: in -----------------------------------------------------------------------------
 
 
-class PlayerIn(Schema):
+class StrictIn(Schema):
+    """A request body: a field the schema does not know is a 422 (a misspelt "chip" for "chips"
+    would otherwise drop the chips without a word)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlayerIn(StrictIn):
     member_id: int | None = Field(None, ge=1, le=MAX_ID)
     name: Text50 | None = Field(None, description="A member's name or reading.")
     points: TypedInteger
     chombo: int = Field(0, ge=0, le=MAX_CHOMBO)
 
 
-class ChipIn(Schema):
+class ChipIn(StrictIn):
     kind: Text30
     winner: PlayerRef
     from_: PlayerRef | None = Field(None, alias="from", description="Omit for a tsumo.")
     multiplier: int = Field(1, ge=1, le=MAX_MULTIPLIER)
 
 
-class GameIn(Schema):
+class GameIn(StrictIn):
     date: datetime.date
     table: Text20 = ""
     rate: Text20 | None = Field(
@@ -343,7 +368,7 @@ class GameEditIn(GameIn):
     revision: int = Field(ge=1, le=MAX_REVISION, description="The revision being edited.")
 
 
-class GamePatchIn(Schema):
+class GamePatchIn(StrictIn):
     revision: int = Field(ge=1, le=MAX_REVISION, description="The revision being edited.")
     table: Text20 | None = None
     rate: Text20 | None = None
@@ -352,7 +377,7 @@ class GamePatchIn(Schema):
     chips: list[ChipIn] | None = Field(None, max_length=MAX_CHIP_EVENTS)
 
 
-class VoidIn(Schema):
+class VoidIn(StrictIn):
     reason: Reason
     revision: int | None = Field(None, ge=1, le=MAX_REVISION)
 
@@ -400,6 +425,58 @@ def day_detail(request: HttpRequest, slug: Slug, date: datetime.date) -> dict[st
     return {"date": day.date, "venue": day.venue, "games": [_game_summary(g) for g in games]}
 
 
+class DrawPlayerOut(Schema):
+    member_id: int
+    name: str
+    wind: str | None = Field(description="東南西北 when the seats were drawn, else null.")
+
+
+class DrawTableOut(Schema):
+    label: str
+    recorded: bool
+    game_id: int | None
+    players: list[DrawPlayerOut]
+
+
+class DrawOut(Schema):
+    round: int
+    revision: int
+    seats_drawn: bool
+    tables: list[DrawTableOut]
+    sitting_out: list[DrawPlayerOut]
+
+
+@api.get("/clubs/{slug}/days/{date}/draw", response={200: DrawOut, **READ})
+def day_draw(request: HttpRequest, slug: Slug, date: datetime.date) -> dict[str, Any]:
+    """The day's current round of the table draw (for a bot to announce); 404 before any."""
+    club = api_club(request, slug)
+    rounds = draw_selectors.current_rounds(get_object_or_404(Day, club=club, date=date))
+    current = draw_selectors.current_round(rounds)
+    if current is None:
+        raise HttpError(404, str(NO_DRAW))
+    drawn = current.round.seats_drawn
+
+    def player(m: Member, seat: int | None) -> dict[str, Any]:
+        wind = draw_selectors.WINDS[seat] if drawn and seat is not None else None
+        return {"member_id": m.pk, "name": m.name, "wind": wind}
+
+    return {
+        "round": current.round.number,
+        "revision": current.round.revision,
+        "seats_drawn": drawn,
+        "tables": [
+            {
+                "label": tv.table.label,
+                "recorded": tv.recorded,
+                "game_id": tv.table.game_id,
+                "players": [player(m, i) for i, m in enumerate(tv.players)],
+            }
+            for tv in current.tables
+        ],
+        "sitting_out": [player(m, None) for m in current.sitting_out],
+    }
+
+
 @api.get("/clubs/{slug}/days/{date}/ledger", response={200: LedgerOut, **READ})
 def day_ledger(request: HttpRequest, slug: Slug, date: datetime.date) -> dict[str, Any]:
     """money.day_ledger; 404 when the club keeps no money (no rates, fees or shūgi)."""
@@ -430,13 +507,22 @@ def standings(
     """
     club = api_club(request, slug)
     min_games = 0
+    found = None
     if season is not None:
         found = Season.objects.filter(club=club, pk=season).first()
         if found is None:
             raise ApiErrors(422, {"season": [str(NO_SUCH_SEASON)]})
         start, end, min_games = start or found.start, end or found.end, found.min_games
+    if start is not None and end is not None and start > end:
+        raise ApiErrors(422, {"start": [str(START_AFTER_END)]})
     rows = stats.standings(
-        club=club, start=start, end=end, rate=rate, min_games=min_games, order=sort
+        club=club,
+        start=start,
+        end=end,
+        rate=rate,
+        min_games=min_games,
+        order=sort,
+        seasons=[found] if found else (),
     )
     return {
         "season": season,
@@ -476,10 +562,15 @@ def game_record(
     club = api_club(request, slug, organiser=True)
     token: ApiToken = request.auth  # type: ignore[attr-defined]
     key = _submission_key(token, idempotency_key)
+    digest = _body_digest(data) if key is not None else ""
     if key is not None:
-        existing = Game.objects.filter(club=club, submission_key=key).values_list("pk", flat=True)
+        existing = Game.objects.filter(club=club, submission_key=key).values(
+            "pk", "submission_hash"
+        )
         if existing:
-            return Status(200, _game_detail(club, existing[0]))
+            return Status(
+                200, _replayed(club, existing[0]["pk"], existing[0]["submission_hash"], digest)
+            )
     rate = data.rate if data.rate is not None else _default_rate(club, data.date)
     members = _Members(Member.objects.filter(club=club, is_active=True))
     game_input = _game_input(
@@ -491,10 +582,29 @@ def game_record(
         rate=rate,
         deposits=data.deposits,
         key=key,
+        digest=digest,
     )
     with _service_errors(data.players):
         game = services.game_record(club=club, user=token.user, data=game_input)
+    if game.submission_hash != digest:  # a concurrent request with the same key won the race
+        return Status(200, _replayed(club, game.pk, game.submission_hash, digest))
     return Status(201, _game_detail(club, game.pk))
+
+
+def _body_digest(data: GameIn) -> str:
+    """SHA-256 of the body as parsed (key order and spacing do not matter), kept with the key."""
+    canonical = json.dumps(data.model_dump(by_alias=True, mode="json"), sort_keys=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _replayed(club: Club, game_id: int, stored: str, digest: str) -> dict[str, Any]:
+    """The game recorded under an Idempotency-Key, if this body is the one it was recorded with.
+
+    Games recorded before bodies were hashed have no digest: they are replayed as before.
+    """
+    if stored and stored != digest:
+        raise ApiErrors(422, {"Idempotency-Key": [str(KEY_REUSED)]})
+    return _game_detail(club, game_id)
 
 
 @api.put("/clubs/{slug}/games/{game_id}", response={200: GameOut, **WRITE})
@@ -664,9 +774,11 @@ class _Members:
             return None, str(CHOOSE_PLAYER)
         try:
             member = self.directory.find(player.name)
-        except forms.ValidationError:
-            return None, str(AMBIGUOUS_KANA)
-        return (member, None) if member else (None, str(NO_SUCH_MEMBER))
+        except forms.ValidationError as e:
+            return None, " ".join(e.messages)
+        if member is None:
+            return None, self.directory.unknown_message(player.name)
+        return member, None
 
 
 def _player_field(i: int, player: PlayerIn | None) -> str:
@@ -742,6 +854,7 @@ def _game_input(
     rate: str,
     deposits: int | str | None,
     key: uuid.UUID | None = None,
+    digest: str = "",
 ) -> GameInput:
     errors: dict[str, list[str]] = {}
     seats: list[SeatInput] = []
@@ -766,6 +879,7 @@ def _game_input(
         rate=rate,
         chips=chip_inputs,
         submission_key=key,
+        submission_hash=digest,
     )
 
 

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from ninja.errors import AuthorizationError
 from ninja.security import HttpBearer
 
+from . import limits
 from .models import ApiToken, Club, Membership
 from .services import NON_FIELD, ServiceError, User, audit
 
@@ -40,6 +41,8 @@ def token_create(*, club: Club, user: User, name: str) -> tuple[ApiToken, str]:
     name = " ".join(name.split())
     if not name:
         raise ServiceError.one("name", _("Enter a name."))
+    if errors := limits.column_problems(ApiToken, name=name):
+        raise ServiceError(errors)
     secret = SECRET_PREFIX + secrets.token_urlsafe(32)
     with transaction.atomic():
         token = ApiToken.objects.create(

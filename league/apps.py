@@ -8,3 +8,6 @@ class LeagueConfig(AppConfig):
     name = "league"
     verbose_name = _("雀帳")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from .aggregates import signals  # noqa: F401  (a season's totals follow its dates)

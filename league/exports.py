@@ -37,9 +37,10 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 import scoring
 
-from . import money, stats
+from . import money, sharing, stats
 from .models import Club, LedgerEntry, Member
 from .tables import Shown, StandingsTable
+from .templatetags import jancho
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 GAME_LOG_PROPERTY = "janchou-game-log"  # wb.properties.title of a game log (the importer's cue)
@@ -69,7 +70,7 @@ def number_formats() -> dict[str, str]:
         "score": f"+0.0;{minus}0.0;0.0",  # tenths of 1,000 points, as Decimal(tenths) / 10
         "average": f"+0.00;{minus}0.00;0.00",  # hundredths, as Decimal(hundredths) / 100
         "hundredths": "0.00",
-        "percent": "0.00%",
+        "percent": "0.0%",
     }
 
 
@@ -83,8 +84,11 @@ def hundredths_value(value: int | None) -> Decimal | None:
 
 
 def rate_value(hundredths_of_percent: int | None) -> Decimal | None:
-    """2500 (25.00%) → 0.25, shown with the format 0.00%."""
-    return None if hundredths_of_percent is None else Decimal(hundredths_of_percent) / 10_000
+    """A rate as the screen shows it, to one decimal of a percent rounded half up: 3076 (4/13,
+    30.76%) → 0.308, with the format 0.0%."""
+    if hundredths_of_percent is None:
+        return None
+    return Decimal(jancho.percent_tenths(hundredths_of_percent)) / 1_000
 
 
 # --- widths ----------------------------------------------------------------------------------
@@ -135,6 +139,7 @@ class Block:
     rows: Iterable[Sequence[Any]]
     formats: Sequence[str | None] = ()
     caption: str = ""
+    aligns: Sequence[str | None] = ()
 
 
 def write_sheet(
@@ -145,6 +150,7 @@ def write_sheet(
     rows: Iterable[Sequence[Any]],
     formats: Sequence[str | None] = (),
     widths: Sequence[float | None] = (),
+    aligns: Sequence[str | None] = (),
     blocks: Sequence[Block] = (),
     landscape: bool = False,
     one_page: bool = False,
@@ -152,14 +158,15 @@ def write_sheet(
 ) -> None:
     """Write a table to `ws` (write-only or not) from row 1: the header row, then `rows`.
 
-    `formats` are number formats by column (None: General); `widths` minimum widths in
+    `formats` are number formats by column (None: General); `aligns` horizontal alignments by
+    column (None: Excel's own, text left and numbers right); `widths` minimum widths in
     characters, widened to fit the headers and, when `rows` is a sequence, every value (a
     stream of rows is written as it comes and is never held). Strings are always text cells.
     The sheet prints on A4, one page wide (and, with `one_page`, one page tall), with the
     header row repeated and `page_header` at the top of each page.
     """
     ws.title = sheet_title(title)
-    tables = [Block(headers, rows, formats), *blocks]
+    tables = [Block(headers, rows, formats, aligns=aligns), *blocks]
     for i, width in enumerate(column_widths(tables, widths), 1):
         ws.column_dimensions[get_column_letter(i)].width = width
     _page_setup(ws, landscape=landscape, one_page=one_page, page_header=page_header)
@@ -172,7 +179,7 @@ def write_sheet(
         if table.caption:
             ws.append([_styled(ws, table.caption, font=HEADER_FONT)])
         ws.append([_header_cell(ws, text) for text in table.headers])
-        to_cells = _row_maker(ws, table.formats)
+        to_cells = _row_maker(ws, table.formats, table.aligns)
         for row in table.rows:
             ws.append(to_cells(row))
 
@@ -228,7 +235,9 @@ def _needs_text_cell(value: str) -> bool:
     return value.startswith(FORMULA_STARTS) or value in ERROR_CODES
 
 
-def _row_maker(ws: Any, formats: Sequence[str | None]) -> Callable[[Sequence[Any]], list[Any]]:
+def _row_maker(
+    ws: Any, formats: Sequence[str | None], aligns: Sequence[str | None] = ()
+) -> Callable[[Sequence[Any]], list[Any]]:
     """A function from a row of values to what `ws.append` takes.
 
     Formatted numbers become cells sharing their column's style; plain values are passed as they
@@ -236,10 +245,13 @@ def _row_maker(ws: Any, formats: Sequence[str | None]) -> Callable[[Sequence[Any
     per cell of a 400,000-row game log, hence the plain loop.
     """
     styles = []
-    for number_format in formats:
-        if number_format:
+    for number_format, align in zip_longest(formats, aligns):
+        if number_format or align:
             template = WriteOnlyCell(ws)
-            template.number_format = number_format
+            if number_format:
+                template.number_format = number_format
+            if align:
+                template.alignment = Alignment(horizontal=align)
             styles.append(template._style)
         else:
             styles.append(None)
@@ -253,6 +265,8 @@ def _row_maker(ws: Any, formats: Sequence[str | None]) -> Callable[[Sequence[Any
                 value = row[i] = clean_text(value)
                 if _needs_text_cell(value):
                     row[i] = text_cell(ws, value)
+                elif style is not None:
+                    row[i] = Cell(ws, row=1, column=1, value=value, style_array=style)
             elif style is not None:
                 row[i] = Cell(ws, row=1, column=1, value=value, style_array=style)
         return row
@@ -269,6 +283,7 @@ class Column:
     header: Any  # a lazy translatable string, shown in the UI language
     format: str = ""  # a key of number_formats()
     width: float | None = None  # a minimum, in characters
+    align: str | None = None  # "center": a short word or mark between numbers
 
     @staticmethod
     def sheet_args(columns: Sequence[Column]) -> dict[str, list[Any]]:
@@ -278,6 +293,7 @@ class Column:
             "headers": [str(c.header) for c in columns],
             "formats": [formats.get(c.format) for c in columns],
             "widths": [c.width for c in columns],
+            "aligns": [c.align for c in columns],
         }
 
 
@@ -358,26 +374,38 @@ def _standings_value(key: str, row: dict[str, Any]) -> Any:
 
 
 def _standings_note(row: dict[str, Any]) -> str | None:
-    notes = []
-    if row["is_guest"]:
-        notes.append(_("guest"))
-    if not row["qualified"]:
-        notes.append(_("not enough games"))
-    return ", ".join(notes) or None
+    return _("guest") if row["is_guest"] else None
+
+
+# Translators: caption of the standings sheet's second table: 規定打数未満（順位なし）
+BELOW_MINIMUM = gettext_lazy("Below the minimum number of games (not ranked)")
 
 
 def standings_workbook(
     *, club: Club, rows: Iterable[dict[str, Any]], shown: Shown, period: str
 ) -> Workbook:
-    """The standings table with every statistic (rows: league.stats.standings)."""
+    """The standings table with every statistic (rows: league.stats.standings, qualified players
+    first). Players below the minimum follow under a caption of their own, without positions, so
+    that the sheet never shows a second "1"."""
     columns = _standings_columns(shown)
     keys = [c.key for c in columns[:-1]]
-    lines = [[*(_standings_value(k, row) for k in keys), _standings_note(row)] for row in rows]
+    ranked: list[list[Any]] = []
+    unranked: list[list[Any]] = []
+    for row in rows:
+        line = [_standings_value(k, row) for k in keys]
+        if row["qualified"]:
+            ranked.append([*line, _standings_note(row)])
+        else:
+            if "position" in keys:
+                line[keys.index("position")] = None
+            unranked.append([*line, _standings_note(row)])
+    blocks = [_block(columns, unranked, BELOW_MINIMUM)] if unranked else []
     workbook, ws = _workbook()
     write_sheet(
         ws,
         title=str(STANDINGS_TITLE),
-        rows=lines,
+        rows=ranked,
+        blocks=blocks,
         landscape=True,
         page_header=f"{club.name}  {period}  {STANDINGS_TITLE}",
         **Column.sheet_args(columns),
@@ -402,6 +430,7 @@ GAME_LOG_COLUMNS = (
     Column("chips", gettext_lazy("Chips"), "yen"),
     Column("yen", gettext_lazy("Yen"), "yen", 9),
     Column("chombo", gettext_lazy("Chombo")),
+    Column("rate", gettext_lazy("Rate")),  # last: sheets made before it was added still read
 )
 GAME_LOG_FIELDS = (
     "date",
@@ -415,6 +444,7 @@ GAME_LOG_FIELDS = (
     "chips",
     "yen",
     "chombo",
+    "game__rate",
 )
 CHUNK = 2000
 
@@ -434,12 +464,13 @@ def game_log_rows(
         .values_list(*GAME_LOG_FIELDS)
         .iterator(chunk_size=CHUNK)
     )
-    for date, table, number, seat, name, points, rank, score, chips, yen, chombo in rows:
+    winds = [jancho.wind(seat) for seat in range(4)]  # 東 = 起家
+    for date, table, number, seat, name, points, rank, score, chips, yen, chombo, rate in rows:
         yield (
             date,
             table or None,
             number,
-            seat + 1,  # 1 = 起家
+            winds[seat],
             name,
             points,
             rank,
@@ -447,6 +478,7 @@ def game_log_rows(
             chips,
             yen,
             chombo,
+            rate or None,
         )
 
 
@@ -516,37 +548,51 @@ TRANSFER_COLUMNS = (
     Column("payer", pgettext_lazy("transfer", "From")),
     Column("payee", gettext_lazy("To")),
     Column("yen", gettext_lazy("Amount (yen)"), "yen"),
-    Column("status", gettext_lazy("Status")),
+    Column("status", gettext_lazy("Status"), align="center"),
+    # Translators: a column of boxes to tick on the printed sheet when the money changes hands
+    Column("tick", pgettext_lazy("payment sheet", "Check"), align="center"),
     Column("note", gettext_lazy("Note")),
 )
-
-
-def _entry_transfer(club: Club, entry: LedgerEntry) -> list[Any]:
-    """A recorded settlement of the day as a transfer row."""
-    payee = _party_name(club, entry.payee)
-    if entry.kind == LedgerEntry.LOAN:
-        note = _("%(lender)s lent the money") % {"lender": _party_name(club, entry.payer)}
-        return [entry.borrower.name, payee, entry.amount, str(PAID), note]
-    if entry.kind == LedgerEntry.DEFERRAL:
-        owed = f"{entry.amount + entry.surcharge:,}"
-        note = _("deferred: owes %(yen)s yen with the surcharge") % {"yen": owed}
-        return [entry.borrower.name, payee, entry.amount, str(UNPAID), note]
-    return [_party_name(club, entry.payer), payee, entry.amount, str(PAID), None]
+TICK_BOX = "□"  # to tick on paper
+TICKED = "✓"  # paid before the sheet was printed
 
 
 def _transfer_rows(club: Club, ledger: money.DayLedger) -> list[list[Any]]:
     """The day's recorded payments, loans and deferrals (not cancelled), then what is still due."""
-    cancelled = {e.reverses_id for e in ledger.entries if e.reverses_id is not None}
-    settled = (LedgerEntry.PAYMENT, LedgerEntry.LOAN, LedgerEntry.DEFERRAL)
-    rows = [
-        _entry_transfer(club, e)
-        for e in ledger.entries
-        if e.kind in settled and e.pk not in cancelled and e.debt_id is None
-    ]
-    for t in ledger.transfers:
-        payer = ledger.member(money.party(t.payer))
-        payee = ledger.member(money.party(t.payee))
-        rows.append([_party_name(club, payer), _party_name(club, payee), t.yen, str(UNPAID), None])
+    rows = []
+    for t in sharing.day_transfers(club, ledger):
+        note = None
+        if t.status == "loan":
+            note = _("%(lender)s lent the money") % {"lender": _party_name(club, t.entry.payer)}
+        elif t.status == "deferred":
+            owed = f"{t.entry.amount + t.entry.surcharge:,}"
+            note = _("deferred: owes %(yen)s yen with the surcharge") % {"yen": owed}
+        paid = t.status in ("paid", "loan")
+        status, tick = (PAID, TICKED) if paid else (UNPAID, TICK_BOX)
+        rows.append([t.payer, t.payee, t.yen, str(status), tick, note])
+    return rows
+
+
+GAMES = gettext_lazy("Games")
+
+
+def _game_columns(players: int) -> list[Column]:
+    columns = [Column("game", gettext_lazy("Game")), Column("rate", gettext_lazy("Rate"))]
+    return columns + [Column(f"seat{i}", jancho.wind(i)) for i in range(players)]
+
+
+def _game_rows(ledger: money.DayLedger) -> list[list[Any]]:
+    """Each game of the day ("3回戦 B") with its rate, and each seat's player and score
+    ("青木 +45.3"): what the day's yen were computed from. money.day_ledger loaded the games."""
+    rows = []
+    for game in ledger.day.games.all():
+        seats = [
+            f"{ledger.members[r.member_id].name} {jancho.score(r.score)}"
+            for r in game.results.all()
+        ]
+        if seats:
+            label = _("Game %(number)s") % {"number": game.number}
+            rows.append([f"{label} {game.table}".strip(), game.rate or None, *seats])
     return rows
 
 
@@ -569,7 +615,7 @@ def _debt_rows(club: Club, debts: Iterable[money.Debt], today: datetime.date) ->
 
 def _block(columns: Sequence[Column], rows: list[list[Any]], caption: Any) -> Block:
     args = Column.sheet_args(columns)
-    return Block(args["headers"], rows, args["formats"], str(caption))
+    return Block(args["headers"], rows, args["formats"], str(caption), args["aligns"])
 
 
 def payment_sheet_workbook(
@@ -581,6 +627,7 @@ def payment_sheet_workbook(
     blocks = [
         _block(TRANSFER_COLUMNS, _transfer_rows(club, ledger), gettext_lazy("Transfers")),
         _block(DEBT_COLUMNS, _debt_rows(club, debts, today), OPEN_DEBTS),
+        _block(_game_columns(ledger.rules.players), _game_rows(ledger), GAMES),
     ]
     workbook, ws = _workbook()
     write_sheet(
@@ -626,6 +673,19 @@ def _statement_rows(
     return rows
 
 
+# Translators: the statement sheet's headline: 残高（2026/11/22現在）
+BALANCE_ON = gettext_lazy("Balance on %(date)s")
+# Translators: caption of the statement sheet's lines: 明細
+DETAILS = gettext_lazy("Details")
+
+
+def balance_words(balance: int) -> str:
+    """What a balance means, said without a minus sign: "Owes" 6,886 rather than ▲6,886."""
+    if balance < 0:
+        return _("Owes")
+    return _("Is owed") if balance > 0 else _("Settled")
+
+
 def statement_workbook(
     *,
     club: Club,
@@ -633,19 +693,23 @@ def statement_workbook(
     describe: Callable[[LedgerEntry, Member], str],
     today: datetime.date,
 ) -> Workbook:
-    """Every line of the member's statement with the running balance, then their open debts.
+    """The balance as a labelled headline ("Owes | 6,886"), then every line of the member's
+    statement with the running balance, then their open debts.
 
     `describe` words an entry as the statement page does (the page and the sheet say the same).
     """
     workbook, ws = _workbook()
+    lines = _block(STATEMENT_COLUMNS, _statement_rows(statement, describe), DETAILS)
     debts = _block(DEBT_COLUMNS, _debt_rows(club, statement.debts, today), OPEN_DEBTS)
+    balance = statement.balance
     write_sheet(
         ws,
         title=str(STATEMENT_TITLE),
-        rows=_statement_rows(statement, describe),
-        blocks=[debts],
+        headers=[BALANCE_ON % {"date": f"{today:%Y/%m/%d}"}, str(STATEMENT_COLUMNS[-2].header)],
+        rows=[[balance_words(balance), abs(balance)]],
+        formats=[None, number_formats()["yen"]],
+        blocks=[lines, debts],
         page_header=f"{club.name}  {statement.member.name}  {STATEMENT_TITLE}",
-        **Column.sheet_args(STATEMENT_COLUMNS),
     )
     return workbook
 

@@ -7,6 +7,7 @@ Numbers and dates are typed the way people type them in Japan (full-width digits
 from __future__ import annotations
 
 import datetime
+import difflib
 import re
 import unicodedata
 import uuid
@@ -18,11 +19,13 @@ from zoneinfo import ZoneInfo
 from django import forms
 from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 import scoring
 
+from . import names
 from .models import Club, Member
-from .services import ChipInput, GameInput, SeatInput, ServiceError
+from .services import ChipInput, GameInput, SeatInput, ServiceError, problem_message
 from .templatetags.jancho import chip_kind
 
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -33,7 +36,9 @@ MAX_CHOMBO = 9
 MAX_MULTIPLIER = 9
 
 NO_SUCH_MEMBER = _("No such member")
-AMBIGUOUS_KANA = _("Several members have this reading: enter the name.")
+NO_SUCH_MEMBER_SUGGEST = _("No such member. Did you mean: %(names)s?")
+INACTIVE_MEMBER = _("%(name)s is inactive. Tick the box to bring them back.")
+AMBIGUOUS = _("Several members go by this: %(names)s. Enter the full name.")
 SAME_PLAYER_TWICE = _("The same player is in two seats.")
 BAD_NUMBER = _("Enter a whole number, e.g. 25,000 or ▲3,000.")
 BAD_DATE = _("Enter a date such as 2026-11-21.")
@@ -45,6 +50,10 @@ SELF_DEAL_IN = _("The winner cannot be the discarder.")
 BLOCKS = ("points", "chips", "chombo")
 
 _DATE = re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?")
+
+# Translators: the suffix Django puts after every form label. In our catalog so that a Japanese
+# label ends in a full-width colon (人数：) rather than an ASCII one.
+gettext_noop(":")
 
 
 def today(now: datetime.datetime | None = None) -> datetime.date:
@@ -59,11 +68,6 @@ def parse_date(text: str) -> datetime.date:
         raise ValueError(f"not a date: {text!r}")
     year, month, day = (int(part) for part in match.groups())
     return datetime.date(year, month, day)
-
-
-def name_key(text: str) -> str:
-    """How typed names are compared: half-width kana and spacing do not matter."""
-    return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
 class NumberField(forms.CharField):
@@ -97,6 +101,8 @@ class SeatFields:
     chombo: BoundField
     guest: BoundField
     offer_guest: bool
+    reactivate: BoundField
+    offer_reactivate: bool
 
 
 @dataclass(frozen=True)
@@ -114,27 +120,66 @@ class ChipRow:
 
 
 class MemberDirectory:
-    """A club's members found as people type them (the form and the API share it): by exact
-    name, else by reading when only one member has it; spacing and kana width do not matter."""
+    """A club's members found as people type them (the form and the API share it).
+
+    In order: the name; a reading (kana) only one member has; a surname or given name only one
+    member has (高橋 finds 高橋 真由美 when no other 高橋 plays). Names compare as
+    league.names.name_key does: spaces of either width, kana width and case do not matter
+    (阿部誠 finds 阿部 誠). `suggest` offers the closest names when nothing matches.
+    """
 
     def __init__(self, members: Iterable[Member]):
         self.by_id = {m.pk: m for m in members}
-        self._by_name = {name_key(m.name): m for m in self.by_id.values()}
+        self._by_name = {names.name_key(m.name): m for m in self.by_id.values()}
         self._by_kana: dict[str, list[Member]] = {}
+        self._by_part: dict[str, list[Member]] = {}
         for m in self.by_id.values():
             if m.kana:
-                self._by_kana.setdefault(name_key(m.kana), []).append(m)
+                self._by_kana.setdefault(names.name_key(m.kana), []).append(m)
+            for text in (m.name, m.kana):
+                parts = names.clean_name(text).split(" ")
+                for part in parts if len(parts) > 1 else ():
+                    found = self._by_part.setdefault(names.name_key(part), [])
+                    if m not in found:
+                        found.append(m)
 
     def find(self, name: str) -> Member | None:
-        """The member, or None; ValidationError when the reading is shared by several."""
-        key = name_key(name)
+        """The member, or None; ValidationError when the reading or the part of a name typed
+        is shared by several members (the message names them)."""
+        key = names.name_key(name)
         member = self._by_name.get(key)
         if member is not None:
             return member
-        by_kana = self._by_kana.get(key, [])
-        if len(by_kana) > 1:
-            raise forms.ValidationError(AMBIGUOUS_KANA, code="ambiguous")
-        return by_kana[0] if by_kana else None
+        for table in (self._by_kana, self._by_part):
+            found = table.get(key, [])
+            if len(found) > 1:
+                listed = "、".join(sorted(m.name for m in found))
+                raise forms.ValidationError(AMBIGUOUS % {"names": listed}, code="ambiguous")
+            if found:
+                return found[0]
+        return None
+
+    def suggest(self, name: str, limit: int = 3) -> list[str]:
+        """The members' names closest to `name` (difflib), the closest first."""
+        key = names.name_key(name)
+        if not key:
+            return []
+        keys: dict[str, Member] = dict(self._by_name)
+        for kana, found in self._by_kana.items():
+            keys.setdefault(kana, found[0])
+        close = difflib.get_close_matches(key, list(keys), n=limit * 2, cutoff=0.5)
+        out: list[str] = []
+        for match in close:
+            if keys[match].name not in out:
+                out.append(keys[match].name)
+        return out[:limit]
+
+    def unknown_message(self, name: str) -> str:
+        """ "No such member", with the closest names when there are any."""
+        close = self.suggest(name)
+        if not close:
+            return str(NO_SUCH_MEMBER)
+        return str(NO_SUCH_MEMBER_SUGGEST) % {"names": "、".join(close)}
 
 
 class GameForm(forms.Form):
@@ -170,6 +215,7 @@ class GameForm(forms.Form):
         club: Club,
         rules: scoring.Rules,
         members: Iterable[Member],
+        inactive: Iterable[Member] = (),
         editing: bool = False,
         chip_rows: int = CHIP_ROWS,
         **kwargs: Any,
@@ -178,11 +224,14 @@ class GameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.club = club
         self.rules = rules
-        self.members = list(members)
+        self.members = list(members)  # offered in the name list
+        self.inactive = [m for m in inactive if m not in self.members]  # found, not offered
         self.editing = editing
         self.chip_row_count = chip_rows if rules.chips else 0
         self.block_errors: dict[str, list[str]] = {}
         self.offer_guest: set[int] = set()
+        self.offer_reactivate: set[int] = set()
+        self._reactivate: dict[int, Member] = {}
         self._seated: dict[int, Member] = {}
         self._guests: dict[int, str] = {}
         self._chips: list[tuple[str, int, int | None, int]] = []
@@ -201,7 +250,7 @@ class GameForm(forms.Form):
     # --- building --------------------------------------------------------------------------
 
     def _index_members(self) -> None:
-        self._directory = MemberDirectory(self.members)
+        self._directory = MemberDirectory([*self.members, *self.inactive])
 
     def _add_seat_fields(self) -> None:
         for i in range(self.rules.players):
@@ -214,6 +263,9 @@ class GameForm(forms.Form):
             )
             self.fields[f"guest_{i}"] = forms.BooleanField(
                 label=_("Add as a new guest"), required=False
+            )
+            self.fields[f"reactivate_{i}"] = forms.BooleanField(
+                label=_("Inactive — bring them back"), required=False
             )
             self.fields[f"points_{i}"] = NumberField(
                 label=_("Points"),
@@ -306,6 +358,9 @@ class GameForm(forms.Form):
                 chombo=self[f"chombo_{i}"],
                 guest=self[f"guest_{i}"],
                 offer_guest=i in self.offer_guest or bool(self[f"guest_{i}"].value()),
+                reactivate=self[f"reactivate_{i}"],
+                offer_reactivate=i in self.offer_reactivate
+                or bool(self[f"reactivate_{i}"].value()),
             )
             for i in range(self.rules.players)
         ]
@@ -356,7 +411,24 @@ class GameForm(forms.Form):
             self._clean_seat(i)
         self._check_seated_once()
         self._chips = [c for j in range(self.chip_row_count) if (c := self._clean_chip_row(j))]
+        if self.errors:
+            self._check_sum_now()
         return cleaned
+
+    def _check_sum_now(self) -> None:
+        """With other fields already wrong, the points' sum is checked here too, so that every
+        error comes in one round (otherwise the service reports it only once the names are
+        right)."""
+        points = [self.cleaned_data.get(f"points_{i}") for i in range(self.rules.players)]
+        deposits = self.cleaned_data.get("deposits")
+        if any(p is None for p in points) or deposits is None:
+            return
+        seats = tuple(scoring.Seat(str(i), p) for i, p in enumerate(points))
+        game = scoring.Game(seats=seats, deposits=deposits)
+        for problem in scoring.check_game(self.rules, game):
+            if problem.code == scoring.errors.SUM:
+                message = problem_message(problem)
+                self.block_errors.setdefault("points", []).append(message)
 
     def _resolve(self, name: str) -> Member | None:
         return self._directory.find(name)
@@ -370,13 +442,22 @@ class GameForm(forms.Form):
         except forms.ValidationError as e:
             self.add_error(f"member_{i}", e)
             return
-        if member is not None:
+        if member is not None and member in self.inactive:
+            # 休会中: never offered as a new guest (that name is taken); one tick brings them back.
+            if self.cleaned_data.get(f"reactivate_{i}"):
+                self._seated[i] = self._reactivate[i] = member
+            else:
+                self.offer_reactivate.add(i)
+                message = INACTIVE_MEMBER % {"name": member.name}
+                self.add_error(f"member_{i}", forms.ValidationError(message, code="inactive"))
+        elif member is not None:
             self._seated[i] = member
         elif self.cleaned_data.get(f"guest_{i}"):
-            self._guests[i] = " ".join(name.split())
+            self._guests[i] = names.clean_name(name)
         else:
             self.offer_guest.add(i)
-            self.add_error(f"member_{i}", forms.ValidationError(NO_SUCH_MEMBER, code="unknown"))
+            message = self._directory.unknown_message(name)
+            self.add_error(f"member_{i}", forms.ValidationError(message, code="unknown"))
 
     def _check_seated_once(self) -> None:
         seen: set[tuple[str, object]] = set()
@@ -384,7 +465,7 @@ class GameForm(forms.Form):
             if i in self._seated:
                 key: tuple[str, object] = ("member", self._seated[i].pk)
             elif i in self._guests:
-                key = ("guest", name_key(self._guests[i]))
+                key = ("guest", names.name_key(self._guests[i]))
             else:
                 continue
             if key in seen:
@@ -409,6 +490,10 @@ class GameForm(forms.Form):
         return kind, winner, discarder, data.get(f"chip_multiplier_{j}") or 1
 
     # --- output ----------------------------------------------------------------------------
+
+    def reactivations(self) -> list[Member]:
+        """The inactive members the organiser chose to bring back (at save time)."""
+        return list(self._reactivate.values())
 
     def guest_names(self) -> dict[int, str]:
         """Seat → name of each new guest the organiser asked for (created at save time)."""
@@ -469,6 +554,8 @@ class VoidForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
         help_text=_("Why this game does not count, e.g. entered twice."),
     )
+    # The revision the organiser saw: a game edited meanwhile is not voided (services.game_void).
+    revision = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")

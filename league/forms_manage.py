@@ -14,15 +14,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import scoring
 from scoring.rules import BELOW_ZERO, CHOMBO_MODES, DEPOSITS, PLAYER_COUNTS, ROUNDINGS, TIES
 
+from . import limits
 from .forms import parse_date
 from .services import problem_message
-from .templatetags.jancho import chip_kind
+from .templatetags.jancho import chip_kind, chip_kind_key
 
 # Rows offered for rate tiers and chip kinds (a club with more uses the JSON editor), and each
 # row's columns: form field infix → key in the rules object.
@@ -46,6 +49,15 @@ def normalise_kana(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
+def kana_clean(text: str) -> str:
+    """A reading as typed, normalised; ValidationError unless it is kana (and spaces) only.
+    The member form's rule, also for readings typed elsewhere (the import's names)."""
+    kana = normalise_kana(text)
+    if not _KANA.fullmatch(kana):
+        raise forms.ValidationError(_("Use hiragana or katakana only."))
+    return kana
+
+
 def kana_sort_key(kana: str) -> str:
     """五十音 order whichever script the reading was typed in (カ and か sort together)."""
     return kana.translate(_KATAKANA_TO_HIRAGANA)
@@ -62,10 +74,7 @@ class MemberForm(forms.Form):
     is_guest = forms.BooleanField(label=gettext_lazy("Guest"), required=False)
 
     def clean_kana(self) -> str:
-        kana = normalise_kana(self.cleaned_data["kana"])
-        if not _KANA.fullmatch(kana):
-            raise forms.ValidationError(_("Use hiragana or katakana only."))
-        return kana
+        return kana_clean(self.cleaned_data["kana"])
 
 
 # --- dates and numbers as typed ----------------------------------------------------------------
@@ -78,6 +87,10 @@ class DateInputField(forms.DateField):
         format="%Y/%m/%d", attrs={"placeholder": "2026/11/21", "autocomplete": "off", "size": 10}
     )
 
+    def __init__(self, *, season_end: bool = False, **kwargs: Any):
+        self.season_end = season_end
+        super().__init__(**kwargs)
+
     def to_python(self, value: Any) -> datetime.date | None:
         if isinstance(value, datetime.date) or value in self.empty_values:
             return super().to_python(value)
@@ -87,6 +100,13 @@ class DateInputField(forms.DateField):
             raise forms.ValidationError(
                 _("Enter a date such as 2026/11/21."), code="invalid"
             ) from None
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if isinstance(value, datetime.date):
+            problem = limits.date_problem(value, season_end=self.season_end)
+            if problem is not None:
+                raise forms.ValidationError(problem, code="out_of_range")
 
 
 class NumberField(forms.IntegerField):
@@ -113,7 +133,7 @@ class NumberField(forms.IntegerField):
 class SeasonForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=100)
     start = DateInputField(label=gettext_lazy("First day"))
-    end = DateInputField(label=gettext_lazy("Last day"))
+    end = DateInputField(label=gettext_lazy("Last day"), season_end=True)
     min_games = NumberField(
         label=gettext_lazy("Minimum games to qualify"), min_value=0, max_value=10_000, initial=0
     )
@@ -127,6 +147,7 @@ ROUNDING_LABELS = {
     "shisha-gonyu": gettext_lazy("round 400 down, 500 up (shisha-gonyu)"),
     "kirisute": gettext_lazy("round down (kirisute)"),
     "kiriage": gettext_lazy("round up (kiriage)"),
+    "toward-return": gettext_lazy("toward the return points (above it down, below it up)"),
 }
 TIES_LABELS = {
     "seat": gettext_lazy("the earlier seat from the dealer ranks higher"),
@@ -140,6 +161,25 @@ BELOW_ZERO_LABELS = {
     "settle": gettext_lazy("counted as they are"),
     "floor": gettext_lazy("settled as 0 points"),
 }
+OKA_LABELS = {
+    "top": gettext_lazy("goes to the top"),
+    "house": gettext_lazy("goes to nobody (the top scores like everyone else)"),
+}
+ROUNDING_NEGATIVE_LABELS = {
+    "magnitude": gettext_lazy("like positive points (−10,500 rounds as 10,500)"),
+    "number-line": gettext_lazy("on the number line (−10,500 is −11 with 500 down, 600 up)"),
+}
+BUST_TO_LABELS = {
+    "buster": gettext_lazy("to the player who busted them"),
+    "top": gettext_lazy("to the top"),
+}
+YAKITORI_LABELS = {
+    "none": gettext_lazy("no yakitori"),
+    "penalty": gettext_lazy("penalty: the player loses points"),
+    "pay_each": gettext_lazy("pays each player who won a hand"),
+    "pay_top": gettext_lazy("pays the top"),
+}
+FLOATING_COUNTS = (0, 1, 2, 3, 4)  # how many players end at or above the floating line
 CHOMBO_LABELS = {
     "none": gettext_lazy("paid in the game"),
     "penalty": gettext_lazy("penalty: the offender loses points"),
@@ -169,13 +209,28 @@ def _chombo_summary(chombo: scoring.ChomboRule) -> str:
     return str(CHOMBO_LABELS["none"])
 
 
+def _uma_summary(rules: scoring.Rules) -> str:
+    fixed = " / ".join(_signed(u) for u in rules.uma)
+    if rules.floating is None:
+        return fixed
+    lines = [
+        _("%(n)s float: %(uma)s") % {"n": n, "uma": " / ".join(_signed(u) for u in uma)}
+        for n, uma in sorted(rules.floating.by_floating.items())
+    ]
+    if fixed:
+        lines.append(_("otherwise: %(uma)s") % {"uma": fixed})
+    line = _("floating at %(line)s") % {"line": f"{rules.floating.line:,}"}
+    return f"{line}; " + "; ".join(lines)
+
+
 def rules_summary(rules: scoring.Rules) -> list[tuple[str, str]]:
     """The rules as (label, value) lines that an organiser can check at a glance."""
     lines = [
         (_("Players"), str(rules.players)),
         (_("Start / return"), f"{rules.start:,} / {rules.return_points:,}"),
         (_("Rounding"), str(ROUNDING_LABELS[rules.rounding])),
-        (_("Uma"), " / ".join(_signed(u) for u in rules.uma)),
+        (_("Uma"), _uma_summary(rules)),
+        (_("Oka"), str(OKA_LABELS[rules.oka])),
         (_("Ties"), str(TIES_LABELS[rules.ties])),
         (_("Deposits"), str(DEPOSITS_LABELS[rules.deposits])),
         (_("Below zero"), str(BELOW_ZERO_LABELS[rules.below_zero])),
@@ -199,6 +254,20 @@ def rules_summary(rules: scoring.Rules) -> list[tuple[str, str]]:
             or _("no money"),
         ),
     ]
+    if rules.rounding_negative != "magnitude":
+        lines.append((_("Negative points"), str(ROUNDING_NEGATIVE_LABELS[rules.rounding_negative])))
+    if rules.bust_bonus is not None:
+        bust = rules.bust_bonus
+        text = _("%(p)s %(to)s") % {"p": bust.points, "to": BUST_TO_LABELS[bust.to]}
+        if bust.at_zero:
+            text += _(" (0 points counts)")
+        lines.append((_("Bust bonus"), text))
+    if rules.yakitori is not None:
+        text = _("%(mode)s: %(p)s") % {
+            "mode": YAKITORI_LABELS[rules.yakitori.mode],
+            "p": rules.yakitori.points,
+        }
+        lines.append((_("Yakitori"), text))
     if rules.place_fees:
         fees = ", ".join(
             _("rank %(rank)s pays %(yen)s yen") % {"rank": rank, "yen": f"{fee:,}"}
@@ -221,6 +290,83 @@ def rules_summary(rules: scoring.Rules) -> list[tuple[str, str]]:
     return lines
 
 
+# Each preset as an organiser knows it: a name and one plain line (the ids stay in the data).
+PRESET_LABELS: dict[str, tuple[Any, Any]] = {
+    "kinyokai-2015": (
+        gettext_lazy("Kinyōkai (Yamaguchi)"),
+        gettext_lazy("25,000 start, 30,000 return, 5-10 uma, 500 rounded down and 600 up."),
+    ),
+    "mame-no-kai": (
+        gettext_lazy("Mame no Kai"),
+        gettext_lazy("10-20 uma, no points below zero, chombo paid to the top, chips and rates."),
+    ),
+    "kagetsu-cup": (
+        gettext_lazy("Kagetsu Cup"),
+        gettext_lazy("East-only games without uma; 4th place pays a fee, yakuman shūgi."),
+    ),
+    "pairon-kansai": (
+        gettext_lazy("Pairon Kansai (4 players)"),
+        gettext_lazy("25,000 start, 30,000 return, 10-20 uma, points below zero counted."),
+    ),
+    "pairon-kansai-3p": (
+        gettext_lazy("Pairon Kansai (3 players)"),
+        gettext_lazy("35,000 start, 40,000 return; 3rd pays 20 to the 1st."),
+    ),
+    "takabari-kenko": (
+        gettext_lazy("Takabari health mahjong"),
+        gettext_lazy("No money: rank points +4 / +2 / −2 / −4, no oka."),
+    ),
+}
+
+
+def preset_label(name: str) -> tuple[str, str]:
+    """A preset's name and plain description in the UI language; its id for one not listed."""
+    label, description = PRESET_LABELS.get(name, (name, ""))
+    return str(label), str(description)
+
+
+# One sentence and an example for each choice, shown under its field.
+RULE_HELP: dict[str, Any] = {
+    "players": gettext_lazy("How many sit at a table."),
+    "start": gettext_lazy("The points each player starts with, e.g. 25,000."),
+    "return_points": gettext_lazy(
+        "Results are measured from this line (返し). With 25,000 start and 30,000 return, the "
+        "5,000 × 4 = 20 difference (oka) goes to the top."
+    ),
+    "rounding": gettext_lazy(
+        "How final points become whole thousands before the uma, e.g. with 500 down and 600 "
+        "up, 34,500 counts as 34 and 34,600 as 35."
+    ),
+    "uma": gettext_lazy(
+        "Points added by rank, in thousands: 10-20 is +20 / +10 / −10 / −20. Leave the 4th "
+        "empty for 3 players."
+    ),
+    "ties": gettext_lazy("Who ranks higher when two players end on the same points."),
+    "deposits": gettext_lazy("Riichi sticks still on the table when the game ends."),
+    "below_zero": gettext_lazy(
+        "A player who ends below zero (箱下): −5,000 counts as −5,000, or as 0."
+    ),
+    "chombo_mode": gettext_lazy(
+        "How a chombo is settled after the game, e.g. pays the top 20: the offender −20, the "
+        "top +20."
+    ),
+    "session_shugi": gettext_lazy("花月杯: 2,000 yen from each of the others for a yakuman."),
+    "yen_unit": gettext_lazy("Each player's day total is rounded to this; 1 is to the yen."),
+    "surcharge_percent": gettext_lazy(
+        "Added to a debt paid on a later day: 10% makes 1,140 yen 1,254 yen."
+    ),
+    "prize_cap": gettext_lazy("The most the champion receives from the club's pot."),
+    "oka": gettext_lazy(
+        "The difference between return and start points, e.g. 20 with 25,000 / 30,000."
+    ),
+    "rounding_negative": gettext_lazy("Only matters for points below zero."),
+    "bust_points": gettext_lazy(
+        "A player who ends below zero pays this, e.g. 10: −10 for them, +10 for the other."
+    ),
+    "yakitori_mode": gettext_lazy("For a player who won no hand all game."),
+}
+
+
 class UmaWidget(forms.MultiWidget):
     def __init__(self) -> None:
         attrs = {"inputmode": "text", "autocomplete": "off", "size": 4}
@@ -228,6 +374,10 @@ class UmaWidget(forms.MultiWidget):
 
     def decompress(self, value: Any) -> list[Any]:
         return list(value or [])
+
+    def render(self, *args: Any, **kwargs: Any) -> SafeString:
+        """The four boxes in a row of their own, one rank each (static/league/app.css)."""
+        return format_html('<div class="uma-inputs">{}</div>', super().render(*args, **kwargs))
 
 
 class UmaField(forms.MultiValueField):
@@ -246,6 +396,12 @@ class UmaField(forms.MultiValueField):
         if any(v is None for v in values):
             raise forms.ValidationError(_("Fill in the uma of every rank."))
         return values  # type: ignore[return-value]
+
+
+MISSING_AMOUNT = {
+    "rate": gettext_lazy("Enter the amount (0 if there is none)."),
+    "chip": gettext_lazy("Enter the number of chips (0 if there are none)."),
+}
 
 
 def _yen(label: Any, **kwargs: Any) -> NumberField:
@@ -271,10 +427,8 @@ class RulesForm(forms.Form):
     rounding = forms.ChoiceField(
         label=gettext_lazy("Rounding"), choices=_choices(ROUNDING_LABELS, ROUNDINGS)
     )
-    uma = UmaField(
-        label=gettext_lazy("Uma (1st, 2nd, …; in 1,000 points)"),
-        help_text=gettext_lazy("Leave the 4th empty for 3 players."),
-    )
+    # Not required: with floating uma it is only the default list, which may be left out.
+    uma = UmaField(label=gettext_lazy("Uma (1st, 2nd, …; in 1,000 points)"), required=False)
     ties = forms.ChoiceField(label=gettext_lazy("Ties"), choices=_choices(TIES_LABELS, TIES))
     deposits = forms.ChoiceField(
         label=gettext_lazy("Deposits left at the end"),
@@ -282,6 +436,29 @@ class RulesForm(forms.Form):
     )
     below_zero = forms.ChoiceField(
         label=gettext_lazy("Points below zero"), choices=_choices(BELOW_ZERO_LABELS, BELOW_ZERO)
+    )
+    oka = forms.ChoiceField(label=gettext_lazy("Oka"), choices=list(OKA_LABELS.items()))
+    rounding_negative = forms.ChoiceField(
+        label=gettext_lazy("Negative points are rounded"),
+        choices=list(ROUNDING_NEGATIVE_LABELS.items()),
+    )
+    floating = forms.BooleanField(
+        label=gettext_lazy("Floating uma (浮きウマ): the uma depends on how many float"),
+        required=False,
+    )
+    floating_line = NumberField(label=gettext_lazy("Floating line (points)"), required=False)
+    bust_points = NumberField(
+        label=gettext_lazy("Bust bonus (in 1,000 points; empty: none)"), required=False, min_value=1
+    )
+    bust_to = forms.ChoiceField(label=gettext_lazy("Paid"), choices=list(BUST_TO_LABELS.items()))
+    bust_at_zero = forms.BooleanField(
+        label=gettext_lazy("Exactly 0 points counts as busted"), required=False
+    )
+    yakitori_mode = forms.ChoiceField(
+        label=gettext_lazy("Yakitori"), choices=list(YAKITORI_LABELS.items())
+    )
+    yakitori_points = NumberField(
+        label=gettext_lazy("Yakitori points (in 1,000 points)"), required=False, min_value=1
     )
     chombo_mode = forms.ChoiceField(
         label=gettext_lazy("Chombo"), choices=_choices(CHOMBO_LABELS, CHOMBO_MODES)
@@ -328,6 +505,12 @@ class RulesForm(forms.Form):
             self.fields[f"chip_ron_{i}"] = _yen(gettext_lazy("Chips from the discarder on ron"))
         for rank in range(1, max(PLAYER_COUNTS) + 1):
             self.fields[f"fee_{rank}"] = _yen(gettext_lazy("Rank %(rank)s") % {"rank": rank})
+        for count in FLOATING_COUNTS:
+            self.fields[f"uma_floating_{count}"] = UmaField(
+                label=gettext_lazy("When %(n)s float") % {"n": count}, required=False
+            )
+        for name, text in RULE_HELP.items():
+            self.fields[name].help_text = text
         self.rules: scoring.Rules | None = None
         # (row kind, name) → row number, to put a problem about "rates.0.3" on its row.
         self._row_index: dict[tuple[str, str], int] = {}
@@ -349,6 +532,9 @@ class RulesForm(forms.Form):
             for i in range(CHIP_ROWS)
         ]
 
+    def floating_fields(self) -> list[Any]:
+        return [self[f"uma_floating_{n}"] for n in FLOATING_COUNTS]
+
     def fee_fields(self) -> list[Any]:
         return [self[f"fee_{rank}"] for rank in range(1, max(PLAYER_COUNTS) + 1)]
 
@@ -364,11 +550,14 @@ class RulesForm(forms.Form):
         if obj is None:
             return cleaned
         try:
-            self.rules = scoring.rules_from_json(obj)
+            rules = scoring.rules_from_json(obj)
         except scoring.InputError as e:
             for problem in e.problems:
                 self._add_problem(problem, advanced=advanced)
             return cleaned
+        if not self._add_column_problems(rules, advanced=advanced):
+            return cleaned
+        self.rules = rules
         named = (
             obj if isinstance(obj, str) else obj.get("preset") if isinstance(obj, dict) else None
         )
@@ -381,11 +570,23 @@ class RulesForm(forms.Form):
         if not text.strip():
             self.add_error("rules_json", _("Enter the rules as JSON."))
             return None
+        # Cheap checks first: the parser recurses once per level of nesting.
+        if len(text) > limits.MAX_RULES_JSON:
+            self.add_error("rules_json", limits.JSON_TOO_LONG % {"n": f"{limits.MAX_RULES_JSON:,}"})
+            return None
+        if limits.json_too_deep(text):
+            self.add_error("rules_json", limits.JSON_TOO_DEEP % {"n": limits.MAX_JSON_DEPTH})
+            return None
         try:
-            return json.loads(text)
-        except ValueError as e:
+            obj = json.loads(text)
+        except (ValueError, RecursionError) as e:
             self.add_error("rules_json", _("This is not valid JSON: %(error)s") % {"error": e})
             return None
+        problem = limits.json_text_problem(obj)
+        if problem is not None:
+            self.add_error("rules_json", problem)
+            return None
+        return obj
 
     def _rows(self, kind: str) -> dict[str, dict[str, int]] | None:
         """A kind's rows as {name: {key: value}}; a row with a value needs a name."""
@@ -394,6 +595,8 @@ class RulesForm(forms.Form):
         ok = True
         for i in range(count):
             name = unicodedata.normalize("NFKC", self.cleaned_data[f"{kind}_name_{i}"]).strip()
+            if kind == "chip":
+                name = chip_kind_key(name)  # 「一発」 is the kind "ippatsu"
             values = {key: self.cleaned_data[f"{kind}_{col}_{i}"] for col, key in columns.items()}
             if not name:
                 if any(v is not None for v in values.values()):
@@ -403,6 +606,11 @@ class RulesForm(forms.Form):
                 self.add_error(f"{kind}_name_{i}", _("This name is used twice."))
                 ok = False
             else:
+                # A named row needs every amount: an empty one is a mistake, never 0 yen.
+                for col, key in columns.items():
+                    if values[key] is None:
+                        self.add_error(f"{kind}_{col}_{i}", MISSING_AMOUNT[kind])
+                        ok = False
                 out[name] = {key: v for key, v in values.items() if v is not None}
                 self._row_index[(kind, name)] = i
         return out if ok else None
@@ -426,12 +634,35 @@ class RulesForm(forms.Form):
                 self.add_error(f"fee_{rank}", _("There is no such rank with this many players."))
                 return None
             fees[str(rank)] = c[f"fee_{rank}"]
+        extra: dict[str, Any] = {"oka": c["oka"], "rounding_negative": c["rounding_negative"]}
+        if c["bust_points"] is not None:
+            extra["bust_bonus"] = {
+                "points": c["bust_points"],
+                "to": c["bust_to"],
+                "at_zero": bool(c["bust_at_zero"]),
+            }
+        if c["yakitori_mode"] != "none":
+            if c["yakitori_points"] is None:
+                self.add_error("yakitori_points", _("Enter the points."))
+                return None
+            extra["yakitori"] = {"mode": c["yakitori_mode"], "points": c["yakitori_points"]}
+        uma: Any = c["uma"]
+        if c["floating"]:
+            table = {
+                str(n): c[f"uma_floating_{n}"] for n in FLOATING_COUNTS if c[f"uma_floating_{n}"]
+            }
+            uma = (
+                {"by_floating": table, "default": c["uma"]} if c["uma"] else {"by_floating": table}
+            )
+            if c["floating_line"] is not None:
+                uma["floating_line"] = c["floating_line"]
         return {
+            **extra,
             "players": c["players"],
             "start": c["start"],
             "return": c["return_points"],
             "rounding": c["rounding"],
-            "uma": c["uma"],
+            "uma": uma,
             "ties": c["ties"],
             "deposits": c["deposits"],
             "below_zero": c["below_zero"],
@@ -448,11 +679,26 @@ class RulesForm(forms.Form):
     def _add_problem(self, problem: scoring.Problem, *, advanced: bool) -> None:
         path = _strip_root(problem.field)
         message = problem_message(problem)
+        self._add_message(path, message, advanced=advanced)
+
+    def _add_message(self, path: str, message: str, *, advanced: bool) -> None:
         if advanced:
             self.add_error("rules_json", f"{path}: {message}" if path else message)
             return
         field = self.problem_field(path)
         self.add_error(field, message if field else f"{path}: {message}")
+
+    def _add_column_problems(self, rules: scoring.Rules, *, advanced: bool) -> bool:
+        """Rate names and chip kinds that their columns cannot hold; False when there were any."""
+        problems = limits.rules_column_problems(rules)
+        for kind, name, message in problems:
+            index = self._row_index.get((kind, name))
+            if not advanced and index is not None:
+                self.add_error(f"{kind}_name_{index}", message)
+            else:
+                head = "rates" if kind == "rate" else "chips"
+                self.add_error("rules_json", f"{head}.{limits.printable(name)}: {message}")
+        return not problems
 
     def problem_field(self, path: str) -> str | None:
         """The form field a scoring problem's path is about: "rates.0.3.yen_per_1000" → "rate_yen_0"."""
@@ -475,8 +721,23 @@ class RulesForm(forms.Form):
         }
         if path in simple:
             return simple[path]
-        if path == "uma" or path.startswith("uma["):
+        if path.startswith("uma.by_floating."):
+            count = path.removeprefix("uma.by_floating.").partition("[")[0]
+            return f"uma_floating_{count}" if f"uma_floating_{count}" in self.fields else "uma"
+        if path == "uma.floating_line":
+            return "floating_line"
+        if path == "uma" or path.startswith(("uma[", "uma.")):
             return "uma"
+        v2 = {
+            "oka": "oka",
+            "rounding_negative": "rounding_negative",
+            "bust_bonus.points": "bust_points",
+            "bust_bonus.to": "bust_to",
+            "yakitori.mode": "yakitori_mode",
+            "yakitori.points": "yakitori_points",
+        }
+        if path in v2:
+            return v2[path]
         if path.startswith("place_fees."):
             rank = path.removeprefix("place_fees.")
             return f"fee_{rank}" if f"fee_{rank}" in self.fields else None
@@ -502,12 +763,25 @@ def rules_initial(rules_json: Mapping[str, Any]) -> dict[str, Any]:
     """A rules object (a version's `rules_json`, a preset's `to_json()`) as the form's initial."""
     r = rules_json
     chombo = r.get("chombo", {})
+    uma = r["uma"]
+    floating = uma if isinstance(uma, Mapping) else None
+    bust = r.get("bust_bonus") or {}
+    yakitori = r.get("yakitori") or {}
     initial: dict[str, Any] = {
         "players": r["players"],
         "start": r["start"],
         "return_points": r["return"],
         "rounding": r["rounding"],
-        "uma": list(r["uma"]),
+        "uma": list(floating.get("default", [])) if floating else list(uma),
+        "floating": floating is not None,
+        "floating_line": floating.get("floating_line") if floating else None,
+        "oka": r.get("oka", "top"),
+        "rounding_negative": r.get("rounding_negative", "magnitude"),
+        "bust_points": bust.get("points"),
+        "bust_to": bust.get("to", "buster"),
+        "bust_at_zero": bust.get("at_zero", False),
+        "yakitori_mode": yakitori.get("mode", "none"),
+        "yakitori_points": yakitori.get("points"),
         "ties": r["ties"],
         "deposits": r["deposits"],
         "below_zero": r["below_zero"],
@@ -530,10 +804,12 @@ def rules_initial(rules_json: Mapping[str, Any]) -> dict[str, Any]:
         }
     for i, (name, kind) in enumerate(list(r.get("chips", {}).items())[:CHIP_ROWS]):
         initial |= {
-            f"chip_name_{i}": name,
+            f"chip_name_{i}": chip_kind(name),  # shown as players call it: 一発
             f"chip_tsumo_{i}": kind.get("tsumo"),
             f"chip_ron_{i}": kind.get("ron"),
         }
     for rank, fee in r.get("place_fees", {}).items():
         initial[f"fee_{rank}"] = fee
+    for count, table in (floating or {}).get("by_floating", {}).items():
+        initial[f"uma_floating_{count}"] = list(table)
     return initial

@@ -17,41 +17,37 @@ one transaction: all of it or none.
 from __future__ import annotations
 
 import bisect
-import contextlib
 import datetime
 import hashlib
 import io
 import itertools
-import re
-import secrets
-import tempfile
-import time
-import zipfile
+import json
+import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext_lazy
-from openpyxl import load_workbook
+from openpyxl.reader.excel import ExcelReader
+from openpyxl.styles.stylesheet import apply_stylesheet
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet._reader import WorkSheetParser
 from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 
 import scoring
 
-from . import services
+from . import names, services
+from .excel import guard
 from .exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY
-from .forms import BAD_DATE, BAD_NUMBER, MAX_CHOMBO, name_key, parse_date
-from .models import Club, Game, Member, RulesVersion
+from .forms import BAD_DATE, BAD_NUMBER, MAX_CHOMBO, parse_date
+from .models import Club, Game, Member, Result, RulesVersion
 from .services import GameInput, SeatInput, ServiceError
 
 MAX_BYTES = 10 * 1024 * 1024
-# A small .xlsx can unpack to gigabytes (openpyxl reads the shared strings whole): refuse early.
-MAX_UNPACKED_BYTES = 200 * 1024 * 1024
-MAX_ROWS = 200_000
+MAX_ROWS = guard.MAX_ROWS
 MAX_COLUMNS = 40
 MAX_TABLE = 20  # Game.table
 MAX_NAME = 50  # Member.name
@@ -61,12 +57,7 @@ NOT_XLSX = gettext_lazy(
     "This is not an Excel workbook (.xlsx). Save the sheet as an .xlsx file and upload that."
 )
 TOO_BIG = gettext_lazy("The file is larger than %(mb)s MB. Split it into smaller workbooks.")
-TOO_BIG_UNPACKED = gettext_lazy(
-    "The workbook unpacks to more than %(mb)s MB. Split it into smaller workbooks."
-)
-TOO_MANY_ROWS = gettext_lazy(
-    "The workbook has more than %(rows)s rows. Split it into smaller workbooks."
-)
+TOO_MANY_ROWS = guard.TOO_MANY_ROWS
 NO_GAMES = gettext_lazy(
     "The workbook has no games: its sheets are empty or have only a header row."
 )
@@ -86,6 +77,7 @@ NOT_TEXT = gettext_lazy("Enter text here.")
 BAD_SEAT = gettext_lazy("Enter the seat from the first dealer: 1 to %(n)s.")
 SEAT_TWICE = gettext_lazy("Two rows of this game have seat %(seat)s.")
 TABLES_DIFFER = gettext_lazy("The rows of this game name different tables.")
+RATES_DIFFER = gettext_lazy("The rows of this game name different rates.")
 BAD_COUNT = gettext_lazy("Enter a whole number from %(low)s to %(high)s.")
 NO_RULES = gettext_lazy("No rules are in force on %(date)s.")
 NO_RATE = gettext_lazy("These yen match no rate of the club's rules.")
@@ -182,6 +174,9 @@ class PlannedGame:
     source: SheetGame
     data: GameInput  # seats hold members, or unsaved placeholders (negative pk) for new ones
     preview: services.Preview
+    # The club has a game with this date, these members and points (and this table, when the
+    # workbook gives one): skipped on import unless the organiser asks for it.
+    duplicate: bool = False
 
     @property
     def seats(self) -> list[tuple[Member, scoring.PlayerResult]]:
@@ -215,6 +210,10 @@ class Plan:
     @property
     def ready(self) -> bool:
         return bool(self.games) and not self.problems
+
+    @property
+    def duplicates(self) -> int:
+        return sum(g.duplicate for g in self.games)
 
     @property
     def new_names(self) -> list[UnknownName]:
@@ -353,22 +352,49 @@ def _problem(
 
 
 def _open(data: bytes) -> Any:
-    """The workbook, read-only and with formulas as formulas, or WorkbookError."""
+    """The workbook, read-only and with formulas as formulas, or WorkbookError. The guard counts
+    the file against its budgets first (league.excel.guard): openpyxl only sees what fits."""
     if not data:
         raise WorkbookError(str(EMPTY_FILE))
     if len(data) > MAX_BYTES:
         raise WorkbookError(str(TOO_BIG) % {"mb": MAX_BYTES // (1024 * 1024)})
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, ValueError, OSError):
-        raise WorkbookError(str(NOT_XLSX)) from None
-    if unpacked > MAX_UNPACKED_BYTES:
-        raise WorkbookError(str(TOO_BIG_UNPACKED) % {"mb": MAX_UNPACKED_BYTES // (1024 * 1024)})
+        guard.workbook_guard(data)
+    except guard.Refused as e:
+        raise WorkbookError(e.message) from None
     try:
-        return load_workbook(io.BytesIO(data), read_only=True, data_only=False)
+        return _Book(data)
     except Exception:  # openpyxl raises whatever its parsers meet in a broken file
         raise WorkbookError(str(NOT_XLSX)) from None
+
+
+class _Book:
+    """A workbook's parts as openpyxl's reader reads them (package, shared strings, workbook,
+    properties, styles for the date formats), without its worksheets: a read-only worksheet
+    parses its whole sheet once on creation just to look for a <dimension>."""
+
+    def __init__(self, data: bytes):
+        reader = ExcelReader(io.BytesIO(data), read_only=True, data_only=False)
+        try:
+            reader.read_manifest()
+            reader.read_strings()
+            reader.read_workbook()
+            reader.read_properties()
+            apply_stylesheet(reader.archive, reader.wb)
+        except BaseException:
+            reader.archive.close()
+            raise
+        self.archive = reader.archive
+        self.workbook = reader.wb
+        self.shared_strings = reader.shared_strings
+        self.sheets = [
+            (str(sheet.name), rel.target)
+            for sheet, rel in reader.parser.find_sheets()
+            if rel.target in reader.valid_files and "chartsheet" not in rel.Type
+        ]
+
+    def close(self) -> None:
+        self.archive.close()
 
 
 def _blank(cells: Sequence[Any]) -> bool:
@@ -388,57 +414,98 @@ class _Sheet:
 
 def _sheets(data: bytes) -> Iterator[_Sheet]:
     """Each worksheet with its non-blank rows (cells padded to MAX_COLUMNS), to be read before
-    the next sheet; WorkbookError for an unreadable file or more than MAX_ROWS rows in all."""
-    workbook = _open(data)
-    exported = workbook.properties.title == GAME_LOG_PROPERTY
+    the next sheet; WorkbookError for an unreadable file or more than MAX_ROWS rows in all
+    (every row number counts, blank or skipped: a jump from row 2 to row 5,000,000 is over)."""
+    book = _open(data)
+    exported = book.workbook.properties.title == GAME_LOG_PROPERTY
     seen = 0
     try:
-        for index, sheet in enumerate(workbook.worksheets):
+        for index, (title, path) in enumerate(book.sheets):
 
-            def rows(sheet: Any = sheet) -> Rows:
+            def rows(path: str = path) -> Rows:
                 nonlocal seen
-                for number, cells in enumerate(_cells(sheet), start=1):
-                    if _blank(cells):
-                        continue
-                    seen += 1
+                last = 0
+                for number, cells in _cells(book, path):
+                    seen += number - last if number > last else 1
+                    last = max(last + 1, number)
                     if seen > MAX_ROWS:
                         raise WorkbookError(str(TOO_MANY_ROWS) % {"rows": f"{MAX_ROWS:,}"})
-                    yield number, cells
+                    if not _blank(cells):
+                        yield number, cells
 
-            yield _Sheet(index, str(sheet.title), rows(), exported)
+            yield _Sheet(index, title, rows(), exported)
     finally:
-        workbook.close()
+        book.close()
 
 
-def _cells(sheet: Any) -> Iterator[Sequence[Any]]:
-    """A worksheet's rows, each padded to MAX_COLUMNS cells (openpyxl fills missing rows)."""
-    rows = sheet.iter_rows(max_col=MAX_COLUMNS)
-    while True:
-        try:
-            cells = next(rows)
-        except StopIteration:
-            return
-        except Exception:  # openpyxl parses the sheet as it goes: a broken part shows up here
-            raise WorkbookError(str(NOT_XLSX)) from None
-        yield cells
+@dataclass(frozen=True, slots=True)
+class _Cell:
+    """A cell as the sheet's XML gives it (openpyxl's ReadOnlyCell without its worksheet)."""
+
+    value: Any
+    data_type: str = "n"
 
 
-def workbook_check(data: bytes) -> None:
-    """Raise WorkbookError unless `data` is a readable workbook with at least one row of data
-    below a header (what the upload page checks before keeping the file)."""
-    found = False
-    for sheet in _sheets(data):
-        for n, _row in enumerate(sheet.rows):
-            found = found or n > 0
-    if not found:
-        raise WorkbookError(str(NO_GAMES))
+_EMPTY = _Cell(None)
+
+
+_NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+
+
+class _SheetParser(WorkSheetParser):
+    """openpyxl's sheet parser, with inline strings read directly: its own reading builds a
+    rich-text object per cell, the slowest part of reading a sheet of inline strings."""
+
+    def parse_cell(self, element: Any) -> dict[str, Any]:
+        inline = element.find(f"{_NS}is") if element.get("t") == "inlineStr" else None
+        if inline is None:
+            return super().parse_cell(element)
+        # What openpyxl's Text.content gives: the plain text, then each run's; never the
+        # phonetic guide (rPh, a Japanese name's furigana).
+        pieces = [t.text or "" for t in inline.findall(f"{_NS}t")]
+        pieces += [t.text or "" for t in inline.findall(f"{_NS}r/{_NS}t")]
+        element.remove(inline)
+        cell = super().parse_cell(element)  # a formula, or data type inlineStr and no value
+        if cell["data_type"] == "inlineStr":
+            cell["data_type"], cell["value"] = "s", "".join(pieces)
+        return cell
+
+
+def _cells(book: _Book, path: str) -> Iterator[tuple[int, Sequence[Any]]]:
+    """The rows the sheet's XML has, each padded to MAX_COLUMNS cells. Not a worksheet's
+    iter_rows: it makes up a blank row for every row number missing, and pads up to the
+    dimension the sheet claims."""
+    workbook = book.workbook
+    with book.archive.open(path) as source:
+        parser = _SheetParser(
+            source,
+            book.shared_strings,
+            data_only=False,
+            epoch=workbook.epoch,
+            date_formats=workbook._date_formats,
+            timedelta_formats=workbook._timedelta_formats,
+        )
+        rows = parser.parse()
+        while True:
+            try:
+                number, found = next(rows)
+            except StopIteration:
+                return
+            except Exception:  # openpyxl parses the sheet as it goes: a broken part shows here
+                raise WorkbookError(str(NOT_XLSX)) from None
+            cells = [_EMPTY] * MAX_COLUMNS
+            for cell in found:
+                column = cell["column"]
+                if 1 <= column <= MAX_COLUMNS:
+                    cells[column - 1] = _Cell(cell["value"], cell["data_type"])
+            yield number, cells
 
 
 # --- the two layouts -------------------------------------------------------------------------
 
 
 def _header_text(value: Any) -> str:
-    return name_key(str(value)).casefold() if value is not None else ""
+    return names.clean_name(str(value)).casefold() if value is not None else ""
 
 
 def _header_table() -> dict[str, str]:
@@ -566,6 +633,7 @@ class _LogLine:
     chombo: int
     chips: int
     yen: int | None
+    rate: str | None  # None: no rate column; found from the yen
 
 
 def _read_game_log(
@@ -605,6 +673,7 @@ def _read_log_line(row: _Row, columns: dict[str, int], players: int) -> _LogLine
         chombo=optional("chombo", _count, 0, MAX_CHOMBO) or 0,
         chips=optional("chips", _integer, required=False) or 0,
         yen=optional("yen", _integer, required=False),
+        rate=optional("rate", _text, MAX_TABLE) or None,  # blank: found from the yen
     )
 
 
@@ -623,6 +692,9 @@ def _log_game(
         if line.table != before.table:
             problems.append(_at(line.row, columns.get("table"), str(TABLES_DIFFER)))
             bad = True
+        if line.rate != before.rate:
+            problems.append(_at(line.row, columns.get("rate"), str(RATES_DIFFER)))
+            bad = True
     if bad:
         return None
     top = min(lines, key=lambda line: line.row.number).row
@@ -631,6 +703,8 @@ def _log_game(
     for key in ("chombo", "yen"):
         if key in columns:
             cells["rate" if key == "yen" else key] = top.place(columns[key])
+    if lines[0].rate is not None:  # a rate written in the sheet, rather than found from the yen
+        cells["rate"] = top.place(columns["rate"])
     for i, line in enumerate(lines):
         cells[f"member_{i}"] = line.row.place(columns["player"])
         cells[f"points_{i}"] = line.row.place(columns["points"])
@@ -645,7 +719,7 @@ def _log_game(
         points=[line.points for line in lines],
         chombo=[line.chombo for line in lines],
         deposits=None,
-        rate=None,
+        rate=lines[0].rate,
         yen=[line.yen for line in lines],
         chips=[line.chips for line in lines],
         cells=cells,
@@ -671,7 +745,7 @@ def workbook_read(data: bytes, *, players: int) -> Parsed:
 
 def name_choice_key(name: str) -> str:
     """A name's key in the choice form: stable while the workbook and the name stay the same."""
-    return hashlib.sha256(name_key(name).encode()).hexdigest()[:12]
+    return hashlib.sha256(names.name_key(name).encode()).hexdigest()[:12]
 
 
 class _Resolver:
@@ -681,16 +755,17 @@ class _Resolver:
     def __init__(self, club: Club, members: Sequence[Member], mapping: Mapping[str, Member]):
         self.club = club
         self.mapping = mapping
-        self.by_name = {name_key(m.name): m for m in members}
+        self.by_name = {names.name_key(m.name): m for m in members}
         self.by_kana: dict[str, list[Member]] = {}
         for m in members:
             if m.kana:
-                self.by_kana.setdefault(name_key(m.kana), []).append(m)
+                self.by_kana.setdefault(names.name_key(m.kana), []).append(m)
         self.unknown: dict[str, UnknownName] = {}
         self.by_reading: dict[str, Member] = {}
 
     def member(self, name: str, sheet: str, row: int) -> Member:
-        key = name_key(name)
+        key = names.name_key(name)
+        shown = names.clean_name(name)
         if key in self.by_name:
             return self.by_name[key]
         readers = self.by_kana.get(key, [])
@@ -698,13 +773,13 @@ class _Resolver:
             self.by_reading[name] = readers[0]
             return readers[0]
         choice = name_choice_key(name)
-        unknown = self.unknown.setdefault(choice, UnknownName(key, choice))
+        unknown = self.unknown.setdefault(choice, UnknownName(shown, choice))
         if not unknown.places or unknown.places[-1] != (sheet, row):
             unknown.places.append((sheet, row))
         if choice in self.mapping:
             return self.mapping[choice]
         # Never saved: the engine names players by primary key, so each new name gets its own.
-        return Member(club=self.club, name=key, pk=unknown.placeholder_pk)
+        return Member(club=self.club, name=shown, pk=unknown.placeholder_pk)
 
 
 def _version(
@@ -811,10 +886,46 @@ def _settle(
             continue
         plan.games.append(settled)
         plan.chip_games += any(source.chips)
+    plan.games = _mark_duplicates(club, plan.games)
     plan.problems.sort(key=lambda p: p.order)
     plan.unknown = list(resolver.unknown.values())
     plan.by_reading = resolver.by_reading
     return plan
+
+
+GameKey = tuple[datetime.date, tuple[tuple[int, int], ...]]
+
+
+def _game_key(date: datetime.date, seats: Sequence[tuple[int, int]]) -> GameKey:
+    """A game's identity for finding duplicates: its date and its (member, points), any seat
+    order."""
+    return (date, tuple(sorted(seats)))
+
+
+def _mark_duplicates(club: Club, games: list[PlannedGame]) -> list[PlannedGame]:
+    """`games` with the ones the club has already marked: one query for the whole workbook
+    (the counted results between its first and last dates)."""
+    if not games:
+        return games
+    dates = [g.data.date for g in games]
+    rows = (
+        Result.objects.filter(club=club, counted=True, date__gte=min(dates), date__lte=max(dates))
+        .order_by()
+        .values_list("game_id", "date", "game__table", "member_id", "points")
+    )
+    stored: dict[int, tuple[datetime.date, str, list[tuple[int, int]]]] = {}
+    for game_id, date, table, member_id, points in rows.iterator(chunk_size=5_000):
+        stored.setdefault(game_id, (date, table, []))[2].append((member_id, points))
+    tables: dict[GameKey, set[str]] = {}
+    for date, table, seats in stored.values():
+        tables.setdefault(_game_key(date, seats), set()).add(table)
+    marked = []
+    for planned in games:
+        seats = [(s.member.pk, s.points) for s in planned.data.seats]
+        found = tables.get(_game_key(planned.data.date, seats))
+        duplicate = bool(found) and (not planned.data.table or planned.data.table in found)
+        marked.append(replace(planned, duplicate=duplicate) if duplicate else planned)
+    return marked
 
 
 def _players(versions: Sequence[RulesVersion]) -> int:
@@ -828,10 +939,77 @@ def club_players(club: Club) -> int:
 
 def plan_build(*, club: Club, data: bytes) -> Plan:
     """The plan for an uploaded workbook: nothing is stored. Raises WorkbookError."""
+    return plan_settle(club=club, parsed=workbook_read(data, players=club_players(club)))
+
+
+def plan_settle(*, club: Club, parsed: Parsed) -> Plan:
+    """The plan for a workbook read before (kept between the upload and the confirmation)."""
     versions = list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
     members = list(Member.objects.filter(club=club).order_by("kana", "name"))
-    parsed = workbook_read(data, players=_players(versions))
     return _settle(club, parsed, members, versions, {})
+
+
+# --- a read workbook kept between requests (league.excel.models.ImportUpload) -----------------
+
+
+def _game_dump(g: SheetGame) -> dict[str, Any]:
+    return {
+        "sheet": g.sheet,
+        "sheet_index": g.sheet_index,
+        "rows": g.rows,
+        "date": g.date.isoformat(),
+        "table": g.table,
+        "number": g.number,
+        "names": g.names,
+        "points": g.points,
+        "chombo": g.chombo,
+        "deposits": g.deposits,
+        "rate": g.rate,
+        "yen": g.yen,
+        "chips": g.chips,
+        "cells": g.cells,
+    }
+
+
+def _game_load(d: dict[str, Any]) -> SheetGame:
+    return SheetGame(
+        sheet=d["sheet"],
+        sheet_index=d["sheet_index"],
+        rows=d["rows"],
+        date=datetime.date.fromisoformat(d["date"]),
+        table=d["table"],
+        number=d["number"],
+        names=d["names"],
+        points=d["points"],
+        chombo=d["chombo"],
+        deposits=d["deposits"],
+        rate=d["rate"],
+        yen=d["yen"],
+        chips=d["chips"],
+        cells={k: (v[0], v[1]) for k, v in d["cells"].items()},
+    )
+
+
+def parsed_dump(parsed: Parsed) -> bytes:
+    """`parsed` as compressed JSON, for league.excel.models.ImportUpload.parsed."""
+    data = {
+        "games": [_game_dump(g) for g in parsed.games],
+        "problems": [[p.sheet, p.row, p.column, p.message, list(p.order)] for p in parsed.problems],
+        "rows": parsed.rows,
+    }
+    return zlib.compress(json.dumps(data, ensure_ascii=False).encode(), 1)
+
+
+def parsed_load(data: bytes) -> Parsed:
+    loaded = json.loads(zlib.decompress(bytes(data)))
+    return Parsed(
+        games=[_game_load(g) for g in loaded["games"]],
+        problems=[
+            Problem(sheet, row, column, message, (o[0], o[1], o[2]))
+            for sheet, row, column, message, o in loaded["problems"]
+        ],
+        rows=loaded["rows"],
+    )
 
 
 # --- storing ---------------------------------------------------------------------------------
@@ -861,28 +1039,47 @@ def _create_members(plan: Plan, user: services.User, kana: Mapping[str, str]) ->
 
 
 def plan_apply(
-    *, plan: Plan, user: services.User, kana: Mapping[str, str] | None = None
+    *,
+    plan: Plan,
+    user: services.User,
+    kana: Mapping[str, str] | None = None,
+    duplicates: bool = False,
 ) -> list[Game]:
-    """Create the new members and record every game, in date order: all of it or none.
+    """Create the new members and record every game, in date order: all of it or none
+    (services.games_record_bulk: game_record's validation, rows and audit entries, in bulk).
 
-    `kana` maps an UnknownName.key to the new member's reading. Raises ImportFailed.
+    `kana` maps an UnknownName.key to the new member's reading. Games the club has already
+    (PlannedGame.duplicate) are skipped unless `duplicates`: importing a workbook twice, or the
+    club's own export, records nothing and writes nothing. Raises ImportFailed.
     """
     if not plan.ready:
         raise ImportFailed(plan.problems)
-    games = []
+    planned_games = [g for g in plan.games if duplicates or not g.duplicate]
+    if not planned_games and not plan.new_names:
+        return []
     with transaction.atomic():
         created = _create_members(plan, user, kana or {})
-        for planned in plan.games:
+        # game_record's validation for each game, now with the new members in their seats;
+        # then every game written in bulk, with game_record's rows and audit entries.
+        checked, problems = [], []
+        for planned in planned_games:
             seats = [
                 replace(s, member=created.get(s.member.pk, s.member)) for s in planned.data.seats
             ]
+            data = replace(planned.data, seats=seats)
             try:
-                game = services.game_record(
-                    club=plan.club, user=user, data=replace(planned.data, seats=seats)
-                )
+                version = planned.preview.rules_version
+                preview = services.game_preview(club=plan.club, data=data, version=version)
             except ServiceError as e:
-                raise ImportFailed(_error_problems(planned.source, e)) from None
-            games.append(game)
+                problems += _error_problems(planned.source, e)
+                continue
+            checked.append((data, preview))
+        if problems:
+            raise ImportFailed(problems)
+        try:
+            games = services.games_record_bulk(club=plan.club, user=user, games=checked)
+        except ServiceError as e:
+            raise ImportFailed(_error_problems(planned_games[0].source, e)) from None
         services.audit(
             club=plan.club,
             actor=user,
@@ -890,6 +1087,7 @@ def plan_apply(
             target=f"club:{plan.club.pk}",
             after={
                 "games": [g.pk for g in games],
+                "skipped_duplicates": len(plan.games) - len(planned_games),
                 "members": sorted(m.pk for m in created.values()),
                 "mapped": {
                     u.name: plan.mapping[u.key].pk for u in plan.unknown if u.key in plan.mapping
@@ -897,72 +1095,3 @@ def plan_apply(
             },
         )
     return games
-
-
-# --- the uploaded file between the preview and the confirmation ------------------------------
-# Not business data: a temporary file named by a random token that the session remembers.
-
-TOKEN = re.compile(r"[0-9a-f]{32}")
-KEEP_SECONDS = 24 * 3600
-
-
-def upload_dir() -> Path:
-    path = Path(
-        getattr(settings, "JANCHO_IMPORT_DIR", Path(tempfile.gettempdir()) / "jancho-imports")
-    )
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return path
-
-
-def _path(token: str, suffix: str = ".xlsx") -> Path | None:
-    return upload_dir() / f"{token}{suffix}" if TOKEN.fullmatch(token or "") else None
-
-
-def upload_store(data: bytes) -> str:
-    """Keep an upload (after workbook_check) and return its token; forget day-old ones."""
-    directory = upload_dir()
-    cutoff = time.time() - KEEP_SECONDS
-    for old in directory.iterdir():
-        try:
-            if old.stat().st_mtime < cutoff:
-                old.unlink()
-        except OSError:  # another request removed it first
-            pass
-    token = secrets.token_hex(16)
-    (directory / f"{token}.xlsx").write_bytes(data)
-    return token
-
-
-def upload_load(token: str) -> bytes | None:
-    path = _path(token)
-    try:
-        return path.read_bytes() if path else None
-    except OSError:
-        return None
-
-
-def upload_claim(token: str) -> bytes | None:
-    """Take the upload for confirming; a second confirmation of it (a double tap) gets None."""
-    path, claimed = _path(token), _path(token, ".claimed")
-    if path is None or claimed is None:
-        return None
-    try:
-        path.rename(claimed)
-        return claimed.read_bytes()
-    except OSError:
-        return None
-
-
-def upload_release(token: str) -> None:
-    """Give a claimed upload back (confirming failed: the preview can be shown again)."""
-    path, claimed = _path(token), _path(token, ".claimed")
-    if path is not None and claimed is not None:
-        with contextlib.suppress(OSError):
-            claimed.rename(path)
-
-
-def upload_discard(token: str) -> None:
-    for suffix in (".xlsx", ".claimed"):
-        path = _path(token, suffix)
-        if path is not None:
-            path.unlink(missing_ok=True)

@@ -11,12 +11,14 @@ import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import F, Q
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 import scoring
+
+from .names import name_key
 
 
 class Club(models.Model):
@@ -32,8 +34,36 @@ class Club(models.Model):
         return self.name
 
 
+class MembershipQuerySet(models.QuerySet["Membership"]):
+    """Bulk changes go row by row through save() and delete(), so that each is audited."""
+
+    def update(self, **kwargs: Any) -> int:
+        with transaction.atomic(using=self.db):
+            rows = list(self.select_for_update())
+            for row in rows:
+                for name, value in kwargs.items():
+                    setattr(row, name, value)
+                row.save()
+        return len(rows)
+
+    def delete(self) -> tuple[int, dict[str, int]]:  # type: ignore[override]
+        with transaction.atomic(using=self.db):
+            rows = list(self.select_for_update())
+            for row in rows:
+                row.delete()
+        return len(rows), {Membership._meta.label: len(rows)}
+
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Membership]:  # type: ignore[override]
+        rows = list(objs)
+        with transaction.atomic(using=self.db):
+            for row in rows:
+                row.save()
+        return rows
+
+
 class Membership(models.Model):
-    """Who may log in to a club, and whether they organise it."""
+    """Who may log in to a club, and whether they organise it. Every change is audited
+    (league.memberships): pass `actor=` to save() and delete() when the one who acts is known."""
 
     ORGANISER = "organiser"
     MEMBER = "member"
@@ -43,6 +73,8 @@ class Membership(models.Model):
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="memberships")
     role = models.CharField(_("role"), max_length=20, choices=ROLES, default=MEMBER)
 
+    objects = MembershipQuerySet.as_manager()
+
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["user", "club"], name="membership_once_per_club"),
@@ -51,12 +83,38 @@ class Membership(models.Model):
     def __str__(self) -> str:
         return f"{self.user} @ {self.club} ({self.role})"
 
+    def save(self, *args: Any, actor: Any = None, **kwargs: Any) -> None:
+        from .memberships import membership_audited
+
+        with transaction.atomic():
+            before = (
+                Membership.objects.filter(pk=self.pk).values("user_id", "club_id", "role").first()
+                if self.pk is not None
+                else None
+            )
+            super().save(*args, **kwargs)
+            membership_audited(before=before, after=self, pk=self.pk, actor=actor)
+
+    def delete(self, *args: Any, actor: Any = None, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        from .memberships import membership_audited
+
+        with transaction.atomic():
+            pk = self.pk
+            before = Membership.objects.filter(pk=pk).values("user_id", "club_id", "role").first()
+            deleted = super().delete(*args, **kwargs)
+            if before is not None:
+                membership_audited(before=before, after=None, pk=pk, actor=actor)
+        return deleted
+
 
 class Member(models.Model):
     """A player of the club (a login is optional: most players never log in)."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
     name = models.CharField(_("name"), max_length=50)
+    # league.names.name_key(name), kept by save(): one member per key in a club, so that ｱｵｷ and
+    # アオキ, or 阿部誠 and 阿部 誠, can never be two members.
+    name_key = models.CharField(max_length=60, editable=False, default="")
     kana = models.CharField(_("reading (kana)"), max_length=100, blank=True)
     is_guest = models.BooleanField(_("guest"), default=False)
     is_active = models.BooleanField(_("active"), default=True)
@@ -71,6 +129,7 @@ class Member(models.Model):
         ordering = ["kana", "name"]
         constraints = [
             models.UniqueConstraint(fields=["club", "name"], name="member_name_unique_in_club"),
+            models.UniqueConstraint(fields=["club", "name_key"], name="member_key_unique_in_club"),
         ]
         indexes = [
             # The member pickers and lists: a club's members in 五十音 order.
@@ -79,6 +138,15 @@ class Member(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        key = name_key(self.name)
+        if self.name_key.partition("#")[0] != key:  # a twin's marked key (0007) stays marked
+            self.name_key = key
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
 
 class RulesVersion(models.Model):
@@ -152,6 +220,16 @@ class Day(models.Model):
     attendees = models.ManyToManyField(
         Member, blank=True, related_name="days_attended", verbose_name=_("attendees")
     )
+    # The rules version the day's money (fees, shūgi, yen unit, surcharge) is settled under, once
+    # a re-settle has fixed it; until then the version of the day's games (league.money.day_rules).
+    rules_version = models.ForeignKey(
+        RulesVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # 締め: every transfer open at closing was marked paid or deferred (league.money.day_close).
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         verbose_name = _("day")
@@ -178,6 +256,8 @@ class Game(models.Model):
     rules_version = models.ForeignKey(RulesVersion, on_delete=models.PROTECT, related_name="games")
     revision = models.PositiveIntegerField(default=1)
     submission_key = models.UUIDField(null=True, blank=True, editable=False)
+    # The API's SHA-256 of the body sent with an Idempotency-Key: the key with another body is a 422.
+    submission_hash = models.CharField(max_length=64, blank=True, editable=False)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -475,6 +555,7 @@ class LoginAttempt(models.Model):
 
     username = models.CharField(max_length=150)  # lower-cased
     address = models.GenericIPAddressField()
+    device = models.CharField(max_length=64, blank=True, default="")  # a trusted device's id
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -482,7 +563,13 @@ class LoginAttempt(models.Model):
             # Throttle checks: recent failures for a user name, and for an address.
             models.Index(fields=["username", "at"], name="login_attempt_user"),
             models.Index(fields=["address", "at"], name="login_attempt_address"),
+            models.Index(fields=["device", "at"], name="login_attempt_device"),
         ]
 
     def __str__(self) -> str:
         return f"{self.username} @ {self.address}"
+
+
+from .aggregates.models import MemberDay, MemberTotal  # noqa: E402, F401  (Django finds them here)
+from .draw.models import Attendance, DrawRound, DrawSeat, DrawTable  # noqa: E402, F401
+from .excel.models import ImportUpload  # noqa: E402, F401  (league.excel: uploads awaiting confirmation)

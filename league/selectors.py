@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, F, Prefetch, QuerySet, Sum
+from django.db.models import Count, F, Prefetch, QuerySet, Subquery
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from .aggregates import selectors as aggregate_selectors
 from .models import AuditLog, ChipEvent, Club, Day, Game, Result
 
 RECENT_GAMES = 10
@@ -40,8 +41,13 @@ def club_day(*, club: Club, date: datetime.date) -> Day | None:
 
 def club_recent_days(*, club: Club, limit: int = RECENT_DAYS) -> list[Day]:
     """The club's latest days, newest first, each with `game_count` (voided games included)."""
+    # The latest days first (an index range), then their games counted: the cost of `limit`
+    # days, not of the club's history.
+    latest = Day.objects.filter(club=club).order_by("-date").values("pk")[:limit]
     return list(
-        Day.objects.filter(club=club).annotate(game_count=Count("games")).order_by("-date")[:limit]
+        Day.objects.filter(pk__in=Subquery(latest))
+        .annotate(game_count=Count("games"))
+        .order_by("-date")
     )
 
 
@@ -113,18 +119,7 @@ def day_ledger_rows(*, day: Day) -> list[dict[str, Any]]:
     Rows: member, name, games, score (tenths), chips, yen (None when no game had a rate);
     best score first.
     """
-    return list(
-        Result.objects.filter(club_id=day.club_id, date=day.date, counted=True)
-        .values("member")
-        .annotate(
-            name=F("member__name"),
-            games=Count("id"),
-            score=Sum("score"),
-            chips=Sum("chips"),
-            yen=Sum("yen"),
-        )
-        .order_by("-score", "member__kana", "member__name")
-    )
+    return aggregate_selectors.day_totals(club_id=day.club_id, date=day.date)
 
 
 # --- a game's history ------------------------------------------------------------------------

@@ -16,12 +16,25 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 import scoring
 from scoring import errors as codes
 
-from .models import AuditLog, ChipEvent, Club, Day, Game, Member, Result, RulesVersion, Season
+from . import limits, names
+from .aggregates import services as aggregates
+from .models import (
+    AuditLog,
+    ChipEvent,
+    Club,
+    Day,
+    DayShugi,
+    Game,
+    Member,
+    Result,
+    RulesVersion,
+    Season,
+)
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -69,6 +82,7 @@ class GameInput:
     rate: str = ""
     chips: Sequence[ChipInput] = ()
     submission_key: uuid.UUID | None = None
+    submission_hash: str = ""  # the API's digest of the request body sent with the key
 
 
 @dataclass(frozen=True)
@@ -97,8 +111,34 @@ def audit(
     game: Game | None = None,
     reason: str = "",
 ) -> AuditLog:
-    """The one place that writes the audit log."""
-    return AuditLog.objects.create(
+    """The one place that writes the audit log (audit_many: several entries in one insert)."""
+    entry = audit_entry(
+        club=club,
+        actor=actor,
+        action=action,
+        target=target,
+        before=before,
+        after=after,
+        game=game,
+        reason=reason,
+    )
+    entry.save()
+    return entry
+
+
+def audit_entry(
+    *,
+    club: Club,
+    actor: User,
+    action: str,
+    target: str,
+    before: Any = None,
+    after: Any = None,
+    game: Game | None = None,
+    reason: str = "",
+) -> AuditLog:
+    """An audit log entry, not saved yet: for `audit` and `audit_many`."""
+    return AuditLog(
         club=club,
         actor=stored_user(actor),
         action=action,
@@ -110,10 +150,22 @@ def audit(
     )
 
 
+def audit_many(entries: Sequence[AuditLog]) -> None:
+    """Write entries made by `audit_entry`, in chunks (a bulk import's one per game)."""
+    AuditLog.objects.bulk_create(entries, batch_size=BULK_CHUNK)
+
+
 def game_snapshot(game: Game) -> dict[str, Any]:
     """A game's current state as plain JSON, for the audit log's before/after."""
     results = Result.objects.filter(game=game, revision=game.revision).select_related("member")
     chips = ChipEvent.objects.filter(game=game, revision=game.revision).order_by("id")
+    return snapshot_of(game, list(results), list(chips))
+
+
+def snapshot_of(
+    game: Game, results: Sequence[Result], chips: Sequence[ChipEvent]
+) -> dict[str, Any]:
+    """game_snapshot from rows at hand (results in seat order, chips in creation order)."""
     return {
         "date": game.date.isoformat(),
         "table": game.table,
@@ -264,6 +316,26 @@ def _to_scoring(data: GameInput) -> scoring.Game:
     )
 
 
+def game_settled_again(*, game: Game) -> scoring.GameResult | None:
+    """A stored game settled again under its own rules version, for its score parts (the game
+    page explains each score with them). `game` comes from selectors.club_game (its current
+    results and chip events loaded); None if it cannot be settled (it could when it was stored)."""
+    results = sorted(game.current_results, key=lambda r: r.seat)  # type: ignore[attr-defined]
+    chips = game.current_chip_events  # type: ignore[attr-defined]
+    data = GameInput(
+        date=game.date,
+        table=game.table,
+        deposits=game.deposits,
+        rate=game.rate,
+        seats=[SeatInput(r.member, r.points, r.chombo) for r in results],
+        chips=[ChipInput(c.kind, c.winner, c.discarder, c.multiplier) for c in chips],
+    )
+    try:
+        return scoring.settle_game(game.rules_version.rules, _to_scoring(data))
+    except scoring.InputError:
+        return None
+
+
 def _check_members(club: Club, data: GameInput) -> None:
     errors: dict[str, list[str]] = {}
     seen: set[int] = set()
@@ -281,8 +353,28 @@ def _check_members(club: Club, data: GameInput) -> None:
         raise ServiceError(errors)
 
 
-def game_preview(*, club: Club, data: GameInput, version: RulesVersion | None = None) -> Preview:
-    """Settle without storing anything: what the organiser confirms before saving."""
+def _check_storable(data: GameInput, *, check_date: bool) -> None:
+    """The date within bounds and every text fitting its column (limits), else a ServiceError."""
+    errors = limits.column_problems(Game, table=data.table, rate=data.rate)
+    problem = limits.date_problem(data.date) if check_date else None
+    if problem is not None:
+        errors["date"] = [problem]
+    for chip in data.chips:
+        kind = limits.column_problems(ChipEvent, kind=chip.kind)
+        if kind:
+            errors["chips"] = kind["kind"]
+    if errors:
+        raise ServiceError(errors)
+
+
+def game_preview(
+    *, club: Club, data: GameInput, version: RulesVersion | None = None, check_date: bool = True
+) -> Preview:
+    """Settle without storing anything: what the organiser confirms before saving.
+
+    `check_date=False` for a game already stored (an edit, a re-settle): its date is not new.
+    """
+    _check_storable(data, check_date=check_date)
     _check_members(club, data)
     version = version or rules_in_force(club, data.date)
     try:
@@ -293,10 +385,24 @@ def game_preview(*, club: Club, data: GameInput, version: RulesVersion | None = 
 
 
 def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
-    """Store a settled revision's rows; the rows of earlier revisions stop counting."""
+    """Store a settled revision's rows; the rows of earlier revisions stop counting, and the
+    kept totals (league.aggregates) move with them in the same transaction."""
+    removed = list(Result.objects.filter(game=game, counted=True))
     Result.objects.filter(game=game, counted=True).update(counted=False)
+    results, chips = _revision_rows(game, preview, data)
+    added = Result.objects.bulk_create(results)
+    ChipEvent.objects.bulk_create(chips)
+    aggregates.results_changed(
+        club=game.club_id, removed=removed, added=[r for r in added if r.counted]
+    )
+
+
+def _revision_rows(
+    game: Game, preview: Preview, data: GameInput
+) -> tuple[list[Result], list[ChipEvent]]:
+    """A settled revision's rows, not saved yet."""
     bottom = max(p.rank for p in preview.result.players)
-    Result.objects.bulk_create(
+    results = [
         Result(
             game=game,
             revision=game.revision,
@@ -315,8 +421,8 @@ def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
             counted=not game.voided,
         )
         for i, (seat, settled) in enumerate(zip(data.seats, preview.result.players, strict=True))
-    )
-    ChipEvent.objects.bulk_create(
+    ]
+    chips = [
         ChipEvent(
             game=game,
             revision=game.revision,
@@ -326,7 +432,8 @@ def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
             multiplier=c.multiplier,
         )
         for c in data.chips
-    )
+    ]
+    return results, chips
 
 
 def game_record(*, club: Club, user: User, data: GameInput) -> Game:
@@ -354,6 +461,7 @@ def game_record(*, club: Club, user: User, data: GameInput) -> Game:
                 deposits=data.deposits,
                 rules_version=preview.rules_version,
                 submission_key=data.submission_key,
+                submission_hash=data.submission_hash,
                 recorded_by=stored_user(user),
             )
             _write_revision(game, preview, data)
@@ -374,19 +482,102 @@ def game_record(*, club: Club, user: User, data: GameInput) -> Game:
         raise
 
 
+BULK_CHUNK = 1_000
+
+
+def games_record_bulk(
+    *, club: Club, user: User, games: Sequence[tuple[GameInput, Preview]]
+) -> list[Game]:
+    """Record many new games at once (an import), each as game_record would: the same rows, the
+    same numbering per day, the same "game.create" audit entry. Each preview must be
+    game_preview's of its data (the same validation as game_record's); games are numbered in
+    the order given. Inserts in chunks in one transaction: all of them or none. No submission
+    keys (a bulk is claimed as a whole by its caller)."""
+    if not games:
+        return []
+    with transaction.atomic():
+        dates = sorted({data.date for data, _preview in games})
+        Day.objects.bulk_create(
+            [Day(club=club, date=d) for d in dates], ignore_conflicts=True, batch_size=BULK_CHUNK
+        )
+        # One writer per day, as in game_record; locked in a fixed order.
+        days = {
+            d.date: d
+            for d in Day.objects.select_for_update()
+            .filter(club=club, date__in=dates)
+            .order_by("pk")
+        }
+        numbers = dict(
+            Game.objects.filter(day__in=list(days.values()))
+            .order_by()
+            .values_list("day_id")
+            .annotate(n=Max("number"))
+        )
+        recorder = stored_user(user)
+        new_games = []
+        for data, preview in games:
+            day = days[data.date]
+            numbers[day.pk] = numbers.get(day.pk, 0) + 1
+            new_games.append(
+                Game(
+                    club=club,
+                    day=day,
+                    date=data.date,
+                    table=data.table,
+                    number=numbers[day.pk],
+                    rate=data.rate,
+                    deposits=data.deposits,
+                    rules_version=preview.rules_version,
+                    recorded_by=recorder,
+                )
+            )
+        Game.objects.bulk_create(new_games, batch_size=BULK_CHUNK)  # sets the pks
+        results: list[Result] = []
+        chip_events: list[ChipEvent] = []
+        entries = []
+        for game, (data, preview) in zip(new_games, games, strict=True):
+            game_results, game_chips = _revision_rows(game, preview, data)
+            results += game_results
+            chip_events += game_chips
+            entries.append(
+                audit_entry(
+                    club=club,
+                    actor=user,
+                    action="game.create",
+                    target=f"game:{game.pk}",
+                    after=snapshot_of(game, game_results, game_chips),
+                    game=game,
+                )
+            )
+        Result.objects.bulk_create(results, batch_size=BULK_CHUNK)
+        ChipEvent.objects.bulk_create(chip_events, batch_size=BULK_CHUNK)
+        audit_many(entries)
+        # The kept totals, once for the whole batch, in the same transaction.
+        aggregates.results_changed(
+            club=new_games[0].club_id, removed=[], added=[r for r in results if r.counted]
+        )
+    return new_games
+
+
 def _game_by_submission(club: Club, key: uuid.UUID | None) -> Game | None:
     if key is None:
         return None
     return Game.objects.filter(club=club, submission_key=key).first()
 
 
-def _locked(game: Game, expected_revision: int | None) -> Game:
-    current = Game.objects.select_for_update().get(pk=game.pk)
-    if expected_revision is not None and current.revision != expected_revision:
+def game_check_revision(*, game: Game, expected_revision: int | None) -> None:
+    """ServiceError when the game is no longer at the revision the form was opened on: said at
+    the preview already, not only when saving."""
+    if expected_revision is not None and game.revision != expected_revision:
         raise ServiceError.one(
             NON_FIELD,
             _("Someone else changed this game while you were editing it. Check it and try again."),
         )
+
+
+def _locked(game: Game, expected_revision: int | None) -> Game:
+    current = Game.objects.select_for_update().get(pk=game.pk)
+    game_check_revision(game=current, expected_revision=expected_revision)
     return current
 
 
@@ -401,7 +592,9 @@ def game_edit(
         if game.voided:
             raise ServiceError.one(NON_FIELD, _("A void game cannot be edited."))
         # Settled under the version the game has now (a re-settle may have moved it).
-        preview = game_preview(club=game.club, data=data, version=game.rules_version)
+        preview = game_preview(
+            club=game.club, data=data, version=game.rules_version, check_date=False
+        )
         before = game_snapshot(game)
         game.revision += 1
         game.table = data.table
@@ -426,6 +619,8 @@ def game_void(*, game: Game, user: User, reason: str, expected_revision: int | N
     reason = reason.strip()
     if not reason:
         raise ServiceError.one("reason", _("Give a reason for voiding the game."))
+    if problems := limits.column_problems(Game, void_reason=reason):
+        raise ServiceError({"reason": problems["void_reason"]})
     with transaction.atomic():
         game = _locked(game, expected_revision)
         if game.voided:
@@ -434,7 +629,9 @@ def game_void(*, game: Game, user: User, reason: str, expected_revision: int | N
         game.voided = True
         game.void_reason = reason
         game.save()
+        removed = list(Result.objects.filter(game=game, counted=True))
         Result.objects.filter(game=game, counted=True).update(counted=False)
+        aggregates.games_uncounted(rows=removed)
         audit(
             club=game.club,
             actor=user,
@@ -482,6 +679,13 @@ def rules_version_create(
         rules = scoring.rules_from_json(rules_json)
     except scoring.InputError as e:
         raise ServiceError({"rules_json": [problem_message(p) for p in e.problems]}) from None
+    errors = limits.column_problems(RulesVersion, preset=preset, note=note)
+    if problems := limits.rules_problem_messages(rules):
+        errors["rules_json"] = problems
+    if (late := limits.date_problem(effective_from)) is not None:
+        errors["effective_from"] = [late]
+    if errors:
+        raise ServiceError(errors)
     taken = ServiceError.one(
         "effective_from", _("A rules version already takes effect on this date.")
     )
@@ -547,9 +751,10 @@ def _games_governed_by(version: RulesVersion) -> Iterable[Game]:
     games = Game.objects.filter(club=version.club, date__gte=version.effective_from, voided=False)
     if later is not None:
         games = games.filter(date__lt=later)
+    if version.pk is not None:  # an unsaved version (the rules form's check) governs none yet
+        games = games.exclude(rules_version=version)
     return (
-        games.exclude(rules_version=version)
-        .select_related("club", "rules_version")
+        games.select_related("club", "rules_version")
         .prefetch_related("results__member", "chip_events__winner", "chip_events__discarder")
         .order_by("date", "number")
     )
@@ -564,7 +769,7 @@ def resettle_preview(*, version: RulesVersion) -> list[ResettleChange]:
             (r for r in game.results.all() if r.revision == game.revision), key=lambda r: r.seat
         )
         try:
-            preview = game_preview(club=game.club, data=data, version=version)
+            preview = game_preview(club=game.club, data=data, version=version, check_date=False)
         except ServiceError as e:
             problem = " ".join(m for ms in e.errors.values() for m in ms)
             changes.append(ResettleChange(game, before, None, problem))
@@ -573,14 +778,71 @@ def resettle_preview(*, version: RulesVersion) -> list[ResettleChange]:
     return changes
 
 
-def resettle_apply(*, version: RulesVersion, user: User) -> int:
-    """Re-settle every game of `version`'s date range under it; returns how many games moved."""
+RESETTLE_CHANGED = gettext_lazy(
+    "Someone re-settled or edited these games meanwhile: nothing was changed. Check the preview "
+    "again."
+)
+
+
+def resettle_key(changes: Iterable[ResettleChange]) -> str:
+    """The games a re-settle preview showed, at their revisions: applying checks they still are."""
+    return ",".join(f"{c.game.pk}:{c.game.revision}" for c in changes)
+
+
+def _pin_days(version: RulesVersion, user: User) -> None:
+    """The days in `version`'s dates whose games are all settled under it now: their day-level
+    money (fees, shūgi, yen unit) is settled under it too (Day.rules_version), audited."""
+    later = (
+        RulesVersion.objects.filter(club=version.club, effective_from__gt=version.effective_from)
+        .order_by("effective_from")
+        .values_list("effective_from", flat=True)
+        .first()
+    )
+    days = Day.objects.filter(club=version.club, date__gte=version.effective_from)
+    if later is not None:
+        days = days.filter(date__lt=later)
+    days = days.exclude(rules_version=version).exclude(
+        pk__in=Game.objects.filter(club=version.club, voided=False)
+        .exclude(rules_version=version)
+        .values("day")
+    )
+    shugi_days = set(
+        DayShugi.objects.filter(day__in=days, voided=False).values_list("day", flat=True)
+    )
+    for day in days.select_for_update().order_by("date"):
+        if day.pk in shugi_days and not version.rules.session_shugi:
+            continue  # its shūgi could not be settled: the day keeps its rules
+        before = day.rules_version_id
+        day.rules_version = version
+        day.save(update_fields=["rules_version"])
+        audit(
+            club=version.club,
+            actor=user,
+            action="day.resettle",
+            target=f"day:{day.pk}",
+            before={"date": day.date.isoformat(), "rules_version": before},
+            after={"date": day.date.isoformat(), "rules_version": version.pk},
+        )
+
+
+def resettle_apply(*, version: RulesVersion, user: User, expected: str | None = None) -> int:
+    """Re-settle every game of `version`'s date range under it, and the money of its days;
+    returns how many games moved. `expected` is resettle_key() of the preview the organiser
+    saw: when a concurrent re-settle or edit changed those games, nothing is stored and the
+    loser is told (ServiceError), never a server error."""
     moved = 0
     with transaction.atomic():
-        for change in resettle_preview(version=version):
+        Club.objects.select_for_update().get(pk=version.club_id)  # one re-settle per club at once
+        changes = resettle_preview(version=version)
+        if expected is not None and resettle_key(changes) != expected:
+            raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))
+        for change in changes:
             if change.after is None:
                 continue
-            game = _locked(change.game, change.game.revision)
+            current = Game.objects.select_for_update().get(pk=change.game.pk)
+            if current.revision != change.game.revision:  # edited since the preview was read
+                raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))
+            game = current
             if game.voided:  # voided since the preview: it counts nowhere, leave it be
                 continue
             before = game_snapshot(game)
@@ -599,20 +861,48 @@ def resettle_apply(*, version: RulesVersion, user: User) -> int:
                 game=game,
             )
             moved += 1
+        _pin_days(version, user)
     return moved
 
 
 # --- members ---------------------------------------------------------------------------------
 
 
+NAME_INVISIBLE = gettext_lazy("A name cannot hold invisible or control characters (%(chars)s).")
+NAME_TAKEN = gettext_lazy(
+    "%(name)s is already a member (names are compared without spaces or widths)."
+)
+NAME_TOO_LONG = gettext_lazy("A name can be at most %(n)s characters.")
+
+
+def member_name_checked(*, club: Club, name: str, exclude: Member | None = None) -> str:
+    """`name` as it is stored (league.names.clean_name), or ServiceError on "name": empty,
+    holding an invisible character, too long, or the same name as another member of the club
+    (ｱｵｷ and アオキ, 阿部誠 and 阿部 誠 are one name). Every path that names a member uses it."""
+    invisible = names.invisible_characters(name)
+    if invisible:
+        raise ServiceError.one("name", NAME_INVISIBLE % {"chars": ", ".join(invisible)})
+    name = names.clean_name(name)
+    if not name:
+        raise ServiceError.one("name", _("Enter a name."))
+    limit = Member._meta.get_field("name").max_length
+    if len(name) > limit:
+        raise ServiceError.one("name", NAME_TOO_LONG % {"n": limit})
+    twins = Member.objects.filter(club=club, name_key=names.name_key(name))
+    if exclude is not None:
+        twins = twins.exclude(pk=exclude.pk)
+    existing = twins.first()
+    if existing is not None:
+        raise ServiceError.one("name", NAME_TAKEN % {"name": existing.name})
+    return name
+
+
 def member_create(
     *, club: Club, user: User, name: str, kana: str = "", is_guest: bool = False
 ) -> Member:
-    name = " ".join(name.split())
-    if not name:
-        raise ServiceError.one("name", _("Enter a name."))
-    if Member.objects.filter(club=club, name=name).exists():
-        raise ServiceError.one("name", _("A member with this name already exists."))
+    name = member_name_checked(club=club, name=name)
+    if errors := limits.column_problems(Member, name=name, kana=kana.strip()):
+        raise ServiceError(errors)
     try:
         with transaction.atomic():
             member = Member.objects.create(
@@ -645,6 +935,12 @@ def season_create(
     name = " ".join(name.split())
     if not name:
         raise ServiceError.one("name", _("Enter a name."))
+    errors = limits.column_problems(Season, name=name)
+    for key, value in (("start", start), ("end", end)):
+        if (problem := limits.date_problem(value, season_end=key == "end")) is not None:
+            errors[key] = [problem]
+    if errors:
+        raise ServiceError(errors)
     if end < start:
         raise ServiceError.one("end", _("The last day cannot be before the first day."))
     if min_games < 0:
@@ -694,6 +990,8 @@ def day_attendees_add(
     members = list(members)
     if any(m.club_id != club.pk for m in members):
         raise ServiceError.one("attendees", _("Choose a member of this club."))
+    if (problem := limits.date_problem(date)) is not None:
+        raise ServiceError.one("date", problem)
     with transaction.atomic():
         day, _created = Day.objects.get_or_create(club=club, date=date)
         present = set(day.attendees.values_list("pk", flat=True))

@@ -82,9 +82,14 @@ LOGIN_REDIRECT_URL = "/"
 LANGUAGE_CODE = "ja"
 LANGUAGES: list[tuple[str, str]] = [("ja", "日本語"), ("en", "English")]
 LOCALE_PATHS: list[Path] = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["league.formats"]  # one date format, 2026/11/22, in both languages
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "Asia/Tokyo"
+
+# How long after marking a payment its recorder can undo it with one tap (league.money.entry_undo);
+# later, a correction with a reason is needed.
+PAYMENT_UNDO_SECONDS: int = env_int("PAYMENT_UNDO_SECONDS", 600)
 
 STATIC_URL = "static/"
 STATICFILES_DIRS: list[Path] = [BASE_DIR / "static"]

@@ -27,7 +27,8 @@ from django.db.models.functions import Cast, Coalesce, Rank
 
 import scoring
 
-from .models import Club, Result, RulesVersion
+from .aggregates import selectors as aggregate_selectors
+from .models import Club, Result, RulesVersion, Season
 
 _INT = IntegerField()
 
@@ -92,17 +93,27 @@ def standings(
     rate: str | None = None,
     min_games: int = 0,
     order: str = "position",
+    seasons: Sequence[Season] = (),
 ) -> QuerySet[Any]:
     """One row per player: every statistic of the standings page, in one query.
 
     Qualified players (at least `min_games`) come first; `position` ranks by total score within
     each group. `order` is a key of SORTS, ascending, or descending with "-" in front (as
     django-tables2 writes it); ties fall back to the total, then the kana.
+
+    All time, and the dates of one of `seasons` (the caller's, already fetched), without a rate
+    read the totals kept at write time (league.aggregates): the same rows from a few rows.
+    Any other period is aggregated from the results.
     """
     descending = order.startswith("-")
     field = SORTS.get(order.lstrip("-"), "position")
     if field == "position":  # position 1 is the highest total
         field, descending = "total", not descending
+    kept, season = aggregate_selectors.scope_for(seasons, start, end, rate)
+    if kept:
+        return aggregate_selectors.standings(
+            club=club, season=season, min_games=min_games, field=field, descending=descending
+        )
     primary = F(field).desc() if descending else F(field).asc()
 
     return (

@@ -154,7 +154,7 @@ class StandingsTable(tables.Table):
     best = NumberColumn(_("Best"), name="best", show=jancho.score, signed=True)
     busts = NumberColumn(_("Busts"), name="busts")
     chombo = NumberColumn(_("Chombo"), name="chombo")
-    chips = NumberColumn(_("Chips"), name="chips", signed=True)
+    chips = NumberColumn(_("Chips"), name="chips", show=jancho.count, signed=True)
     yen = NumberColumn(_("Yen"), name="yen", show=jancho.yen, signed=True)
 
     class Meta:

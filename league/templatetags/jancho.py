@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.translation import get_language, pgettext_lazy
+from django.utils import translation
+from django.utils.translation import get_language, ngettext, pgettext_lazy
 
 import scoring
 
@@ -30,6 +31,20 @@ def yen(amount: int | None) -> str:
         return ""
     minus = "▲" if _japanese() else "-"
     return f"{minus if amount < 0 else ''}{abs(amount):,}"
+
+
+@register.filter
+def count(value: int | None) -> str:
+    """A signed count such as chips: -1 → "▲1" in Japanese (as scores and yen), "-1" in English."""
+    return yen(value)
+
+
+@register.filter
+def chombo(times: int | None) -> str:
+    """A player's chombo in a game, one wording everywhere: 1 → 「チョンボ1回」, "1 chombo"."""
+    if not times:
+        return ""
+    return ngettext("%(n)s chombo", "%(n)s chombo", times) % {"n": times}
 
 
 @register.filter
@@ -63,10 +78,29 @@ def wind(seat: int | None) -> str:
     return str(SEAT_WINDS[seat])
 
 
+# Chip kinds that clubs commonly pay for, by their key in a rules object. A club's own kinds
+# (any other key) show as they are named.
 CHIP_KINDS = {
     "ippatsu": pgettext_lazy("chip", "ippatsu"),
     "yakuman": pgettext_lazy("chip", "yakuman"),
+    "aka": pgettext_lazy("chip", "red five"),
+    "ura": pgettext_lazy("chip", "ura dora"),
 }
+
+
+def chip_kind_key(text: str) -> str:
+    """What an organiser typed as a chip kind, back to its key: 「一発」, "Ippatsu" → "ippatsu".
+
+    A known kind's name in either language is its key; anything else is a club's own kind."""
+    typed = text.strip().casefold()
+    for key, label in CHIP_KINDS.items():
+        if typed == key:
+            return key
+        for language in ("ja", "en"):
+            with translation.override(language):
+                if typed == str(label).casefold():
+                    return key
+    return text.strip()
 
 
 @register.filter
@@ -81,12 +115,23 @@ def _hundredths(value: int, sign: str) -> str:
     return f"{prefix}{abs(value) // 100}.{abs(value) % 100:02d}"
 
 
+def percent_tenths(hundredths: int) -> int:
+    """A rate from hundredths of a percent to tenths, rounded half up: 3076 → 308 (30.8%).
+
+    league.stats truncates a rate to hundredths (4/13 = 30.769…% → 3076); rounding that half up
+    to tenths gives exactly the rate itself rounded half up, floor(floor(1000·r) / 10 + 0.5) being
+    floor(1000·r / 10 + 0.5) for a rate r ≥ 0, so the two steps never round twice."""
+    return (hundredths + 5) // 10
+
+
 @register.filter
 def percent(hundredths: int | None) -> str:
-    """A rate in hundredths of a percent (league.stats): 2500 → "25.00%"."""
+    """A rate in hundredths of a percent (league.stats), shown to one decimal rounded half up:
+    2500 → "25.0%", 3076 (4/13) → "30.8%"."""
     if hundredths is None:
         return ""
-    return _hundredths(hundredths, "") + "%"
+    tenths = percent_tenths(hundredths)
+    return f"{tenths // 10}.{tenths % 10}%"
 
 
 @register.filter

@@ -107,8 +107,37 @@ class StatementRow:
 class DebtRow:
     debt: money.Debt
     text: str  # whom the member owes, or who owes the member
-    remaining: int  # negative when the member owes
+    remaining: int  # what is left, always positive: `owes` says which way
+    owes: bool  # the member owes it (else the member is owed it)
     age: int
+
+
+@dataclass(frozen=True)
+class OpenDayRow:
+    date: datetime.date
+    yen: int  # always positive: `owes` says which way
+    owes: bool
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A balance in words, never a double negative: "owes 6,886 yen", "is owed 300 yen"."""
+
+    yen: int  # always positive
+    owes: bool
+    settled: bool
+
+
+def headline(balance: int) -> Headline:
+    return Headline(abs(balance), balance < 0, balance == 0)
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    member: Member
+    headline: Headline
+    days: int  # what the member's open days add up to (+ owed to, − owes)
+    debts: int  # what the member's open debts add up to (+ owed to, − owes)
 
 
 def _statement_rows(statement: money.Statement) -> list[StatementRow]:
@@ -126,13 +155,12 @@ def _statement_rows(statement: money.Statement) -> list[StatementRow]:
 def _debt_rows(statement: money.Statement, today: datetime.date) -> list[DebtRow]:
     rows = []
     for debt in sorted(statement.debts, key=lambda d: (d.since, d.entry.pk)):
-        if debt.debtor == statement.member:
+        owes = debt.debtor == statement.member
+        if owes:
             text = _("Owes %(name)s") % {"name": _name(debt.creditor)}
-            remaining = -debt.remaining
         else:
             text = _("Owed by %(name)s") % {"name": debt.debtor.name}
-            remaining = debt.remaining
-        rows.append(DebtRow(debt, text, remaining, debt.age_days(today)))
+        rows.append(DebtRow(debt, text, debt.remaining, owes, debt.age_days(today)))
     return rows
 
 
@@ -151,6 +179,12 @@ def member_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
             "statement": statement,
             "rows": _statement_rows(statement),
             "debts": _debt_rows(statement, timezone.localdate()),
+            "headline": headline(statement.balance),
+            "position": statement.position,
+            "open_days": [
+                OpenDayRow(d.day.date, abs(d.yen), d.yen < 0)
+                for d in (statement.position.open_days if statement.position else [])
+            ],
         },
     )
 
@@ -160,18 +194,44 @@ def member_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
 
 @require_GET
 def debt_list(request: HttpRequest, slug: str) -> HttpResponse:
+    """Open debts, the days not yet settled, and where each member stands: one derivation
+    (money.club_accounts) with the statements and the days' ledgers."""
     club = _money_club(request, slug)
     today = timezone.localdate()
-    debts = sorted(money.open_debts(club=club), key=lambda d: (d.since, d.entry.pk))
+    accounts = money.club_accounts(club=club)
+    members = {m.pk: m for ledger in accounts.ledgers for m in ledger.members.values()}
+    standing = []
+    for member in sorted(members.values(), key=lambda m: (m.kana, m.name)):
+        position = accounts.position(member)
+        if position.total or position.open_days or position.debts:
+            standing.append(
+                MemberRow(
+                    member, headline(position.total), position.days_total, position.debts_total
+                )
+            )
+    open_days = [
+        (ledger, _open_transfers(club, ledger)) for ledger in reversed(accounts.open_ledgers)
+    ]
     return render(
         request,
         "league/debt_list.html",
         {
             "club": club,
-            "debts": [(d, d.age_days(today)) for d in debts],
-            "total": sum(d.remaining for d in debts),
+            "debts": [(d, d.age_days(today)) for d in accounts.debts],
+            "total": accounts.debts_total,
+            "open_days": open_days,
+            "open_total": accounts.open_transfers_total,
+            "standing": standing,
         },
     )
+
+
+def _open_transfers(club: Club, ledger: money.DayLedger) -> list[tuple[str, str, int]]:
+    def name(p: str | None) -> str:
+        member = ledger.member(money.party(p))
+        return member.name if member is not None else club.name
+
+    return [(name(t.payer), name(t.payee), t.yen) for t in ledger.transfers]
 
 
 @require_POST

@@ -33,17 +33,23 @@ class ThrottleMixin:
 
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username")
-        if username is not None and throttle.is_throttled(
-            username=username, address=self._address()
-        ):
+        if username is None:
+            return super().clean()  # type: ignore[misc]
+        attempt = throttle.attempt_begin(
+            username=username,
+            address=self._address(),
+            device=throttle.device_for(self.request, username),
+        )
+        if attempt is None:
             self.throttled = True
             raise forms.ValidationError(THROTTLED, code="throttled")
-        return super().clean()  # type: ignore[misc]
-
-    def get_invalid_login_error(self) -> forms.ValidationError:
-        # Called by AuthenticationForm.clean only when the user name and password do not match.
-        throttle.record_failure(username=self.cleaned_data["username"], address=self._address())
-        return super().get_invalid_login_error()  # type: ignore[misc]
+        try:
+            cleaned = super().clean()  # type: ignore[misc]
+        except forms.ValidationError:
+            throttle.attempt_failed(attempt)
+            raise
+        throttle.attempt_succeeded(attempt)
+        return cleaned
 
     def _address(self) -> str:
         return throttle.client_address(self.request) if self.request else throttle.UNKNOWN_ADDRESS
@@ -60,6 +66,14 @@ class ThrottledAdminAuthenticationForm(ThrottleMixin, AdminAuthenticationForm):
 class ThrottledLoginView(LoginView):
     form_class = ThrottledAuthenticationForm
     http_method_names = ["get", "head", "post"]  # FormView would take PUT as POST
+
+    def form_valid(self, form: ThrottledAuthenticationForm) -> HttpResponse:  # type: ignore[override]
+        response = super().form_valid(form)
+        # This device is now trusted for this user: see league.throttle, "Device cookies".
+        throttle.device_cookie_set(
+            response, request=self.request, username=form.cleaned_data["username"]
+        )
+        return response
 
     def form_invalid(self, form: ThrottledAuthenticationForm) -> HttpResponse:  # type: ignore[override]
         response = super().form_invalid(form)

@@ -67,7 +67,10 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
     shown = Shown.for_rules(stats.rules_between(versions, args["start"], args["end"]))
     period, ascii_period = _period_names(filterset, args)
     workbook = exports.standings_workbook(
-        club=club, rows=stats.standings(club=club, **args), shown=shown, period=period
+        club=club,
+        rows=stats.standings(club=club, seasons=list(filterset.seasons.values()), **args),
+        shown=shown,
+        period=period,
     )
     return exports.xlsx_response(
         workbook,

@@ -1,14 +1,15 @@
 """Importing historical score sheets: upload a workbook, check the preview, confirm.
 
-Organisers only. Nothing is stored in the club's data before the confirmation: the uploaded file
-waits in a temporary file named by a token in the session (league.imports), and the preview is
-worked out from it again on every request.
+Organisers only. Nothing is stored in the club's data before the confirmation. The workbook is
+read once, on upload; what was read waits in the database for its organiser
+(league.excel.models.ImportUpload), so that any app server shows the preview and confirms it.
+The preview settles the read games again (names may have been mapped, members added meanwhile),
+but never parses the file again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -21,7 +22,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from league import imports
 from league.access import club_for
-from league.models import Club, Member
+from league.excel import services as excel_services
+from league.excel.selectors import upload_waiting
+from league.forms_manage import kana_clean
+from league.models import Club, ImportUpload, Member
 
 NEW = "new"
 SHOWN_GAMES = 1_000  # a page of tens of thousands of games helps nobody; all of them are checked
@@ -36,22 +40,22 @@ class UploadForm(forms.Form):
         error_messages={"empty": imports.EMPTY_FILE},
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, players: int, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        self.players = players
 
-    def clean_workbook(self) -> bytes:
+    def clean_workbook(self) -> imports.Parsed:
+        """The workbook read (the only time it is read), or the reason it cannot be."""
         upload = self.cleaned_data["workbook"]
         if upload.size > imports.MAX_BYTES:  # before reading it into memory
             raise forms.ValidationError(
                 str(imports.TOO_BIG) % {"mb": imports.MAX_BYTES // (1024 * 1024)}
             )
-        data = upload.read()
         try:
-            imports.workbook_check(data)
+            return imports.workbook_read(upload.read(), players=self.players)
         except imports.WorkbookError as e:
             raise forms.ValidationError(e.message) from None
-        return data
 
 
 class NamesForm(forms.Form):
@@ -68,6 +72,10 @@ class NamesForm(forms.Form):
         super().__init__(*args, **kw)
         self.unknown = unknown
         self.members = {str(m.pk): m for m in members}
+        self.fields["duplicates"] = forms.BooleanField(
+            label=_("Import the games already recorded as well (they will be there twice)"),
+            required=False,
+        )
         choices = [(NEW, _("Add as a new member")), *((k, m.name) for k, m in self.members.items())]
         for name in unknown:
             # Not required: a name left without a choice is added as a new member.
@@ -78,48 +86,48 @@ class NamesForm(forms.Form):
                 label=_("Reading (kana)"), max_length=100, required=False
             )
 
+    def clean(self) -> dict[str, Any]:
+        """Readings are checked like the member form's (kana only, normalised), for the names
+        that become new members."""
+        cleaned = super().clean()
+        for name in self.unknown:
+            field_name = f"kana_{name.key}"
+            if cleaned.get(f"map_{name.key}") not in (NEW, "", None) or field_name not in cleaned:
+                continue
+            try:
+                cleaned[field_name] = kana_clean(cleaned[field_name])
+            except forms.ValidationError as e:
+                self.add_error(field_name, e)
+        return cleaned
+
     def mapping(self) -> dict[str, Member]:
         chosen = ((u.key, self.cleaned_data[f"map_{u.key}"]) for u in self.unknown)
         return {key: self.members[pk] for key, pk in chosen if pk not in (NEW, "")}
 
     def kana(self) -> dict[str, str]:
-        return {u.key: self.cleaned_data[f"kana_{u.key}"].strip() for u in self.unknown}
+        return {u.key: self.cleaned_data.get(f"kana_{u.key}", "") for u in self.unknown}
 
     def rows(self) -> list[tuple[imports.UnknownName, forms.BoundField, forms.BoundField]]:
         return [(u, self[f"map_{u.key}"], self[f"kana_{u.key}"]) for u in self.unknown]
 
 
-@dataclass(frozen=True)
-class Upload:
-    token: str
-    filename: str
-
-
-def _session_key(club: Club) -> str:
-    return f"league.import.{club.pk}"
-
-
-def _upload(request: HttpRequest, club: Club) -> Upload | None:
-    stored = request.session.get(_session_key(club))
-    return Upload(**stored) if isinstance(stored, dict) else None
-
-
-def _forget(request: HttpRequest, club: Club, upload: Upload) -> None:
-    imports.upload_discard(upload.token)
-    request.session.pop(_session_key(club), None)
-
-
 @require_http_methods(["GET", "POST"])
 def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug, organiser=True)
-    form = UploadForm(request.POST, request.FILES) if request.method == "POST" else UploadForm()
+    players = imports.club_players(club)
+    if request.method == "POST":
+        form = UploadForm(request.POST, request.FILES, players=players)
+    else:
+        form = UploadForm(players=players)
     if form.is_bound and form.is_valid():
-        previous = _upload(request, club)
-        if previous is not None:
-            imports.upload_discard(previous.token)
-        token = imports.upload_store(form.cleaned_data["workbook"])
-        name = request.FILES["workbook"].name or ""
-        request.session[_session_key(club)] = {"token": token, "filename": name[:200]}
+        parsed = form.cleaned_data["workbook"]
+        excel_services.upload_keep(
+            club=club,
+            user=request.user,
+            filename=request.FILES["workbook"].name or "",
+            parsed=imports.parsed_dump(parsed),
+            games=len(parsed.games),
+        )
         return redirect("import_preview", club.slug)
     return render(
         request,
@@ -128,13 +136,13 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "form": form,
             "max_mb": imports.MAX_BYTES // (1024 * 1024),
-            "players": imports.club_players(club),
+            "players": players,
         },
     )
 
 
 def _render_preview(
-    request: HttpRequest, upload: Upload, plan: imports.Plan, form: NamesForm
+    request: HttpRequest, upload: ImportUpload, plan: imports.Plan, form: NamesForm
 ) -> HttpResponse:
     return render(
         request,
@@ -159,24 +167,18 @@ def _start_over(request: HttpRequest, club: Club, message: str) -> HttpResponse:
     return redirect("import_upload", club.slug)
 
 
-def _planned(request: HttpRequest, club: Club, *, claim: bool) -> tuple[Any, Any] | HttpResponse:
-    """The session's upload and its plan, or a redirect to start over with the reason."""
-    upload = _upload(request, club)
-    load = imports.upload_claim if claim else imports.upload_load
-    data = load(upload.token) if upload else None
-    if upload is None or data is None:
+def _planned(request: HttpRequest, club: Club) -> tuple[ImportUpload, imports.Plan] | HttpResponse:
+    """The organiser's waiting upload and its plan, or a redirect to start over."""
+    upload = upload_waiting(club=club, user=request.user)
+    if upload is None:
         return _start_over(request, club, str(UPLOAD_AGAIN))
-    try:
-        return upload, imports.plan_build(club=club, data=data)
-    except imports.WorkbookError as e:
-        _forget(request, club, upload)
-        return _start_over(request, club, e.message)
+    return upload, imports.plan_settle(club=club, parsed=imports.parsed_load(upload.parsed))
 
 
 @require_GET
 def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug, organiser=True)
-    loaded = _planned(request, club, claim=False)
+    loaded = _planned(request, club)
     if isinstance(loaded, HttpResponse):
         return loaded
     upload, plan = loaded
@@ -187,28 +189,44 @@ def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug, organiser=True)
-    # Claiming the file makes a double tap on "import" import once, not twice.
-    loaded = _planned(request, club, claim=True)
-    if isinstance(loaded, HttpResponse):
-        return loaded
-    upload, plan = loaded
+    # Claiming the upload makes a double tap on "import" import once, not twice.
+    upload = upload_waiting(club=club, user=request.user)
+    if upload is None or not excel_services.upload_claim(upload=upload):
+        return _start_over(request, club, str(UPLOAD_AGAIN))
+    try:
+        return _confirm_claimed(request, club, upload)
+    except BaseException:  # an unexpected failure stored nothing: the upload waits again
+        excel_services.upload_release(upload=upload)
+        raise
+
+
+def _confirm_claimed(request: HttpRequest, club: Club, upload: ImportUpload) -> HttpResponse:
+    plan = imports.plan_settle(club=club, parsed=imports.parsed_load(upload.parsed))
     form = NamesForm(request.POST, unknown=plan.unknown, members=plan.members)
     if form.is_valid():
         plan = plan.remap(form.mapping())
+        duplicates = form.cleaned_data["duplicates"]
         try:
-            games = imports.plan_apply(plan=plan, user=request.user, kana=form.kana())
+            games = imports.plan_apply(
+                plan=plan, user=request.user, kana=form.kana(), duplicates=duplicates
+            )
         except imports.ImportFailed as e:
             plan.problems = e.problems
         else:
-            _forget(request, club, upload)
-            messages.success(request, _imported(len(games), len(plan.new_names)))
+            excel_services.upload_discard(upload=upload)
+            skipped = 0 if duplicates else plan.duplicates
+            messages.success(request, _imported(len(games), len(plan.new_names), skipped))
             return redirect("club_home", club.slug)
-    imports.upload_release(upload.token)
+    excel_services.upload_release(upload=upload)
     return _render_preview(request, upload, plan, form)
 
 
-def _imported(games: int, members: int) -> str:
+def _imported(games: int, members: int, skipped: int) -> str:
     text = ngettext("Imported %(n)s game.", "Imported %(n)s games.", games) % {"n": games}
+    if skipped:
+        text += " " + ngettext(
+            "Skipped %(n)s game already recorded.", "Skipped %(n)s games already recorded.", skipped
+        ) % {"n": skipped}
     if members:
         text += " " + ngettext("Added %(n)s new member.", "Added %(n)s new members.", members) % {
             "n": members

@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -27,13 +28,14 @@ from league.forms_money import (
     BORROW,
     PAY,
     AttendeesForm,
+    DayCloseForm,
     EntryReverseForm,
     ShugiForm,
     ShugiVoidForm,
     TransferForm,
     party_key,
 )
-from league.models import Club, Day, DayShugi, LedgerEntry, Member, RulesVersion
+from league.models import Club, Day, DayShugi, LedgerEntry, Member
 from league.services import ServiceError
 
 # --- what the page shows ---------------------------------------------------------------------
@@ -64,6 +66,7 @@ class EntryRow:
     borrower: str
     reversed: bool
     recorded_by: str
+    undoable: bool = False  # its recorder may still undo it with one tap
 
 
 @dataclass(frozen=True)
@@ -81,11 +84,12 @@ def _club_day(club: Club, date: datetime.date) -> Day:
 
 
 def _money_rules(day: Day) -> scoring.Rules:
-    """The rules in force on the day; 404 when they have no money (健康麻雀 has no ledger)."""
-    version = RulesVersion.in_force(day.club, day.date)
-    if version is None or not version.rules.has_money:
+    """The rules the day's money is settled under; 404 when they have no money (健康麻雀 has no
+    ledger) and nothing was ever recorded in it."""
+    rules = money.day_rules(day=day)
+    if rules is None or (not rules.has_money and not day.ledger.exists()):
         raise Http404
-    return version.rules
+    return rules
 
 
 def _name(club: Club, member: Member | None) -> str:
@@ -110,11 +114,12 @@ def _transfer_rows(club: Club, ledger: money.DayLedger) -> list[TransferRow]:
     return rows
 
 
-def _entry_rows(club: Club, entries: Iterable[LedgerEntry]) -> list[EntryRow]:
+def _entry_rows(club: Club, entries: Iterable[LedgerEntry], user: Any = None) -> list[EntryRow]:
     entries = list(entries)
     reversed_ids = {e.reverses_id for e in entries if e.reverses_id is not None}
     user_ids = {e.created_by_id for e in entries if e.created_by_id is not None}
     users = get_user_model().objects.in_bulk(user_ids) if user_ids else {}
+    now = timezone.now()
     return [
         EntryRow(
             entry=e,
@@ -123,6 +128,12 @@ def _entry_rows(club: Club, entries: Iterable[LedgerEntry]) -> list[EntryRow]:
             borrower=e.borrower.name if e.borrower else "",
             reversed=e.pk in reversed_ids,
             recorded_by=users[e.created_by_id].get_username() if e.created_by_id else "",
+            undoable=(
+                user is not None
+                and e.pk not in reversed_ids
+                and e.day_id is not None
+                and money.undoable(e, user, now)
+            ),
         )
         for e in entries
     ]
@@ -137,8 +148,9 @@ def _rate_groups(day: Day) -> list[RateGroup]:
     return [RateGroup(rate, numbers) for rate, numbers in groups.items()]
 
 
-def _ledger_context(club: Club, ledger: money.DayLedger) -> dict[str, object]:
+def _ledger_context(club: Club, ledger: money.DayLedger, user: Any) -> dict[str, object]:
     rules, result, day = ledger.rules, ledger.result, ledger.day
+    entries = _entry_rows(club, ledger.entries, user if club.is_organiser else None)  # type: ignore[attr-defined]
     players = [PlayerRow(ledger.members[int(p.name)], p) for p in result.players]
     context: dict[str, object] = {
         "club": club,
@@ -147,7 +159,9 @@ def _ledger_context(club: Club, ledger: money.DayLedger) -> dict[str, object]:
         "players": players,
         "waiting": [row.member for row in players if not row.parts.games],
         "transfers": _transfer_rows(club, ledger),
-        "entries": _entry_rows(club, ledger.entries),
+        "entries": entries,
+        "undo": next((row for row in reversed(entries) if row.undoable), None),
+        "closed": day.closed_at is not None,
         "rate_groups": _rate_groups(day),
         "shugi": [(s, ledger.members[s.winner_id]) for s in day.shugi.all()],
         "show_game_yen": bool(rules.rates),
@@ -168,13 +182,82 @@ def _ledger_context(club: Club, ledger: money.DayLedger) -> dict[str, object]:
 def day_ledger(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
     day = _club_day(club, date)
-    try:
-        ledger = money.day_ledger(day=day)
-    except ServiceError:  # no rules in force on the day: nothing to settle
-        raise Http404 from None
-    if not ledger.has_money:
+    ledger = money.day_ledger(day=day)
+    if not ledger.has_money and not ledger.entries:  # a day with entries always has its page
         raise Http404
-    return render(request, "league/day_ledger.html", _ledger_context(club, ledger))
+    return render(request, "league/day_ledger.html", _ledger_context(club, ledger, request.user))
+
+
+# --- closing the day (締め) ---------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def day_close(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    """The confirmation screen: each open transfer paid or deferred (deferred by default)."""
+    club = club_for(request, slug, organiser=True)
+    day = _club_day(club, date)
+    ledger = money.day_ledger(day=day)
+    if not ledger.has_money and not ledger.entries:
+        raise Http404
+    rows = _transfer_rows(club, ledger)
+    form = DayCloseForm(
+        request.POST if request.method == "POST" else None,
+        transfers=[(r.payer_key, r.payee_key, r.payer_is_member) for r in rows],
+        initial={"expected": money.transfers_key(ledger.transfers)},
+    )
+    if form.is_bound and form.is_valid():
+        try:
+            created = money.day_close(
+                day=day,
+                user=request.user,
+                defer=form.deferred(),
+                expected=form.cleaned_data["expected"],
+            )
+        except ServiceError as e:
+            _error_messages(request, e.errors)
+            return redirect("day_close", club.slug, day.date)
+        deferred = sum(e.kind == LedgerEntry.DEFERRAL for e in created)
+        messages.success(
+            request,
+            _("Day closed: %(paid)s paid, %(deferred)s deferred.")
+            % {"paid": len(created) - deferred, "deferred": deferred},
+        )
+        return redirect("day_ledger", club.slug, day.date)
+    context = {
+        "club": club,
+        "day": day,
+        "ledger": ledger,
+        "rows": [(row, form[f"t-{row.payer_key}-{row.payee_key}"]) for row in rows],
+        "form": form,
+    }
+    return render(request, "league/day_close.html", context)
+
+
+@require_POST
+def entry_undo(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """One tap, shortly after a mis-tap: the entry's reversal (money.entry_undo)."""
+    club = club_for(request, slug, organiser=True)
+    entry = get_object_or_404(
+        LedgerEntry.objects.select_related("day", "payer", "payee", "borrower"),
+        pk=entry_id,
+        club=club,
+    )
+    back = _entry_page(club, entry)
+    try:
+        money.entry_undo(entry=entry, user=request.user)
+    except ServiceError as e:
+        _error_messages(request, e.errors)
+    else:
+        messages.success(
+            request,
+            _("Undone: %(payer)s → %(payee)s %(amount)s yen no longer counts.")
+            % {
+                "payer": _name(club, entry.borrower if entry.borrower else entry.payer),
+                "payee": _name(club, entry.payee),
+                "amount": f"{entry.amount:,}",
+            },
+        )
+    return redirect(back)
 
 
 # --- settling up -----------------------------------------------------------------------------

@@ -5,12 +5,15 @@ Everyone in the club sees the lists; only organisers change anything (league.acc
 
 from __future__ import annotations
 
+import datetime
+import hashlib
+import json
 from dataclasses import dataclass
 
 from django import forms
 from django.contrib import messages
 from django.db.models import Count
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -29,10 +32,13 @@ from ..forms_manage import (
     RulesForm,
     SeasonForm,
     kana_sort_key,
+    preset_label,
     rules_initial,
     rules_summary,
 )
 from ..models import Club, Member, Result, RulesVersion, Season
+from ..services import problem_message
+from ..templatetags import jancho
 
 
 def _add_errors(form: forms.Form, error: services.ServiceError) -> None:
@@ -165,13 +171,63 @@ def _base_rules(club: Club, choice: str) -> tuple[str, dict[str, object], str]:
     return "current", current.rules_json, current.preset
 
 
+@dataclass(frozen=True)
+class _Preset:
+    name: str
+    label: str
+    description: str
+
+
+@dataclass(frozen=True)
+class RulesCheck:
+    """What saving a new version would change: the lines of the rules that differ from the
+    version in force on its date, and how many recorded games would then settle differently."""
+
+    token: str  # the confirmation names exactly these rules from this date
+    changes: list[tuple[str, str, str]]  # label, before ("" for a first version), after
+    games: int  # recorded games from this date that the new rules would settle differently
+    failing: int  # recorded games from this date that the new rules cannot settle
+
+
+def _check_token(effective_from: object, rules: scoring.Rules) -> str:
+    text = json.dumps([str(effective_from), rules.to_json()], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def rules_check(club: Club, effective_from: datetime.date, rules: scoring.Rules) -> RulesCheck:
+    before = RulesVersion.in_force(club, effective_from)
+    old = dict(rules_summary(before.rules)) if before else {}
+    new = dict(rules_summary(rules))
+    changes = [(label, old.get(label, ""), value) for label, value in new.items()]
+    changes += [(label, value, "") for label, value in old.items() if label not in new]
+    unsaved = RulesVersion(club=club, effective_from=effective_from, rules_json=rules.to_json())
+    preview = services.resettle_preview(version=unsaved)
+    return RulesCheck(
+        token=_check_token(effective_from, rules),
+        changes=[c for c in changes if c[1] != c[2]],
+        games=sum(1 for change in preview if change.changed),
+        failing=sum(1 for change in preview if change.after is None),
+    )
+
+
 @require_http_methods(["GET", "POST"])
 def rules_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """The rules form. Saving takes two steps: the first shows what would change (field by field
+    against the rules in force on that date, and how many recorded games would settle
+    differently); the second, confirming exactly those rules, saves them."""
     club = club_for(request, slug, organiser=True)
     base, base_json, preset = _base_rules(club, request.GET.get("from", ""))
     initial = {**rules_initial(base_json), "preset": preset, "effective_from": timezone.localdate()}
     form = RulesForm(request.POST or None, initial=initial)
+    check = None
     if request.method == "POST" and form.is_valid():
+        assert form.rules is not None
+        effective_from = form.cleaned_data["effective_from"]
+        if request.POST.get("confirm") != _check_token(effective_from, form.rules):
+            check = rules_check(club, effective_from, form.rules)
+        else:
+            check = None
+    if request.method == "POST" and form.is_valid() and check is None:
         assert form.rules is not None
         try:
             version = services.rules_version_create(
@@ -191,10 +247,92 @@ def rules_new(request: HttpRequest, slug: str) -> HttpResponse:
         "club": club,
         "form": form,
         "base": base,
-        "presets": scoring.PRESETS.values(),
+        "presets": [_Preset(p.name, *preset_label(p.name)) for p in scoring.PRESETS.values()],
         "has_current": RulesVersion.objects.filter(club=club).exists(),
+        "check": check,
+        "example_seats": _example_seats(form),
+        "preset_label": preset_label(form["preset"].value() or "")[0],
     }
     return render(request, "league/rules_form.html", context)
+
+
+# The worked example's final points, by the number of players: 4 × 25,000 and 3 × 35,000, the
+# usual starts, with hundreds that show what the rounding does.
+EXAMPLE_POINTS = {4: [48300, 31200, 15600, 4900], 3: [52300, 35200, 17500]}
+
+
+def _example_seats(form: RulesForm) -> list[tuple[str, str]]:
+    """The example's seats (wind, final points): what was sent back, else the usual points for
+    the form's number of players (4 boxes always; the script hides the 4th for 3 players)."""
+    try:
+        players = int(form["players"].value())
+    except (TypeError, ValueError):
+        players = 4
+    defaults = EXAMPLE_POINTS.get(players, EXAMPLE_POINTS[4])
+    seats = []
+    for i in range(4):
+        sent = form.data.get(f"example_{i}") if form.is_bound else None
+        value = sent if sent is not None else (f"{defaults[i]}" if i < len(defaults) else "")
+        seats.append((str(jancho.SEAT_WINDS[i]), value))
+    return seats
+
+
+@require_http_methods(["POST"])
+def rules_example(request: HttpRequest, slug: str) -> JsonResponse:
+    """The rules form's worked example: one hanchan settled under the rules as they stand in the
+    form (not saved), so the organiser sees what a rule does before saving it.
+
+    Takes the form's fields and example_0 … example_3 (final points); answers {"players": […],
+    "rate": …} or {"errors": […]} naming what the form must fix first."""
+    club_for(request, slug, organiser=True)
+    form = RulesForm(request.POST)
+    form.fields["effective_from"].required = False  # the example does not depend on the date
+    if not form.is_valid() or form.rules is None:
+        errors = [
+            f"{form[name].label}: {message}"
+            if name in form.fields and name != "__all__"
+            else message
+            for name, field_errors in form.errors.items()
+            for message in field_errors
+        ]
+        return JsonResponse({"errors": errors[:5]})
+    rules = form.rules
+    points = []
+    for seat in range(rules.players):
+        try:
+            points.append(scoring.parse_integer(request.POST.get(f"example_{seat}", "")))
+        except ValueError:
+            return JsonResponse({"errors": [_("Enter the example's final points as numbers.")]})
+    rate = next(iter(rules.rates), "")
+    seats = tuple(scoring.Seat(str(jancho.SEAT_WINDS[i]), p) for i, p in enumerate(points))
+    deposits = max(rules.players * rules.start - sum(points), 0)  # riichi sticks left over
+    busts = None
+    if rules.bust_bonus is not None and rules.bust_bonus.to == "buster":
+        # The example's busted players were busted by its top (who busted whom is a fact of
+        # the game, not of the rules; this shows what the bonus does).
+        top = max(seats, key=lambda seat: seat.points).name
+        busts = tuple(
+            scoring.Bust(seat.name, top)
+            for seat in seats
+            if seat.points < 0 or (seat.points == 0 and rules.bust_bonus.at_zero)
+        )
+    game = scoring.Game(seats=seats, deposits=deposits, rate=rate or None, busts=busts)
+    try:
+        result = scoring.settle_game(rules, game)
+    except scoring.InputError as e:
+        return JsonResponse({"errors": [problem_message(p) for p in e.problems][:5]})
+    players = [
+        {
+            "name": p.name,
+            "points": jancho.points(p.points),
+            "rank": p.rank,
+            "score": jancho.score(p.score),
+            "yen": jancho.yen(p.yen) if rate else "",
+            "sign": jancho.sign_class(p.score),
+        }
+        for p in result.players
+    ]
+    return JsonResponse({"players": players, "rate": rate, "deposits": jancho.points(deposits)})
 
 
 def _rules_created_messages(request: HttpRequest, club: Club, version: RulesVersion) -> None:
@@ -230,21 +368,33 @@ def rules_resettle(request: HttpRequest, slug: str, version_id: int) -> HttpResp
     club = club_for(request, slug, organiser=request.method == "POST")
     version = get_object_or_404(RulesVersion, pk=version_id, club=club)
     if request.method == "POST":
-        moved = services.resettle_apply(version=version, user=request.user)
+        # Only what the preview showed is applied: a concurrent re-settle or edit is refused
+        # with a message (services.resettle_apply), never a server error.
+        expected = request.POST.get("expected", "")[:20_000]
+        try:
+            moved = services.resettle_apply(version=version, user=request.user, expected=expected)
+        except services.ServiceError as e:
+            for field_messages in e.errors.values():
+                for message in field_messages:
+                    messages.error(request, message)
+            return redirect("rules_resettle", club.slug, version.pk)
         messages.success(
             request,
             ngettext("%(n)s game re-settled.", "%(n)s games re-settled.", moved) % {"n": moved},
         )
         return redirect("rules_list", club.slug)
+    changes = services.resettle_preview(version=version)
     rows = [
         ResettleRow(
             c, [(r, c.after.players[i] if c.after else None) for i, r in enumerate(c.before)]
         )
-        for c in services.resettle_preview(version=version)
+        for c in changes
     ]
     context = {
         "club": club,
         "version": version,
+        "expected": services.resettle_key(changes),
+        "days": money.resettle_days(version=version, changes=changes),
         "rows": rows,
         "changed_count": sum(row.change.changed for row in rows),
         "failed_count": sum(row.change.after is None for row in rows),

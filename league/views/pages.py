@@ -11,9 +11,10 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from league import selectors
+from league import breakdown, selectors, services
 from league.access import club_for
-from league.models import RulesVersion
+from league.forms import WINDS
+from league.models import Game, RulesVersion
 
 # The clubs play in Japan: "today" is the date at the table, whatever the server's clock says.
 CLUB_TIMEZONE = ZoneInfo("Asia/Tokyo")
@@ -50,15 +51,27 @@ def day_detail(request: HttpRequest, slug: str, date: datetime.date) -> HttpResp
         raise Http404
     ledger = selectors.day_ledger_rows(day=day)
     version = RulesVersion.in_force(club, day.date)
+    games = selectors.day_games(day=day)
     context = {
         "club": club,
         "day": day,
-        "games": selectors.day_games(day=day),
+        "games": games,
+        "last_by_table": _last_by_table(games),
         "ledger": ledger,
         "ledger_has_yen": any(row["yen"] is not None for row in ledger),
         "has_money": bool(version and version.rules.has_money),
     }
     return render(request, "league/day_detail.html", context)
+
+
+def _last_by_table(games: list[Game]) -> list[Game]:
+    """Each table's latest counted game (the day's games come in order): where "next game",
+    "same four" and "rotate seats" start from."""
+    last: dict[str, Game] = {}
+    for game in games:
+        if not game.voided:
+            last[game.table] = game
+    return list(last.values())
 
 
 @require_safe
@@ -67,5 +80,20 @@ def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     game = selectors.club_game(club=club, game_id=game_id)
     if game is None:
         raise Http404
-    context = {"club": club, "game": game, "history": selectors.game_history(game=game)}
+    context = {
+        "club": club,
+        "game": game,
+        "history": selectors.game_history(game=game),
+        "breakdown": _game_breakdown(game),
+    }
     return render(request, "league/game_detail.html", context)
+
+
+def _game_breakdown(game: Game) -> breakdown.Breakdown | None:
+    """How each score of the game's current revision came about (settled again: a few
+    microseconds, no query)."""
+    result = services.game_settled_again(game=game)
+    if result is None:
+        return None
+    seats = sorted(game.current_results, key=lambda r: r.seat)  # type: ignore[attr-defined]
+    return breakdown.breakdown(result, [r.member.name for r in seats], WINDS[: len(seats)])

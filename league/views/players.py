@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import dateformat
@@ -18,11 +17,14 @@ from django.views.decorators.http import require_safe
 
 from league import charts, stats
 from league.access import club_for
+from league.aggregates import selectors as aggregate_selectors
 from league.models import Club, Member, Season
 from league.tables import Shown
 from league.templatetags.jancho import average, hundredths, percent, score, sign_class, yen
 
 GAMES_SHOWN = 100  # the player's latest games listed; the statistics and the chart cover them all
+CHART_GAMES = 300  # up to this many games the chart has a point per game; beyond, one per day
+CHART_POINTS = 200  # at most this many days' points on a long history's chart
 # The standings page's words (league.tables), so that both pages read the same.
 RANK_NAMES = (gettext_lazy("1st"), gettext_lazy("2nd"), gettext_lazy("3rd"), gettext_lazy("4th"))
 
@@ -108,7 +110,25 @@ def _cumulative(history: Sequence[tuple[datetime.date, int]]) -> list[charts.Poi
     return points
 
 
-def _score_chart(points: Sequence[charts.Point], dates: Sequence[datetime.date]) -> SafeString:
+def _daily_cumulative(
+    days: Sequence[tuple[datetime.date, int, int]],
+) -> tuple[list[charts.Point], list[datetime.date]]:
+    """The running total at the end of each day played (x = games played so far), thinned to at
+    most CHART_POINTS points evenly over the days (the last day always kept)."""
+    step = max(1, -(-len(days) // CHART_POINTS))
+    points, dates, games, total = [(0, 0)], [], 0, 0
+    for i, (date, day_games, day_score) in enumerate(days):
+        games += day_games
+        total += day_score
+        if (i + 1) % step == 0 or i == len(days) - 1:
+            points.append((games, total))
+            dates.append(date)
+    return points, dates
+
+
+def _score_chart(
+    points: Sequence[charts.Point], dates: Sequence[datetime.date], by_day: bool = False
+) -> SafeString:
     if not dates:
         return charts.line_chart([], title=_("Cumulative score"))
     games, total = points[-1]
@@ -117,10 +137,16 @@ def _score_chart(points: Sequence[charts.Point], dates: Sequence[datetime.date])
         "Cumulative score: %(total)s after %(games)d games",
         games,
     ) % {"total": score(total), "games": games}
+    if by_day:  # x is the number of games at each day's end
+        x_labels = [(points[1][0], dateformat.format(dates[0], "n/j"))]
+        if len(dates) > 1:
+            x_labels.append((games, dateformat.format(dates[-1], "n/j")))
+    else:
+        x_labels = _date_labels(dates)
     return charts.line_chart(
         [(title, points)],
         title=title,
-        x_labels=_date_labels(dates),
+        x_labels=x_labels,
         end_labels=[score(total)],
         markers=games <= 40,
     )
@@ -138,14 +164,27 @@ def player_detail(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
     # One row of the standings query: the same numbers as the standings page, by construction.
     row = (
         stats.standings(
-            club=club, start=start, end=end, min_games=season.min_games if season else 0
+            club=club,
+            start=start,
+            end=end,
+            min_games=season.min_games if season else 0,
+            seasons=seasons,
         )
         .filter(member=member.pk)
         .first()
     )
     results = stats.counted_results(club=club, start=start, end=end).filter(member=member)
-    history = list(results.order_by("date", "game__number").values_list("date", "score"))
-    cumulative = _cumulative(history)
+    if row is not None and row["games"] > CHART_GAMES:
+        # A long history: the chart's points are the ends of the days played (kept totals),
+        # at most CHART_POINTS of them, so the page costs the same at any length.
+        cumulative, dates = _daily_cumulative(
+            aggregate_selectors.member_days(member=member, start=start, end=end)
+        )
+        score_chart = _score_chart(cumulative, dates, by_day=True)
+    else:
+        history = list(results.order_by("date", "game__number").values_list("date", "score"))
+        cumulative = _cumulative(history)
+        score_chart = _score_chart(cumulative, [date for date, _score in history])
     games = list(results.select_related("game").order_by("-date", "-game__number")[:GAMES_SHOWN])
     context = {
         "club": club,
@@ -158,7 +197,7 @@ def player_detail(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
         "games": games,
         "games_capped": row is not None and row["games"] > len(games),
         "cumulative": cumulative,
-        "score_chart": _score_chart(cumulative, [date for date, _score in history]),
+        "score_chart": score_chart,
         "rank_chart": _rank_chart(row, shown),
     }
     return render(request, "league/player_detail.html", context)
@@ -225,12 +264,7 @@ def _race_chart(
 def season_race(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     club = club_for(request, slug)
     season = get_object_or_404(Season, club=club, pk=season_id)
-    rows = (
-        stats.counted_results(club=club, start=season.start, end=season.end)
-        .values("member", "date")
-        .annotate(score=Sum("score"), games=Count("id"))
-        .order_by("date", "member")
-    )
+    rows = aggregate_selectors.race_rows(club=club, start=season.start, end=season.end)
     days, runners = _runners(list(rows))
     qualified = [r for r in runners if r.games >= season.min_games]
     everyone = bool(runners) and not qualified  # nobody has the minimum yet: show everyone

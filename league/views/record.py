@@ -13,14 +13,14 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.db import transaction
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from league import services
+from league import breakdown, services
 from league.access import club_for
+from league.draw.services import table_link_game
 from league.forms import CHIP_ROWS, WINDS, GameForm, VoidForm, parse_date, today
 from league.models import Club, Game, Member, Result, RulesVersion
 from league.services import GameInput, Preview, ServiceError
@@ -45,6 +45,11 @@ def _preview_rows(preview: Preview) -> list[PreviewRow]:
     ]
 
 
+def _breakdown(preview: Preview) -> breakdown.Breakdown | None:
+    names = [m.name for m in preview.members]
+    return breakdown.breakdown(preview.result, names, WINDS[: len(names)])
+
+
 def _date_or_today(text: str) -> datetime.date:
     try:
         return parse_date(text)
@@ -61,12 +66,14 @@ def _rules_version(club: Club, date: datetime.date) -> RulesVersion | None:
     )
 
 
-def _members(club: Club, seated: GameInput | None = None) -> list[Member]:
-    """Who may be seated: the active members, and on an edit whoever already sits there."""
-    wanted = Q(is_active=True)
-    if seated is not None:
-        wanted |= Q(pk__in=[s.member.pk for s in seated.seats])
-    return list(Member.objects.filter(wanted, club=club))
+def _members(club: Club, seated: GameInput | None = None) -> tuple[list[Member], list[Member]]:
+    """(offered, inactive): the active members, and on an edit whoever already sits there; then
+    the inactive others, who are found when typed but offered to be brought back (one query)."""
+    sitting = {s.member.pk for s in seated.seats} if seated is not None else set()
+    offered, inactive = [], []
+    for member in Member.objects.filter(club=club):
+        (offered if member.is_active or member.pk in sitting else inactive).append(member)
+    return offered, inactive
 
 
 def _wants_save(request: HttpRequest) -> bool:
@@ -92,6 +99,8 @@ def _save_with_guests(
     """Create the ticked guests and write the game in one transaction: a guest is only kept
     together with the game it was added for."""
     with transaction.atomic():
+        for member in form.reactivations():
+            services.member_set_active(member=member, user=request.user, active=True)
         return write(form.game_input(_create_guests(request, club, form)))
 
 
@@ -114,7 +123,12 @@ def _record(request: HttpRequest, club: Club, form: GameForm) -> Game:
 
 
 def _render_form(
-    request: HttpRequest, club: Club, form: GameForm, preview: Preview | None, game: Game | None
+    request: HttpRequest,
+    club: Club,
+    form: GameForm,
+    preview: Preview | None,
+    game: Game | None,
+    rate_warning: str = "",
 ) -> HttpResponse:
     return render(
         request,
@@ -125,6 +139,8 @@ def _render_form(
             "game": game,
             "preview": _preview_rows(preview) if preview else None,
             "preview_has_yen": bool(preview and preview.result.rate),
+            "breakdown": _breakdown(preview) if preview else None,
+            "rate_warning": rate_warning,
         },
     )
 
@@ -138,28 +154,106 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
     if version is None:
         messages.error(request, _("Set up the club's rules before recording games."))
         return redirect("rules_list", club.slug)
+    offered, inactive = _members(club)
     form = GameForm(
         request.POST if posted else None,
         club=club,
         rules=version.rules,
-        members=_members(club),
+        members=offered,
+        inactive=inactive,
         initial={
-            "date": date.isoformat(),
-            "table": request.GET.get("table", ""),
-            "submission_key": uuid.uuid4(),
+            **_next_game_initial(request, club, date, offered),
+            # A table's card of the draw opens the form with its players in seat order.
+            **{
+                f"member_{i}": request.GET[f"member_{i}"][:50]
+                for i in range(version.rules.players)
+                if f"member_{i}" in request.GET
+            },
         },
     )
     preview = None
+    rate_warning = ""
     if posted and form.is_valid():
         try:
             if _wants_save(request):
                 game = _record(request, club, form)
                 messages.success(request, _("Game %(number)s saved.") % {"number": game.number})
+                if _linked_to_draw(request, club, game):
+                    return redirect("draw_day", club.slug, game.date)
                 return redirect("day_detail", club.slug, game.date)
-            preview = services.game_preview(club=club, data=form.game_input())
+            data = form.game_input()
+            preview = services.game_preview(club=club, data=data)
+            rate_warning = _rate_warning(club, data)
         except ServiceError as e:
             form.add_service_error(e)
-    return _render_form(request, club, form, preview, None)
+    return _render_form(request, club, form, preview, None, rate_warning=rate_warning)
+
+
+def _next_game_initial(
+    request: HttpRequest, club: Club, date: datetime.date, offered: list[Member]
+) -> dict[str, object]:
+    """The evening goes on: a new game starts at the rate and table of the day's last game (at
+    that table, when one is asked for), so that a 0.3 evening is not saved at 0.2 by default.
+    ?seats=<game id> seats that game's four again; ?rotate=<game id> moves each one seat on
+    (南 becomes 東: the next dealer order), as tables do between hanchan. One query, and one
+    more for the seats when they are asked for."""
+    initial: dict[str, object] = {"date": date.isoformat(), "submission_key": uuid.uuid4()}
+    table = request.GET.get("table")
+    games = list(
+        Game.objects.filter(club=club, date=date, voided=False)
+        .order_by("-number")
+        .values_list("pk", "table", "rate")
+    )
+    same_table = [g for g in games if table is None or g[1] == table]
+    last = same_table[0] if same_table else None
+    initial["table"] = table if table is not None else (last[1] if last else "")
+    if last is not None and last[2]:
+        initial["rate"] = last[2]
+    source_id = request.GET.get("seats") or request.GET.get("rotate")
+    source = next((g for g in games if str(g[0]) == source_id), None)
+    if source is not None:
+        seated = list(
+            Result.objects.filter(game_id=source[0], counted=True)
+            .order_by("seat")
+            .values_list("member_id", flat=True)
+        )
+        if request.GET.get("rotate"):
+            seated = seated[1:] + seated[:1]
+        names = {m.pk: m.name for m in offered}
+        for i, pk in enumerate(seated):
+            if pk in names:
+                initial[f"member_{i}"] = names[pk]
+        initial["table"] = source[1]
+        if source[2]:
+            initial["rate"] = source[2]
+    return initial
+
+
+def _rate_warning(club: Club, data: GameInput) -> str:
+    """A rate other than the one the day's earlier games at this table were played at is
+    pointed out on the preview, before it is saved."""
+    earlier = (
+        Game.objects.filter(club=club, date=data.date, table=data.table, voided=False)
+        .exclude(rate=data.rate)
+        .values_list("rate", flat=True)
+        .distinct()
+    )
+    rates = sorted(r or "—" for r in earlier)
+    if not rates:
+        return ""
+    return _(
+        "The earlier games at this table today were played at rate %(rates)s, this one at "
+        "%(rate)s. Check the rate before saving."
+    ) % {"rates": "、".join(rates), "rate": data.rate or "—"}
+
+
+def _linked_to_draw(request: HttpRequest, club: Club, game: Game) -> bool:
+    """Recorded from a table's card (?draw_table=, kept in the form's URL): mark it recorded."""
+    table_id = request.GET.get("draw_table", "")
+    if not table_id.isdigit():
+        return False
+    linked = table_link_game(club=club, user=request.user, table_id=int(table_id), game=game)
+    return linked is not None
 
 
 def _club_game(club: Club, game_id: int, *prefetch: str) -> Game:
@@ -181,11 +275,13 @@ def game_edit(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         return redirect("game_detail", club.slug, game.pk)
     stored = services.game_input_from_stored(game)
     posted = request.method == "POST"
+    offered, inactive = _members(club, stored)
     form = GameForm(
         request.POST if posted else None,
         club=club,
         rules=game.rules_version.rules,
-        members=_members(club, stored),
+        members=offered,
+        inactive=inactive,
         editing=True,
         chip_rows=max(CHIP_ROWS, len(stored.chips)),
         initial=GameForm.initial_from(stored, revision=game.revision),
@@ -207,8 +303,9 @@ def game_edit(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
                 )
                 messages.success(request, _("Game %(number)s updated.") % {"number": game.number})
                 return redirect("game_detail", club.slug, game.pk)
+            services.game_check_revision(game=game, expected_revision=form.cleaned_data["revision"])
             preview = services.game_preview(
-                club=club, data=form.game_input(), version=game.rules_version
+                club=club, data=form.game_input(), version=game.rules_version, check_date=False
             )
         except ServiceError as e:
             form.add_service_error(e)
@@ -222,10 +319,17 @@ def game_void(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     if game.voided:
         messages.error(request, _("This game is already void."))
         return redirect("game_detail", club.slug, game.pk)
-    form = VoidForm(request.POST if request.method == "POST" else None)
+    form = VoidForm(
+        request.POST if request.method == "POST" else None, initial={"revision": game.revision}
+    )
     if form.is_bound and form.is_valid():
         try:
-            services.game_void(game=game, user=request.user, reason=form.cleaned_data["reason"])
+            services.game_void(
+                game=game,
+                user=request.user,
+                reason=form.cleaned_data["reason"],
+                expected_revision=form.cleaned_data["revision"],
+            )
         except ServiceError as e:
             for field_name, errors in e.errors.items():
                 for message in errors:

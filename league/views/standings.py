@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.core.paginator import EmptyPage
-from django.db.models import Count, F, IntegerField, Sum, Value
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
@@ -21,11 +20,13 @@ from django_tables2 import LazyPaginator, RequestConfig
 
 from .. import stats
 from ..access import club_for
+from ..aggregates import selectors as aggregate_selectors
 from ..filters import StandingsFilter
 from ..models import Club, Season
 from ..tables import Shown, StandingsTable
 
 PER_PAGE = 50
+MAX_PAGE = 100_000  # 5,000,000 players; a larger page number is a 404 before any query
 
 
 @require_safe
@@ -45,6 +46,7 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
             end=season.end,
             rate=filterset.standings_args()["rate"],
             min_games=season.min_games,
+            seasons=[season],
         )
     context = {"club": club, "season": season, "filter": filterset, "table": table}
     return render(request, "league/season_standings.html", context)
@@ -61,7 +63,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     if filterset.is_valid():
         period = filterset.standings_args()
         rules = stats.rules_between(versions, period["start"], period["end"])
-        table = _table(request, club=club, shown=Shown.for_rules(rules), **period)
+        table = _table(request, club=club, shown=Shown.for_rules(rules), seasons=seasons, **period)
     leaders = season_leaders(club=club, seasons=seasons)
     context = {
         "club": club,
@@ -82,6 +84,7 @@ def _table(
     club: Club,
     shown: Shown,
     season: Season | None = None,
+    seasons: Sequence[Season] = (),
     **period: Any,
 ) -> StandingsTable:
     """The table in the order of ?sort= (validated by tables2), one page of PER_PAGE rows."""
@@ -90,13 +93,15 @@ def _table(
         shown=shown,
         season=season,
         min_games=period.get("min_games", 0),
-        query=lambda order: stats.standings(club=club, order=order, **period),
+        query=lambda order: stats.standings(club=club, order=order, seasons=seasons, **period),
     )
     RequestConfig(request, paginate=False).configure(table)
     try:
         page = max(1, int(request.GET.get("page", 1)))
     except ValueError:
         page = 1
+    if page > MAX_PAGE:  # its offset would overflow the database's integers: a 500
+        raise Http404
     try:
         table.paginate(paginator_class=LazyPaginator, per_page=PER_PAGE, page=page)
     except EmptyPage:
@@ -108,27 +113,14 @@ def season_leaders(*, club: Club, seasons: Sequence[Season]) -> dict[int, list[d
     """Season id → its leaders: the highest total among players with the season's minimum games
     (several when tied, none when nobody qualified).
 
-    One query however many seasons: a UNION ALL of one grouped aggregate per season's dates (each
-    an index range scan of `result_standings`). Seasons may overlap (a year and its halves), so a
-    game counts in every season whose dates hold it, as on the season's own page.
+    One query however many seasons: the totals kept for each season (league.aggregates). Seasons
+    may overlap (a year and its halves), so a game counts in every season whose dates hold it, as
+    on the season's own page.
     """
     if not seasons:
         return {}
-    parts = [
-        stats.counted_results(club=club, start=s.start, end=s.end)
-        .order_by()
-        .values("member")
-        .annotate(
-            season=Value(s.pk, output_field=IntegerField()),
-            name=F("member__name"),
-            games=Count("id"),
-            total=Sum("score"),
-        )
-        for s in seasons
-    ]
     rows: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    # No ORDER BY on the union (Django 6.1 otherwise carries Result.Meta.ordering onto it).
-    for row in parts[0].union(*parts[1:], all=True).order_by():
+    for row in aggregate_selectors.season_totals(club=club, seasons=seasons):
         rows[row["season"]].append(row)
     leaders = {}
     for season in seasons:

@@ -57,9 +57,15 @@
           typed += 1;
         }
       });
-      var kept = deposits ? parseInteger(deposits.value) : 0;
+      var unreadable = form.querySelectorAll("input.unreadable").length;
+      var keptText = deposits ? deposits.value.trim() : "";
+      var kept = deposits ? parseInteger(keptText) : 0;
+      if (deposits) {
+        deposits.classList.toggle("unreadable", keptText !== "" && kept === null);
+        if (keptText !== "" && kept === null) unreadable += 1;
+      }
       var target = base - (kept || 0);
-      if (!typed) {
+      if (!typed && !unreadable) {
         status.hidden = true;
         return;
       }
@@ -68,9 +74,14 @@
       if (diff > 0) text = fill(form.dataset.sumShort, [formatNumber(total), formatNumber(target), formatNumber(diff)]);
       else if (diff < 0) text = fill(form.dataset.sumOver, [formatNumber(total), formatNumber(target), formatNumber(-diff)]);
       else text = fill(form.dataset.sumOk, [formatNumber(total), formatNumber(target)]);
+      // Why the target is not players × start: what is left on the table.
+      if (kept) text += " · " + fill(form.dataset.sumTarget, [formatNumber(target), formatNumber(base), formatNumber(kept)]);
+      // A number that cannot be read is said, never silently left out of the total.
+      if (unreadable) text += " · " + fill(form.dataset.sumUnreadable, [String(unreadable)]);
       status.textContent = text;
-      status.classList.toggle("ok", diff === 0);
-      status.classList.toggle("off", diff !== 0);
+      var ok = diff === 0 && !unreadable;
+      status.classList.toggle("ok", ok);
+      status.classList.toggle("off", !ok);
       status.hidden = false;
     }
 
@@ -79,6 +90,22 @@
     });
     form.addEventListener("sign-flipped", update);
     update();
+  }
+
+  // Enter in a field moves to the next one, as a phone keyboard's "next" does: it never sends
+  // the whole form half-filled (which came back with every empty field "required").
+  function setUpEnterMovesOn(form) {
+    form.addEventListener("keydown", function (event) {
+      var field = event.target;
+      if (event.key !== "Enter" || event.isComposing || !field.matches("input:not([type=checkbox]):not([type=hidden]), select")) return;
+      event.preventDefault();
+      var fields = Array.prototype.filter.call(
+        form.querySelectorAll("input:not([type=hidden]):not([tabindex='-1']), select, button[type=submit]:not([tabindex='-1'])"),
+        function (element) { return !element.disabled && element.offsetParent !== null; }
+      );
+      var next = fields[fields.indexOf(field) + 1];
+      if (next) next.focus();
+    });
   }
 
   function setUpSignButtons(form) {
@@ -191,6 +218,7 @@
   document.querySelectorAll("form[data-record]").forEach(function (form) {
     setUpSum(form);
     setUpSignButtons(form);
+    setUpEnterMovesOn(form);
     setUpSeatNames(form);
     setUpChipRows(form);
     setUpStalePreview(form);

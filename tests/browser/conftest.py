@@ -119,3 +119,13 @@ def screenshot(phone: Page) -> Callable[[str], Path]:
         return path
 
     return take
+
+
+def fits_the_screen(page: Page) -> bool:
+    """No sideways scrolling of the whole page (a wide table may scroll inside its box).
+
+    A phone's browser zooms out to show a page wider than the screen, widening innerWidth with
+    it: the screen's own width is what the page must fit."""
+    return page.evaluate(
+        "Math.max(document.documentElement.scrollWidth, window.innerWidth) <= screen.width + 1"
+    )

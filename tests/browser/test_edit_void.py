@@ -57,7 +57,9 @@ def test_edit_then_void_a_game(phone, live_server, log_in, game, screenshot):
     assert "ok" in (page.get_attribute("[data-sum]", "class") or "").split()
     with page.expect_navigation():
         page.click("form[data-record] .actions button[name=action][value=preview]")
-    preview_points = page.locator("[data-preview] tbody tr td:nth-child(2)").all_inner_texts()
+    preview_points = page.locator(
+        "[data-preview] table.preview-result tbody tr td:nth-child(2)"
+    ).all_inner_texts()
     assert [p.strip() for p in preview_points] == ["45,000", "30,000", "20,000", "5,000"]
     with page.expect_navigation():
         page.click("[data-preview] button[name=action][value=save]")

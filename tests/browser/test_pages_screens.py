@@ -12,6 +12,7 @@ from league import services
 from league.forms import today
 from league.models import Member, Membership
 from league.services import GameInput, SeatInput
+from tests.browser.conftest import fits_the_screen
 from tests.conftest import MEMBER_NAMES, make_club, make_user
 
 if TYPE_CHECKING:
@@ -44,11 +45,6 @@ def club_with_a_game():
     return club
 
 
-def fits_the_screen(page: Page) -> bool:
-    """No sideways scrolling of the whole page (a wide table may scroll inside its box)."""
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-
-
 def open_page(page: Page, url: str) -> None:
     response = page.goto(url)
     assert response is not None and response.status == 200, url
@@ -64,6 +60,7 @@ PAGES = [
     ("seasons-list", "/c/mame/seasons/", "main table tbody", SEASON),
     ("rules-list", "/c/mame/rules/", "main section.card[aria-current=true] table", ""),
     ("record-page", "/c/mame/games/new/", "form[data-record] #id_points_3", ""),
+    ("share-page", "/c/mame/days/{today}/share/", "main textarea[data-share-text]", "1位 青木"),
 ]
 
 
@@ -77,7 +74,8 @@ def test_page_on_a_phone(
     assert key.count() == 1 and key.is_visible()
     assert "マメの会" in phone.locator("header.site .brand").inner_text()
     if text:
-        assert text in key.inner_text()
+        is_field = key.evaluate("e => e.tagName === 'TEXTAREA'")
+        assert text in (key.input_value() if is_field else key.inner_text())
     assert fits_the_screen(phone), f"{path} is wider than the phone's screen"
     screenshot(f"page-{name}")
 

@@ -75,7 +75,7 @@ def expected_rows(club: Club) -> list[tuple[str, str, str]]:
 
 def preview_rows(page: Page) -> list[tuple[str, str, str]]:
     rows = []
-    for row in page.locator("[data-preview] tbody tr").all():
+    for row in page.locator("[data-preview] table.preview-result tbody tr").all():
         cells = row.locator("td")
         player = cells.nth(0).inner_text()
         name = next(n for n in NAMES if n in player)
@@ -110,7 +110,9 @@ def test_record_a_game_from_the_phone(record_page, live_server, club_setup, scre
     press_preview(page)
     assert Game.objects.count() == 0  # a preview stores nothing
     assert preview_rows(page) == expected_rows(club_setup)
-    points = page.locator("[data-preview] tbody tr td:nth-child(2)").all_inner_texts()
+    points = page.locator(
+        "[data-preview] table.preview-result tbody tr td:nth-child(2)"
+    ).all_inner_texts()
     assert [p.strip() for p in points] == ["52,000", "31,000", "19,000", "▲3,000"]
     screenshot("record-preview")
 

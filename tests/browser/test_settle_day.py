@@ -1,4 +1,4 @@
-"""Settling マメの会's day of shared/cases/ledger.json on a phone: two transfers marked paid (one
+"""Settling マメの会's day of tests/data/cases/ledger.json on a phone: two transfers marked paid (one
 with a double tap), one deferred with its 10% surcharge, and the debt on the debtor's statement."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pytest
 from league import services
 from league.forms import today
 from league.models import LedgerEntry, Member, Membership
+from tests.browser.conftest import fits_the_screen
 from tests.conftest import make_club, make_user
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CASE = json.loads(
-    (Path(__file__).resolve().parents[3] / "shared" / "cases" / "ledger.json").read_text("utf-8")
+    (Path(__file__).resolve().parents[1] / "data" / "cases" / "ledger.json").read_text("utf-8")
 )[0]
 
 
@@ -72,10 +73,6 @@ def transfer(page: Page, payer: Member, payee: Member):
     return page.locator(f"li[data-transfer][data-payer='{payer.pk}'][data-payee='{payee.pk}']")
 
 
-def no_sideways_scroll(page: Page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-
-
 def test_settle_a_day_on_a_phone(phone, live_server, log_in, members, screenshot):
     page = phone
     m = members
@@ -92,7 +89,7 @@ def test_settle_a_day_on_a_phone(phone, live_server, log_in, members, screenshot
     ]
     # The transfers are the first thing on a phone: the first one's buttons are on screen.
     assert transfer(page, m["土井"], m["青木"]).locator("[data-settle=pay]").is_visible()
-    assert no_sideways_scroll(page)
+    assert fits_the_screen(page)
     screenshot("ledger-before")
     borrow = transfer(page, m["千葉"], m["馬場"]).locator("details.borrow")
     borrow.locator("summary").click()
@@ -124,7 +121,7 @@ def test_settle_a_day_on_a_phone(phone, live_server, log_in, members, screenshot
         (LedgerEntry.DEFERRAL, 1140, 114),
     ]
     assert page.locator("li.entry").count() == 3
-    assert no_sideways_scroll(page)
+    assert fits_the_screen(page)
     screenshot("ledger-after")
 
     response = page.goto(f"{live_server.url}/c/mame/members/{m['千葉'].pk}/statement/")
@@ -137,7 +134,7 @@ def test_settle_a_day_on_a_phone(phone, live_server, log_in, members, screenshot
 
 
 KAGETSU = json.loads(
-    (Path(__file__).resolve().parents[3] / "shared" / "cases" / "ledger.json").read_text("utf-8")
+    (Path(__file__).resolve().parents[1] / "data" / "cases" / "ledger.json").read_text("utf-8")
 )[1]
 
 
@@ -174,5 +171,5 @@ def test_kagetsu_waiting_attendee_pays_session_shugi(phone, live_server, log_in,
         total = page.locator(f"tr[data-member='{everyone[name].pk}'] [data-total]").inner_text()
         assert total.replace("▲", "-") == f"{yen:,}"
     assert page.locator("tr[data-house] [data-total]").inner_text() == "1,000"
-    assert no_sideways_scroll(page)
+    assert fits_the_screen(page)
     screenshot("ledger-kagetsu-shugi")

@@ -14,6 +14,7 @@ from league.forms import today
 from league.models import Member, Membership, Season
 from league.services import GameInput, SeatInput
 from league.templatetags.jancho import hundredths
+from tests.browser.conftest import fits_the_screen
 from tests.conftest import MEMBER_NAMES, make_club, make_user
 
 if TYPE_CHECKING:
@@ -82,11 +83,6 @@ def standings(season: Season, order: str) -> list[dict]:
             order=order,
         )
     )
-
-
-def fits_the_screen(page: Page) -> bool:
-    """No sideways scrolling of the whole page (a wide table may scroll inside its box)."""
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
 
 def open_page(page: Page, url: str) -> None:

@@ -250,6 +250,7 @@ def test_the_schema_is_public_and_names_every_operation(client) -> None:
         ("GET", "/api/clubs/{slug}/days"),
         ("GET", "/api/clubs/{slug}/days/{date}"),
         ("GET", "/api/clubs/{slug}/days/{date}/ledger"),
+        ("GET", "/api/clubs/{slug}/days/{date}/draw"),
         ("GET", "/api/clubs/{slug}/standings"),
         ("GET", "/api/clubs/{slug}/games/{game_id}"),
         ("POST", "/api/clubs/{slug}/games"),

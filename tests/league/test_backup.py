@@ -21,6 +21,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league import money, services, stats
+from league.draw import services as draw
 from league.management.commands.backup import MODELS, NOT_BACKED_UP, club_backup
 from league.models import (
     ApiToken,
@@ -81,6 +82,9 @@ def build_club(club: Club, organiser, members: list[Member]) -> None:
     ApiToken.objects.create(
         user=organiser, club=club, name="LINE bot", prefix="jc_1", key_hash="f" * 64
     )
+    for m in (a, b, c, d, e):  # the table draw: check-ins, a round, its table and seats
+        draw.attendance_check_in(club=club, user=organiser, date=DAY_2, member=m)
+    draw.round_draw(club=club, user=organiser, date=DAY_2)
 
 
 def _rows(rows: QuerySet[Any], user_field: str) -> list[dict[str, Any]]:

@@ -121,7 +121,7 @@ def assert_sheet_layout(ws) -> None:
     assert int(ws.page_setup.paperSize) == 9  # A4
     assert ws.sheet_properties.pageSetUpPr.fitToPage
     assert ws.page_setup.fitToWidth == 1
-    assert all(cell.font.b for cell in ws[1])
+    assert all(cell.font.b for cell in ws[1] if cell.value is not None)
 
 
 def ja(text: Any) -> str:
@@ -263,13 +263,13 @@ def test_game_log_is_every_counted_row_with_japanese_headers(member_client, club
     assert rows[0] == [ja(c.header) for c in exports.GAME_LOG_COLUMNS]
     expected = game_log_expected(club)
     assert len(rows) - 1 == len(expected) == 2 * 3 * 4  # the void game is not there
-    for got, (date, table, number_, seat, name, points, rank, score, chips, yen, chombo) in zip(
-        rows[1:], expected, strict=True
-    ):
+    winds = ["東", "南", "西", "北"]
+    for got, row in zip(rows[1:], expected, strict=True):
+        date, table, number_, seat, name, points, rank, score, chips, yen, chombo, rate = row
         assert got[0].date() == date
-        assert got[1:7] == [table or None, number_, seat + 1, name, points, rank]
+        assert got[1:7] == [table or None, number_, winds[seat], name, points, rank]
         assert number(got[7]) == Decimal(score) / 10
-        assert got[8:] == [chips, yen, chombo]
+        assert got[8:] == [chips, yen, chombo, rate]
     assert_no_formulas(workbook)
     assert_injections_are_text(workbook)
     assert_sheet_layout(ws)
@@ -306,7 +306,9 @@ def test_game_log_in_english(member_client, club, players):
         "Chips",
         "Yen",
         "Chombo",
+        "Rate",
     ]
+    assert [row[3] for row in values(ws)[1:5]] == ["E", "S", "W", "N"]
     assert ws.cell(2, 8).number_format == "+0.0;-0.0;0.0"
     assert ws.cell(2, 6).number_format == "#,##0;-#,##0;0"
 
@@ -351,7 +353,7 @@ def test_game_log_streams_rows_in_chunks(club, players, monkeypatch):
 # --- standings -------------------------------------------------------------------------------
 
 
-STANDINGS_FORMATS = {"total": JA_SCORE, "best": JA_SCORE, "yen": JA_YEN, "first_rate": "0.00%"}
+STANDINGS_FORMATS = {"total": JA_SCORE, "best": JA_SCORE, "yen": JA_YEN, "first_rate": "0.0%"}
 
 
 def test_standings_of_a_season_are_the_selector_values(member_client, club, players, season):
@@ -377,7 +379,7 @@ def test_standings_of_a_season_are_the_selector_values(member_client, club, play
         assert number(cells["best"]) == Decimal(row["best"]) / 10
         assert number(cells["average"]) == Decimal(row["average"]) / 100
         assert number(cells["avg_rank"]) == Decimal(row["avg_rank"]) / 100
-        assert number(cells["top_two_rate"]) == Decimal(row["top_two_rate"]) / 10_000
+        assert number(cells["top_two_rate"]) == Decimal((row["top_two_rate"] + 5) // 10) / 1000
     header = rows[0]
     for key, number_format in STANDINGS_FORMATS.items():
         column = header.index(ja(StandingsTable.base_columns[key].verbose_name)) + 1
@@ -404,6 +406,32 @@ def test_standings_of_a_date_range_in_english(member_client, club, players):
     assert len(rows) - 1 == len(stats.standings(club=club, start=start, end=end))
     assert all(row[2] in (1, 2) for row in rows[1:])  # one day's games only
     assert f"{start}~{end}" in response["Content-Disposition"]
+
+
+def test_standings_below_the_minimum_follow_under_a_caption_without_positions(
+    member_client, club, players, season
+):
+    play_day(club, players)
+    play_day(club, players, DATE - datetime.timedelta(days=7))
+    Season.objects.filter(pk=season.pk).update(min_games=3)  # players[0] alone plays 4 games
+    _, workbook = download(member_client, url("export_standings", club), season=season.pk)
+    rows = values(workbook.active)
+    expected = list(stats.standings(club=club, start=season.start, end=season.end, min_games=3))
+    qualified = [r for r in expected if r["qualified"]]
+    others = [r for r in expected if not r["qualified"]]
+    assert qualified and others
+    width = len(rows[0])
+    caption = rows.index([ja(exports.BELOW_MINIMUM), *[None] * (width - 1)])
+    assert [row[1] for row in rows[1:caption] if row != [None] * width] == [
+        r["name"] for r in qualified
+    ]
+    assert [row[0] for row in rows[1:caption] if row[0] is not None] == [
+        r["position"] for r in qualified
+    ]
+    assert rows[caption + 1] == rows[0]  # the header again under the caption
+    below = rows[caption + 2 :]
+    assert [row[1] for row in below] == [r["name"] for r in others]
+    assert {row[0] for row in below} == {None}  # no second "1"
 
 
 def test_standings_without_money_have_no_yen_column(db):
@@ -459,7 +487,7 @@ def test_payment_sheet(member_client, club, day):
     ws = workbook.active
     rows = values(ws)
     assert ws.title == "Payment sheet"
-    assert rows[0] == ["Player", "Games", "Score", "Chips", "Games (yen)", "Total (yen)"]
+    assert rows[0][:6] == ["Player", "Games", "Score", "Chips", "Games (yen)", "Total (yen)"]
     players = ledger.result.players
     by_name = {row[0]: row for row in rows[1 : 1 + len(players)]}
     for p in players:
@@ -470,17 +498,33 @@ def test_payment_sheet(member_client, club, day):
     assert house[0] == "Club (house)" and house[5] == ledger.result.house
     assert sum(row[5] for row in rows[1 : 2 + len(players)]) == 0  # the day balances
 
-    transfers_at = rows.index(["Transfers", None, None, None, None, None]) + 1
-    assert rows[transfers_at][:5] == ["From", "To", "Amount (yen)", "Status", "Note"]
-    transfers = rows[transfers_at + 1 : rows.index([None] * 6, transfers_at)]
+    width = len(rows[0])
+    transfers_at = rows.index(["Transfers", *[None] * (width - 1)]) + 1
+    assert rows[transfers_at][:6] == ["From", "To", "Amount (yen)", "Status", "Check", "Note"]
+    transfers = rows[transfers_at + 1 : rows.index([None] * width, transfers_at)]
     assert [t[3] for t in transfers] == ["paid", "unpaid"] + ["unpaid"] * len(ledger.transfers)
+    assert [t[4] for t in transfers] == [exports.TICKED] + [exports.TICK_BOX] * (
+        1 + len(ledger.transfers)
+    )
     assert sum(t[2] for t in transfers[2:]) == sum(t.yen for t in ledger.transfers)
-    assert "deferred" in transfers[1][4]
+    assert "deferred" in transfers[1][5]
+    status = ws.cell(transfers_at + 2, 4)  # centred, so that it never runs into the amount
+    assert status.value == "paid" and status.alignment.horizontal == "center"
 
-    debts_at = rows.index(["Open debts", None, None, None, None, None]) + 1
+    debts_at = rows.index(["Open debts", *[None] * (width - 1)]) + 1
     assert rows[debts_at][:5] == ["Debtor", "Owed to", "Remaining (yen)", "Since", "Days"]
     [debt] = money.open_debts(club=club)
     assert rows[debts_at + 1][:3] == [debt.debtor.name, debt.creditor.name, debt.remaining]
+
+    games_at = rows.index(["Games", *[None] * (width - 1)]) + 1
+    assert rows[games_at][:6] == ["Game", "Rate", "E", "S", "W", "N"]
+    games = rows[games_at + 1 :]
+    stored = list(day.games.filter(voided=False).order_by("number"))
+    assert [g[:2] for g in games] == [
+        [f"Game {g.number} {g.table}".strip(), g.rate] for g in stored
+    ]
+    first = stored[0].results.filter(counted=True).order_by("seat").first()
+    assert games[0][2] == f"{first.member.name} {Decimal(first.score) / 10:+.1f}"
 
     assert ws.page_setup.orientation == "portrait"
     assert ws.page_setup.fitToHeight == 1  # one A4 page
@@ -527,8 +571,14 @@ def test_statement_has_every_line_with_the_running_balance(member_client, club, 
     ws = workbook.active
     rows = values(ws)
     assert ws.title == "Statement"
-    assert rows[0] == ["Date", "Details", "Games", "Score", "Yen", "Balance"]
-    lines = rows[1 : 1 + len(statement.lines)]
+    balance = statement.balance
+    assert balance != 0
+    words = "Owes" if balance < 0 else "Is owed"
+    assert rows[0][:2] == [f"Balance on {datetime.date.today():%Y/%m/%d}", "Yen"]
+    assert rows[1][:2] == [words, abs(balance)]  # a label, and no minus sign to read twice
+    assert rows[3][0] == "Details"
+    assert rows[4] == ["Date", "Details", "Games", "Score", "Yen", "Balance"]
+    lines = rows[5 : 5 + len(statement.lines)]
     for got, line in zip(lines, statement.lines, strict=True):
         assert got[0].date() == line.date
         assert [got[4], got[5]] == [line.yen, line.balance]
@@ -538,7 +588,7 @@ def test_statement_has_every_line_with_the_running_balance(member_client, club, 
         else:
             assert got[2] == line.parts.games and number(got[3]) == Decimal(line.parts.score) / 10
     assert lines[-1][5] == statement.balance
-    assert ws.cell(2, 1).number_format == "yyyy/mm/dd"
+    assert ws.cell(6, 1).number_format == "yyyy/mm/dd"
     assert "member-" in response["Content-Disposition"]
     assert_sheet_layout(ws)
     assert_no_formulas(workbook)

@@ -28,9 +28,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import scoring
-from league import services
-from league.forms import CHIP_ROWS, name_key, parse_date
+from league import limits, services
+from league.forms import CHIP_ROWS, parse_date
 from league.models import AuditLog, ChipEvent, Club, Day, Game, Member, Result
+from league.names import name_key
 from tests.conftest import MEMBER_NAMES
 
 SETTINGS = settings(
@@ -519,7 +520,7 @@ def valid_games(draw: st.DrawFn) -> ValidGame:
         chombo=tuple(draw(st.lists(st.integers(0, 2), min_size=4, max_size=4))),
         chips=tuple(draw(st.lists(chip, max_size=CHIP_ROWS))),
         rate=draw(st.sampled_from((*RATES, ""))),
-        date=draw(st.dates(FIRST_RULES, datetime.date(2035, 12, 31))),
+        date=draw(st.dates(FIRST_RULES, limits.latest_date())),  # dates are bounded
         table=draw(st.text(st.characters(categories=("L", "N", "P", "S", "Zs")), max_size=20)),
     )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import io
 import zipfile
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
@@ -21,11 +22,21 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 import scoring
 from league import exports, imports, services, stats
-from league.models import AuditLog, Day, Game, Member, Membership, Result, RulesVersion
+from league.excel import guard
+from league.models import (
+    AuditLog,
+    Day,
+    Game,
+    ImportUpload,
+    Member,
+    Membership,
+    Result,
+    RulesVersion,
+)
 from league.services import GameInput, SeatInput, ServiceError
 from tests.conftest import make_club, make_user
 
@@ -100,10 +111,11 @@ def where(plan: imports.Plan) -> list[tuple[str, int | None, str]]:
     return [(p.sheet, p.row, p.column) for p in plan.problems]
 
 
-@pytest.fixture(autouse=True)
-def import_dir(settings, tmp_path):
-    settings.JANCHO_IMPORT_DIR = tmp_path / "imports"
-    return settings.JANCHO_IMPORT_DIR
+def waiting_plan(club) -> imports.Plan:
+    """The plan of the one upload waiting for confirmation (read from the database)."""
+    (upload,) = ImportUpload.objects.filter(club=club)
+    with translation.override("en"):
+        return imports.plan_settle(club=club, parsed=imports.parsed_load(upload.parsed))
 
 
 # --- reading the simple layout ---------------------------------------------------------------
@@ -345,6 +357,26 @@ def test_game_log_finds_the_rate_from_the_yen(club, members):
     assert plan.games[0].data.rate == "0.3" and plan.chip_games == 1
 
 
+def test_game_log_reads_the_rate_column_and_seats_as_winds(club, members):
+    rows = log_rows((DAY, "A", 1, STANDARD), (DAY, "A", 2, STANDARD))
+    for row in rows:
+        row[3] = "東南西北"[row[3] - 1]  # the export writes winds
+        row.append("0.5" if row[2] == 1 else None)  # no rate on game 2: found from the yen
+    plan = plan_of(club, xlsx(("log", [log_header("ja"), *rows])))
+    assert plan.ready, plan.problems
+    assert [g.data.rate for g in plan.games] == ["0.5", ""]
+    assert [m.name for m, _p in plan.games[0].seats] == [n for n, _p in STANDARD]
+
+
+def test_game_log_rows_of_one_game_with_different_rates_are_a_problem(club, members):
+    rows = log_rows((DAY, "A", 1, STANDARD))
+    for seat, row in enumerate(rows):
+        row.append("0.3" if seat else "0.5")
+    plan = plan_of(club, xlsx(("log", [log_header(), *rows])))
+    assert not plan.ready
+    assert where(plan)[0] == ("log", 3, "L")
+
+
 def test_game_log_yen_that_match_no_rate_are_a_problem_on_the_yen_cell(club, members):
     rows = log_rows((DAY, "A", 1, STANDARD), yen={"青木": 1, "馬場": 2, "千葉": 3, "土井": -6})
     plan = plan_of(club, xlsx(("log", [log_header(), *rows])))
@@ -420,13 +452,11 @@ def a_zip_that_is_no_workbook() -> bytes:
     ],
     ids=["empty", "csv", "random", "zip", "broken-zip", "no-rows", "only-headers"],
 )
-def test_unreadable_files_are_refused_on_the_upload_page(
-    organiser_client, club, data, message, import_dir
-):
+def test_unreadable_files_are_refused_on_the_upload_page(organiser_client, club, data, message):
     response = upload(english(organiser_client), club, data)
     assert response.status_code == 200
     assert message in response.content.decode()
-    assert not list(import_dir.glob("*"))
+    assert not ImportUpload.objects.exists()
 
 
 def test_a_file_over_the_size_limit_is_refused(organiser_client, club, monkeypatch):
@@ -444,9 +474,9 @@ def test_too_many_rows_are_refused(organiser_client, club, monkeypatch):
 
 
 def test_a_workbook_that_unpacks_too_big_is_refused(club, monkeypatch):
-    monkeypatch.setattr(imports, "MAX_UNPACKED_BYTES", 1000)
+    monkeypatch.setattr(guard, "MAX_UNPACKED_BYTES", 1000)
     with translation.override("en"), pytest.raises(imports.WorkbookError, match="unpacks to"):
-        imports.workbook_check(simple(game(*STANDARD)))
+        imports.workbook_read(simple(game(*STANDARD)), players=4)
 
 
 @pytest.mark.parametrize(
@@ -549,8 +579,7 @@ def test_preview_shows_every_game_with_its_scores(uploaded, club):
 
 
 def test_confirm_creates_new_members_and_records_every_game(uploaded, club, organiser):
-    plan = plan_of(club, imports.upload_load(uploaded.session[f"league.import.{club.pk}"]["token"]))
-    (new,) = plan.unknown
+    (new,) = waiting_plan(club).unknown
     response = uploaded.post(url("import_confirm", club), {f"kana_{new.key}": "しんじん"})
     assert response.status_code == 302 and response.url == url("club_home", club)
     assert messages_of(response)
@@ -564,8 +593,7 @@ def test_confirm_creates_new_members_and_records_every_game(uploaded, club, orga
 
 
 def test_an_unknown_name_can_be_mapped_to_an_existing_member(uploaded, club, members):
-    token = uploaded.session[f"league.import.{club.pk}"]["token"]
-    (new,) = plan_of(club, imports.upload_load(token)).unknown
+    (new,) = waiting_plan(club).unknown
     eto = Member.objects.get(name="江藤")
     response = uploaded.post(url("import_confirm", club), {f"map_{new.key}": str(eto.pk)})
     assert response.status_code == 302
@@ -574,8 +602,7 @@ def test_an_unknown_name_can_be_mapped_to_an_existing_member(uploaded, club, mem
 
 
 def test_mapping_two_seats_to_one_member_is_a_problem_and_stores_nothing(uploaded, club):
-    token = uploaded.session[f"league.import.{club.pk}"]["token"]
-    (new,) = plan_of(club, imports.upload_load(token)).unknown
+    (new,) = waiting_plan(club).unknown
     baba = Member.objects.get(name="馬場")
     before = stored_counts()
     response = uploaded.post(url("import_confirm", club), {f"map_{new.key}": str(baba.pk)})
@@ -584,32 +611,96 @@ def test_mapping_two_seats_to_one_member_is_a_problem_and_stores_nothing(uploade
     assert stored_counts() == before
 
 
-def test_a_confirm_that_fails_midway_stores_nothing_and_can_be_retried(
-    uploaded, club, monkeypatch, import_dir
-):
-    real = services.game_record
-    calls: list[int] = []
+def test_a_confirm_that_fails_midway_stores_nothing_and_can_be_retried(uploaded, club, monkeypatch):
+    """The bulk write fails after inserting every game: the members, games, results and audit
+    entries written so far are rolled back, and the upload waits to be confirmed again."""
+    real = services.games_record_bulk
 
-    def second_fails(**kwargs: Any) -> Game:
-        calls.append(1)
-        if len(calls) == 2:
-            raise ServiceError.one("points", "The sky fell.")
-        return real(**kwargs)
+    def fails_after_writing(**kwargs: Any) -> list[Game]:
+        assert len(real(**kwargs)) == 2
+        raise ServiceError.one("points", "The sky fell.")
 
     before = stored_counts()
-    monkeypatch.setattr(services, "game_record", second_fails)
+    monkeypatch.setattr(services, "games_record_bulk", fails_after_writing)
     response = english(uploaded).post(url("import_confirm", club))
     assert response.status_code == 200
     assert "The sky fell." in response.content.decode()
     problem = response.context["plan"].problems[0]
-    assert (problem.sheet, problem.row) == ("2024", 3)
+    assert (problem.sheet, problem.row) == ("2024", 2)
     assert stored_counts() == before
-    assert len(list(import_dir.glob("*.xlsx"))) == 1  # still there: the preview can be shown again
+    # still there, not claimed: the preview can be shown again
+    assert ImportUpload.objects.filter(claimed=False).count() == 1
 
-    monkeypatch.setattr(services, "game_record", real)
+    monkeypatch.setattr(services, "games_record_bulk", real)
     assert uploaded.post(url("import_confirm", club)).status_code == 302
     assert Game.objects.count() == 2
-    assert not list(import_dir.glob("*"))
+    assert not ImportUpload.objects.exists()
+
+
+def test_a_game_invalid_at_confirm_is_reported_at_its_cells(uploaded, club, monkeypatch):
+    """Confirming checks every game again (game_record's validation) with the members it now
+    seats; every failing game is reported, nothing is stored."""
+    real = services.game_preview
+
+    def new_members_game_fails(**kwargs: Any) -> services.Preview:
+        first = kwargs["data"].seats[0].member
+        if first.name == "新人" and first.pk > 0:  # created: confirming, not planning
+            raise ServiceError.one("points_0", "Not today.")
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "game_preview", new_members_game_fails)
+    before = stored_counts()
+    response = english(uploaded).post(url("import_confirm", club))
+    assert response.status_code == 200
+    problems = response.context["plan"].problems
+    assert [(p.sheet, p.row, p.column, p.message) for p in problems] == [
+        ("2024", 3, "D", "Not today.")
+    ]
+    assert stored_counts() == before
+
+
+def test_bulk_confirm_writes_what_game_record_writes(organiser_client, club, members, organiser):
+    """The same rows, numbers and audit entries as recording the games one by one."""
+    games = [
+        game(*STANDARD, table="A"),
+        game(*STANDARD[:3], ("土井", 4000), deposits=1000, table="B"),
+        game(*STANDARD, date=D(2024, 5, 2)),
+    ]
+    assert upload(organiser_client, club, simple(*games)).status_code == 302
+    assert organiser_client.post(url("import_confirm", club)).status_code == 302
+    imported = list(Game.objects.filter(club=club).order_by("date", "number"))
+    assert [(g.date, g.number, g.table) for g in imported] == [
+        (DAY, 1, "A"),
+        (DAY, 2, "B"),
+        (D(2024, 5, 2), 1, "A"),
+    ]
+    for g in imported:
+        (entry,) = AuditLog.objects.filter(action="game.create", game=g)
+        assert entry.after == services.game_snapshot(g)
+        assert entry.actor == organiser
+        assert g.recorded_by == organiser
+    # The same games recorded by game_record in another club: the same results.
+    other = make_club("other")
+    m = {n: services.member_create(club=other, user=organiser, name=n) for n, _p in STANDARD}
+    for g in imported:
+        data = services.game_input_from_stored(g)
+        seats = [replace(s, member=m[s.member.name]) for s in data.seats]
+        services.game_record(club=other, user=organiser, data=replace(data, seats=seats))
+    fields = ("date", "seat", "points", "rank", "score", "yen", "last", "counted", "revision")
+    for a, b in zip(
+        imported, Game.objects.filter(club=other).order_by("date", "number"), strict=True
+    ):
+        assert list(a.results.values_list(*fields)) == list(b.results.values_list(*fields))
+
+
+def test_bulk_numbers_follow_the_games_a_day_already_has(organiser_client, club, members):
+    data = GameInput(
+        date=DAY, table="", seats=[SeatInput(m, 25000) for m in Member.objects.all()[:4]]
+    )
+    services.game_record(club=club, user=None, data=data)
+    assert upload(organiser_client, club, simple(game(*STANDARD))).status_code == 302
+    assert organiser_client.post(url("import_confirm", club)).status_code == 302
+    assert sorted(Game.objects.values_list("number", flat=True)) == [1, 2]
 
 
 def test_a_second_confirmation_imports_nothing_more(uploaded, club):
@@ -624,11 +715,53 @@ def test_preview_without_an_upload_goes_back_to_the_upload_page(organiser_client
     assert response.status_code == 302 and response.url == url("import_upload", club)
 
 
-def test_a_new_upload_replaces_the_waiting_one(uploaded, club, import_dir):
+def test_a_new_upload_replaces_the_waiting_one(uploaded, club):
     assert upload(uploaded, club, simple(game(*STANDARD))).status_code == 302
-    assert len(list(import_dir.glob("*.xlsx"))) == 1
+    assert ImportUpload.objects.count() == 1
     response = uploaded.get(url("import_preview", club))
     assert len(response.context["plan"].games) == 1
+
+
+def test_the_workbook_is_read_once_on_upload_never_on_preview_or_confirm(
+    uploaded, club, monkeypatch
+):
+    def never(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the workbook was read again")
+
+    monkeypatch.setattr(imports, "workbook_read", never)
+    monkeypatch.setattr(imports, "_open", never)
+    assert uploaded.get(url("import_preview", club)).status_code == 200
+    assert uploaded.post(url("import_confirm", club)).status_code == 302
+    assert Game.objects.count() == 2
+
+
+def test_an_upload_previewed_on_one_server_is_confirmed_on_another(uploaded, club, organiser):
+    """The upload waits in the database: a fresh session of the same organiser (another app
+    server, another device) previews and confirms it; nothing lives in one server's files."""
+    elsewhere = Client()
+    elsewhere.force_login(organiser)
+    assert elsewhere.get(url("import_preview", club)).status_code == 200
+    assert elsewhere.post(url("import_confirm", club)).status_code == 302
+    assert Game.objects.count() == 2
+    assert uploaded.post(url("import_confirm", club)).url == url("import_upload", club)
+    assert Game.objects.count() == 2
+
+
+def test_another_organiser_of_the_club_does_not_see_the_upload(uploaded, club):
+    other = Client()
+    other.force_login(make_user("co-organiser", club, Membership.ORGANISER))
+    response = other.get(url("import_preview", club))
+    assert response.status_code == 302 and response.url == url("import_upload", club)
+    assert other.post(url("import_confirm", club)).status_code == 302
+    assert Game.objects.count() == 0
+
+
+def test_an_expired_upload_is_gone(uploaded, club):
+    ImportUpload.objects.update(expires=timezone.now() - datetime.timedelta(seconds=1))
+    response = uploaded.get(url("import_preview", club))
+    assert response.status_code == 302 and response.url == url("import_upload", club)
+    assert upload(uploaded, club, simple(game(*STANDARD))).status_code == 302
+    assert ImportUpload.objects.count() == 1  # the expired one is removed with the next upload
 
 
 def test_a_name_created_meanwhile_is_reported_and_nothing_is_stored(uploaded, club, monkeypatch):
@@ -668,8 +801,9 @@ def test_preview_queries_do_not_grow_with_games_or_names(organiser_client, club,
 
 def test_preview_query_count(organiser_client, club, members, django_assert_num_queries):
     assert upload(organiser_client, club, simple(game(*STANDARD))).status_code == 302
-    # session, user, club, membership, rules versions, members
-    with django_assert_num_queries(6):
+    # session, user, club, membership, the waiting upload, rules versions, members, and the
+    # club's games on the workbook's dates (duplicates)
+    with django_assert_num_queries(8):
         organiser_client.get(url("import_preview", club))
 
 
@@ -869,3 +1003,142 @@ def test_janchos_own_game_log_with_a_missing_column_says_which(club, members):
     plan = plan_of(club, edited.getvalue())
     assert where(plan) == [("Game log", 1, "")]
     assert plan.problems[0].message == "This game log has no column for: Game, Seat."
+
+
+# --- duplicates: a game the club already has is skipped unless the organiser asks --------------
+
+
+def test_importing_the_same_workbook_twice_is_a_no_op_by_default(uploaded, club):
+    data = simple(game(*STANDARD), game(("新人", 45000), *STANDARD[1:]))
+    assert uploaded.post(url("import_confirm", club)).status_code == 302
+    assert Game.objects.count() == 2
+    before = stored_counts()
+
+    assert upload(uploaded, club, data).status_code == 302
+    response = english(uploaded).get(url("import_preview", club))
+    plan = response.context["plan"]
+    assert plan.ready and plan.duplicates == 2 and all(g.duplicate for g in plan.games)
+    assert "2 games already recorded" in response.content.decode()
+    response = english(uploaded).post(url("import_confirm", club))
+    assert response.status_code == 302
+    assert "Skipped 2 games already recorded." in " ".join(messages_of(response))
+    assert stored_counts() == before  # no game, no member, no audit entry
+
+
+def test_the_organiser_can_import_duplicates_on_purpose(uploaded, club):
+    data = simple(game(*STANDARD), game(("新人", 45000), *STANDARD[1:]))
+    assert uploaded.post(url("import_confirm", club)).status_code == 302
+    assert upload(uploaded, club, data).status_code == 302
+    assert uploaded.post(url("import_confirm", club), {"duplicates": "on"}).status_code == 302
+    assert Game.objects.count() == 4
+    entry = AuditLog.objects.filter(action="import.apply").latest("pk")
+    assert len(entry.after["games"]) == 2 and entry.after["skipped_duplicates"] == 0
+
+
+def test_only_the_duplicates_are_skipped(organiser_client, club, members):
+    first = simple(game(*STANDARD))
+    assert upload(organiser_client, club, first).status_code == 302
+    assert organiser_client.post(url("import_confirm", club)).status_code == 302
+    swapped = (STANDARD[1], STANDARD[0], *STANDARD[2:])  # the same game in another seat order
+    second = simple(
+        game(*swapped),
+        game(*STANDARD, table="B"),  # another table: not the same game
+        game(*STANDARD, date=D(2024, 5, 2)),
+        game(*STANDARD[:3], ("土井", 4000), deposits=1000),  # other points
+    )
+    assert upload(organiser_client, club, second).status_code == 302
+    plan = organiser_client.get(url("import_preview", club)).context["plan"]
+    assert [g.duplicate for g in plan.games] == [True, False, False, False]
+    assert organiser_client.post(url("import_confirm", club)).status_code == 302
+    assert Game.objects.count() == 4
+
+
+def test_a_voided_game_is_no_duplicate(organiser_client, club, members, organiser):
+    assert upload(organiser_client, club, simple(game(*STANDARD))).status_code == 302
+    assert organiser_client.post(url("import_confirm", club)).status_code == 302
+    services.game_void(game=Game.objects.get(), user=organiser, reason="wrong")
+    assert upload(organiser_client, club, simple(game(*STANDARD))).status_code == 302
+    plan = organiser_client.get(url("import_preview", club)).context["plan"]
+    assert plan.duplicates == 0
+
+
+def test_reimporting_the_clubs_own_export_is_a_no_op(db):
+    club = make_club("source", "kinyokai-2015")
+    organiser = make_user("source-organiser", club, Membership.ORGANISER)
+    build_history(club, organiser)
+    client = Client()
+    client.force_login(organiser)
+    before = stored_counts()
+    assert upload(client, club, exported_game_log(club, "ja")).status_code == 302
+    plan = client.get(url("import_preview", club)).context["plan"]
+    assert plan.ready, plan.problems
+    assert plan.duplicates == len(plan.games) == Game.objects.filter(voided=False).count()
+    assert client.post(url("import_confirm", club)).status_code == 302
+    assert stored_counts() == before
+
+
+def test_duplicates_are_found_with_one_query_whatever_the_number_of_games(
+    organiser_client, club, members
+):
+    games = [game(*STANDARD, date=D(2024, 5, 1 + i % 28), table=str(i)) for i in range(60)]
+    assert upload(organiser_client, club, simple(*games[:1])).status_code == 302
+    assert organiser_client.post(url("import_confirm", club)).status_code == 302
+    assert preview_queries(organiser_client, club, simple(*games[:2])) == preview_queries(
+        organiser_client, club, simple(*games)
+    )
+
+
+# --- readings typed for new members: the member form's rule ------------------------------------
+
+
+@pytest.mark.parametrize("kana", ["abc", "青木", "しん\u200bじん", "しんじん!"])
+def test_a_reading_that_is_not_kana_is_refused_and_nothing_is_stored(uploaded, club, kana):
+    (new,) = waiting_plan(club).unknown
+    before = stored_counts()
+    response = english(uploaded).post(url("import_confirm", club), {f"kana_{new.key}": kana})
+    assert response.status_code == 200
+    assert "Use hiragana or katakana only." in response.content.decode()
+    assert stored_counts() == before
+    assert ImportUpload.objects.filter(claimed=False).count() == 1  # can be corrected
+
+
+def test_a_reading_is_normalised_like_the_member_forms(uploaded, club):
+    (new,) = waiting_plan(club).unknown
+    response = uploaded.post(url("import_confirm", club), {f"kana_{new.key}": " ｼﾝｼﾞﾝ　さん "})
+    assert response.status_code == 302
+    assert Member.objects.get(club=club, name="新人").kana == "シンジン さん"
+
+
+def test_a_reading_of_a_name_mapped_to_a_member_is_ignored(uploaded, club, members):
+    (new,) = waiting_plan(club).unknown
+    eto = Member.objects.get(name="江藤")
+    data = {f"map_{new.key}": str(eto.pk), f"kana_{new.key}": "abc"}
+    assert uploaded.post(url("import_confirm", club), data).status_code == 302
+    assert Member.objects.get(pk=eto.pk).kana == "えとう"
+
+
+def test_an_unexpected_failure_while_confirming_gives_the_upload_back(uploaded, club, monkeypatch):
+    def boom(**kwargs: Any) -> list[Game]:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(services, "games_record_bulk", boom)
+    uploaded.raise_request_exception = True
+    with pytest.raises(RuntimeError):
+        uploaded.post(url("import_confirm", club))
+    assert ImportUpload.objects.filter(claimed=False).count() == 1
+    assert Game.objects.count() == 0
+    monkeypatch.undo()
+    assert uploaded.post(url("import_confirm", club)).status_code == 302
+    assert Game.objects.count() == 2
+
+
+def test_a_confirmed_import_moves_the_kept_totals(organiser_client, club, members):
+    """The bulk confirm writes around services.game_record: the standings totals it keeps
+    (league.aggregates) must move with it, equal to a rebuild from the stored results."""
+    from tests.league.test_aggregates import assert_kept_equals_rebuilt_and_live
+
+    data = simple(game(*STANDARD), game(*STANDARD[::-1]))
+    assert upload(organiser_client, club, data).status_code == 302
+    assert organiser_client.post(url("import_confirm", club)).status_code == 302
+    assert Game.objects.filter(club=club).count() == 2
+    assert_kept_equals_rebuilt_and_live(club)

@@ -14,6 +14,7 @@ import scoring
 from league import services
 from league.forms_manage import RulesForm, kana_sort_key, normalise_kana, rules_initial
 from league.models import AuditLog, Game, Member, Result, RulesVersion, Season
+from league.templatetags import jancho
 
 D = datetime.date
 
@@ -173,8 +174,8 @@ def test_organiser_toggles_active(organiser_client, club, members):
     organiser_client.post(url)
     aoki.refresh_from_db()
     assert aoki.is_active
-    actions = list(AuditLog.objects.filter(club=club).values_list("action", flat=True))
-    assert actions == ["member.deactivate", "member.activate"]
+    logs = AuditLog.objects.filter(club=club).exclude(action__startswith="membership.")
+    assert list(logs.values_list("action", flat=True)) == ["member.deactivate", "member.activate"]
 
 
 def test_toggle_is_organisers_only_and_within_the_club(
@@ -274,8 +275,14 @@ def rules_post(preset: str = "mame-no-kai", **overrides: str) -> dict[str, str]:
 
 
 def post_rules(client: Client, club, data: dict[str, str], base: str = ""):
+    """Both steps of saving: the check (what would change), then the confirmation of it."""
     url = reverse("rules_new", args=[club.slug])
-    return client.post(f"{url}?from={base}" if base else url, data)
+    url = f"{url}?from={base}" if base else url
+    response = client.post(url, data)
+    check = response.context and response.context.get("check")
+    if check is None:
+        return response  # refused (form errors): nothing to confirm
+    return client.post(url, {**data, "confirm": check.token})
 
 
 def test_the_form_starts_from_a_preset_or_the_current_rules(organiser_client, club):
@@ -286,7 +293,7 @@ def test_the_form_starts_from_a_preset_or_the_current_rules(organiser_client, cl
     form = organiser_client.get(url).context["form"]  # the club's current rules: マメの会
     assert form["deposits"].value() == "house"
     assert form["rate_name_0"].value() == "0.2"
-    assert form["chip_name_1"].value() == "yakuman"
+    assert form["chip_name_1"].value() == "役満"  # shown as players call it
 
 
 def test_create_a_version_from_a_preset(organiser_client, club):
@@ -432,7 +439,10 @@ def test_problem_paths_map_to_fields(path, field):
 
 def test_rules_list_summarises_and_highlights_the_version_in_force(member_client, club, organiser):
     services.rules_version_create(
-        club=club, user=organiser, effective_from=D(2099, 1, 1), rules_json="kagetsu-cup"
+        club=club,
+        user=organiser,
+        effective_from=D.today() + datetime.timedelta(days=60),  # dates are bounded (limits)
+        rules_json="kagetsu-cup",
     )
     response = english(member_client).get(reverse("rules_list", args=[club.slug]))
     current = RulesVersion.objects.get(club=club, effective_from=D(2020, 1, 1))
@@ -489,7 +499,11 @@ def expected_scores(version: RulesVersion, game: Game) -> list[int]:
 def test_creating_a_version_links_to_resettling(organiser_client, club, games):
     url = reverse("rules_new", args=[club.slug])
     data = rules_post(uma_0="10", uma_1="5", uma_2="-5", uma_3="-10")
-    response = english(organiser_client).post(url, data, follow=True)
+    check = english(organiser_client).post(url, data)
+    assert not RulesVersion.objects.filter(club=club, effective_from=D(2026, 4, 1)).exists()
+    response = english(organiser_client).post(
+        url, {**data, "confirm": check.context["check"].token}, follow=True
+    )
     version = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1))
     text = [str(m) for m in response.context["messages"]]
     assert any("2 games from this date on" in t for t in text)
@@ -524,9 +538,9 @@ def test_applying_resettles_bumps_revisions_and_audits(organiser_client, club, o
     version = new_version(club, organiser, uma=[10, 5, -5, -10])
     expected = {g.pk: expected_scores(version, g) for g in games[1:]}
     untouched = list(Result.objects.filter(game=games[0]).values_list("score", flat=True))
-    response = english(organiser_client).post(
-        reverse("rules_resettle", args=[club.slug, version.pk]), follow=True
-    )
+    url = reverse("rules_resettle", args=[club.slug, version.pk])
+    shown = organiser_client.get(url).context["expected"]
+    response = english(organiser_client).post(url, {"expected": shown}, follow=True)
     assert "2 games re-settled." in [str(m) for m in response.context["messages"]]
     for game in games[1:]:
         game.refresh_from_db()
@@ -581,7 +595,7 @@ def test_resettle_page_query_count_does_not_grow(
     june = services.rules_version_create(
         club=club, user=organiser, effective_from=D(2026, 6, 1), rules_json="pairon-kansai"
     )
-    with django_assert_num_queries(13) as small:
+    with django_assert_num_queries(22) as small:
         url = reverse("rules_resettle", args=[club.slug, april.pk])
         assert len(member_client.get(url).context["rows"]) == 2
     with django_assert_num_queries(len(small.captured_queries)):
@@ -624,3 +638,165 @@ def test_advanced_json_may_name_a_preset(organiser_client, club):
     version = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1))
     assert version.preset == "kagetsu-cup"
     assert version.rules == scoring.PRESETS["kagetsu-cup"].rules
+
+
+def test_saving_first_shows_the_changes_and_the_games_that_would_settle_differently(
+    organiser_client, club, games
+):
+    url = reverse("rules_new", args=[club.slug])
+    data = rules_post(uma_0="10", uma_1="5", uma_2="-5", uma_3="-10", surcharge_percent="")
+    response = english(organiser_client).post(url, data)
+    assert response.status_code == 200
+    check = response.context["check"]
+    changes = {label: (before, after) for label, before, after in check.changes}
+    assert changes["Uma"] == ("+20 / +10 / -10 / -20", "+10 / +5 / -5 / -10")
+    assert changes["Surcharge on deferred debts"] == ("10%", "")
+    assert len(changes) == 2  # nothing else differs from マメの会
+    assert check.games == 2 and check.failing == 0
+    page = response.content.decode()
+    assert "2 recorded games from this date would settle differently" in page
+    assert RulesVersion.objects.filter(club=club).count() == 1  # nothing saved yet
+
+
+def test_a_confirmation_of_other_rules_shows_the_check_again(organiser_client, club):
+    url = reverse("rules_new", args=[club.slug])
+    data = rules_post(uma_0="10", uma_1="5", uma_2="-5", uma_3="-10")
+    token = organiser_client.post(url, data).context["check"].token
+    changed = {**data, "uma_0": "15", "uma_3": "-15", "confirm": token}  # edited after the check
+    response = organiser_client.post(url, changed)
+    assert response.status_code == 200 and response.context["check"].token != token
+    assert RulesVersion.objects.filter(club=club).count() == 1
+
+
+def test_a_named_rate_or_chip_without_its_amount_is_an_error_not_zero(organiser_client, club):
+    data = rules_post(rate_name_3="1.0", rate_yen_3="100", chip_name_2="赤ドラ", chip_tsumo_2="1")
+    errors = form_errors(post_rules(organiser_client, club, data))
+    assert set(errors) == {"rate_chip_3", "chip_ron_2"}
+    assert "0" in errors["rate_chip_3"][0]  # it says to write 0 for none
+
+
+def test_chip_kinds_are_typed_and_shown_as_players_call_them(organiser_client, club):
+    data = rules_post(chip_name_0="一発", chip_name_2="赤ドラ", chip_tsumo_2="1", chip_ron_2="1")
+    assert post_rules(organiser_client, club, data).status_code == 302
+    rules = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1)).rules
+    assert set(rules.chips) == {"ippatsu", "yakuman", "aka"}
+
+
+def example(client, club, data: dict[str, str], *points: int):
+    url = reverse("rules_example", args=[club.slug])
+    body = {**data, **{f"example_{i}": str(p) for i, p in enumerate(points)}}
+    return client.post(url, body).json()
+
+
+def test_the_worked_example_settles_the_form_as_it_stands(organiser_client, club):
+    data = rules_post()
+    got = example(organiser_client, club, data, 48300, 31200, 15600, 4900)
+    rules = scoring.PRESETS["mame-no-kai"].rules
+    seats = tuple(
+        scoring.Seat(w, p) for w, p in zip("東南西北", [48300, 31200, 15600, 4900], strict=True)
+    )
+    expected = scoring.settle_game(rules, scoring.Game(seats=seats, rate="0.2"))
+    assert [p["score"] for p in got["players"]] == [jancho.score(p.score) for p in expected.players]
+    assert got["rate"] == "0.2" and got["players"][0]["yen"]
+    # The same hanchan under other uma, before anything is saved.
+    other = example(
+        organiser_client, club, {**data, "uma_0": "30", "uma_3": "-30"}, 48300, 31200, 15600, 4900
+    )
+    assert other["players"][0]["score"] != got["players"][0]["score"]
+    assert RulesVersion.objects.filter(club=club).count() == 1
+
+
+def test_the_worked_example_names_what_to_fix(organiser_client, club):
+    got = example(organiser_client, club, rules_post(uma_0="11"), 48300, 31200, 15600, 4900)
+    assert got["errors"] and "players" not in got
+    got = example(organiser_client, club, rules_post(), 48300, 31200, 15600)
+    assert got["errors"]
+
+
+def test_the_worked_example_is_for_organisers_only(member_client, stranger_client, club):
+    url = reverse("rules_example", args=[club.slug])
+    assert member_client.post(url, rules_post()).status_code == 403  # a member of the club
+    assert stranger_client.post(url, rules_post()).status_code == 404
+    assert member_client.get(url).status_code == 405
+
+
+def test_the_v2_rules_are_set_in_the_form(organiser_client, club):
+    data = rules_post(
+        "pairon-kansai",
+        oka="house",
+        rounding="gosha-rokunyu",
+        rounding_negative="number-line",
+        bust_points="10",
+        bust_to="buster",
+        bust_at_zero="on",
+        yakitori_mode="pay_each",
+        yakitori_points="5",
+    )
+    assert post_rules(organiser_client, club, data).status_code == 302
+    rules = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1)).rules
+    assert rules == scoring.rules_from_json(
+        {
+            "preset": "pairon-kansai",
+            "oka": "house",
+            "rounding": "gosha-rokunyu",
+            "rounding_negative": "number-line",
+            "bust_bonus": {"points": 10, "to": "buster", "at_zero": True},
+            "yakitori": {"mode": "pay_each", "points": 5},
+        }
+    )
+
+
+RENMEI = {
+    "players": 4,
+    "start": 30000,
+    "return": 30000,
+    "rounding": "none",
+    "uma": {
+        "floating_line": 30000,
+        "by_floating": {"1": [12, -1, -3, -8], "3": [8, 3, 1, -12]},
+        "default": [8, 4, -4, -8],
+    },
+    "ties": "split",
+    "deposits": "house",
+    "below_zero": "settle",
+    "chombo": {"mode": "penalty", "points": 20},
+}
+
+
+def test_floating_uma_round_trips_through_the_form(organiser_client, club):
+    rules = scoring.rules_from_json(RENMEI)
+    data: dict[str, str] = {}
+    for key, value in rules_initial(rules.to_json()).items():
+        if key == "uma" or key.startswith("uma_floating_"):
+            data |= {f"{key}_{i}": str(v) for i, v in enumerate(value)}
+        elif value is True:
+            data[key] = "on"
+        elif value not in (None, False):
+            data[key] = str(value)
+    data |= {"effective_from": "2026/04/01", "note": "連盟"}
+    assert post_rules(organiser_client, club, data).status_code == 302
+    assert RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1)).rules == rules
+
+
+def test_a_floating_uma_problem_lands_on_its_row(organiser_client, club):
+    data = rules_post(
+        floating="on", uma_floating_1_0="12", uma_floating_1_1="-1", uma_floating_1_2="-3",
+        uma_floating_1_3="-9",
+    )  # fmt: skip
+    assert "uma_floating_1" in form_errors(post_rules(organiser_client, club, data))
+
+
+def test_yakitori_needs_its_points(organiser_client, club):
+    data = rules_post(yakitori_mode="penalty")
+    assert list(form_errors(post_rules(organiser_client, club, data))) == ["yakitori_points"]
+
+
+def test_the_worked_example_shows_the_bust_bonus(organiser_client, club):
+    data = rules_post("pairon-kansai", bust_points="10", bust_to="buster")
+    got = example(organiser_client, club, data, 60000, 30000, 20000, -10000)
+    # The 4th (−10,000) pays 10 to the player who busted them: the example's top.
+    assert [p["score"] for p in got["players"]] == ["+80.0", "+10.0", "▲20.0", "▲70.0"]
+    plain = example(
+        organiser_client, club, rules_post("pairon-kansai"), 60000, 30000, 20000, -10000
+    )
+    assert [p["score"] for p in plain["players"]] == ["+70.0", "+10.0", "▲20.0", "▲60.0"]

@@ -143,8 +143,8 @@ def test_player_statistics_in_the_season_match_the_hand_computed_values(
         "Total": "-3.0",
         "Average": "-1.00",
         "Avg. rank": "2.33",
-        "Top two %": "66.66%",
-        "Not last %": "66.66%",  # 2 of 3 games not last, truncated like every rate
+        "Top two %": "66.7%",
+        "Not last %": "66.7%",  # 2 of 3 games not last, rounded half up like every rate
         "Best": "+55.0",
         "Busts": "1",
         "Chombo": "1",
@@ -182,7 +182,7 @@ def test_rank_chart_counts_each_rank(member_client, club, members, games, season
     response = member_client.get(player_url(club, members[0], season))
     chart = response.context["rank_chart"]
     assert len(list(ET.fromstring(chart).iter(SVG + "rect"))) == 4
-    assert svg_texts(chart, "value") == ["1 (33.33%)", "1 (33.33%)", "0 (0.00%)", "1 (33.33%)"]
+    assert svg_texts(chart, "value") == ["1 (33.3%)", "1 (33.3%)", "0 (0.0%)", "1 (33.3%)"]
 
 
 def test_games_are_the_counted_ones_newest_first_and_linked(
@@ -244,7 +244,7 @@ def test_three_player_club_shows_three_rank_bars(db):
     response = client.get(player_url(sanma, a))
     chart = response.context["rank_chart"]
     assert len(list(ET.fromstring(chart).iter(SVG + "rect"))) == 3
-    assert svg_texts(chart, "value") == ["1 (100.00%)", "0 (0.00%)", "0 (0.00%)"]
+    assert svg_texts(chart, "value") == ["1 (100.0%)", "0 (0.0%)", "0 (0.0%)"]
 
 
 def test_club_without_money_has_no_yen(db):

@@ -543,7 +543,7 @@ def test_void_asks_for_a_reason(organiser_client, club, members, organiser):
     page = organiser_client.get(void_url(game))
     assert page.status_code == 200
     assert "青木" in page.content.decode()
-    response = organiser_client.post(void_url(game), {"reason": "  "})
+    response = organiser_client.post(void_url(game), {"reason": "  ", "revision": "1"})
     assert response.status_code == 200
     assert "reason" in response.context["form"].errors
     game.refresh_from_db()
@@ -552,7 +552,9 @@ def test_void_asks_for_a_reason(organiser_client, club, members, organiser):
 
 def test_void_stores_the_reason_and_stops_counting(organiser_client, club, members, organiser):
     game = record_stored(club, members[:4], organiser)
-    response = english(organiser_client).post(void_url(game), {"reason": "entered twice"})
+    response = english(organiser_client).post(
+        void_url(game), {"reason": "entered twice", "revision": "1"}
+    )
     assert response.status_code == 302
     assert response["Location"] == reverse("game_detail", args=[club.slug, game.pk])
     assert messages_of(response) == ["Game 1 voided."]
@@ -566,7 +568,7 @@ def test_void_stores_the_reason_and_stops_counting(organiser_client, club, membe
 def test_a_void_game_cannot_be_voided_again(organiser_client, club, members, organiser):
     game = record_stored(club, members[:4], organiser)
     services.game_void(game=game, user=organiser, reason="entered twice")
-    response = organiser_client.post(void_url(game), {"reason": "again"})
+    response = organiser_client.post(void_url(game), {"reason": "again", "revision": "1"})
     assert response.status_code == 302
     assert AuditLog.objects.filter(action="game.void").count() == 1
 
@@ -596,7 +598,13 @@ def test_an_organiser_may_open_every_view(organiser_client, club, game, view):
 def test_others_may_not(request, club, game, view, method, who, status):
     client = Client() if who == "anonymous" else request.getfixturevalue(who)
     url = urls_of(club, game)[view]
-    data = posted() if view == 0 else edit_data(game) if view == 1 else {"reason": "x"}
+    data = (
+        posted()
+        if view == 0
+        else edit_data(game)
+        if view == 1
+        else {"reason": "x", "revision": "1"}
+    )
     response = getattr(client, method)(url, data)
     assert response.status_code == status
     game.refresh_from_db()
@@ -637,7 +645,7 @@ def get_queries(client: Client, url: str) -> int:
     return len(queries)
 
 
-NEW_FORM_QUERIES = 6  # session, user, club, membership, rules in force, members
+NEW_FORM_QUERIES = 7  # session, user, club, membership, rules in force, members, the day's games
 
 
 def test_the_new_form_needs_the_same_queries_for_any_club_size(

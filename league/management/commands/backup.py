@@ -1,12 +1,14 @@
 """`python manage.py backup <club-slug> <file.json>`: one club's complete data in one JSON file.
 
 The file holds the club, its memberships, members, rules versions, seasons, days (with their
-attendees), games with every revision's results and chip events, session shūgi, ledger entries, API
+attendees), games with every revision's results and chip events, session shūgi, the table draw (check-ins, rounds, tables, seats), ledger entries, API
 tokens (their hashes only) and the whole audit log, each row with its primary key, as Django's
 serializers write it. Users are referred to by user name, and listed with their names and e-mail
 addresses but without passwords: `manage.py restore` creates the missing ones with unusable
 passwords. Datetimes keep their microseconds, so that a restore gives back exactly what was
-backed up. Failed login attempts (league.throttle) are not club data and are left out.
+backed up. Failed login attempts (league.throttle) and uploads waiting for an import's
+confirmation (league.excel) are not club data and are left out, and so are the kept standings
+totals (league.aggregates): `restore` rebuilds them from the results.
 
 The rows are read in one transaction (repeatable read on PostgreSQL), so that a backup taken while
 the club is recording is consistent.
@@ -32,16 +34,23 @@ from django.utils import timezone
 
 from league.models import (
     ApiToken,
+    Attendance,
     AuditLog,
     ChipEvent,
     Club,
     Day,
     DayShugi,
+    DrawRound,
+    DrawSeat,
+    DrawTable,
     Game,
+    ImportUpload,
     LedgerEntry,
     LoginAttempt,
     Member,
+    MemberDay,
     Membership,
+    MemberTotal,
     Result,
     RulesVersion,
     Season,
@@ -63,11 +72,15 @@ MODELS: tuple[type[models.Model], ...] = (
     Result,
     ChipEvent,
     DayShugi,
+    Attendance,
+    DrawRound,
+    DrawTable,
+    DrawSeat,
     LedgerEntry,
     AuditLog,
     ApiToken,
 )
-NOT_BACKED_UP: tuple[type[models.Model], ...] = (LoginAttempt,)
+NOT_BACKED_UP: tuple[type[models.Model], ...] = (LoginAttempt, ImportUpload, MemberDay, MemberTotal)
 USER_FIELDS = ("username", "email", "first_name", "last_name", "is_active")
 
 
@@ -77,8 +90,10 @@ def club_rows(club: Club, model: type[models.Model]) -> models.QuerySet[Any]:
         rows = Club.objects.filter(pk=club.pk)
     elif model is ChipEvent:
         rows = model._base_manager.filter(game__club=club)
-    elif model is DayShugi:
+    elif model in (DayShugi, Attendance, DrawRound):
         rows = model._base_manager.filter(day__club=club)
+    elif model in (DrawTable, DrawSeat):
+        rows = model._base_manager.filter(round__day__club=club)
     else:
         rows = model._base_manager.filter(club=club)
     if users := user_fields(model):

@@ -8,6 +8,15 @@ into an empty one. It is all or nothing (one transaction).
 Users the file names that do not exist here are created with unusable passwords: each sets a new
 one (`manage.py changepassword NAME`, or a superuser in the admin). Staff and superuser status are
 never taken from a file, and a file can only hold the club's own kinds of rows.
+
+Nothing in the file is trusted (`check_backup`): every row must belong to the club being restored
+(its `club` is that club, and every reference points at a row of the file or at a user it lists);
+every listed user must be referred to by some row; no two rows of a model share an id. A user
+name that already exists in this database is refused, because its rows (an organiser's
+membership…) would go to whoever has that name here, unless the command is told explicitly what
+to do with it: `--map-user old=new` puts the file's user `old` on the user `new` of this database
+(created when it does not exist). Anything else refuses the whole file, naming the row; so do
+foreign-key and other database errors, as a CommandError, never a traceback.
 """
 
 from __future__ import annotations
@@ -22,10 +31,11 @@ from django.core import serializers
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.management.color import no_style
 from django.core.serializers.base import DeserializationError
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, connection, models, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
-from league.management.commands.backup import FORMAT, MODELS, USER_FIELDS, VERSION
+from league.aggregates import services as aggregates
+from league.management.commands.backup import FORMAT, MODELS, USER_FIELDS, VERSION, user_fields
 from league.models import Club
 
 LABELS = {f"league.{m._meta.model_name}": m for m in MODELS}
@@ -50,10 +60,116 @@ def read_backup(path: Path) -> dict[str, Any]:
     return data
 
 
-def _check_target(data: dict[str, Any]) -> None:
-    """Refuse a database that has the club, an older schema, or any of the backup's ids."""
+def _row(obj: dict[str, Any]) -> str:
+    return f"{obj.get('model')} #{obj.get('pk')!r}"
+
+
+def _references(model: type[models.Model]) -> list[tuple[str, type[models.Model], bool]]:
+    """(field, related model, many) for each relation of `model` stored in a backup row."""
+    out = [
+        (f.name, f.related_model, False)
+        for f in model._meta.concrete_fields
+        if f.is_relation and f.related_model is not None
+    ]
+    out += [(f.name, f.related_model, True) for f in model._meta.many_to_many]
+    return out  # type: ignore[return-value]
+
+
+def map_users(data: dict[str, Any], mapping: dict[str, str]) -> None:
+    """Rename the file's users as `--map-user old=new` says, in the user list and every row."""
+    names = {u.get("username") for u in data["users"] if isinstance(u, dict)}
+    for old in mapping:
+        if old not in names:
+            raise CommandError(f"--map-user {old}=…: the backup has no user {old!r}.")
+    if not mapping:
+        return
+    for user in data["users"]:
+        if isinstance(user, dict) and user.get("username") in mapping:
+            user["username"] = mapping[user["username"]]
+    for obj in data["objects"]:
+        model = LABELS[obj["model"]]
+        fields = obj.get("fields")
+        for name in user_fields(model):
+            value = fields.get(name) if isinstance(fields, dict) else None
+            if isinstance(value, list) and len(value) == 1 and value[0] in mapping:
+                fields[name] = [mapping[value[0]]]
+
+
+def check_backup(data: dict[str, Any], mapped: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+    """Refuse (CommandError naming the row) anything in the file that is not the club's own."""
+    user_model = get_user_model()
+    users: set[str] = set()
+    for user in data["users"]:
+        name = user.get("username") if isinstance(user, dict) else None
+        if not isinstance(name, str) or not name or set(user) - set(USER_FIELDS):
+            raise CommandError(f"The backup's user {user!r} is not a user as backups list them.")
+        if name in users:
+            raise CommandError(f"The backup lists the user {name!r} twice.")
+        users.add(name)
+    clubs = [o for o in data["objects"] if o.get("model") == "league.club"]
+    if len(clubs) != 1 or (clubs[0].get("fields") or {}).get("slug") != data.get("club"):
+        raise CommandError(f"The backup must hold exactly one club, {data.get('club')!r}.")
+    club_pk = clubs[0].get("pk")
+    ids: dict[type[models.Model], set[Any]] = defaultdict(set)
+    for obj in data["objects"]:
+        model = LABELS[obj["model"]]
+        if not isinstance(obj.get("fields"), dict) or isinstance(obj.get("pk"), bool):
+            raise CommandError(f"Row {_row(obj)} is not a row as backups write them.")
+        if not isinstance(obj.get("pk"), int) or obj["pk"] in ids[model]:
+            raise CommandError(f"Row {_row(obj)}: its id is missing or used twice.")
+        ids[model].add(obj["pk"])
+    used: set[str] = set()
+    for obj in data["objects"]:
+        model, fields = LABELS[obj["model"]], obj["fields"]
+        for name, related, many in _references(model):
+            value = fields.get(name)
+            values = value if many and isinstance(value, list) else [value]
+            for ref in values:
+                if ref is None and not many:
+                    continue
+                if related is user_model:
+                    ok = isinstance(ref, list) and len(ref) == 1 and ref[0] in users
+                    if ok:
+                        used.add(ref[0])
+                    elif not many:
+                        raise CommandError(
+                            f"Row {_row(obj)}: {name} is {ref!r}, a user the backup does not list."
+                        )
+                elif related is Club:
+                    if ref != club_pk:
+                        raise CommandError(
+                            f"Row {_row(obj)}: {name} is club #{ref!r}, not the club being "
+                            f"restored ({data.get('club')!r}, #{club_pk}). Nothing restored."
+                        )
+                elif ref not in ids.get(related, set()):  # type: ignore[arg-type]
+                    raise CommandError(
+                        f"Row {_row(obj)}: {name} refers to {related._meta.label_lower} "
+                        f"#{ref!r}, which is not in the backup. Nothing restored."
+                    )
+    for name in sorted(users - used):
+        raise CommandError(f"The backup lists the user {name!r}, whom no row of the club names.")
+    existing = set(
+        user_model._default_manager.filter(
+            **{f"{user_model.USERNAME_FIELD}__in": users - set(mapped)}
+        ).values_list(user_model.USERNAME_FIELD, flat=True)
+    )
+    if existing:
+        names = ", ".join(sorted(existing))
+        raise CommandError(
+            f"Users with the backup's names exist in this database: {names}. Their rows would go "
+            f"to those users. Say whom each is with --map-user NAME=USER (NAME=NAME for the same "
+            f"person). Nothing restored."
+        )
+
+
+def _check_target(data: dict[str, Any], mapped: set[str]) -> None:
+    """Refuse a database that has the club, an older schema, or any of the backup's ids; and a
+    file with anything that is not the club's own (check_backup)."""
+    if not isinstance(data.get("club"), str):
+        raise CommandError("The backup does not name its club.")
     if Club.objects.filter(slug=data["club"]).exists():
         raise CommandError(f"The club {data['club']!r} exists in this database: nothing restored.")
+    check_backup(data, mapped)
     applied = MigrationRecorder(connection).applied_migrations()
     if data["schema"] and ("league", data["schema"]) not in applied:
         raise CommandError(
@@ -104,14 +220,35 @@ def _reset_sequences() -> None:
             cursor.execute(sql)
 
 
-def restore(data: dict[str, Any]) -> list[str]:
+def restore(data: dict[str, Any], user_map: dict[str, str] | None = None) -> list[str]:
     """Load a read backup; return the names of the users created."""
-    with transaction.atomic():
-        _check_target(data)
-        created = _create_users(data["users"])
-        _insert(data["objects"])
-        _reset_sequences()
+    mapping = dict(user_map or {})
+    map_users(data, mapping)
+    try:
+        with transaction.atomic():
+            _check_target(data, set(mapping.values()))
+            created = _create_users(data["users"])
+            _insert(data["objects"])
+            _reset_sequences()
+            if connection.vendor == "postgresql":  # deferred constraints: fail here, not at commit
+                with connection.cursor() as cursor:
+                    cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            aggregates.club_rebuild(club=Club.objects.get(slug=data["club"]))
+    except DatabaseError as e:  # IntegrityError included
+        raise CommandError(f"The backup cannot be loaded, nothing restored: {e}") from None
     return created
+
+
+def _mapping(pairs: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        old, sep, new = pair.partition("=")
+        if not sep or not old or not new:
+            raise CommandError(f"--map-user {pair!r}: write it as OLD=NEW.")
+        if old in out:
+            raise CommandError(f"--map-user names {old!r} twice.")
+        out[old] = new
+    return out
 
 
 class Command(BaseCommand):
@@ -119,10 +256,18 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, help="the JSON file written by manage.py backup")
+        parser.add_argument(
+            "--map-user",
+            action="append",
+            default=[],
+            metavar="OLD=NEW",
+            help="put the backup's user OLD on this database's user NEW (created if missing); "
+            "needed for every user name that exists here (NAME=NAME for the same person)",
+        )
 
-    def handle(self, *args: Any, file: Path, **options: Any) -> None:
+    def handle(self, *args: Any, file: Path, map_user: list[str], **options: Any) -> None:
         data = read_backup(file)
-        created = restore(data)
+        created = restore(data, _mapping(map_user))
         self.stdout.write(f"Restored club {data['club']} from {file}: {len(data['objects'])} rows.")
         if created:
             self.stdout.write(

@@ -1,0 +1,132 @@
+"""Every page of a club, on a 390×844 phone, fits the screen's width.
+
+The pages are read from the URL resolver (as tests/league/test_isolation.py does), so a page added
+later is checked without touching this file. Each is opened as the club's organiser, with long
+names and chips so that tables are as wide as a real club's. A table may scroll sideways inside
+its box, but then it keeps its row header (the player) in view; the page itself never scrolls
+sideways. Screenshots: test-artifacts/screenshots/fit-<route>.png.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from django.test import Client
+
+from league import services
+from league.models import Member, Membership
+from tests.browser.conftest import fits_the_screen
+from tests.conftest import make_club, make_user
+from tests.league.test_isolation import club_routes, populate, url
+
+if TYPE_CHECKING:
+    pass
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LONG_NAMES = [
+    ("長谷川 由美子", "はせがわ ゆみこ"),
+    ("佐々木 美穂", "ささき みほ"),
+    ("高橋 真由美", "たかはし まゆみ"),
+    ("松本 和也", "まつもと かずや"),
+    ("阿部 誠", "あべ まこと"),
+]
+
+# Each table wider than its box: is the first cell of every row sticky, and its action too?
+ROW_HEADERS_STAY = """() => [...document.querySelectorAll('.table-wrap')]
+  .filter(w => w.scrollWidth > w.clientWidth + 1)
+  .flatMap(w => [...w.querySelectorAll('tr')].map(tr => tr.firstElementChild).filter(Boolean))
+  .filter(cell => getComputedStyle(cell).position !== 'sticky')
+  .map(cell => cell.textContent.trim().slice(0, 30))"""
+
+
+@pytest.fixture
+def club_pages() -> list[tuple[str, str]]:
+    club = make_club("mame", "mame-no-kai", "マメの会")
+    organiser = make_user("organiser", club, Membership.ORGANISER)
+    players = [Member.objects.create(club=club, name=n, kana=k) for n, k in LONG_NAMES]
+    values: dict[str, Any] = populate(club, organiser, players[:4])
+    services.game_record(  # chips and a chombo: the widest game tables
+        club=club,
+        user=organiser,
+        data=services.GameInput(
+            date=values["date"],
+            seats=[
+                services.SeatInput(players[4], 62000, 1),
+                services.SeatInput(players[1], 31000),
+                services.SeatInput(players[2], 19000),
+                services.SeatInput(players[3], -12000),
+            ],
+            rate="0.5",
+            table="B",
+            chips=[services.ChipInput("yakuman", players[4], players[3])],
+        ),
+    )
+    # Only the pages: a route that takes POST alone, redirects or sends a download is skipped.
+    client = Client()
+    client.force_login(organiser)
+    pages = []
+    for name, params in club_routes():
+        address = url(name, params, values)
+        response = client.get(address)
+        if response.status_code == 200 and "text/html" in response.get("Content-Type", ""):
+            pages.append((name, address))
+        getattr(response, "close", lambda: None)()
+    return pages
+
+
+def test_every_club_page_fits_a_phone(phone, live_server, log_in, club_pages, screenshot):
+    log_in("organiser")
+    checked, problems = [], []
+    for name, path in club_pages:
+        response = phone.goto(live_server.url + path)
+        assert response is not None and response.status == 200, path
+        checked.append(name)
+        if not fits_the_screen(phone):
+            problems.append(f"{name}: the page is wider than the phone")
+        loose = phone.evaluate(ROW_HEADERS_STAY)
+        if loose:
+            problems.append(f"{name}: rows of a scrolling table lose their header: {loose[:3]}")
+        screenshot(f"fit-{name}")
+    assert not problems, "\n".join(problems)
+    # The control: the main pages were there to be checked.
+    for name in ("club_home", "day_detail", "game_detail", "day_ledger", "standings"):
+        assert name in checked, name
+
+
+ACTIONS_STAY = """() => [...document.querySelectorAll('.table-wrap')]
+  .filter(w => w.scrollWidth > w.clientWidth + 1)
+  .flatMap(w => [...w.querySelectorAll('td form, td button')].map(e => e.closest('td')))
+  .filter(cell => getComputedStyle(cell).position !== 'sticky').length"""
+
+
+def test_a_debts_repay_button_stays_in_view_on_a_phone(phone, live_server, log_in, club_pages):
+    log_in("organiser")
+    path = dict(club_pages)["debt_list"]
+    phone.goto(live_server.url + path)
+    assert phone.evaluate(ACTIONS_STAY) == 0
+    button = phone.locator("form.repay button").first
+    box = button.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+
+
+def test_standings_use_a_desktops_width(browser, live_server, club_pages):
+    from django.contrib.auth import get_user_model
+
+    from tests.conftest import PASSWORD
+
+    context = browser.new_context(viewport={"width": 1600, "height": 900}, locale="ja-JP")
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("#id_username", get_user_model().objects.get(username="organiser").username)
+        page.fill("#id_password", PASSWORD)
+        page.locator("main form button[type=submit]").click()
+        page.goto(live_server.url + dict(club_pages)["standings"])
+        wrap = page.locator(".table-wrap").first
+        # Every column shows at once: the table does not scroll inside a 960 px column.
+        assert wrap.evaluate("w => w.scrollWidth <= w.clientWidth + 1")
+        assert page.locator("main").evaluate("m => m.getBoundingClientRect().width") > 1200
+    finally:
+        context.close()

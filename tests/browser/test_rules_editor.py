@@ -1,0 +1,69 @@
+"""The rules editor on a phone: the worked example follows every change, the uma fits one row, and
+saving first shows what would change."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from league import services
+from league.forms import today
+from league.models import Member, Membership, RulesVersion
+from league.services import GameInput, SeatInput
+from tests.browser.conftest import fits_the_screen
+from tests.conftest import MEMBER_NAMES, make_club, make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def club():
+    club = make_club("mame", "mame-no-kai", "マメの会")
+    members = [Member.objects.create(club=club, name=n, kana=k) for n, k in MEMBER_NAMES]
+    organiser = make_user("organiser", club, Membership.ORGANISER)
+    seats = [
+        SeatInput(m, p) for m, p in zip(members[:4], [40000, 30000, 20000, 10000], strict=True)
+    ]
+    services.game_record(
+        club=club, user=organiser, data=GameInput(date=today(), seats=seats, rate="0.3")
+    )
+    return club
+
+
+def test_the_worked_example_follows_the_form_and_saving_shows_the_changes(
+    phone, live_server, log_in, club, screenshot
+):
+    page = phone
+    log_in("organiser")
+    page.goto(f"{live_server.url}/c/mame/rules/new/")
+    # マメの会: 48,300 / 31,200 / 15,600 / 4,900, 30,000 returned, uma 20-10, oka to the top.
+    scores = page.locator("[data-example-result] tbody td.score")
+    expect(scores).to_have_text(["+58.3", "+11.2", "▲24.4", "▲45.1"])
+    boxes = [page.locator(f"#id_uma_{i}").bounding_box() for i in range(4)]
+    assert len({round(b["y"]) for b in boxes if b}) == 1, "the four uma boxes share one row"
+    assert fits_the_screen(page)
+    screenshot("rules-editor")
+
+    page.fill("#id_uma_0", "30")
+    page.fill("#id_uma_3", "−30")
+    expect(scores).to_have_text(["+68.3", "+11.2", "▲24.4", "▲55.1"])
+
+    page.fill("[name=example_0]", "58300")  # 10,000 more than the table holds
+    expect(page.locator("[data-example-errors] li")).not_to_have_count(0)
+    page.fill("[name=example_3]", "▲5100")
+    # 箱下なし: the 4th settles as 0 points, not −5,100; the top absorbs the difference.
+    expect(scores).to_have_text(["+73.2", "+11.2", "▲24.4", "▲60.0"])
+
+    page.fill("#id_effective_from", today().strftime("%Y/%m/%d"))  # governs today's game
+    with page.expect_navigation():
+        page.click("form[data-rules-form] > p button[type=submit]")
+    check = page.locator("#check")
+    assert check.is_visible()
+    assert "ウマ" in check.inner_text() and "+30 / +10 / -10 / -30" in check.inner_text()
+    assert "1局の結果が変わります" in check.inner_text()
+    assert RulesVersion.objects.filter(club=club).count() == 1
+    screenshot("rules-editor-check")
+    with page.expect_navigation():
+        check.locator("button[name=confirm]").click()
+    assert page.url.endswith("/c/mame/rules/")
+    assert RulesVersion.objects.filter(club=club).count() == 2
