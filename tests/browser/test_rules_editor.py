@@ -60,7 +60,7 @@ def test_the_worked_example_follows_the_form_and_saving_shows_the_changes(
     check = page.locator("#check")
     assert check.is_visible()
     assert "ウマ" in check.inner_text() and "+30 / +10 / -10 / -30" in check.inner_text()
-    assert "1局の結果が変わります" in check.inner_text()
+    assert "1半荘の結果が変わります" in check.inner_text()
     assert RulesVersion.objects.filter(club=club).count() == 1
     screenshot("rules-editor-check")
     with page.expect_navigation():
