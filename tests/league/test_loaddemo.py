@@ -118,3 +118,42 @@ def test_loaddemo_games_are_settled_as_the_engine_settles_them():
         assert [(p.score, p.chips, p.yen) for p in settled.players] == [
             (r.score, r.chips, r.yen) for r in results
         ]
+
+
+@pytest.mark.django_db
+def test_loaddemo_closes_every_past_day_and_its_money_agrees():
+    """締め as a real club does: all days but the latest are closed with nothing left open, some
+    with a deferred debt; the latest day is still being settled. Statement balances and open
+    debts then agree with the days' open transfers."""
+    from league import money
+    from league.models import LedgerEntry
+
+    loaddemo()
+    for club in Club.objects.all():
+        days = list(Day.objects.filter(club=club).order_by("date"))
+        money_days = [d for d in days if money.day_ledger(day=d).has_money]
+        if not money_days:
+            continue
+        assert days[-1].closed_at is None
+        for day in days[:-1]:
+            ledger = money.day_ledger(day=day)
+            if ledger.has_money:
+                assert day.closed_at is not None, (club.slug, day.date)
+                assert not ledger.transfers, (club.slug, day.date)
+        assert AuditLog.objects.filter(club=club, action="day.close").count() == sum(
+            1 for d in days[:-1] if d.closed_at is not None
+        )
+        # What each member owes, three ways: the statement's balance equals the latest (open)
+        # day's outstanding amount plus the open debts page's lines for them.
+        latest = money.day_ledger(day=days[-1])
+        debts = money.open_debts(club=club)
+        for member in Member.objects.filter(club=club):
+            owed_by_debts = sum(
+                (d.remaining if d.creditor_pk == member.pk else 0)
+                - (d.remaining if d.debtor.pk == member.pk else 0)
+                for d in debts
+            )
+            expected = latest.outstanding.get(member.pk, 0) + owed_by_debts
+            statement = money.member_statement(member=member)
+            assert statement.balance == expected, (club.slug, member.name)
+    assert LedgerEntry.objects.filter(kind=LedgerEntry.DEFERRAL).exists()

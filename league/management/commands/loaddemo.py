@@ -21,8 +21,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 import scoring
-from league import services
-from league.models import Club, Game, Member, Membership
+from league import money, services
+from league.models import Club, Day, Game, Member, Membership
 
 DEMO_LOGIN = ("demo", "demo-jancho")
 ADMIN_LOGIN = ("admin", "admin-jancho")
@@ -152,6 +152,7 @@ class DemoBuilder:
         for date in _meeting_days(spec.weekday):
             self._day(date, members)
         self._corrections()
+        self._close_past_days()
         # Someone who moved away: kept in every result, no longer offered when recording.
         services.member_set_active(member=members[-GUESTS_PER_CLUB - 1], user=user, active=False)
         return len(self.games)
@@ -271,6 +272,30 @@ class DemoBuilder:
                 user=self.user,
                 data=dataclasses.replace(data, seats=seats),
                 expected_revision=game.revision,
+            )
+
+    def _close_past_days(self) -> None:
+        """締め: every day but the latest is closed, as a real club's would be. Most transfers were
+        paid at the table; now and then someone defers (with the club's surcharge). The latest day
+        stays open, so the demo shows a ledger still being settled."""
+        days = list(Day.objects.filter(club=self.club).order_by("date"))
+        for day in days[:-1]:
+            ledger = money.day_ledger(day=day)
+            if not ledger.has_money:
+                continue
+            from_members = [
+                (money.party(t.payer), money.party(t.payee))
+                for t in ledger.transfers
+                if money.party(t.payer) is not None
+            ]
+            defer = (
+                [self.rng.choice(from_members)] if from_members and self.rng.random() < 0.2 else []
+            )
+            money.day_close(
+                day=day,
+                user=self.user,
+                defer=defer,
+                expected=money.transfers_key(ledger.transfers),
             )
 
 
