@@ -61,7 +61,7 @@ def record(club, date, seats, *, rate="", deposits=0, chips=(), chombo=()) -> No
 
 
 def ledger_case_day(club, m: dict[str, Member], date=DATE) -> Day:
-    """The first day of ../shared/cases/ledger.json: 青木 2,040, 馬場 1,140, 千葉 ▲1,650,
+    """The first day of tests/data/cases/ledger.json: 青木 2,040, 馬場 1,140, 千葉 ▲1,650,
     土井 ▲1,860, 江藤 300, house 30 (at yen unit 1)."""
     record(
         club,

@@ -44,7 +44,7 @@ from league.services import (
     rules_version_create,
 )
 
-SETTLE_CASES = Path(__file__).resolve().parents[2].parent / "shared" / "cases" / "settle.json"
+SETTLE_CASES = Path(__file__).resolve().parents[1] / "data" / "cases" / "settle.json"
 WORKED = "mame: floor, house deposits, chombo, chips, rate 0.3"
 DAY = datetime.date(2024, 5, 10)
 EVEN = [25_000, 25_000, 25_000, 25_000]
