@@ -316,6 +316,20 @@ PRESET_LABELS: dict[str, tuple[Any, Any]] = {
         gettext_lazy("Takabari health mahjong"),
         gettext_lazy("No money: rank points +4 / +2 / −2 / −4, no oka."),
     ),
+    "jpml": (
+        gettext_lazy("Japan Professional Mahjong League (JPML)"),
+        gettext_lazy(
+            "30,000 start, no oka; floating uma, by how many end at or above 30,000 (浮きウマ)."
+        ),
+    ),
+    "m-league": (
+        gettext_lazy("M.League"),
+        gettext_lazy("25,000 start, 30,000 return, 10-30 uma, oka to the top, no busting out."),
+    ),
+    "ema-2016": (
+        gettext_lazy("EMA (European rules, 2016)"),
+        gettext_lazy("30,000 start, no oka, 5-15 uma, chombo −20 after the uma."),
+    ),
 }
 
 

@@ -1,19 +1,21 @@
-"""The rules of the first clubs, from their own pages in shared/seeds/ (see settlement.md's table).
+"""Presets: the rules of the first clubs (from their own rule pages), then rule sets that clubs
+copy from public sources (日本プロ麻雀連盟, M.League, EMA). docs/rules.md lists them.
 
-Where a club's page is silent, the comment says what was chosen.
+Each field of a copied rule set cites its public source; where a source is silent, the comment says
+what was chosen and why.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import ChipKind, ChomboRule, RateTier, Rules
+from .rules import ChipKind, ChomboRule, FloatingUma, RateTier, Rules
 
 
 @dataclass(frozen=True, slots=True)
 class Preset:
     name: str
-    seed: str  # which page in shared/seeds/ it is drawn from
+    seed: str  # the rule page it is drawn from (a club's own page, or a public rule set)
     note: str
     rules: Rules
 
@@ -112,6 +114,76 @@ PRESETS: dict[str, Preset] = {
                 return_points=25_000,
                 rounding="none",
                 uma=(4, 2, -2, -4),
+            ),
+        ),
+        # 日本プロ麻雀連盟 公式ルール (https://www.ma-jan.or.jp/guide/game_rule.html, 競技ルール).
+        Preset(
+            "jpml",
+            "日本プロ麻雀連盟 公式ルール (public)",
+            "30,000点持ち30,000点返し (オカなし); 浮きウマ: 1人浮き +12/-1/-3/-8, 2人浮き "
+            "+8/+4/-4/-8, 3人浮き +8/+3/+1/-12 (千点単位). Chosen where not read: 同点は順位点を等分, "
+            "供託はトップ, チョンボは -20 (罰符), 端数はそのまま.",
+            Rules(
+                players=4,
+                # 持ち点 30,000, 原点 30,000: 浮き (floating) means ending at or above 30,000.
+                start=30_000,
+                return_points=30_000,
+                # Points are kept to the hundred in 連盟's records (e.g. +12.3): no rounding.
+                rounding="none",
+                # 2人浮き (and the 0- or 4-floating cases that cannot happen with 30,000 start
+                # but are kept for safety) use the plain uma 8-4 of the 2-floating row.
+                uma=(8, 4, -4, -8),
+                floating=FloatingUma(
+                    line=30_000,
+                    by_floating={1: (12, -1, -3, -8), 2: (8, 4, -4, -8), 3: (8, 3, 1, -12)},
+                ),
+                # Chosen: tied players share the uma of the ranks they span (as in the pro leagues).
+                ties="split",
+                # Chosen: leftover riichi sticks go to the top, the usual competition rule.
+                deposits="top",
+                # Chosen: a chombo costs the offender 20 (a penalty nobody receives), the common
+                # competition form; a club that settles chombo in-game sets "none".
+                chombo=ChomboRule("penalty", points=20),
+            ),
+        ),
+        # M.League (https://m-league.jp/about/ の競技ルール): 25,000点持ち30,000点返し, ウマ 10-30,
+        # 飛びなし; オカ 20 to the top (25,000 start, 30,000 return).
+        Preset(
+            "m-league",
+            "M.League 競技ルール (public)",
+            "25,000点持ち30,000点返し, オカ +20 はトップ; ウマ 10-30 (+30/+10/-10/-30); 飛びなし "
+            "(箱下もそのまま計算). Chosen where not read: 同点は順位点を等分, 供託はトップ, "
+            "チョンボ -20.",
+            Rules(
+                players=4,
+                start=25_000,
+                return_points=30_000,
+                rounding="none",  # M.League scores are shown to one decimal: no rounding
+                uma=(30, 10, -10, -30),
+                ties="split",  # chosen: points shared equally between tied players
+                deposits="top",  # chosen: leftover riichi sticks to the top
+                below_zero="settle",  # no 飛び: the game goes on below zero and counts as it is
+                chombo=ChomboRule("penalty", points=20),  # chosen: −20 to the offender
+            ),
+        ),
+        # EMA Riichi Competition Rules, 2016 edition (http://mahjong-europe.org/portal/images/docs/
+        # Riichi-rules-2016-EN.pdf; summary of the changes at https://kasu.at/news/2015/12/
+        # neue-ema-regeln/): uma 15,000/5,000/−5,000/−15,000; chombo 20,000 points deducted after
+        # uma; players start at 30,000 and there is no oka.
+        Preset(
+            "ema-2016",
+            "EMA Riichi Competition Rules 2016 (public)",
+            "Start 30,000, no oka; uma +15/+5/-5/-15; chombo -20 after uma. Chosen where not "
+            "read: tied players share the uma, leftover riichi sticks to the top.",
+            Rules(
+                players=4,
+                start=30_000,
+                return_points=30_000,
+                rounding="none",  # final scores are kept exactly (in thousands, one decimal)
+                uma=(15, 5, -5, -15),
+                ties="split",  # chosen: equal scores share the uma of their ranks
+                deposits="top",  # chosen: leftover riichi sticks go to the first-placed player
+                chombo=ChomboRule("penalty", points=20),  # 20,000 points deducted after uma
             ),
         ),
     )

@@ -36,7 +36,7 @@ def full(**changes: object) -> dict:
 # --- presets ----------------------------------------------------------------------------------------
 
 
-def test_there_are_the_six_presets_of_the_table():
+def test_there_are_the_six_club_presets_then_the_public_rule_sets():
     assert list(PRESETS) == [
         "kinyokai-2015",
         "mame-no-kai",
@@ -44,6 +44,9 @@ def test_there_are_the_six_presets_of_the_table():
         "pairon-kansai",
         "pairon-kansai-3p",
         "takabari-kenko",
+        "jpml",
+        "m-league",
+        "ema-2016",
     ]
     assert all(name == preset.name for name, preset in PRESETS.items())
 
@@ -198,7 +201,7 @@ def test_the_documented_full_rules_object():
     assert (r.yen_unit, r.session_shugi, r.surcharge_percent, r.prize_cap) == (1, 0, 0, None)
 
 
-def test_presets_command_prints_all_six_and_each_feeds_back():
+def test_presets_command_prints_every_preset_and_each_feeds_back():
     proc = run_cli("presets")
     assert proc.returncode == 0, proc.stderr
     printed = json.loads(proc.stdout)
