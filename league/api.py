@@ -226,6 +226,8 @@ class ResultOut(Schema):
     score: int = Field(description="Tenths of 1,000 points: 453 is +45.3.")
     chips: int
     yen: int | None
+    busted_by_seat: int | None = Field(None, description="飛び賞: the seat of whoever busted them.")
+    yakitori: bool = False
 
 
 class GameSummaryOut(Schema):
@@ -343,6 +345,13 @@ class PlayerIn(StrictIn):
     name: Text50 | None = Field(None, description="A member's name or reading.")
     points: TypedInteger
     chombo: int = Field(0, ge=0, le=MAX_CHOMBO)
+    busted_by: int | None = Field(
+        None,
+        ge=0,
+        le=3,
+        description="飛び賞 to the buster: the seat (0 is 起家) of whoever busted this player.",
+    )
+    yakitori: bool = Field(False, description="焼き鳥: won no hand all game (rules with 焼き鳥).")
 
 
 class ChipIn(StrictIn):
@@ -689,6 +698,8 @@ def _game_summary(game: Game) -> dict[str, Any]:
                 "score": r.score,
                 "chips": r.chips,
                 "yen": r.yen,
+                "busted_by_seat": r.busted_by_seat,
+                "yakitori": r.yakitori,
             }
             for r in game.current_results  # type: ignore[attr-defined]
         ],
@@ -813,7 +824,9 @@ def _seats(members: _Members, players: Sequence[PlayerIn]) -> list[SeatInput]:
             errors.update(e.errors)
             continue
         if member is not None:
-            seats.append(SeatInput(member, points, player.chombo))
+            seats.append(
+                SeatInput(member, points, player.chombo, player.busted_by, player.yakitori)
+            )
     if errors:
         raise ApiErrors(422, errors)
     return seats

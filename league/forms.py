@@ -45,6 +45,7 @@ BAD_DATE = _("Enter a date such as 2026-11-21.")
 CHOOSE_WINNER = _("Choose who won the chips.")
 CHOOSE_KIND = _("Choose the kind of chip.")
 SELF_DEAL_IN = _("The winner cannot be the discarder.")
+CHOOSE_BUSTER = _("This player ended below zero: choose who busted them (飛び賞).")
 
 # Service errors on no single field: shown above their block of the form.
 BLOCKS = ("points", "chips", "chombo")
@@ -103,6 +104,8 @@ class SeatFields:
     offer_guest: bool
     reactivate: BoundField
     offer_reactivate: bool
+    busted_by: BoundField | None = None  # 飛ばしたのは？ (rules with 飛び賞 to the buster)
+    yakitori: BoundField | None = None  # 焼き鳥 (rules with 焼き鳥)
 
 
 @dataclass(frozen=True)
@@ -286,6 +289,32 @@ class GameForm(forms.Form):
                 required=False,
                 empty_value=0,
             )
+            if self.asks_buster:
+                others = [(j, WINDS[j]) for j in range(self.rules.players) if j != i]
+                self.fields[f"busted_by_{i}"] = forms.TypedChoiceField(
+                    label=_("Busted by?"),
+                    choices=[("", "—"), *others],
+                    coerce=int,
+                    required=False,
+                    empty_value=None,
+                )
+            if self.rules.yakitori is not None:
+                self.fields[f"yakitori_{i}"] = forms.BooleanField(
+                    label=_("Yakitori (won no hand)"), required=False
+                )
+
+    @property
+    def asks_buster(self) -> bool:
+        """飛び賞 paid to whoever busted the player: each busted row asks who it was."""
+        return self.rules.bust_bonus is not None and self.rules.bust_bonus.to == "buster"
+
+    @property
+    def at_zero_busts(self) -> bool:
+        return self.rules.bust_bonus is not None and self.rules.bust_bonus.at_zero
+
+    def busted(self, points: int) -> bool:
+        bonus = self.rules.bust_bonus
+        return bonus is not None and (points < 0 or (points == 0 and bonus.at_zero))
 
     def _add_rate_field(self) -> None:
         if not self.rules.rates:
@@ -339,6 +368,8 @@ class GameForm(forms.Form):
             initial[f"member_{i}"] = seat.member.name
             initial[f"points_{i}"] = f"{seat.points:,}"
             initial[f"chombo_{i}"] = seat.chombo
+            initial[f"busted_by_{i}"] = seat.busted_by
+            initial[f"yakitori_{i}"] = seat.yakitori
         for j, chip in enumerate(data.chips):
             initial[f"chip_kind_{j}"] = chip.kind
             initial[f"chip_winner_{j}"] = seat_of.get(chip.winner.pk)
@@ -361,6 +392,8 @@ class GameForm(forms.Form):
                 reactivate=self[f"reactivate_{i}"],
                 offer_reactivate=i in self.offer_reactivate
                 or bool(self[f"reactivate_{i}"].value()),
+                busted_by=self[f"busted_by_{i}"] if f"busted_by_{i}" in self.fields else None,
+                yakitori=self[f"yakitori_{i}"] if f"yakitori_{i}" in self.fields else None,
             )
             for i in range(self.rules.players)
         ]
@@ -409,6 +442,7 @@ class GameForm(forms.Form):
         cleaned = super().clean()
         for i in range(self.rules.players):
             self._clean_seat(i)
+            self._clean_bust(i)
         self._check_seated_once()
         self._chips = [c for j in range(self.chip_row_count) if (c := self._clean_chip_row(j))]
         if self.errors:
@@ -459,6 +493,17 @@ class GameForm(forms.Form):
             message = self._directory.unknown_message(name)
             self.add_error(f"member_{i}", forms.ValidationError(message, code="unknown"))
 
+    def _clean_bust(self, i: int) -> None:
+        """A busted player's "busted by" is required (飛び賞 to the buster); on any other row it
+        is dropped, since the page hides it there."""
+        if not self.asks_buster:
+            return
+        points = self.cleaned_data.get(f"points_{i}")
+        if points is None or not self.busted(points):
+            self.cleaned_data[f"busted_by_{i}"] = None
+        elif self.cleaned_data.get(f"busted_by_{i}") is None:
+            self.add_error(f"busted_by_{i}", forms.ValidationError(CHOOSE_BUSTER, "required"))
+
     def _check_seated_once(self) -> None:
         seen: set[tuple[str, object]] = set()
         for i in range(self.rules.players):
@@ -505,7 +550,13 @@ class GameForm(forms.Form):
         data = self.cleaned_data
         members = self._seat_members(guests or {})
         seats = [
-            SeatInput(members[i], data[f"points_{i}"], data.get(f"chombo_{i}") or 0)
+            SeatInput(
+                members[i],
+                data[f"points_{i}"],
+                data.get(f"chombo_{i}") or 0,
+                data.get(f"busted_by_{i}"),
+                bool(data.get(f"yakitori_{i}")),
+            )
             for i in range(self.rules.players)
         ]
         chips = [

@@ -303,6 +303,12 @@ class Result(models.Model):
     chips = models.IntegerField(_("chips"), default=0)
     yen = models.IntegerField(_("yen"), null=True, blank=True)
     last = models.BooleanField(default=False)  # ラス: the game's lowest rank (shared under split)
+    # 飛び賞 and 焼き鳥, where the club's rules have them: the seat of whoever busted this player
+    # (None: not busted, or the rules do not ask), how many players this one busted in the game
+    # (kept for the 飛ばした回数 statistic), and whether this player won no hand all game.
+    busted_by_seat = models.PositiveSmallIntegerField(_("busted by"), null=True, blank=True)
+    busts_caused = models.PositiveSmallIntegerField(_("players busted"), default=0)
+    yakitori = models.BooleanField(_("yakitori"), default=False)
     # Copies of the game's, so that rankings are one scan of this table.
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     date = models.DateField()

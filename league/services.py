@@ -61,6 +61,8 @@ class SeatInput:
     member: Member
     points: int
     chombo: int = 0
+    busted_by: int | None = None  # 飛び賞: the seat (0 = 起家) of whoever busted this player
+    yakitori: bool = False  # 焼き鳥: won no hand all game
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,8 @@ def snapshot_of(
                 "score": r.score,
                 "chips": r.chips,
                 "yen": r.yen,
+                **({"busted_by_seat": r.busted_by_seat} if r.busted_by_seat is not None else {}),
+                **({"yakitori": True} if r.yakitori else {}),
             }
             for r in results
         ],
@@ -222,6 +226,8 @@ def _problem_field(path: str) -> str:
         return "chips"
     if head.startswith("chombo["):
         return "chombo"
+    if head.startswith(("busts", "yakitori")):
+        return "points"  # shown above the players' rows, where the 飛び and 焼き鳥 inputs are
     return {"points": "points", "players": NON_FIELD, "deposits": "deposits", "rate": "rate"}.get(
         head, NON_FIELD
     )
@@ -259,6 +265,13 @@ def problem_message(problem: scoring.Problem) -> str:
             else _("This field is required.")
         ),
         codes.NOT_AT_TABLE: lambda: _("That player is not at this table."),
+        codes.BUSTS: lambda: _(
+            "Say who busted each player who ended below zero (飛び賞), and only for them."
+        ),
+        codes.NOT_IN_RULES: lambda: _("The club's rules have no 飛び賞 or 焼き鳥 to record."),
+        codes.NO_UMA: lambda: _(
+            "The club's floating uma has no list for this many floating players."
+        ),
         codes.UNKNOWN_RATE: lambda: _("The club's rules have no such rate."),
         codes.UNKNOWN_CHIP: lambda: _("The club's rules have no such chip kind."),
         codes.SELF_DEAL_IN: lambda: _("The winner cannot be the discarder."),
@@ -313,6 +326,24 @@ def _to_scoring(data: GameInput) -> scoring.Game:
             for c in data.chips
         ),
         rate=data.rate or None,
+        busts=_busts(data),
+        yakitori=tuple(str(s.member.pk) for s in data.seats if s.yakitori),
+    )
+
+
+def _busts(data: GameInput) -> tuple[scoring.Bust, ...] | None:
+    """Who busted whom, as the engine names players; None when the game says nothing of it (the
+    engine then finds busted players itself where the bonus goes to the top). A seat number out
+    of range is the engine's "not at the table" (named by the field busts)."""
+    given = [(s, s.busted_by) for s in data.seats if s.busted_by is not None]
+    if not given:
+        return None
+    seats = data.seats
+    return tuple(
+        scoring.Bust(
+            str(s.member.pk), str(seats[by].member.pk) if 0 <= by < len(seats) else f"seat {by}"
+        )
+        for s, by in given
     )
 
 
@@ -327,7 +358,7 @@ def game_settled_again(*, game: Game) -> scoring.GameResult | None:
         table=game.table,
         deposits=game.deposits,
         rate=game.rate,
-        seats=[SeatInput(r.member, r.points, r.chombo) for r in results],
+        seats=[_seat_input(r) for r in results],
         chips=[ChipInput(c.kind, c.winner, c.discarder, c.multiplier) for c in chips],
     )
     try:
@@ -415,6 +446,9 @@ def _revision_rows(
             chips=settled.chips,
             yen=settled.yen,
             last=settled.rank == bottom > 1,
+            busted_by_seat=seat.busted_by,
+            busts_caused=sum(other.busted_by == i for other in data.seats),
+            yakitori=seat.yakitori,
             club_id=game.club_id,
             date=game.date,
             rate=game.rate,
@@ -657,9 +691,13 @@ def game_input_from_stored(game: Game, revision: int | None = None) -> GameInput
         table=game.table,
         deposits=game.deposits,
         rate=game.rate,
-        seats=[SeatInput(r.member, r.points, r.chombo) for r in results],
+        seats=[_seat_input(r) for r in results],
         chips=[ChipInput(c.kind, c.winner, c.discarder, c.multiplier) for c in chips],
     )
+
+
+def _seat_input(r: Result) -> SeatInput:
+    return SeatInput(r.member, r.points, r.chombo, r.busted_by_seat, r.yakitori)
 
 
 # --- rules versions and re-settling ----------------------------------------------------------

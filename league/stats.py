@@ -28,7 +28,7 @@ from django.db.models.functions import Cast, Coalesce, Rank
 import scoring
 
 from .aggregates import selectors as aggregate_selectors
-from .models import Club, Result, RulesVersion, Season
+from .models import Club, Member, Result, RulesVersion, Season
 
 _INT = IntegerField()
 
@@ -153,6 +153,29 @@ def standings(
         )
         .order_by(F("qualified").desc(), primary, F("total").desc(), F("kana").asc(), "member")
     )
+
+
+def bust_counts(
+    *,
+    club: Club,
+    members: Sequence[Member],
+    start: datetime.date | None = None,
+    end: datetime.date | None = None,
+) -> dict[int, dict[str, int]]:
+    """For clubs with 飛び賞 or 焼き鳥: how many players each member busted (飛ばした回数) and how
+    many games they ended as 焼き鳥, over the counted games of the period. One query."""
+    out = {m.pk: {"busts_caused": 0, "yakitori": 0} for m in members}
+    rows = (
+        counted_results(club=club, start=start, end=end)
+        .filter(member__in=list(out))
+        .values("member")
+        .annotate(
+            caused=Coalesce(Sum("busts_caused"), 0), grilled=Count("id", filter=Q(yakitori=True))
+        )
+    )
+    for row in rows:
+        out[row["member"]] = {"busts_caused": row["caused"], "yakitori": row["grilled"]}
+    return out
 
 
 # --- which rules a period is settled under ---------------------------------------------------

@@ -38,6 +38,8 @@ class Shown:
     fourth: bool = True  # not for 3-player clubs
     chips: bool = True  # only when the rules have chip kinds
     yen: bool = True  # only when the rules have rate tiers (健康麻雀 has none)
+    busts_caused: bool = False  # 飛ばした回数: only with 飛び賞 paid to the buster
+    yakitori: bool = False  # only when the rules have 焼き鳥
 
     @classmethod
     def for_rules(cls, rules: Iterable[scoring.Rules]) -> Shown:
@@ -46,6 +48,8 @@ class Shown:
             fourth=max((r.players for r in rules), default=4) >= 4,
             chips=any(r.chips for r in rules),
             yen=any(r.rates for r in rules),
+            busts_caused=any(r.bust_bonus and r.bust_bonus.to == "buster" for r in rules),
+            yakitori=any(r.yakitori for r in rules),
         )
 
     def hidden(self) -> tuple[str, ...]:

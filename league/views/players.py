@@ -66,8 +66,9 @@ class Stat:
     css: str = ""
 
 
-def _stats(row: dict[str, Any], shown: Shown) -> list[Stat]:
-    """The standings row's statistics as the standings page writes them."""
+def _stats(row: dict[str, Any], shown: Shown, extra: dict[str, int] | None = None) -> list[Stat]:
+    """The standings row's statistics as the standings page writes them; `extra` the 飛ばした回数
+    and 焼き鳥 counts (stats.bust_counts) where the rules have them."""
     items = [
         Stat(_("Games"), str(row["games"])),
         Stat(_("Total"), score(row["total"]), sign_class(row["total"])),
@@ -79,6 +80,10 @@ def _stats(row: dict[str, Any], shown: Shown) -> list[Stat]:
         Stat(_("Busts"), str(row["busts"])),
         Stat(_("Chombo"), str(row["chombo"])),
     ]
+    if extra and shown.busts_caused:
+        items.append(Stat(_("Players busted"), str(extra["busts_caused"])))
+    if extra and shown.yakitori:
+        items.append(Stat(_("Yakitori"), str(extra["yakitori"])))
     if shown.chips:
         items.append(Stat(_("Chips"), str(row["chips"]), sign_class(row["chips"])))
     if shown.yen:
@@ -192,7 +197,7 @@ def player_detail(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
         "seasons": seasons,
         "season": season,
         "row": row,
-        "stats": _stats(row, shown) if row else [],
+        "stats": _stats(row, shown, _bust_counts(club, member, start, end, shown)) if row else [],
         "shown": shown,
         "games": games,
         "games_capped": row is not None and row["games"] > len(games),
@@ -201,6 +206,15 @@ def player_detail(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
         "rank_chart": _rank_chart(row, shown),
     }
     return render(request, "league/player_detail.html", context)
+
+
+def _bust_counts(
+    club: Club, member: Member, start: datetime.date | None, end: datetime.date | None, shown: Shown
+) -> dict[str, int] | None:
+    """One query, and only for clubs whose rules have 飛び賞 to the buster or 焼き鳥."""
+    if not (shown.busts_caused or shown.yakitori):
+        return None
+    return stats.bust_counts(club=club, members=[member], start=start, end=end)[member.pk]
 
 
 # --- the season's race ------------------------------------------------------------------------

@@ -36,13 +36,30 @@ class PreviewRow:
     score: int
     chips: int
     yen: int | None
+    busted_by: str = ""  # the wind of whoever busted this player (飛び賞), as entered
+    yakitori: bool = False
 
 
-def _preview_rows(preview: Preview) -> list[PreviewRow]:
-    return [
-        PreviewRow(WINDS[i], m, p.points, p.chombo, p.rank, p.score, p.chips, p.yen)
-        for i, (m, p) in enumerate(zip(preview.members, preview.result.players, strict=True))
-    ]
+def _preview_rows(preview: Preview, form: GameForm) -> list[PreviewRow]:
+    data = form.cleaned_data
+    rows = []
+    for i, (m, p) in enumerate(zip(preview.members, preview.result.players, strict=True)):
+        by = data.get(f"busted_by_{i}")
+        rows.append(
+            PreviewRow(
+                WINDS[i],
+                m,
+                p.points,
+                p.chombo,
+                p.rank,
+                p.score,
+                p.chips,
+                p.yen,
+                busted_by=WINDS[by] if by is not None else "",
+                yakitori=bool(data.get(f"yakitori_{i}")),
+            )
+        )
+    return rows
 
 
 def _breakdown(preview: Preview) -> breakdown.Breakdown | None:
@@ -137,7 +154,7 @@ def _render_form(
             "club": club,
             "form": form,
             "game": game,
-            "preview": _preview_rows(preview) if preview else None,
+            "preview": _preview_rows(preview, form) if preview else None,
             "preview_has_yen": bool(preview and preview.result.rate),
             "breakdown": _breakdown(preview) if preview else None,
             "rate_warning": rate_warning,

@@ -179,6 +179,27 @@
     });
   }
 
+  // 飛び賞 to the buster: a row asks "busted by?" only while its points are below zero (or at
+  // zero, where the rules count that). The server asks again if the page could not.
+  function setUpBustedBy(form) {
+    var boxes = form.querySelectorAll("[data-busted-by]");
+    if (!boxes.length) return;
+    function update() {
+      boxes.forEach(function (box) {
+        var points = document.getElementById(box.dataset.bustedBy);
+        var value = points ? parseInteger(points.value) : null;
+        var busted = value !== null && (value < 0 || (value === 0 && box.hasAttribute("data-at-zero")));
+        var hasError = box.querySelector(".errorlist") !== null;
+        box.hidden = !busted && !hasError;
+      });
+    }
+    form.addEventListener("input", function (event) {
+      if (event.target.matches("input[data-points]")) update();
+    });
+    form.addEventListener("sign-flipped", update);
+    update();
+  }
+
   function setUpSubmitGuard(form) {
     form.addEventListener("submit", function (event) {
       if (form.dataset.sent) {
@@ -221,6 +242,7 @@
     setUpEnterMovesOn(form);
     setUpSeatNames(form);
     setUpChipRows(form);
+    setUpBustedBy(form);
     setUpStalePreview(form);
     setUpSubmitGuard(form);
   });

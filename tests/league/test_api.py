@@ -335,6 +335,8 @@ def test_a_games_settled_rows_chips_and_revision(club, organiser, members, secre
             "score": r.score,
             "chips": r.chips,
             "yen": r.yen,
+            "busted_by_seat": None,
+            "yakitori": False,
         }
         for r in rows
     ]

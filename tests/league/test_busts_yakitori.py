@@ -1,0 +1,242 @@
+"""飛び賞 and 焼き鳥 recorded through the form: asked only where the rules call for them, stored
+with the revision, kept by edits and re-settles, shown on the game page and in the audit log, and
+counted in the statistics (飛ばした回数, 焼き鳥)."""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+import scoring
+from league import services
+from league.models import AuditLog, Club, Game, Member, Membership, Result, RulesVersion
+from tests.conftest import make_user
+
+DATE = datetime.date(2026, 11, 21)
+NAMES = ("青木", "馬場", "千葉", "土井")
+
+
+def make_rules_club(slug: str, **changes: Any) -> Club:
+    """A 関西ぱいろん-like club (25,000/30,000, uma 10-20, below zero counted) with `changes`."""
+    club = Club.objects.create(slug=slug, name=slug)
+    rules = {**scoring.PRESETS["pairon-kansai"].rules.to_json(), **changes}
+    scoring.rules_from_json(rules)  # valid, or the test is wrong
+    RulesVersion.objects.create(
+        club=club, effective_from=datetime.date(2020, 1, 1), rules_json=rules
+    )
+    for name in NAMES:
+        Member.objects.create(club=club, name=name)
+    return club
+
+
+@pytest.fixture
+def bust_club(db) -> Club:
+    # 飛び賞 10 to whoever busted the player.
+    return make_rules_club("tobi", bust_bonus={"points": 10, "to": "buster", "at_zero": False})
+
+
+@pytest.fixture
+def yakitori_club(db) -> Club:
+    return make_rules_club("yakitori", yakitori={"mode": "pay_each", "points": 5})
+
+
+def client_of(club: Club, client) -> Any:
+    user = make_user(f"org-{club.slug}", club, Membership.ORGANISER)
+    client.force_login(user)
+    return client
+
+
+def posted(points, action: str = "save", **extra: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "date": DATE.isoformat(),
+        "table": "",
+        "deposits": "0",
+        "submission_key": str(uuid.uuid4()),
+        "action": action,
+    }
+    for i, (name, p) in enumerate(zip(NAMES, points, strict=True)):
+        data[f"member_{i}"] = name
+        data[f"points_{i}"] = str(p)
+        data[f"chombo_{i}"] = "0"
+    data.update(extra)
+    return data
+
+
+# 45,000 / 35,000 / 21,000 / ▲1,000: 土井 (北) busted, by 青木 (東).
+BUST_POINTS = (45_000, 35_000, 21_000, -1_000)
+
+
+def test_the_form_asks_who_busted_only_where_the_rules_pay_the_buster(bust_club, client):
+    client = client_of(bust_club, client)
+    page = client.get(reverse("game_new", args=[bust_club.slug])).content.decode()
+    assert page.count("data-busted-by=") == 4
+    assert "busted_by_3" in page and "yakitori_0" not in page
+
+    plain = make_rules_club("plain")
+    Membership.objects.create(
+        user=bust_club.memberships.get().user, club=plain, role=Membership.ORGANISER
+    )
+    page = client.get(reverse("game_new", args=[plain.slug])).content.decode()
+    assert "data-busted-by=" not in page and "busted_by_0" not in page
+
+
+def test_a_busted_player_without_a_buster_is_refused_naming_the_row(bust_club, client):
+    client = client_of(bust_club, client)
+    client.cookies["django_language"] = "ja"
+    response = client.post(reverse("game_new", args=[bust_club.slug]), posted(BUST_POINTS))
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert list(form.errors) == ["busted_by_3"]
+    assert "飛ばした" in form.errors["busted_by_3"][0]
+    assert not Game.objects.filter(club=bust_club).exists()
+
+
+def test_a_bust_is_settled_stored_shown_and_counted(bust_club, client):
+    client = client_of(bust_club, client)
+    url = reverse("game_new", args=[bust_club.slug])
+    # The preview shows who busted whom and the bonus; nothing stored.
+    preview = client.post(url, posted(BUST_POINTS, action="preview", busted_by_3="0"))
+    assert preview.status_code == 200
+    assert not Game.objects.exists()
+    rows = preview.context["preview"]
+    assert [r.busted_by for r in rows] == ["", "", "", "東"]
+    assert preview.context["breakdown"] is not None
+
+    # A busted_by on a row that is not busted (hidden on the page) is dropped, not an error.
+    response = client.post(url, posted(BUST_POINTS, busted_by_3="0", busted_by_1="2"))
+    assert response.status_code == 302, response.context["form"].errors
+    game = Game.objects.get(club=bust_club)
+    rows = list(Result.objects.filter(game=game).order_by("seat"))
+    # By hand: 2nd 35−30+10 = 15; 3rd 21−30−10 = −19; 4th −1−30−20 = −51, then the 飛び賞 −10
+    # to 東 = −61; 東 takes the rest before the bonus, 45−30+20+20 (oka) = 55, then +10 = 65.
+    assert [r.score for r in rows] == [650, 150, -190, -610]
+    assert [r.busted_by_seat for r in rows] == [None, None, None, 0]
+    assert [r.busts_caused for r in rows] == [1, 0, 0, 0]
+
+    # The game page and the audit log say it.
+    page = client.get(reverse("game_detail", args=[bust_club.slug, game.pk])).content.decode()
+    assert 'class="badge bust"' in page
+    log = AuditLog.objects.get(game=game, action="game.create")
+    assert [p.get("busted_by_seat") for p in log.after["players"]] == [None, None, None, 0]
+
+    # An edit keeps it unless changed, and the stored input round-trips.
+    data = services.game_input_from_stored(game)
+    assert [s.busted_by for s in data.seats] == [None, None, None, 0]
+
+
+def test_busts_caused_and_yakitori_are_in_the_statistics(bust_club, client):
+    from league import stats
+
+    client = client_of(bust_club, client)
+    url = reverse("game_new", args=[bust_club.slug])
+    for _ in range(2):
+        assert client.post(url, posted(BUST_POINTS, busted_by_3="0")).status_code == 302
+    aoki = Member.objects.get(club=bust_club, name="青木")
+    doi = Member.objects.get(club=bust_club, name="土井")
+    counts = stats.bust_counts(club=bust_club, members=[aoki, doi])
+    assert counts[aoki.pk] == {"busts_caused": 2, "yakitori": 0}
+    assert counts[doi.pk] == {"busts_caused": 0, "yakitori": 0}
+
+
+def test_yakitori_is_asked_settled_and_shown(yakitori_club, client):
+    client = client_of(yakitori_club, client)
+    url = reverse("game_new", args=[yakitori_club.slug])
+    page = client.get(url).content.decode()
+    assert "yakitori_3" in page and "busted_by_0" not in page
+    points = (45_000, 35_000, 21_000, -1_000)
+    response = client.post(url, posted(points, yakitori_3="on"))
+    assert response.status_code == 302, response.context["form"].errors
+    game = Game.objects.get(club=yakitori_club)
+    rows = list(Result.objects.filter(game=game).order_by("seat"))
+    # 土井 pays 5 to each of the three others: 2nd 35−30+10+5 = 20; 3rd 21−30−10+5 = −14;
+    # 4th −1−30−20−15 = −66; the top 45−30+20+20 (oka) = 55, +5 = 60.
+    assert [r.score for r in rows] == [600, 200, -140, -660]
+    assert [r.yakitori for r in rows] == [False, False, False, True]
+    page = client.get(reverse("game_detail", args=[yakitori_club.slug, game.pk])).content.decode()
+    assert 'class="badge yakitori"' in page
+    doi = Member.objects.get(club=yakitori_club, name="土井")
+    from league import stats
+
+    assert stats.bust_counts(club=yakitori_club, members=[doi])[doi.pk]["yakitori"] == 1
+
+
+def test_a_resettle_keeps_busts_and_yakitori(bust_club, client):
+    client = client_of(bust_club, client)
+    url = reverse("game_new", args=[bust_club.slug])
+    assert client.post(url, posted(BUST_POINTS, busted_by_3="0")).status_code == 302
+    game = Game.objects.get(club=bust_club)
+    # A later version with a bigger 飛び賞, from before the game's date: re-settled, the bust kept.
+    user = bust_club.memberships.get().user
+    rules = {**bust_club.rules_versions.get().rules_json}
+    rules["bust_bonus"] = {"points": 20, "to": "buster", "at_zero": False}
+    version = services.rules_version_create(
+        club=bust_club,
+        user=user,
+        effective_from=datetime.date(2026, 1, 1),
+        rules_json=rules,
+        preset="",
+        note="飛び賞 20",
+    )
+    services.resettle_apply(version=version, user=user)
+    rows = list(Result.objects.filter(game=game, counted=True).order_by("seat"))
+    assert [r.busted_by_seat for r in rows] == [None, None, None, 0]
+    assert rows[3].score == -710  # −1−30−20, then −20 to 東
+
+
+def test_the_player_page_shows_busts_caused_and_yakitori_where_the_rules_have_them(
+    bust_club, client
+):
+    client = client_of(bust_club, client)
+    url = reverse("game_new", args=[bust_club.slug])
+    assert client.post(url, posted(BUST_POINTS, busted_by_3="0")).status_code == 302
+    aoki = Member.objects.get(club=bust_club, name="青木")
+    client.cookies["django_language"] = "ja"
+    page = client.get(reverse("player_detail", args=[bust_club.slug, aoki.pk])).content.decode()
+    assert "飛ばした回数" in page and "焼き鳥" not in page
+
+
+def test_the_api_records_busts_and_yakitori_and_reads_them_back(db):
+    import json as json_module
+
+    from django.test import Client
+
+    from league import api_auth
+
+    club = make_rules_club(
+        "both",
+        bust_bonus={"points": 10, "to": "buster", "at_zero": False},
+        yakitori={"mode": "penalty", "points": 5},
+    )
+    user = make_user("bot-owner", club, Membership.ORGANISER)
+    secret = api_auth.token_create(club=club, user=user, name="bot")[1]
+    players = [{"name": n, "points": p} for n, p in zip(NAMES, BUST_POINTS, strict=True)]
+    players[3] |= {"busted_by": 0, "yakitori": True}
+    payload = {"date": DATE.isoformat(), "players": players}
+    response = Client().post(
+        f"/api/clubs/{club.slug}/games",
+        data=json_module.dumps(payload),
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {secret}"},
+    )
+    assert response.status_code == 201, response.content
+    out = response.json()["players"]
+    assert [p["busted_by_seat"] for p in out] == [None, None, None, 0]
+    assert [p["yakitori"] for p in out] == [False, False, False, True]
+    # −1−30−20 = −51, −10 to 東, −5 焼き鳥 penalty = −66.
+    assert out[3]["score"] == -660
+
+    # Who busted a player who is not busted: refused, nothing stored.
+    players[3] = {"name": NAMES[3], "points": -1000}
+    players[1] |= {"busted_by": 0}
+    refused = Client().post(
+        f"/api/clubs/{club.slug}/games",
+        data=json_module.dumps({**payload, "players": players}),
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {secret}"},
+    )
+    assert refused.status_code == 422
+    assert Game.objects.filter(club=club).count() == 1
