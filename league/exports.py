@@ -445,7 +445,14 @@ GAME_LOG_FIELDS = (
     "yen",
     "chombo",
     "game__rate",
+    "busted_by_seat",
+    "yakitori",
 )
+# Written after the rate, only for clubs whose rules have 飛び賞 to the buster or 焼き鳥
+# (league.imports reads them back by their headers).
+BUSTED_BY_COLUMN = Column("busted_by", gettext_lazy("Busted by"))
+YAKITORI_COLUMN = Column("yakitori", gettext_lazy("Yakitori"))
+YAKITORI_MARK = "○"
 CHUNK = 2000
 
 
@@ -455,9 +462,12 @@ def game_log_rows(
     start: datetime.date | None = None,
     end: datetime.date | None = None,
     rate: str | None = None,
+    busts: bool = False,
+    yakitori: bool = False,
 ) -> Iterator[tuple[Any, ...]]:
     """One row per player per counted game, by date, game and seat: one query, read in chunks
-    (a server-side cursor on PostgreSQL), so that memory does not grow with the games."""
+    (a server-side cursor on PostgreSQL), so that memory does not grow with the games. `busts`
+    and `yakitori` add those columns (clubs whose rules have them)."""
     rows = (
         stats.counted_results(club=club, start=start, end=end, rate=rate)
         .order_by("date", "game__number", "seat")
@@ -465,7 +475,14 @@ def game_log_rows(
         .iterator(chunk_size=CHUNK)
     )
     winds = [jancho.wind(seat) for seat in range(4)]  # 東 = 起家
-    for date, table, number, seat, name, points, rank, score, chips, yen, chombo, rate in rows:
+    for row in rows:
+        date, table, number, seat, name, points, rank, score, chips, yen, chombo, rate = row[:12]
+        by, grilled = row[12:]
+        extra: tuple[Any, ...] = ()
+        if busts:
+            extra += (winds[by] if by is not None else None,)
+        if yakitori:
+            extra += (YAKITORI_MARK if grilled else None,)
         yield (
             date,
             table or None,
@@ -479,6 +496,7 @@ def game_log_rows(
             yen,
             chombo,
             rate or None,
+            *extra,
         )
 
 
@@ -488,19 +506,32 @@ def game_log_workbook(
     start: datetime.date | None = None,
     end: datetime.date | None = None,
     rate: str | None = None,
+    versions: Sequence[Any] | None = None,
 ) -> Workbook:
-    """The game log (format: issue 6's shared decisions; league.imports reads it back)."""
+    """The game log (format: issue 6's shared decisions; league.imports reads it back).
+    `versions`: the club's rules versions when the caller has them (stats.rules_versions)."""
     names = Member.objects.filter(club=club).values_list("name", flat=True)
     widest = max((text_width(n) for n in names), default=0) + PADDING
     columns = [
         Column(c.key, c.header, c.format, max(c.width or 0, widest)) if c.key == "player" else c
         for c in GAME_LOG_COLUMNS
     ]
+    versions = stats.rules_versions(club=club) if versions is None else versions
+    shown = Shown.for_rules(stats.rules_between(versions, start, end))
+    columns += [BUSTED_BY_COLUMN] if shown.busts_caused else []
+    columns += [YAKITORI_COLUMN] if shown.yakitori else []
     workbook, ws = _workbook(GAME_LOG_PROPERTY)
     write_sheet(
         ws,
         title=str(GAME_LOG_TITLE),
-        rows=game_log_rows(club=club, start=start, end=end, rate=rate),
+        rows=game_log_rows(
+            club=club,
+            start=start,
+            end=end,
+            rate=rate,
+            busts=shown.busts_caused,
+            yakitori=shown.yakitori,
+        ),
         page_header=f"{club.name}  {GAME_LOG_TITLE}",
         **Column.sheet_args(columns),
     )

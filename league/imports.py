@@ -75,6 +75,9 @@ REQUIRED = gettext_lazy("This cell is empty.")
 TOO_LONG = gettext_lazy("Enter at most %(n)s characters.")
 NOT_TEXT = gettext_lazy("Enter text here.")
 BAD_SEAT = gettext_lazy("Enter the seat from the first dealer: 1 to %(n)s.")
+BAD_MARK = gettext_lazy("Mark it with ○ (or 1), or leave it blank.")
+YES_MARKS = frozenset({"○", "◯", "〇", "●", "✓", "✔", "x", "1", "yes", "y", "true", "はい"})
+NO_MARKS = frozenset({"×", "✕", "0", "no", "n", "false", "いいえ", "-", "−", "ー"})
 SEAT_TWICE = gettext_lazy("Two rows of this game have seat %(seat)s.")
 TABLES_DIFFER = gettext_lazy("The rows of this game name different tables.")
 RATES_DIFFER = gettext_lazy("The rows of this game name different rates.")
@@ -97,6 +100,10 @@ HEADER_ALIASES: Mapping[str, Sequence[str]] = {
     "chips": ["チップ", "祝儀"],
     "yen": ["金額", "円", "収支"],
     "chombo": ["チョンボ"],
+    # 飛び賞 and 焼き鳥, for clubs whose rules have them: who busted this player (a seat, 東 or
+    # 1–4), and a mark for a player who won no hand.
+    "busted_by": ["飛ばした人", "飛ばされた相手", "busted by"],
+    "yakitori": ["焼き鳥", "焼鳥", "yakitori"],
 }
 GAME_LOG_REQUIRED = ("date", "game", "seat", "player", "points")
 # Only a game log has these; the simple layout repeats its name and points headers.
@@ -152,6 +159,8 @@ class SheetGame:
     yen: list[int | None]
     chips: list[int]
     cells: dict[str, Place]  # a services.ServiceError field → the cell it is about
+    busted_by: list[int | None] = field(default_factory=list)  # seats from 0; [] = not given
+    yakitori: list[bool] = field(default_factory=list)  # [] = not given
 
     @property
     def order(self) -> tuple[datetime.date, int, int, int]:
@@ -308,6 +317,27 @@ def _seat(cell: Any, players: int) -> int:
     if seat is None or not 1 <= seat <= players:
         raise CellError(str(BAD_SEAT) % {"n": players})
     return seat
+
+
+def _mark(cell: Any) -> bool:
+    """A tick such as ○ or 1: True; blank, × or 0: False."""
+    value = _raw(cell)
+    if value is None or value is False:
+        return False
+    if value is True:
+        return True
+    text = names.clean_name(str(value)).casefold()
+    if isinstance(value, int | float) and value in (0, 1):
+        return bool(value)
+    if text in YES_MARKS:
+        return True
+    if text in NO_MARKS:
+        return False
+    raise CellError(str(BAD_MARK))
+
+
+def _optional_seat(cell: Any, players: int) -> int | None:
+    return None if _raw(cell) is None else _seat(cell, players)
 
 
 def _looks_like_date(cell: Any) -> bool:
@@ -634,6 +664,8 @@ class _LogLine:
     chips: int
     yen: int | None
     rate: str | None  # None: no rate column; found from the yen
+    busted_by: int | None = None  # a seat from 1, as written
+    yakitori: bool = False
 
 
 def _read_game_log(
@@ -674,6 +706,8 @@ def _read_log_line(row: _Row, columns: dict[str, int], players: int) -> _LogLine
         chips=optional("chips", _integer, required=False) or 0,
         yen=optional("yen", _integer, required=False),
         rate=optional("rate", _text, MAX_TABLE) or None,  # blank: found from the yen
+        busted_by=optional("busted_by", _optional_seat, players),
+        yakitori=bool(optional("yakitori", _mark)),
     )
 
 
@@ -723,6 +757,10 @@ def _log_game(
         yen=[line.yen for line in lines],
         chips=[line.chips for line in lines],
         cells=cells,
+        busted_by=[line.busted_by - 1 if line.busted_by is not None else None for line in lines]
+        if "busted_by" in columns
+        else [],
+        yakitori=[line.yakitori for line in lines] if "yakitori" in columns else [],
     )
 
 
@@ -836,8 +874,14 @@ def _settle_game(
         date=source.date,
         table=source.table,
         seats=[
-            SeatInput(m, p, c)
-            for m, p, c in zip(members, source.points, source.chombo, strict=True)
+            SeatInput(
+                m,
+                p,
+                c,
+                source.busted_by[i] if source.busted_by else None,
+                bool(source.yakitori and source.yakitori[i]),
+            )
+            for i, (m, p, c) in enumerate(zip(members, source.points, source.chombo, strict=True))
         ],
         deposits=source.deposits if source.deposits is not None else max(implied, 0),
         rate=source.rate or "",
@@ -968,6 +1012,8 @@ def _game_dump(g: SheetGame) -> dict[str, Any]:
         "yen": g.yen,
         "chips": g.chips,
         "cells": g.cells,
+        "busted_by": g.busted_by,
+        "yakitori": g.yakitori,
     }
 
 
@@ -987,6 +1033,8 @@ def _game_load(d: dict[str, Any]) -> SheetGame:
         yen=d["yen"],
         chips=d["chips"],
         cells={k: (v[0], v[1]) for k, v in d["cells"].items()},
+        busted_by=d.get("busted_by", []),
+        yakitori=d.get("yakitori", []),
     )
 
 

@@ -83,14 +83,14 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
 def export_game_log(request: HttpRequest, slug: str) -> HttpResponse:
     """Every counted game, or a season's (?season=), dates' (?start=&end=) or rate's (?rate=)."""
     club = club_for(request, slug)
-    filterset, _versions = _period_filter(request, club, GAME_LOG_FILTERS)
+    filterset, versions = _period_filter(request, club, GAME_LOG_FILTERS)
     if not filterset.is_valid():
         return _bad_filter(filterset)
     args = filterset.standings_args()
     args.pop("min_games", None)
     period, ascii_period = _period_names(filterset, args)
     return exports.xlsx_response(
-        exports.game_log_workbook(club=club, **args),
+        exports.game_log_workbook(club=club, versions=versions, **args),
         name=exports.file_name(club.name, period, exports.GAME_LOG_TITLE),
         fallback=exports.ascii_file_name(club.slug, ascii_period, "game-log"),
     )

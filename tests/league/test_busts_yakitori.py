@@ -240,3 +240,62 @@ def test_the_api_records_busts_and_yakitori_and_reads_them_back(db):
     )
     assert refused.status_code == 422
     assert Game.objects.filter(club=club).count() == 1
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_the_game_log_carries_busts_and_yakitori_and_imports_them_back(db, language):
+    """Export from one club, import into another with the same rules: the same games, busts and
+    焼き鳥 included, and so the same scores."""
+    import io
+
+    from django.utils import translation
+
+    from league import exports, imports
+
+    rules = {
+        "bust_bonus": {"points": 10, "to": "buster", "at_zero": False},
+        "yakitori": {"mode": "penalty", "points": 5},
+    }
+    source = make_rules_club("source", **rules)
+    user = make_user("org", source, Membership.ORGANISER)
+    members = list(Member.objects.filter(club=source).order_by("pk"))
+    seats = [services.SeatInput(m, p) for m, p in zip(members, BUST_POINTS, strict=True)]
+    seats[3] = services.SeatInput(members[3], BUST_POINTS[3], busted_by=1, yakitori=True)
+    services.game_record(club=source, user=user, data=services.GameInput(date=DATE, seats=seats))
+    with translation.override(language):
+        workbook = exports.game_log_workbook(club=source)
+    out = io.BytesIO()
+    workbook.save(out)
+
+    target = make_rules_club("target", **rules)
+    Membership.objects.create(user=user, club=target, role=Membership.ORGANISER)
+    plan = imports.plan_build(club=target, data=out.getvalue())
+    assert plan.ready, plan.problems
+    games = imports.plan_apply(plan=plan, user=user)
+    rows = list(Result.objects.filter(game=games[0], counted=True).order_by("seat"))
+    assert [r.busted_by_seat for r in rows] == [None, None, None, 1]
+    assert [r.yakitori for r in rows] == [False, False, False, True]
+    original = Result.objects.filter(club=source, counted=True).order_by("seat")
+    assert [r.score for r in rows] == [r.score for r in original]
+
+
+def test_an_unreadable_yakitori_mark_is_refused_at_its_cell(db):
+    import io
+
+    import openpyxl
+
+    from league import imports
+
+    club = make_rules_club("marks", yakitori={"mode": "penalty", "points": 5})
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["日付", "回戦", "席", "名前", "素点", "焼き鳥"])
+    for seat, (name, points) in enumerate(zip(NAMES, BUST_POINTS, strict=True), start=1):
+        sheet.append([DATE, 1, seat, name, points, "たぶん" if seat == 2 else None])
+    out = io.BytesIO()
+    book.save(out)
+    plan = imports.plan_build(club=club, data=out.getvalue())
+    assert not plan.ready
+    # The mark's own cell (row 3, column F), besides the game then lacking that player's row.
+    marks = [(p.row, p.column) for p in plan.problems if "○" in p.message]
+    assert marks == [(3, "F")]

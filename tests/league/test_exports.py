@@ -241,7 +241,7 @@ def game_log_expected(club: Club) -> list[tuple[Any, ...]]:
     return list(
         Result.objects.filter(club=club, counted=True)
         .order_by("date", "game__number", "seat")
-        .values_list(*exports.GAME_LOG_FIELDS)
+        .values_list(*exports.GAME_LOG_FIELDS[:12])  # the busts and 焼き鳥 fields: not this club's
     )
 
 
