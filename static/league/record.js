@@ -184,7 +184,18 @@
   function setUpBustedBy(form) {
     var boxes = form.querySelectorAll("[data-busted-by]");
     if (!boxes.length) return;
+    // The options are winds; each also shows the name typed in that seat ("東 青木").
+    function labelOptions() {
+      form.querySelectorAll("[data-busted-by] select option[value]").forEach(function (option) {
+        if (option.value === "") return;
+        if (!option.dataset.wind) option.dataset.wind = option.textContent.trim();
+        var name = form.querySelector("#id_member_" + option.value);
+        var typed = name ? name.value.trim() : "";
+        option.textContent = typed ? option.dataset.wind + " " + typed : option.dataset.wind;
+      });
+    }
     function update() {
+      labelOptions();
       boxes.forEach(function (box) {
         var points = document.getElementById(box.dataset.bustedBy);
         var value = points ? parseInteger(points.value) : null;
@@ -194,7 +205,10 @@
       });
     }
     form.addEventListener("input", function (event) {
-      if (event.target.matches("input[data-points]")) update();
+      if (event.target.matches("input[data-points], input.member")) update();
+    });
+    form.addEventListener("change", function (event) {
+      if (event.target.matches("input.member")) update();
     });
     form.addEventListener("sign-flipped", update);
     update();
