@@ -4,6 +4,11 @@
 
 Prints games per second and days per second. Inputs are generated before the clock starts, so
 the figures measure settlement only (what re-settling a club's history after a rule change costs).
+
+It also times a yardstick over the same games: a minimal sort-and-uma loop (rank by points with
+the seat as tie-break, points less the return plus the uma in tenths, the top takes the rest),
+which checks nothing and knows no variant. The engine's time over the yardstick's, measured in the
+same run, is the ratio printed last (issue 13 aims within 5×). The yardstick is not the product.
 """
 
 from __future__ import annotations
@@ -49,6 +54,26 @@ def random_game(rng: random.Random, rules: Rules) -> Game:
     )
 
 
+def yardstick(work: list[tuple[Rules, Game]]) -> list[list[tuple[str, int, int]]]:
+    """The minimal settlement the ratio is measured against: integers, no checks, no variants,
+    and for each game what a caller needs back, (name, rank, score) per seat."""
+    out = []
+    for rules, game in work:
+        seats = game.seats
+        order = sorted(range(len(seats)), key=lambda i: (-seats[i].points, i))
+        uma = rules.uma or (0,) * len(seats)
+        back = rules.return_points // 100
+        scores = [0] * len(seats)
+        ranks = [0] * len(seats)
+        for rank, i in enumerate(order):
+            ranks[i] = rank + 1
+            if rank:
+                scores[i] = seats[i].points // 100 - back + uma[rank] * 10
+        scores[order[0]] = -sum(scores)
+        out.append([(s.name, r, x) for s, r, x in zip(seats, ranks, scores, strict=True)])
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000)
@@ -64,6 +89,9 @@ def main() -> None:
     for rules, game in work:
         settle_game(rules, game)
     games_s = time.perf_counter() - start
+    start = time.perf_counter()
+    yardstick(work)
+    yard_s = time.perf_counter() - start
 
     days = []
     for _ in range(args.days):
@@ -80,6 +108,11 @@ def main() -> None:
     print(
         f"settle_game: {args.games:,} games in {games_s:.3f} s = {args.games / games_s:,.0f} games/s"
     )
+    print(
+        f"yardstick:   {args.games:,} games in {yard_s:.3f} s = {args.games / yard_s:,.0f} games/s"
+        f" (minimal sort-and-uma loop, same games)"
+    )
+    print(f"engine / yardstick: {games_s / yard_s:.1f}x (aim: within 5x)")
     print(
         f"settle_day:  {args.days:,} days of {args.games_per_day} games in {days_s:.3f} s "
         f"= {args.days / days_s:,.0f} days/s"

@@ -105,18 +105,32 @@ class GameResult:
     rate: str | None
 
     def __post_init__(self) -> None:
-        if sum(p.score for p in self.players) != self.total_score:
-            raise ValueError("scores do not sum to the game's total")
-        if sum(p.chips for p in self.players) != 0:
-            raise ValueError("chips do not sum to zero")
-        if (self.rate is None) != all(p.yen is None for p in self.players):
-            raise ValueError("yen must be given for every player or for none")
-        for a in self.players:
-            for b in self.players:
-                if a.points > b.points and a.rank >= b.rank:
-                    raise ValueError("ranks do not follow points")
-            if a.parts is not None and a.parts.score != a.score:
+        total = chips = 0
+        yen_given = 0
+        for p in self.players:
+            total += p.score
+            chips += p.chips
+            yen_given += p.yen is not None
+            if p.parts is not None and p.parts.score != p.score:
                 raise ValueError("a player's score parts do not add up to the score")
+        if total != self.total_score:
+            raise ValueError("scores do not sum to the game's total")
+        if chips != 0:
+            raise ValueError("chips do not sum to zero")
+        if yen_given != (0 if self.rate is None else len(self.players)):
+            raise ValueError("yen must be given for every player or for none")
+        # Ranks follow points: whoever has more points has a better (smaller) rank. Going down
+        # by points, each player's rank must be worse than every rank of higher points.
+        by_points = sorted(self.players, key=lambda p: -p.points)
+        worst_above = 0  # the worst rank among strictly higher points
+        group_points, group_worst = None, 0
+        for p in by_points:
+            if p.points != group_points:
+                worst_above = max(worst_above, group_worst)
+                group_points, group_worst = p.points, 0
+            if p.rank <= worst_above:
+                raise ValueError("ranks do not follow points")
+            group_worst = max(group_worst, p.rank)
 
     @property
     def house_yen(self) -> int:
@@ -352,11 +366,40 @@ def _check_chip(c: Collector, path: str, rules: Rules, ev: ChipEvent, names: set
         )
 
 
+def _plainly_valid(rules: Rules, game: Game) -> bool:
+    """True only for a game that check_game would find nothing wrong with, decided cheaply: the
+    usual game (distinct names, whole-hundred points in range that add up, no chombo, chips,
+    busts or 焼き鳥, a known rate) under rules without floating uma or 飛び賞. False means "look
+    closely", not "invalid"."""
+    if game.chombo or game.chips or game.busts is not None or game.yakitori:
+        return False
+    if rules.floating is not None or rules.bust_bonus is not None:
+        return False
+    seats = game.seats
+    if len(seats) != rules.players or (game.rate is not None and game.rate not in rules.rates):
+        return False
+    deposits = game.deposits
+    if type(deposits) is not int or not 0 <= deposits <= MAX_POINTS or deposits % 100:
+        return False
+    total = deposits
+    names = set()
+    for seat in seats:
+        p, name = seat.points, seat.name
+        if type(p) is not int or not -MAX_POINTS <= p <= MAX_POINTS or p % 100:
+            return False
+        if type(name) is not str or not name.strip():
+            return False
+        names.add(name)
+        total += p
+    return len(names) == len(seats) and total == rules.players * rules.start
+
+
 def settle_game(rules: Rules, game: Game) -> GameResult:
     """Settle one game; raises InputError naming every bad field, and settles nothing then."""
-    problems = check_game(rules, game)
-    if problems:
-        raise InputError(problems)
+    if not _plainly_valid(rules, game):
+        problems = check_game(rules, game)
+        if problems:
+            raise InputError(problems)
     seats = game.seats
     n = len(seats)
     points = [s.points for s in seats]
@@ -371,12 +414,18 @@ def settle_game(rules: Rules, game: Game) -> GameResult:
     ret = rules.return_points // 100
     floor = rules.below_zero == "floor"
     settled = [0 if floor and p < 0 else p for p in points]
-    rounded = [
-        rounded_tenths(
-            p, rules.rounding, negative=rules.rounding_negative, return_points=rules.return_points
-        )
-        for p in settled
-    ]
+    if rules.rounding == "none":  # exact to the hundred: rounded_tenths' first case, inline
+        rounded = [p // 100 if p >= 0 else -(-p // 100) for p in settled]
+    else:
+        rounded = [
+            rounded_tenths(
+                p,
+                rules.rounding,
+                negative=rules.rounding_negative,
+                return_points=rules.return_points,
+            )
+            for p in settled
+        ]
     scores = [0] * n
     for i in range(n):
         if ranks[i] != 1:
@@ -390,7 +439,7 @@ def settle_game(rules: Rules, game: Game) -> GameResult:
         scores[i] = share
     base = list(scores)
 
-    chombo_counts = Counter(game.chombo)
+    chombo_counts = Counter(game.chombo) if game.chombo else Counter()
     removed = _apply_chombo(rules, seats, chombo_counts, tops, scores)
     after_chombo = list(scores)
     busted_by = _apply_bust_bonus(rules, game, tops, scores)
