@@ -331,6 +331,120 @@ def across_servers(ports: list[int], ctx: dict) -> None:
         f"across servers: the session works on both; a CSRF token from :{a} is accepted by "
         f":{b}; 5 failed logins alternating between them refuse the 6th (HTTP {statuses[5]})"
     )
+    import_across_servers(a, b, ctx)
+
+
+IMPORT_DATE = "2000-01-02"  # a day the bench's club has no games on (its rules start 2000-01-01)
+IMPORT_GAMES = 5
+
+
+def _workbook() -> bytes:
+    """A score sheet in the simple layout: IMPORT_GAMES games of four of the bench's members."""
+    import io
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["日付", "卓", "名前", "素点", "名前", "素点", "名前", "素点", "名前", "素点"])
+    for g in range(IMPORT_GAMES):
+        names = [f"会員{(g + k) % 10:02d}" for k in range(4)]
+        points = [40000, 30000, 20000, 10000]
+        row = [IMPORT_DATE, f"T{g}"]
+        for name, p in zip(names, points, strict=True):
+            row += [name, p]
+        sheet.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def _games_on(port: int, ctx: dict) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request(
+        "GET",
+        f"/api/clubs/{ctx['slug']}/days/{IMPORT_DATE}",
+        headers={"Authorization": f"Bearer {ctx['token']}"},
+    )
+    response = conn.getresponse()
+    body = response.read()
+    conn.close()
+    if response.status == 404:
+        return 0
+    if response.status != 200:
+        raise SystemExit(f"reading the imported day: HTTP {response.status}")
+    return len(json.loads(body)["games"])
+
+
+def import_across_servers(a: int, b: int, ctx: dict) -> None:
+    """An import uploaded and previewed on one server is confirmed on the other: the upload
+    waits in the database (league.excel.models.ImportUpload), not on a server's disk."""
+    slug, cookie = ctx["slug"], ctx["cookie"]
+    before = _games_on(a, ctx)
+    status, html, cookies = _get(a, f"/c/{slug}/import/", cookie)
+    if status != 200:
+        raise SystemExit(f"the import page on :{a}: HTTP {status}")
+    token = html.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
+    csrf = cookies.get("csrftoken", "")
+    jar = f"{cookie}; csrftoken={csrf}" if csrf else cookie
+    boundary = f"----jancho{secrets.token_hex(8)}"
+    data = _workbook()
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n'
+            f"{token}\r\n"
+            f'--{boundary}\r\nContent-Disposition: form-data; name="workbook"; '
+            f'filename="sheet.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n'
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    conn = http.client.HTTPConnection("127.0.0.1", a, timeout=60)
+    conn.request(
+        "POST",
+        f"/c/{slug}/import/",
+        body=body,
+        headers={
+            "Cookie": jar,
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "Referer": f"http://127.0.0.1:{a}/c/{slug}/import/",
+        },
+    )
+    uploaded = conn.getresponse()
+    uploaded.read()
+    conn.close()
+    if uploaded.status != 302:
+        raise SystemExit(f"uploading on :{a}: HTTP {uploaded.status} (expected a redirect)")
+    status, html, _c = _get(b, f"/c/{slug}/import/preview/", jar)
+    if status != 200 or "import/confirm/" not in html:
+        raise SystemExit(f"the preview of :{a}'s upload on :{b}: HTTP {status}")
+    token = html.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
+    from urllib.parse import urlencode
+
+    conn = http.client.HTTPConnection("127.0.0.1", b, timeout=60)
+    conn.request(
+        "POST",
+        f"/c/{slug}/import/confirm/",
+        body=urlencode({"csrfmiddlewaretoken": token}),
+        headers={
+            "Cookie": jar,
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Referer": f"http://127.0.0.1:{b}/c/{slug}/import/preview/",
+        },
+    )
+    confirmed = conn.getresponse()
+    confirmed.read()
+    conn.close()
+    after = _games_on(a, ctx)
+    if confirmed.status != 302 or after - before != IMPORT_GAMES:
+        raise SystemExit(
+            f"confirming on :{b} what was uploaded on :{a}: HTTP {confirmed.status}, "
+            f"{after - before} of {IMPORT_GAMES} games imported"
+        )
+    print(
+        f"across servers: a workbook uploaded and previewed on :{a} was confirmed on :{b}; "
+        f"{after - before} games imported, read back on :{a}"
+    )
 
 
 if __name__ == "__main__":
