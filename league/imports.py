@@ -23,7 +23,7 @@ import io
 import itertools
 import json
 import zlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -228,9 +228,11 @@ class Plan:
     def new_names(self) -> list[UnknownName]:
         return [u for u in self.unknown if u.key not in self.mapping]
 
-    def remap(self, mapping: Mapping[str, Member]) -> Plan:
+    def remap(
+        self, mapping: Mapping[str, Member], progress: Callable[[], None] | None = None
+    ) -> Plan:
         """The same workbook with unknown names mapped to existing members."""
-        return _settle(self.club, self.parsed, self.members, self.versions, dict(mapping))
+        return _settle(self.club, self.parsed, self.members, self.versions, dict(mapping), progress)
 
 
 # --- reading cells ---------------------------------------------------------------------------
@@ -910,11 +912,14 @@ def _settle(
     members: list[Member],
     versions: list[RulesVersion],
     mapping: dict[str, Member],
+    progress: Callable[[], None] | None = None,
 ) -> Plan:
     plan = Plan(club, parsed, members, versions, mapping, problems=list(parsed.problems))
     resolver = _Resolver(club, members, mapping)
     starts = [v.effective_from for v in versions]
     for source in sorted(parsed.games, key=lambda g: g.order):
+        if progress is not None:
+            progress()
         seated = [
             resolver.member(name, source.sheet, source.cells[f"member_{i}"][0])
             for i, name in enumerate(source.names)
@@ -986,11 +991,12 @@ def plan_build(*, club: Club, data: bytes) -> Plan:
     return plan_settle(club=club, parsed=workbook_read(data, players=club_players(club)))
 
 
-def plan_settle(*, club: Club, parsed: Parsed) -> Plan:
-    """The plan for a workbook read before (kept between the upload and the confirmation)."""
+def plan_settle(*, club: Club, parsed: Parsed, progress: Callable[[], None] | None = None) -> Plan:
+    """The plan for a workbook read before (kept between the upload and the confirmation).
+    `progress` is called once per game (league.excel.progress)."""
     versions = list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
     members = list(Member.objects.filter(club=club).order_by("kana", "name"))
-    return _settle(club, parsed, members, versions, {})
+    return _settle(club, parsed, members, versions, {}, progress)
 
 
 # --- a read workbook kept between requests (league.excel.models.ImportUpload) -----------------
@@ -1092,6 +1098,7 @@ def plan_apply(
     user: services.User,
     kana: Mapping[str, str] | None = None,
     duplicates: bool = False,
+    progress: Callable[[], None] | None = None,
 ) -> list[Game]:
     """Create the new members and record every game, in date order: all of it or none
     (services.games_record_bulk: game_record's validation, rows and audit entries, in bulk).
@@ -1111,6 +1118,8 @@ def plan_apply(
         # then every game written in bulk, with game_record's rows and audit entries.
         checked, problems = [], []
         for planned in planned_games:
+            if progress is not None:
+                progress()
             seats = [
                 replace(s, member=created.get(s.member.pk, s.member)) for s in planned.data.seats
             ]

@@ -74,6 +74,7 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("import/", imports.import_upload, name="import_upload"),
     path("import/preview/", imports.import_preview, name="import_preview"),
     path("import/confirm/", imports.import_confirm, name="import_confirm"),
+    path("import/progress/", imports.import_progress, name="import_progress"),
     path("standings/export/", exports.export_standings, name="export_standings"),
     path("games/export/", exports.export_game_log, name="export_game_log"),
     path(

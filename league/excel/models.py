@@ -24,6 +24,10 @@ class ImportUpload(models.Model):
     # Set while a confirmation is under way: a second confirmation (a double tap, or the same
     # organiser on another server) finds nothing to confirm.
     claimed = models.BooleanField(default=False)
+    # How far a confirmation has got (league.excel.progress): written from a connection of its
+    # own, so that any server can report it while the import's transaction is still open.
+    progress_done = models.PositiveIntegerField(default=0)
+    progress_total = models.PositiveIntegerField(default=0)
 
     class Meta:
         app_label = "league"

@@ -14,7 +14,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -23,9 +23,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from league import imports
 from league.access import club_for
 from league.excel import services as excel_services
+from league.excel.progress import ProgressWriter, progress_of
 from league.excel.selectors import upload_waiting
 from league.forms_manage import kana_clean
-from league.models import Club, ImportUpload, Member
+from league.models import Club, Game, ImportUpload, Member
 
 NEW = "new"
 SHOWN_GAMES = 1_000  # a page of tens of thousands of games helps nobody; all of them are checked
@@ -201,24 +202,60 @@ def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _confirm_claimed(request: HttpRequest, club: Club, upload: ImportUpload) -> HttpResponse:
-    plan = imports.plan_settle(club=club, parsed=imports.parsed_load(upload.parsed))
-    form = NamesForm(request.POST, unknown=plan.unknown, members=plan.members)
-    if form.is_valid():
-        plan = plan.remap(form.mapping())
-        duplicates = form.cleaned_data["duplicates"]
-        try:
-            games = imports.plan_apply(
-                plan=plan, user=request.user, kana=form.kana(), duplicates=duplicates
-            )
-        except imports.ImportFailed as e:
-            plan.problems = e.problems
-        else:
-            excel_services.upload_discard(upload=upload)
-            skipped = 0 if duplicates else plan.duplicates
-            messages.success(request, _imported(len(games), len(plan.new_names), skipped))
-            return redirect("club_home", club.slug)
+    # Progress over the passes: every game checked, then (with names mapped) checked again,
+    # then written; any server can read it (import_progress) while this request runs.
+    tick = ProgressWriter(upload.pk, total=2 * upload.games)
+    try:
+        plan = imports.plan_settle(
+            club=club, parsed=imports.parsed_load(upload.parsed), progress=tick.step
+        )
+        form = NamesForm(request.POST, unknown=plan.unknown, members=plan.members)
+        if form.is_valid():
+            mapping = form.mapping()
+            if mapping:  # with no name mapped, the plan is the one just settled
+                tick.total += upload.games
+                plan = plan.remap(mapping, progress=tick.step)
+            duplicates = form.cleaned_data["duplicates"]
+            try:
+                games = imports.plan_apply(
+                    plan=plan,
+                    user=request.user,
+                    kana=form.kana(),
+                    duplicates=duplicates,
+                    progress=tick.step,
+                )
+            except imports.ImportFailed as e:
+                plan.problems = e.problems
+            else:
+                tick.finish()
+                return _confirmed(request, club, upload, plan, games, duplicates)
+    finally:
+        tick.close()
     excel_services.upload_release(upload=upload)
     return _render_preview(request, upload, plan, form)
+
+
+def _confirmed(
+    request: HttpRequest,
+    club: Club,
+    upload: ImportUpload,
+    plan: imports.Plan,
+    games: list[Game],
+    duplicates: bool,
+) -> HttpResponse:
+    excel_services.upload_discard(upload=upload)
+    skipped = 0 if duplicates else plan.duplicates
+    messages.success(request, _imported(len(games), len(plan.new_names), skipped))
+    return redirect("club_home", club.slug)
+
+
+@require_GET
+def import_progress(request: HttpRequest, slug: str) -> JsonResponse:
+    """How far this organiser's confirmation in this club has got (league.excel.progress), as
+    JSON for the preview page's script; any app server answers it."""
+    club = club_for(request, slug, organiser=True)
+    upload = ImportUpload.objects.filter(club=club, user=request.user).order_by("-pk").first()
+    return JsonResponse(progress_of(upload))
 
 
 def _imported(games: int, members: int, skipped: int) -> str:

@@ -63,3 +63,30 @@ def test_the_preview_fits_a_phone_and_skips_the_duplicate(phone: Page, log_in, s
         phone.click("button.primary")
     assert "/import/" not in phone.url
     assert Game.objects.count() == 3  # the recorded game, and the two new ones
+
+
+def test_confirming_shows_the_import_under_way_then_the_result(
+    phone: Page, log_in, screenshot, waiting
+):
+    """While the confirmation runs, the page says so (on SQLite without a count: never a made-up
+    percentage) and the button cannot be tapped twice; then the club's page says what came in."""
+    log_in("organiser")
+    assert phone.goto(waiting).status == 200
+    phone.fill("input[name^=kana_]", "はせがわ ゆみこ")
+    # What the page shows once the confirmation is sent, noted by a listener that runs after
+    # import.js's own (the request then takes the page away), and read back afterwards.
+    phone.evaluate(
+        """() => document.querySelector('form[data-import-confirm]').addEventListener(
+            'submit', () => localStorage.setItem('seen', JSON.stringify([
+                !document.querySelector('[data-import-progress]').hidden,
+                document.querySelector('[data-progress-text]').textContent,
+                document.querySelector('button.primary').disabled,
+            ])))"""
+    )
+    with phone.expect_navigation():
+        phone.click("button.primary")
+    visible, text, disabled = phone.evaluate("() => JSON.parse(localStorage.getItem('seen'))")
+    assert visible and disabled
+    assert "取り込んでいます" in text
+    assert "取り込みました" in phone.content()
+    assert Game.objects.count() == 3 - 1 + 1  # two new games beside the one recorded before
