@@ -176,11 +176,37 @@ def results_changed(
             MemberTotal.objects.filter(
                 _scope_filter(season_id), member_id=member_id, best__lte=lost
             ).update(best=_best_of(member_id, season))
-    for (member_id, date), delta in sorted(days.items()):
-        if delta.counts:
+    _move_days(days)
+
+
+BULK_DAYS = 20  # more member-days than this (an import): read, add and write them back in bulk
+
+
+def _move_days(days: dict[tuple[int, datetime.date], _Delta]) -> None:
+    """Add each (member, date) delta to its MemberDay row. The members' all-time rows are locked
+    (results_changed), so no other writer moves these rows meanwhile: a bulk import reads them,
+    adds in Python and writes them back in a few statements instead of one UPDATE per row."""
+    changed = {key: d for key, d in days.items() if d.counts}
+    if len(changed) <= BULK_DAYS:
+        for (member_id, date), delta in sorted(changed.items()):
             MemberDay.objects.filter(member_id=member_id, date=date).update(
                 **{k: F(k) + v for k, v in delta.counts.items()}
             )
+        return
+    members = sorted({m for m, _d in changed})
+    dates = sorted({d for _m, d in changed})
+    rows = [
+        row
+        for row in MemberDay.objects.filter(member_id__in=members, date__in=dates)
+        if (row.member_id, row.date) in changed
+    ]
+    fields: set[str] = set()
+    for row in rows:
+        for name, value in changed[(row.member_id, row.date)].counts.items():
+            setattr(row, name, getattr(row, name) + value)
+            fields.add(name)
+    if rows and fields:
+        MemberDay.objects.bulk_update(rows, sorted(fields), batch_size=500)
 
 
 def games_counted(*, games: Sequence[Game]) -> None:

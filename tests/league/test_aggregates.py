@@ -340,3 +340,28 @@ def test_a_season_created_while_games_are_recorded_counts_them_all():
     incremental = kept()
     call_command("rebuild_aggregates", club.slug, verbosity=0)
     assert kept() == incremental
+
+
+def test_a_bulk_import_moves_many_member_days_as_a_rebuild_would(club, members):
+    """More member-days than aggregates.services.BULK_DAYS in one call (an import): the rows are
+    read, added to and written back in bulk, and equal a rebuild; existing rows keep theirs."""
+    from league import services
+    from league.aggregates.services import BULK_DAYS
+
+    points = [40_000, 30_000, 20_000, 10_000]
+    game_record(
+        club=club,
+        user=None,
+        data=GameInput(
+            date=DATES[0], seats=[SeatInput(m, p) for m, p in zip(members, points, strict=False)]
+        ),
+    )
+    batch = []
+    for i in range(12):  # 12 games on 12 days: 48 member-days, one of them already kept
+        date = DATES[0] + datetime.timedelta(days=i)
+        seats = [SeatInput(m, p) for m, p in zip(members[i % 2 :], points, strict=False)]
+        data = GameInput(date=date, seats=seats)
+        batch.append((data, services.game_preview(club=club, data=data)))
+    assert len(batch) * 4 > BULK_DAYS
+    services.games_record_bulk(club=club, user=None, games=batch)
+    assert_kept_equals_rebuilt_and_live(club)
