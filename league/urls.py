@@ -5,12 +5,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
 from league.api import api
+from league.money import views as ledger
 from league.views import (
     accounts,
     auth,
     exports,
     imports,
-    ledger,
     manage,
     pages,
     players,

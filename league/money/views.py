@@ -24,7 +24,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 import scoring
 from league import money, services
 from league.access import club_for
-from league.forms_money import (
+from league.models import Club, Day, DayShugi, LedgerEntry, Member
+from league.money.forms import (
     BORROW,
     PAY,
     AttendeesForm,
@@ -35,7 +36,6 @@ from league.forms_money import (
     TransferForm,
     party_key,
 )
-from league.models import Club, Day, DayShugi, LedgerEntry, Member
 from league.services import ServiceError
 
 # --- what the page shows ---------------------------------------------------------------------

@@ -33,10 +33,10 @@ from django.utils.translation import gettext_lazy
 
 import scoring
 
-from . import limits
-from .models import Club, Day, DayShugi, Game, LedgerEntry, Member, Result, RulesVersion, Season
-from .services import NON_FIELD, ServiceError, User, audit, stored_user
-from .stats import standings
+from .. import limits
+from ..models import Club, Day, DayShugi, Game, LedgerEntry, Member, Result, RulesVersion, Season
+from ..services import NON_FIELD, ServiceError, User, audit, stored_user
+from ..stats import standings
 
 Party = int | None
 Effects = dict[Party, int]
