@@ -25,10 +25,21 @@ class Club(models.Model):
     name = models.CharField(_("club name"), max_length=100)
     slug = models.SlugField(_("short name"), max_length=50, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The public share link (league.public): empty while it is off. A random
+    # token, shown to organisers so they can pass the link on; rotating it makes the old link 404.
+    share_token = models.CharField(max_length=64, blank=True, default="", editable=False)
+    share_money = models.BooleanField(_("show money on the share link"), default=False)
 
     class Meta:
         verbose_name = _("club")
         verbose_name_plural = _("clubs")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["share_token"],
+                condition=~Q(share_token=""),
+                name="club_share_token_unique",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -121,6 +132,12 @@ class Member(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # Set when this record was merged into another (a guest who became a member, a name spelled
+    # two ways): its results, chips and ledger entries moved there; the record stays, inactive,
+    # so that the audit log and old links still resolve.
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged_from"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -198,6 +215,13 @@ class Season(models.Model):
     start = models.DateField(_("first day"))
     end = models.DateField(_("last day"))
     min_games = models.PositiveIntegerField(_("minimum games to qualify"), default=0)
+    # Closing freezes the standings as the record of who won (`final_standings`: the rows as
+    # shown when it closed); games in its dates stay correctable, with a warning.
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    final_standings = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("season")
@@ -576,6 +600,7 @@ class LoginAttempt(models.Model):
         return f"{self.username} @ {self.address}"
 
 
+from .accounts.models import Invitation  # noqa: E402, F401
 from .aggregates.models import MemberDay, MemberTotal  # noqa: E402, F401  (Django finds them here)
 from .draw.models import Attendance, DrawRound, DrawSeat, DrawTable  # noqa: E402, F401
 from .excel.models import ImportUpload  # noqa: E402, F401  (league.excel: uploads awaiting confirmation)
