@@ -29,6 +29,7 @@ from league.models import (
     Club,
     Day,
     Game,
+    Invitation,
     LedgerEntry,
     Member,
     Membership,
@@ -81,6 +82,14 @@ def build_club(club: Club, organiser, members: list[Member]) -> None:
     Season.objects.create(club=club, name="2026", start=DAY_1, end=DAY_2, min_games=1)
     ApiToken.objects.create(
         user=organiser, club=club, name="LINE bot", prefix="jc_1", key_hash="f" * 64
+    )
+    Invitation.objects.create(  # an invitation tied to a player record (hash only, as tokens)
+        club=club,
+        member=e,
+        created_by=organiser,
+        prefix="inv_1",
+        token_hash="e" * 64,
+        expires_at=datetime.datetime(2026, 12, 1, tzinfo=datetime.UTC),
     )
     for m in (a, b, c, d, e):  # the table draw: check-ins, a round, its table and seats
         draw.attendance_check_in(club=club, user=organiser, date=DAY_2, member=m)

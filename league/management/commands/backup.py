@@ -45,6 +45,7 @@ from league.models import (
     DrawTable,
     Game,
     ImportUpload,
+    Invitation,
     LedgerEntry,
     LoginAttempt,
     Member,
@@ -79,6 +80,7 @@ MODELS: tuple[type[models.Model], ...] = (
     LedgerEntry,
     AuditLog,
     ApiToken,
+    Invitation,
 )
 NOT_BACKED_UP: tuple[type[models.Model], ...] = (LoginAttempt, ImportUpload, MemberDay, MemberTotal)
 USER_FIELDS = ("username", "email", "first_name", "last_name", "is_active")
