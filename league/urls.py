@@ -4,11 +4,11 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
+from league.accounts import views_auth as auth
 from league.api import api
 from league.money import views as ledger
+from league.money import views_accounts as accounts
 from league.views import (
-    accounts,
-    auth,
     exports,
     imports,
     manage,

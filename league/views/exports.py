@@ -19,9 +19,9 @@ from .. import exports, money, stats
 from ..access import club_for
 from ..filters import StandingsFilter
 from ..models import Club, Day, Member, Season
+from ..money.views_accounts import describe_entry
 from ..services import ServiceError
 from ..tables import Shown
-from .accounts import describe_entry
 
 GAME_LOG_FILTERS = ["start", "end", "season", "rate"]
 

@@ -23,9 +23,9 @@ from openpyxl import Workbook, load_workbook
 
 from league import exports, money, services, stats
 from league.models import Club, Day, Member, Membership, Result, Season
+from league.money.views_accounts import describe_entry
 from league.services import GameInput, SeatInput
 from league.tables import StandingsTable
-from league.views.accounts import describe_entry
 from tests.conftest import make_club, make_user
 
 DATE = datetime.date(2026, 11, 21)

@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from .. import money
+from league import money
+
 from ..access import club_for
 from ..forms import NumberField
 from ..models import Club, LedgerEntry, Member, Season
