@@ -5,6 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
 from league.accounts import views_auth as auth
+from league.accounts import views_invitations as invitations
 from league.api import api
 from league.money import views as ledger
 from league.money import views_accounts as accounts
@@ -69,6 +70,12 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("rules/new/", manage.rules_new, name="rules_new"),
     path("rules/example/", manage.rules_example, name="rules_example"),
     path("rules/<int:version_id>/resettle/", manage.rules_resettle, name="rules_resettle"),
+    path("invitations/", invitations.invitation_list, name="invitation_list"),
+    path(
+        "invitations/<int:invitation_id>/revoke/",
+        invitations.invitation_revoke,
+        name="invitation_revoke",
+    ),
     path("tokens/", tokens.token_list, name="token_list"),
     path("tokens/<int:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
     path("import/", imports.import_upload, name="import_upload"),
@@ -96,6 +103,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", pages.home, name="home"),
     path("c/<slug:slug>/", include(club_patterns)),
     path("accounts/login/", auth.login, name="login"),
+    path("join/<str:secret>/", invitations.invitation_join, name="invitation_join"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", api.urls),
     path("admin/", admin.site.urls),

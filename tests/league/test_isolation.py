@@ -16,12 +16,13 @@ from django.utils.html import escape
 
 import scoring
 from league import money, services
+from league.accounts import invitations
 from league.models import ApiToken, Club, Day, LedgerEntry, Member, RulesVersion, Season
 from tests.conftest import make_user
 
 DATE = datetime.date(2026, 11, 21)
 CLUB_PREFIX = "c/"  # league/urls.py: every club's pages are under c/<slug>/
-NOT_CLUB_SCOPED = {"home", "login", "logout", "set_language"}
+NOT_CLUB_SCOPED = {"home", "login", "logout", "set_language", "invitation_join"}
 SCRIPT = "<script>alert(1)</script>"
 ATTRIBUTE = '"><img src=x onerror=alert(1)>'
 POINTS = [(45000, 30000, 20000, 5000), (32000, 28000, 25000, 15000)]
@@ -80,7 +81,9 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
     token = ApiToken.objects.create(
         user=organiser, club=club, name="bot", prefix="abcd", key_hash="0" * 64
     )
+    invitation, _secret = invitations.invitation_create(club=club, user=organiser)
     return {
+        "invitation_id": invitation.pk,
         "slug": club.slug,
         "date": day.date,
         "game_id": club.games.first().pk,
