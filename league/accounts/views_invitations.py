@@ -82,7 +82,7 @@ class JoinForm(forms.Form):
 
     who = forms.ChoiceField(label=gettext_lazy("Your name in this club"), widget=forms.RadioSelect)
     name = forms.CharField(
-        label=gettext_lazy("Your name (as the club writes it)"),
+        label=gettext_lazy("Your name, if you are not on the list"),
         max_length=50,
         required=False,
         widget=forms.TextInput(attrs={"autocomplete": "name"}),
@@ -165,7 +165,7 @@ def invitation_list(request: HttpRequest, slug: str) -> HttpResponse:
             new = {"invitation": invitation, "link": link, "qr": qr_svg(link)}
             messages.success(request, _("Invitation link created."))
             response = _render_list(request, club, InvitationForm(club=club), new=new)
-            response["Referrer-Policy"] = "no-referrer"
+            response["Referrer-Policy"] = "same-origin"
             return response
     return _render_list(request, club, form)
 
@@ -216,8 +216,9 @@ def invitation_join(request: HttpRequest, secret: str) -> HttpResponse:
         response = render(request, "league/accounts/invitation_join.html", context)
     else:
         response = _join(request, invitation, secret, context)
-    # The secret is in this page's address: never send it on to another site.
-    response["Referrer-Policy"] = "no-referrer"
+    # The secret is in this page's address: never send it on to another site. (Not
+    # "no-referrer": a browser then sends `Origin: null` with the form, and the CSRF check fails.)
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 

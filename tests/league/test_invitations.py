@@ -65,7 +65,7 @@ def test_an_organiser_makes_a_link_with_its_qr_code_shown_once(organiser_client,
     secret = LINK.search(page).group(1)
     assert "<svg" in page and "<path" in page  # the QR code, drawn on the server
     assert response["Cache-Control"].startswith("max-age=0")
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "same-origin"
     invitation = Invitation.objects.get()
     assert invitation.token_hash == invitations.hash_secret(secret)
     assert secret not in invitation.token_hash and invitation.prefix == secret[:10]
@@ -203,7 +203,7 @@ def test_a_logged_out_visitor_is_sent_to_log_in_and_back(club, organiser):
     assert response.status_code == 200
     assert club.name in page and "ログインして参加" in page
     assert f"{reverse('login')}?next=%2Fjoin%2F{secret}%2F" in page
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "same-origin"
     # Logging in with that next= comes back to the link.
     make_user("someone")
     login = Client().post(
