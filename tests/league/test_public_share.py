@@ -18,7 +18,7 @@ from django.utils.html import escape
 from league import money, services
 from league.models import AuditLog, Club, Member, MemberDay, Result, Season
 from league.public import services as share
-from tests.conftest import make_user
+from tests.conftest import make_club
 from tests.league.test_isolation import ATTRIBUTE, SCRIPT, populate
 
 PUBLIC_ROUTES = ["public_standings", "public_season", "public_race", "public_days", "public_day"]
@@ -432,7 +432,6 @@ def test_the_other_clubs_token_opens_only_the_other_club(client, values, on, oth
 
 
 def test_hostile_club_and_member_names_are_escaped(organiser, client):
-    from tests.conftest import make_club
 
     club = make_club("evil", name=SCRIPT)
     bad = [
