@@ -542,3 +542,18 @@ def _kwargs(name: str) -> dict[str, Any]:
     if name == "public_day":
         kwargs["date"] = datetime.date(2026, 1, 1)
     return kwargs
+
+
+def test_the_public_pages_keep_to_the_policy(client, values, on):
+    """The same Content-Security-Policy as every page, and no inline script, style or handler."""
+    from tests.league.test_security import POLICY, inline_code, policy
+
+    for address in [*public_urls(on, values), reverse("public_standings", args=["wrong"])]:
+        response = client.get(address)
+        assert policy(response).items() >= POLICY.items(), address
+        assert inline_code(html(response)) == [], address
+
+
+def test_an_empty_token_is_no_page(client, values):
+    assert client.get("/s//").status_code == 404
+    assert client.get("/s/%20/").status_code == 404
