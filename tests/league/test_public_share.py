@@ -458,8 +458,10 @@ def test_hostile_club_and_member_names_are_escaped(organiser, client):
 # --- constant queries ----------------------------------------------------------------------------
 
 
-def fill(club: Club, organiser, players: list[Member], days: int, games: int) -> Season:
-    """`days` days of `games` games each, in one season."""
+def fill(
+    club: Club, organiser, players: list[Member], days: int, games: int, season: bool = True
+) -> Season | None:
+    """`days` days of `games` games each, in one season (or none)."""
     for d in range(days):
         date = datetime.date(2026, 3, 1) + datetime.timedelta(days=d)
         for g in range(games):
@@ -476,6 +478,8 @@ def fill(club: Club, organiser, players: list[Member], days: int, games: int) ->
                     rate="0.3",
                 ),
             )
+    if not season:
+        return None
     return Season.objects.create(
         club=club, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31)
     )
@@ -498,6 +502,7 @@ def test_query_counts_do_not_grow(
 ):
     roster = [*members, *(Member.objects.create(club=club, name=f"客{i}") for i in range(2))]
     season = fill(club, organiser, roster[:players], days, games)
+    assert season is not None
     token = share.share_enable(club=club, user=organiser).share_token
     date = datetime.date(2026, 3, 1)
     pages = {
@@ -557,3 +562,33 @@ def test_the_public_pages_keep_to_the_policy(client, values, on):
 def test_an_empty_token_is_no_page(client, values):
     assert client.get("/s//").status_code == 404
     assert client.get("/s/%20/").status_code == 404
+
+
+def test_without_a_season_the_standings_are_all_time(organiser, club, members, client):
+    fill(club, organiser, members[:4], 1, 1, season=False)
+    token = share.share_enable(club=club, user=organiser).share_token
+    page = html(client.get(reverse("public_standings", args=[token])))
+    assert "通算" in page or "All time" in page
+    assert len(Page(page).rows) == 5
+
+
+def test_the_current_season_is_the_one_being_played():
+    from league.public.views import current_season
+
+    def season(pk: int, start: tuple[int, int], end: tuple[int, int]) -> Season:
+        return Season(
+            pk=pk, start=datetime.date(2026, *start), end=datetime.date(2026, *end), name=str(pk)
+        )
+
+    year, autumn, next_one = season(1, (1, 1), (12, 31)), season(2, (9, 1), (11, 30)), None
+    newest_first = [season(3, (12, 1), (12, 31)), autumn, year]
+    assert current_season(newest_first, datetime.date(2026, 10, 1)) == autumn
+    assert current_season(newest_first, datetime.date(2026, 3, 1)) == year
+    assert current_season([autumn], datetime.date(2026, 12, 15)) == autumn  # over: still shown
+    assert current_season([autumn], datetime.date(2026, 8, 1)) is next_one  # not started
+
+
+@pytest.mark.parametrize("query", ["?page=abc", "?page=0", "?page=99999", "?sort=nope", "?page=-1"])
+def test_odd_page_parameters_are_never_a_500(client, values, on, query):
+    for address in public_urls(on, values):
+        assert client.get(address + query).status_code in (200, 404), (address, query)
