@@ -3,6 +3,7 @@ audited; the token itself is never written to the audit log (the log would leak 
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -14,6 +15,7 @@ from league.services import audit
 User = AbstractBaseUser | AnonymousUser
 TOKEN_BYTES = 32  # 43 URL-safe characters: not guessable
 TOKEN_MAX_LENGTH = 64  # Club.share_token's column
+TOKEN_SHAPE = re.compile(rf"[A-Za-z0-9_-]{{1,{TOKEN_MAX_LENGTH}}}")  # token_urlsafe's alphabet
 
 
 def new_token() -> str:
@@ -87,7 +89,7 @@ def club_by_token(token: str) -> Club | None:
     One lookup by the unique token (an index): a rotated or disabled token is simply not there.
     The final comparison is constant-time, so the answer's timing says nothing about how much of
     a guessed token was right."""
-    if not token or len(token) > TOKEN_MAX_LENGTH:
+    if not TOKEN_SHAPE.fullmatch(token):  # nothing else was ever issued (and a NUL is no query)
         return None
     club = Club.objects.filter(share_token=token).first()
     if club is None or not secrets.compare_digest(club.share_token, token):

@@ -564,6 +564,13 @@ def test_an_empty_token_is_no_page(client, values):
     assert client.get("/s/%20/").status_code == 404
 
 
+@pytest.mark.parametrize("token", ["%00", "a%00b", "%E6%97%A5%E6%9C%AC", "a'--", "*", "a" * 200])
+def test_odd_tokens_are_404_not_500(client, values, on, token):
+    response = client.get(f"/s/{token}/")
+    assert response.status_code == 404
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
 def test_without_a_season_the_standings_are_all_time(organiser, club, members, client):
     fill(club, organiser, members[:4], 1, 1, season=False)
     token = share.share_enable(club=club, user=organiser).share_token
