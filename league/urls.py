@@ -9,6 +9,7 @@ from league.accounts import views_invitations as invitations
 from league.api import api
 from league.money import views as ledger
 from league.money import views_accounts as accounts
+from league.public import views as public
 from league.views import (
     exports,
     imports,
@@ -76,6 +77,7 @@ club_patterns: list[URLPattern | URLResolver] = [
         invitations.invitation_revoke,
         name="invitation_revoke",
     ),
+    path("sharing/", public.share_settings, name="share_settings"),
     path("tokens/", tokens.token_list, name="token_list"),
     path("tokens/<int:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
     path("import/", imports.import_upload, name="import_upload"),
@@ -102,6 +104,7 @@ admin.site.login_form = auth.ThrottledAdminAuthenticationForm
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", pages.home, name="home"),
     path("c/<slug:slug>/", include(club_patterns)),
+    path("s/<str:token>/", include("league.public.urls")),  # a club's share link (league.public)
     path("accounts/login/", auth.login, name="login"),
     path("join/<str:secret>/", invitations.invitation_join, name="invitation_join"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -23,6 +23,8 @@ from tests.conftest import make_user
 DATE = datetime.date(2026, 11, 21)
 CLUB_PREFIX = "c/"  # league/urls.py: every club's pages are under c/<slug>/
 NOT_CLUB_SCOPED = {"home", "login", "logout", "set_language", "invitation_join"}
+# A club's public share link (s/<token>/): tested in tests/league/test_public_share.py.
+NOT_CLUB_SCOPED |= {"public_standings", "public_season", "public_race", "public_days", "public_day"}
 SCRIPT = "<script>alert(1)</script>"
 ATTRIBUTE = '"><img src=x onerror=alert(1)>'
 POINTS = [(45000, 30000, 20000, 5000), (32000, 28000, 25000, 15000)]
