@@ -373,6 +373,11 @@ def _check_members(club: Club, data: GameInput) -> None:
     for i, seat in enumerate(data.seats):
         if seat.member.club_id != club.pk:
             errors[f"member_{i}"] = [_("Choose a member of this club.")]
+        elif seat.member.merged_into_id is not None:
+            into = Member.objects.filter(pk=seat.member.merged_into_id).first()
+            errors[f"member_{i}"] = [
+                str(MERGED_MEMBER % {"name": seat.member.name, "into": into.name if into else ""})
+            ]
         elif seat.member.pk in seen:
             errors[f"member_{i}"] = [_("The same player is in two seats.")]
         seen.add(seat.member.pk)
@@ -418,6 +423,7 @@ def game_preview(
 def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
     """Store a settled revision's rows; the rows of earlier revisions stop counting, and the
     kept totals (league.aggregates) move with them in the same transaction."""
+    _lock_live_members(data)
     removed = list(Result.objects.filter(game=game, counted=True))
     Result.objects.filter(game=game, counted=True).update(counted=False)
     results, chips = _revision_rows(game, preview, data)
@@ -426,6 +432,34 @@ def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
     aggregates.results_changed(
         club=game.club_id, removed=removed, added=[r for r in added if r.counted]
     )
+
+
+def _lock_live_members(data: GameInput) -> None:
+    """The seated members (and chip parties) locked and checked: lock_live_members."""
+    ids = {s.member.pk for s in data.seats} | {c.winner.pk for c in data.chips}
+    lock_live_members(ids | {c.discarder.pk for c in data.chips if c.discarder is not None})
+
+
+def lock_live_members(ids: Iterable[int | None]) -> None:
+    """Lock these members' rows (in id order, inside the caller's transaction) and refuse any
+    merged into another record (ServiceError naming the survivor). league.club's merge locks
+    the same rows, so a write racing a merge is either moved by it or refused here: no result
+    and no money ever lands on a merged record."""
+    wanted = sorted({i for i in ids if i is not None and i > 0})
+    if not wanted:
+        return
+    locked = (
+        Member.objects.select_for_update(no_key=True)
+        .filter(pk__in=wanted)
+        .order_by("pk")
+        .values_list("name", "merged_into__name")
+    )
+    for name, into in locked:
+        if into is not None:
+            raise ServiceError.one(NON_FIELD, str(MERGED_MEMBER % {"name": name, "into": into}))
+
+
+MERGED_MEMBER = gettext_lazy("%(name)s was merged into %(into)s: record the game under %(into)s.")
 
 
 def _revision_rows(
@@ -929,7 +963,10 @@ def member_name_checked(*, club: Club, name: str, exclude: Member | None = None)
     twins = Member.objects.filter(club=club, name_key=names.name_key(name))
     if exclude is not None:
         twins = twins.exclude(pk=exclude.pk)
-    existing = twins.first()
+    existing = twins.select_related("merged_into").first()
+    if existing is not None and existing.merged_into is not None:
+        merged = MERGED_MEMBER % {"name": existing.name, "into": existing.merged_into.name}
+        raise ServiceError.one("name", str(merged))
     if existing is not None:
         raise ServiceError.one("name", NAME_TAKEN % {"name": existing.name})
     return name

@@ -35,7 +35,7 @@ import scoring
 
 from .. import limits
 from ..models import Club, Day, DayShugi, Game, LedgerEntry, Member, Result, RulesVersion, Season
-from ..services import NON_FIELD, ServiceError, User, audit, stored_user
+from ..services import NON_FIELD, ServiceError, User, audit, lock_live_members, stored_user
 from ..stats import standings
 
 Party = int | None
@@ -270,6 +270,10 @@ def _amount(transfer: scoring.Transfer, amount: int | None) -> int:
 
 
 def _record(club: Club, user: User, action: str, **fields: object) -> LedgerEntry:
+    lock_live_members(
+        fields.get(f"{party}_id", getattr(fields.get(party), "pk", None))  # type: ignore[misc]
+        for party in ("payer", "payee", "borrower")
+    )
     entry = LedgerEntry.objects.create(club=club, created_by=stored_user(user), **fields)
     audit(
         club=club,
@@ -830,6 +834,7 @@ def shugi_add(*, day: Day, user: User, winner: Member, multiplier: int = 1) -> D
         )
     with transaction.atomic():
         day = _lock_day(day)
+        lock_live_members([winner.pk])
         if winner.club_id != day.club_id or not _present(day, winner):
             raise ServiceError.one("winner", _("Choose someone who was there on this day."))
         # The winner stays an attendee: voiding or editing their game later must not leave a

@@ -66,7 +66,7 @@ def member_list(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     # 五十音 order in Python: readings typed in katakana sort with hiragana ones; no reading last.
     members = sorted(
-        Member.objects.filter(club=club),
+        Member.objects.filter(club=club).select_related("merged_into"),
         key=lambda m: (not m.kana, kana_sort_key(m.kana), m.name),
     )
     return render(

@@ -88,7 +88,7 @@ def _members(club: Club, seated: GameInput | None = None) -> tuple[list[Member],
     the inactive others, who are found when typed but offered to be brought back (one query)."""
     sitting = {s.member.pk for s in seated.seats} if seated is not None else set()
     offered, inactive = [], []
-    for member in Member.objects.filter(club=club):
+    for member in Member.objects.filter(club=club, merged_into__isnull=True):
         (offered if member.is_active or member.pk in sitting else inactive).append(member)
     return offered, inactive
 
