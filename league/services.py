@@ -452,10 +452,11 @@ def lock_live_members(ids: Iterable[int | None]) -> None:
         Member.objects.select_for_update(no_key=True)
         .filter(pk__in=wanted)
         .order_by("pk")
-        .values_list("name", "merged_into__name")
+        .values_list("name", "merged_into")
     )
-    for name, into in locked:
-        if into is not None:
+    for name, into_id in list(locked):
+        if into_id is not None:
+            into = Member.objects.filter(pk=into_id).values_list("name", flat=True).first()
             raise ServiceError.one(NON_FIELD, str(MERGED_MEMBER % {"name": name, "into": into}))
 
 
