@@ -276,6 +276,10 @@ def member_merge(*, keep: Member, gone: Member, user: User, key: str | None = No
     inactive, with `merged_into` set. `key` is the preview's: when the rows changed since, nothing
     is merged (ServiceError). The kept totals of both are rebuilt in the same transaction."""
     with transaction.atomic():
+        # The club row first (FOR NO KEY UPDATE): the money writers lock it (FOR UPDATE, with
+        # the day) before the members they pay, so they queue behind the merge, or it behind
+        # them, instead of deadlocking; recorders only share it (their foreign keys' checks).
+        list(Club.objects.select_for_update(no_key=True).filter(pk=keep.club_id).values("pk"))
         locked = {
             m.pk: m
             for m in Member.objects.select_for_update()

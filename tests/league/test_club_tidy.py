@@ -257,7 +257,7 @@ def test_close_freezes_the_standings_and_reopen_brings_them_back(
     season.refresh_from_db()
     assert season.closed_at is not None and season.closed_by == organiser
     frozen = season.final_standings
-    assert [(r["position"], r["name"], r["games"], r["total"]) for r in frozen][0] == (
+    assert next((r["position"], r["name"], r["games"], r["total"]) for r in frozen) == (
         1,
         "青木",
         1,

@@ -29,7 +29,6 @@ from league.models import (
     RulesVersion,
     Season,
 )
-from tests.conftest import make_club
 from tests.league.test_isolation import money_rules
 
 D1 = datetime.date(2026, 4, 4)
@@ -76,8 +75,8 @@ def play(club: Club, user, a: Member, b: Member, opponents: list[Member]) -> dic
     void, chips, a shūgi, attendance, a deferred debt, a payment. With a == b: one name."""
     p1, p2, p3, p4 = opponents
     season = Season.objects.create(club=club, name="春", start=D1, end=D2, min_games=2)
-    g1 = game(club, user, D1, [a, p1, p2, p3], (52000, 31000, 19000, -2000), [("ippatsu", a, p2)])
-    g2 = game(club, user, D1, [p1, b, p2, p3], (40000, 35000, 15000, 10000), [("yakuman", b, None)])
+    game(club, user, D1, [a, p1, p2, p3], (52000, 31000, 19000, -2000), [("ippatsu", a, p2)])
+    game(club, user, D1, [p1, b, p2, p3], (40000, 35000, 15000, 10000), [("yakuman", b, None)])
     g3 = game(club, user, D2, [b, p2, p3, p4], (20000, 30000, 25000, 25000))
     services.game_edit(
         game=g3,
@@ -172,7 +171,7 @@ def test_standings_after_a_merge_equal_the_one_name_club(two_clubs):
 
 
 def test_kept_totals_after_a_merge_equal_the_one_name_club_and_a_rebuild(two_clubs):
-    two, one, a, b, c = (two_clubs[k] for k in ("two", "one", "a", "b", "c"))
+    two, one, _a, b, _c = (two_clubs[k] for k in ("two", "one", "a", "b", "c"))
 
     def totals(club):
         return sorted(
