@@ -1054,12 +1054,17 @@ def season_create(
     return season
 
 
+MERGED_INACTIVE = gettext_lazy("A record merged into another cannot be made active again.")
+
+
 def member_set_active(*, member: Member, user: User, active: bool) -> Member:
     """An inactive member stays in every result and ranking; only the pickers leave them out."""
     with transaction.atomic():
         member = Member.objects.select_for_update().get(pk=member.pk)
         if member.is_active == active:
             return member
+        if active and member.merged_into_id is not None:  # it lives on as the survivor
+            raise ServiceError.one(NON_FIELD, str(MERGED_INACTIVE))
         member.is_active = active
         member.save(update_fields=["is_active"])
         audit(

@@ -349,3 +349,19 @@ def test_another_clubs_objects_are_404_through_ones_own_club(db, members, season
     c.force_login(boss)
     for address in _addresses(mine, members[0], season):
         assert c.get(address).status_code == 404, address
+
+
+def test_a_merged_record_cannot_be_made_active_or_edited(
+    organiser_client, club, members, organiser, guest
+):
+    club_services.member_merge(keep=members[0], gone=guest, user=organiser)
+    response = organiser_client.post(f"{url('member_new', club)}?toggle={guest.pk}")
+    assert response.status_code == 302
+    guest.refresh_from_db()
+    assert not guest.is_active and guest.merged_into == members[0]
+    response = organiser_client.get(url("member_edit", club, guest.pk))
+    assert response.status_code == 302
+    with pytest.raises(services.ServiceError):
+        club_services.member_edit(member=guest, user=organiser, name="別名", is_active=True)
+    page = organiser_client.get(url("member_list", club)).content.decode()
+    assert "青木」に統合済み" in page
