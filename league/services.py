@@ -590,6 +590,12 @@ def games_record_bulk(
             .filter(club=club, date__in=dates)
             .order_by("pk")
         }
+        # As game_record: the players locked, none merged into another record meanwhile.
+        lock_live_members(
+            {s.member.pk for data, _preview in games for s in data.seats}
+            | {c.winner.pk for data, _preview in games for c in data.chips}
+            | {c.discarder.pk for data, _preview in games for c in data.chips if c.discarder}
+        )
         numbers = dict(
             Game.objects.filter(day__in=list(days.values()))
             .order_by()
