@@ -214,6 +214,10 @@ def _merge_problem(keep: Member, gone: Member) -> str | None:
             "a": keep.name,
             "b": gone.name,
         }
+    if LedgerEntry.objects.filter(_ledger_touching(keep)).filter(_ledger_touching(gone)).exists():
+        return _(
+            "A payment, loan or debt is between %(a)s and %(b)s: reverse it before merging."
+        ) % {"a": keep.name, "b": gone.name}
     if keep.user_id is not None and gone.user_id is not None and keep.user_id != gone.user_id:
         return _("Both records are linked to a login: unlink one of them first.")
     return None

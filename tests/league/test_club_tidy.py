@@ -365,3 +365,16 @@ def test_a_merged_record_cannot_be_made_active_or_edited(
         club_services.member_edit(member=guest, user=organiser, name="別名", is_active=True)
     page = organiser_client.get(url("member_list", club)).content.decode()
     assert "青木」に統合済み" in page
+
+
+def test_a_merge_is_refused_when_money_passed_between_the_two(club, members, organiser, guest):
+    from league.models import LedgerEntry
+
+    LedgerEntry.objects.create(
+        club=club, kind=LedgerEntry.PAYMENT, payer=guest, payee=members[0], amount=500
+    )
+    with pytest.raises(services.ServiceError) as e:
+        club_services.member_merge(keep=members[0], gone=guest, user=organiser)
+    assert "青木" in e.value.errors["other"][0]
+    guest.refresh_from_db()
+    assert guest.merged_into is None
