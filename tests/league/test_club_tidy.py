@@ -378,3 +378,24 @@ def test_a_merge_is_refused_when_money_passed_between_the_two(club, members, org
     assert "青木" in e.value.errors["other"][0]
     guest.refresh_from_db()
     assert guest.merged_into is None
+
+
+def test_the_record_form_finds_the_survivor_by_the_merged_name(
+    organiser_client, club, members, organiser, guest
+):
+    club_services.member_merge(keep=members[0], gone=guest, user=organiser)
+    post = {
+        "date": DATE.isoformat(),
+        "table": "A",
+        "deposits": "0",
+        "rate": "0.3",
+        "action": "save",
+    }
+    seats = ["ｱｵｷ ｹﾞｽﾄ", "馬場", "千葉", "土井"]  # the merged record's name, typed half-width
+    for i, (name, p) in enumerate(zip(seats, POINTS, strict=True)):
+        post.update({f"member_{i}": name, f"points_{i}": str(p), f"chombo_{i}": "0"})
+    response = organiser_client.post(url("game_new", club), post)
+    assert response.status_code == 302, response.context["form"].errors
+    game = Game.objects.get(club=club)
+    assert game.results.get(seat=0).member == members[0]
+    assert not Result.objects.filter(member=guest).exists()
