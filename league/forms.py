@@ -131,9 +131,14 @@ class MemberDirectory:
     (阿部誠 finds 阿部 誠). `suggest` offers the closest names when nothing matches.
     """
 
-    def __init__(self, members: Iterable[Member]):
+    def __init__(self, members: Iterable[Member], aliases: Iterable[Member] = ()):
         self.by_id = {m.pk: m for m in members}
         self._by_name = {names.name_key(m.name): m for m in self.by_id.values()}
+        # A record merged into another (league.club): its name finds the record that stayed.
+        for alias in aliases:
+            survivor = self.by_id.get(alias.merged_into_id)  # type: ignore[arg-type]
+            if survivor is not None:
+                self._by_name.setdefault(names.name_key(alias.name), survivor)
         self._by_kana: dict[str, list[Member]] = {}
         self._by_part: dict[str, list[Member]] = {}
         for m in self.by_id.values():
@@ -219,6 +224,7 @@ class GameForm(forms.Form):
         rules: scoring.Rules,
         members: Iterable[Member],
         inactive: Iterable[Member] = (),
+        aliases: Iterable[Member] = (),
         editing: bool = False,
         chip_rows: int = CHIP_ROWS,
         **kwargs: Any,
@@ -229,6 +235,7 @@ class GameForm(forms.Form):
         self.rules = rules
         self.members = list(members)  # offered in the name list
         self.inactive = [m for m in inactive if m not in self.members]  # found, not offered
+        self.aliases = list(aliases)  # merged records: their names find the survivor
         self.editing = editing
         self.chip_row_count = chip_rows if rules.chips else 0
         self.block_errors: dict[str, list[str]] = {}
@@ -253,7 +260,7 @@ class GameForm(forms.Form):
     # --- building --------------------------------------------------------------------------
 
     def _index_members(self) -> None:
-        self._directory = MemberDirectory([*self.members, *self.inactive])
+        self._directory = MemberDirectory([*self.members, *self.inactive], self.aliases)
 
     def _add_seat_fields(self) -> None:
         for i in range(self.rules.players):

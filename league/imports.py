@@ -995,7 +995,9 @@ def plan_settle(*, club: Club, parsed: Parsed, progress: Callable[[], None] | No
     """The plan for a workbook read before (kept between the upload and the confirmation).
     `progress` is called once per game (league.excel.progress)."""
     versions = list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
-    members = list(Member.objects.filter(club=club).order_by("kana", "name"))
+    members = list(
+        Member.objects.filter(club=club, merged_into__isnull=True).order_by("kana", "name")
+    )
     return _settle(club, parsed, members, versions, {}, progress)
 
 

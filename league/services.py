@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -373,6 +373,11 @@ def _check_members(club: Club, data: GameInput) -> None:
     for i, seat in enumerate(data.seats):
         if seat.member.club_id != club.pk:
             errors[f"member_{i}"] = [_("Choose a member of this club.")]
+        elif seat.member.merged_into_id is not None:
+            into = Member.objects.filter(pk=seat.member.merged_into_id).first()
+            errors[f"member_{i}"] = [
+                str(MERGED_MEMBER % {"name": seat.member.name, "into": into.name if into else ""})
+            ]
         elif seat.member.pk in seen:
             errors[f"member_{i}"] = [_("The same player is in two seats.")]
         seen.add(seat.member.pk)
@@ -418,6 +423,7 @@ def game_preview(
 def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
     """Store a settled revision's rows; the rows of earlier revisions stop counting, and the
     kept totals (league.aggregates) move with them in the same transaction."""
+    _lock_live_members(data)
     removed = list(Result.objects.filter(game=game, counted=True))
     Result.objects.filter(game=game, counted=True).update(counted=False)
     results, chips = _revision_rows(game, preview, data)
@@ -426,6 +432,49 @@ def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
     aggregates.results_changed(
         club=game.club_id, removed=removed, added=[r for r in added if r.counted]
     )
+
+
+def _lock_live_members(data: GameInput) -> None:
+    """The seated members (and chip parties) locked and checked: lock_live_members."""
+    ids = {s.member.pk for s in data.seats} | {c.winner.pk for c in data.chips}
+    lock_live_members(ids | {c.discarder.pk for c in data.chips if c.discarder is not None})
+
+
+def lock_live_members(ids: Iterable[int | None], *, shared: bool = False) -> None:
+    """Lock these members' rows (in id order, inside the caller's transaction) and refuse any
+    merged into another record (ServiceError naming the survivor). league.club's merge locks
+    the same rows FOR UPDATE, so a write racing a merge is either moved by it or refused here:
+    no result and no money ever lands on a merged record.
+
+    Game writers take FOR NO KEY UPDATE. `shared`: FOR KEY SHARE (PostgreSQL), for the money
+    writers, which hold the club row FOR UPDATE meanwhile: it waits for a merge only, never for
+    a game being recorded (whose commit waits for that club row)."""
+    wanted = sorted({i for i in ids if i is not None and i > 0})
+    if not wanted:
+        return
+    if shared and connection.vendor == "postgresql":
+        table = connection.ops.quote_name(Member._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT name, merged_into_id FROM {table} WHERE id = ANY(%s) "
+                "ORDER BY id FOR KEY SHARE",
+                [wanted],
+            )
+            locked = cursor.fetchall()
+    else:
+        locked = list(
+            Member.objects.select_for_update(no_key=True)
+            .filter(pk__in=wanted)
+            .order_by("pk")
+            .values_list("name", "merged_into")
+        )
+    for name, into_id in locked:
+        if into_id is not None:
+            into = Member.objects.filter(pk=into_id).values_list("name", flat=True).first()
+            raise ServiceError.one(NON_FIELD, str(MERGED_MEMBER % {"name": name, "into": into}))
+
+
+MERGED_MEMBER = gettext_lazy("%(name)s was merged into %(into)s: record the game under %(into)s.")
 
 
 def _revision_rows(
@@ -541,6 +590,12 @@ def games_record_bulk(
             .filter(club=club, date__in=dates)
             .order_by("pk")
         }
+        # As game_record: the players locked, none merged into another record meanwhile.
+        lock_live_members(
+            {s.member.pk for data, _preview in games for s in data.seats}
+            | {c.winner.pk for data, _preview in games for c in data.chips}
+            | {c.discarder.pk for data, _preview in games for c in data.chips if c.discarder}
+        )
         numbers = dict(
             Game.objects.filter(day__in=list(days.values()))
             .order_by()
@@ -929,7 +984,10 @@ def member_name_checked(*, club: Club, name: str, exclude: Member | None = None)
     twins = Member.objects.filter(club=club, name_key=names.name_key(name))
     if exclude is not None:
         twins = twins.exclude(pk=exclude.pk)
-    existing = twins.first()
+    existing = twins.select_related("merged_into").first()
+    if existing is not None and existing.merged_into is not None:
+        merged = MERGED_MEMBER % {"name": existing.name, "into": existing.merged_into.name}
+        raise ServiceError.one("name", str(merged))
     if existing is not None:
         raise ServiceError.one("name", NAME_TAKEN % {"name": existing.name})
     return name
@@ -1002,12 +1060,17 @@ def season_create(
     return season
 
 
+MERGED_INACTIVE = gettext_lazy("A record merged into another cannot be made active again.")
+
+
 def member_set_active(*, member: Member, user: User, active: bool) -> Member:
     """An inactive member stays in every result and ranking; only the pickers leave them out."""
     with transaction.atomic():
         member = Member.objects.select_for_update().get(pk=member.pk)
         if member.is_active == active:
             return member
+        if active and member.merged_into_id is not None:  # it lives on as the survivor
+            raise ServiceError.one(NON_FIELD, str(MERGED_INACTIVE))
         member.is_active = active
         member.save(update_fields=["is_active"])
         audit(

@@ -206,6 +206,13 @@ def invitation_use(
 
 
 def _use(found: Invitation, user: User, choice: Member | str | None, name: str) -> Joined:
+    # Locks in the order a merge of two players takes them (league.club.services: the players,
+    # then the invitations tied to them), so that the two wait for each other, never deadlock.
+    wanted = found.member.merged_into_id or found.member_id if found.member else None
+    if wanted is None and isinstance(choice, Member):
+        wanted = choice.pk
+    if wanted is not None:
+        list(Member.objects.select_for_update().filter(pk=wanted))
     invitation = Invitation.objects.select_for_update().select_related("club").get(pk=found.pk)
     club = invitation.club
     status = state(invitation)
@@ -217,6 +224,10 @@ def _use(found: Invitation, user: User, choice: Member | str | None, name: str) 
     member = _member_for(invitation, user, choice, name, linked)
     if member is not None and member != linked:
         locked = Member.objects.select_for_update().get(pk=member.pk)
+        if locked.merged_into_id is not None:  # merged while this page was open
+            raise ServiceError.one(
+                "member", _("This player was merged into another record: open the link again.")
+            )
         if locked.user_id is not None and locked.user_id != user.pk:
             raise ServiceError.one("member", _("This player already has a login."))
         before = {"user": locked.user_id}

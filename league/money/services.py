@@ -35,7 +35,7 @@ import scoring
 
 from .. import limits
 from ..models import Club, Day, DayShugi, Game, LedgerEntry, Member, Result, RulesVersion, Season
-from ..services import NON_FIELD, ServiceError, User, audit, stored_user
+from ..services import NON_FIELD, ServiceError, User, audit, lock_live_members, stored_user
 from ..stats import standings
 
 Party = int | None
@@ -270,6 +270,11 @@ def _amount(transfer: scoring.Transfer, amount: int | None) -> int:
 
 
 def _record(club: Club, user: User, action: str, **fields: object) -> LedgerEntry:
+    parties = [
+        fields.get(f"{party}_id", getattr(fields.get(party), "pk", None))
+        for party in ("payer", "payee", "borrower")
+    ]
+    lock_live_members(parties, shared=True)  # type: ignore[arg-type]
     entry = LedgerEntry.objects.create(club=club, created_by=stored_user(user), **fields)
     audit(
         club=club,
@@ -830,6 +835,7 @@ def shugi_add(*, day: Day, user: User, winner: Member, multiplier: int = 1) -> D
         )
     with transaction.atomic():
         day = _lock_day(day)
+        lock_live_members([winner.pk], shared=True)
         if winner.club_id != day.club_id or not _present(day, winner):
             raise ServiceError.one("winner", _("Choose someone who was there on this day."))
         # The winner stays an attendee: voiding or editing their game later must not leave a

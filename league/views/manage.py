@@ -66,7 +66,7 @@ def member_list(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     # 五十音 order in Python: readings typed in katakana sort with hiragana ones; no reading last.
     members = sorted(
-        Member.objects.filter(club=club),
+        Member.objects.filter(club=club).select_related("merged_into"),
         key=lambda m: (not m.kana, kana_sort_key(m.kana), m.name),
     )
     return render(
@@ -102,9 +102,13 @@ def _member_toggle(request: HttpRequest, club: Club, member_id: str) -> HttpResp
     if not member_id.isdigit():
         raise Http404
     member = get_object_or_404(Member, pk=int(member_id), club=club)
-    member = services.member_set_active(
-        member=member, user=request.user, active=not member.is_active
-    )
+    try:
+        member = services.member_set_active(
+            member=member, user=request.user, active=not member.is_active
+        )
+    except services.ServiceError as e:
+        messages.error(request, " ".join(m for ms in e.errors.values() for m in ms))
+        return redirect("member_list", club.slug)
     if member.is_active:
         text = _("%(name)s is active again.")
     else:

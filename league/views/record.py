@@ -83,14 +83,20 @@ def _rules_version(club: Club, date: datetime.date) -> RulesVersion | None:
     )
 
 
-def _members(club: Club, seated: GameInput | None = None) -> tuple[list[Member], list[Member]]:
-    """(offered, inactive): the active members, and on an edit whoever already sits there; then
-    the inactive others, who are found when typed but offered to be brought back (one query)."""
+def _members(
+    club: Club, seated: GameInput | None = None
+) -> tuple[list[Member], list[Member], list[Member]]:
+    """(offered, inactive, merged): the active members, and on an edit whoever already sits
+    there; the inactive others, who are found when typed but offered to be brought back; the
+    records merged into another, whose names find the survivor (one query)."""
     sitting = {s.member.pk for s in seated.seats} if seated is not None else set()
-    offered, inactive = [], []
+    offered, inactive, merged = [], [], []
     for member in Member.objects.filter(club=club):
+        if member.merged_into_id is not None:  # never offered: its name finds the survivor
+            merged.append(member)
+            continue
         (offered if member.is_active or member.pk in sitting else inactive).append(member)
-    return offered, inactive
+    return offered, inactive, merged
 
 
 def _wants_save(request: HttpRequest) -> bool:
@@ -171,13 +177,14 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
     if version is None:
         messages.error(request, _("Set up the club's rules before recording games."))
         return redirect("rules_list", club.slug)
-    offered, inactive = _members(club)
+    offered, inactive, merged = _members(club)
     form = GameForm(
         request.POST if posted else None,
         club=club,
         rules=version.rules,
         members=offered,
         inactive=inactive,
+        aliases=merged,
         initial={
             **_next_game_initial(request, club, date, offered),
             # A table's card of the draw opens the form with its players in seat order.
@@ -292,13 +299,14 @@ def game_edit(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         return redirect("game_detail", club.slug, game.pk)
     stored = services.game_input_from_stored(game)
     posted = request.method == "POST"
-    offered, inactive = _members(club, stored)
+    offered, inactive, merged = _members(club, stored)
     form = GameForm(
         request.POST if posted else None,
         club=club,
         rules=game.rules_version.rules,
         members=offered,
         inactive=inactive,
+        aliases=merged,
         editing=True,
         chip_rows=max(CHIP_ROWS, len(stored.chips)),
         initial=GameForm.initial_from(stored, revision=game.revision),

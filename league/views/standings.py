@@ -36,7 +36,7 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
     rules = stats.rules_between(stats.rules_versions(club=club), season.start, season.end)
     filterset = StandingsFilter(request.GET, rates=stats.rate_names(rules), fields=["rate"])
     table = None
-    if filterset.is_valid():
+    if filterset.is_valid() and season.closed_at is None:  # closed: its final standings
         table = _table(
             request,
             club=club,

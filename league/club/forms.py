@@ -1,0 +1,63 @@
+"""Forms of the tidy-up pages: editing a member, choosing a merge, editing a season."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy
+
+from ..forms_manage import MemberForm, SeasonForm, kana_sort_key
+from ..models import Member
+
+
+class MemberEditForm(MemberForm):
+    """The member form (name, reading, guest) with the active flag."""
+
+    is_active = forms.BooleanField(
+        label=gettext_lazy("Active"),
+        required=False,
+        help_text=gettext_lazy("Inactive members stay in every result but are not offered."),
+    )
+
+
+class SeasonEditForm(SeasonForm):
+    """The season form, for an existing season."""
+
+
+THIS, OTHER = "this", "other"
+
+
+class MergeForm(forms.Form):
+    """Which other record, and which of the two stays (the other disappears into it)."""
+
+    other = forms.TypedChoiceField(label=gettext_lazy("The other record"), coerce=int)
+    keep = forms.ChoiceField(
+        label=gettext_lazy("Which record stays"),
+        widget=forms.RadioSelect,
+        initial=THIS,
+    )
+    key = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(
+        self, *args: Any, member: Member, candidates: Sequence[Member], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.member = member
+        ordered = sorted(candidates, key=lambda m: (not m.kana, kana_sort_key(m.kana), m.name))
+        self.by_id = {m.pk: m for m in ordered}
+        self.fields["other"].choices = [("", "—")] + [
+            (m.pk, f"{m.name}{'（' + m.kana + '）' if m.kana else ''}") for m in ordered
+        ]
+        self.fields["keep"].choices = [
+            (THIS, member.name),
+            (OTHER, gettext_lazy("the other record")),
+        ]
+
+    def pair(self) -> tuple[Member, Member]:
+        """(keep, gone) from the valid form."""
+        other = self.by_id[self.cleaned_data["other"]]
+        if self.cleaned_data["keep"] == THIS:
+            return self.member, other
+        return other, self.member

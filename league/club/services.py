@@ -1,0 +1,543 @@
+"""Keeping a club's members and seasons tidy: editing a member, merging two records of one
+player, editing, closing and reopening a season. Every write is audited (league.services.audit)
+and raises ServiceError (field → messages, nothing stored) on bad input.
+
+Merging (`member_merge`) moves everything that names the record that disappears (`gone`) to the
+one that stays (`keep`), in one transaction, with both member rows locked (SELECT … FOR UPDATE).
+The game writers (league.services._write_revision) lock the members they seat the same way and
+refuse a merged record, so a game recorded while a merge runs is either seen and moved by the
+merge (it committed first) or refused with a message naming the surviving record (the merge
+committed first): no result and no money lands on the merged record.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db import models as django_models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import limits, stats
+from ..aggregates import services as aggregates
+from ..draw.models import Attendance, DrawSeat
+from ..models import (
+    ChipEvent,
+    Club,
+    Day,
+    DayShugi,
+    Invitation,
+    LedgerEntry,
+    Member,
+    Result,
+    Season,
+)
+from ..services import NON_FIELD, ServiceError, User, audit, member_name_checked
+
+# --- editing a member ------------------------------------------------------------------------
+
+
+def member_snapshot(member: Member) -> dict[str, Any]:
+    return {
+        "name": member.name,
+        "kana": member.kana,
+        "is_active": member.is_active,
+        "is_guest": member.is_guest,
+    }
+
+
+def member_edit(
+    *,
+    member: Member,
+    user: User,
+    name: str,
+    kana: str = "",
+    is_active: bool = True,
+    is_guest: bool = False,
+) -> Member:
+    """Change a member's name, reading and flags; the name is checked as every name is
+    (services.member_name_checked: one key per club). A merged record cannot be edited."""
+    name = member_name_checked(club=member.club, name=name, exclude=member)
+    kana = kana.strip()
+    if errors := limits.column_problems(Member, name=name, kana=kana):
+        raise ServiceError(errors)
+    with transaction.atomic():
+        member = Member.objects.select_for_update().select_related("club").get(pk=member.pk)
+        if member.merged_into_id is not None:
+            raise ServiceError.one(NON_FIELD, _("A merged record cannot be edited."))
+        before = member_snapshot(member)
+        member.name, member.kana = name, kana
+        member.is_active, member.is_guest = is_active, is_guest
+        after = member_snapshot(member)
+        if before == after:
+            return member
+        try:
+            with transaction.atomic():
+                member.save()
+        except IntegrityError:  # a concurrent edit took the name after the check above
+            raise ServiceError.one("name", _("A member with this name already exists.")) from None
+        audit(
+            club=member.club,
+            actor=user,
+            action="member.edit",
+            target=f"member:{member.pk}",
+            before=before,
+            after=after,
+        )
+    return member
+
+
+# --- merging two records of one player -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MergePreview:
+    """What a merge of `gone` into `keep` moves: counts of the rows naming `gone`, and a key
+    (a digest of the ids of those rows) the confirmation must send back unchanged."""
+
+    keep: Member
+    gone: Member
+    games: int
+    results: int
+    chip_events: int
+    ledger_entries: int
+    debts: int
+    attendances: int
+    shugi: int
+    draw_seats: int
+    draw_attendance: int
+    invitations: int
+    merged_from: int
+    user_link: bool
+    key: str
+
+    @property
+    def rows(self) -> list[tuple[str, int]]:
+        return [
+            (_("Games"), self.games),
+            (_("Result rows (every revision)"), self.results),
+            (_("Chip events"), self.chip_events),
+            (_("Ledger entries"), self.ledger_entries),
+            (_("Debts"), self.debts),
+            (_("Days attended"), self.attendances),
+            (_("Shūgi"), self.shugi),
+            (_("Draw seats"), self.draw_seats),
+            (_("Draw check-ins"), self.draw_attendance),
+            (_("Invitations"), self.invitations),
+            (_("Records merged into it before"), self.merged_from),
+        ]
+
+
+def _ledger_touching(member: Member) -> Q:
+    return Q(payer=member) | Q(payee=member) | Q(borrower=member)
+
+
+def _moved_ids(gone: Member) -> dict[str, list[int]]:
+    """The ids of every row that names `gone`, by kind (a fixed number of queries)."""
+    attend = Day.attendees.through.objects.filter(member_id=gone.pk)
+    return {
+        "results": list(
+            Result.objects.filter(member=gone).order_by("pk").values_list("pk", flat=True)
+        ),
+        "chip_winner": list(
+            ChipEvent.objects.filter(winner=gone).order_by("pk").values_list("pk", flat=True)
+        ),
+        "chip_discarder": list(
+            ChipEvent.objects.filter(discarder=gone).order_by("pk").values_list("pk", flat=True)
+        ),
+        "ledger_payer": list(
+            LedgerEntry.objects.filter(payer=gone).order_by("pk").values_list("pk", flat=True)
+        ),
+        "ledger_payee": list(
+            LedgerEntry.objects.filter(payee=gone).order_by("pk").values_list("pk", flat=True)
+        ),
+        "ledger_borrower": list(
+            LedgerEntry.objects.filter(borrower=gone).order_by("pk").values_list("pk", flat=True)
+        ),
+        "days": list(attend.order_by("day_id").values_list("day_id", flat=True)),
+        "shugi": list(
+            DayShugi.objects.filter(winner=gone).order_by("pk").values_list("pk", flat=True)
+        ),
+        "draw_seats": list(
+            DrawSeat.objects.filter(member=gone).order_by("pk").values_list("pk", flat=True)
+        ),
+        "draw_attendance": list(
+            Attendance.objects.filter(member=gone).order_by("pk").values_list("pk", flat=True)
+        ),
+        "invitations": list(
+            Invitation.objects.filter(member=gone).order_by("pk").values_list("pk", flat=True)
+        ),
+        "merged_from": list(
+            Member.objects.filter(merged_into=gone).order_by("pk").values_list("pk", flat=True)
+        ),
+    }
+
+
+def _merge_problem(keep: Member, gone: Member) -> str | None:
+    """Why `gone` cannot be merged into `keep`, or None."""
+    if keep.pk == gone.pk:
+        return _("Choose two different records.")
+    if keep.club_id != gone.club_id:
+        return _("Both records must belong to this club.")
+    for m in (keep, gone):
+        if m.merged_into_id is not None:
+            return _("%(name)s was already merged into another record.") % {"name": m.name}
+    shared = Result.objects.filter(
+        member=gone, game__in=Result.objects.filter(member=keep).values("game")
+    )
+    if shared.exists():
+        return _("%(a)s and %(b)s played in the same game: they are two different players.") % {
+            "a": keep.name,
+            "b": gone.name,
+        }
+    seats = DrawSeat.objects.filter(
+        member=gone, round__in=DrawSeat.objects.filter(member=keep).values("round")
+    )
+    if seats.exists():
+        return _(
+            "%(a)s and %(b)s were drawn in the same round: they are two different players."
+        ) % {
+            "a": keep.name,
+            "b": gone.name,
+        }
+    checked = Attendance.objects.filter(
+        member=gone, day__in=Attendance.objects.filter(member=keep).values("day")
+    )
+    if checked.exists():
+        return _("%(a)s and %(b)s were both checked in on the same day's draw.") % {
+            "a": keep.name,
+            "b": gone.name,
+        }
+    if LedgerEntry.objects.filter(_ledger_touching(keep)).filter(_ledger_touching(gone)).exists():
+        return _(
+            "A payment, loan or debt is between %(a)s and %(b)s: reverse it before merging."
+        ) % {"a": keep.name, "b": gone.name}
+    if keep.user_id is not None and gone.user_id is not None and keep.user_id != gone.user_id:
+        return _("Both records are linked to a login: unlink one of them first.")
+    return None
+
+
+def _key(keep: Member, gone: Member, moved: dict[str, list[int]]) -> str:
+    text = json.dumps([keep.pk, gone.pk, gone.user_id, moved], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def merge_preview(*, keep: Member, gone: Member) -> MergePreview:
+    """What merging `gone` into `keep` would move (nothing is changed), or ServiceError."""
+    problem = _merge_problem(keep, gone)
+    if problem is not None:
+        raise ServiceError.one("other", problem)
+    moved = _moved_ids(gone)
+    games = Result.objects.filter(member=gone).values("game").distinct().count()
+    debts = (  # loans and deferrals it owes or is owed
+        LedgerEntry.objects.filter(_ledger_touching(gone))
+        .filter(kind__in=[LedgerEntry.LOAN, LedgerEntry.DEFERRAL])
+        .count()
+    )
+    return MergePreview(
+        keep=keep,
+        gone=gone,
+        games=games,
+        results=len(moved["results"]),
+        chip_events=len(set(moved["chip_winner"]) | set(moved["chip_discarder"])),
+        ledger_entries=len(
+            set(moved["ledger_payer"]) | set(moved["ledger_payee"]) | set(moved["ledger_borrower"])
+        ),
+        debts=debts,
+        attendances=len(moved["days"]),
+        shugi=len(moved["shugi"]),
+        draw_seats=len(moved["draw_seats"]),
+        draw_attendance=len(moved["draw_attendance"]),
+        invitations=len(moved["invitations"]),
+        merged_from=len(moved["merged_from"]),
+        user_link=gone.user_id is not None,
+        key=_key(keep, gone, moved),
+    )
+
+
+def _stale() -> ServiceError:
+    return ServiceError.one(
+        NON_FIELD,
+        _("These records changed since the preview: nothing was merged. Check the preview again."),
+    )
+
+
+def _base_update(queryset: django_models.QuerySet[Any], **values: Any) -> int:
+    """UPDATE bypassing a model's immutability guard (the ledger's): a merge renames a party,
+    it changes no amount, and it is audited with the ids it moved."""
+    return django_models.QuerySet.update(queryset, **values)
+
+
+def member_merge(*, keep: Member, gone: Member, user: User, key: str | None = None) -> Member:
+    """Merge `gone` into `keep`: every result (all revisions), chip event, ledger entry, shūgi,
+    attendance, draw seat, invitation and the login link move to `keep`; `gone` stays,
+    inactive, with `merged_into` set. `key` is the preview's: when the rows changed since, nothing
+    is merged (ServiceError). The kept totals of both are rebuilt in the same transaction."""
+    with transaction.atomic():
+        # The club row first (FOR NO KEY UPDATE): the money writers lock it (FOR UPDATE, with
+        # the day) before the members they pay, so they queue behind the merge, or it behind
+        # them, instead of deadlocking; recorders only share it (their foreign keys' checks).
+        list(Club.objects.select_for_update(no_key=True).filter(pk=keep.club_id).values("pk"))
+        locked = {
+            m.pk: m
+            for m in Member.objects.select_for_update()
+            .filter(pk__in=[keep.pk, gone.pk])
+            .order_by("pk")
+        }
+        if len(locked) != len({keep.pk, gone.pk}):
+            raise ServiceError.one("other", _("Choose a member of this club."))
+        keep, gone = locked[keep.pk], locked[gone.pk]
+        problem = _merge_problem(keep, gone)
+        if problem is not None:
+            raise ServiceError.one("other", problem)
+        moved = _moved_ids(gone)
+        if key is not None and key != _key(keep, gone, moved):
+            raise _stale()
+        before_gone = {**member_snapshot(gone), "merged_into": None, "user": gone.user_id}
+        before_keep = {**member_snapshot(keep), "user": keep.user_id}
+
+        Result.objects.filter(member=gone).update(member=keep)
+        ChipEvent.objects.filter(winner=gone).update(winner=keep)
+        ChipEvent.objects.filter(discarder=gone).update(discarder=keep)
+        _base_update(LedgerEntry.objects.filter(payer=gone), payer=keep)
+        _base_update(LedgerEntry.objects.filter(payee=gone), payee=keep)
+        _base_update(LedgerEntry.objects.filter(borrower=gone), borrower=keep)
+        DayShugi.objects.filter(winner=gone).update(winner=keep)
+        through = Day.attendees.through.objects
+        both = set(through.filter(member_id=keep.pk).values_list("day_id", flat=True))
+        # A day both records attended is one attendance of one player.
+        through.filter(member_id=gone.pk, day_id__in=both).delete()
+        through.filter(member_id=gone.pk).update(member_id=keep.pk)
+        DrawSeat.objects.filter(member=gone).update(member=keep)
+        Attendance.objects.filter(member=gone).update(member=keep)
+        Invitation.objects.filter(member=gone).update(member=keep)
+        Member.objects.filter(merged_into=gone).update(merged_into=keep)
+        if gone.user_id is not None:
+            user_id = gone.user_id
+            gone.user = None
+            gone.save(update_fields=["user"])
+            keep.user_id = user_id
+            keep.save(update_fields=["user"])
+        if gone.is_active and not keep.is_active:  # the player plays on, under the survivor
+            keep.is_active = True
+            keep.save(update_fields=["is_active"])
+        gone.merged_into = keep
+        gone.is_active = False
+        gone.save(update_fields=["merged_into", "is_active"])
+
+        aggregates.member_rebuild(member=keep)
+        aggregates.member_rebuild(member=gone)
+        audit(
+            club=keep.club,
+            actor=user,
+            action="member.merge",
+            target=f"member:{gone.pk}",
+            before={
+                "gone": {"id": gone.pk, **before_gone},
+                "keep": {"id": keep.pk, **before_keep},
+                "rows_of": gone.pk,
+                "moved": moved,
+                "days_both_attended": sorted(both & set(moved["days"])),
+            },
+            after={
+                "gone": {
+                    "id": gone.pk,
+                    **member_snapshot(gone),
+                    "merged_into": keep.pk,
+                    "user": None,
+                },
+                "keep": {"id": keep.pk, **member_snapshot(keep), "user": keep.user_id},
+                "rows_of": keep.pk,
+                "moved": moved,
+            },
+        )
+    return keep
+
+
+def merge_candidates(member: Member) -> list[Member]:
+    """The records `member` can be merged with: the club's others not merged away (one query)."""
+    return list(
+        Member.objects.filter(club_id=member.club_id, merged_into__isnull=True)
+        .exclude(pk=member.pk)
+        .order_by("kana", "name")
+    )
+
+
+# --- seasons ---------------------------------------------------------------------------------
+
+
+def season_snapshot(season: Season) -> dict[str, Any]:
+    return {
+        "name": season.name,
+        "start": season.start.isoformat(),
+        "end": season.end.isoformat(),
+        "min_games": season.min_games,
+    }
+
+
+def season_checked(*, name: str, start: datetime.date, end: datetime.date, min_games: int) -> str:
+    """The name as stored, or ServiceError: the checks of services.season_create."""
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError.one("name", _("Enter a name."))
+    errors = limits.column_problems(Season, name=name)
+    for field_name, value in (("start", start), ("end", end)):
+        if (problem := limits.date_problem(value, season_end=field_name == "end")) is not None:
+            errors[field_name] = [problem]
+    if errors:
+        raise ServiceError(errors)
+    if end < start:
+        raise ServiceError.one("end", _("The last day cannot be before the first day."))
+    if min_games < 0:
+        raise ServiceError.one("min_games", _("Enter zero or more games."))
+    return name
+
+
+def season_edit(
+    *,
+    season: Season,
+    user: User,
+    name: str,
+    start: datetime.date,
+    end: datetime.date,
+    min_games: int = 0,
+) -> Season:
+    """Change a season's name, dates or minimum games. Its kept totals follow its dates (saving
+    rebuilds them: league.aggregates.signals). A closed season's frozen standings stay as they
+    were: reopen it and close it again to freeze new ones."""
+    name = season_checked(name=name, start=start, end=end, min_games=min_games)
+    with transaction.atomic():
+        season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
+        before = season_snapshot(season)
+        season.name, season.start, season.end, season.min_games = name, start, end, min_games
+        after = season_snapshot(season)
+        if before == after:
+            return season
+        season.save()  # post_save rebuilds the season's kept totals (aggregates.season_rebuild)
+        audit(
+            club=season.club,
+            actor=user,
+            action="season.edit",
+            target=f"season:{season.pk}",
+            before=before,
+            after=after,
+        )
+    return season
+
+
+FINAL_FIELDS = (
+    "position",
+    "member",
+    "name",
+    "games",
+    "total",
+    "average",
+    "avg_rank",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "best",
+    "chips",
+    "yen",
+    "qualified",
+)
+
+
+def final_rows(season: Season) -> list[dict[str, Any]]:
+    """The season's standings as its page shows them now, as plain JSON (integers only)."""
+    rows = stats.standings(
+        club=season.club,
+        start=season.start,
+        end=season.end,
+        min_games=season.min_games,
+        seasons=[season],
+    )
+    out = []
+    for row in rows:
+        item = {f: row.get(f) for f in FINAL_FIELDS}
+        item["qualified"] = bool(item["qualified"])
+        out.append(item)
+    return out
+
+
+def season_close(*, season: Season, user: User) -> Season:
+    """Freeze the standings as the record of who won: `final_standings`, `closed_at/by`."""
+    with transaction.atomic():
+        season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
+        if season.closed_at is not None:
+            raise ServiceError.one(NON_FIELD, _("This season is already closed."))
+        rows = final_rows(season)
+        season.closed_at = timezone.now()
+        season.closed_by = user if getattr(user, "is_authenticated", False) else None
+        season.final_standings = rows
+        Season.objects.filter(pk=season.pk).update(
+            closed_at=season.closed_at, closed_by=season.closed_by, final_standings=rows
+        )
+        audit(
+            club=season.club,
+            actor=user,
+            action="season.close",
+            target=f"season:{season.pk}",
+            before={"closed_at": None},
+            after={"closed_at": season.closed_at.isoformat(), "final_standings": rows},
+        )
+    return season
+
+
+def season_reopen(*, season: Season, user: User) -> Season:
+    """Reopen a closed season: its page shows live numbers again and the frozen standings are
+    cleared (they stay in the audit log's season.close and season.reopen entries)."""
+    with transaction.atomic():
+        season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
+        if season.closed_at is None:
+            raise ServiceError.one(NON_FIELD, _("This season is not closed."))
+        before = {
+            "closed_at": season.closed_at.isoformat(),
+            "closed_by": season.closed_by_id,
+            "final_standings": season.final_standings,
+        }
+        season.closed_at = season.closed_by = season.final_standings = None
+        Season.objects.filter(pk=season.pk).update(
+            closed_at=None, closed_by=None, final_standings=None
+        )
+        audit(
+            club=season.club,
+            actor=user,
+            action="season.reopen",
+            target=f"season:{season.pk}",
+            before=before,
+            after={"closed_at": None},
+        )
+    return season
+
+
+def closed_seasons_on(*, club: Club | int, date: datetime.date | None) -> list[Season]:
+    """The closed seasons whose dates hold `date` (one query; none without a date)."""
+    if date is None:
+        return []
+    club_id = club if isinstance(club, int) else club.pk
+    return list(
+        Season.objects.filter(
+            club_id=club_id, closed_at__isnull=False, start__lte=date, end__gte=date
+        ).order_by("start", "pk")
+    )
+
+
+__all__ = [
+    "MergePreview",
+    "closed_seasons_on",
+    "member_edit",
+    "member_merge",
+    "merge_candidates",
+    "merge_preview",
+    "season_close",
+    "season_edit",
+    "season_reopen",
+]

@@ -1,0 +1,14 @@
+"""The tidy-up pages' addresses, inside a club (league.urls club_patterns includes them)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("members/<int:member_id>/edit/", views.member_edit, name="member_edit"),
+    path("members/<int:member_id>/merge/", views.member_merge, name="member_merge"),
+    path("seasons/<int:season_id>/edit/", views.season_edit, name="season_edit"),
+    path("seasons/<int:season_id>/close/", views.season_close, name="season_close"),
+]

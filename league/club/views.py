@@ -1,0 +1,127 @@
+"""Pages for keeping members and seasons tidy (organisers only): edit a member, merge two
+records of one player (preview, then confirm), edit, close and reopen a season."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from ..access import club_for
+from ..models import Member, Season
+from ..services import ServiceError
+from ..views.manage import _add_errors
+from . import services
+from .forms import MemberEditForm, MergeForm, SeasonEditForm
+
+
+@require_http_methods(["GET", "POST"])
+def member_edit(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    member = get_object_or_404(Member, pk=member_id, club=club)
+    if member.merged_into_id is not None:
+        messages.error(request, _("A merged record cannot be edited."))
+        return redirect("member_list", club.slug)
+    initial = {
+        "name": member.name,
+        "kana": member.kana,
+        "is_guest": member.is_guest,
+        "is_active": member.is_active,
+    }
+    form = MemberEditForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            member = services.member_edit(member=member, user=request.user, **form.cleaned_data)
+        except ServiceError as e:
+            _add_errors(form, e)
+        else:
+            messages.success(request, _("%(name)s was saved.") % {"name": member.name})
+            return redirect("member_list", club.slug)
+    return render(
+        request, "league/club/member_edit.html", {"club": club, "member": member, "form": form}
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def member_merge(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+    """GET without a choice: the form; GET with one: the preview of what moves; POST: the merge,
+    refused when the rows changed since the preview (its key)."""
+    club = club_for(request, slug, organiser=True)
+    member = get_object_or_404(Member, pk=member_id, club=club)
+    candidates = services.merge_candidates(member)
+    posted = request.method == "POST"
+    data = request.POST if posted else (request.GET if "other" in request.GET else None)
+    form = MergeForm(data, member=member, candidates=candidates)
+    preview = None
+    if data is not None and form.is_valid():
+        keep, gone = form.pair()
+        try:
+            if posted:
+                key = form.cleaned_data["key"] or "-"
+                services.member_merge(keep=keep, gone=gone, user=request.user, key=key)
+            else:
+                preview = services.merge_preview(keep=keep, gone=gone)
+        except ServiceError as e:
+            _add_errors(form, e)
+        else:
+            if posted:
+                messages.success(
+                    request,
+                    _("%(gone)s was merged into %(keep)s.")
+                    % {"gone": gone.name, "keep": keep.name},
+                )
+                return redirect("member_list", club.slug)
+    return render(
+        request,
+        "league/club/member_merge.html",
+        {"club": club, "member": member, "form": form, "preview": preview},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def season_edit(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    season = get_object_or_404(Season, pk=season_id, club=club)
+    initial = {
+        "name": season.name,
+        "start": season.start,
+        "end": season.end,
+        "min_games": season.min_games,
+    }
+    form = SeasonEditForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            season = services.season_edit(season=season, user=request.user, **form.cleaned_data)
+        except ServiceError as e:
+            _add_errors(form, e)
+        else:
+            messages.success(request, _("Season %(name)s was saved.") % {"name": season.name})
+            return redirect("season_list", club.slug)
+    return render(
+        request, "league/club/season_edit.html", {"club": club, "season": season, "form": form}
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """GET: the confirmation page (close, or reopen a closed season); POST: do it."""
+    club = club_for(request, slug, organiser=True)
+    season = get_object_or_404(Season, pk=season_id, club=club)
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "reopen":
+                season = services.season_reopen(season=season, user=request.user)
+                text = _("Season %(name)s was reopened: its standings are live again.")
+            else:
+                season = services.season_close(season=season, user=request.user)
+                text = _("Season %(name)s was closed: its final standings are kept.")
+        except ServiceError as e:
+            for field_messages in e.errors.values():
+                for message in field_messages:
+                    messages.error(request, message)
+        else:
+            messages.success(request, text % {"name": season.name})
+            return redirect("season_standings", club.slug, season.pk)
+    return render(request, "league/club/season_close.html", {"club": club, "season": season})
