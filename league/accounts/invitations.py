@@ -206,14 +206,17 @@ def invitation_use(
 
 
 def _use(found: Invitation, user: User, choice: Member | str | None, name: str) -> Joined:
-    # Locks in the order a merge of two players takes them (league.club.services: the players,
-    # then the invitations tied to them), so that the two wait for each other, never deadlock.
+    # Locks in the order a merge of two players takes them (league.club.services: the club row,
+    # the players, then the invitations tied to them), so that the two wait, never deadlock.
+    list(Club.objects.select_for_update(no_key=True).filter(pk=found.club_id).values_list("pk"))
     wanted = found.member.merged_into_id or found.member_id if found.member else None
     if wanted is None and isinstance(choice, Member):
         wanted = choice.pk
     if wanted is not None:
-        list(Member.objects.select_for_update().filter(pk=wanted))
-    invitation = Invitation.objects.select_for_update().select_related("club").get(pk=found.pk)
+        list(Member.objects.select_for_update().filter(pk=wanted).values_list("pk"))
+    invitation = (
+        Invitation.objects.select_for_update(of=("self",)).select_related("club").get(pk=found.pk)
+    )
     club = invitation.club
     status = state(invitation)
     if status != OK:

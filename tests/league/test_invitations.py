@@ -373,3 +373,35 @@ def test_a_one_use_link_used_by_two_people_at_once_lets_one_in(club, organiser, 
     assert Invitation.objects.get().uses == 1
     assert Membership.objects.filter(club=club, user__username__startswith="racer").count() == 1
     assert Member.objects.filter(club=club, user__username__startswith="racer").count() == 1
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="races are real on PostgreSQL only")
+@pytest.mark.django_db(transaction=True)
+def test_an_invitation_used_while_its_player_is_merged_lands_on_the_survivor(
+    club, organiser, members
+):
+    """The merge and the use lock the player, then the invitation: one waits for the other, and
+    the login ends on the record that stays (or the use is refused), never on the merged one."""
+    from league.club.services import member_merge
+
+    for round_ in range(3):
+        gone, keep = Member.objects.create(club=club, name=f"ゲスト{round_}"), members[round_]
+        _, secret = invitations.invitation_create(club=club, user=organiser, member=gone)
+        user = make_user(f"guest{round_}")
+
+        def use(user=user, secret=secret):
+            try:
+                return invitations.invitation_use(secret=secret, user=user)
+            except invitations.ServiceError as e:
+                return e
+
+        def merge(keep=keep, gone=gone):
+            return member_merge(keep=keep, gone=gone, user=organiser)
+
+        race([use, merge])
+        gone.refresh_from_db()
+        keep.refresh_from_db()
+        assert gone.merged_into == keep and gone.user is None
+        if Membership.objects.filter(club=club, user=user).exists():
+            assert keep.user == user
+        assert not Member.objects.filter(user=user).exclude(pk=keep.pk).exists()
