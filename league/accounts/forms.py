@@ -38,6 +38,9 @@ class SignupForm(UserCreationForm):
         self.fields["password1"].label = _("Password")
         self.fields["password2"].label = _("Password (again)")
         self.fields["password2"].help_text = ""
+        self.fields["username"].error_messages["required"] = _("Enter a user name.")
+        self.fields["password1"].error_messages["required"] = _("Enter a password.")
+        self.fields["password2"].error_messages["required"] = _("Enter the password again.")
         self.fields["password1"].widget.attrs["autocomplete"] = "new-password"
         self.fields["password2"].widget.attrs["autocomplete"] = "new-password"
 
