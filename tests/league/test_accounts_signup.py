@@ -34,7 +34,12 @@ def signup_data(**override) -> dict[str, str]:
 
 
 def club_data(**override) -> dict[str, str]:
-    return {"name": "マメの会", "slug": "mame-no-kai", "rules_from": "preset:mame-no-kai", **override}
+    return {
+        "name": "マメの会",
+        "slug": "mame-no-kai",
+        "rules_from": "preset:mame-no-kai",
+        **override,
+    }
 
 
 def errors_of(response) -> dict[str, list[str]]:
@@ -78,7 +83,12 @@ def test_sign_up_start_a_club_and_its_first_season(client, db):
     assert page.context["form"]["start"].value() == datetime.date(year, 1, 1)
     response = client.post(
         response.url,
-        {"name": f"{year}年", "start": f"{year}/01/01", "end": f"{year}/12/31", "min_games": "１０"},
+        {
+            "name": f"{year}年",
+            "start": f"{year}/01/01",
+            "end": f"{year}/12/31",
+            "min_games": "１０",
+        },
     )
     assert response.status_code == 302 and response.url == reverse("club_home", args=[club.slug])
     season = Season.objects.get(club=club)
