@@ -24,6 +24,7 @@ import scoring
 
 from .. import throttle
 from ..access import club_for
+from ..forms_manage import preset_label
 from ..models import Membership
 from ..services import ServiceError
 from ..views.manage import example_points, example_response
@@ -130,8 +131,15 @@ def club_new(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, _("%(name)s was created.") % {"name": club.name})
                 return redirect("club_first_season", club.slug)
+    descriptions = {
+        services.PRESET_PREFIX + name: preset_label(name)[1] for name in scoring.PRESETS
+    }
     context = {
         "form": form,
+        "rule_options": [
+            (radio, descriptions.get(str(radio.data["value"]), ""))
+            for radio in form["rules_from"]
+        ],
         "example_note": _("One hanchan settled under the chosen rules."),
     }
     return render(request, "league/accounts/club_new.html", context)
