@@ -137,8 +137,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "rule_options": [
-            (radio, descriptions.get(str(radio.data["value"]), ""))
-            for radio in form["rules_from"]
+            (radio, descriptions.get(str(radio.data["value"]), "")) for radio in form["rules_from"]
         ],
         "example_note": _("One hanchan settled under the chosen rules."),
     }

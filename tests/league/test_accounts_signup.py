@@ -384,3 +384,38 @@ def test_a_logged_in_user_with_clubs_sees_a_new_club_action(db):
 def test_password_fixture_is_strong_enough(db):
     """The fixtures' password passes the validators, so tests that log in with it are real."""
     services.signup(username="fixture-check", password=PASSWORD)
+
+
+# --- the pages outside the clubs: policy and language ----------------------------------------
+
+
+def account_pages() -> list[str]:
+    return [
+        reverse("account"),
+        reverse("club_new"),
+        reverse("password_change"),
+        reverse("password_change_done"),
+        reverse("password_reset"),
+        reverse("password_reset_done"),
+        reverse("password_reset_complete"),
+    ]
+
+
+def test_the_account_pages_keep_to_the_policy(organiser_client, client, club):
+    from tests.league.test_security import inline_code
+
+    html = client.get(reverse("signup")).content.decode()
+    assert "<form" in html and inline_code(html) == []
+    for address in account_pages():
+        response = organiser_client.get(address)
+        assert response.status_code == 200, address
+        assert "Content-Security-Policy" in response.headers, address
+        assert inline_code(response.content.decode()) == [], address
+
+
+def test_the_account_pages_are_in_english_with_the_language_cookie(organiser_client, club):
+    organiser_client.cookies["django_language"] = "en"
+    assert "Start a club" in organiser_client.get(reverse("club_new")).content.decode()
+    assert "Your account" in organiser_client.get(reverse("account")).content.decode()
+    html = organiser_client.get(reverse("memberships", args=[club.slug])).content.decode()
+    assert "Who can log in" in html
