@@ -79,3 +79,31 @@ def test_sign_up_and_start_a_club_on_the_phone(phone, live_server, screenshot):
     assert (membership.user.username, membership.role) == ("山田", Membership.ORGANISER)
     assert RulesVersion.objects.get(club=club).preset == "mame-no-kai"
     assert Season.objects.filter(club=club).count() == 1
+
+
+def test_account_and_memberships_pages_fit_the_phone(phone, live_server, log_in, screenshot):
+    from tests.conftest import make_club, make_user
+
+    club = make_club("mame", "mame-no-kai", "マメの会")
+    make_user("organiser", club, Membership.ORGANISER)
+    make_user("aoki", club)
+    make_user("baba-with-a-rather-long-user-name", club)
+    other = make_club("kinyokai", "kinyokai-2015", "金曜会")
+    Membership.objects.create(
+        user=Membership.objects.get(user__username="organiser").user, club=other
+    )
+    log_in("organiser")
+    phone.goto(f"{live_server.url}/accounts/")
+    expect(phone.locator(".my-club")).to_have_count(2)
+    assert fits_the_screen(phone)
+    screenshot("account-my-clubs")
+    phone.goto(f"{live_server.url}/c/mame/memberships/")
+    expect(phone.locator("li.membership")).to_have_count(3)
+    assert fits_the_screen(phone)
+    screenshot("memberships")
+    row = phone.locator("li.membership", has_text="aoki")
+    row.locator("select").select_option("organiser")
+    with phone.expect_navigation():
+        row.locator("button[value=role]").click()
+    expect(phone.locator(".messages")).to_contain_text("aoki")
+    assert Membership.objects.get(user__username="aoki").role == Membership.ORGANISER
