@@ -26,12 +26,7 @@ urlpatterns: list[URLPattern] = [
     ),
     path(
         "accounts/password/reset/",
-        auth_views.PasswordResetView.as_view(
-            template_name="registration/password_reset_form.html",
-            email_template_name="registration/password_reset_email.txt",
-            subject_template_name="registration/password_reset_subject.txt",
-            success_url=reverse_lazy("password_reset_done"),
-        ),
+        views.password_reset,
         name="password_reset",
     ),
     path(

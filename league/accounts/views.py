@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import datetime
 
+from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login as auth_login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -44,6 +48,19 @@ SIGNUP_THROTTLED = gettext_lazy(
     "Too many accounts were created from this network in the last hour. Try again later."
 )
 TOO_MANY_REQUESTS = 429
+# Password-reset mails asked for from one address in an hour: each sends a mail to whoever owns
+# the address typed, so a script must not be able to flood someone's mailbox.
+RESET_LIMIT = 10
+RESET_LIMITS = throttle.Limits(
+    pair=RESET_LIMIT,
+    name=RESET_LIMIT,
+    address=throttle.ADDRESS_LIMIT,
+    window=datetime.timedelta(hours=1),
+)
+RESET_THROTTLED = gettext_lazy(
+    "Too many password-reset mails were asked for from this network in the last hour. "
+    "Try again later."
+)
 
 
 def _next(request: HttpRequest) -> str:
@@ -100,6 +117,47 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(
         request, "league/accounts/signup.html", {"form": form, "next": next_url}, status=status
     )
+
+
+# --- password reset, throttled --------------------------------------------------------------
+
+
+class ThrottledPasswordResetForm(PasswordResetForm):
+    address = throttle.UNKNOWN_ADDRESS
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        attempt = throttle.attempt_begin(
+            username=f"reset@{self.address}", address=self.address, limits=RESET_LIMITS
+        )
+        if attempt is None:
+            raise forms.ValidationError(RESET_THROTTLED, code="throttled")
+        throttle.attempt_failed(attempt)  # stays counted: mails sent are what is limited
+        return cleaned
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    form_class = ThrottledPasswordResetForm
+    template_name = "registration/password_reset_form.html"
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+    http_method_names = ["get", "head", "post"]
+
+    def get_form(self, form_class=None):
+        form = super().get_form(form_class)
+        form.address = throttle.client_address(self.request)
+        return form
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.has_error("__all__", "throttled"):
+            response.status_code = TOO_MANY_REQUESTS
+        return response
+
+
+password_reset = PasswordResetView.as_view(success_url=reverse_lazy("password_reset_done"))
 
 
 # --- a new club --------------------------------------------------------------------------------

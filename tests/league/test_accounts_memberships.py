@@ -91,6 +91,24 @@ def test_password_reset_for_an_unknown_address_sends_nothing_and_says_the_same(c
     assert mail.outbox == []
 
 
+def test_password_reset_mails_from_one_address_are_limited(organiser):
+    from league.accounts import views
+
+    organiser.email = "organiser@example.jp"
+    organiser.save()
+    client = Client(REMOTE_ADDR="203.0.113.5")
+    for _i in range(views.RESET_LIMIT):
+        response = client.post(reverse("password_reset"), {"email": "organiser@example.jp"})
+        assert response.status_code == 302
+    assert len(mail.outbox) == views.RESET_LIMIT
+    response = client.post(reverse("password_reset"), {"email": "organiser@example.jp"})
+    assert response.status_code == 429
+    assert "多すぎます" in response.content.decode()
+    assert len(mail.outbox) == views.RESET_LIMIT
+    other = Client(REMOTE_ADDR="198.51.100.5")
+    assert other.post(reverse("password_reset"), {"email": "x@example.jp"}).status_code == 302
+
+
 # --- the account page ------------------------------------------------------------------------
 
 
