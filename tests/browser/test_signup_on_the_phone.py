@@ -20,8 +20,10 @@ PASSWORD = "tsumo-pinfu-2026"
 def test_sign_up_and_start_a_club_on_the_phone(phone, live_server, screenshot):
     page = phone
     page.goto(f"{live_server.url}/accounts/login/")
+    expect(page.locator("a", has_text="パスワードをお忘れですか")).to_be_visible()
+    screenshot("signup-0-login")
     with page.expect_navigation():
-        page.click("text=はじめての方：登録してクラブを始める")
+        page.click("text=新規登録してクラブを始める")
     assert "/accounts/signup/" in page.url
     assert fits_the_screen(page)
     screenshot("signup-1-account")
