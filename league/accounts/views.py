@@ -29,7 +29,7 @@ import scoring
 from .. import throttle
 from ..access import club_for
 from ..forms_manage import preset_label
-from ..models import Membership
+from ..models import Member, Membership
 from ..services import ServiceError
 from ..views.manage import example_points, example_response
 from . import services
@@ -305,7 +305,15 @@ def memberships(request: HttpRequest, slug: str) -> HttpResponse:
         .select_related("user")
         .order_by("-role", "user__username")
     )
+    players: dict[int, list[str]] = {}
+    linked = Member.objects.filter(club=club, user__isnull=False).order_by("name")
+    for user_id, name in linked.values_list("user_id", "name"):
+        players.setdefault(user_id, []).append(name)
+    for row in rows:
+        row.players = players.get(row.user_id, [])  # type: ignore[attr-defined]
     organisers = sum(1 for m in rows if m.role == Membership.ORGANISER)
+    asked = request.GET.get("remove", "")
+    confirm = next((m for m in rows if asked.isdigit() and m.pk == int(asked)), None)
     return render(
         request,
         "league/accounts/memberships.html",
@@ -315,6 +323,7 @@ def memberships(request: HttpRequest, slug: str) -> HttpResponse:
             "roles": Membership.ROLES,
             "organisers": organisers,
             "organiser_role": Membership.ORGANISER,
+            "confirm": confirm,
         },
     )
 

@@ -109,3 +109,12 @@ def test_account_and_memberships_pages_fit_the_phone(phone, live_server, log_in,
         row.locator("button[value=role]").click()
     expect(phone.locator(".messages")).to_contain_text("aoki")
     assert Membership.objects.get(user__username="aoki").role == Membership.ORGANISER
+    # Removing asks first.
+    row = phone.locator("li.membership", has_text="baba")
+    with phone.expect_navigation():
+        row.locator("a.danger").click()
+    screenshot("memberships-remove")
+    with phone.expect_navigation():
+        phone.locator("section.highlight button[value=remove]").click()
+    expect(phone.locator("li.membership")).to_have_count(2)
+    assert not Membership.objects.filter(user__username__startswith="baba").exists()

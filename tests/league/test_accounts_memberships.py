@@ -151,10 +151,31 @@ def test_memberships_page_queries_do_not_grow(
     organiser_client, club, people, django_assert_num_queries
 ):
     for i in range(people):
-        make_user(f"person-{i}", club)
-    # session, user, club, role, memberships with their users
-    with django_assert_num_queries(5):
+        user = make_user(f"person-{i}", club)
+        Member.objects.create(club=club, name=f"プレイヤー{i}", user=user)
+    # session, user, club, role, memberships with their users, linked players
+    with django_assert_num_queries(6):
         assert organiser_client.get(reverse("memberships", args=[club.slug])).status_code == 200
+
+
+def test_the_memberships_page_shows_linked_players_and_asks_before_removing(
+    organiser_client, club, member_user, members
+):
+    members[0].user = member_user
+    members[0].save()
+    address = reverse("memberships", args=[club.slug])
+    html = organiser_client.get(address).content.decode()
+    assert "プレイヤー： 青木" in html
+    membership = Membership.objects.get(user=member_user, club=club)
+    assert f'href="?remove={membership.pk}"' in html
+    # The organiser, the only one, has no remove link.
+    mine = Membership.objects.get(club=club, role=Membership.ORGANISER)
+    assert f'href="?remove={mine.pk}"' not in html
+    confirm = organiser_client.get(address + f"?remove={membership.pk}").content.decode()
+    assert "member さんをクラブから外しますか" in confirm
+    assert Membership.objects.filter(pk=membership.pk).exists()  # asking removes nothing
+    other = organiser_client.get(address + "?remove=99999").content.decode()
+    assert "外しますか" not in other
 
 
 def test_an_organiser_changes_a_role_and_it_is_audited(
