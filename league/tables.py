@@ -177,9 +177,11 @@ class StandingsTable(tables.Table):
         shown: Shown = Shown(),
         season: Season | None = None,
         min_games: int = 0,
+        links: bool = True,
     ) -> None:
         self.club = club
         self.season = season
+        self.links = links  # False on the public pages (league.public): names without links
         self.min_games = min_games
         super().__init__(data=StandingsData(query), exclude=shown.hidden())
 
@@ -223,10 +225,12 @@ class StandingsTable(tables.Table):
         return str(value) if record["qualified"] else "–"
 
     def render_name(self, record: dict[str, Any]) -> str:
-        url = reverse("player_detail", args=[self.club.slug, record["member"]])
-        if self.season is not None:
-            url += f"?season={self.season.pk}"
         guest = (
             format_html(' <span class="badge">{}</span>', _("guest")) if record["is_guest"] else ""
         )
+        if not self.links:
+            return format_html("{}{}", record["name"], guest)
+        url = reverse("player_detail", args=[self.club.slug, record["member"]])
+        if self.season is not None:
+            url += f"?season={self.season.pk}"
         return format_html('<a href="{}">{}</a>{}', url, record["name"], guest)

@@ -6,9 +6,11 @@ from django.urls import URLPattern, URLResolver, include, path, register_convert
 
 from league.accounts import urls as accounts_urls
 from league.accounts import views_auth as auth
+from league.accounts import views_invitations as invitations
 from league.api import api
 from league.money import views as ledger
 from league.money import views_accounts as accounts
+from league.public import views as public
 from league.views import (
     exports,
     imports,
@@ -70,6 +72,13 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("rules/new/", manage.rules_new, name="rules_new"),
     path("rules/example/", manage.rules_example, name="rules_example"),
     path("rules/<int:version_id>/resettle/", manage.rules_resettle, name="rules_resettle"),
+    path("invitations/", invitations.invitation_list, name="invitation_list"),
+    path(
+        "invitations/<int:invitation_id>/revoke/",
+        invitations.invitation_revoke,
+        name="invitation_revoke",
+    ),
+    path("sharing/", public.share_settings, name="share_settings"),
     path("tokens/", tokens.token_list, name="token_list"),
     path("tokens/<int:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
     path("import/", imports.import_upload, name="import_upload"),
@@ -97,7 +106,9 @@ admin.site.login_form = auth.ThrottledAdminAuthenticationForm
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", pages.home, name="home"),
     path("c/<slug:slug>/", include(club_patterns)),
+    path("s/<str:token>/", include("league.public.urls")),  # a club's share link (league.public)
     path("accounts/login/", auth.login, name="login"),
+    path("join/<str:secret>/", invitations.invitation_join, name="invitation_join"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include(accounts_urls)),
     path("api/", api.urls),

@@ -278,6 +278,12 @@ def _race_chart(
 def season_race(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     club = club_for(request, slug)
     season = get_object_or_404(Season, club=club, pk=season_id)
+    context = {"club": club, "season": season, **race(club=club, season=season)}
+    return render(request, "league/season_race.html", context)
+
+
+def race(*, club: Club, season: Season) -> dict[str, Any]:
+    """The race page's chart and legend (also the public page's, league.public): two queries."""
     rows = aggregate_selectors.race_rows(club=club, start=season.start, end=season.end)
     days, runners = _runners(list(rows))
     qualified = [r for r in runners if r.games >= season.min_games]
@@ -286,12 +292,9 @@ def season_race(request: HttpRequest, slug: str, season_id: int) -> HttpResponse
     members = Member.objects.filter(club=club, pk__in=[r.member_id for r in shown]).in_bulk()
     # The leaders first: they get the solid lines, the first labels and the top of the legend.
     shown.sort(key=lambda r: (-r.total, members[r.member_id].kana, members[r.member_id].name))
-    context = {
-        "club": club,
-        "season": season,
+    return {
         "runners": shown,
         "legend": [(members[r.member_id], r.total, charts.swatch(i)) for i, r in enumerate(shown)],
         "everyone": everyone,
         "chart": _race_chart(shown, members, days),
     }
-    return render(request, "league/season_race.html", context)

@@ -85,6 +85,7 @@ def _table(
     shown: Shown,
     season: Season | None = None,
     seasons: Sequence[Season] = (),
+    links: bool = True,
     **period: Any,
 ) -> StandingsTable:
     """The table in the order of ?sort= (validated by tables2), one page of PER_PAGE rows."""
@@ -93,6 +94,7 @@ def _table(
         shown=shown,
         season=season,
         min_games=period.get("min_games", 0),
+        links=links,
         query=lambda order: stats.standings(club=club, order=order, seasons=seasons, **period),
     )
     RequestConfig(request, paginate=False).configure(table)

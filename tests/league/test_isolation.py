@@ -16,12 +16,15 @@ from django.utils.html import escape
 
 import scoring
 from league import money, services
+from league.accounts import invitations
 from league.models import ApiToken, Club, Day, LedgerEntry, Member, RulesVersion, Season
 from tests.conftest import make_user
 
 DATE = datetime.date(2026, 11, 21)
 CLUB_PREFIX = "c/"  # league/urls.py: every club's pages are under c/<slug>/
-NOT_CLUB_SCOPED = {"home", "login", "logout", "set_language"}
+NOT_CLUB_SCOPED = {"home", "login", "logout", "set_language", "invitation_join"}
+# A club's public share link (s/<token>/): tested in tests/league/test_public_share.py.
+NOT_CLUB_SCOPED |= {"public_standings", "public_season", "public_race", "public_days", "public_day"}
 # league/accounts: tested in tests/league/test_accounts_*.py.
 NOT_CLUB_SCOPED |= {
     "signup",
@@ -94,7 +97,9 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
     token = ApiToken.objects.create(
         user=organiser, club=club, name="bot", prefix="abcd", key_hash="0" * 64
     )
+    invitation, _secret = invitations.invitation_create(club=club, user=organiser)
     return {
+        "invitation_id": invitation.pk,
         "slug": club.slug,
         "date": day.date,
         "game_id": club.games.first().pk,

@@ -1,0 +1,297 @@
+"""Invitations: an organiser makes a link (and its QR code); whoever opens it joins the club.
+
+A link is `/join/<secret>/`, the secret "inv_" and 32 random URL-safe characters. As for API
+tokens only its SHA-256 is stored (`Invitation.token_hash`), so the link and its QR code are shown
+once, when they are made; an organiser who lost it revokes it and makes another.
+
+An invitation gives a role (member or organiser). It may be tied to a player record already in
+the club (the organiser knows who it is for); otherwise whoever uses it picks their name from the
+club's players who have no login yet, or is added as a new player under the name they give.
+
+Using one is a single transaction that locks the invitation row, so that a link allowed one use
+cannot be used twice by two people at once. Expired, revoked and used-up links are refused with a
+message that says which. Every creation, revocation and use is in the club's audit log.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import limits, services
+from ..models import Club, Member, Membership
+from ..services import NON_FIELD, ServiceError, User, audit
+from .models import Invitation
+
+SECRET_PREFIX = "inv_"
+PREFIX_LENGTH = 10  # Invitation.prefix: "inv_" and the secret's first 6 random characters
+MAX_SECRET_LENGTH = 100
+EXPIRY_DAYS = (1, 7, 30)
+DEFAULT_EXPIRY_DAYS = 7
+MAX_USES = 100  # a member link for a whole club's LINE group; an organiser link is one use
+
+# Why a link cannot be used; the join page shows these words.
+OK, EXPIRED, REVOKED, USED_UP = "ok", "expired", "revoked", "used_up"
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def state(invitation: Invitation, now: datetime.datetime | None = None) -> str:
+    if invitation.revoked_at is not None:
+        return REVOKED
+    if invitation.uses >= invitation.max_uses:
+        return USED_UP
+    if invitation.expires_at <= (now or timezone.now()):
+        return EXPIRED
+    return OK
+
+
+def refusal(status: str) -> str:
+    """What to tell whoever opened a link that cannot be used."""
+    return {
+        EXPIRED: _("This invitation has expired. Ask an organiser of the club for a new link."),
+        REVOKED: _("This invitation was cancelled. Ask an organiser of the club for a new link."),
+        USED_UP: _(
+            "This invitation has already been used. Ask an organiser of the club for a new link."
+        ),
+    }[status]
+
+
+def _snapshot(invitation: Invitation) -> dict[str, object]:
+    return {
+        "prefix": invitation.prefix,
+        "role": invitation.role,
+        "member": invitation.member_id,
+        "expires_at": invitation.expires_at.isoformat(),
+        "max_uses": invitation.max_uses,
+        "uses": invitation.uses,
+        "revoked": invitation.revoked_at is not None,
+    }
+
+
+def unlinked_members(club: Club):
+    """The players a newcomer may say they are: active, not merged away, no login yet."""
+    return Member.objects.filter(
+        club=club, user__isnull=True, merged_into__isnull=True, is_active=True
+    ).order_by("kana", "name")
+
+
+# --- organisers: make and revoke -------------------------------------------------------------
+
+
+def invitation_create(
+    *,
+    club: Club,
+    user: User,
+    role: str = Membership.MEMBER,
+    member: Member | None = None,
+    days: int = DEFAULT_EXPIRY_DAYS,
+    max_uses: int = 1,
+    note: str = "",
+) -> tuple[Invitation, str]:
+    """A new invitation and its secret (never stored: shown once)."""
+    if role not in (Membership.MEMBER, Membership.ORGANISER):
+        raise ServiceError.one("role", _("Choose member or organiser."))
+    if days not in EXPIRY_DAYS:
+        raise ServiceError.one("days", _("Choose how long the link works."))
+    if not 1 <= max_uses <= MAX_USES:
+        raise ServiceError.one(
+            "max_uses", _("Enter a number from 1 to %(max)s.") % {"max": MAX_USES}
+        )
+    if member is not None:
+        max_uses = 1  # a link for one person's record can make one login only
+        if member.club_id != club.pk:
+            raise ServiceError.one("member", _("Choose a player of this club."))
+        if member.user_id is not None or member.merged_into_id is not None:
+            raise ServiceError.one("member", _("This player already has a login."))
+    note = " ".join(note.split())
+    if errors := limits.column_problems(Invitation, note=note):
+        raise ServiceError(errors)
+    secret = SECRET_PREFIX + secrets.token_urlsafe(24)
+    with transaction.atomic():
+        invitation = Invitation.objects.create(
+            club=club,
+            role=role,
+            member=member,
+            token_hash=hash_secret(secret),
+            prefix=secret[:PREFIX_LENGTH],
+            note=note,
+            created_by=services.stored_user(user),
+            expires_at=timezone.now() + datetime.timedelta(days=days),
+            max_uses=max_uses,
+        )
+        audit(
+            club=club,
+            actor=user,
+            action="invitation.create",
+            target=f"invitation:{invitation.pk}",
+            after=_snapshot(invitation),
+        )
+    return invitation, secret
+
+
+def invitation_revoke(*, invitation: Invitation, user: User) -> Invitation:
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+        if invitation.revoked_at is not None:
+            raise ServiceError.one(NON_FIELD, _("This invitation is already cancelled."))
+        before = _snapshot(invitation)
+        invitation.revoked_at = timezone.now()
+        invitation.revoked_by = services.stored_user(user)
+        invitation.save(update_fields=["revoked_at", "revoked_by"])
+        audit(
+            club=invitation.club,
+            actor=user,
+            action="invitation.revoke",
+            target=f"invitation:{invitation.pk}",
+            before=before,
+            after=_snapshot(invitation),
+        )
+    return invitation
+
+
+# --- whoever has the link: look it up and use it ---------------------------------------------
+
+
+def invitation_for_secret(secret: str) -> Invitation | None:
+    """The invitation with this secret, whatever its state (the page says why it cannot be used),
+    or None for a secret that was never made."""
+    secret = secret.strip()
+    if not secret or len(secret) > MAX_SECRET_LENGTH or not secret.isascii():
+        return None
+    return (
+        Invitation.objects.filter(token_hash=hash_secret(secret))
+        .select_related("club", "member")
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class Joined:
+    membership: Membership
+    member: Member | None  # the player record now linked to the user
+    role_changed: bool  # an existing member who was made an organiser
+
+
+NEW = "new"  # `choice`: "I am not on the list": a new player under `name`
+
+
+def invitation_use(
+    *, secret: str, user: User, choice: Member | str | None = None, name: str = ""
+) -> Joined:
+    """`user` joins the invitation's club with its role, linked to its player record, or to
+    `choice` (an unlinked player of the club, or NEW with `name`); None: no player record (an
+    organiser who does not play)."""
+    if user is None or not user.is_authenticated:
+        raise ServiceError.one(NON_FIELD, _("Log in or sign up first."))
+    found = invitation_for_secret(secret)
+    if found is None:
+        raise ServiceError.one(NON_FIELD, _("This invitation link is not valid."))
+    try:
+        with transaction.atomic():
+            return _use(found, user, choice, name)
+    except IntegrityError:  # a concurrent use linked the same player or made the same name
+        raise ServiceError.one(
+            NON_FIELD, _("Someone else was joining at the same moment. Please try again.")
+        ) from None
+
+
+def _use(found: Invitation, user: User, choice: Member | str | None, name: str) -> Joined:
+    invitation = Invitation.objects.select_for_update().select_related("club").get(pk=found.pk)
+    club = invitation.club
+    status = state(invitation)
+    if status != OK:
+        raise ServiceError.one(NON_FIELD, refusal(status))
+    existing = Membership.objects.select_for_update().filter(club=club, user=user).first()
+    linked = Member.objects.filter(club=club, user=user, merged_into__isnull=True).first()
+
+    member = _member_for(invitation, user, choice, name, linked)
+    if member is not None and member != linked:
+        locked = Member.objects.select_for_update().get(pk=member.pk)
+        if locked.user_id is not None and locked.user_id != user.pk:
+            raise ServiceError.one("member", _("This player already has a login."))
+        before = {"user": locked.user_id}
+        locked.user = user
+        locked.save(update_fields=["user"])
+        audit(
+            club=club,
+            actor=user,
+            action="member.link",
+            target=f"member:{locked.pk}",
+            before=before,
+            after={"user": user.pk, "invitation": invitation.pk},
+        )
+        member = locked
+
+    role_changed = False
+    if existing is None:
+        membership = Membership(club=club, user=user, role=invitation.role)
+        membership.save(actor=user)
+    else:
+        membership = existing
+        if invitation.role == Membership.ORGANISER and existing.role != Membership.ORGANISER:
+            existing.role = Membership.ORGANISER
+            existing.save(actor=user)
+            role_changed = True
+        elif member is None or member == linked:
+            raise ServiceError.one(NON_FIELD, _("You are already in this club."))
+
+    Invitation.objects.filter(pk=invitation.pk).update(uses=F("uses") + 1)
+    invitation.refresh_from_db(fields=["uses"])
+    audit(
+        club=club,
+        actor=user,
+        action="invitation.use",
+        target=f"invitation:{invitation.pk}",
+        after={
+            "user": user.pk,
+            "username": user.get_username(),
+            "role": membership.role,
+            "member": member.pk if member is not None else None,
+            "uses": invitation.uses,
+        },
+    )
+    return Joined(membership=membership, member=member, role_changed=role_changed)
+
+
+def _member_for(
+    invitation: Invitation,
+    user: User,
+    choice: Member | str | None,
+    name: str,
+    linked: Member | None,
+) -> Member | None:
+    """The player record the user becomes: the invitation's own, or their choice."""
+    if invitation.member_id is not None:
+        member = invitation.member
+        assert member is not None
+        if member.merged_into_id is not None:
+            member = member.merged_into
+        if linked is not None and linked != member:
+            raise ServiceError.one(
+                NON_FIELD,
+                _("You are already %(name)s in this club; this invitation is for %(other)s.")
+                % {"name": linked.name, "other": member.name},
+            )
+        return member
+    if linked is not None:
+        return linked  # already someone in the club: the choice is not asked again
+    if choice is None:
+        if invitation.role == Membership.ORGANISER:
+            return None
+        raise ServiceError.one("member", _("Choose your name, or add yourself as a new player."))
+    if choice == NEW:
+        return services.member_create(club=invitation.club, user=user, name=name)
+    assert isinstance(choice, Member)
+    if choice.club_id != invitation.club_id or choice.merged_into_id is not None:
+        raise ServiceError.one("member", _("Choose your name, or add yourself as a new player."))
+    return choice

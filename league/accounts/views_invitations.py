@@ -1,0 +1,266 @@
+"""Invitation pages: organisers make and cancel links; whoever opens one joins the club.
+
+The organisers' page is club-scoped (c/<slug>/invitations/). The link itself is `join/<secret>/`,
+outside the clubs: it works for someone who is not in the club yet, logged in or not. A logged-out
+visitor is sent to log in or sign up and comes back to the link (`next=`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+import segno
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ..access import club_for
+from ..forms import NumberField
+from ..models import Club, Member, Membership
+from ..services import ServiceError
+from . import invitations
+from .models import Invitation
+
+GONE = 410
+
+# --- forms -----------------------------------------------------------------------------------
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(
+        label=gettext_lazy("Joins as"),
+        choices=Membership.ROLES,
+        initial=Membership.MEMBER,
+    )
+    member = forms.ModelChoiceField(
+        label=gettext_lazy("For this player (optional)"),
+        queryset=Member.objects.none(),
+        required=False,
+        empty_label=gettext_lazy("Anyone: they choose their name"),
+        help_text=gettext_lazy("A link for one player's record works once."),
+    )
+    days = forms.TypedChoiceField(
+        label=gettext_lazy("Works for"),
+        coerce=int,
+        initial=invitations.DEFAULT_EXPIRY_DAYS,
+        choices=[
+            (1, gettext_lazy("1 day")),
+            (7, gettext_lazy("7 days")),
+            (30, gettext_lazy("30 days")),
+        ],
+    )
+    max_uses = NumberField(
+        label=gettext_lazy("How many people may use it"),
+        initial=1,
+        help_text=gettext_lazy("For a club's LINE group, enter how many may join with it."),
+    )
+    note = forms.CharField(
+        label=gettext_lazy("Note (only organisers see it)"),
+        max_length=100,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        member_field = self.fields["member"]
+        assert isinstance(member_field, forms.ModelChoiceField)
+        member_field.queryset = invitations.unlinked_members(club)
+
+
+class JoinForm(forms.Form):
+    """Who am I in this club: a player without a login yet, or a new player."""
+
+    who = forms.ChoiceField(label=gettext_lazy("Your name in this club"), widget=forms.RadioSelect)
+    name = forms.CharField(
+        label=gettext_lazy("Your name, if you are not on the list"),
+        max_length=50,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
+    )
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.members = {str(m.pk): m for m in invitations.unlinked_members(club)}
+        choices = [(pk, m.name) for pk, m in self.members.items()]
+        choices.append((invitations.NEW, _("I am not on the list: add me as a new player")))
+        self.fields["who"].choices = choices  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("who") == invitations.NEW and not cleaned.get("name", "").strip():
+            self.add_error("name", _("Enter your name."))
+        return cleaned
+
+    def choice(self) -> Member | str:
+        who = self.cleaned_data["who"]
+        return invitations.NEW if who == invitations.NEW else self.members[who]
+
+
+def _add_errors(form: forms.Form, error: ServiceError) -> None:
+    for field, field_messages in error.errors.items():
+        for message in field_messages:
+            form.add_error(field if field in form.fields else None, message)
+
+
+def qr_svg(link: str) -> str:
+    """The link as a QR code, an inline SVG drawn here (segno): no image request, no script."""
+    code = segno.make(link, error="m")
+    svg = code.svg_inline(scale=5, border=2, dark="#111", light="#fff", omitsize=True)
+    return mark_safe(svg)  # segno draws only paths: no text of ours is in the markup
+
+
+# --- organisers ------------------------------------------------------------------------------
+
+
+def _render_list(
+    request: HttpRequest, club: Club, form: InvitationForm, new: dict[str, Any] | None = None
+) -> HttpResponse:
+    rows = list(
+        Invitation.objects.filter(club=club)
+        .select_related("member", "created_by")
+        .order_by("-created_at", "-id")[:100]
+    )
+    for row in rows:
+        row.status = invitations.state(row)  # type: ignore[attr-defined]
+    context = {"club": club, "form": form, "invitations": rows, "new": new}
+    return render(request, "league/accounts/invitation_list.html", context)
+
+
+@never_cache  # the page that shows a new link must not be kept by a browser or a proxy
+@require_http_methods(["GET", "POST"])
+def invitation_list(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    if request.method == "POST":
+        form = InvitationForm(request.POST, club=club)
+    else:  # "Invite" from a player's row on the members page: the form comes with them chosen
+        form = InvitationForm(club=club, initial={"member": request.GET.get("member") or None})
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+        try:
+            invitation, secret = invitations.invitation_create(
+                club=club,
+                user=request.user,
+                role=data["role"],
+                member=data["member"],
+                days=data["days"],
+                max_uses=data["max_uses"],
+                note=data["note"],
+            )
+        except ServiceError as e:
+            _add_errors(form, e)
+        else:
+            # Rendered, not redirected: the link exists only in this response.
+            link = request.build_absolute_uri(reverse("invitation_join", args=[secret]))
+            new = {"invitation": invitation, "link": link, "qr": qr_svg(link)}
+            messages.success(request, _("Invitation link created."))
+            response = _render_list(request, club, InvitationForm(club=club), new=new)
+            response["Referrer-Policy"] = "same-origin"
+            return response
+    return _render_list(request, club, form)
+
+
+@require_POST
+def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    invitation = get_object_or_404(Invitation, pk=invitation_id, club=club)
+    try:
+        invitations.invitation_revoke(invitation=invitation, user=request.user)
+    except ServiceError as e:
+        for field_messages in e.errors.values():
+            for message in field_messages:
+                messages.error(request, message)
+    else:
+        messages.success(request, _("Invitation cancelled: the link no longer works."))
+    return redirect("invitation_list", club.slug)
+
+
+# --- whoever has the link --------------------------------------------------------------------
+
+
+def _signup_url(next_url: str) -> str | None:
+    """Sign-up with a way back here, or None where sign-up is not on this installation."""
+    try:
+        address = reverse("signup")
+    except NoReverseMatch:
+        return None
+    return f"{address}?{urlencode({'next': next_url})}"
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def invitation_join(request: HttpRequest, secret: str) -> HttpResponse:
+    invitation = invitations.invitation_for_secret(secret)
+    if invitation is None:
+        raise Http404
+    here = reverse("invitation_join", args=[secret])
+    context: dict[str, Any] = {"invitation": invitation, "invited_club": invitation.club}
+    status = invitations.state(invitation)
+    response: HttpResponse
+    if status != invitations.OK:
+        context["refusal"] = invitations.refusal(status)
+        response = render(request, "league/accounts/invitation_join.html", context, status=GONE)
+    elif not request.user.is_authenticated:
+        context["login_url"] = f"{reverse('login')}?{urlencode({'next': here})}"
+        context["signup_url"] = _signup_url(here)
+        response = render(request, "league/accounts/invitation_join.html", context)
+    else:
+        response = _join(request, invitation, secret, context)
+    # The secret is in this page's address: never send it on to another site. (Not
+    # "no-referrer": a browser then sends `Origin: null` with the form, and the CSRF check fails.)
+    response["Referrer-Policy"] = "same-origin"
+    return response
+
+
+def _join(
+    request: HttpRequest, invitation: Invitation, secret: str, context: dict[str, Any]
+) -> HttpResponse:
+    club = invitation.club
+    linked = Member.objects.filter(club=club, user=request.user, merged_into__isnull=True).first()
+    member = invitation.member
+    if member is not None and member.merged_into_id is not None:
+        member = member.merged_into
+    asks = member is None and linked is None and invitation.role == Membership.MEMBER
+    form = JoinForm(request.POST if request.method == "POST" and asks else None, club=club)
+    context.update(
+        {
+            "asks": asks,
+            "form": form,
+            "member": member or linked,
+            "already": Membership.objects.filter(club=club, user=request.user).first(),
+        }
+    )
+    if request.method == "POST" and (not asks or form.is_valid()):
+        try:
+            joined = invitations.invitation_use(
+                secret=secret,
+                user=request.user,
+                choice=form.choice() if asks else None,
+                name=form.cleaned_data.get("name", "") if asks else "",
+            )
+        except ServiceError as e:
+            if asks:
+                _add_errors(form, e)
+            else:  # nothing was asked: the refusal is for the page
+                context["errors"] = [m for ms in e.errors.values() for m in ms]
+        else:
+            if joined.member is not None:
+                text = _("Welcome to %(club)s, %(name)s.") % {
+                    "club": club.name,
+                    "name": joined.member.name,
+                }
+            else:
+                text = _("Welcome to %(club)s.") % {"club": club.name}
+            messages.success(request, text)
+            return redirect("club_home", club.slug)
+    return render(request, "league/accounts/invitation_join.html", context)

@@ -1,0 +1,14 @@
+from __future__ import annotations
+
+from django.urls import URLPattern, path
+
+from . import views
+
+# Included under s/<str:token>/ by league/urls.py: outside c/<slug>/, no login.
+urlpatterns: list[URLPattern] = [
+    path("", views.public_standings, name="public_standings"),
+    path("seasons/<int:season_id>/", views.public_season, name="public_season"),
+    path("seasons/<int:season_id>/race/", views.public_race, name="public_race"),
+    path("days/", views.public_days, name="public_days"),
+    path("days/<date:date>/", views.public_day, name="public_day"),
+]

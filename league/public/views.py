@@ -1,0 +1,230 @@
+"""The share link's settings page (organisers, c/<slug>/sharing/) and the public pages
+(s/<token>/...): read-only, no login, nothing that links into the club's own pages.
+
+The public pages reuse the club pages' selectors, tables and charts and render them with
+templates/league/public/, which extend their own base (no club navigation, no user). Each page
+costs a fixed number of queries: the club by its token, then what the club page of the same name
+reads (without the membership query).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections.abc import Callable, Sequence
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views import defaults
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_safe
+
+from league import money, selectors, sharing, stats
+from league.access import club_for
+from league.models import Club, Day, RulesVersion, Season
+from league.tables import Shown
+from league.views import players
+from league.views import standings as standings_views
+from league.views.pages import CLUB_TIMEZONE
+
+from . import services
+
+DAYS_PER_PAGE = 50
+NOT_FOUND = "league/public/404.html"
+# Sent with every public page: not indexed, the link not passed on to another site in a Referer
+# (same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` with the language
+# switch's form and the CSRF check refuses it), and not kept by shared caches (never_cache adds
+# "private, no-store").
+PUBLIC_HEADERS = {"X-Robots-Tag": "noindex, nofollow", "Referrer-Policy": "same-origin"}
+
+
+# --- the organisers' settings page -----------------------------------------------------------
+
+ACTIONS: dict[str, Callable[..., Club]] = {
+    "enable": services.share_enable,
+    "rotate": services.share_rotate,
+    "disable": services.share_disable,
+    "money_on": lambda *, club, user: services.share_set_money(club=club, user=user, money=True),
+    "money_off": lambda *, club, user: services.share_set_money(club=club, user=user, money=False),
+}
+
+
+def _done_message(action: str) -> str:
+    return {
+        "enable": _("The share link is on."),
+        "rotate": _("The share link was changed: the old link no longer works."),
+        "disable": _("The share link is off: nobody can open it any more."),
+        "money_on": _("The share link now shows money."),
+        "money_off": _("The share link no longer shows money."),
+    }[action]
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def share_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action not in ACTIONS:
+            return HttpResponseBadRequest(_("Unknown action."))
+        ACTIONS[action](club=club, user=request.user)
+        messages.success(request, _done_message(action))
+        return redirect("share_settings", club.slug)
+    link = (
+        request.build_absolute_uri(reverse("public_standings", args=[club.share_token]))
+        if club.share_token
+        else ""
+    )
+    version = RulesVersion.in_force(club, timezone.localdate(timezone=CLUB_TIMEZONE))
+    context = {
+        "club": club,
+        "link": link,
+        "has_money": bool(version and version.rules.has_money),
+    }
+    return render(request, "league/public/share_settings.html", context)
+
+
+# --- the public pages ------------------------------------------------------------------------
+
+
+def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Looks the club up by the token (404 for an empty, unknown, rotated or disabled one) and
+    sends PUBLIC_HEADERS with the page and with its 404s."""
+
+    @wraps(view)
+    @never_cache
+    def wrapper(request: HttpRequest, token: str, **kwargs: Any) -> HttpResponse:
+        try:
+            club = services.club_by_token(token)
+            if club is None:
+                raise Http404
+            response = view(request, club, token=token, **kwargs)
+        except Http404 as error:
+            response = defaults.page_not_found(request, error, template_name=NOT_FOUND)
+        for header, value in PUBLIC_HEADERS.items():
+            response.headers[header] = value
+        return response
+
+    return require_safe(wrapper)
+
+
+def _shown(club: Club, rules: Sequence[Any]) -> Shown:
+    """The columns the club page shows, without yen unless the club allows money on the link."""
+    shown = Shown.for_rules(rules)
+    return shown if club.share_money else dataclasses.replace(shown, yen=False)
+
+
+def current_season(seasons: Sequence[Season], today: datetime.date) -> Season | None:
+    """The season being played: the latest-starting one that holds today, else the latest one that
+    has started, else None (`seasons` newest first)."""
+    for season in seasons:
+        if season.start <= today <= season.end:
+            return season
+    return next((s for s in seasons if s.start <= today), None)
+
+
+@public_page
+def public_standings(request: HttpRequest, club: Club, token: str) -> HttpResponse:
+    """The current season's standings (all time when there is none) and every season's leader."""
+    seasons = list(Season.objects.filter(club=club).order_by("-start", "-pk"))
+    versions = stats.rules_versions(club=club)
+    season = current_season(seasons, timezone.localdate(timezone=CLUB_TIMEZONE))
+    start, end = (season.start, season.end) if season else (None, None)
+    table = standings_views._table(
+        request,
+        club=club,
+        shown=_shown(club, stats.rules_between(versions, start, end)),
+        season=season,
+        seasons=seasons,
+        links=False,
+        start=start,
+        end=end,
+        min_games=season.min_games if season else 0,
+    )
+    leaders = standings_views.season_leaders(club=club, seasons=seasons)
+    context = {
+        "club": club,
+        "token": token,
+        "season": season,
+        "table": table,
+        "season_leaders": [(s, leaders[s.pk]) for s in seasons],
+    }
+    return render(request, "league/public/standings.html", context)
+
+
+@public_page
+def public_season(request: HttpRequest, club: Club, token: str, season_id: int) -> HttpResponse:
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    rules = stats.rules_between(stats.rules_versions(club=club), season.start, season.end)
+    table = standings_views._table(
+        request,
+        club=club,
+        shown=_shown(club, rules),
+        season=season,
+        seasons=[season],
+        links=False,
+        start=season.start,
+        end=season.end,
+        min_games=season.min_games,
+    )
+    context = {"club": club, "token": token, "season": season, "table": table}
+    return render(request, "league/public/season_standings.html", context)
+
+
+@public_page
+def public_race(request: HttpRequest, club: Club, token: str, season_id: int) -> HttpResponse:
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    context = {"club": club, "token": token, "season": season}
+    context |= players.race(club=club, season=season)
+    return render(request, "league/public/season_race.html", context)
+
+
+@public_page
+def public_days(request: HttpRequest, club: Club, token: str) -> HttpResponse:
+    """The club's days, newest first, with their counted games; 50 a page."""
+    days = (
+        Day.objects.filter(club=club)
+        .annotate(game_count=Count("games", filter=Q(games__voided=False)))
+        .order_by("-date")
+    )
+    paginator = Paginator(days, DAYS_PER_PAGE)
+    try:
+        page = paginator.page(request.GET.get("page") or 1)
+    except (EmptyPage, PageNotAnInteger):
+        raise Http404 from None
+    context = {"club": club, "token": token, "page": page}
+    return render(request, "league/public/day_list.html", context)
+
+
+@public_page
+def public_day(request: HttpRequest, club: Club, token: str, date: datetime.date) -> HttpResponse:
+    """The day's totals and games (voided ones left out); with money allowed, yen and payments."""
+    day = selectors.club_day(club=club, date=date)
+    if day is None:
+        raise Http404
+    games = [g for g in selectors.day_games(day=day) if not g.voided]
+    ledger = selectors.day_ledger_rows(day=day)
+    payments = None
+    if club.share_money:
+        version = RulesVersion.in_force(club, day.date)
+        if version is not None and version.rules.has_money:
+            day.club = club  # money.day_ledger reads it: no second query
+            payments = sharing.day_transfers(club, money.day_ledger(day=day))
+    context = {
+        "club": club,
+        "token": token,
+        "day": day,
+        "games": games,
+        "ledger": ledger,
+        "show_yen": club.share_money and any(row["yen"] is not None for row in ledger),
+        "hide_yen": not club.share_money,  # the games' yen column and rate (_game_table.html)
+        "payments": payments,
+    }
+    return render(request, "league/public/day_detail.html", context)
