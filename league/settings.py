@@ -79,8 +79,9 @@ AUTH_PASSWORD_VALIDATORS: list[dict[str, str]] = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 
-# Anyone may sign up and start a club (league/accounts); a private installation sets SIGNUP=false,
-# and then accounts are made in the admin (or, later, by invitation).
+# Anyone may sign up and start a club (league/accounts); a private installation sets SIGNUP=false:
+# then only the holder of a valid invitation link may sign up (to join that club), and other
+# accounts are made in the admin.
 SIGNUP: bool = env_bool("SIGNUP", True)
 
 # Password-reset mail: SMTP when EMAIL_HOST is set, else printed on the console (development;

@@ -8,6 +8,7 @@ can send someone through sign-up and back.
 from __future__ import annotations
 
 import datetime
+from urllib.parse import urlsplit
 
 from django import forms
 from django.conf import settings
@@ -18,7 +19,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse_lazy
+from django.urls import Resolver404, resolve, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -79,14 +80,31 @@ def _add_errors(form, error: ServiceError) -> None:
             form.add_error(field if field in form.fields else None, message)
 
 
+def _invited(next_url: str) -> bool:
+    """Whether `next` is a usable invitation link: its holder may sign up even where SIGNUP is
+    off (on a private installation, people join by invitation)."""
+    from . import invitations
+
+    if not next_url:
+        return False
+    try:
+        match = resolve(urlsplit(next_url).path)
+    except Resolver404:
+        return False
+    if match.url_name != "invitation_join":
+        return False
+    invitation = invitations.invitation_for_secret(match.kwargs.get("secret", ""))
+    return invitation is not None and invitations.state(invitation) == invitations.OK
+
+
 # --- sign-up ---------------------------------------------------------------------------------
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    if not settings.SIGNUP:
-        return render(request, "league/accounts/signup_closed.html", status=404)
     next_url = _next(request)
+    if not settings.SIGNUP and not _invited(next_url):
+        return render(request, "league/accounts/signup_closed.html", status=404)
     if request.user.is_authenticated:
         return redirect(next_url or "club_new")
     form = SignupForm(request.POST or None)

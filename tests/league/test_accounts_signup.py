@@ -419,3 +419,45 @@ def test_the_account_pages_are_in_english_with_the_language_cookie(organiser_cli
     assert "Your account" in organiser_client.get(reverse("account")).content.decode()
     html = organiser_client.get(reverse("memberships", args=[club.slug])).content.decode()
     assert "Who can log in" in html
+
+
+# --- joining by invitation through sign-up ---------------------------------------------------
+
+
+def invitation_link(club, organiser, **kwargs) -> str:
+    from league.accounts import invitations
+
+    _invitation, secret = invitations.invitation_create(club=club, user=organiser, **kwargs)
+    return reverse("invitation_join", args=[secret])
+
+
+def test_an_invitation_sends_a_new_person_through_sign_up_and_back(client, club, organiser):
+    link = invitation_link(club, organiser)
+    page = client.get(link).content.decode()
+    signup_link = reverse("signup") + "?next=" + link.replace("/", "%2F")
+    assert signup_link in page
+    response = client.post(reverse("signup") + f"?next={link}", signup_data(username="kawano"))
+    assert response.status_code == 302 and response.url == link
+    response = client.post(link, {"who": "new", "name": "河野"})
+    assert response.status_code == 302
+    user = User.objects.get(username="kawano")
+    assert Membership.objects.get(club=club, user=user).role == Membership.MEMBER
+    assert club.members.get(user=user).name == "河野"
+
+
+def test_with_sign_up_off_only_a_valid_invitation_opens_it(client, club, organiser, settings):
+    from league.accounts import invitations
+
+    settings.SIGNUP = False
+    link = invitation_link(club, organiser)
+    address = reverse("signup") + f"?next={link}"
+    assert client.get(address).status_code == 200
+    for closed in ("/join/nonsense/", reverse("account"), "https://evil.example/join/x/"):
+        assert client.get(reverse("signup") + f"?next={closed}").status_code == 404, closed
+    invitation = invitations.Invitation.objects.get()
+    invitations.invitation_revoke(invitation=invitation, user=organiser)
+    assert client.post(address, signup_data()).status_code == 404
+    assert User.objects.filter(username="yamada").count() == 0
+    fresh = invitation_link(club, organiser)
+    response = client.post(reverse("signup") + f"?next={fresh}", signup_data())
+    assert response.status_code == 302 and response.url == fresh
