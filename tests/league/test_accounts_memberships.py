@@ -144,6 +144,7 @@ def test_account_page_queries_do_not_grow_with_clubs(db, clubs, django_assert_nu
 def test_the_memberships_page_lists_who_can_log_in(organiser_client, club, member_user):
     html = organiser_client.get(reverse("memberships", args=[club.slug])).content.decode()
     assert "organiser" in html and "member" in html and "ログインできる人" in html
+    assert reverse("invitation_list", args=[club.slug]) in html
 
 
 @pytest.mark.parametrize("people", [1, 8])
