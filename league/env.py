@@ -38,6 +38,11 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name}={value!r} is not a boolean: use true/false, 1/0 or yes/no.")
 
 
+def env_str(name: str, default: str) -> str:
+    value = _get(name)
+    return default if value is None else value
+
+
 def env_int(name: str, default: int) -> int:
     """A whole number (digits only, no sign); anything else is an error naming the variable."""
     value = _get(name)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import django
 
-from league.env import env_bool, env_database, env_int, env_list, env_secret_key
+from league.env import env_bool, env_database, env_int, env_list, env_secret_key, env_str
 
 BASE_DIR: Path = Path(__file__).resolve().parent.parent
 
@@ -78,6 +78,25 @@ AUTH_PASSWORD_VALIDATORS: list[dict[str, str]] = [
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
+
+# Anyone may sign up and start a club (league/accounts); a private installation sets SIGNUP=false:
+# then only the holder of a valid invitation link may sign up (to join that club), and other
+# accounts are made in the admin.
+SIGNUP: bool = env_bool("SIGNUP", True)
+
+# Password-reset mail: SMTP when EMAIL_HOST is set, else printed on the console (development;
+# the tests use Django's in-memory outbox).
+EMAIL_HOST: str = env_str("EMAIL_HOST", "")
+EMAIL_BACKEND: str = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT: int = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER: str = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD: str = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS: bool = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL: str = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 LANGUAGE_CODE = "ja"
 LANGUAGES: list[tuple[str, str]] = [("ja", "日本語"), ("en", "English")]

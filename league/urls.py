@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
+from league.accounts import urls as accounts_urls
 from league.accounts import views_auth as auth
 from league.accounts import views_invitations as invitations
 from league.api import api
@@ -97,6 +98,7 @@ club_patterns: list[URLPattern | URLResolver] = [
         exports.export_statement,
         name="export_statement",
     ),
+    *accounts_urls.club_patterns,
 ]
 
 # The admin's login page counts and refuses failed logins like ours (league/throttle.py).
@@ -109,6 +111,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("accounts/login/", auth.login, name="login"),
     path("join/<str:secret>/", invitations.invitation_join, name="invitation_join"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include(accounts_urls)),
     path("api/", api.urls),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
@@ -66,6 +67,9 @@ class ThrottledAdminAuthenticationForm(ThrottleMixin, AdminAuthenticationForm):
 class ThrottledLoginView(LoginView):
     form_class = ThrottledAuthenticationForm
     http_method_names = ["get", "head", "post"]  # FormView would take PUT as POST
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "signup_enabled": settings.SIGNUP}
 
     def form_valid(self, form: ThrottledAuthenticationForm) -> HttpResponse:  # type: ignore[override]
         response = super().form_valid(form)

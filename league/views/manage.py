@@ -307,6 +307,19 @@ def rules_example(request: HttpRequest, slug: str) -> JsonResponse:
             points.append(scoring.parse_integer(request.POST.get(f"example_{seat}", "")))
         except ValueError:
             return JsonResponse({"errors": [_("Enter the example's final points as numbers.")]})
+    return example_response(rules, points)
+
+
+def example_points(rules: scoring.Rules) -> list[int]:
+    """The usual example points for `rules`: EXAMPLE_POINTS moved to its start points."""
+    defaults = EXAMPLE_POINTS.get(rules.players, EXAMPLE_POINTS[4])
+    shift = rules.start - sum(defaults) // len(defaults)
+    return [p + shift for p in defaults][: rules.players]
+
+
+def example_response(rules: scoring.Rules, points: list[int]) -> JsonResponse:
+    """One hanchan with these final points settled under `rules`, as the worked example's JSON
+    (also used by the new club page, league.accounts.views)."""
     rate = next(iter(rules.rates), "")
     seats = tuple(scoring.Seat(str(jancho.SEAT_WINDS[i]), p) for i, p in enumerate(points))
     deposits = max(rules.players * rules.start - sum(points), 0)  # riichi sticks left over

@@ -25,6 +25,20 @@ CLUB_PREFIX = "c/"  # league/urls.py: every club's pages are under c/<slug>/
 NOT_CLUB_SCOPED = {"home", "login", "logout", "set_language", "invitation_join"}
 # A club's public share link (s/<token>/): tested in tests/league/test_public_share.py.
 NOT_CLUB_SCOPED |= {"public_standings", "public_season", "public_race", "public_days", "public_day"}
+# league/accounts: tested in tests/league/test_accounts_*.py.
+NOT_CLUB_SCOPED |= {
+    "signup",
+    "account",
+    "password_change",
+    "password_change_done",
+    "password_reset",
+    "password_reset_done",
+    "password_reset_confirm",
+    "password_reset_complete",
+    "club_new",
+    "club_new_example",
+    "slug_check",
+}
 SCRIPT = "<script>alert(1)</script>"
 ATTRIBUTE = '"><img src=x onerror=alert(1)>'
 POINTS = [(45000, 30000, 20000, 5000), (32000, 28000, 25000, 15000)]

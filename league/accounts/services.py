@@ -1,0 +1,332 @@
+"""Accounts and clubs without the admin: signing up, starting a club, and its memberships.
+
+Like league.services, each function validates and raises `ServiceError` (field → messages,
+nothing stored), or writes inside one transaction with its audit entries. Membership changes go
+through `Membership.save/delete(actor=…)`, which audit themselves (league.memberships).
+
+A later "join by invitation" step can reuse these: `signup` creates (and does not log in) a user,
+`membership_add` links a user to a club with a role.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import secrets
+import unicodedata
+from typing import Any
+
+from django.contrib.auth import get_user_model, password_validation
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+import scoring
+
+from .. import limits
+from ..models import Club, Member, Membership, RulesVersion, Season
+from ..services import ServiceError, User, audit, rules_version_create, season_create
+
+SLUG_MIN = 3
+SLUG_MAX = Club._meta.get_field("slug").max_length or 50
+_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+# Words that would read as part of the site rather than a club, or be confusing in a link.
+RESERVED_SLUGS = frozenset(
+    {
+        "about",
+        "account",
+        "accounts",
+        "admin",
+        "api",
+        "c",
+        "club",
+        "clubs",
+        "help",
+        "i18n",
+        "invite",
+        "invitations",
+        "join",
+        "login",
+        "logout",
+        "media",
+        "new",
+        "settings",
+        "signup",
+        "static",
+        "www",
+    }
+)
+# A new club's first rules cover every storable date, so games from before the club was started
+# (an import of last year's sheets) settle under them too.
+FIRST_RULES_FROM = limits.EARLIEST
+PRESET_PREFIX = "preset:"
+CLUB_PREFIX = "club:"
+
+
+# --- users -----------------------------------------------------------------------------------
+
+
+def signup(*, username: str, password: str, email: str = "") -> Any:
+    """A new user (not logged in: the view does that). The user name is NFKC-normalised by
+    Django, so ｙａｍａｄａ and yamada are the same name; names differing only in case too."""
+    model = get_user_model()
+    username = model.normalize_username(username.strip())
+    email = model.objects.normalize_email(email.strip())
+    errors: dict[str, list[str]] = {}
+    if not username:
+        errors["username"] = [_("Enter a user name.")]
+    elif model.objects.filter(username__iexact=username).exists():
+        errors["username"] = [_("This user name is taken. Choose another.")]
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            errors["email"] = [_("Enter a valid e-mail address.")]
+    candidate = model(username=username, email=email)
+    try:
+        password_validation.validate_password(password, candidate)
+    except ValidationError as e:
+        errors["password1"] = list(e.messages)
+    if errors:
+        raise ServiceError(errors)
+    try:
+        with transaction.atomic():
+            user = model.objects.create_user(username=username, password=password, email=email)
+    except IntegrityError:  # the same name signed up a moment ago
+        raise ServiceError.one("username", _("This user name is taken. Choose another.")) from None
+    return user
+
+
+# --- club addresses --------------------------------------------------------------------------
+
+
+def slug_normalised(text: str) -> str:
+    """What was typed as a club's short name, as it would be stored: full-width letters and
+    digits made half-width, lower case, spaces and underscores as hyphens."""
+    text = unicodedata.normalize("NFKC", text).strip().lower()
+    return re.sub(r"[\s_]+", "-", text)
+
+
+def slug_problem(slug: str) -> str | None:
+    """Why `slug` (normalised) cannot be a new club's short name, or None."""
+    if not slug:
+        return _("Enter a short name for the club's address.")
+    if len(slug) < SLUG_MIN or len(slug) > SLUG_MAX:
+        return _("Use %(min)s to %(max)s characters.") % {"min": SLUG_MIN, "max": SLUG_MAX}
+    if not _SLUG.fullmatch(slug):
+        return _(
+            "Use only lower-case letters a-z, digits and hyphens (not at the start or end), "
+            "e.g. mame-no-kai."
+        )
+    if slug in RESERVED_SLUGS:
+        return _("This short name is reserved. Choose another.")
+    if Club.objects.filter(slug__iexact=slug).exists():
+        return _("Another club already uses this short name. Choose another.")
+    return None
+
+
+def slug_suggest(name: str) -> str:
+    """A free short name for a club called `name`: its romanised letters when it has some
+    (Mame no Kai → mame-no-kai), else "club-" and a few random letters (マメの会 → club-k3x9q2),
+    which the user can edit."""
+    base = slugify(unicodedata.normalize("NFKC", name))[: SLUG_MAX - 4].strip("-")
+    if len(base) < SLUG_MIN or not _SLUG.fullmatch(base):
+        base = ""
+    if base and slug_problem(base) is None:
+        return base
+    for _attempt in range(20):
+        suffix = "".join(secrets.choice("abcdefghjkmnpqrstuvwxyz23456789") for _i in range(6))
+        candidate = f"{base or 'club'}-{suffix}"[:SLUG_MAX]
+        if slug_problem(candidate) is None:
+            return candidate
+    return f"club-{secrets.token_hex(8)}"
+
+
+# --- starting a club -------------------------------------------------------------------------
+
+
+def rules_choices(user: User) -> list[tuple[str, str]]:
+    """(value, label) of what a new club's rules can start from: each preset, then "like" each
+    club the user belongs to."""
+    from ..forms_manage import preset_label
+
+    choices = [(PRESET_PREFIX + name, preset_label(name)[0]) for name in scoring.PRESETS]
+    for club in Club.objects.filter(memberships__user=user).order_by("name", "slug"):
+        choices.append(
+            (CLUB_PREFIX + club.slug, _("like %(club)s (its current rules)") % {"club": club.name})
+        )
+    return choices
+
+
+def rules_for_choice(*, user: User, choice: str) -> tuple[dict[str, Any], str]:
+    """(rules JSON, preset name) for a choice of `rules_choices`; ServiceError on "rules_from"
+    for anything else (a club the user does not belong to is not told apart from none)."""
+    if choice.startswith(PRESET_PREFIX) and choice[len(PRESET_PREFIX) :] in scoring.PRESETS:
+        name = choice[len(PRESET_PREFIX) :]
+        return scoring.PRESETS[name].rules.to_json(), name
+    if choice.startswith(CLUB_PREFIX) and getattr(user, "is_authenticated", False):
+        slug = choice[len(CLUB_PREFIX) :]
+        club = Club.objects.filter(slug=slug, memberships__user=user).first()
+        if club is not None:
+            version = RulesVersion.in_force(club, timezone.localdate())
+            version = version or RulesVersion.objects.filter(club=club).first()
+            if version is not None:
+                return version.rules_json, version.preset
+    raise ServiceError.one("rules_from", _("Choose the rules the club plays by."))
+
+
+def club_create(*, user: User, name: str, slug: str, rules_from: str) -> Club:
+    """A new club with `user` as its organiser and its first rules (from a preset or another
+    club of the user's), in one transaction, audited: club.create, membership.create,
+    rules.create."""
+    if not getattr(user, "is_authenticated", False):
+        raise ServiceError.one("__all__", _("Log in first."))
+    name = " ".join(unicodedata.normalize("NFKC", name).split())
+    slug = slug_normalised(slug)
+    errors: dict[str, list[str]] = {}
+    if not name:
+        errors["name"] = [_("Enter the club's name.")]
+    else:
+        errors.update(limits.column_problems(Club, name=name))
+    if (problem := slug_problem(slug)) is not None:
+        errors["slug"] = [problem]
+    try:
+        rules_json, preset = rules_for_choice(user=user, choice=rules_from)
+    except ServiceError as e:
+        errors.update(e.errors)
+        rules_json, preset = {}, ""
+    if errors:
+        raise ServiceError(errors)
+    taken = ServiceError.one(
+        "slug", _("Another club already uses this short name. Choose another.")
+    )
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(name=name, slug=slug)
+            audit(
+                club=club,
+                actor=user,
+                action="club.create",
+                target=f"club:{club.pk}",
+                after={"name": name, "slug": slug},
+            )
+            Membership(user=user, club=club, role=Membership.ORGANISER).save(actor=user)
+            rules_version_create(
+                club=club,
+                user=user,
+                effective_from=FIRST_RULES_FROM,
+                rules_json=rules_json,
+                preset=preset,
+            )
+    except IntegrityError:  # a concurrent sign-up took the short name first
+        raise taken from None
+    return club
+
+
+def first_season_defaults(today: datetime.date | None = None) -> dict[str, Any]:
+    """This calendar year: 「2026年」 from 1 January to 31 December, no minimum."""
+    today = today or timezone.localdate()
+    return {
+        "name": _("%(year)s season") % {"year": today.year},
+        "start": datetime.date(today.year, 1, 1),
+        "end": datetime.date(today.year, 12, 31),
+        "min_games": 0,
+    }
+
+
+def first_season_create(
+    *, club: Club, user: User, name: str, start: datetime.date, end: datetime.date, min_games: int
+) -> Season:
+    return season_create(club=club, user=user, name=name, start=start, end=end, min_games=min_games)
+
+
+# --- memberships -----------------------------------------------------------------------------
+
+
+def membership_add(*, club: Club, user: Any, role: str, actor: User) -> Membership:
+    """Link `user` to `club` (for a later join step); an existing membership is returned as is."""
+    if role not in dict(Membership.ROLES):
+        raise ServiceError.one("role", _("Choose a role."))
+    with transaction.atomic():
+        existing = Membership.objects.filter(club=club, user=user).first()
+        if existing is not None:
+            return existing
+        membership = Membership(club=club, user=user, role=role)
+        membership.save(actor=actor)
+    return membership
+
+
+def _lock_club(club: Club) -> None:
+    """Serialise membership changes of one club, so that two organisers demoting each other at
+    once cannot leave it without any."""
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+
+
+def _is_last_organiser(membership: Membership) -> bool:
+    if membership.role != Membership.ORGANISER:
+        return False
+    others = Membership.objects.filter(club_id=membership.club_id, role=Membership.ORGANISER)
+    return not others.exclude(pk=membership.pk).exists()
+
+
+def _last_organiser_error(field: str, *, leaving: bool) -> ServiceError:
+    if leaving:
+        message = _(
+            "You are this club's only organiser: make someone else an organiser before you leave."
+        )
+    else:
+        message = _("A club needs at least one organiser: make someone else an organiser first.")
+    return ServiceError.one(field, message)
+
+
+def membership_set_role(*, membership: Membership, role: str, actor: User) -> Membership:
+    if role not in dict(Membership.ROLES):
+        raise ServiceError.one("role", _("Choose a role."))
+    with transaction.atomic():
+        _lock_club(membership.club)
+        current = Membership.objects.filter(pk=membership.pk).first()
+        if current is None:
+            raise ServiceError.one("__all__", _("This membership no longer exists."))
+        if current.role == role:
+            return current
+        if role != Membership.ORGANISER and _is_last_organiser(current):
+            raise _last_organiser_error("role", leaving=False)
+        current.role = role
+        current.save(actor=actor)
+    return current
+
+
+def membership_remove(*, membership: Membership, actor: User, leaving: bool = False) -> None:
+    """End a membership: the user can no longer open the club. Their player records in it stay
+    (results are never deleted) but are no longer linked to their login (audited as
+    member.unlink), so a later join can link them again."""
+    with transaction.atomic():
+        _lock_club(membership.club)
+        current = Membership.objects.filter(pk=membership.pk).select_related("club").first()
+        if current is None:
+            raise ServiceError.one("__all__", _("This membership no longer exists."))
+        if _is_last_organiser(current):
+            raise _last_organiser_error("__all__", leaving=leaving)
+        linked = list(Member.objects.filter(club_id=current.club_id, user_id=current.user_id))
+        for member in linked:
+            member.user = None
+            member.save(update_fields=["user"])
+            audit(
+                club=current.club,
+                actor=actor,
+                action="member.unlink",
+                target=f"member:{member.pk}",
+                before={"user_id": current.user_id},
+                after={"user_id": None},
+            )
+        current.delete(actor=actor)
+
+
+def membership_leave(*, club: Club, user: Any) -> None:
+    membership = Membership.objects.filter(club=club, user=user).first()
+    if membership is None:
+        raise ServiceError.one("__all__", _("You are not a member of this club."))
+    membership_remove(membership=membership, actor=user, leaving=True)

@@ -1,0 +1,372 @@
+"""Signing up, starting a club (club → rules → first season), one's account, and memberships.
+
+Sign-up can be switched off (settings.SIGNUP) and is throttled per address (league.throttle).
+The sign-up page honours a same-site `next=` like the login page, so that a link (an invitation)
+can send someone through sign-up and back.
+"""
+
+from __future__ import annotations
+
+import datetime
+from urllib.parse import urlsplit
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login as auth_login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import Resolver404, resolve, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+import scoring
+
+from .. import throttle
+from ..access import club_for
+from ..forms_manage import preset_label
+from ..models import Member, Membership
+from ..services import ServiceError
+from ..views.manage import example_points, example_response
+from . import services
+from .forms import ClubForm, FirstSeasonForm, MembershipRoleForm, SignupForm
+
+# Sign-ups stored from one address in `window` before more are refused: enough for a club's
+# members signing up on the parlour's network one evening, few for a script.
+SIGNUP_LIMIT = 10
+SIGNUP_LIMITS = throttle.Limits(
+    pair=SIGNUP_LIMIT,
+    name=SIGNUP_LIMIT,
+    address=throttle.ADDRESS_LIMIT,
+    window=datetime.timedelta(hours=1),
+)
+SIGNUP_THROTTLED = gettext_lazy(
+    "Too many accounts were created from this network in the last hour. Try again later."
+)
+TOO_MANY_REQUESTS = 429
+# Password-reset mails asked for from one address in an hour: each sends a mail to whoever owns
+# the address typed, so a script must not be able to flood someone's mailbox.
+RESET_LIMIT = 10
+RESET_LIMITS = throttle.Limits(
+    pair=RESET_LIMIT,
+    name=RESET_LIMIT,
+    address=throttle.ADDRESS_LIMIT,
+    window=datetime.timedelta(hours=1),
+)
+RESET_THROTTLED = gettext_lazy(
+    "Too many password-reset mails were asked for from this network in the last hour. "
+    "Try again later."
+)
+
+
+def _next(request: HttpRequest) -> str:
+    """A same-site `next` from the query or the form, else ""."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
+def _add_errors(form, error: ServiceError) -> None:
+    for field, field_messages in error.errors.items():
+        for message in field_messages:
+            form.add_error(field if field in form.fields else None, message)
+
+
+def _invited(next_url: str) -> bool:
+    """Whether `next` is a usable invitation link: its holder may sign up even where SIGNUP is
+    off (on a private installation, people join by invitation)."""
+    from . import invitations
+
+    if not next_url:
+        return False
+    try:
+        match = resolve(urlsplit(next_url).path)
+    except Resolver404:
+        return False
+    if match.url_name != "invitation_join":
+        return False
+    invitation = invitations.invitation_for_secret(match.kwargs.get("secret", ""))
+    return invitation is not None and invitations.state(invitation) == invitations.OK
+
+
+# --- sign-up ---------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    next_url = _next(request)
+    if not settings.SIGNUP and not _invited(next_url):
+        return render(request, "league/accounts/signup_closed.html", status=404)
+    if request.user.is_authenticated:
+        return redirect(next_url or "club_new")
+    form = SignupForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        key = f"signup@{throttle.client_address(request)}"
+        attempt = throttle.attempt_begin(
+            username=key, address=throttle.client_address(request), limits=SIGNUP_LIMITS
+        )
+        if attempt is None:
+            form.add_error(None, SIGNUP_THROTTLED)
+            status = TOO_MANY_REQUESTS
+        else:
+            try:
+                user = services.signup(
+                    username=form.cleaned_data["username"],
+                    password=form.cleaned_data["password1"],
+                    email=form.cleaned_data.get("email", ""),
+                )
+            except ServiceError as e:
+                throttle.attempt_succeeded(attempt)  # nothing was created: it does not count
+                _add_errors(form, e)
+            else:
+                throttle.attempt_failed(attempt)  # stays counted: sign-ups are what is limited
+                auth_login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, _("Welcome, %(name)s.") % {"name": user.get_username()})
+                return redirect(next_url or "club_new")
+    return render(
+        request, "league/accounts/signup.html", {"form": form, "next": next_url}, status=status
+    )
+
+
+# --- password reset, throttled --------------------------------------------------------------
+
+
+class ThrottledPasswordResetForm(PasswordResetForm):
+    address = throttle.UNKNOWN_ADDRESS
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        attempt = throttle.attempt_begin(
+            username=f"reset@{self.address}", address=self.address, limits=RESET_LIMITS
+        )
+        if attempt is None:
+            raise forms.ValidationError(RESET_THROTTLED, code="throttled")
+        throttle.attempt_failed(attempt)  # stays counted: mails sent are what is limited
+        return cleaned
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    form_class = ThrottledPasswordResetForm
+    template_name = "registration/password_reset_form.html"
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+    http_method_names = ["get", "head", "post"]
+
+    def get_form(self, form_class=None):
+        form = super().get_form(form_class)
+        form.address = throttle.client_address(self.request)
+        return form
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.has_error("__all__", "throttled"):
+            response.status_code = TOO_MANY_REQUESTS
+        return response
+
+
+password_reset = PasswordResetView.as_view(success_url=reverse_lazy("password_reset_done"))
+
+
+# --- a new club --------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def club_new(request: HttpRequest) -> HttpResponse:
+    first = next(iter(scoring.PRESETS))
+    form = ClubForm(
+        request.POST or None,
+        user=request.user,
+        initial={"rules_from": services.PRESET_PREFIX + first},
+    )
+    if request.method == "POST":
+        sent_slug = request.POST.get("slug", "").strip()
+        if not sent_slug and request.POST.get("name", "").strip():
+            # No script: suggest a short name from the club's name, to check and send again.
+            data = request.POST.copy()
+            data["slug"] = services.slug_suggest(request.POST["name"])
+            form = ClubForm(data, user=request.user)
+            form.is_valid()
+            messages.info(request, _("A short name was suggested: check it and create the club."))
+        elif form.is_valid():
+            try:
+                club = services.club_create(user=request.user, **form.cleaned_data)
+            except ServiceError as e:
+                _add_errors(form, e)
+            else:
+                messages.success(request, _("%(name)s was created.") % {"name": club.name})
+                return redirect("club_first_season", club.slug)
+    descriptions = {
+        services.PRESET_PREFIX + name: preset_label(name)[1] for name in scoring.PRESETS
+    }
+    context = {
+        "form": form,
+        "rule_options": [
+            (radio, descriptions.get(str(radio.data["value"]), "")) for radio in form["rules_from"]
+        ],
+        "example_note": _("One hanchan settled under the chosen rules."),
+    }
+    return render(request, "league/accounts/club_new.html", context)
+
+
+@login_required
+@require_POST
+def club_new_example(request: HttpRequest) -> JsonResponse:
+    """The new club page's worked example: a hanchan settled under the chosen rules."""
+    try:
+        rules_json, _preset = services.rules_for_choice(
+            user=request.user, choice=request.POST.get("rules_from", "")
+        )
+    except ServiceError as e:
+        return JsonResponse({"errors": [m for ms in e.errors.values() for m in ms]})
+    rules = scoring.rules_from_json(rules_json)
+    return example_response(rules, example_points(rules))
+
+
+@login_required
+@require_GET
+def slug_check(request: HttpRequest) -> JsonResponse:
+    """{"slug": the short name as it would be stored (a suggestion from `name` when `slug` is
+    empty), "error": why it cannot be used, or ""}."""
+    sent = request.GET.get("slug", "")[:200]
+    if sent.strip():
+        slug = services.slug_normalised(sent)
+    else:
+        slug = services.slug_suggest(request.GET.get("name", "")[:200])
+    problem = services.slug_problem(slug)
+    return JsonResponse({"slug": slug, "error": problem or ""})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def club_first_season(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    form = FirstSeasonForm(request.POST or None, initial=services.first_season_defaults())
+    if request.method == "POST" and form.is_valid():
+        try:
+            season = services.first_season_create(club=club, user=request.user, **form.cleaned_data)
+        except ServiceError as e:
+            _add_errors(form, e)
+        else:
+            messages.success(request, _("Season %(name)s was created.") % {"name": season.name})
+            return redirect("club_home", club.slug)
+    return render(request, "league/accounts/club_first_season.html", {"club": club, "form": form})
+
+
+# --- one's account ---------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def account(request: HttpRequest) -> HttpResponse:
+    memberships = (
+        Membership.objects.filter(user=request.user)
+        .select_related("club")
+        .order_by("club__name", "club__slug")
+    )
+    return render(request, "league/accounts/account.html", {"memberships": memberships})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for(request, slug)
+    membership = Membership.objects.filter(club=club, user=request.user).first()
+    if membership is None:  # a superuser who is not a member: nothing to leave
+        raise Http404
+    if request.method == "POST":
+        try:
+            services.membership_leave(club=club, user=request.user)
+        except ServiceError as e:
+            for field_messages in e.errors.values():
+                for message in field_messages:
+                    messages.error(request, message)
+            return redirect("club_leave", club.slug)
+        messages.success(request, _("You left %(name)s.") % {"name": club.name})
+        return redirect("account")
+    last = membership.role == Membership.ORGANISER and not (
+        Membership.objects.filter(club=club, role=Membership.ORGANISER)
+        .exclude(pk=membership.pk)
+        .exists()
+    )
+    return render(
+        request, "league/accounts/club_leave.html", {"club": club, "last_organiser": last}
+    )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def memberships(request: HttpRequest, slug: str) -> HttpResponse:
+    """Who may log in to the club, and as what; organisers change roles or remove people."""
+    club = club_for(request, slug, organiser=True)
+    if request.method == "POST":
+        _membership_change(request, club)
+        # An organiser who made themselves a member, or removed themselves, cannot come back here.
+        if (
+            request.user.is_superuser
+            or Membership.objects.filter(
+                club=club, user=request.user, role=Membership.ORGANISER
+            ).exists()
+        ):
+            return redirect("memberships", club.slug)
+        return redirect("account")
+    rows = list(
+        Membership.objects.filter(club=club)
+        .select_related("user")
+        .order_by("-role", "user__username")
+    )
+    players: dict[int, list[str]] = {}
+    linked = Member.objects.filter(club=club, user__isnull=False).order_by("name")
+    for user_id, name in linked.values_list("user_id", "name"):
+        players.setdefault(user_id, []).append(name)
+    for row in rows:
+        row.players = players.get(row.user_id, [])  # type: ignore[attr-defined]
+    organisers = sum(1 for m in rows if m.role == Membership.ORGANISER)
+    asked = request.GET.get("remove", "")
+    confirm = next((m for m in rows if asked.isdigit() and m.pk == int(asked)), None)
+    return render(
+        request,
+        "league/accounts/memberships.html",
+        {
+            "club": club,
+            "rows": rows,
+            "roles": Membership.ROLES,
+            "organisers": organisers,
+            "organiser_role": Membership.ORGANISER,
+            "confirm": confirm,
+        },
+    )
+
+
+def _membership_change(request: HttpRequest, club) -> None:
+    form = MembershipRoleForm(request.POST)
+    action = request.POST.get("action", "")
+    if action == "remove":
+        form.fields["role"].required = False
+    if not form.is_valid() or action not in ("role", "remove"):
+        messages.error(request, _("Choose a role."))
+        return
+    membership = get_object_or_404(Membership, pk=form.cleaned_data["membership"], club=club)
+    try:
+        if action == "remove":
+            services.membership_remove(membership=membership, actor=request.user)
+            text = _("%(name)s can no longer open this club.")
+        else:
+            services.membership_set_role(
+                membership=membership, role=form.cleaned_data["role"], actor=request.user
+            )
+            text = _("%(name)s's role was changed.")
+    except ServiceError as e:
+        for field_messages in e.errors.values():
+            for message in field_messages:
+                messages.error(request, message)
+        return
+    messages.success(request, text % {"name": membership.user.get_username()})
