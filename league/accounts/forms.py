@@ -58,6 +58,15 @@ class ClubForm(forms.Form):
     rules_from = forms.ChoiceField(
         label=_("Rules"), widget=forms.RadioSelect, error_messages={"required": _("Choose rules.")}
     )
+    player_name = forms.CharField(
+        label=_("Your name as a player (optional)"),
+        max_length=50,
+        required=False,
+        help_text=_(
+            "If you play too: your games are recorded under this name and My page shows them."
+        ),
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
+    )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)

@@ -28,7 +28,14 @@ import scoring
 
 from .. import limits
 from ..models import Club, Member, Membership, RulesVersion, Season
-from ..services import ServiceError, User, audit, rules_version_create, season_create
+from ..services import (
+    ServiceError,
+    User,
+    audit,
+    member_create,
+    rules_version_create,
+    season_create,
+)
 
 SLUG_MIN = 3
 SLUG_MAX = Club._meta.get_field("slug").max_length or 50
@@ -178,10 +185,13 @@ def rules_for_choice(*, user: User, choice: str) -> tuple[dict[str, Any], str]:
     raise ServiceError.one("rules_from", _("Choose the rules the club plays by."))
 
 
-def club_create(*, user: User, name: str, slug: str, rules_from: str) -> Club:
+def club_create(
+    *, user: User, name: str, slug: str, rules_from: str, player_name: str = ""
+) -> Club:
     """A new club with `user` as its organiser and its first rules (from a preset or another
     club of the user's), in one transaction, audited: club.create, membership.create,
-    rules.create."""
+    rules.create; with `player_name`, also the organiser's own player record, linked to their
+    login (member.create, member.link)."""
     if not getattr(user, "is_authenticated", False):
         raise ServiceError.one("__all__", _("Log in first."))
     name = " ".join(unicodedata.normalize("NFKC", name).split())
@@ -221,9 +231,30 @@ def club_create(*, user: User, name: str, slug: str, rules_from: str) -> Club:
                 rules_json=rules_json,
                 preset=preset,
             )
+            if player_name.strip():
+                _player_linked(club=club, user=user, name=player_name)
     except IntegrityError:  # a concurrent sign-up took the short name first
         raise taken from None
     return club
+
+
+def _player_linked(*, club: Club, user: User, name: str) -> Member:
+    """The organiser's own player record in their new club, linked to their login."""
+    try:
+        member = member_create(club=club, user=user, name=name)
+    except ServiceError as e:  # the club is new: only the name itself can be wrong
+        raise ServiceError({"player_name": [m for ms in e.errors.values() for m in ms]}) from None
+    member.user = user
+    member.save(update_fields=["user"])
+    audit(
+        club=club,
+        actor=user,
+        action="member.link",
+        target=f"member:{member.pk}",
+        before={"user": None},
+        after={"user": user.pk},
+    )
+    return member
 
 
 def first_season_defaults(today: datetime.date | None = None) -> dict[str, Any]:

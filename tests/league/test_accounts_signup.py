@@ -16,7 +16,7 @@ from django.utils import timezone
 
 import scoring
 from league.accounts import services, views
-from league.models import AuditLog, Club, LoginAttempt, Membership, RulesVersion, Season
+from league.models import AuditLog, Club, LoginAttempt, Member, Membership, RulesVersion, Season
 from tests.conftest import PASSWORD, make_club, make_user
 
 User = get_user_model()
@@ -244,6 +244,8 @@ def user_client(db) -> Client:
         (club_data(slug="new"), "slug", "予約"),
         (club_data(rules_from=""), "rules_from", "ルールを選んで"),
         (club_data(rules_from="preset:nonsense"), "rules_from", "選択"),
+        (club_data(player_name="青木\u200b"), "player_name", "見えない文字"),
+        (club_data(player_name="あ" * 51), "player_name", "50"),
     ],
 )
 def test_bad_club_names_the_field_in_japanese_and_stores_nothing(user_client, data, field, text):
@@ -255,6 +257,18 @@ def test_bad_club_names_the_field_in_japanese_and_stores_nothing(user_client, da
     assert any(text in message for message in errors[field]), errors
     assert stored() == before
     assert AuditLog.objects.count() == 0
+
+
+def test_an_organiser_who_plays_gets_their_player_record_linked(user_client):
+    response = user_client.post(reverse("club_new"), club_data(player_name="ｱｵｷ　健太"))
+    assert response.status_code == 302
+    club = Club.objects.get(slug="mame-no-kai")
+    member = Member.objects.get(club=club)
+    assert (member.name, member.user.username) == ("アオキ 健太", "newcomer")
+    actions = list(
+        AuditLog.objects.filter(club=club).order_by("pk").values_list("action", flat=True)
+    )
+    assert actions[-2:] == ["member.create", "member.link"]
 
 
 def test_a_taken_short_name_is_refused_whatever_its_case(user_client, club):
