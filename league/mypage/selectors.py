@@ -11,14 +11,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
+from django.utils import timezone
 
 from league import money, stats
 from league.aggregates import selectors as aggregate_selectors
 from league.aggregates.models import MemberTotal
-from league.models import Club, Member, Result, Season
+from league.models import Club, Day, LedgerEntry, Member, Result, Season
+
+# The money derivation's own steps (league.money.services): the same code as the statement's,
+# over the member's latest days instead of all of them.
+from league.money.services import _accounts, _effects
 
 RECENT_GAMES = 10  # the latest games listed; the player's page lists more
+RECENT_MONEY_DAYS = 20  # the member's latest days settled for the page (the statement has all)
+STATEMENT_LINES = 5  # the latest lines of the account
 MAX_MERGE_HOPS = 10  # a record merged into one merged later: follow, but never forever
 
 
@@ -129,14 +136,71 @@ class DaySettlement:
         return self.ledger.day.closed_at is not None
 
 
-def settlement_day(statement: money.Statement, today: datetime.date) -> Any:
+@dataclass(frozen=True)
+class Account:
+    """The member's money as their statement derives it, over their latest RECENT_MONEY_DAYS days
+    (days played, attended or with an entry of theirs) and every entry of theirs: the days still
+    open among those, every open debt, and the latest lines. Settling every day of a long history
+    is what makes the full statement slow; a day older than those is left out (`older_left_out`),
+    so the balance is the statement's whenever no older day is still open."""
+
+    position: money.Position
+    lines: list[money.StatementLine]  # the latest, newest first, without running balance
+    older_left_out: bool
+
+    @property
+    def balance(self) -> int:
+        return self.position.total
+
+
+def member_account(*, member: Member, days: int = RECENT_MONEY_DAYS) -> Account:
+    """A fixed number of queries (the entries, the days, their games, results, attendees and
+    shūgi, the rules) whatever the history's length; the work grows with the member's entries,
+    not with the club's days."""
+    club = member.club
+    entries = list(
+        LedgerEntry.objects.filter(club=club)
+        .filter(Q(payer=member) | Q(payee=member) | Q(borrower=member))
+        .select_related("day", "payer", "payee", "borrower", "reverses")
+        .order_by("id")
+    )
+    touched = {e.day_id for e in entries if e.day_id is not None}
+    played = Result.objects.filter(game__day=OuterRef("pk"), member=member, counted=True)
+    came = Day.attendees.through.objects.filter(day=OuterRef("pk"), member=member)
+    latest = list(
+        Day.objects.filter(club=club)
+        .filter(Exists(played) | Exists(came) | Q(pk__in=touched))
+        .order_by("-date")[: days + 1]
+    )
+    older_left_out = len(latest) > days
+    window = sorted(latest[:days], key=lambda d: d.date)
+    for day in window:
+        day.club = club
+    # Only the member's entries: their own outstanding amounts and debts are exact; nobody
+    # else's are read.
+    accounts = _accounts(club, window, entries, {member.pk: member})
+    me = str(member.pk)
+    lines: list[money.StatementLine] = []
+    for ledger in accounts.ledgers:
+        mine = next((p for p in ledger.result.players if p.name == me), None)
+        if mine is not None:
+            day = ledger.day
+            lines.append(money.StatementLine(day.date, "day", mine.yen, day=day, parts=mine))
+    for e in entries:
+        change = _effects(e)[1].get(member.pk, 0)
+        when = e.day.date if e.day else timezone.localdate(e.created_at)
+        lines.append(money.StatementLine(when, e.kind, change, day=e.day, entry=e))
+    lines.sort(key=lambda line: (line.date, line.entry.pk if line.entry else 0))
+    return Account(accounts.position(member), lines[-STATEMENT_LINES:][::-1], older_left_out)
+
+
+def settlement_day(account: Account, today: datetime.date) -> Any:
     """The day to show what the member pays or receives: today's if they played or came today,
-    else the latest day still open for them (their statement's position). No query."""
-    for line in statement.lines:
+    else the latest day still open for them. No query."""
+    for line in account.lines:
         if line.what == "day" and line.date == today and line.day is not None:
             return line.day
-    position = statement.position
-    open_days = [d.day for d in position.open_days] if position is not None else []
+    open_days = [d.day for d in account.position.open_days]
     return max(open_days, key=lambda d: d.date, default=None)
 
 

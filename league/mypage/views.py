@@ -3,8 +3,9 @@ receive on the day being settled, without asking an organiser.
 
 There is no member id in the address: the page is always the viewer's own (the member record the
 user is linked to). A user of the club not linked to any record gets a page that says so. Each
-part reads what its own page reads (the kept standings totals, the statement, the day's ledger),
-so the numbers agree with those pages, in a fixed number of queries at any history size.
+part reads what its own page reads (the kept standings totals, the statement's derivation over
+the member's latest days, the day's ledger), so the numbers agree with those pages, in a fixed
+number of queries and a bounded amount of work at any history size.
 """
 
 from __future__ import annotations
@@ -26,8 +27,6 @@ from league.views.pages import CLUB_TIMEZONE
 
 from . import selectors
 
-STATEMENT_LINES = 5  # the latest lines of the account; the statement page has them all
-
 
 @dataclass(frozen=True)
 class DebtLine:
@@ -37,38 +36,34 @@ class DebtLine:
     remaining: int
 
 
-def _debt_lines(statement: money.Statement, me: Member) -> list[DebtLine]:
+def _debt_lines(position: money.Position, me: Member) -> list[DebtLine]:
     lines = []
-    for debt in sorted(statement.debts, key=lambda d: (d.since, d.entry.pk)):
+    for debt in sorted(position.debts, key=lambda d: (d.since, d.entry.pk)):
         owes = debt.debtor.pk == me.pk
         other = debt.creditor if owes else debt.debtor
         lines.append(DebtLine(debt, other, owes, debt.remaining))
     return lines
 
 
-def _latest_lines(statement: money.Statement, me: Member) -> list[tuple[Any, str]]:
-    """The account's latest lines, newest first, each with its words (entries only)."""
-    latest = statement.lines[-STATEMENT_LINES:][::-1]
-    return [
-        (line, describe_entry(line.entry, me) if line.entry is not None else "") for line in latest
-    ]
-
-
 def _money_context(me: Member, today: Any) -> dict[str, Any]:
-    statement = money.member_statement(member=me)
-    day = selectors.settlement_day(statement, today)
+    days = selectors.RECENT_MONEY_DAYS
+    account = selectors.member_account(member=me, days=days)
+    day = selectors.settlement_day(account, today)
     settlement = selectors.day_settlement(day=day, member=me, today=today) if day else None
-    position = statement.position
     other_open_days = [
         OpenDayRow(d.day.date, abs(d.yen), d.yen < 0)
-        for d in (position.open_days if position is not None else [])
+        for d in account.position.open_days
         if settlement is None or d.day.pk != settlement.day.pk
     ]
     return {
-        "statement": statement,
-        "headline": headline(statement.balance),
-        "debts": _debt_lines(statement, me),
-        "lines": _latest_lines(statement, me),
+        "account": account,
+        "days_counted": days,
+        "headline": headline(account.balance),
+        "debts": _debt_lines(account.position, me),
+        "lines": [
+            (line, describe_entry(line.entry, me) if line.entry is not None else "")
+            for line in account.lines
+        ],
         "settlement": settlement,
         "other_open_days": sorted(other_open_days, key=lambda d: d.date, reverse=True),
     }

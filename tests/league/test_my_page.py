@@ -8,6 +8,7 @@ import datetime
 import re
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -18,6 +19,7 @@ from league.models import Member, Membership, Result, Season
 from league.mypage import selectors
 from league.views.pages import CLUB_TIMEZONE
 from tests.conftest import make_club, make_user
+from tests.league.test_isolation import SCRIPT
 from tests.league.test_money import ledger_case_day, record
 
 TODAY = timezone.localdate(timezone=CLUB_TIMEZONE)
@@ -154,7 +156,7 @@ def test_a_member_below_the_minimum_has_no_position(member_client, club, m, memb
 def test_the_account_is_the_statement(member_client, club, me, m, played):
     response = member_client.get(page_url(club))
     statement = money.member_statement(member=me)
-    assert response.context["statement"].balance == statement.balance == -1650
+    assert response.context["account"].balance == statement.balance == -1650
     statement_page = member_client.get(reverse("member_statement", args=[club.slug, me.pk]))
     assert statement_page.context["statement"].balance == -1650
     page = text(response)
@@ -172,7 +174,7 @@ def test_a_member_with_a_deferred_debt_sees_it(member_client, club, me, m, playe
     assert debt.owes and debt.debt.entry == entry
     assert debt.remaining == entry.amount + entry.surcharge
     statement = money.member_statement(member=me)
-    assert response.context["statement"].balance == statement.balance
+    assert response.context["account"].balance == statement.balance
     page = text(response)
     assert f'data-entry="{entry.pk}"' in page
     creditor = ledger.member(money.party(owed.payee))
@@ -250,7 +252,7 @@ def test_a_member_of_a_club_without_money_sees_no_money(client, db):
     response = client.get(page_url(club))
     assert response.status_code == 200
     assert response.context["has_money"] is False
-    assert "statement" not in response.context and "settlement" not in response.context
+    assert "account" not in response.context and "settlement" not in response.context
     page = text(response)
     assert 'id="account"' not in page and 'id="settlement"' not in page
     assert "収支" not in page  # no yen column or statistic
@@ -289,6 +291,52 @@ def test_a_merged_record_leads_to_the_surviving_one(client, club, m, member_user
     # A record in use comes before a merged one.
     link(m["江藤"], member_user)
     assert selectors.linked_member(club=club, user=member_user) == m["江藤"]
+
+
+def test_the_latest_lines_are_the_statements(member_client, club, me, m, played):
+    day = Result.objects.filter(member=me).first().game.day
+    owed = next(t for t in money.day_ledger(day=day).transfers if t.payer == str(me.pk))
+    paid = money.transfer_pay(day=day, user=None, payer=me.pk, payee=money.party(owed.payee))
+    money.entry_reverse(entry=paid, user=None, note="wrong player")
+    response = member_client.get(page_url(club))
+    statement = money.member_statement(member=me)
+    expected = [(line.date, line.what, line.yen) for line in statement.lines][::-1]
+    got = [(line.date, line.what, line.yen) for line, _text in response.context["lines"]]
+    assert got == expected[: selectors.STATEMENT_LINES]
+    assert response.context["account"].balance == statement.balance
+    page = text(response)
+    assert "訂正" in page  # the reversal's words, as on the statement
+
+
+def pay_all(day, member: Member) -> None:
+    """The member pays what they still owe on the day, one transfer at a time."""
+    while True:
+        owed = [t for t in money.day_ledger(day=day).transfers if t.payer == str(member.pk)]
+        if not owed:
+            return
+        money.transfer_pay(day=day, user=None, payer=member.pk, payee=money.party(owed[0].payee))
+
+
+def test_a_long_history_counts_the_latest_days(member_client, club, me, m, season, monkeypatch):
+    """Beyond RECENT_MONEY_DAYS days only the latest are settled for the page, and it says so;
+    every debt still counts, and with the older days settled the balance is the statement's."""
+    monkeypatch.setattr(selectors, "RECENT_MONEY_DAYS", 2)
+    days = [ledger_case_day(club, m, TODAY - datetime.timedelta(days=7 * i)) for i in range(4)]
+    oldest = days[-1]
+    money.transfer_defer(day=oldest, user=None, payer=me.pk, payee=m["馬場"].pk)
+    pay_all(oldest, me)  # the rest of 千葉's oldest day
+    response = member_client.get(page_url(club))
+    account = response.context["account"]
+    assert account.older_left_out
+    assert [d.day.date for d in account.position.open_days] == [days[1].date, days[0].date]
+    assert [d.debt.entry.day for d in response.context["debts"]] == [oldest]
+    assert 'id="older-left-out"' in text(response)
+    # Days 3 (not counted) is still open: the statement's balance has it too.
+    statement = money.member_statement(member=me)
+    assert statement.balance == account.balance - 1650
+    pay_all(days[2], me)
+    account = member_client.get(page_url(club)).context["account"]
+    assert account.balance == money.member_statement(member=me).balance
 
 
 # --- isolation -------------------------------------------------------------------------------
@@ -374,3 +422,31 @@ def test_the_query_count_does_not_grow_with_the_history(db, preset, django_asser
         if preset == "mame-no-kai":
             assert response.context["settlement"].is_today
             assert len(response.context["debts"]) == days
+
+
+# --- words -----------------------------------------------------------------------------------
+
+
+def test_the_page_in_english(member_client, club, me, m, season):
+    ledger_case_day(club, m, TODAY)
+    member_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = text(member_client.get(page_url(club)))
+    assert "My page" in page and "Today's settlement" in page
+    assert 'You pay 馬場 <strong class="minus">1,140 yen</strong>' in page
+    assert 'You pay the club (マメの会) <strong class="minus">30 yen</strong>' in page
+
+
+def test_names_with_html_are_escaped(client, club, m, season):
+    bad = Member.objects.create(club=club, name=SCRIPT, kana="あ")
+    user = make_user("bad", club)
+    link(m["青木"], user)
+    record(
+        club,
+        TODAY,
+        [(m["青木"], 45000), (m["馬場"], 30000), (m["土井"], 15000), (bad, 10000)],
+        rate="0.3",
+    )
+    client.force_login(user)
+    page = text(client.get(page_url(club)))
+    assert SCRIPT not in page
+    assert escape(SCRIPT) in page  # 青木 receives from the player with the hostile name
