@@ -229,7 +229,7 @@ def test_without_a_game_today_the_latest_open_day_is_shown(member_client, club, 
     assert [d.date for d in response.context["other_open_days"]] == [older.date]
     page = text(response)
     assert f'data-open-day="{older.date:%Y-%m-%d}"' in page
-    assert f"{EARLIER.month}/{EARLIER.day}の精算" in page
+    assert f"{EARLIER:%Y/%m/%d}の精算：</span>" in page
 
 
 def test_a_settled_day_says_so(member_client, club, me, m, season):
