@@ -339,6 +339,36 @@ def test_a_long_history_counts_the_latest_days(member_client, club, me, m, seaso
     assert account.balance == money.member_statement(member=me).balance
 
 
+def test_a_chain_of_merges_is_followed_to_its_end(club, member_user, members):
+    first, second, last = members[0], members[1], members[2]
+    Member.objects.filter(pk=first.pk).update(user=member_user, merged_into=second)
+    Member.objects.filter(pk=second.pk).update(merged_into=last)
+    assert selectors.linked_member(club=club, user=member_user) == last
+    Member.objects.filter(pk=last.pk).update(merged_into=first)  # a cycle: nothing to show
+    assert selectors.linked_member(club=club, user=member_user) is None
+
+
+def test_the_current_season_is_the_one_running_today(club):
+    def season(name: str, start: int, end: int) -> Season:
+        return Season(
+            club=club,
+            name=name,
+            start=TODAY + datetime.timedelta(days=start),
+            end=TODAY + datetime.timedelta(days=end),
+        )
+
+    year, half, past, future = (
+        season("year", -200, 100),
+        season("half", -20, 100),
+        season("past", -400, -300),
+        season("next", 10, 100),
+    )
+    assert selectors.current_season([year, half, past, future], TODAY) == half
+    assert selectors.current_season([past, future], TODAY) == past
+    assert selectors.current_season([future], TODAY) == future
+    assert selectors.current_season([], TODAY) is None
+
+
 # --- isolation -------------------------------------------------------------------------------
 
 
