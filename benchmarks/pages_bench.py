@@ -185,6 +185,7 @@ def pages(club, user, members) -> list[tuple[str, str]]:
     season = Season.objects.filter(club=club).order_by("-end").first()
     game = Game.objects.filter(club=club).order_by("-date", "-number").first()
     member = members[0]
+    member.__class__.objects.filter(pk=member.pk).update(user=user)  # who also plays: My page
     day = LAST_DAY
     standings = reverse("standings", args=[club.slug])
     return [
@@ -201,6 +202,7 @@ def pages(club, user, members) -> list[tuple[str, str]]:
             "player (season)",
             reverse("player_detail", args=[club.slug, member.pk]) + f"?season={season.pk}",
         ),
+        ("my page", reverse("my_page", args=[club.slug])),
         (
             "filter: dates (live)",
             standings + f"?start={(LAST_DAY - datetime.timedelta(days=365)).isoformat()}",

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest
 
-from .models import Club, Membership
+from .models import Club, Member, Membership
 
 
 def club_for(request: HttpRequest, slug: str, *, organiser: bool = False) -> Club:
     """The club at `slug` if the user belongs to it, else 404 (its existence must not leak).
 
     With `organiser=True`, a member who is not an organiser gets 403: they know the club exists.
-    Sets `club.is_organiser` for templates. Superusers may see and manage every club.
+    Sets `club.is_organiser` for templates, and `club.viewer_linked` (the user is linked to one of
+    the club's member records: the nav shows "My page"), read in the same query as the role.
+    Superusers may see and manage every club.
     """
     user = request.user
     if not user.is_authenticated:
@@ -23,10 +26,13 @@ def club_for(request: HttpRequest, slug: str, *, organiser: bool = False) -> Clu
         raise Http404 from None
     if user.is_superuser:
         club.is_organiser = True  # type: ignore[attr-defined]
+        club.viewer_linked = False  # type: ignore[attr-defined]
         return club
-    role = Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
-    if role is None:
+    linked = Exists(Member.objects.filter(club=OuterRef("club"), user=OuterRef("user")))
+    found = Membership.objects.filter(club=club, user=user).values_list("role", linked).first()
+    if found is None:
         raise Http404
+    role, club.viewer_linked = found  # type: ignore[attr-defined]
     club.is_organiser = role == Membership.ORGANISER  # type: ignore[attr-defined]
     if organiser and not club.is_organiser:  # type: ignore[attr-defined]
         raise PermissionDenied

@@ -46,6 +46,8 @@ def club_pages() -> list[tuple[str, str]]:
     club = make_club("mame", "mame-no-kai", "マメの会")
     organiser = make_user("organiser", club, Membership.ORGANISER)
     players = [Member.objects.create(club=club, name=n, kana=k) for n, k in LONG_NAMES]
+    players[0].user = organiser  # who also plays: My page shows their games and money
+    players[0].save(update_fields=["user"])
     values: dict[str, Any] = populate(club, organiser, players[:4])
     services.game_record(  # chips and a chombo: the widest game tables
         club=club,
@@ -91,7 +93,7 @@ def test_every_club_page_fits_a_phone(phone, live_server, log_in, club_pages, sc
         screenshot(f"fit-{name}")
     assert not problems, "\n".join(problems)
     # The control: the main pages were there to be checked.
-    for name in ("club_home", "day_detail", "game_detail", "day_ledger", "standings"):
+    for name in ("club_home", "day_detail", "game_detail", "day_ledger", "standings", "my_page"):
         assert name in checked, name
 
 

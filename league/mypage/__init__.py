@@ -1,0 +1,1 @@
+"""My page: a logged-in member's own standing, games and money (see views)."""

@@ -1,0 +1,218 @@
+"""The reads of a member's own page: which member record the user is, their season's standings row
+(from the kept totals, as the standings page reads it), their latest games, and what they pay or
+receive on the day being settled. Each is a fixed number of queries whatever the history's size.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, Exists, F, OuterRef, Q
+from django.utils import timezone
+
+from league import money, stats
+from league.aggregates import selectors as aggregate_selectors
+from league.aggregates.models import MemberTotal
+from league.models import Club, Day, LedgerEntry, Member, Result, Season
+
+# The money derivation's own steps (league.money.services): the same code as the statement's,
+# over the member's latest days instead of all of them.
+from league.money.services import _accounts, _effects
+
+RECENT_GAMES = 10  # the latest games listed; the player's page lists more
+RECENT_MONEY_DAYS = 20  # the member's latest days settled for the page (the statement has all)
+STATEMENT_LINES = 5  # the latest lines of the account
+MAX_MERGE_HOPS = 10  # a record merged into one merged later: follow, but never forever
+
+
+def linked_member(*, club: Club, user: AbstractBaseUser) -> Member | None:
+    """The club's member record linked to `user`, or None.
+
+    A record still in use comes first; a record merged into another (Member.merged_into) leads to
+    the record that survived it, which is where its results and entries went. One query, and one
+    more per merge hop only when the user is linked to a merged record alone.
+    """
+    member = (
+        Member.objects.filter(club=club, user=user)
+        .order_by(F("merged_into").asc(nulls_first=True), "pk")
+        .first()
+    )
+    for _hop in range(MAX_MERGE_HOPS):
+        if member is None or member.merged_into_id is None:
+            break
+        member = Member.objects.filter(club=club, pk=member.merged_into_id).first()
+    if member is not None and member.merged_into_id is not None:
+        return None  # a merge cycle or an endless chain: no record to show
+    if member is not None:
+        member.club = club
+    return member
+
+
+def current_season(seasons: Sequence[Season], today: datetime.date) -> Season | None:
+    """The season running today (the latest started if several overlap), else the latest one
+    started, else the first to come (as the club pot's page chooses)."""
+    ordered = sorted(seasons, key=lambda s: (s.start, s.pk), reverse=True)
+    running = [s for s in ordered if s.start <= today <= s.end]
+    started = [s for s in ordered if s.start <= today]
+    upcoming = sorted((s for s in ordered if s.start > today), key=lambda s: (s.start, s.pk))
+    return next(iter(running or started or upcoming), None)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The member's row of a standings page (league.aggregates.selectors.standings' keys), and
+    where it puts them: `position` among the qualified players (as the standings table numbers
+    them), None while below the season's minimum games."""
+
+    row: dict[str, Any]
+    season: Season | None
+    position: int | None
+    qualified_players: int
+
+    @property
+    def games_to_qualify(self) -> int:
+        minimum = self.season.min_games if self.season is not None else 0
+        return max(0, minimum - self.row["games"])
+
+
+def standing(*, club: Club, member: Member, season: Season | None) -> Standing | None:
+    """The member's standings row for `season` (None: all time) from the kept totals, and their
+    position: two queries whatever the number of games or players."""
+    min_games = season.min_games if season is not None else 0
+    row = (
+        aggregate_selectors.standings(club=club, season=season, min_games=min_games)
+        .filter(member=member.pk)
+        .first()
+    )
+    if row is None:
+        return None
+    # The row's own `position` ranked it alone (the filter runs before the window): count the
+    # qualified players ahead of it instead, which is the standings table's Rank() by total.
+    scope = MemberTotal.objects.filter(club=club, games__gt=0, games__gte=min_games)
+    scope = scope.filter(season__isnull=True) if season is None else scope.filter(season=season)
+    counts = scope.aggregate(ahead=Count("pk", filter=Q(total__gt=row["total"])), of=Count("pk"))
+    position = counts["ahead"] + 1 if row["qualified"] else None
+    return Standing(row, season, position, counts["of"])
+
+
+def recent_games(*, club: Club, member: Member, limit: int = RECENT_GAMES) -> list[Result]:
+    """The member's latest counted results with their games, newest first (one query)."""
+    return list(
+        stats.counted_results(club=club)
+        .filter(member=member)
+        .select_related("game")
+        .order_by("-date", "-game__number")[:limit]
+    )
+
+
+# --- the day being settled ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MyTransfer:
+    """One transfer of the day's ledger that the member makes or receives."""
+
+    pays: bool  # the member pays (else receives)
+    other: Member | None  # the other party: None is the club
+    yen: int
+
+
+@dataclass(frozen=True)
+class DaySettlement:
+    ledger: money.DayLedger
+    transfers: list[MyTransfer]
+    is_today: bool
+
+    @property
+    def day(self) -> Any:
+        return self.ledger.day
+
+    @property
+    def closed(self) -> bool:
+        return self.ledger.day.closed_at is not None
+
+
+@dataclass(frozen=True)
+class Account:
+    """The member's money as their statement derives it, over their latest RECENT_MONEY_DAYS days
+    (days played, attended or with an entry of theirs) and every entry of theirs: the days still
+    open among those, every open debt, and the latest lines. Settling every day of a long history
+    is what makes the full statement slow; a day older than those is left out (`older_left_out`),
+    so the balance is the statement's whenever no older day is still open."""
+
+    position: money.Position
+    lines: list[money.StatementLine]  # the latest, newest first, without running balance
+    older_left_out: bool
+
+    @property
+    def balance(self) -> int:
+        return self.position.total
+
+
+def member_account(*, member: Member, days: int = RECENT_MONEY_DAYS) -> Account:
+    """A fixed number of queries (the entries, the days, their games, results, attendees and
+    shūgi, the rules) whatever the history's length; the work grows with the member's entries,
+    not with the club's days."""
+    club = member.club
+    entries = list(
+        LedgerEntry.objects.filter(club=club)
+        .filter(Q(payer=member) | Q(payee=member) | Q(borrower=member))
+        .select_related("day", "payer", "payee", "borrower", "reverses")
+        .order_by("id")
+    )
+    touched = {e.day_id for e in entries if e.day_id is not None}
+    played = Result.objects.filter(game__day=OuterRef("pk"), member=member, counted=True)
+    came = Day.attendees.through.objects.filter(day=OuterRef("pk"), member=member)
+    latest = list(
+        Day.objects.filter(club=club)
+        .filter(Exists(played) | Exists(came) | Q(pk__in=touched))
+        .order_by("-date")[: days + 1]
+    )
+    older_left_out = len(latest) > days
+    window = sorted(latest[:days], key=lambda d: d.date)
+    for day in window:
+        day.club = club
+    # Only the member's entries: their own outstanding amounts and debts are exact; nobody
+    # else's are read.
+    accounts = _accounts(club, window, entries, {member.pk: member})
+    me = str(member.pk)
+    lines: list[money.StatementLine] = []
+    for ledger in accounts.ledgers:
+        mine = next((p for p in ledger.result.players if p.name == me), None)
+        if mine is not None:
+            day = ledger.day
+            lines.append(money.StatementLine(day.date, "day", mine.yen, day=day, parts=mine))
+    for e in entries:
+        change = _effects(e)[1].get(member.pk, 0)
+        when = e.day.date if e.day else timezone.localdate(e.created_at)
+        lines.append(money.StatementLine(when, e.kind, change, day=e.day, entry=e))
+    lines.sort(key=lambda line: (line.date, line.entry.pk if line.entry else 0))
+    return Account(accounts.position(member), lines[-STATEMENT_LINES:][::-1], older_left_out)
+
+
+def settlement_day(account: Account, today: datetime.date) -> Any:
+    """The day to show what the member pays or receives: today's if they played or came today,
+    else the latest day still open for them. No query."""
+    for line in account.lines:
+        if line.what == "day" and line.date == today and line.day is not None:
+            return line.day
+    open_days = [d.day for d in account.position.open_days]
+    return max(open_days, key=lambda d: d.date, default=None)
+
+
+def day_settlement(*, day: Any, member: Member, today: datetime.date) -> DaySettlement:
+    """The day's ledger (money.day_ledger: a fixed number of queries) and its transfers that
+    involve the member, in the ledger's order."""
+    ledger = money.day_ledger(day=day)
+    me = str(member.pk)
+    mine = []
+    for t in ledger.transfers:
+        if t.payer == me:
+            mine.append(MyTransfer(True, ledger.member(money.party(t.payee)), t.yen))
+        elif t.payee == me:
+            mine.append(MyTransfer(False, ledger.member(money.party(t.payer)), t.yen))
+    return DaySettlement(ledger, mine, ledger.day.date == today)
