@@ -8,13 +8,13 @@ from league.accounts import urls as accounts_urls
 from league.accounts import views_auth as auth
 from league.accounts import views_invitations as invitations
 from league.api import api
+from league.club import views_manage as manage
 from league.money import views as ledger
 from league.money import views_accounts as accounts
 from league.public import views as public
 from league.views import (
     exports,
     imports,
-    manage,
     pages,
     players,
     record,

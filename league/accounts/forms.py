@@ -8,7 +8,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from ..forms_manage import SeasonForm
+from ..club.forms_manage import SeasonForm
 from ..models import Membership
 from . import services
 

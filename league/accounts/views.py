@@ -29,10 +29,10 @@ import scoring
 
 from .. import throttle
 from ..access import club_for
-from ..forms_manage import preset_label
+from ..club.forms_manage import preset_label
+from ..club.views_manage import example_points, example_response
 from ..models import Member, Membership
 from ..services import ServiceError
-from ..views.manage import example_points, example_response
 from . import services
 from .forms import ClubForm, FirstSeasonForm, MembershipRoleForm, SignupForm
 

@@ -12,9 +12,9 @@ from django.views.decorators.http import require_http_methods
 from ..access import club_for
 from ..models import Member, Season
 from ..services import ServiceError
-from ..views.manage import _add_errors
 from . import services
 from .forms import MemberEditForm, MergeForm, SeasonEditForm
+from .views_manage import _add_errors
 
 
 @require_http_methods(["GET", "POST"])

@@ -22,10 +22,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from league import imports
 from league.access import club_for
+from league.club.forms_manage import kana_clean
 from league.excel import services as excel_services
 from league.excel.progress import ProgressWriter, progress_of
 from league.excel.selectors import upload_waiting
-from league.forms_manage import kana_clean
 from league.models import Club, Game, ImportUpload, Member
 
 NEW = "new"

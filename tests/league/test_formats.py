@@ -100,7 +100,7 @@ def test_the_day_and_game_pages_write_negative_chips_with_a_triangle(
 
 
 def test_japanese_form_labels_end_in_a_full_width_colon():
-    from league.forms_manage import SeasonForm
+    from league.club.forms_manage import SeasonForm
 
     with translation.override("ja"):
         assert SeasonForm()["name"].label_tag().endswith("：</label>")

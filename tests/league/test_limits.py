@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 import scoring
 from league import api_auth, limits, money, services
+from league.club.forms_manage import RulesForm, rules_initial
 from league.forms import today
-from league.forms_manage import RulesForm, rules_initial
 from league.models import ApiToken, ChipEvent, Game, LedgerEntry, RulesVersion, Season
 from tests.league.test_api import body, call, url
 from tests.league.test_imports import STANDARD, game, plan_of, simple
@@ -119,7 +119,7 @@ def test_deep_nesting_never_reaches_the_json_parser(english, club, monkeypatch):
         raise AssertionError("json.loads was called")
 
     fake = types.SimpleNamespace(loads=parser_called, dumps=json.dumps)
-    monkeypatch.setattr("league.forms_manage.json", fake)
+    monkeypatch.setattr("league.club.forms_manage.json", fake)
     for depth in (25, 3000, 100_000):
         errors = json_errors(rules_post(english, club, "[" * depth + "]" * depth))
         assert errors

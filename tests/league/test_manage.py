@@ -1,4 +1,4 @@
-"""Managing a club: members, seasons, rules versions and re-settling (league/views/manage.py)."""
+"""Managing a club: members, seasons, rules versions and re-settling (league/club/views_manage.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.urls import reverse
 
 import scoring
 from league import services
-from league.forms_manage import RulesForm, kana_sort_key, normalise_kana, rules_initial
+from league.club.forms_manage import RulesForm, kana_sort_key, normalise_kana, rules_initial
 from league.models import AuditLog, Game, Member, Result, RulesVersion, Season
 from league.templatetags import jancho
 

@@ -22,10 +22,10 @@ from django.utils.translation import gettext_lazy
 import scoring
 from scoring.rules import BELOW_ZERO, CHOMBO_MODES, DEPOSITS, PLAYER_COUNTS, ROUNDINGS, TIES
 
-from . import limits
-from .forms import parse_date
-from .services import problem_message
-from .templatetags.jancho import chip_kind, chip_kind_key
+from .. import limits
+from ..forms import parse_date
+from ..services import problem_message
+from ..templatetags.jancho import chip_kind, chip_kind_key
 
 # Rows offered for rate tiers and chip kinds (a club with more uses the JSON editor), and each
 # row's columns: form field infix → key in the rules object.

@@ -27,7 +27,10 @@ import scoring
 
 from .. import money, services
 from ..access import club_for
-from ..forms_manage import (
+from ..models import Club, Member, Result, RulesVersion, Season
+from ..services import problem_message
+from ..templatetags import jancho
+from .forms_manage import (
     MemberForm,
     RulesForm,
     SeasonForm,
@@ -36,9 +39,6 @@ from ..forms_manage import (
     rules_initial,
     rules_summary,
 )
-from ..models import Club, Member, Result, RulesVersion, Season
-from ..services import problem_message
-from ..templatetags import jancho
 
 
 def _add_errors(form: forms.Form, error: services.ServiceError) -> None:
