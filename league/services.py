@@ -1094,6 +1094,9 @@ def day_attendees_add(
     if (problem := limits.date_problem(date)) is not None:
         raise ServiceError.one("date", problem)
     with transaction.atomic():
+        # A record merged into another is refused; one being merged waits for this (or this
+        # for the merge, which then moves the attendance): see lock_live_members.
+        lock_live_members([m.pk for m in members], shared=True)
         day, _created = Day.objects.get_or_create(club=club, date=date)
         present = set(day.attendees.values_list("pk", flat=True))
         new = [m for m in members if m.pk not in present]

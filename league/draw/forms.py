@@ -26,10 +26,14 @@ class CheckInForm(forms.Form):
     )
     guest = forms.BooleanField(label=_("Add as a new guest"), required=False)
 
-    def __init__(self, *args: Any, members: list[Member], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, members: list[Member], aliases: list[Member] = (), **kwargs: Any
+    ) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
-        self.directory = MemberDirectory(members)
+        # A record merged into another (league.club) is never checked in: its name finds the
+        # record that stayed, as on the record form.
+        self.directory = MemberDirectory(members, aliases)
         self.member: Member | None = None
         self.guest_name = ""
 

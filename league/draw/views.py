@@ -134,7 +134,12 @@ def draw_day(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespon
 def draw_check_in(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug, organiser=True)
     _day(club, date)
-    form = CheckInForm(request.POST, members=list(Member.objects.filter(club=club)))
+    everyone = list(Member.objects.filter(club=club))
+    form = CheckInForm(
+        request.POST,
+        members=[m for m in everyone if m.merged_into_id is None],
+        aliases=[m for m in everyone if m.merged_into_id is not None],
+    )
     if not form.is_valid():
         _errors(request, form.errors)
         return _to_draw(club, date)
@@ -175,7 +180,7 @@ def draw_start(request: HttpRequest, slug: str) -> HttpResponse:
 def draw_leave(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug, organiser=True)
     day = _day(club, date)
-    form = LeaveForm(request.POST, members=Member.objects.filter(club=club))
+    form = LeaveForm(request.POST, members=Member.objects.filter(club=club, merged_into=None))
     if form.is_valid():
         member = form.cleaned_data["member"]
         try:
@@ -215,7 +220,7 @@ def draw_round(request: HttpRequest, slug: str, date: datetime.date) -> HttpResp
 def draw_swap(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug, organiser=True)
     day = _day(club, date)
-    form = SwapForm(request.POST, members=Member.objects.filter(club=club))
+    form = SwapForm(request.POST, members=Member.objects.filter(club=club, merged_into=None))
     if form.is_valid():
         first, second = form.cleaned_data["first"], form.cleaned_data["second"]
         try:

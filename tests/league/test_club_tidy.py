@@ -13,7 +13,7 @@ from django.urls import reverse
 from league import services
 from league.aggregates.models import MemberTotal
 from league.club import services as club_services
-from league.models import AuditLog, Game, Member, Result, Season
+from league.models import AuditLog, Day, Game, Member, Result, Season
 from tests.conftest import make_club, make_user
 
 DATE = datetime.date(2026, 5, 9)
@@ -188,6 +188,23 @@ def test_a_merged_record_is_offered_nowhere(organiser_client, club, members, org
     assert "アオキ ゲスト" not in page
     candidates = club_services.merge_candidates(members[1])
     assert guest not in candidates
+
+
+def test_the_draw_check_in_finds_the_survivor_by_a_merged_name(
+    organiser_client, club, members, organiser, guest
+):
+    """At the table people type the old spelling: the record that stayed is checked in, and the
+    merged one can never become an attendee (no money would ever settle on it)."""
+    from league.draw.models import Attendance
+
+    club_services.member_merge(keep=members[0], gone=guest, user=organiser)
+    organiser_client.post(reverse("draw_start", args=[club.slug]), {"date": DATE.isoformat()})
+    organiser_client.post(reverse("draw_check_in", args=[club.slug, DATE]), {"name": "ｱｵｷ ｹﾞｽﾄ"})
+    assert [a.member for a in Attendance.objects.all()] == [members[0]]
+    assert list(Day.objects.get(club=club, date=DATE).attendees.all()) == [members[0]]
+    with pytest.raises(services.ServiceError, match="統合|merged"):
+        services.day_attendees_add(club=club, user=organiser, date=DATE, members=[guest])
+    assert not Day.objects.get(club=club, date=DATE).attendees.filter(pk=guest.pk).exists()
 
 
 def test_merge_preview_queries_do_not_grow_with_history(
