@@ -202,7 +202,7 @@ def test_the_draw_check_in_finds_the_survivor_by_a_merged_name(
     organiser_client.post(reverse("draw_check_in", args=[club.slug, DATE]), {"name": "ｱｵｷ ｹﾞｽﾄ"})
     assert [a.member for a in Attendance.objects.all()] == [members[0]]
     assert list(Day.objects.get(club=club, date=DATE).attendees.all()) == [members[0]]
-    with pytest.raises(services.ServiceError, match="統合|merged"):
+    with pytest.raises(services.ServiceError, match=r"統合|merged"):
         services.day_attendees_add(club=club, user=organiser, date=DATE, members=[guest])
     assert not Day.objects.get(club=club, date=DATE).attendees.filter(pk=guest.pk).exists()
 
