@@ -19,6 +19,7 @@ import datetime
 import hashlib
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -107,8 +108,9 @@ def invitation_create(
         raise ServiceError.one(
             "max_uses", _("Enter a number from 1 to %(max)s.") % {"max": MAX_USES}
         )
+    if member is not None or role == Membership.ORGANISER:
+        max_uses = 1  # a link for one person's record, or one that makes an organiser: one use
     if member is not None:
-        max_uses = 1  # a link for one person's record can make one login only
         if member.club_id != club.pk:
             raise ServiceError.one("member", _("Choose a player of this club."))
         if member.user_id is not None or member.merged_into_id is not None:
@@ -157,6 +159,32 @@ def invitation_revoke(*, invitation: Invitation, user: User) -> Invitation:
             after=_snapshot(invitation),
         )
     return invitation
+
+
+def invitations_of_revoked(*, club: Club, creator: Any, actor: User) -> int:
+    """Cancel the open links `creator` made in `club`: called when they stop being an organiser
+    (removed, demoted or leaving), so that no link of theirs lets them, or anyone, back in."""
+    revoked = 0
+    open_links = Invitation.objects.select_for_update().filter(
+        club=club, created_by=creator, revoked_at__isnull=True
+    )
+    for invitation in open_links:
+        if state(invitation) != OK:
+            continue
+        before = _snapshot(invitation)
+        invitation.revoked_at = timezone.now()
+        invitation.revoked_by = services.stored_user(actor)
+        invitation.save(update_fields=["revoked_at", "revoked_by"])
+        audit(
+            club=club,
+            actor=actor,
+            action="invitation.revoke",
+            target=f"invitation:{invitation.pk}",
+            before=before,
+            after={**_snapshot(invitation), "why": "creator no longer an organiser"},
+        )
+        revoked += 1
+    return revoked
 
 
 # --- whoever has the link: look it up and use it ---------------------------------------------

@@ -36,6 +36,7 @@ from ..services import (
     rules_version_create,
     season_create,
 )
+from . import invitations
 
 SLUG_MIN = 3
 SLUG_MAX = Club._meta.get_field("slug").max_length or 50
@@ -325,6 +326,8 @@ def membership_set_role(*, membership: Membership, role: str, actor: User) -> Me
             return current
         if role != Membership.ORGANISER and _is_last_organiser(current):
             raise _last_organiser_error("role", leaving=False)
+        if current.role == Membership.ORGANISER:  # stepping down: their links stop working
+            invitations.invitations_of_revoked(club=current.club, creator=current.user, actor=actor)
         current.role = role
         current.save(actor=actor)
     return current
@@ -341,6 +344,7 @@ def membership_remove(*, membership: Membership, actor: User, leaving: bool = Fa
             raise ServiceError.one("__all__", _("This membership no longer exists."))
         if _is_last_organiser(current):
             raise _last_organiser_error("__all__", leaving=leaving)
+        invitations.invitations_of_revoked(club=current.club, creator=current.user, actor=actor)
         linked = list(Member.objects.filter(club_id=current.club_id, user_id=current.user_id))
         for member in linked:
             member.user = None

@@ -60,7 +60,10 @@ class InvitationForm(forms.Form):
     max_uses = NumberField(
         label=gettext_lazy("How many people may use it"),
         initial=1,
-        help_text=gettext_lazy("For a club's LINE group, enter how many may join with it."),
+        help_text=gettext_lazy(
+            "For a club's LINE group, enter how many may join with it. A link that makes an "
+            "organiser, or is for one player, works once."
+        ),
     )
     note = forms.CharField(
         label=gettext_lazy("Note (only organisers see it)"),

@@ -286,15 +286,45 @@ def test_an_organiser_link_makes_an_organiser_and_promotes_a_member(
     club, organiser, member_user, organiser_client
 ):
     secret = make_link(organiser_client, club, role="organiser", max_uses="2")
+    assert Invitation.objects.get().max_uses == 1  # a link that makes an organiser: one use
     client = logged_in(member_user)
     assert client.post(join_url(secret)).status_code == 302
     assert Membership.objects.get(club=club, user=member_user).role == Membership.ORGANISER
     assert AuditLog.objects.filter(action="membership.role").exists()
     # A new organiser who does not play is not asked for a name.
     helper = make_user("helper")
+    assert logged_in(helper).post(join_url(secret)).status_code == 410  # used
+    secret = make_link(organiser_client, club, role="organiser")
     assert logged_in(helper).post(join_url(secret)).status_code == 302
     assert Membership.objects.get(club=club, user=helper).role == Membership.ORGANISER
     assert not Member.objects.filter(user=helper).exists()
+
+
+@pytest.mark.parametrize("how", ["removed", "demoted", "left"])
+def test_an_organiser_who_stops_being_one_loses_their_links(club, organiser, how):
+    """A link made by an organiser who is removed, made a member or leaves is cancelled (audited),
+    so that it cannot bring them, or anyone, back as an organiser."""
+    from league.accounts import services as accounts
+
+    rogue = make_user("rogue", club, Membership.ORGANISER)
+    _, back = invitations.invitation_create(club=club, user=rogue, role="organiser", days=30)
+    _, group = invitations.invitation_create(club=club, user=rogue, max_uses=50)
+    _, theirs = invitations.invitation_create(club=club, user=organiser)
+    membership = Membership.objects.get(club=club, user=rogue)
+    if how == "removed":
+        accounts.membership_remove(membership=membership, actor=organiser)
+    elif how == "demoted":
+        accounts.membership_set_role(membership=membership, role="member", actor=organiser)
+    else:
+        accounts.membership_leave(club=club, user=rogue)
+    assert Invitation.objects.filter(created_by=rogue, revoked_at__isnull=True).count() == 0
+    assert AuditLog.objects.filter(action="invitation.revoke").count() == 2
+    response = logged_in(rogue).post(join_url(back))
+    assert response.status_code == 410 and "取り消されました" in response.content.decode()
+    role = Membership.objects.filter(club=club, user=rogue).values_list("role", flat=True).first()
+    assert role in (None, Membership.MEMBER)
+    assert logged_in(make_user("friend")).get(join_url(group)).status_code == 410
+    assert logged_in(make_user("other")).get(join_url(theirs)).status_code == 200  # not theirs
 
 
 def test_someone_already_in_the_club_is_told_and_nothing_is_used(
