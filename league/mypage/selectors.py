@@ -72,6 +72,7 @@ class Standing:
     season: Season | None
     position: int | None
     qualified_players: int
+    final: bool = False  # a closed season's frozen row (Season.final_standings)
 
     @property
     def games_to_qualify(self) -> int:
@@ -82,6 +83,8 @@ class Standing:
 def standing(*, club: Club, member: Member, season: Season | None) -> Standing | None:
     """The member's standings row for `season` (None: all time) from the kept totals, and their
     position: two queries whatever the number of games or players."""
+    if season is not None and season.closed_at is not None and season.final_standings is not None:
+        return _final_standing(season, member)
     min_games = season.min_games if season is not None else 0
     row = (
         aggregate_selectors.standings(club=club, season=season, min_games=min_games)
@@ -216,3 +219,17 @@ def day_settlement(*, day: Any, member: Member, today: datetime.date) -> DaySett
         elif t.payee == me:
             mine.append(MyTransfer(False, ledger.member(money.party(t.payer)), t.yen))
     return DaySettlement(ledger, mine, ledger.day.date == today)
+
+
+def _final_standing(season: Season, member: Member) -> Standing | None:
+    """A closed season: the member's row as it was frozen, the record of who won (no query)."""
+    rows = season.final_standings or []
+    row = next((dict(r) for r in rows if r["member"] == member.pk), None)
+    if row is None:
+        return None
+    games = row["games"]
+    # As league.stats computes it: hundredths of a percent, truncated.
+    row["top_two_rate"] = (row["first"] + row["second"]) * 10000 // games if games else None
+    position = row["position"] if row["qualified"] else None
+    qualified = sum(1 for r in rows if r["qualified"])
+    return Standing(row, season, position, qualified, final=True)

@@ -162,6 +162,9 @@ def public_standings(request: HttpRequest, club: Club, token: str) -> HttpRespon
 @public_page
 def public_season(request: HttpRequest, club: Club, token: str, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season, club=club, pk=season_id)
+    if season.closed_at is not None:  # the record of who won, as on the club's own page
+        context = {"club": club, "token": token, "season": season, "table": None}
+        return render(request, "league/public/season_standings.html", context)
     rules = stats.rules_between(stats.rules_versions(club=club), season.start, season.end)
     table = standings_views._table(
         request,

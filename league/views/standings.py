@@ -126,6 +126,13 @@ def season_leaders(*, club: Club, seasons: Sequence[Season]) -> dict[int, list[d
         rows[row["season"]].append(row)
     leaders = {}
     for season in seasons:
+        if season.closed_at is not None and season.final_standings is not None:
+            # Closed: the record of who won, whatever was corrected afterwards.
+            leaders[season.pk] = sorted(
+                (r for r in season.final_standings if r["qualified"] and r["position"] == 1),
+                key=lambda r: r["name"],
+            )
+            continue
         qualified = [r for r in rows[season.pk] if r["games"] >= season.min_games]
         best = max((r["total"] for r in qualified), default=None)
         leaders[season.pk] = sorted(

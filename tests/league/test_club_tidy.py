@@ -8,6 +8,7 @@ import datetime
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.test import Client
 from django.urls import reverse
 
 from league import services
@@ -316,6 +317,47 @@ def test_close_freezes_the_standings_and_reopen_brings_them_back(
     assert actions == ["season.close", "season.reopen"]
     reopen = AuditLog.objects.get(action="season.reopen")
     assert reopen.before["final_standings"] == frozen
+
+
+def test_every_page_and_the_pot_read_a_closed_seasons_frozen_winner(
+    organiser_client, club, members, organiser, season
+):
+    """After closing, a correction that changes the live leader changes nothing that names the
+    season's winner: the pot's champion, the seasons' leaders, the share link, My page."""
+    from league import money
+    from league.mypage import selectors as mypage
+    from league.views.standings import season_leaders
+
+    g = record(club, organiser, members[:4])  # 青木 first
+    club_services.season_close(season=season, user=organiser)
+    services.game_edit(
+        game=g,
+        user=organiser,
+        data=services.GameInput(
+            date=DATE,
+            seats=[
+                services.SeatInput(m, p)
+                for m, p in zip(members[:4], (5000, 20000, 30000, 45000), strict=True)
+            ],
+            rate="0.3",
+        ),
+    )  # live: 土井 first now
+    season.refresh_from_db()
+    assert money.season_pot(season=season).champion == members[0]
+    assert [r["name"] for r in season_leaders(club=club, seasons=[season])[season.pk]] == ["青木"]
+    assert mypage.standing(club=club, member=members[0], season=season).position == 1
+    assert mypage.standing(club=club, member=members[3], season=season).position == 4
+    club.share_token = "t" * 43
+    club.save()
+    page = Client().get(reverse("public_season", args=[club.share_token, season.pk]))
+    html = page.content.decode()
+    assert "確定済み" in html or "Final" in html
+    table = html[html.index("final-standings") :]
+    assert table.index("青木") < table.index("土井")
+    # Reopened: the live numbers everywhere again.
+    club_services.season_reopen(season=season, user=organiser)
+    season.refresh_from_db()
+    assert money.season_pot(season=season).champion == members[3]
 
 
 def test_closing_twice_is_refused(club, organiser, season):
