@@ -7,8 +7,8 @@ import datetime
 
 import pytest
 from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league import services
