@@ -8,6 +8,8 @@ can send someone through sign-up and back.
 from __future__ import annotations
 
 import datetime
+import unicodedata
+from typing import Any
 from urllib.parse import urlsplit
 
 from django import forms
@@ -163,6 +165,11 @@ class PasswordResetView(auth_views.PasswordResetView):
     subject_template_name = "registration/password_reset_subject.txt"
     http_method_names = ["get", "head", "post"]
 
+    def dispatch(self, request, *args, **kwargs):
+        if not settings.PASSWORD_RESET_BY_MAIL:  # no mail server: no link to print to a log
+            return render(request, "registration/password_reset_unavailable.html", status=404)
+        return super().dispatch(request, *args, **kwargs)
+
     def get_form(self, form_class=None):
         form = super().get_form(form_class)
         form.address = throttle.client_address(self.request)
@@ -266,15 +273,47 @@ def club_first_season(request: HttpRequest, slug: str) -> HttpResponse:
 # --- one's account ---------------------------------------------------------------------------
 
 
+class EmailForm(forms.Form):
+    email = forms.EmailField(
+        label=gettext_lazy("E-mail"),
+        required=False,
+        max_length=254,
+        help_text=gettext_lazy("Used only to send you a link when you forget your password."),
+    )
+
+    def clean_email(self) -> str:
+        return self.cleaned_data["email"].strip()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        # Full-width input (ｙａｍａｄａ＠…) as a Japanese keyboard may type it: made half-width.
+        if args and args[0] is not None and "email" in args[0]:
+            data = args[0].copy()
+            data["email"] = unicodedata.normalize("NFKC", data["email"])
+            args = (data, *args[1:])
+        super().__init__(*args, **kwargs)
+
+
 @login_required
-@require_GET
+@require_http_methods(["GET", "HEAD", "POST"])
 def account(request: HttpRequest) -> HttpResponse:
+    """One's clubs and roles, and one's e-mail address (for password reset)."""
+    form = EmailForm(
+        request.POST if request.method == "POST" else None,
+        initial={"email": request.user.email},
+    )
+    if request.method == "POST" and form.is_valid():
+        request.user.email = form.cleaned_data["email"]
+        request.user.save(update_fields=["email"])
+        messages.success(request, _("Your e-mail address was saved."))
+        return redirect("account")
     memberships = (
         Membership.objects.filter(user=request.user)
         .select_related("club")
         .order_by("club__name", "club__slug")
     )
-    return render(request, "league/accounts/account.html", {"memberships": memberships})
+    context = {"memberships": memberships, "email_form": form}
+    return render(request, "league/accounts/account.html", context)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -69,7 +69,11 @@ class ThrottledLoginView(LoginView):
     http_method_names = ["get", "head", "post"]  # FormView would take PUT as POST
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        return {**super().get_context_data(**kwargs), "signup_enabled": settings.SIGNUP}
+        return {
+            **super().get_context_data(**kwargs),
+            "signup_enabled": settings.SIGNUP,
+            "reset_by_mail": settings.PASSWORD_RESET_BY_MAIL,
+        }
 
     def form_valid(self, form: ThrottledAuthenticationForm) -> HttpResponse:  # type: ignore[override]
         response = super().form_valid(form)

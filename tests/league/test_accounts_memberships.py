@@ -123,6 +123,37 @@ def test_the_account_page_lists_clubs_and_roles(organiser, club, other_club):
     assert reverse("password_change") in html and reverse("club_new") in html
 
 
+def test_without_a_mail_server_a_password_cannot_be_reset_by_mail(client, organiser, settings):
+    """Production with no EMAIL_HOST: no reset link is ever written anywhere (not even to the
+    server's log), the page says why, and the login page does not offer it."""
+    settings.PASSWORD_RESET_BY_MAIL = False
+    organiser.email = "org@example.jp"
+    organiser.save()
+    client.cookies["django_language"] = "ja"
+    response = client.post(reverse("password_reset"), {"email": "org@example.jp"})
+    assert response.status_code == 404
+    assert "メールを送らない" in response.content.decode()
+    assert mail.outbox == []
+    assert reverse("password_reset") not in client.get(reverse("login")).content.decode()
+
+
+def test_the_account_page_saves_an_e_mail_address(organiser, organiser_client):
+    address = reverse("account")
+    organiser_client.cookies["django_language"] = "ja"
+    bad = organiser_client.post(address, {"email": "not an address"})
+    assert bad.status_code == 200 and "email" in bad.context["email_form"].errors
+    assert "有効なメールアドレス" in bad.content.decode()
+    organiser.refresh_from_db()
+    assert organiser.email == ""
+    response = organiser_client.post(address, {"email": "ｙａｍａｄａ＠ｅｘａｍｐｌｅ．ｊｐ"})
+    assert response.status_code == 302
+    organiser.refresh_from_db()
+    assert organiser.email == "yamada@example.jp"  # typed full-width, kept half-width
+    assert organiser_client.post(address, {"email": ""}).status_code == 302
+    organiser.refresh_from_db()
+    assert organiser.email == ""
+
+
 def test_the_account_page_needs_a_login(client, db):
     assert client.get(reverse("account")).status_code == 302
 
