@@ -52,6 +52,14 @@ RATE_NAME_TOO_LONG = gettext_lazy("A rate's name may have at most %(n)s characte
 CHIP_KIND_TOO_LONG = gettext_lazy("A chip kind may have at most %(n)s characters.")
 
 
+def row_id(text: str | None) -> int | None:
+    """An id from a query string (?remove=12), or None for anything that is not one: "²" and
+    "١٢" are digits to str.isdigit but not to int(), and 30 digits overflow the database's key."""
+    if not text or not text.isascii() or not text.isdigit() or len(text) > 18:
+        return None
+    return int(text)
+
+
 def _years_after(date: datetime.date, years: int) -> datetime.date:
     try:
         return date.replace(year=date.year + years)

@@ -583,6 +583,9 @@ class ApiToken(models.Model):
 class LoginAttempt(models.Model):
     """Failed logins, to throttle guessing per user name and per address (see league.throttle)."""
 
+    # What is counted: failed logins, or sign-ups and reset mails (league.accounts), each kept
+    # apart so that no one of them can be made to block another.
+    kind = models.CharField(max_length=10, default="login")
     username = models.CharField(max_length=150)  # lower-cased
     address = models.GenericIPAddressField()
     device = models.CharField(max_length=64, blank=True, default="")  # a trusted device's id

@@ -78,6 +78,7 @@ class Limits:
     address: int = ADDRESS_LIMIT
     device: int = DEVICE_LIMIT
     window: datetime.timedelta = WINDOW
+    kind: str = "login"  # LoginAttempt.kind: what these limits count
 
 
 LOGIN = Limits()
@@ -102,6 +103,15 @@ def client_address(request: HttpRequest) -> str:
         return UNKNOWN_ADDRESS
 
 
+def address_block(address: str) -> str:
+    """The address as a sender is counted for sign-ups and reset mails: an IPv6 address by its
+    /64 (one home or phone connection holds a whole /64), an IPv4 address as it is."""
+    ip = ipaddress.ip_address(address)
+    if ip.version == 6:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False).network_address)
+    return str(ip)
+
+
 def _key(username: str) -> str:
     return username.strip().lower()[:USERNAME_LENGTH]
 
@@ -115,7 +125,9 @@ def _window_filter(name: str, address: str, device: str, since: datetime.datetim
 def _over(name: str, address: str, device: str, limits: Limits, *, including: int) -> bool:
     """Whether the failures counted so far (plus `including` this attempt) exceed the limits."""
     since = timezone.now() - limits.window
-    rows = LoginAttempt.objects.filter(_window_filter(name, address, device, since))
+    rows = LoginAttempt.objects.filter(
+        _window_filter(name, address, device, since), kind=limits.kind
+    )
     if device:
         return rows.count() > limits.device - 1 + including
     counts = rows.aggregate(
@@ -159,10 +171,12 @@ def attempt_begin(
     name = _key(username)
     with transaction.atomic():
         if device:
-            _lock(f"device:{device}")
+            _lock(f"{limits.kind}:device:{device}")
         else:
-            _lock(f"name:{name}", f"address:{address}")
-        row = LoginAttempt.objects.create(username=name, address=address, device=device)
+            _lock(f"{limits.kind}:name:{name}", f"{limits.kind}:address:{address}")
+        row = LoginAttempt.objects.create(
+            kind=limits.kind, username=name, address=address, device=device
+        )
         if _over(name, address, device, limits, including=1):
             row.delete()
             return None

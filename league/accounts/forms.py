@@ -30,7 +30,7 @@ class SignupForm(UserCreationForm):
         super().__init__(*args, **kwargs)
         self.fields["username"].label = _("User name")
         self.fields["username"].help_text = _(
-            "What you type to log in: letters (Japanese too), digits and @ . + - _ only."
+            "What you type to log in: letters (Japanese too), digits and @ . + - _, no spaces."
         )
         self.fields["username"].widget.attrs.update(
             {"autocomplete": "username", "autocapitalize": "none", "spellcheck": "false"}

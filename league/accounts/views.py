@@ -8,6 +8,7 @@ can send someone through sign-up and back.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import unicodedata
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,6 +20,7 @@ from django.contrib.auth import login as auth_login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
+from django.forms.utils import ErrorDict
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404, resolve, reverse_lazy
@@ -29,7 +31,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import scoring
 
-from .. import throttle
+from .. import limits, throttle
 from ..access import club_for
 from ..club.forms_manage import preset_label
 from ..club.views_manage import example_points, example_response
@@ -44,8 +46,9 @@ SIGNUP_LIMIT = 10
 SIGNUP_LIMITS = throttle.Limits(
     pair=SIGNUP_LIMIT,
     name=SIGNUP_LIMIT,
-    address=throttle.ADDRESS_LIMIT,
+    address=SIGNUP_LIMIT,
     window=datetime.timedelta(hours=1),
+    kind="signup",
 )
 SIGNUP_THROTTLED = gettext_lazy(
     "Too many accounts were created from this network in the last hour. Try again later."
@@ -54,15 +57,17 @@ TOO_MANY_REQUESTS = 429
 # Password-reset mails asked for from one address in an hour: each sends a mail to whoever owns
 # the address typed, so a script must not be able to flood someone's mailbox.
 RESET_LIMIT = 10
+RESET_MAILBOX_LIMIT = 3  # mails to one address an hour, wherever they are asked from
 RESET_LIMITS = throttle.Limits(
-    pair=RESET_LIMIT,
-    name=RESET_LIMIT,
-    address=throttle.ADDRESS_LIMIT,
+    pair=RESET_MAILBOX_LIMIT,
+    name=RESET_MAILBOX_LIMIT,
+    address=RESET_LIMIT,
     window=datetime.timedelta(hours=1),
+    kind="reset",
 )
 RESET_THROTTLED = gettext_lazy(
-    "Too many password-reset mails were asked for from this network in the last hour. "
-    "Try again later."
+    "Too many password-reset mails were asked for in the last hour, from this network or for "
+    "this address. Try again later."
 )
 
 
@@ -111,11 +116,20 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(next_url or "club_new")
     form = SignupForm(request.POST or None)
     status = 200
-    if request.method == "POST" and form.is_valid():
-        key = f"signup@{throttle.client_address(request)}"
-        attempt = throttle.attempt_begin(
-            username=key, address=throttle.client_address(request), limits=SIGNUP_LIMITS
-        )
+    if request.method == "POST" and form.has_error("username", "unique"):
+        # A taken name tells that the name exists: counted as a sign-up, so that names cannot be
+        # tried one after another without limit.
+        block = throttle.address_block(throttle.client_address(request))
+        attempt = throttle.attempt_begin(username=block, address=block, limits=SIGNUP_LIMITS)
+        if attempt is None:  # refused, without saying whether the name is taken
+            form._errors = ErrorDict()
+            form.add_error(None, SIGNUP_THROTTLED)
+            status = TOO_MANY_REQUESTS
+        else:
+            throttle.attempt_failed(attempt)
+    elif request.method == "POST" and form.is_valid():
+        block = throttle.address_block(throttle.client_address(request))
+        attempt = throttle.attempt_begin(username=block, address=block, limits=SIGNUP_LIMITS)
         if attempt is None:
             form.add_error(None, SIGNUP_THROTTLED)
             status = TOO_MANY_REQUESTS
@@ -127,7 +141,10 @@ def signup(request: HttpRequest) -> HttpResponse:
                     email=form.cleaned_data.get("email", ""),
                 )
             except ServiceError as e:
-                throttle.attempt_succeeded(attempt)  # nothing was created: it does not count
+                if "username" in e.errors:  # a taken name (in another width): it counts
+                    throttle.attempt_failed(attempt)
+                else:  # nothing was created and nothing told: it does not count
+                    throttle.attempt_succeeded(attempt)
                 _add_errors(form, e)
             else:
                 throttle.attempt_failed(attempt)  # stays counted: sign-ups are what is limited
@@ -149,8 +166,10 @@ class ThrottledPasswordResetForm(PasswordResetForm):
         cleaned = super().clean()
         if self.errors:
             return cleaned
+        # Counted per mailbox (its hash: no address is stored) and per sender's network.
+        mailbox = hashlib.sha256(cleaned["email"].strip().lower().encode()).hexdigest()[:40]
         attempt = throttle.attempt_begin(
-            username=f"reset@{self.address}", address=self.address, limits=RESET_LIMITS
+            username=mailbox, address=throttle.address_block(self.address), limits=RESET_LIMITS
         )
         if attempt is None:
             raise forms.ValidationError(RESET_THROTTLED, code="throttled")
@@ -370,7 +389,8 @@ def memberships(request: HttpRequest, slug: str) -> HttpResponse:
         row.players = players.get(row.user_id, [])  # type: ignore[attr-defined]
     organisers = sum(1 for m in rows if m.role == Membership.ORGANISER)
     asked = request.GET.get("remove", "")
-    confirm = next((m for m in rows if asked.isdigit() and m.pk == int(asked)), None)
+    asked_id = limits.row_id(asked)
+    confirm = next((m for m in rows if asked_id is not None and m.pk == asked_id), None)
     return render(
         request,
         "league/accounts/memberships.html",

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 import scoring
 
-from .. import money, services
+from .. import limits, money, services
 from ..access import club_for
 from ..models import Club, Member, Result, RulesVersion, Season
 from ..services import problem_message
@@ -99,9 +99,10 @@ def member_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _member_toggle(request: HttpRequest, club: Club, member_id: str) -> HttpResponse:
-    if not member_id.isdigit():
+    pk = limits.row_id(member_id)
+    if pk is None:
         raise Http404
-    member = get_object_or_404(Member, pk=int(member_id), club=club)
+    member = get_object_or_404(Member, pk=pk, club=club)
     try:
         member = services.member_set_active(
             member=member, user=request.user, active=not member.is_active

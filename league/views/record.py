@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from league import breakdown, services
+from league import breakdown, limits, services
 from league.access import club_for
 from league.draw.services import table_link_game
 from league.forms import CHIP_ROWS, WINDS, GameForm, VoidForm, parse_date, today
@@ -273,10 +273,10 @@ def _rate_warning(club: Club, data: GameInput) -> str:
 
 def _linked_to_draw(request: HttpRequest, club: Club, game: Game) -> bool:
     """Recorded from a table's card (?draw_table=, kept in the form's URL): mark it recorded."""
-    table_id = request.GET.get("draw_table", "")
-    if not table_id.isdigit():
+    table_id = limits.row_id(request.GET.get("draw_table", ""))
+    if table_id is None:
         return False
-    linked = table_link_game(club=club, user=request.user, table_id=int(table_id), game=game)
+    linked = table_link_game(club=club, user=request.user, table_id=table_id, game=game)
     return linked is not None
 
 

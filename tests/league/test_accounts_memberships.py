@@ -91,22 +91,67 @@ def test_password_reset_for_an_unknown_address_sends_nothing_and_says_the_same(c
     assert mail.outbox == []
 
 
-def test_password_reset_mails_from_one_address_are_limited(organiser):
+def test_password_reset_mails_from_one_network_are_limited(organiser, db):
     from league.accounts import views
 
-    organiser.email = "organiser@example.jp"
-    organiser.save()
+    for i in range(views.RESET_LIMIT + 1):
+        get_user_model().objects.create_user(
+            username=f"u{i}", password=PASSWORD, email=f"u{i}@example.jp"
+        )
     client = Client(REMOTE_ADDR="203.0.113.5")
-    for _i in range(views.RESET_LIMIT):
-        response = client.post(reverse("password_reset"), {"email": "organiser@example.jp"})
+    for i in range(views.RESET_LIMIT):
+        response = client.post(reverse("password_reset"), {"email": f"u{i}@example.jp"})
         assert response.status_code == 302
     assert len(mail.outbox) == views.RESET_LIMIT
-    response = client.post(reverse("password_reset"), {"email": "organiser@example.jp"})
+    response = client.post(reverse("password_reset"), {"email": "u10@example.jp"})
     assert response.status_code == 429
     assert "多すぎます" in response.content.decode()
     assert len(mail.outbox) == views.RESET_LIMIT
     other = Client(REMOTE_ADDR="198.51.100.5")
     assert other.post(reverse("password_reset"), {"email": "x@example.jp"}).status_code == 302
+
+
+def test_password_reset_mails_to_one_mailbox_are_limited_from_anywhere(organiser):
+    from league.accounts import views
+
+    organiser.email = "organiser@example.jp"
+    organiser.save()
+    address = reverse("password_reset")
+    for i in range(views.RESET_MAILBOX_LIMIT):
+        client = Client(REMOTE_ADDR=f"198.51.100.{i + 1}")
+        assert client.post(address, {"email": "Organiser@example.jp"}).status_code == 302
+    late = Client(REMOTE_ADDR="192.0.2.77")
+    assert late.post(address, {"email": "organiser@example.jp"}).status_code == 429
+    assert len(mail.outbox) == views.RESET_MAILBOX_LIMIT
+
+
+def test_an_ipv6_network_counts_as_one_sender(organiser):
+    from league.accounts import views
+
+    address = reverse("password_reset")
+    for i in range(views.RESET_LIMIT):
+        client = Client(REMOTE_ADDR=f"2001:db8:1:2::{i + 1:x}")
+        assert client.post(address, {"email": f"n{i}@example.jp"}).status_code == 302
+    same_64 = Client(REMOTE_ADDR="2001:db8:1:2:ffff::1")
+    assert same_64.post(address, {"email": "z@example.jp"}).status_code == 429
+    next_64 = Client(REMOTE_ADDR="2001:db8:1:3::1")
+    assert next_64.post(address, {"email": "z@example.jp"}).status_code == 302
+
+
+def test_failed_logins_never_block_sign_ups_or_reset_mails(db):
+    """Sign-ups, reset mails and failed logins are counted apart: failed logins typed with any
+    name (even one that looks like another kind's key) refuse no sign-up and no reset mail."""
+    from league import throttle
+
+    ip = "203.0.113.9"
+    for name in (ip, f"signup@{ip}", f"reset@{ip}"):
+        for _i in range(throttle.PAIR_LIMIT + 1):
+            throttle.record_failure(username=name, address=ip)
+    password = "tsumo-pinfu-2026"
+    data = {"username": "newcomer", "password1": password, "password2": password}
+    assert Client(REMOTE_ADDR=ip).post(reverse("signup"), data).status_code == 302
+    reset = Client(REMOTE_ADDR=ip).post(reverse("password_reset"), {"email": "no@example.jp"})
+    assert reset.status_code == 302
 
 
 # --- the account page ------------------------------------------------------------------------
@@ -387,3 +432,12 @@ def test_account_pages_send_a_logged_out_visitor_to_log_in(client, db, name):
     if response is None:
         response = client.post(reverse(name), {"rules_from": "preset:mame-no-kai"})
     assert response.status_code == 302 and response.url.startswith(reverse("login"))
+
+
+@pytest.mark.parametrize("value", ["²", "١٢", "9" * 30, "-1", "x"])
+def test_odd_ids_in_the_address_are_no_error(organiser_client, club, members, value):
+    """Digits to str.isdigit that int() refuses, or too many for the database: never a 500."""
+    page = organiser_client.get(reverse("memberships", args=[club.slug]) + f"?remove={value}")
+    assert page.status_code == 200
+    toggle = organiser_client.post(reverse("member_new", args=[club.slug]) + f"?toggle={value}")
+    assert toggle.status_code == 404

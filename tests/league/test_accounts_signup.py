@@ -220,6 +220,28 @@ def test_bad_sign_ups_are_not_counted(db):
     assert client.post(reverse("signup"), signup_data()).status_code == 302
 
 
+def test_trying_taken_names_counts_as_sign_ups(db):
+    """A taken name tells that the name exists: names cannot be tried without limit."""
+    make_user("yamada")
+    client = Client(REMOTE_ADDR="203.0.113.11")
+    for i in range(views.SIGNUP_LIMIT):
+        taken = "YAMADA" if i % 2 else "ｙａｍａｄａ"  # another case, another width: still taken
+        assert client.post(reverse("signup"), signup_data(username=taken)).status_code == 200
+    response = client.post(reverse("signup"), signup_data(username="yamada"))
+    assert response.status_code == 429
+    assert "yamada" not in " ".join(str(e) for e in response.context["form"].errors.values())
+    assert client.post(reverse("signup"), signup_data(username="free-name")).status_code == 429
+    assert User.objects.count() == 1
+
+
+def test_sign_ups_from_one_ipv6_network_count_together(db):
+    for i in range(views.SIGNUP_LIMIT):
+        client = Client(REMOTE_ADDR=f"2001:db8:5:6::{i + 1:x}")
+        assert client.post(reverse("signup"), signup_data(username=f"v6-{i}")).status_code == 302
+    same_64 = Client(REMOTE_ADDR="2001:db8:5:6:abcd::9")
+    assert same_64.post(reverse("signup"), signup_data(username="v6-more")).status_code == 429
+
+
 # --- a new club: bad input -------------------------------------------------------------------
 
 
