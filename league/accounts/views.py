@@ -20,6 +20,7 @@ from django.contrib.auth import login as auth_login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
+from django.db import transaction
 from django.forms.utils import ErrorDict
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -36,7 +37,7 @@ from ..access import club_for
 from ..club.forms_manage import preset_label
 from ..club.views_manage import example_points, example_response
 from ..models import Member, Membership
-from ..services import ServiceError
+from ..services import ServiceError, audit
 from . import services
 from .forms import ClubForm, FirstSeasonForm, MembershipRoleForm, SignupForm
 
@@ -54,6 +55,9 @@ SIGNUP_THROTTLED = gettext_lazy(
     "Too many accounts were created from this network in the last hour. Try again later."
 )
 TOO_MANY_REQUESTS = 429
+INVITATION_ACCOUNTS_USED = gettext_lazy(
+    "This invitation link cannot make more accounts. Ask the club's organiser for a new link."
+)
 # Password-reset mails asked for from one address in an hour: each sends a mail to whoever owns
 # the address typed, so a script must not be able to flood someone's mailbox.
 RESET_LIMIT = 10
@@ -87,21 +91,56 @@ def _add_errors(form, error: ServiceError) -> None:
             form.add_error(field if field in form.fields else None, message)
 
 
-def _invited(next_url: str) -> bool:
-    """Whether `next` is a usable invitation link: its holder may sign up even where SIGNUP is
-    off (on a private installation, people join by invitation)."""
+def _invitation_in(next_url: str):
+    """The usable invitation whose link `next` is, or None: its holder may sign up even where
+    SIGNUP is off (on a private installation, people join by invitation)."""
     from . import invitations
 
     if not next_url:
-        return False
+        return None
     try:
         match = resolve(urlsplit(next_url).path)
     except Resolver404:
-        return False
+        return None
     if match.url_name != "invitation_join":
-        return False
+        return None
     invitation = invitations.invitation_for_secret(match.kwargs.get("secret", ""))
-    return invitation is not None and invitations.state(invitation) == invitations.OK
+    if invitation is None or invitations.state(invitation) != invitations.OK:
+        return None
+    return invitation
+
+
+def _invited(next_url: str) -> bool:
+    return _invitation_in(next_url) is not None
+
+
+def _signup_by_invitation(invitation, form: SignupForm):
+    """Where SIGNUP is off: one account per use the invitation has left, so that one link cannot
+    make accounts without end (counted in the club's audit log, invitation.signup)."""
+    from league.models import AuditLog
+
+    from . import invitations
+
+    with transaction.atomic():
+        locked = invitations.Invitation.objects.select_for_update().get(pk=invitation.pk)
+        made = AuditLog.objects.filter(
+            club_id=locked.club_id, action="invitation.signup", target=f"invitation:{locked.pk}"
+        ).count()
+        if made >= locked.max_uses - locked.uses:
+            raise ServiceError.one("__all__", str(INVITATION_ACCOUNTS_USED))
+        user = services.signup(
+            username=form.cleaned_data["username"],
+            password=form.cleaned_data["password1"],
+            email=form.cleaned_data.get("email", ""),
+        )
+        audit(
+            club=locked.club,
+            actor=user,
+            action="invitation.signup",
+            target=f"invitation:{locked.pk}",
+            after={"user": user.pk, "username": user.get_username()},
+        )
+    return user
 
 
 # --- sign-up ---------------------------------------------------------------------------------
@@ -135,11 +174,17 @@ def signup(request: HttpRequest) -> HttpResponse:
             status = TOO_MANY_REQUESTS
         else:
             try:
-                user = services.signup(
-                    username=form.cleaned_data["username"],
-                    password=form.cleaned_data["password1"],
-                    email=form.cleaned_data.get("email", ""),
-                )
+                invitation = None if settings.SIGNUP else _invitation_in(next_url)
+                if not settings.SIGNUP and invitation is None:  # expired meanwhile
+                    raise ServiceError.one("__all__", str(INVITATION_ACCOUNTS_USED))
+                if invitation is not None:
+                    user = _signup_by_invitation(invitation, form)
+                else:
+                    user = services.signup(
+                        username=form.cleaned_data["username"],
+                        password=form.cleaned_data["password1"],
+                        email=form.cleaned_data.get("email", ""),
+                    )
             except ServiceError as e:
                 if "username" in e.errors:  # a taken name (in another width): it counts
                     throttle.attempt_failed(attempt)
@@ -207,9 +252,20 @@ password_reset = PasswordResetView.as_view(success_url=reverse_lazy("password_re
 # --- a new club --------------------------------------------------------------------------------
 
 
+def _may_start_clubs(user) -> bool:
+    """Anyone logged in, where sign-up is open. On a private installation (SIGNUP=false), only
+    the administrators and the organisers of a club: people invited into a club do not start
+    new ones."""
+    if settings.SIGNUP or user.is_staff or user.is_superuser:
+        return True
+    return Membership.objects.filter(user=user, role=Membership.ORGANISER).exists()
+
+
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def club_new(request: HttpRequest) -> HttpResponse:
+    if not _may_start_clubs(request.user):
+        return render(request, "league/accounts/club_new_closed.html", status=404)
     first = next(iter(scoring.PRESETS))
     form = ClubForm(
         request.POST or None,

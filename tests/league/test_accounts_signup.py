@@ -497,3 +497,36 @@ def test_with_sign_up_off_only_a_valid_invitation_opens_it(client, club, organis
     fresh = invitation_link(club, organiser)
     response = client.post(reverse("signup") + f"?next={fresh}", signup_data())
     assert response.status_code == 302 and response.url == fresh
+
+
+def test_with_sign_up_off_one_link_makes_no_more_accounts_than_its_uses(
+    club, organiser, settings
+):
+    """A private installation: a one-use link cannot be used to make account after account."""
+    settings.SIGNUP = False
+    link = invitation_link(club, organiser)
+    address = reverse("signup") + f"?next={link}"
+    first = Client(REMOTE_ADDR="198.51.100.20").post(address, signup_data(username="first"))
+    assert first.status_code == 302 and first.url == link
+    again = Client(REMOTE_ADDR="198.51.100.21").post(address, signup_data(username="second"))
+    assert again.status_code == 200
+    assert "これ以上アカウントを作れません" in again.content.decode()
+    assert not User.objects.filter(username="second").exists()
+    assert AuditLog.objects.filter(action="invitation.signup").count() == 1
+
+
+def test_with_sign_up_off_only_organisers_and_administrators_start_clubs(
+    club, organiser, member_user, settings
+):
+    settings.SIGNUP = False
+    member = Client()
+    member.force_login(member_user)
+    response = member.get(reverse("club_new"))
+    assert response.status_code == 404
+    assert member.post(reverse("club_new"), club_data(slug="mine")).status_code == 404
+    assert not Club.objects.filter(slug="mine").exists()
+    boss = Client()
+    boss.force_login(organiser)
+    assert boss.get(reverse("club_new")).status_code == 200
+    settings.SIGNUP = True
+    assert member.get(reverse("club_new")).status_code == 200
