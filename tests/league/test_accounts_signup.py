@@ -499,9 +499,7 @@ def test_with_sign_up_off_only_a_valid_invitation_opens_it(client, club, organis
     assert response.status_code == 302 and response.url == fresh
 
 
-def test_with_sign_up_off_one_link_makes_no_more_accounts_than_its_uses(
-    club, organiser, settings
-):
+def test_with_sign_up_off_one_link_makes_no_more_accounts_than_its_uses(club, organiser, settings):
     """A private installation: a one-use link cannot be used to make account after account."""
     settings.SIGNUP = False
     link = invitation_link(club, organiser)
