@@ -148,9 +148,18 @@ def test_the_organiser_shares_the_link_and_a_stranger_reads_it(
         shoot(visitor, "share-link-5-public-day")
         day_url = visitor.url
 
-        # The organiser allows money: the visitor sees the yen and the day's payments.
+        # The organiser allows money (after saying yes to the question): the visitor sees the
+        # yen and the day's payments.
+        asked: list[str] = []
+
+        def answer(dialog) -> None:
+            asked.append(dialog.message)
+            dialog.accept()
+
+        phone.on("dialog", answer)
         with phone.expect_navigation():
             phone.click("button[value=money_on]")
+        assert "金額" in asked[-1]
         visitor.goto(day_url)
         check_public(visitor, club.share_token, club, money=True)
         assert "精算" in visitor.inner_text("main")
@@ -161,9 +170,17 @@ def test_the_organiser_shares_the_link_and_a_stranger_reads_it(
             visitor.click("footer button[value=en]")
         assert visitor.url == day_url and visitor.locator("html").get_attribute("lang") == "en"
 
-        # The organiser changes the link: the copied one is dead.
+        # The organiser changes the link: asked first; saying no changes nothing.
+        phone.remove_listener("dialog", answer)
+        phone.once("dialog", lambda dialog: dialog.dismiss())
+        token = Club.objects.get(pk=club.pk).share_token
+        phone.click("button[value=rotate]")
+        phone.wait_for_timeout(300)
+        assert Club.objects.get(pk=club.pk).share_token == token
+        phone.on("dialog", answer)
         with phone.expect_navigation():
             phone.click("button[value=rotate]")
+        assert "使えなく" in asked[-1]
         screenshot("share-link-7-rotated")
         response = visitor.goto(link)
         assert response is not None and response.status == 404

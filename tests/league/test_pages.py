@@ -467,3 +467,15 @@ def test_query_counts_do_not_grow(
     for name, page in pages.items():
         with django_assert_num_queries(QUERIES[name]):
             assert organiser_client.get(page).status_code == 200
+
+
+def test_a_logged_out_visitor_is_offered_to_log_in_and_come_back(client, club):
+    """A member taps a club link from LINE while logged out: still a 404 (a club's existence
+    does not leak, and a made-up club gets the same page), with a way to log in and come back."""
+    client.cookies["django_language"] = "ja"
+    for address in (f"/c/{club.slug}/me/", "/c/no-such-club/me/"):
+        response = client.get(address)
+        assert response.status_code == 404
+        page = response.content.decode()
+        assert f'href="/accounts/login/?next={address}"' in page
+        assert "ログインするとこのページに戻ります" in page
