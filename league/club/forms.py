@@ -54,6 +54,10 @@ class MergeForm(forms.Form):
             (THIS, member.name),
             (OTHER, gettext_lazy("the other record")),
         ]
+        # Merge was pressed on a guest's row (a guest who became a member): the member's record,
+        # not the guest's, is the one to keep unless the organiser says otherwise.
+        if member.is_guest:
+            self.fields["keep"].initial = OTHER
 
     def pair(self) -> tuple[Member, Member]:
         """(keep, gone) from the valid form."""

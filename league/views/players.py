@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import dateformat
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -161,6 +162,10 @@ def _score_chart(
 def player_detail(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
     club = club_for(request, slug)
     member = get_object_or_404(Member, club=club, pk=member_id)
+    if member.merged_into_id is not None:  # an old link to a merged record: the one that stayed
+        address = reverse("player_detail", args=[club.slug, member.merged_into_id])
+        query = request.GET.urlencode()
+        return redirect(f"{address}?{query}" if query else address)
     seasons = list(Season.objects.filter(club=club))
     season = _chosen_season(request, seasons)
     start, end = (season.start, season.end) if season else (None, None)

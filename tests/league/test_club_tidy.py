@@ -208,6 +208,17 @@ def test_the_draw_check_in_finds_the_survivor_by_a_merged_name(
     assert not Day.objects.get(club=club, date=DATE).attendees.filter(pk=guest.pk).exists()
 
 
+def test_merge_from_a_guests_row_keeps_the_member_and_old_links_lead_to_it(
+    organiser_client, club, members, organiser, guest
+):
+    page = organiser_client.get(url("member_merge", club, guest.pk)).content.decode()
+    assert 'value="other" required id="id_keep_1" checked' in page
+    club_services.member_merge(keep=members[0], gone=guest, user=organiser)
+    old = organiser_client.get(url("player_detail", club, guest.pk) + "?season=3")
+    assert old.status_code == 302
+    assert old.url == url("player_detail", club, members[0].pk) + "?season=3"
+
+
 def test_merge_preview_queries_do_not_grow_with_history(
     organiser_client, club, members, organiser, guest
 ):
