@@ -65,3 +65,18 @@ class MergeForm(forms.Form):
         if self.cleaned_data["keep"] == THIS:
             return self.member, other
         return other, self.member
+
+
+class ClubNameForm(forms.Form):
+    name = forms.CharField(
+        label=gettext_lazy("Club name"),
+        max_length=200,  # the service says when it is over the column's 100, naming the field
+        help_text=gettext_lazy(
+            "As the pages, the sheets and the share link show it. The club's address stays."
+        ),
+        error_messages={"required": gettext_lazy("Enter the club's name.")},
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)

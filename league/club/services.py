@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -541,3 +542,32 @@ __all__ = [
     "season_edit",
     "season_reopen",
 ]
+
+
+# --- the club itself -------------------------------------------------------------------------
+
+
+def club_rename(*, club: Club, user: User, name: str) -> Club:
+    """A club's name as its pages, sheets and share link show it (its address stays: links in
+    people's phones keep working). Audited: club.rename."""
+    name = " ".join(unicodedata.normalize("NFKC", name).split())
+    if not name:
+        raise ServiceError.one("name", _("Enter the club's name."))
+    if errors := limits.column_problems(Club, name=name):
+        raise ServiceError(errors)
+    with transaction.atomic():
+        locked = Club.objects.select_for_update().get(pk=club.pk)
+        if locked.name == name:
+            return locked
+        before = {"name": locked.name}
+        locked.name = name
+        locked.save(update_fields=["name"])
+        audit(
+            club=locked,
+            actor=user,
+            action="club.rename",
+            target=f"club:{locked.pk}",
+            before=before,
+            after={"name": name},
+        )
+    return locked

@@ -13,7 +13,7 @@ from ..access import club_for
 from ..models import Member, Season
 from ..services import ServiceError
 from . import services
-from .forms import MemberEditForm, MergeForm, SeasonEditForm
+from .forms import ClubNameForm, MemberEditForm, MergeForm, SeasonEditForm
 from .views_manage import _add_errors
 
 
@@ -125,3 +125,23 @@ def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
             messages.success(request, text % {"name": season.name})
             return redirect("season_standings", club.slug, season.pk)
     return render(request, "league/club/season_close.html", {"club": club, "season": season})
+
+
+@require_http_methods(["GET", "POST"])
+def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's name (organisers only)."""
+    club = club_for(request, slug, organiser=True)
+    form = ClubNameForm(request.POST or None, initial={"name": club.name})
+    if request.method == "POST" and form.is_valid():
+        try:
+            renamed = services.club_rename(
+                club=club, user=request.user, name=form.cleaned_data["name"]
+            )
+        except ServiceError as e:
+            _add_errors(form, e)
+        else:
+            messages.success(
+                request, _("The club is now called %(name)s.") % {"name": renamed.name}
+            )
+            return redirect("club_home", club.slug)
+    return render(request, "league/club/club_settings.html", {"club": club, "form": form})

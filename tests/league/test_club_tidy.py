@@ -469,3 +469,28 @@ def test_the_record_form_finds_the_survivor_by_the_merged_name(
     game = Game.objects.get(club=club)
     assert game.results.get(seat=0).member == members[0]
     assert not Result.objects.filter(member=guest).exists()
+
+
+def test_an_organiser_renames_the_club_and_its_address_stays(
+    organiser_client, member_client, club, organiser
+):
+    address = url("club_settings", club)
+    assert member_client.get(address).status_code == 403
+    organiser_client.cookies["django_language"] = "ja"
+    bad = organiser_client.post(address, {"name": "　"})
+    assert "name" in bad.context["form"].errors
+    assert "クラブ名を入力" in bad.content.decode()
+    long = organiser_client.post(address, {"name": "あ" * 101})
+    assert "name" in long.context["form"].errors
+    club.refresh_from_db()
+    assert club.name == "マメの会"
+    response = organiser_client.post(address, {"name": "ＭＡＭＥの会　本店"})
+    assert response.status_code == 302 and response.url == url("club_home", club)
+    club.refresh_from_db()
+    assert (club.name, club.slug) == ("MAMEの会 本店", "mame")
+    entry = AuditLog.objects.get(action="club.rename")
+    assert (entry.actor, entry.before, entry.after) == (
+        organiser,
+        {"name": "マメの会"},
+        {"name": "MAMEの会 本店"},
+    )
