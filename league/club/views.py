@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ..access import club_for
+from ..forms import today
 from ..models import Member, Season
 from ..services import ServiceError
 from . import services
@@ -124,7 +125,11 @@ def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
         else:
             messages.success(request, text % {"name": season.name})
             return redirect("season_standings", club.slug, season.pk)
-    return render(request, "league/club/season_close.html", {"club": club, "season": season})
+    context = {"club": club, "season": season}
+    if season.closed_at is None:  # what closing would keep, and whether the season is still on
+        context["top"] = services.final_rows(season)[:5]
+        context["still_on"] = season.end >= today()
+    return render(request, "league/club/season_close.html", context)
 
 
 @require_http_methods(["GET", "POST"])

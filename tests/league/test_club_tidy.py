@@ -494,3 +494,22 @@ def test_an_organiser_renames_the_club_and_its_address_stays(
         {"name": "マメの会"},
         {"name": "MAMEの会 本店"},
     )
+
+
+def test_closing_a_season_still_running_warns_and_shows_what_is_kept(
+    organiser_client, club, members, organiser
+):
+    from league.forms import today
+
+    running = Season.objects.create(
+        club=club,
+        name="今年",
+        start=today() - datetime.timedelta(days=30),
+        end=today() + datetime.timedelta(days=30),
+    )
+    record(club, organiser, members[:4], date=today())
+    organiser_client.cookies["django_language"] = "ja"
+    page = organiser_client.get(url("season_close", club, running.pk)).content.decode()
+    assert "締めた後の対局は確定成績に入りません" in page
+    top = page[page.index("確定する成績表の上位") :]
+    assert top.index("青木") < top.index("土井")
