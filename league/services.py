@@ -1019,15 +1019,8 @@ def member_create(
 # --- seasons, member status, attendance ------------------------------------------------------
 
 
-def season_create(
-    *,
-    club: Club,
-    user: User,
-    name: str,
-    start: datetime.date,
-    end: datetime.date,
-    min_games: int = 0,
-) -> Season:
+def season_checked(*, name: str, start: datetime.date, end: datetime.date, min_games: int) -> str:
+    """A season's name as stored, or ServiceError naming the field: creating and editing one."""
     name = " ".join(name.split())
     if not name:
         raise ServiceError.one("name", _("Enter a name."))
@@ -1041,6 +1034,19 @@ def season_create(
         raise ServiceError.one("end", _("The last day cannot be before the first day."))
     if min_games < 0:
         raise ServiceError.one("min_games", _("Enter zero or more games."))
+    return name
+
+
+def season_create(
+    *,
+    club: Club,
+    user: User,
+    name: str,
+    start: datetime.date,
+    end: datetime.date,
+    min_games: int = 0,
+) -> Season:
+    name = season_checked(name=name, start=start, end=end, min_games=min_games)
     with transaction.atomic():
         season = Season.objects.create(
             club=club, name=name, start=start, end=end, min_games=min_games

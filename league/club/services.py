@@ -39,7 +39,14 @@ from ..models import (
     Result,
     Season,
 )
-from ..services import NON_FIELD, ServiceError, User, audit, member_name_checked
+from ..services import (
+    NON_FIELD,
+    ServiceError,
+    User,
+    audit,
+    member_name_checked,
+    season_checked,
+)
 
 # --- editing a member ------------------------------------------------------------------------
 
@@ -380,24 +387,6 @@ def season_snapshot(season: Season) -> dict[str, Any]:
         "end": season.end.isoformat(),
         "min_games": season.min_games,
     }
-
-
-def season_checked(*, name: str, start: datetime.date, end: datetime.date, min_games: int) -> str:
-    """The name as stored, or ServiceError: the checks of services.season_create."""
-    name = " ".join(name.split())
-    if not name:
-        raise ServiceError.one("name", _("Enter a name."))
-    errors = limits.column_problems(Season, name=name)
-    for field_name, value in (("start", start), ("end", end)):
-        if (problem := limits.date_problem(value, season_end=field_name == "end")) is not None:
-            errors[field_name] = [problem]
-    if errors:
-        raise ServiceError(errors)
-    if end < start:
-        raise ServiceError.one("end", _("The last day cannot be before the first day."))
-    if min_games < 0:
-        raise ServiceError.one("min_games", _("Enter zero or more games."))
-    return name
 
 
 def season_edit(
