@@ -188,6 +188,9 @@ def pages(club, user, members) -> list[tuple[str, str]]:
     member.__class__.objects.filter(pk=member.pk).update(user=user)  # who also plays: My page
     day = LAST_DAY
     standings = reverse("standings", args=[club.slug])
+    # The share link, money shown: what anyone with the link reads (league.public).
+    club.__class__.objects.filter(pk=club.pk).update(share_token="b" * 43, share_money=True)
+    token = "b" * 43
     return [
         ("club home", reverse("club_home", args=[club.slug])),
         ("day page", reverse("day_detail", args=[club.slug, day])),
@@ -203,6 +206,11 @@ def pages(club, user, members) -> list[tuple[str, str]]:
             reverse("player_detail", args=[club.slug, member.pk]) + f"?season={season.pk}",
         ),
         ("my page", reverse("my_page", args=[club.slug])),
+        ("members", reverse("member_list", args=[club.slug])),
+        ("share: standings", reverse("public_standings", args=[token])),
+        ("share: season", reverse("public_season", args=[token, season.pk])),
+        ("share: days", reverse("public_days", args=[token])),
+        ("share: day", reverse("public_day", args=[token, day])),
         (
             "filter: dates (live)",
             standings + f"?start={(LAST_DAY - datetime.timedelta(days=365)).isoformat()}",

@@ -192,16 +192,20 @@ def public_race(request: HttpRequest, club: Club, token: str, season_id: int) ->
 @public_page
 def public_days(request: HttpRequest, club: Club, token: str) -> HttpResponse:
     """The club's days, newest first, with their counted games; 50 a page."""
-    days = (
-        Day.objects.filter(club=club)
-        .annotate(game_count=Count("games", filter=Q(games__voided=False)))
-        .order_by("-date")
-    )
-    paginator = Paginator(days, DAYS_PER_PAGE)
+    # Paged over the days alone (the count reads the days' index, not every game); the games
+    # are counted for the page's 50 days only.
+    paginator = Paginator(Day.objects.filter(club=club).order_by("-date"), DAYS_PER_PAGE)
     try:
         page = paginator.page(request.GET.get("page") or 1)
     except (EmptyPage, PageNotAnInteger):
         raise Http404 from None
+    counts = dict(
+        Day.objects.filter(pk__in=[d.pk for d in page.object_list])
+        .annotate(game_count=Count("games", filter=Q(games__voided=False)))
+        .values_list("pk", "game_count")
+    )
+    for day in page.object_list:
+        day.game_count = counts.get(day.pk, 0)
     context = {"club": club, "token": token, "page": page}
     return render(request, "league/public/day_list.html", context)
 

@@ -490,7 +490,7 @@ QUERIES = {
     "public_standings": 5,  # club, rules, seasons, the standings' kept totals, the leaders
     "public_season": 4,  # club, season, rules, the standings
     "public_race": 4,  # club, season, the daily totals, the players
-    "public_days": 3,  # club, the count of days, one page of days
+    "public_days": 4,  # club, the count of days, one page of days, their games counted
     "public_day": 5,  # club, day, games, their results, the day's totals
     "public_day_money": 13,  # and the ledger: rules, games, attendees, shūgi, entries, members
 }
