@@ -86,37 +86,37 @@ LOGIN_REDIRECT_URL = "/"
 SIGNUP: bool = env_bool("SIGNUP", True)
 
 # Password-reset mail: SMTP when EMAIL_HOST is set. Without it, development prints the mail on
-# the console; production sends nothing and offers no reset by mail (a reset link in the server's
-# log would let whoever reads the log into the account). The tests use the in-memory outbox.
+# the console, and production offers no reset by mail at all (PASSWORD_RESET_BY_MAIL: a reset
+# link printed to the server's log would let whoever reads the log into the account) and leaves
+# Django's mail settings as they are. The tests use the in-memory outbox.
 _email_host = env_str("EMAIL_HOST", "")  # not a setting of its own: deprecated on Django 6.1
 PASSWORD_RESET_BY_MAIL: bool = bool(_email_host) or DEBUG
-_mail_backend = (
-    "django.core.mail.backends.smtp.EmailBackend"
-    if _email_host
-    else "django.core.mail.backends.console.EmailBackend"
-    if DEBUG
-    else "django.core.mail.backends.dummy.EmailBackend"
-)
-_mail_options: dict[str, Any] = (
-    {
-        "host": _email_host,
-        "port": env_int("EMAIL_PORT", 587),
-        "username": env_str("EMAIL_HOST_USER", ""),
-        "password": env_str("EMAIL_HOST_PASSWORD", ""),
-        "use_tls": env_bool("EMAIL_USE_TLS", True),
-    }
-    if _email_host
-    else {}
-)
-if django.VERSION >= (6, 1):  # MAILERS replaces EMAIL_BACKEND and the EMAIL_* options
-    MAILERS = {"default": {"BACKEND": _mail_backend, "OPTIONS": _mail_options}}
-else:
-    EMAIL_BACKEND = _mail_backend
-    EMAIL_HOST = _email_host or "localhost"
-    EMAIL_PORT = _mail_options.get("port", 25)
-    EMAIL_HOST_USER = _mail_options.get("username", "")
-    EMAIL_HOST_PASSWORD = _mail_options.get("password", "")
-    EMAIL_USE_TLS = _mail_options.get("use_tls", False)
+if PASSWORD_RESET_BY_MAIL:
+    _mail_backend = (
+        "django.core.mail.backends.smtp.EmailBackend"
+        if _email_host
+        else "django.core.mail.backends.console.EmailBackend"
+    )
+    _mail_options: dict[str, Any] = (
+        {
+            "host": _email_host,
+            "port": env_int("EMAIL_PORT", 587),
+            "username": env_str("EMAIL_HOST_USER", ""),
+            "password": env_str("EMAIL_HOST_PASSWORD", ""),
+            "use_tls": env_bool("EMAIL_USE_TLS", True),
+        }
+        if _email_host
+        else {}
+    )
+    if django.VERSION >= (6, 1):  # MAILERS replaces EMAIL_BACKEND and the EMAIL_* options
+        MAILERS = {"default": {"BACKEND": _mail_backend, "OPTIONS": _mail_options}}
+    else:
+        EMAIL_BACKEND = _mail_backend
+        EMAIL_HOST = _email_host or "localhost"
+        EMAIL_PORT = _mail_options.get("port", 25)
+        EMAIL_HOST_USER = _mail_options.get("username", "")
+        EMAIL_HOST_PASSWORD = _mail_options.get("password", "")
+        EMAIL_USE_TLS = _mail_options.get("use_tls", False)
 DEFAULT_FROM_EMAIL: str = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 LANGUAGE_CODE = "ja"

@@ -249,7 +249,7 @@ def test_the_memberships_page_shows_linked_players_and_asks_before_removing(
     mine = Membership.objects.get(club=club, role=Membership.ORGANISER)
     assert f'href="?remove={mine.pk}"' not in html
     confirm = organiser_client.get(address + f"?remove={membership.pk}").content.decode()
-    assert "member さんをクラブから外しますか" in confirm
+    assert "memberさんをクラブから外しますか" in confirm
     assert Membership.objects.filter(pk=membership.pk).exists()  # asking removes nothing
     other = organiser_client.get(address + "?remove=99999").content.decode()
     assert "外しますか" not in other
