@@ -110,10 +110,6 @@ def _invitation_in(next_url: str):
     return invitation
 
 
-def _invited(next_url: str) -> bool:
-    return _invitation_in(next_url) is not None
-
-
 def _signup_by_invitation(invitation, form: SignupForm):
     """Where SIGNUP is off: one account per use the invitation has left, so that one link cannot
     make accounts without end (counted in the club's audit log, invitation.signup)."""
@@ -123,6 +119,8 @@ def _signup_by_invitation(invitation, form: SignupForm):
 
     with transaction.atomic():
         locked = invitations.Invitation.objects.select_for_update().get(pk=invitation.pk)
+        if invitations.state(locked) != invitations.OK:  # cancelled or expired meanwhile
+            raise ServiceError.one("__all__", str(INVITATION_ACCOUNTS_USED))
         made = AuditLog.objects.filter(
             club_id=locked.club_id, action="invitation.signup", target=f"invitation:{locked.pk}"
         ).count()
@@ -149,7 +147,9 @@ def _signup_by_invitation(invitation, form: SignupForm):
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     next_url = _next(request)
-    if not settings.SIGNUP and not _invited(next_url):
+    # Sign-up off: only through a usable invitation link (looked up once per request).
+    invitation = None if settings.SIGNUP else _invitation_in(next_url)
+    if not settings.SIGNUP and invitation is None:
         return render(request, "league/accounts/signup_closed.html", status=404)
     if request.user.is_authenticated:
         return redirect(next_url or "club_new")
@@ -174,9 +174,6 @@ def signup(request: HttpRequest) -> HttpResponse:
             status = TOO_MANY_REQUESTS
         else:
             try:
-                invitation = None if settings.SIGNUP else _invitation_in(next_url)
-                if not settings.SIGNUP and invitation is None:  # expired meanwhile
-                    raise ServiceError.one("__all__", str(INVITATION_ACCOUNTS_USED))
                 if invitation is not None:
                     user = _signup_by_invitation(invitation, form)
                 else:
