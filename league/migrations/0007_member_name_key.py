@@ -1,11 +1,27 @@
-# One identity for a member's name (league.names): a key per member, unique in its club.
+# One identity for a member's name: a key per member, unique in its club.
 
 import sys
+import unicodedata
 
 from django.conf import settings
 from django.db import migrations, models
 
-from league.names import name_key
+# league.names.name_key as it was when this migration was written, frozen here so that moving or
+# changing the live code never changes what `migrate` does on an old database.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def name_key(text: str) -> str:
+    normal = unicodedata.normalize("NFKC", text)
+    kept = (
+        ch
+        for ch in normal
+        if not ch.isspace()
+        and ch not in _BLANK_LETTERS
+        and unicodedata.category(ch) not in _REFUSED_CATEGORIES
+    )
+    return "".join(kept).casefold()
 
 
 def fill_keys(apps, schema_editor):
