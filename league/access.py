@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest
 
-from .models import Club, Member, Membership
+from league.models import Club, Member, Membership
 
 
 def club_for(request: HttpRequest, slug: str, *, organiser: bool = False) -> Club:

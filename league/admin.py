@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import (
+from league.models import (
     AuditLog,
     ChipEvent,
     Club,

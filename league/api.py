@@ -34,19 +34,12 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from pydantic import AfterValidator, ConfigDict, StrictInt, StringConstraints
 
 import scoring
-
-from . import money, selectors, services, stats
-from .api_auth import TokenAuth, api_club
-from .draw import selectors as draw_selectors
-from .forms import (
-    BAD_NUMBER,
-    MAX_CHOMBO,
-    MAX_MULTIPLIER,
-    NO_SUCH_MEMBER,
-    MemberDirectory,
-)
-from .models import ApiToken, Club, Day, Game, Member, RulesVersion, Season
-from .services import NON_FIELD, ChipInput, GameInput, SeatInput, ServiceError
+from league import money, selectors, services, stats
+from league.api_auth import TokenAuth, api_club
+from league.draw import selectors as draw_selectors
+from league.forms import BAD_NUMBER, MAX_CHOMBO, MAX_MULTIPLIER, NO_SUCH_MEMBER, MemberDirectory
+from league.models import ApiToken, Club, Day, Game, Member, RulesVersion, Season
+from league.services import NON_FIELD, ChipInput, GameInput, SeatInput, ServiceError
 
 PAGE_SIZE = 20
 MAX_PAGE = 100_000

@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from ninja.errors import AuthorizationError
 from ninja.security import HttpBearer
 
-from . import limits
-from .models import ApiToken, Club, Membership
-from .services import NON_FIELD, ServiceError, User, audit
+from league import limits
+from league.models import ApiToken, Club, Membership
+from league.services import NON_FIELD, ServiceError, User, audit
 
 SECRET_PREFIX = "jch_"
 PREFIX_LENGTH = 12  # ApiToken.prefix: "jch_" and the secret's first 8 random characters

@@ -16,8 +16,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-
-from .templatetags import jancho
+from league.templatetags import jancho
 
 # (part, label, how it is written, shown even when all zero)
 STEPS: tuple[tuple[str, Any, Callable[[int], str], bool], ...] = (

@@ -36,11 +36,10 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.worksheet import Worksheet
 
 import scoring
-
-from . import money, sharing, stats
-from .models import Club, LedgerEntry, Member
-from .tables import Shown, StandingsTable
-from .templatetags import jancho
+from league import money, sharing, stats
+from league.models import Club, LedgerEntry, Member
+from league.tables import Shown, StandingsTable
+from league.templatetags import jancho
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 GAME_LOG_PROPERTY = "janchou-game-log"  # wb.properties.title of a game log (the importer's cue)

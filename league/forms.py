@@ -22,11 +22,10 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 import scoring
-
-from . import names
-from .models import Club, Member
-from .services import ChipInput, GameInput, SeatInput, ServiceError, problem_message
-from .templatetags.jancho import chip_kind
+from league import names
+from league.models import Club, Member
+from league.services import ChipInput, GameInput, SeatInput, ServiceError, problem_message
+from league.templatetags.jancho import chip_kind
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 # The domain's own names for the seats from 起家, the same in both languages.

@@ -38,13 +38,12 @@ from openpyxl.worksheet._reader import WorkSheetParser
 from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 
 import scoring
-
-from . import names, services
-from .excel import guard
-from .exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY
-from .forms import BAD_DATE, BAD_NUMBER, MAX_CHOMBO, parse_date
-from .models import Club, Game, Member, Result, RulesVersion
-from .services import GameInput, SeatInput, ServiceError
+from league import names, services
+from league.excel import guard
+from league.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY
+from league.forms import BAD_DATE, BAD_NUMBER, MAX_CHOMBO, parse_date
+from league.models import Club, Game, Member, Result, RulesVersion
+from league.services import GameInput, SeatInput, ServiceError
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_ROWS = guard.MAX_ROWS

@@ -25,8 +25,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy
 
 import scoring
-
-from .models import ChipEvent, Game
+from league.models import ChipEvent, Game
 
 EARLIEST = datetime.date(2000, 1, 1)
 AHEAD_YEARS = 1
@@ -68,7 +67,7 @@ def _years_after(date: datetime.date, years: int) -> datetime.date:
 
 
 def latest_date(*, season_end: bool = False, today: datetime.date | None = None) -> datetime.date:
-    from .forms import today as club_today  # not at the top: forms → services → limits
+    from league.forms import today as club_today  # not at the top: forms → services → limits
 
     base = today or club_today()
     return _years_after(base, SEASON_AHEAD_YEARS if season_end else AHEAD_YEARS)

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth import get_user_model
 
 if TYPE_CHECKING:
-    from .models import Membership
-    from .services import User
+    from league.models import Membership
+    from league.services import User
 
 
 def _state(user_id: Any, role: str) -> dict[str, Any]:
@@ -28,8 +28,8 @@ def membership_audited(
 ) -> None:
     """Audit one membership's change: `before` is its stored row (None: it is new), `after` the
     saved membership (None: it was deleted)."""
-    from .models import Club
-    from .services import audit
+    from league.models import Club
+    from league.services import audit
 
     target = f"membership:{pk}"
     old = _state(before["user_id"], before["role"]) if before else None

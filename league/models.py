@@ -17,8 +17,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-
-from .names import name_key
+from league.names import name_key
 
 
 class Club(models.Model):
@@ -95,7 +94,7 @@ class Membership(models.Model):
         return f"{self.user} @ {self.club} ({self.role})"
 
     def save(self, *args: Any, actor: Any = None, **kwargs: Any) -> None:
-        from .memberships import membership_audited
+        from league.memberships import membership_audited
 
         with transaction.atomic():
             before = (
@@ -107,7 +106,7 @@ class Membership(models.Model):
             membership_audited(before=before, after=self, pk=self.pk, actor=actor)
 
     def delete(self, *args: Any, actor: Any = None, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        from .memberships import membership_audited
+        from league.memberships import membership_audited
 
         with transaction.atomic():
             pk = self.pk
@@ -603,7 +602,7 @@ class LoginAttempt(models.Model):
         return f"{self.username} @ {self.address}"
 
 
-from .accounts.models import Invitation  # noqa: E402, F401
-from .aggregates.models import MemberDay, MemberTotal  # noqa: E402, F401  (Django finds them here)
-from .draw.models import Attendance, DrawRound, DrawSeat, DrawTable  # noqa: E402, F401
-from .excel.models import ImportUpload  # noqa: E402, F401  (league.excel: uploads awaiting confirmation)
+from league.accounts.models import Invitation  # noqa: E402, F401
+from league.aggregates.models import MemberDay, MemberTotal  # noqa: E402, F401  (Django finds them here)
+from league.draw.models import Attendance, DrawRound, DrawSeat, DrawTable  # noqa: E402, F401
+from league.excel.models import ImportUpload  # noqa: E402, F401  (league.excel: uploads awaiting confirmation)

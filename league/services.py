@@ -19,11 +19,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 import scoring
-from scoring import errors as codes
-
-from . import limits, names
-from .aggregates import services as aggregates
-from .models import (
+from league import limits, names
+from league.aggregates import services as aggregates
+from league.models import (
     AuditLog,
     ChipEvent,
     Club,
@@ -35,6 +33,7 @@ from .models import (
     RulesVersion,
     Season,
 )
+from scoring import errors as codes
 
 User = AbstractBaseUser | AnonymousUser | None
 

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from . import money
-from .models import Club, Day, Game, LedgerEntry, Member
-from .templatetags.jancho import score, yen
+from league import money
+from league.models import Club, Day, Game, LedgerEntry, Member
+from league.templatetags.jancho import score, yen
 
 HEADING = "■"
 

@@ -26,9 +26,8 @@ from django.db.models import (
 from django.db.models.functions import Cast, Coalesce, Rank
 
 import scoring
-
-from .aggregates import selectors as aggregate_selectors
-from .models import Club, Member, Result, RulesVersion, Season
+from league.aggregates import selectors as aggregate_selectors
+from league.models import Club, Member, Result, RulesVersion, Season
 
 _INT = IntegerField()
 

@@ -23,10 +23,9 @@ from django.utils.translation import pgettext_lazy
 from django_tables2.data import TableQuerysetData
 
 import scoring
-
-from . import stats
-from .models import Club, Season
-from .templatetags import jancho
+from league import stats
+from league.models import Club, Season
+from league.templatetags import jancho
 
 DEFAULT_ORDER = "position"
 

@@ -52,7 +52,7 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from .models import LoginAttempt
+from league.models import LoginAttempt
 
 WINDOW = datetime.timedelta(minutes=15)
 PAIR_LIMIT = 5

@@ -8,9 +8,9 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from ..club.forms_manage import SeasonForm
-from ..models import Membership
-from . import services
+from league.accounts import services
+from league.club.forms_manage import SeasonForm
+from league.models import Membership
 
 
 class SignupForm(UserCreationForm):

@@ -26,10 +26,10 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import limits, services
-from ..models import Club, Member, Membership
-from ..services import NON_FIELD, ServiceError, User, audit
-from .models import Invitation
+from league import limits, services
+from league.accounts.models import Invitation
+from league.models import Club, Member, Membership
+from league.services import NON_FIELD, ServiceError, User, audit
 
 SECRET_PREFIX = "inv_"
 PREFIX_LENGTH = 10  # Invitation.prefix: "inv_" and the secret's first 6 random characters

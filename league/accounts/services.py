@@ -25,10 +25,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 import scoring
-
-from .. import limits
-from ..models import Club, Member, Membership, RulesVersion, Season
-from ..services import (
+from league import limits
+from league.accounts import invitations
+from league.models import Club, Member, Membership, RulesVersion, Season
+from league.services import (
     ServiceError,
     User,
     audit,
@@ -36,7 +36,6 @@ from ..services import (
     rules_version_create,
     season_create,
 )
-from . import invitations
 
 SLUG_MIN = 3
 SLUG_MAX = Club._meta.get_field("slug").max_length or 50
@@ -159,7 +158,7 @@ def slug_suggest(name: str) -> str:
 def rules_choices(user: User) -> list[tuple[str, str]]:
     """(value, label) of what a new club's rules can start from: each preset, then "like" each
     club the user belongs to."""
-    from ..club.forms_manage import preset_label
+    from league.club.forms_manage import preset_label
 
     choices = [(PRESET_PREFIX + name, preset_label(name)[0]) for name in scoring.PRESETS]
     for club in Club.objects.filter(memberships__user=user).order_by("name", "slug"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, path, reverse_lazy
 
-from . import views
+from league.accounts import views
 
 urlpatterns: list[URLPattern] = [
     path("accounts/signup/", views.signup, name="signup"),

@@ -31,15 +31,14 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import scoring
-
-from .. import limits, throttle
-from ..access import club_for
-from ..club.forms_manage import preset_label
-from ..club.views_manage import example_points, example_response
-from ..models import Member, Membership
-from ..services import ServiceError, audit
-from . import services
-from .forms import ClubForm, FirstSeasonForm, MembershipRoleForm, SignupForm
+from league import limits, throttle
+from league.access import club_for
+from league.accounts import services
+from league.accounts.forms import ClubForm, FirstSeasonForm, MembershipRoleForm, SignupForm
+from league.club.forms_manage import preset_label
+from league.club.views_manage import example_points, example_response
+from league.models import Member, Membership
+from league.services import ServiceError, audit
 
 # Sign-ups stored from one address in `window` before more are refused: enough for a club's
 # members signing up on the parlour's network one evening, few for a script.
@@ -94,7 +93,7 @@ def _add_errors(form, error: ServiceError) -> None:
 def _invitation_in(next_url: str):
     """The usable invitation whose link `next` is, or None: its holder may sign up even where
     SIGNUP is off (on a private installation, people join by invitation)."""
-    from . import invitations
+    from league.accounts import invitations
 
     if not next_url:
         return None
@@ -113,9 +112,8 @@ def _invitation_in(next_url: str):
 def _signup_by_invitation(invitation, form: SignupForm):
     """Where SIGNUP is off: one account per use the invitation has left, so that one link cannot
     make accounts without end (counted in the club's audit log, invitation.signup)."""
+    from league.accounts import invitations
     from league.models import AuditLog
-
-    from . import invitations
 
     with transaction.atomic():
         locked = invitations.Invitation.objects.select_for_update().get(pk=invitation.pk)

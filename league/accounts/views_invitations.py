@@ -22,12 +22,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ..access import club_for
-from ..forms import NumberField
-from ..models import Club, Member, Membership
-from ..services import ServiceError
-from . import invitations
-from .models import Invitation
+from league.access import club_for
+from league.accounts import invitations
+from league.accounts.models import Invitation
+from league.forms import NumberField
+from league.models import Club, Member, Membership
+from league.services import ServiceError
 
 GONE = 410
 

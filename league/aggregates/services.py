@@ -32,8 +32,8 @@ from django.db import transaction
 from django.db.models import Count, F, IntegerField, Max, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, Greatest
 
-from ..models import Club, Game, Member, Result, Season
-from .models import MemberDay, MemberTotal
+from league.aggregates.models import MemberDay, MemberTotal
+from league.models import Club, Game, Member, Result, Season
 
 TOTAL_FIELDS = (
     "games",

@@ -8,8 +8,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy
 
-from ..models import Member
-from .forms_manage import MemberForm, SeasonForm, kana_sort_key
+from league.club.forms_manage import MemberForm, SeasonForm, kana_sort_key
+from league.models import Member
 
 
 class MemberEditForm(MemberForm):

@@ -20,12 +20,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import scoring
+from league import limits
+from league.forms import parse_date
+from league.services import problem_message
+from league.templatetags.jancho import chip_kind, chip_kind_key
 from scoring.rules import BELOW_ZERO, CHOMBO_MODES, DEPOSITS, PLAYER_COUNTS, ROUNDINGS, TIES
-
-from .. import limits
-from ..forms import parse_date
-from ..services import problem_message
-from ..templatetags.jancho import chip_kind, chip_kind_key
 
 # Rows offered for rate tiers and chip kinds (a club with more uses the JSON editor), and each
 # row's columns: form field infix → key in the rules object.

@@ -25,10 +25,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import limits, stats
-from ..aggregates import services as aggregates
-from ..draw.models import Attendance, DrawSeat
-from ..models import (
+from league import limits, stats
+from league.aggregates import services as aggregates
+from league.draw.models import Attendance, DrawSeat
+from league.models import (
     ChipEvent,
     Club,
     Day,
@@ -39,7 +39,7 @@ from ..models import (
     Result,
     Season,
 )
-from ..services import (
+from league.services import (
     NON_FIELD,
     ServiceError,
     User,

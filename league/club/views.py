@@ -9,13 +9,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from ..access import club_for
-from ..forms import today
-from ..models import Member, Season
-from ..services import ServiceError
-from . import services
-from .forms import ClubNameForm, MemberEditForm, MergeForm, SeasonEditForm
-from .views_manage import _add_errors
+from league.access import club_for
+from league.club import services
+from league.club.forms import ClubNameForm, MemberEditForm, MergeForm, SeasonEditForm
+from league.club.views_manage import _add_errors
+from league.forms import today
+from league.models import Member, Season
+from league.services import ServiceError
 
 
 @require_http_methods(["GET", "POST"])

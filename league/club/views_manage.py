@@ -24,13 +24,9 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 import scoring
-
-from .. import limits, money, services
-from ..access import club_for
-from ..models import Club, Member, Result, RulesVersion, Season
-from ..services import problem_message
-from ..templatetags import jancho
-from .forms_manage import (
+from league import limits, money, services
+from league.access import club_for
+from league.club.forms_manage import (
     MemberForm,
     RulesForm,
     SeasonForm,
@@ -39,6 +35,9 @@ from .forms_manage import (
     rules_initial,
     rules_summary,
 )
+from league.models import Club, Member, Result, RulesVersion, Season
+from league.services import problem_message
+from league.templatetags import jancho
 
 
 def _add_errors(form: forms.Form, error: services.ServiceError) -> None:

@@ -9,10 +9,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from league.draw.services import MAX_ROUNDS, ROUNDS_RANGE
 from league.forms import BAD_DATE, NO_SUCH_MEMBER, MemberDirectory, NumberField, parse_date
 from league.models import Member
-
-from .services import MAX_ROUNDS, ROUNDS_RANGE
 
 
 class CheckInForm(forms.Form):

@@ -9,10 +9,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Max
 
+from league.draw.algorithm import Pair, pair
+from league.draw.models import Attendance, DrawRound, DrawSeat, DrawTable
 from league.models import Club, Day, Member, Result, RulesVersion, Season
-
-from .algorithm import Pair, pair
-from .models import Attendance, DrawRound, DrawSeat, DrawTable
 
 WINDS = ("東", "南", "西", "北")
 

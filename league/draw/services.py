@@ -12,12 +12,11 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy
 
 from league import services
+from league.draw import algorithm
+from league.draw import selectors as sel
+from league.draw.models import Attendance, DrawRound, DrawSeat, DrawTable
 from league.models import Club, Day, Game, Member
 from league.services import ServiceError, User
-
-from . import algorithm
-from . import selectors as sel
-from .models import Attendance, DrawRound, DrawSeat, DrawTable
 
 NOT_A_MEMBER = gettext_lazy("Choose a member of this club.")
 ALREADY_PRESENT = gettext_lazy("%(name)s is already checked in.")

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from . import views
+from league.draw import views
 
 # Included under c/<slug>/ by league/urls.py.
 urlpatterns: list[URLPattern] = [

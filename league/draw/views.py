@@ -20,15 +20,22 @@ from openpyxl import Workbook
 
 from league import services
 from league.access import club_for
+from league.draw import selectors as sel
+from league.draw import services as draw
+from league.draw.forms import (
+    CheckInForm,
+    DayForm,
+    DrawForm,
+    LeaveForm,
+    LockForm,
+    ScheduleForm,
+    SwapForm,
+)
+from league.draw.models import table_label
 from league.exports import ascii_file_name, file_name, write_sheet, xlsx_response
 from league.forms import today
 from league.models import Club, Day, Member
 from league.services import ServiceError
-
-from . import selectors as sel
-from . import services as draw
-from .forms import CheckInForm, DayForm, DrawForm, LeaveForm, LockForm, ScheduleForm, SwapForm
-from .models import table_label
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from ..models import Club
-from ..services import User
-from .models import ImportUpload
+from league.excel.models import ImportUpload
+from league.models import Club
+from league.services import User
 
 
 def upload_waiting(*, club: Club, user: User) -> ImportUpload | None:

@@ -7,9 +7,9 @@ import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import Club
-from ..services import User
-from .models import ImportUpload
+from league.excel.models import ImportUpload
+from league.models import Club
+from league.services import User
 
 KEEP = datetime.timedelta(hours=24)
 

@@ -5,4 +5,4 @@ statements, the cup's pot. `services` writes and derives, `forms` and `views` ar
 `from league import money` then `money.day_ledger(...)` reads the services, as before the move.
 """
 
-from .services import *  # noqa: F403  (the services are the package's interface)
+from league.money.services import *  # noqa: F403  (the services are the package's interface)

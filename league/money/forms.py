@@ -11,9 +11,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ..forms import NumberField
-from ..models import Club, Member
-from .services import MAX_SHUGI_MULTIPLIER
+from league.forms import NumberField
+from league.models import Club, Member
+from league.money.services import MAX_SHUGI_MULTIPLIER
 
 CLUB = "club"  # the club as a party in a form
 PAY, BORROW, DEFER = "pay", "borrow", "defer"

@@ -32,11 +32,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import scoring
-
-from .. import limits
-from ..models import Club, Day, DayShugi, Game, LedgerEntry, Member, Result, RulesVersion, Season
-from ..services import NON_FIELD, ServiceError, User, audit, lock_live_members, stored_user
-from ..stats import standings
+from league import limits
+from league.models import (
+    Club,
+    Day,
+    DayShugi,
+    Game,
+    LedgerEntry,
+    Member,
+    Result,
+    RulesVersion,
+    Season,
+)
+from league.services import NON_FIELD, ServiceError, User, audit, lock_live_members, stored_user
+from league.stats import standings
 
 Party = int | None
 Effects = dict[Party, int]

@@ -21,12 +21,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from league import money
-
-from ..access import club_for
-from ..forms import NumberField
-from ..models import Club, LedgerEntry, Member, Season
-from ..services import ServiceError
-from ..templatetags.jancho import yen
+from league.access import club_for
+from league.forms import NumberField
+from league.models import Club, LedgerEntry, Member, Season
+from league.services import ServiceError
+from league.templatetags.jancho import yen
 
 # --- forms -----------------------------------------------------------------------------------
 

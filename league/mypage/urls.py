@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from . import views
+from league.mypage import views
 
 # Included under c/<slug>/ by league/urls.py. No member id: the page is always the viewer's own.
 urlpatterns: list[URLPattern] = [

@@ -22,10 +22,9 @@ from league import money, stats
 from league.access import club_for
 from league.models import Member, Season
 from league.money.views_accounts import OpenDayRow, describe_entry, headline
+from league.mypage import selectors
 from league.tables import Shown
 from league.views.pages import CLUB_TIMEZONE
-
-from . import selectors
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from . import views
+from league.public import views
 
 # Included under s/<str:token>/ by league/urls.py: outside c/<slug>/, no login.
 urlpatterns: list[URLPattern] = [

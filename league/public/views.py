@@ -30,12 +30,11 @@ from django.views.decorators.http import require_http_methods, require_safe
 from league import money, selectors, sharing, stats
 from league.access import club_for
 from league.models import Club, Day, RulesVersion, Season
+from league.public import services
 from league.tables import Shown
 from league.views import players
 from league.views import standings as standings_views
 from league.views.pages import CLUB_TIMEZONE
-
-from . import services
 
 DAYS_PER_PAGE = 50
 NOT_FOUND = "league/public/404.html"

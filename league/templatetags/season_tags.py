@@ -8,8 +8,8 @@ from typing import Any
 
 from django import template
 
-from ..club.services import closed_seasons_on
-from ..forms import parse_date
+from league.club.services import closed_seasons_on
+from league.forms import parse_date
 
 register = template.Library()
 

@@ -15,13 +15,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from .. import exports, money, stats
-from ..access import club_for
-from ..filters import StandingsFilter
-from ..models import Club, Day, Member, Season
-from ..money.views_accounts import describe_entry
-from ..services import ServiceError
-from ..tables import Shown
+from league import exports, money, stats
+from league.access import club_for
+from league.filters import StandingsFilter
+from league.models import Club, Day, Member, Season
+from league.money.views_accounts import describe_entry
+from league.services import ServiceError
+from league.tables import Shown
 
 GAME_LOG_FILTERS = ["start", "end", "season", "rate"]
 

@@ -18,12 +18,12 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 from django_tables2 import LazyPaginator, RequestConfig
 
-from .. import stats
-from ..access import club_for
-from ..aggregates import selectors as aggregate_selectors
-from ..filters import StandingsFilter
-from ..models import Club, Season
-from ..tables import Shown, StandingsTable
+from league import stats
+from league.access import club_for
+from league.aggregates import selectors as aggregate_selectors
+from league.filters import StandingsFilter
+from league.models import Club, Season
+from league.tables import Shown, StandingsTable
 
 PER_PAGE = 50
 MAX_PAGE = 100_000  # 5,000,000 players; a larger page number is a 404 before any query
