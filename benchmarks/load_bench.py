@@ -378,7 +378,7 @@ def _games_on(port: int, ctx: dict) -> int:
 
 def import_across_servers(a: int, b: int, ctx: dict) -> None:
     """An import uploaded and previewed on one server is confirmed on the other: the upload
-    waits in the database (league.excel.models.ImportUpload), not on a server's disk."""
+    waits in the database (league.models.imports.ImportUpload), not on a server's disk."""
     slug, cookie = ctx["slug"], ctx["cookie"]
     before = _games_on(a, ctx)
     status, html, cookies = _get(a, f"/c/{slug}/import/", cookie)

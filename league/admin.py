@@ -54,7 +54,7 @@ class MembershipAdmin(NoDeleteAdmin):
     search_fields = ["user__username", "club__name"]
     autocomplete_fields = ["user", "club"]
 
-    # Memberships audit themselves (league.memberships); the admin says who acted.
+    # Memberships audit themselves (league.models.memberships); the admin says who acted.
     def save_model(self, request: HttpRequest, obj: Membership, form: Any, change: bool) -> None:
         obj.save(actor=request.user)
 

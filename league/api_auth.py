@@ -22,7 +22,8 @@ from ninja.security import HttpBearer
 
 from league import limits
 from league.models import ApiToken, Club, Membership
-from league.services import NON_FIELD, ServiceError, User, audit
+from league.models.audit import User, audit
+from league.services import NON_FIELD, ServiceError
 
 SECRET_PREFIX = "jch_"
 PREFIX_LENGTH = 12  # ApiToken.prefix: "jch_" and the secret's first 8 random characters

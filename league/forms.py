@@ -14,7 +14,6 @@ import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django import forms
 from django.forms import BoundField
@@ -27,7 +26,6 @@ from league.models import Club, Member
 from league.services import ChipInput, GameInput, SeatInput, ServiceError, problem_message
 from league.templatetags.jancho import chip_kind
 
-TOKYO = ZoneInfo("Asia/Tokyo")
 # The domain's own names for the seats from 起家, the same in both languages.
 WINDS = ("東", "南", "西", "北")
 CHIP_ROWS = 4
@@ -54,11 +52,6 @@ _DATE = re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日
 # Translators: the suffix Django puts after every form label. In our catalog so that a Japanese
 # label ends in a full-width colon (人数：) rather than an ASCII one.
 gettext_noop(":")
-
-
-def today(now: datetime.datetime | None = None) -> datetime.date:
-    """The club's today: games are played in Japan whatever the server's clock says."""
-    return (now or datetime.datetime.now(datetime.UTC)).astimezone(TOKYO).date()
 
 
 def parse_date(text: str) -> datetime.date:

@@ -43,6 +43,7 @@ from league.excel import guard
 from league.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY
 from league.forms import BAD_DATE, BAD_NUMBER, MAX_CHOMBO, parse_date
 from league.models import Club, Game, Member, Result, RulesVersion
+from league.models import audit as models_audit
 from league.services import GameInput, SeatInput, ServiceError
 
 MAX_BYTES = 10 * 1024 * 1024
@@ -1000,7 +1001,7 @@ def plan_settle(*, club: Club, parsed: Parsed, progress: Callable[[], None] | No
     return _settle(club, parsed, members, versions, {}, progress)
 
 
-# --- a read workbook kept between requests (league.excel.models.ImportUpload) -----------------
+# --- a read workbook kept between requests (league.models.imports.ImportUpload) -----------------
 
 
 def _game_dump(g: SheetGame) -> dict[str, Any]:
@@ -1046,7 +1047,7 @@ def _game_load(d: dict[str, Any]) -> SheetGame:
 
 
 def parsed_dump(parsed: Parsed) -> bytes:
-    """`parsed` as compressed JSON, for league.excel.models.ImportUpload.parsed."""
+    """`parsed` as compressed JSON, for league.models.imports.ImportUpload.parsed."""
     data = {
         "games": [_game_dump(g) for g in parsed.games],
         "problems": [[p.sheet, p.row, p.column, p.message, list(p.order)] for p in parsed.problems],
@@ -1078,7 +1079,9 @@ class ImportFailed(Exception):
         super().__init__("; ".join(p.message for p in problems))
 
 
-def _create_members(plan: Plan, user: services.User, kana: Mapping[str, str]) -> dict[int, Member]:
+def _create_members(
+    plan: Plan, user: models_audit.User, kana: Mapping[str, str]
+) -> dict[int, Member]:
     created = {}
     for unknown in plan.new_names:
         try:
@@ -1096,7 +1099,7 @@ def _create_members(plan: Plan, user: services.User, kana: Mapping[str, str]) ->
 def plan_apply(
     *,
     plan: Plan,
-    user: services.User,
+    user: models_audit.User,
     kana: Mapping[str, str] | None = None,
     duplicates: bool = False,
     progress: Callable[[], None] | None = None,
@@ -1138,7 +1141,7 @@ def plan_apply(
             games = services.games_record_bulk(club=plan.club, user=user, games=checked)
         except ServiceError as e:
             raise ImportFailed(_error_problems(planned_games[0].source, e)) from None
-        services.audit(
+        models_audit.audit(
             club=plan.club,
             actor=user,
             action="import.apply",

@@ -3,7 +3,7 @@
 Every write path (forms, the API, the import, the services under them) asks these functions, so
 that bad input is a message naming its field and never a database error (a 500):
 
-- Dates are from `EARLIEST` (2000-01-01) to one year after today (Japan's today, forms.today);
+- Dates are from `EARLIEST` (2000-01-01) to one year after today (Japan's today, core.clock.today);
   a season's last day may be up to `SEASON_AHEAD_YEARS` after today, so that next year's season can be
   set up in December. Nothing older than 2000 or further ahead is a plausible game.
 - Texts fit their column (`max_length`) and hold no NUL (PostgreSQL cannot store one) and no lone
@@ -25,6 +25,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy
 
 import scoring
+from league.core import clock
 from league.models import ChipEvent, Game
 
 EARLIEST = datetime.date(2000, 1, 1)
@@ -67,9 +68,7 @@ def _years_after(date: datetime.date, years: int) -> datetime.date:
 
 
 def latest_date(*, season_end: bool = False, today: datetime.date | None = None) -> datetime.date:
-    from league.forms import today as club_today  # not at the top: forms → services → limits
-
-    base = today or club_today()
+    base = today or clock.today()
     return _years_after(base, SEASON_AHEAD_YEARS if season_end else AHEAD_YEARS)
 
 

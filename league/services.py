@@ -12,7 +12,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
@@ -22,7 +21,6 @@ import scoring
 from league import limits, names
 from league.aggregates import services as aggregates
 from league.models import (
-    AuditLog,
     ChipEvent,
     Club,
     Day,
@@ -33,9 +31,8 @@ from league.models import (
     RulesVersion,
     Season,
 )
+from league.models.audit import User, audit, audit_entry, audit_many, stored_user
 from scoring import errors as codes
-
-User = AbstractBaseUser | AnonymousUser | None
 
 NON_FIELD = "__all__"
 
@@ -94,66 +91,6 @@ class Preview:
 
 
 # --- the audit log ---------------------------------------------------------------------------
-
-
-def stored_user(user: User) -> AbstractBaseUser | None:
-    """The user to store as who did something (None for anonymous or system writes)."""
-    return user if getattr(user, "is_authenticated", False) else None  # type: ignore[return-value]
-
-
-def audit(
-    *,
-    club: Club,
-    actor: User,
-    action: str,
-    target: str,
-    before: Any = None,
-    after: Any = None,
-    game: Game | None = None,
-    reason: str = "",
-) -> AuditLog:
-    """The one place that writes the audit log (audit_many: several entries in one insert)."""
-    entry = audit_entry(
-        club=club,
-        actor=actor,
-        action=action,
-        target=target,
-        before=before,
-        after=after,
-        game=game,
-        reason=reason,
-    )
-    entry.save()
-    return entry
-
-
-def audit_entry(
-    *,
-    club: Club,
-    actor: User,
-    action: str,
-    target: str,
-    before: Any = None,
-    after: Any = None,
-    game: Game | None = None,
-    reason: str = "",
-) -> AuditLog:
-    """An audit log entry, not saved yet: for `audit` and `audit_many`."""
-    return AuditLog(
-        club=club,
-        actor=stored_user(actor),
-        action=action,
-        target=target,
-        before=before,
-        after=after,
-        game=game,
-        reason=reason,
-    )
-
-
-def audit_many(entries: Sequence[AuditLog]) -> None:
-    """Write entries made by `audit_entry`, in chunks (a bulk import's one per game)."""
-    AuditLog.objects.bulk_create(entries, batch_size=BULK_CHUNK)
 
 
 def game_snapshot(game: Game) -> dict[str, Any]:

@@ -27,9 +27,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from league import limits, services
-from league.accounts.models import Invitation
 from league.models import Club, Member, Membership
-from league.services import NON_FIELD, ServiceError, User, audit
+from league.models import audit as models_audit
+from league.models.audit import User, audit
+from league.models.invitations import Invitation
+from league.services import NON_FIELD, ServiceError
 
 SECRET_PREFIX = "inv_"
 PREFIX_LENGTH = 10  # Invitation.prefix: "inv_" and the secret's first 6 random characters
@@ -127,7 +129,7 @@ def invitation_create(
             token_hash=hash_secret(secret),
             prefix=secret[:PREFIX_LENGTH],
             note=note,
-            created_by=services.stored_user(user),
+            created_by=models_audit.stored_user(user),
             expires_at=timezone.now() + datetime.timedelta(days=days),
             max_uses=max_uses,
         )
@@ -148,7 +150,7 @@ def invitation_revoke(*, invitation: Invitation, user: User) -> Invitation:
             raise ServiceError.one(NON_FIELD, _("This invitation is already cancelled."))
         before = _snapshot(invitation)
         invitation.revoked_at = timezone.now()
-        invitation.revoked_by = services.stored_user(user)
+        invitation.revoked_by = models_audit.stored_user(user)
         invitation.save(update_fields=["revoked_at", "revoked_by"])
         audit(
             club=invitation.club,
@@ -173,7 +175,7 @@ def invitations_of_revoked(*, club: Club, creator: Any, actor: User) -> int:
             continue
         before = _snapshot(invitation)
         invitation.revoked_at = timezone.now()
-        invitation.revoked_by = services.stored_user(actor)
+        invitation.revoked_by = models_audit.stored_user(actor)
         invitation.save(update_fields=["revoked_at", "revoked_by"])
         audit(
             club=club,

@@ -2,7 +2,7 @@
 
 Like league.services, each function validates and raises `ServiceError` (field → messages,
 nothing stored), or writes inside one transaction with its audit entries. Membership changes go
-through `Membership.save/delete(actor=…)`, which audit themselves (league.memberships).
+through `Membership.save/delete(actor=…)`, which audit themselves (league.models.memberships).
 
 A later "join by invitation" step can reuse these: `signup` creates (and does not log in) a user,
 `membership_add` links a user to a club with a role.
@@ -28,14 +28,8 @@ import scoring
 from league import limits
 from league.accounts import invitations
 from league.models import Club, Member, Membership, RulesVersion, Season
-from league.services import (
-    ServiceError,
-    User,
-    audit,
-    member_create,
-    rules_version_create,
-    season_create,
-)
+from league.models.audit import User, audit
+from league.services import ServiceError, member_create, rules_version_create, season_create
 
 SLUG_MIN = 3
 SLUG_MAX = Club._meta.get_field("slug").max_length or 50

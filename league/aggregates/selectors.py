@@ -22,8 +22,8 @@ from django.db.models import (
 )
 from django.db.models.functions import Rank
 
-from league.aggregates.models import MemberDay, MemberTotal
 from league.models import Club, Member, Season
+from league.models.totals import MemberDay, MemberTotal
 
 _INT = IntegerField()
 

@@ -1,4 +1,4 @@
-"""Keep the standings and chart series (league.aggregates.models) up to date at write time.
+"""Keep the standings and chart series (league.models.totals) up to date at write time.
 
 Every change to which `Result` rows count moves these aggregates by deltas, in the same
 transaction as the change: `league.services` calls `results_changed` after recording, editing,
@@ -32,8 +32,8 @@ from django.db import transaction
 from django.db.models import Count, F, IntegerField, Max, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, Greatest
 
-from league.aggregates.models import MemberDay, MemberTotal
 from league.models import Club, Game, Member, Result, Season
+from league.models.totals import MemberDay, MemberTotal
 
 TOTAL_FIELDS = (
     "games",

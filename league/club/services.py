@@ -1,5 +1,5 @@
 """Keeping a club's members and seasons tidy: editing a member, merging two records of one
-player, editing, closing and reopening a season. Every write is audited (league.services.audit)
+player, editing, closing and reopening a season. Every write is audited (league.models.audit.audit)
 and raises ServiceError (field → messages, nothing stored) on bad input.
 
 Merging (`member_merge`) moves everything that names the record that disappears (`gone`) to the
@@ -27,7 +27,6 @@ from django.utils.translation import gettext as _
 
 from league import limits, stats
 from league.aggregates import services as aggregates
-from league.draw.models import Attendance, DrawSeat
 from league.models import (
     ChipEvent,
     Club,
@@ -39,14 +38,9 @@ from league.models import (
     Result,
     Season,
 )
-from league.services import (
-    NON_FIELD,
-    ServiceError,
-    User,
-    audit,
-    member_name_checked,
-    season_checked,
-)
+from league.models.audit import User, audit
+from league.models.draw import Attendance, DrawSeat
+from league.services import NON_FIELD, ServiceError, member_name_checked, season_checked
 
 # --- editing a member ------------------------------------------------------------------------
 

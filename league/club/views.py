@@ -13,7 +13,7 @@ from league.access import club_for
 from league.club import services
 from league.club.forms import ClubNameForm, MemberEditForm, MergeForm, SeasonEditForm
 from league.club.views_manage import _add_errors
-from league.forms import today
+from league.core.clock import today
 from league.models import Member, Season
 from league.services import ServiceError
 

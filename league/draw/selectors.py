@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from django.db.models import Max
 
 from league.draw.algorithm import Pair, pair
-from league.draw.models import Attendance, DrawRound, DrawSeat, DrawTable
 from league.models import Club, Day, Member, Result, RulesVersion, Season
+from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
 
 WINDS = ("東", "南", "西", "北")
 

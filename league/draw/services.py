@@ -14,9 +14,10 @@ from django.utils.translation import gettext_lazy
 from league import services
 from league.draw import algorithm
 from league.draw import selectors as sel
-from league.draw.models import Attendance, DrawRound, DrawSeat, DrawTable
-from league.models import Club, Day, Game, Member
-from league.services import ServiceError, User
+from league.models import Club, Day, Game, Member, audit
+from league.models.audit import User
+from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
+from league.services import ServiceError
 
 NOT_A_MEMBER = gettext_lazy("Choose a member of this club.")
 ALREADY_PRESENT = gettext_lazy("%(name)s is already checked in.")
@@ -49,7 +50,7 @@ class Plan:
 
 
 def _audit(club: Club, user: User, action: str, day: Day, **kw: Any) -> None:
-    services.audit(club=club, actor=user, action=action, target=f"day:{day.pk}", **kw)
+    audit.audit(club=club, actor=user, action=action, target=f"day:{day.pk}", **kw)
 
 
 def day_open(*, club: Club, user: User, date: datetime.date) -> Day:
@@ -57,7 +58,7 @@ def day_open(*, club: Club, user: User, date: datetime.date) -> Day:
     with transaction.atomic():
         day, created = Day.objects.get_or_create(club=club, date=date)
         if created:
-            services.audit(
+            audit.audit(
                 club=club,
                 actor=user,
                 action="day.create",
@@ -187,7 +188,7 @@ def _store(
             revision=plan.revision if offset == 0 else 1,
             seats_drawn=seats_drawn,
             scheduled=scheduled or (offset == 0 and plan.scheduled),
-            created_by=services.stored_user(user),
+            created_by=audit.stored_user(user),
         )
         tables = DrawTable.objects.bulk_create(
             DrawTable(
@@ -374,7 +375,7 @@ def table_link_game(*, club: Club, user: User, table_id: int, game: Game) -> Dra
             return None
         table.game = game
         table.save(update_fields=["game"])
-        services.audit(
+        audit.audit(
             club=club,
             actor=user,
             action="draw.recorded",

@@ -20,6 +20,7 @@ from openpyxl import Workbook
 
 from league import services
 from league.access import club_for
+from league.core.clock import today
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.draw.forms import (
@@ -31,10 +32,9 @@ from league.draw.forms import (
     ScheduleForm,
     SwapForm,
 )
-from league.draw.models import table_label
 from league.exports import ascii_file_name, file_name, write_sheet, xlsx_response
-from league.forms import today
 from league.models import Club, Day, Member
+from league.models.draw import table_label
 from league.services import ServiceError
 
 

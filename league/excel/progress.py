@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import connections
 
-from league.excel.models import ImportUpload
+from league.models.imports import ImportUpload
 
 EVERY = 0.5  # seconds between writes
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from league.excel.models import ImportUpload
 from league.models import Club
-from league.services import User
+from league.models.audit import User
+from league.models.imports import ImportUpload
 
 
 def upload_waiting(*, club: Club, user: User) -> ImportUpload | None:

@@ -1,4 +1,4 @@
-"""Uploads waiting for confirmation (league.excel.models.ImportUpload): keep, find, claim."""
+"""Uploads waiting for confirmation (league.models.imports.ImportUpload): keep, find, claim."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from league.excel.models import ImportUpload
 from league.models import Club
-from league.services import User
+from league.models.audit import User
+from league.models.imports import ImportUpload
 
 KEEP = datetime.timedelta(hours=24)
 

@@ -44,7 +44,8 @@ from league.models import (
     RulesVersion,
     Season,
 )
-from league.services import NON_FIELD, ServiceError, User, audit, lock_live_members, stored_user
+from league.models.audit import User, audit, stored_user
+from league.services import NON_FIELD, ServiceError, lock_live_members
 from league.stats import standings
 
 Party = int | None

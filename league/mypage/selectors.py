@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from league import money, stats
 from league.aggregates import selectors as aggregate_selectors
-from league.aggregates.models import MemberTotal
 from league.models import Club, Day, LedgerEntry, Member, Result, Season
+from league.models.totals import MemberTotal
 
 # The money derivation's own steps (league.money.services): the same code as the statement's,
 # over the member's latest days instead of all of them.

@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
 from league.models import Club
-from league.services import audit
+from league.models.audit import audit
 
 User = AbstractBaseUser | AnonymousUser
 TOKEN_BYTES = 32  # 43 URL-safe characters: not guessable

@@ -2,7 +2,7 @@
 
 Organisers only. Nothing is stored in the club's data before the confirmation. The workbook is
 read once, on upload; what was read waits in the database for its organiser
-(league.excel.models.ImportUpload), so that any app server shows the preview and confirms it.
+(league.models.imports.ImportUpload), so that any app server shows the preview and confirms it.
 The preview settles the read games again (names may have been mapped, members added meanwhile),
 but never parses the file again.
 """

@@ -20,8 +20,9 @@ from django.views.decorators.http import require_http_methods
 
 from league import breakdown, limits, services
 from league.access import club_for
+from league.core.clock import today
 from league.draw.services import table_link_game
-from league.forms import CHIP_ROWS, WINDS, GameForm, VoidForm, parse_date, today
+from league.forms import CHIP_ROWS, WINDS, GameForm, VoidForm, parse_date
 from league.models import Club, Game, Member, Result, RulesVersion
 from league.services import GameInput, Preview, ServiceError
 

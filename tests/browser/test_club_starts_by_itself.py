@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from league.forms import today
+from league.core.clock import today
 from league.models import Club, Game, Member, Membership
 from tests.browser.conftest import PHONE, SCREENSHOTS, fits_the_screen
 

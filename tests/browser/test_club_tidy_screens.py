@@ -9,7 +9,7 @@ import datetime
 import pytest
 
 from league import services
-from league.forms import today
+from league.core.clock import today
 from league.models import Member, Membership, Season
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import MEMBER_NAMES, make_club, make_user

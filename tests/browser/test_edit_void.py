@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from league import services
-from league.forms import today
+from league.core.clock import today
 from league.models import Game, Member, Membership
 from league.services import GameInput, SeatInput
 from tests.conftest import MEMBER_NAMES, make_club, make_user

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from league import money, services
-from league.forms import today
+from league.core.clock import today
 from league.models import Day, Game, LedgerEntry, Member, Membership
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import make_club, make_user

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from league import services
-from league.forms import today
+from league.core.clock import today
 from league.models import Member, Membership
 from league.services import GameInput, SeatInput
 from tests.browser.conftest import fits_the_screen

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 import scoring
-from league.forms import today
+from league.core.clock import today
 from league.models import Club, Game, Member, Membership, RulesVersion
 from tests.conftest import MEMBER_NAMES, make_club, make_user
 

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from league import services
-from league.forms import today
+from league.core.clock import today
 from league.models import Club, Member, MemberDay, Membership, Result
 from league.services import GameInput, SeatInput
 from tests.browser.conftest import PHONE, SCREENSHOTS, fits_the_screen

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from league import charts, services, stats
-from league.forms import today
+from league.core.clock import today
 from league.models import Member, Membership, Season
 from league.services import GameInput, SeatInput
 from league.templatetags.jancho import hundredths

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from league import selectors, stats
 from league.aggregates import services as aggregates
-from league.aggregates.models import MemberDay, MemberTotal
 from league.models import Club, Day, Member, RulesVersion, Season
+from league.models.totals import MemberDay, MemberTotal
 from league.services import (
     ChipInput,
     GameInput,

@@ -1,4 +1,4 @@
-"""Membership and role changes are audited on every path, the admin included (league/memberships.py),
+"""Membership and role changes are audited on every path, the admin included (league/models/memberships.py),
 and the error pages are the site's own, in Japanese or English, with DEBUG off."""
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league import services
-from league.aggregates.models import MemberTotal
 from league.club import services as club_services
 from league.models import AuditLog, Day, Game, Member, Result, Season
+from league.models.totals import MemberTotal
 from tests.conftest import make_club, make_user
 
 DATE = datetime.date(2026, 5, 9)
@@ -196,7 +196,7 @@ def test_the_draw_check_in_finds_the_survivor_by_a_merged_name(
 ):
     """At the table people type the old spelling: the record that stayed is checked in, and the
     merged one can never become an attendee (no money would ever settle on it)."""
-    from league.draw.models import Attendance
+    from league.models.draw import Attendance
 
     club_services.member_merge(keep=members[0], gone=guest, user=organiser)
     organiser_client.post(reverse("draw_start", args=[club.slug]), {"date": DATE.isoformat()})
@@ -499,7 +499,7 @@ def test_an_organiser_renames_the_club_and_its_address_stays(
 def test_closing_a_season_still_running_warns_and_shows_what_is_kept(
     organiser_client, club, members, organiser
 ):
-    from league.forms import today
+    from league.core.clock import today
 
     running = Season.objects.create(
         club=club,

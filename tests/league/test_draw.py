@@ -19,8 +19,8 @@ from league import api_auth, services
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.draw.algorithm import is_fair
-from league.draw.models import Attendance, DrawRound
 from league.models import AuditLog, Day, Member
+from league.models.draw import Attendance, DrawRound
 from league.services import ServiceError
 from tests.conftest import make_club, make_user
 

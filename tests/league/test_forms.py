@@ -7,7 +7,8 @@ import datetime
 import pytest
 
 import scoring
-from league.forms import GameForm, parse_date, today
+from league.core.clock import today
+from league.forms import GameForm, parse_date
 from league.models import Club, Member
 from league.services import ServiceError
 

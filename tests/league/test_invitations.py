@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league.accounts import invitations
-from league.accounts.models import Invitation
 from league.models import AuditLog, Member, Membership
+from league.models.invitations import Invitation
 from tests.conftest import make_user
 from tests.league.test_concurrency import race
 

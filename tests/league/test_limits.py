@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import scoring
 from league import api_auth, limits, money, services
 from league.club.forms_manage import RulesForm, rules_initial
-from league.forms import today
+from league.core.clock import today
 from league.models import ApiToken, ChipEvent, Game, LedgerEntry, RulesVersion, Season
 from tests.league.test_api import body, call, url
 from tests.league.test_imports import STANDARD, game, plan_of, simple

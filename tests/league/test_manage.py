@@ -13,7 +13,7 @@ from django.urls import reverse
 import scoring
 from league import services
 from league.club.forms_manage import RulesForm, kana_sort_key, normalise_kana, rules_initial
-from league.models import AuditLog, Game, Member, Result, RulesVersion, Season
+from league.models import AuditLog, Game, Member, Result, RulesVersion, Season, audit
 from league.templatetags import jancho
 
 D = datetime.date
@@ -615,7 +615,7 @@ def test_admin_lists_every_model_for_superusers(admin_client, club, organiser, g
 
 
 def test_admin_audit_log_is_read_only(admin_client, club, organiser):
-    log = services.audit(club=club, actor=organiser, action="member.create", target="member:1")
+    log = audit.audit(club=club, actor=organiser, action="member.create", target="member:1")
     model_admin = admin.site._registry[AuditLog]
     request = admin_client.get("/").wsgi_request
     assert not model_admin.has_add_permission(request)

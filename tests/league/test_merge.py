@@ -14,7 +14,6 @@ import pytest
 from django.urls import reverse
 
 from league import money, services, stats
-from league.aggregates.models import MemberDay, MemberTotal
 from league.club import services as club_services
 from league.models import (
     AuditLog,
@@ -29,6 +28,7 @@ from league.models import (
     RulesVersion,
     Season,
 )
+from league.models.totals import MemberDay, MemberTotal
 from tests.league.test_isolation import money_rules
 
 D1 = datetime.date(2026, 4, 4)

@@ -11,7 +11,6 @@ from django.db import connection
 
 from league import money, services
 from league.aggregates import services as aggregates
-from league.aggregates.models import MemberDay, MemberTotal
 from league.club import services as club_services
 from league.models import (
     ChipEvent,
@@ -23,6 +22,7 @@ from league.models import (
     RulesVersion,
     Season,
 )
+from league.models.totals import MemberDay, MemberTotal
 from tests.conftest import make_user
 from tests.league.test_concurrency import race
 from tests.league.test_isolation import money_rules

@@ -121,7 +121,7 @@ def _engine(rules: scoring.Rules, data: GameInput) -> dict[str, scoring.PlayerRe
 
 
 def _logs() -> QuerySet[AuditLog]:
-    """The audit log without the fixtures' memberships (audited too: league/memberships.py)."""
+    """The audit log without the fixtures' memberships (audited too: league/models/memberships.py)."""
     return AuditLog.objects.exclude(action__startswith="membership.")
 
 

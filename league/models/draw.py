@@ -11,7 +11,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from league.models import Day, Game, Member
+from league.models.games import Day, Game
+from league.models.members import Member
 
 
 class Attendance(models.Model):

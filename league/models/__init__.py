@@ -1,0 +1,53 @@
+"""雀帳's data: clubs, members, versioned rules, seasons, days, games and their settled results.
+
+Games are settled when they are written and the settlement is stored on `Result` rows, so that
+rankings are database aggregates. Nothing is deleted: an edit adds a new revision of a game's
+rows, a void marks the game, and both are in the append-only `AuditLog`.
+
+One Django app, one migration history: the models are split into a module per concept (as pretix's
+`base/models/` and Zulip's `zerver/models/`), and every one is importable from `league.models`.
+Modules here import each other downwards only (clubs ← members, rules, seasons ← games ← audit,
+money, memberships) and nothing of league above the models.
+"""
+
+from league.models.accounts import ApiToken, LoginAttempt
+from league.models.audit import AuditLog, AuditLogQuerySet
+from league.models.clubs import Club
+from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
+from league.models.games import ChipEvent, Day, Game, Result
+from league.models.imports import ImportUpload
+from league.models.invitations import Invitation
+from league.models.members import Member
+from league.models.memberships import Membership, MembershipQuerySet
+from league.models.money import DayShugi, LedgerEntry, LedgerEntryQuerySet
+from league.models.rules import RulesVersion
+from league.models.seasons import Season
+from league.models.totals import MemberDay, MemberTotal
+
+__all__ = [
+    "ApiToken",
+    "Attendance",
+    "AuditLog",
+    "AuditLogQuerySet",
+    "ChipEvent",
+    "Club",
+    "Day",
+    "DayShugi",
+    "DrawRound",
+    "DrawSeat",
+    "DrawTable",
+    "Game",
+    "ImportUpload",
+    "Invitation",
+    "LedgerEntry",
+    "LedgerEntryQuerySet",
+    "LoginAttempt",
+    "Member",
+    "MemberDay",
+    "MemberTotal",
+    "Membership",
+    "MembershipQuerySet",
+    "Result",
+    "RulesVersion",
+    "Season",
+]

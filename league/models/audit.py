@@ -1,0 +1,122 @@
+"""The append-only audit log, and the one place that writes it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import models
+
+from league.models.clubs import Club
+from league.models.games import Game
+
+AUDIT_CHUNK = 1_000  # rows per INSERT (services.BULK_CHUNK, the same size)
+
+
+class AuditLogQuerySet(models.QuerySet["AuditLog"]):
+    def update(self, **kwargs: Any) -> int:
+        raise PermissionError("the audit log is append-only")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("the audit log is append-only")
+
+
+class AuditLog(models.Model):
+    """Every create, edit, void and re-settle: who, when, what, before and after. Append-only."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=50)  # namespaced: "game.create", "rules.create", ...
+    game = models.ForeignKey(Game, null=True, on_delete=models.PROTECT, related_name="history")
+    target = models.CharField(max_length=100)  # e.g. "game:12", "member:3"
+    before = models.JSONField(null=True)
+    after = models.JSONField(null=True)
+    reason = models.CharField(max_length=200, blank=True)
+
+    objects = AuditLogQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["at", "id"]
+        indexes = [
+            # A club's log, newest first.
+            models.Index(fields=["club", "-at"], name="audit_club_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.target}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise PermissionError("the audit log is append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise PermissionError("the audit log is append-only")
+
+
+User = AbstractBaseUser | AnonymousUser | None
+
+
+def stored_user(user: User) -> AbstractBaseUser | None:
+    """The user to store as who did something (None for anonymous or system writes)."""
+    return user if getattr(user, "is_authenticated", False) else None  # type: ignore[return-value]
+
+
+def audit(
+    *,
+    club: Club,
+    actor: User,
+    action: str,
+    target: str,
+    before: Any = None,
+    after: Any = None,
+    game: Game | None = None,
+    reason: str = "",
+) -> AuditLog:
+    """The one place that writes the audit log (audit_many: several entries in one insert)."""
+    entry = audit_entry(
+        club=club,
+        actor=actor,
+        action=action,
+        target=target,
+        before=before,
+        after=after,
+        game=game,
+        reason=reason,
+    )
+    entry.save()
+    return entry
+
+
+def audit_entry(
+    *,
+    club: Club,
+    actor: User,
+    action: str,
+    target: str,
+    before: Any = None,
+    after: Any = None,
+    game: Game | None = None,
+    reason: str = "",
+) -> AuditLog:
+    """An audit log entry, not saved yet: for `audit` and `audit_many`."""
+    return AuditLog(
+        club=club,
+        actor=stored_user(actor),
+        action=action,
+        target=target,
+        before=before,
+        after=after,
+        game=game,
+        reason=reason,
+    )
+
+
+def audit_many(entries: Sequence[AuditLog]) -> None:
+    """Write entries made by `audit_entry`, in chunks (a bulk import's one per game)."""
+    AuditLog.objects.bulk_create(entries, batch_size=AUDIT_CHUNK)

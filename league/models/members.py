@@ -1,0 +1,60 @@
+"""The players of a club (most never log in), one per name key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from league.models.clubs import Club
+from league.names import name_key
+
+
+class Member(models.Model):
+    """A player of the club (a login is optional: most players never log in)."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
+    name = models.CharField(_("name"), max_length=50)
+    # league.names.name_key(name), kept by save(): one member per key in a club, so that ｱｵｷ and
+    # アオキ, or 阿部誠 and 阿部 誠, can never be two members.
+    name_key = models.CharField(max_length=60, editable=False, default="")
+    kana = models.CharField(_("reading (kana)"), max_length=100, blank=True)
+    is_guest = models.BooleanField(_("guest"), default=False)
+    is_active = models.BooleanField(_("active"), default=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    # Set when this record was merged into another (a guest who became a member, a name spelled
+    # two ways): its results, chips and ledger entries moved there; the record stays, inactive,
+    # so that the audit log and old links still resolve.
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged_from"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        ordering = ["kana", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="member_name_unique_in_club"),
+            models.UniqueConstraint(fields=["club", "name_key"], name="member_key_unique_in_club"),
+        ]
+        indexes = [
+            # The member pickers and lists: a club's members in 五十音 order.
+            models.Index(fields=["club", "kana", "name"], name="member_club_kana"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        key = name_key(self.name)
+        if self.name_key.partition("#")[0] != key:  # a twin's marked key (0007) stays marked
+            self.name_key = key
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)

@@ -1,0 +1,123 @@
+"""Who may log in to a club, and as what; every change is in the audit log, on every path.
+
+`Membership.save()` and `.delete()` (and the queryset's `update()` and `delete()`, which go row by
+row through them) call `membership_audited`, so that a membership or role changed anywhere — the
+admin, a management command, the shell, sign-up — is in the club's audit log. Whoever made the
+change is passed as `actor=` where it is known (the admin passes the logged-in superuser);
+otherwise it is recorded without an actor, as a system change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import models, transaction
+from django.utils.translation import gettext_lazy as _
+
+from league.models.audit import User, audit
+from league.models.clubs import Club
+
+
+class MembershipQuerySet(models.QuerySet["Membership"]):
+    """Bulk changes go row by row through save() and delete(), so that each is audited."""
+
+    def update(self, **kwargs: Any) -> int:
+        with transaction.atomic(using=self.db):
+            rows = list(self.select_for_update())
+            for row in rows:
+                for name, value in kwargs.items():
+                    setattr(row, name, value)
+                row.save()
+        return len(rows)
+
+    def delete(self) -> tuple[int, dict[str, int]]:  # type: ignore[override]
+        with transaction.atomic(using=self.db):
+            rows = list(self.select_for_update())
+            for row in rows:
+                row.delete()
+        return len(rows), {Membership._meta.label: len(rows)}
+
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Membership]:  # type: ignore[override]
+        rows = list(objs)
+        with transaction.atomic(using=self.db):
+            for row in rows:
+                row.save()
+        return rows
+
+
+class Membership(models.Model):
+    """Who may log in to a club, and whether they organise it. Every change is audited
+    (league.memberships): pass `actor=` to save() and delete() when the one who acts is known."""
+
+    ORGANISER = "organiser"
+    MEMBER = "member"
+    ROLES = [(ORGANISER, _("organiser")), (MEMBER, _("member"))]
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="memberships")
+    role = models.CharField(_("role"), max_length=20, choices=ROLES, default=MEMBER)
+
+    objects = MembershipQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="membership_once_per_club"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club} ({self.role})"
+
+    def save(self, *args: Any, actor: Any = None, **kwargs: Any) -> None:
+        with transaction.atomic():
+            before = (
+                Membership.objects.filter(pk=self.pk).values("user_id", "club_id", "role").first()
+                if self.pk is not None
+                else None
+            )
+            super().save(*args, **kwargs)
+            membership_audited(before=before, after=self, pk=self.pk, actor=actor)
+
+    def delete(self, *args: Any, actor: Any = None, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        with transaction.atomic():
+            pk = self.pk
+            before = Membership.objects.filter(pk=pk).values("user_id", "club_id", "role").first()
+            deleted = super().delete(*args, **kwargs)
+            if before is not None:
+                membership_audited(before=before, after=None, pk=pk, actor=actor)
+        return deleted
+
+
+def _state(user_id: Any, role: str) -> dict[str, Any]:
+    user = get_user_model()._default_manager.filter(pk=user_id).first()
+    return {"user": user.get_username() if user else None, "user_id": user_id, "role": role}
+
+
+def membership_audited(
+    *, before: dict[str, Any] | None, after: Membership | None, pk: int, actor: User
+) -> None:
+    """Audit one membership's change: `before` is its stored row (None: it is new), `after` the
+    saved membership (None: it was deleted)."""
+    target = f"membership:{pk}"
+    old = _state(before["user_id"], before["role"]) if before else None
+    new = _state(after.user_id, after.role) if after is not None else None
+    if before is not None and after is not None and before["club_id"] != after.club_id:
+        # Moved to another club: it left one club and joined the other.
+        club = Club.objects.get(pk=before["club_id"])
+        audit(club=club, actor=actor, action="membership.delete", target=target, before=old)
+        audit(club=after.club, actor=actor, action="membership.create", target=target, after=new)
+        return
+    if after is None:
+        assert before is not None
+        club = Club.objects.get(pk=before["club_id"])
+        audit(club=club, actor=actor, action="membership.delete", target=target, before=old)
+    elif before is None:
+        audit(club=after.club, actor=actor, action="membership.create", target=target, after=new)
+    elif old != new:
+        action = (
+            "membership.role"
+            if old and new and old["user_id"] == new["user_id"]
+            else "membership.change"
+        )
+        audit(club=after.club, actor=actor, action=action, target=target, before=old, after=new)

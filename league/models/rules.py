@@ -1,0 +1,56 @@
+"""A club's rules, versioned by the date they take effect from."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.conf import settings
+from django.db import models
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+from league.models.clubs import Club
+
+
+class RulesVersion(models.Model):
+    """A club's rules (settlement.md's full rules object) from a date on.
+
+    A game settles under the version in force on its date; a new version never rewrites old games
+    by itself (re-settling is an explicit action, see services.resettle_*).
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="rules_versions")
+    effective_from = models.DateField(_("takes effect on"))
+    rules_json = models.JSONField(_("rules"))
+    preset = models.CharField(_("based on preset"), max_length=50, blank=True)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rules version")
+        verbose_name_plural = _("rules versions")
+        ordering = ["-effective_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "effective_from"], name="rules_one_version_per_date"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.effective_from:%Y-%m-%d}"
+
+    @cached_property
+    def rules(self) -> scoring.Rules:
+        return scoring.rules_from_json(self.rules_json)
+
+    @classmethod
+    def in_force(cls, club: Club, date: datetime.date) -> RulesVersion | None:
+        return (
+            cls.objects.filter(club=club, effective_from__lte=date)
+            .order_by("-effective_from")
+            .first()
+        )

@@ -1,0 +1,36 @@
+"""A club's seasons: a range of dates, with the standings frozen when it closes."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from league.models.clubs import Club
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
+    name = models.CharField(_("name"), max_length=100)
+    start = models.DateField(_("first day"))
+    end = models.DateField(_("last day"))
+    min_games = models.PositiveIntegerField(_("minimum games to qualify"), default=0)
+    # Closing freezes the standings as the record of who won (`final_standings`: the rows as
+    # shown when it closed); games in its dates stay correctable, with a warning.
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    final_standings = models.JSONField(null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["-start"]
+        constraints = [
+            models.CheckConstraint(condition=Q(end__gte=F("start")), name="season_end_after_start"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
