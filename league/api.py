@@ -36,10 +36,11 @@ from pydantic import AfterValidator, ConfigDict, StrictInt, StringConstraints
 import scoring
 from league import money, selectors, services, stats
 from league.api_auth import TokenAuth, api_club
+from league.core.errors import NON_FIELD, ServiceError
 from league.draw import selectors as draw_selectors
 from league.forms import BAD_NUMBER, MAX_CHOMBO, MAX_MULTIPLIER, NO_SUCH_MEMBER, MemberDirectory
 from league.models import ApiToken, Club, Day, Game, Member, RulesVersion, Season
-from league.services import NON_FIELD, ChipInput, GameInput, SeatInput, ServiceError
+from league.services import ChipInput, GameInput, SeatInput
 
 PAGE_SIZE = 20
 MAX_PAGE = 100_000

@@ -21,9 +21,9 @@ from ninja.errors import AuthorizationError
 from ninja.security import HttpBearer
 
 from league import limits
+from league.core.errors import NON_FIELD, ServiceError
 from league.models import ApiToken, Club, Membership
 from league.models.audit import User, audit
-from league.services import NON_FIELD, ServiceError
 
 SECRET_PREFIX = "jch_"
 PREFIX_LENGTH = 12  # ApiToken.prefix: "jch_" and the secret's first 8 random characters

@@ -22,8 +22,9 @@ from django.utils.translation import gettext_noop
 
 import scoring
 from league import names
+from league.core.errors import ServiceError, problem_message
 from league.models import Club, Member
-from league.services import ChipInput, GameInput, SeatInput, ServiceError, problem_message
+from league.services import ChipInput, GameInput, SeatInput
 from league.templatetags.jancho import chip_kind
 
 # The domain's own names for the seats from 起家, the same in both languages.

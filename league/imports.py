@@ -39,12 +39,13 @@ from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 
 import scoring
 from league import names, services
+from league.core.errors import ServiceError
 from league.excel import guard
 from league.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY
 from league.forms import BAD_DATE, BAD_NUMBER, MAX_CHOMBO, parse_date
 from league.models import Club, Game, Member, Result, RulesVersion
 from league.models import audit as models_audit
-from league.services import GameInput, SeatInput, ServiceError
+from league.services import GameInput, SeatInput
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_ROWS = guard.MAX_ROWS
@@ -158,7 +159,7 @@ class SheetGame:
     rate: str | None  # None: found from the yen (the game log has no rate column)
     yen: list[int | None]
     chips: list[int]
-    cells: dict[str, Place]  # a services.ServiceError field → the cell it is about
+    cells: dict[str, Place]  # a core_errors.ServiceError field → the cell it is about
     busted_by: list[int | None] = field(default_factory=list)  # seats from 0; [] = not given
     yakitori: list[bool] = field(default_factory=list)  # [] = not given
 

@@ -12,14 +12,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 
 import scoring
 from league import limits, names
 from league.aggregates import services as aggregates
+from league.core.errors import NON_FIELD, ServiceError, _service_error, problem_message
 from league.models import (
     ChipEvent,
     Club,
@@ -32,22 +33,8 @@ from league.models import (
     Season,
 )
 from league.models.audit import User, audit, audit_entry, audit_many, stored_user
-from scoring import errors as codes
-
-NON_FIELD = "__all__"
-
-
-class ServiceError(Exception):
-    """Bad input for a write; `errors` maps a form field (or "__all__") to messages."""
-
-    def __init__(self, errors: dict[str, list[str]]):
-        self.errors = errors
-        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
-
-    @classmethod
-    def one(cls, field_name: str, message: str) -> ServiceError:
-        return cls({field_name: [message]})
-
+from league.models.members import MERGED_MEMBER, lock_live_members
+from league.models.rules import rules_in_force
 
 # --- inputs ----------------------------------------------------------------------------------
 
@@ -143,107 +130,6 @@ def snapshot_of(
 
 
 # --- settling --------------------------------------------------------------------------------
-
-
-def rules_in_force(club: Club, date: datetime.date) -> RulesVersion:
-    version = RulesVersion.in_force(club, date)
-    if version is None:
-        raise ServiceError.one("date", _("No rules are in force on %(date)s.") % {"date": date})
-    return version
-
-
-def _problem_field(path: str) -> str:
-    """Where on the form a scoring problem belongs: "players[2].points" → "points_2"."""
-    head, _sep, rest = path.partition(".")
-    if head.startswith("players[") and head.endswith("]"):
-        index = head[len("players[") : -1]
-        return "member_" + index if rest == "name" else "points_" + index
-    if head.startswith("chips["):
-        return "chips"
-    if head.startswith("chombo["):
-        return "chombo"
-    if head.startswith(("busts", "yakitori")):
-        return "points"  # shown above the players' rows, where the 飛び and 焼き鳥 inputs are
-    return {"points": "points", "players": NON_FIELD, "deposits": "deposits", "rate": "rate"}.get(
-        head, NON_FIELD
-    )
-
-
-def problem_message(problem: scoring.Problem) -> str:
-    """A scoring problem (of a game or of a rules object) in the user's language."""
-    p = problem.params
-    messages = {
-        codes.SUM: lambda: (
-            _(
-                "The points add up to %(total)s with deposits, but must be %(expected)s: "
-                "%(diff)s %(how)s."
-            )
-            % {
-                "total": f"{p['total']:,}",
-                "expected": f"{p['expected']:,}",
-                "diff": f"{abs(p['difference']):,}",
-                "how": _("short") if p["difference"] > 0 else _("over"),
-            }
-        ),
-        codes.MULTIPLE_OF_100: lambda: _("Enter points in units of 100."),
-        codes.TYPE: lambda: _("Enter a whole number."),
-        codes.RANGE: lambda: (
-            _("Enter a number from %(low)s to %(high)s.")
-            % {"low": f"{p['low']:,}", "high": f"{p['high']:,}"}
-            if "low" in p
-            else _("This number is out of range.")
-        ),
-        codes.PLAYER_COUNT: lambda: _("This club plays with %(n)s players.") % {"n": p["expected"]},
-        codes.DUPLICATE_NAME: lambda: _("The same player is in two seats."),
-        codes.REQUIRED: lambda: (
-            _("Choose a player.")
-            if problem.field.startswith("players[")
-            else _("This field is required.")
-        ),
-        codes.NOT_AT_TABLE: lambda: _("That player is not at this table."),
-        codes.BUSTS: lambda: _(
-            "Say who busted each player who ended below zero (飛び賞), and only for them."
-        ),
-        codes.NOT_IN_RULES: lambda: _("The club's rules have no 飛び賞 or 焼き鳥 to record."),
-        codes.NO_UMA: lambda: _(
-            "The club's floating uma has no list for this many floating players."
-        ),
-        codes.UNKNOWN_RATE: lambda: _("The club's rules have no such rate."),
-        codes.UNKNOWN_CHIP: lambda: _("The club's rules have no such chip kind."),
-        codes.SELF_DEAL_IN: lambda: _("The winner cannot be the discarder."),
-        codes.CHOICE: lambda: (
-            _("Choose one of: %(allowed)s.") % {"allowed": ", ".join(str(a) for a in p["allowed"])}
-        ),
-        codes.UMA_LENGTH: lambda: (
-            ngettext("Enter the uma of %(n)s rank.", "Enter the uma of %(n)s ranks.", p["expected"])
-            % {"n": p["expected"]}
-        ),
-        codes.UMA_SUM: lambda: (
-            _("The uma must add up to 0 (now %(sum)s).") % {"sum": f"{p['got']:+d}"}
-        ),
-        codes.UMA_ORDER: lambda: _("The uma must not rise from one rank to the next."),
-        codes.INDIVISIBLE: lambda: (
-            _(
-                "This cannot be shared equally among the %(n)s other players; "
-                "use a number that divides by %(n)s."
-            )
-            % {"n": p["others"]}
-        ),
-        codes.UNKNOWN_FIELD: lambda: _("Unknown field."),
-        codes.UNKNOWN_PRESET: lambda: _("Unknown preset."),
-    }
-    make = messages.get(problem.code)
-    return make() if make else problem.message
-
-
-def _service_error(error: scoring.InputError) -> ServiceError:
-    out: dict[str, list[str]] = {}
-    for problem in error.problems:
-        messages = out.setdefault(_problem_field(problem.field), [])
-        message = problem_message(problem)
-        if message not in messages:
-            messages.append(message)
-    return ServiceError(out)
 
 
 def _to_scoring(data: GameInput) -> scoring.Game:
@@ -374,43 +260,6 @@ def _lock_live_members(data: GameInput) -> None:
     """The seated members (and chip parties) locked and checked: lock_live_members."""
     ids = {s.member.pk for s in data.seats} | {c.winner.pk for c in data.chips}
     lock_live_members(ids | {c.discarder.pk for c in data.chips if c.discarder is not None})
-
-
-def lock_live_members(ids: Iterable[int | None], *, shared: bool = False) -> None:
-    """Lock these members' rows (in id order, inside the caller's transaction) and refuse any
-    merged into another record (ServiceError naming the survivor). league.club's merge locks
-    the same rows FOR UPDATE, so a write racing a merge is either moved by it or refused here:
-    no result and no money ever lands on a merged record.
-
-    Game writers take FOR NO KEY UPDATE. `shared`: FOR KEY SHARE (PostgreSQL), for the money
-    writers, which hold the club row FOR UPDATE meanwhile: it waits for a merge only, never for
-    a game being recorded (whose commit waits for that club row)."""
-    wanted = sorted({i for i in ids if i is not None and i > 0})
-    if not wanted:
-        return
-    if shared and connection.vendor == "postgresql":
-        table = connection.ops.quote_name(Member._meta.db_table)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT name, merged_into_id FROM {table} WHERE id = ANY(%s) "
-                "ORDER BY id FOR KEY SHARE",
-                [wanted],
-            )
-            locked = cursor.fetchall()
-    else:
-        locked = list(
-            Member.objects.select_for_update(no_key=True)
-            .filter(pk__in=wanted)
-            .order_by("pk")
-            .values_list("name", "merged_into")
-        )
-    for name, into_id in locked:
-        if into_id is not None:
-            into = Member.objects.filter(pk=into_id).values_list("name", flat=True).first()
-            raise ServiceError.one(NON_FIELD, str(MERGED_MEMBER % {"name": name, "into": into}))
-
-
-MERGED_MEMBER = gettext_lazy("%(name)s was merged into %(into)s: record the game under %(into)s.")
 
 
 def _revision_rows(

@@ -27,11 +27,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from league import limits, services
+from league.core.errors import NON_FIELD, ServiceError
 from league.models import Club, Member, Membership
 from league.models import audit as models_audit
 from league.models.audit import User, audit
 from league.models.invitations import Invitation
-from league.services import NON_FIELD, ServiceError
 
 SECRET_PREFIX = "inv_"
 PREFIX_LENGTH = 10  # Invitation.prefix: "inv_" and the secret's first 6 random characters

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from league import limits, stats
 from league.aggregates import services as aggregates
+from league.core.errors import NON_FIELD, ServiceError
 from league.models import (
     ChipEvent,
     Club,
@@ -40,7 +41,7 @@ from league.models import (
 )
 from league.models.audit import User, audit
 from league.models.draw import Attendance, DrawSeat
-from league.services import NON_FIELD, ServiceError, member_name_checked, season_checked
+from league.services import member_name_checked, season_checked
 
 # --- editing a member ------------------------------------------------------------------------
 

@@ -14,8 +14,8 @@ from league.club import services
 from league.club.forms import ClubNameForm, MemberEditForm, MergeForm, SeasonEditForm
 from league.club.views_manage import _add_errors
 from league.core.clock import today
+from league.core.errors import ServiceError
 from league.models import Member, Season
-from league.services import ServiceError
 
 
 @require_http_methods(["GET", "POST"])

@@ -35,12 +35,13 @@ from league.club.forms_manage import (
     rules_initial,
     rules_summary,
 )
+from league.core import errors as core_errors
+from league.core.errors import problem_message
 from league.models import Club, Member, Result, RulesVersion, Season
-from league.services import problem_message
 from league.templatetags import jancho
 
 
-def _add_errors(form: forms.Form, error: services.ServiceError) -> None:
+def _add_errors(form: forms.Form, error: core_errors.ServiceError) -> None:
     """A service's field errors onto the form; fields the form lacks become non-field errors."""
     for field, field_messages in error.errors.items():
         for message in field_messages:
@@ -89,7 +90,7 @@ def member_new(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             member = services.member_create(club=club, user=request.user, **form.cleaned_data)
-        except services.ServiceError as e:
+        except core_errors.ServiceError as e:
             _add_errors(form, e)
         else:
             messages.success(request, _("%(name)s was added.") % {"name": member.name})
@@ -106,7 +107,7 @@ def _member_toggle(request: HttpRequest, club: Club, member_id: str) -> HttpResp
         member = services.member_set_active(
             member=member, user=request.user, active=not member.is_active
         )
-    except services.ServiceError as e:
+    except core_errors.ServiceError as e:
         messages.error(request, " ".join(m for ms in e.errors.values() for m in ms))
         return redirect("member_list", club.slug)
     if member.is_active:
@@ -134,7 +135,7 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             season = services.season_create(club=club, user=request.user, **form.cleaned_data)
-        except services.ServiceError as e:
+        except core_errors.ServiceError as e:
             _add_errors(form, e)
         else:
             messages.success(request, _("Season %(name)s was created.") % {"name": season.name})
@@ -242,7 +243,7 @@ def rules_new(request: HttpRequest, slug: str) -> HttpResponse:
                 preset=form.cleaned_data["preset"],
                 note=form.cleaned_data["note"],
             )
-        except services.ServiceError as e:
+        except core_errors.ServiceError as e:
             _add_errors(form, e)
         else:
             _rules_created_messages(request, club, version)
@@ -390,7 +391,7 @@ def rules_resettle(request: HttpRequest, slug: str, version_id: int) -> HttpResp
         expected = request.POST.get("expected", "")[:20_000]
         try:
             moved = services.resettle_apply(version=version, user=request.user, expected=expected)
-        except services.ServiceError as e:
+        except core_errors.ServiceError as e:
             for field_messages in e.errors.values():
                 for message in field_messages:
                     messages.error(request, message)

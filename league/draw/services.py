@@ -12,12 +12,13 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy
 
 from league import services
+from league.core import errors
+from league.core.errors import ServiceError
 from league.draw import algorithm
 from league.draw import selectors as sel
 from league.models import Club, Day, Game, Member, audit
 from league.models.audit import User
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
-from league.services import ServiceError
 
 NOT_A_MEMBER = gettext_lazy("Choose a member of this club.")
 ALREADY_PRESENT = gettext_lazy("%(name)s is already checked in.")
@@ -146,7 +147,7 @@ def round_plan(*, club: Club, day: Day, redraw: bool = False, rounds: int = 1) -
     kept: list[sel.TableView] = []
     if redraw:
         if current is None:
-            raise ServiceError.one(services.NON_FIELD, str(NO_ROUND))
+            raise ServiceError.one(errors.NON_FIELD, str(NO_ROUND))
         number, revision = current.round.number, current.round.revision + 1
         kept = [t for t in current.tables if t.table.locked or t.recorded]
     else:
@@ -155,7 +156,7 @@ def round_plan(*, club: Club, day: Day, redraw: bool = False, rounds: int = 1) -
     kept_ids = {m.pk for t in kept for m in t.players}
     players = sorted(set(players) | kept_ids)
     if len(players) < size:
-        raise ServiceError.one(services.NON_FIELD, str(TOO_FEW) % {"n": size})
+        raise ServiceError.one(errors.NON_FIELD, str(TOO_FEW) % {"n": size})
     drawn = algorithm.draw(
         players=players,
         rounds=rounds,
@@ -276,7 +277,7 @@ def schedule_draw(
 def _current_round(day: Day) -> sel.RoundView:
     current = sel.current_round(sel.current_rounds(day))
     if current is None:
-        raise ServiceError.one(services.NON_FIELD, str(NO_ROUND))
+        raise ServiceError.one(errors.NON_FIELD, str(NO_ROUND))
     return current
 
 
@@ -301,7 +302,7 @@ def seat_swap(*, club: Club, user: User, day: Day, first: Member, second: Member
         for s in (a, b):
             if s.table is not None and (s.table.locked or s.table.game_id is not None):
                 raise ServiceError.one(
-                    services.NON_FIELD, str(TABLE_FIXED) % {"table": s.table.label}
+                    errors.NON_FIELD, str(TABLE_FIXED) % {"table": s.table.label}
                 )
         if (a.table is None) != (b.table is None):
             out, seated = (a, b) if a.table is None else (b, a)

@@ -21,6 +21,7 @@ from openpyxl import Workbook
 from league import services
 from league.access import club_for
 from league.core.clock import today
+from league.core.errors import ServiceError
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.draw.forms import (
@@ -35,7 +36,6 @@ from league.draw.forms import (
 from league.exports import ascii_file_name, file_name, write_sheet, xlsx_response
 from league.models import Club, Day, Member
 from league.models.draw import table_label
-from league.services import ServiceError
 
 
 @dataclass(frozen=True)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from league.core.errors import NON_FIELD, ServiceError
 from league.models.clubs import Club
 from league.names import name_key
 
@@ -58,3 +61,40 @@ class Member(models.Model):
         if update_fields is not None and "name" in update_fields:
             kwargs["update_fields"] = {*update_fields, "name_key"}
         super().save(*args, **kwargs)
+
+
+def lock_live_members(ids: Iterable[int | None], *, shared: bool = False) -> None:
+    """Lock these members' rows (in id order, inside the caller's transaction) and refuse any
+    merged into another record (ServiceError naming the survivor). league.club's merge locks
+    the same rows FOR UPDATE, so a write racing a merge is either moved by it or refused here:
+    no result and no money ever lands on a merged record.
+
+    Game writers take FOR NO KEY UPDATE. `shared`: FOR KEY SHARE (PostgreSQL), for the money
+    writers, which hold the club row FOR UPDATE meanwhile: it waits for a merge only, never for
+    a game being recorded (whose commit waits for that club row)."""
+    wanted = sorted({i for i in ids if i is not None and i > 0})
+    if not wanted:
+        return
+    if shared and connection.vendor == "postgresql":
+        table = connection.ops.quote_name(Member._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT name, merged_into_id FROM {table} WHERE id = ANY(%s) "
+                "ORDER BY id FOR KEY SHARE",
+                [wanted],
+            )
+            locked = cursor.fetchall()
+    else:
+        locked = list(
+            Member.objects.select_for_update(no_key=True)
+            .filter(pk__in=wanted)
+            .order_by("pk")
+            .values_list("name", "merged_into")
+        )
+    for name, into_id in locked:
+        if into_id is not None:
+            into = Member.objects.filter(pk=into_id).values_list("name", flat=True).first()
+            raise ServiceError.one(NON_FIELD, str(MERGED_MEMBER % {"name": name, "into": into}))
+
+
+MERGED_MEMBER = gettext_lazy("%(name)s was merged into %(into)s: record the game under %(into)s.")

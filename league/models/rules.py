@@ -10,6 +10,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 import scoring
+from league.core.errors import ServiceError
 from league.models.clubs import Club
 
 
@@ -54,3 +55,10 @@ class RulesVersion(models.Model):
             .order_by("-effective_from")
             .first()
         )
+
+
+def rules_in_force(club: Club, date: datetime.date) -> RulesVersion:
+    version = RulesVersion.in_force(club, date)
+    if version is None:
+        raise ServiceError.one("date", _("No rules are in force on %(date)s.") % {"date": date})
+    return version

@@ -33,6 +33,7 @@ from django.utils.translation import gettext_lazy
 
 import scoring
 from league import limits
+from league.core.errors import NON_FIELD, ServiceError
 from league.models import (
     Club,
     Day,
@@ -45,7 +46,7 @@ from league.models import (
     Season,
 )
 from league.models.audit import User, audit, stored_user
-from league.services import NON_FIELD, ServiceError, lock_live_members
+from league.models.members import lock_live_members
 from league.stats import standings
 
 Party = int | None

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 import scoring
 from league import money, services
 from league.access import club_for
+from league.core.errors import ServiceError
 from league.models import Club, Day, DayShugi, LedgerEntry, Member
 from league.money.forms import (
     BORROW,
@@ -36,7 +37,6 @@ from league.money.forms import (
     TransferForm,
     party_key,
 )
-from league.services import ServiceError
 
 # --- what the page shows ---------------------------------------------------------------------
 

@@ -22,9 +22,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from league import money
 from league.access import club_for
+from league.core.errors import ServiceError
 from league.forms import NumberField
 from league.models import Club, LedgerEntry, Member, Season
-from league.services import ServiceError
 from league.templatetags.jancho import yen
 
 # --- forms -----------------------------------------------------------------------------------

@@ -21,10 +21,11 @@ from django.views.decorators.http import require_http_methods
 from league import breakdown, limits, services
 from league.access import club_for
 from league.core.clock import today
+from league.core.errors import ServiceError
 from league.draw.services import table_link_game
 from league.forms import CHIP_ROWS, WINDS, GameForm, VoidForm, parse_date
 from league.models import Club, Game, Member, Result, RulesVersion
-from league.services import GameInput, Preview, ServiceError
+from league.services import GameInput, Preview
 
 
 @dataclass(frozen=True)

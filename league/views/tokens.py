@@ -17,8 +17,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from league import api_auth
 from league.access import club_for
+from league.core.errors import ServiceError
 from league.models import ApiToken, Club
-from league.services import ServiceError
 
 
 class TokenForm(forms.Form):

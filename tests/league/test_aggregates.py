@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 
 from league import selectors, stats
 from league.aggregates import services as aggregates
+from league.core.errors import ServiceError
 from league.models import Club, Day, Member, RulesVersion, Season
 from league.models.totals import MemberDay, MemberTotal
 from league.services import (
     ChipInput,
     GameInput,
     SeatInput,
-    ServiceError,
     game_edit,
     game_input_from_stored,
     game_record,

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from league import services
 from league.club import services as club_services
+from league.core import errors
 from league.models import AuditLog, Day, Game, Member, Result, Season
 from league.models.totals import MemberTotal
 from tests.conftest import make_club, make_user
@@ -160,13 +161,13 @@ def test_merge_refusals_change_nothing(club, other_club, members, organiser, gue
         (members[0], foreign, "this club"),
     ]
     for keep, gone, _why in cases:
-        with pytest.raises(services.ServiceError) as e:
+        with pytest.raises(errors.ServiceError) as e:
             club_services.member_merge(keep=keep, gone=gone, user=organiser)
         assert e.value.errors["other"]
     club_services.member_merge(keep=members[1], gone=members[4], user=organiser)
-    with pytest.raises(services.ServiceError):  # already merged, either side
+    with pytest.raises(errors.ServiceError):  # already merged, either side
         club_services.member_merge(keep=members[0], gone=members[4], user=organiser)
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.ServiceError):
         club_services.member_merge(keep=members[4], gone=members[2], user=organiser)
     assert Result.objects.filter(member=guest).count() == 4 // 4
     assert AuditLog.objects.filter(action="member.merge").count() == 1
@@ -203,7 +204,7 @@ def test_the_draw_check_in_finds_the_survivor_by_a_merged_name(
     organiser_client.post(reverse("draw_check_in", args=[club.slug, DATE]), {"name": "ｱｵｷ ｹﾞｽﾄ"})
     assert [a.member for a in Attendance.objects.all()] == [members[0]]
     assert list(Day.objects.get(club=club, date=DATE).attendees.all()) == [members[0]]
-    with pytest.raises(services.ServiceError, match=r"統合|merged"):
+    with pytest.raises(errors.ServiceError, match=r"統合|merged"):
         services.day_attendees_add(club=club, user=organiser, date=DATE, members=[guest])
     assert not Day.objects.get(club=club, date=DATE).attendees.filter(pk=guest.pk).exists()
 
@@ -373,7 +374,7 @@ def test_every_page_and_the_pot_read_a_closed_seasons_frozen_winner(
 
 def test_closing_twice_is_refused(club, organiser, season):
     club_services.season_close(season=season, user=organiser)
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.ServiceError):
         club_services.season_close(season=season, user=organiser)
 
 
@@ -431,7 +432,7 @@ def test_a_merged_record_cannot_be_made_active_or_edited(
     assert not guest.is_active and guest.merged_into == members[0]
     response = organiser_client.get(url("member_edit", club, guest.pk))
     assert response.status_code == 302
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.ServiceError):
         club_services.member_edit(member=guest, user=organiser, name="別名", is_active=True)
     page = organiser_client.get(url("member_list", club)).content.decode()
     assert "青木」に統合済み" in page
@@ -443,7 +444,7 @@ def test_a_merge_is_refused_when_money_passed_between_the_two(club, members, org
     LedgerEntry.objects.create(
         club=club, kind=LedgerEntry.PAYMENT, payer=guest, payee=members[0], amount=500
     )
-    with pytest.raises(services.ServiceError) as e:
+    with pytest.raises(errors.ServiceError) as e:
         club_services.member_merge(keep=members[0], gone=guest, user=organiser)
     assert "青木" in e.value.errors["other"][0]
     guest.refresh_from_db()

@@ -26,6 +26,7 @@ from django.utils import timezone, translation
 
 import scoring
 from league import exports, imports, services, stats
+from league.core.errors import ServiceError
 from league.excel import guard
 from league.models import (
     AuditLog,
@@ -37,7 +38,7 @@ from league.models import (
     Result,
     RulesVersion,
 )
-from league.services import GameInput, SeatInput, ServiceError
+from league.services import GameInput, SeatInput
 from tests.conftest import make_club, make_user
 
 D = datetime.date

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import scoring
 from league import api_auth, limits, money, services
 from league.club.forms_manage import RulesForm, rules_initial
+from league.core import errors as core_errors
 from league.core.clock import today
 from league.models import ApiToken, ChipEvent, Game, LedgerEntry, RulesVersion, Season
 from tests.league.test_api import body, call, url
@@ -142,13 +143,13 @@ def test_a_long_rate_name_is_an_error_on_its_row_in_the_fields(english, club):
 
 def test_the_service_refuses_rules_its_columns_cannot_hold(club, organiser):
     for rules in ({**BASE, "rates": {"r" * 21: RATE}}, {**BASE, "chips": {"k" * 31: {}}}):
-        with pytest.raises(services.ServiceError) as caught:
+        with pytest.raises(core_errors.ServiceError) as caught:
             services.rules_version_create(
                 club=club, user=organiser, effective_from=datetime.date(2026, 11, 1),
                 rules_json=rules,
             )  # fmt: skip
         assert "rules_json" in caught.value.errors
-    with pytest.raises(services.ServiceError) as caught:
+    with pytest.raises(core_errors.ServiceError) as caught:
         services.rules_version_create(
             club=club, user=organiser, effective_from=datetime.date(2026, 11, 1),
             rules_json=BASE, note="n" * 201, preset="p" * 51,
@@ -244,7 +245,7 @@ def test_the_rules_json_editor_never_fails_and_stores_only_what_fits(
                 rate=rate,
             )
             # The rules may refuse this game; what matters is that no database error escapes.
-            with contextlib.suppress(services.ServiceError):
+            with contextlib.suppress(core_errors.ServiceError):
                 services.game_record(club=club, user=organiser, data=data)
         transaction.set_rollback(True)
 
@@ -313,19 +314,19 @@ def test_texts_too_long_for_their_columns_are_service_errors(club, members, orga
         table="t" * 21,
         chips=[services.ChipInput("k" * 31, members[0])],
     )
-    with pytest.raises(services.ServiceError) as caught:
+    with pytest.raises(core_errors.ServiceError) as caught:
         services.game_record(club=club, user=organiser, data=data)
     assert {"table", "chips"} <= set(caught.value.errors)
     for name, kana in (("n" * 51, ""), ("青木\x00", ""), ("某", "か" * 101)):
-        with pytest.raises(services.ServiceError):
+        with pytest.raises(core_errors.ServiceError):
             services.member_create(club=club, user=organiser, name=name, kana=kana)
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(core_errors.ServiceError):
         services.season_create(
             club=club, user=organiser, name="s" * 101, start=datetime.date(2026, 1, 1),
             end=datetime.date(2026, 12, 31),
         )  # fmt: skip
     assert not Game.objects.exists() and not ChipEvent.objects.exists()
-    with pytest.raises(services.ServiceError) as caught:
+    with pytest.raises(core_errors.ServiceError) as caught:
         services.day_attendees_add(
             club=club, user=organiser, date=datetime.date(9999, 1, 1), members=members[:1]
         )
@@ -350,12 +351,12 @@ def test_a_page_number_too_large_is_a_404(member_client, club, organiser, page):
 
 def test_token_names_and_correction_notes_are_checked_against_their_columns(club, organiser):
     for name in ("t" * 101, "bot\x00"):
-        with pytest.raises(services.ServiceError) as caught:
+        with pytest.raises(core_errors.ServiceError) as caught:
             api_auth.token_create(club=club, user=organiser, name=name)
         assert "name" in caught.value.errors
     assert not ApiToken.objects.exists()
     entry = LedgerEntry(club=club, kind=LedgerEntry.PAYMENT, amount=100)
-    with pytest.raises(services.ServiceError) as caught:
+    with pytest.raises(core_errors.ServiceError) as caught:
         money.entry_reverse(entry=entry, user=organiser, note="n" * 201)
     assert "note" in caught.value.errors
 

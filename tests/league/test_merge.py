@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from league import money, services, stats
 from league.club import services as club_services
+from league.core import errors
 from league.models import (
     AuditLog,
     ChipEvent,
@@ -289,11 +290,11 @@ def test_everything_of_the_merged_record_moved(two_clubs):
 def test_recording_under_the_merged_name_is_refused_clearly(two_clubs):
     two, b = two_clubs["two"], two_clubs["b"]
     opp = list(Member.objects.filter(club=two, kana__in=[k for _n, k in OPPONENTS[:3]]))
-    with pytest.raises(services.ServiceError) as e:
+    with pytest.raises(errors.ServiceError) as e:
         game(two, two_clubs["user"], D3, [b, *opp], (25000, 25000, 25000, 25000))
     assert "青木" in str(e.value)
-    with pytest.raises(services.ServiceError) as e:
+    with pytest.raises(errors.ServiceError) as e:
         services.member_create(club=two, user=None, name="青木ゲスト")
     assert "青木" in e.value.errors["name"][0]
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.ServiceError):
         money.shugi_add(day=Day.objects.get(club=two, date=D1), user=None, winner=b)

@@ -12,6 +12,7 @@ from django.db import connection
 from league import money, services
 from league.aggregates import services as aggregates
 from league.club import services as club_services
+from league.core import errors
 from league.models import (
     ChipEvent,
     Club,
@@ -52,7 +53,7 @@ def attempt(call):
     """The call's result, or the ServiceError it was refused with (a message, not a crash)."""
     try:
         return call()
-    except services.ServiceError as e:
+    except errors.ServiceError as e:
         return e
 
 
@@ -115,13 +116,13 @@ def test_a_merge_racing_games_and_payments_leaves_nothing_on_the_merged_record(r
     ]
     outcomes = race(calls)
 
-    assert not isinstance(outcomes[0], services.ServiceError), outcomes[0]
+    assert not isinstance(outcomes[0], errors.ServiceError), outcomes[0]
     gone.refresh_from_db()
     assert gone.merged_into_id == keep.pk and not gone.is_active
     for outcome in outcomes[1:3]:  # recorded (and moved) or refused naming the survivor
-        if isinstance(outcome, services.ServiceError):
+        if isinstance(outcome, errors.ServiceError):
             assert "青木" in str(outcome)
-    assert not isinstance(outcomes[3], services.ServiceError)  # the survivor's own game
+    assert not isinstance(outcomes[3], errors.ServiceError)  # the survivor's own game
     # Nothing counts, wins chips or owes money on the merged record.
     assert not Result.objects.filter(member=gone).exists()
     assert not ChipEvent.objects.filter(winner=gone).exists()
@@ -130,7 +131,7 @@ def test_a_merge_racing_games_and_payments_leaves_nothing_on_the_merged_record(r
     assert not touching.exists()
     assert not LedgerEntry.objects.filter(borrower=gone).exists()
     assert not Result.objects.filter(counted=True, member__merged_into__isnull=False).exists()
-    recorded = sum(1 for o in outcomes[1:4] if not isinstance(o, services.ServiceError))
+    recorded = sum(1 for o in outcomes[1:4] if not isinstance(o, errors.ServiceError))
     assert Result.objects.filter(member=keep, counted=True).count() == 3 + recorded
     # The kept totals are those a rebuild computes from the stored results.
     before = kept(club)

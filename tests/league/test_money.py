@@ -21,8 +21,11 @@ from django.utils import translation
 
 import scoring
 from league import money, services
+from league.core import errors
+from league.core.errors import ServiceError
 from league.models import AuditLog, Day, DayShugi, LedgerEntry, Member, Result, Season
-from league.services import ChipInput, GameInput, SeatInput, ServiceError
+from league.models import rules as models_rules
+from league.services import ChipInput, GameInput, SeatInput
 from tests.conftest import make_club
 
 
@@ -91,7 +94,7 @@ def random_points(rng: random.Random, deposits: int) -> list[int]:
 
 def random_day(rng: random.Random, club, members: Sequence[Member], date, kagetsu: bool) -> Day:
     """A few random games, attendees who only waited, and (花月杯) session shūgi."""
-    rules = services.rules_in_force(club, date).rules
+    rules = models_rules.rules_in_force(club, date).rules
     for _game in range(rng.randint(1, 4)):
         table = rng.sample(list(members), 4)
         deposits = rng.choice([0, 0, 1000, 2000])
@@ -131,7 +134,7 @@ def random_day(rng: random.Random, club, members: Sequence[Member], date, kagets
 def independent_day_totals(day: Day) -> tuple[dict[int, int], int]:
     """Each member's day total from the stored results, fees and shūgi (yen unit 1), and the house
     as what the club collects: fees, plus what the games' yen leave over (deposits)."""
-    rules = services.rules_in_force(day.club, day.date).rules
+    rules = models_rules.rules_in_force(day.club, day.date).rules
     assert rules.yen_unit == 1
     totals: dict[int, int] = defaultdict(int)
     house = 0
@@ -386,7 +389,7 @@ def test_a_transfer_no_longer_due_and_bad_amounts_are_refused(db):
     money.transfer_pay(day=day, user=None, payer=m["千葉"].pk, payee=m["馬場"].pk)
     with pytest.raises(ServiceError) as e:
         money.transfer_pay(day=day, user=None, payer=m["千葉"].pk, payee=m["馬場"].pk)
-    assert services.NON_FIELD in e.value.errors
+    assert errors.NON_FIELD in e.value.errors
     with pytest.raises(ServiceError) as e:
         money.transfer_borrow(
             day=day, user=None, payer=m["土井"].pk, payee=m["青木"].pk, lender=m["土井"]

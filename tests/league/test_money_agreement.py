@@ -25,8 +25,9 @@ from hypothesis import strategies as st
 
 import scoring
 from league import money, services
+from league.core.errors import ServiceError
 from league.models import Club, Day, Game, LedgerEntry, Member, Result, RulesVersion
-from league.services import GameInput, SeatInput, ServiceError
+from league.services import GameInput, SeatInput
 
 pytestmark = pytest.mark.django_db
 

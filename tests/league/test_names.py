@@ -22,9 +22,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from league import names, services
+from league.core.errors import ServiceError
 from league.forms import MemberDirectory
 from league.models import AuditLog, Game, Member
-from league.services import ServiceError
 
 DATE = datetime.date(2026, 11, 21)
 

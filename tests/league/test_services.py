@@ -17,6 +17,7 @@ import pytest
 from django.db.models import QuerySet, Sum
 
 import scoring
+from league.core.errors import NON_FIELD, ServiceError
 from league.models import (
     AuditLog,
     ChipEvent,
@@ -28,11 +29,9 @@ from league.models import (
     RulesVersion,
 )
 from league.services import (
-    NON_FIELD,
     ChipInput,
     GameInput,
     SeatInput,
-    ServiceError,
     game_edit,
     game_input_from_stored,
     game_preview,
