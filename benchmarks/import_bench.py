@@ -64,8 +64,8 @@ def measure(games: int) -> None:
     from django.test.utils import CaptureQueriesContext, setup_test_environment
     from django.urls import reverse
 
-    from league import services
     from league.models import AuditLog, Game, Membership, Result
+    from league.recording import services
     from tests.conftest import make_club, make_user
 
     setup_test_environment()

@@ -1,7 +1,7 @@
 """The Django admin, for superusers: set up clubs and who may log in to them, and look at the rest.
 
 Nothing is deleted in 雀帳, and everything a club records (members, rules, seasons, games) is
-written through league.services so that it is settled and audited; here those are read-only.
+written through league.recording.services so that it is settled and audited; here those are read-only.
 """
 
 from __future__ import annotations

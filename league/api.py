@@ -2,7 +2,7 @@
 other clients. The schema is at /api/openapi.json.
 
 Reads use the same selectors as the pages; writes go through the same services as the web form
-(league.services), so a game recorded here is validated, settled and audited exactly like one typed
+(league.recording.services), so a game recorded here is validated, settled and audited exactly like one typed
 on the page. Requests carry `Authorization: Bearer <token>` (league.api_auth); the club is always
 in the URL and must be the token's, else 404 as on the web.
 
@@ -34,13 +34,14 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from pydantic import AfterValidator, ConfigDict, StrictInt, StringConstraints
 
 import scoring
-from league import money, selectors, services, stats
+from league import money, selectors, stats
 from league.api_auth import TokenAuth, api_club
 from league.core.errors import NON_FIELD, ServiceError
 from league.draw import selectors as draw_selectors
 from league.forms import BAD_NUMBER, MAX_CHOMBO, MAX_MULTIPLIER, NO_SUCH_MEMBER, MemberDirectory
 from league.models import ApiToken, Club, Day, Game, Member, RulesVersion, Season
-from league.services import ChipInput, GameInput, SeatInput
+from league.recording import services
+from league.recording.services import ChipInput, GameInput, SeatInput
 
 PAGE_SIZE = 20
 MAX_PAGE = 100_000

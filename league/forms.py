@@ -24,7 +24,7 @@ import scoring
 from league import names
 from league.core.errors import ServiceError, problem_message
 from league.models import Club, Member
-from league.services import ChipInput, GameInput, SeatInput
+from league.recording.services import ChipInput, GameInput, SeatInput
 from league.templatetags.jancho import chip_kind
 
 # The domain's own names for the seats from 起家, the same in both languages.

@@ -38,14 +38,15 @@ from openpyxl.worksheet._reader import WorkSheetParser
 from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 
 import scoring
-from league import names, services
+from league import names
 from league.core.errors import ServiceError
 from league.excel import guard
 from league.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY
 from league.forms import BAD_DATE, BAD_NUMBER, MAX_CHOMBO, parse_date
 from league.models import Club, Game, Member, Result, RulesVersion
 from league.models import audit as models_audit
-from league.services import GameInput, SeatInput
+from league.recording import services
+from league.recording.services import GameInput, SeatInput
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_ROWS = guard.MAX_ROWS

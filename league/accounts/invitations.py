@@ -26,12 +26,13 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from league import limits, services
+from league import limits
 from league.core.errors import NON_FIELD, ServiceError
 from league.models import Club, Member, Membership
 from league.models import audit as models_audit
 from league.models.audit import User, audit
 from league.models.invitations import Invitation
+from league.recording import services
 
 SECRET_PREFIX = "inv_"
 PREFIX_LENGTH = 10  # Invitation.prefix: "inv_" and the secret's first 6 random characters

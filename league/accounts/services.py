@@ -1,6 +1,6 @@
 """Accounts and clubs without the admin: signing up, starting a club, and its memberships.
 
-Like league.services, each function validates and raises `ServiceError` (field → messages,
+Like league.recording.services, each function validates and raises `ServiceError` (field → messages,
 nothing stored), or writes inside one transaction with its audit entries. Membership changes go
 through `Membership.save/delete(actor=…)`, which audit themselves (league.models.memberships).
 
@@ -30,7 +30,7 @@ from league.accounts import invitations
 from league.core.errors import ServiceError
 from league.models import Club, Member, Membership, RulesVersion, Season
 from league.models.audit import User, audit
-from league.services import member_create, rules_version_create, season_create
+from league.recording.services import member_create, rules_version_create, season_create
 
 SLUG_MIN = 3
 SLUG_MAX = Club._meta.get_field("slug").max_length or 50

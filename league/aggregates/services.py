@@ -1,12 +1,12 @@
 """Keep the standings and chart series (league.models.totals) up to date at write time.
 
 Every change to which `Result` rows count moves these aggregates by deltas, in the same
-transaction as the change: `league.services` calls `results_changed` after recording, editing,
+transaction as the change: `league.recording.services` calls `results_changed` after recording, editing,
 voiding and re-settling a game. Other write paths call ONE of these, inside their transaction,
 after their own writes:
 
 - `games_counted(games=...)`: games whose counted rows were just inserted by some other path
-  than `league.services` (bulk import: once per batch; any number of games, a fixed number of
+  than `league.recording.services` (bulk import: once per batch; any number of games, a fixed number of
   queries per distinct member, season and date).
 - `games_uncounted(rows=...)`: the counted rows of games that are about to stop counting, when
   the caller updates `Result.counted` itself (pass the rows read before the update, call after).

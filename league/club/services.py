@@ -4,7 +4,7 @@ and raises ServiceError (field → messages, nothing stored) on bad input.
 
 Merging (`member_merge`) moves everything that names the record that disappears (`gone`) to the
 one that stays (`keep`), in one transaction, with both member rows locked (SELECT … FOR UPDATE).
-The game writers (league.services._write_revision) lock the members they seat the same way and
+The game writers (league.recording.services._write_revision) lock the members they seat the same way and
 refuse a merged record, so a game recorded while a merge runs is either seen and moved by the
 merge (it committed first) or refused with a message naming the surviving record (the merge
 committed first): no result and no money lands on the merged record.
@@ -41,7 +41,7 @@ from league.models import (
 )
 from league.models.audit import User, audit
 from league.models.draw import Attendance, DrawSeat
-from league.services import member_name_checked, season_checked
+from league.recording.services import member_name_checked, season_checked
 
 # --- editing a member ------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 import scoring
-from league import limits, money, services
+from league import limits, money
 from league.access import club_for
 from league.club.forms_manage import (
     MemberForm,
@@ -38,6 +38,7 @@ from league.club.forms_manage import (
 from league.core import errors as core_errors
 from league.core.errors import problem_message
 from league.models import Club, Member, Result, RulesVersion, Season
+from league.recording import services
 from league.templatetags import jancho
 
 

@@ -11,7 +11,6 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy
 
-from league import services
 from league.core import errors
 from league.core.errors import ServiceError
 from league.draw import algorithm
@@ -19,6 +18,7 @@ from league.draw import selectors as sel
 from league.models import Club, Day, Game, Member, audit
 from league.models.audit import User
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
+from league.recording import services
 
 NOT_A_MEMBER = gettext_lazy("Choose a member of this club.")
 ALREADY_PRESENT = gettext_lazy("%(name)s is already checked in.")

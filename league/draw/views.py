@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from openpyxl import Workbook
 
-from league import services
 from league.access import club_for
 from league.core.clock import today
 from league.core.errors import ServiceError
@@ -36,6 +35,7 @@ from league.draw.forms import (
 from league.exports import ascii_file_name, file_name, write_sheet, xlsx_response
 from league.models import Club, Day, Member
 from league.models.draw import table_label
+from league.recording import services
 
 
 @dataclass(frozen=True)

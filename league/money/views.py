@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import scoring
-from league import money, services
+from league import money
 from league.access import club_for
 from league.core.errors import ServiceError
 from league.models import Club, Day, DayShugi, LedgerEntry, Member
@@ -37,6 +37,7 @@ from league.money.forms import (
     TransferForm,
     party_key,
 )
+from league.recording import services
 
 # --- what the page shows ---------------------------------------------------------------------
 

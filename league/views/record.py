@@ -18,14 +18,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from league import breakdown, limits, services
+from league import breakdown, limits
 from league.access import club_for
 from league.core.clock import today
 from league.core.errors import ServiceError
 from league.draw.services import table_link_game
 from league.forms import CHIP_ROWS, WINDS, GameForm, VoidForm, parse_date
 from league.models import Club, Game, Member, Result, RulesVersion
-from league.services import GameInput, Preview
+from league.recording import services
+from league.recording.services import GameInput, Preview
 
 
 @dataclass(frozen=True)

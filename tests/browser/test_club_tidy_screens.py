@@ -8,9 +8,9 @@ import datetime
 
 import pytest
 
-from league import services
 from league.core.clock import today
 from league.models import Member, Membership, Season
+from league.recording import services
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import MEMBER_NAMES, make_club, make_user
 

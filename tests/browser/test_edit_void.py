@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from league import services
 from league.core.clock import today
 from league.models import Game, Member, Membership
-from league.services import GameInput, SeatInput
+from league.recording import services
+from league.recording.services import GameInput, SeatInput
 from tests.conftest import MEMBER_NAMES, make_club, make_user
 
 if TYPE_CHECKING:

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from league import money, services
+from league import money
 from league.core.clock import today
 from league.models import Day, Game, LedgerEntry, Member, Membership
+from league.recording import services
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import make_club, make_user
 

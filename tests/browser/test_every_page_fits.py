@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from django.test import Client
 
-from league import services
 from league.models import Member, Membership
+from league.recording import services
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import make_club, make_user
 from tests.league.test_isolation import club_routes, populate, url

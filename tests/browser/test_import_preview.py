@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from league import imports, services
+from league import imports
 from league.excel import services as excel_services
 from league.models import Game, Member, Membership
+from league.recording import services
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import make_club, make_user
 from tests.league.test_imports import STANDARD, game, simple

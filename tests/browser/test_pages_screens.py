@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from league import services
 from league.core.clock import today
 from league.models import Member, Membership
-from league.services import GameInput, SeatInput
+from league.recording import services
+from league.recording.services import GameInput, SeatInput
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import MEMBER_NAMES, make_club, make_user
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from league import services
 from league.core.clock import today
 from league.models import Member, Membership, RulesVersion
-from league.services import GameInput, SeatInput
+from league.recording import services
+from league.recording.services import GameInput, SeatInput
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import MEMBER_NAMES, make_club, make_user
 

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from league import services
 from league.core.clock import today
 from league.models import LedgerEntry, Member, Membership
+from league.recording import services
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import make_club, make_user
 

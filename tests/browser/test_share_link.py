@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import expect
 
-from league import services
 from league.core.clock import today
 from league.models import Club, Member, MemberDay, Membership, Result
-from league.services import GameInput, SeatInput
+from league.recording import services
+from league.recording.services import GameInput, SeatInput
 from tests.browser.conftest import PHONE, SCREENSHOTS, fits_the_screen
 from tests.conftest import MEMBER_NAMES, make_club, make_user
 

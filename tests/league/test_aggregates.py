@@ -20,7 +20,7 @@ from league.aggregates import services as aggregates
 from league.core.errors import ServiceError
 from league.models import Club, Day, Member, RulesVersion, Season
 from league.models.totals import MemberDay, MemberTotal
-from league.services import (
+from league.recording.services import (
     ChipInput,
     GameInput,
     SeatInput,
@@ -345,8 +345,8 @@ def test_a_season_created_while_games_are_recorded_counts_them_all():
 def test_a_bulk_import_moves_many_member_days_as_a_rebuild_would(club, members):
     """More member-days than aggregates.services.BULK_DAYS in one call (an import): the rows are
     read, added to and written back in bulk, and equal a rebuild; existing rows keep theirs."""
-    from league import services
     from league.aggregates.services import BULK_DAYS
+    from league.recording import services
 
     points = [40_000, 30_000, 20_000, 10_000]
     game_record(

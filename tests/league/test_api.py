@@ -18,9 +18,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from league import api_auth, services
+from league import api_auth
 from league.models import ApiToken, AuditLog, Game, LedgerEntry, Member, Membership, Result, Season
-from league.services import ChipInput, GameInput, SeatInput
+from league.recording import services
+from league.recording.services import ChipInput, GameInput, SeatInput
 from tests.conftest import make_user
 
 DATE = datetime.date(2026, 11, 21)

@@ -23,9 +23,10 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from league import api_auth, services
+from league import api_auth
 from league.models import Game, Season
-from league.services import GameInput, SeatInput
+from league.recording import services
+from league.recording.services import GameInput, SeatInput
 from league.wsgi import application
 
 DATE = datetime.date(2026, 11, 21)

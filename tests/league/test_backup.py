@@ -20,7 +20,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from league import money, services, stats
+from league import money, stats
 from league.draw import services as draw
 from league.management.commands.backup import MODELS, NOT_BACKED_UP, club_backup
 from league.models import (
@@ -36,6 +36,7 @@ from league.models import (
     RulesVersion,
     Season,
 )
+from league.recording import services
 from tests.conftest import make_user
 from tests.league.test_isolation import money_rules
 

@@ -8,8 +8,9 @@ import datetime
 from django.urls import reverse
 
 import scoring
-from league import breakdown, services
-from league.services import GameInput, SeatInput
+from league import breakdown
+from league.recording import services
+from league.recording.services import GameInput, SeatInput
 
 DATE = datetime.date(2026, 11, 21)
 POINTS = [52000, 31000, 19000, -3000]  # マメの会 settles 箱下 as 0: the 4th's −3,000 is not paid

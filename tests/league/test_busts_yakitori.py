@@ -12,8 +12,8 @@ import pytest
 from django.urls import reverse
 
 import scoring
-from league import services
 from league.models import AuditLog, Club, Game, Member, Membership, Result, RulesVersion
+from league.recording import services
 from tests.conftest import make_user
 
 DATE = datetime.date(2026, 11, 21)

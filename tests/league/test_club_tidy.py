@@ -11,11 +11,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from league import services
 from league.club import services as club_services
 from league.core import errors
 from league.models import AuditLog, Day, Game, Member, Result, Season
 from league.models.totals import MemberTotal
+from league.recording import services
 from tests.conftest import make_club, make_user
 
 DATE = datetime.date(2026, 5, 9)

@@ -18,8 +18,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from league import services
 from league.models import AuditLog, Day, Game, Member, Result
+from league.recording import services
 
 pytestmark = [
     pytest.mark.skipif(

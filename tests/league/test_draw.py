@@ -15,13 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
-from league import api_auth, services
+from league import api_auth
 from league.core.errors import ServiceError
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.draw.algorithm import is_fair
 from league.models import AuditLog, Day, Member
 from league.models.draw import Attendance, DrawRound
+from league.recording import services
 from tests.conftest import make_club, make_user
 
 DATE = datetime.date(2026, 11, 21)

@@ -8,8 +8,8 @@ import datetime
 
 from django.urls import reverse
 
-from league import services
-from league.services import GameInput, SeatInput
+from league.recording import services
+from league.recording.services import GameInput, SeatInput
 
 DATE = datetime.date(2026, 11, 21)
 POINTS = [40000, 30000, 20000, 10000]

@@ -13,8 +13,8 @@ from django.template import Context, Template
 from django.urls import reverse
 from django.utils import formats, translation
 
-from league import services
-from league.services import ChipInput, GameInput, SeatInput
+from league.recording import services
+from league.recording.services import ChipInput, GameInput, SeatInput
 from league.templatetags import jancho
 
 DATE = datetime.date(2026, 11, 22)

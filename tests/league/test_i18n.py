@@ -21,7 +21,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from league import services
+from league.recording import services
 from league.templatetags.jancho import chip_kind, wind
 
 ROOT = Path(settings.BASE_DIR)

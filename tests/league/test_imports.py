@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 import scoring
-from league import exports, imports, services, stats
+from league import exports, imports, stats
 from league.core.errors import ServiceError
 from league.excel import guard
 from league.models import (
@@ -38,7 +38,8 @@ from league.models import (
     Result,
     RulesVersion,
 )
-from league.services import GameInput, SeatInput
+from league.recording import services
+from league.recording.services import GameInput, SeatInput
 from tests.conftest import make_club, make_user
 
 D = datetime.date

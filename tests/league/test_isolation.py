@@ -15,9 +15,10 @@ from django.urls import get_resolver, reverse
 from django.utils.html import escape
 
 import scoring
-from league import money, services
+from league import money
 from league.accounts import invitations
 from league.models import ApiToken, Club, Day, LedgerEntry, Member, RulesVersion, Season
+from league.recording import services
 from tests.conftest import make_user
 
 DATE = datetime.date(2026, 11, 21)

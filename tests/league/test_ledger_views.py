@@ -17,8 +17,9 @@ from django.test import Client
 from django.urls import reverse
 
 import scoring
-from league import money, services
+from league import money
 from league.models import AuditLog, Club, Day, DayShugi, LedgerEntry, Member, Membership
+from league.recording import services
 from tests.conftest import make_club, make_user
 
 DATE = datetime.date(2026, 11, 21)

@@ -18,11 +18,12 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import scoring
-from league import api_auth, limits, money, services
+from league import api_auth, limits, money
 from league.club.forms_manage import RulesForm, rules_initial
 from league.core import errors as core_errors
 from league.core.clock import today
 from league.models import ApiToken, ChipEvent, Game, LedgerEntry, RulesVersion, Season
+from league.recording import services
 from tests.league.test_api import body, call, url
 from tests.league.test_imports import STANDARD, game, plan_of, simple
 from tests.league.test_record import new_url, nothing_stored, posted

@@ -11,9 +11,9 @@ from django.test import Client
 from django.urls import reverse
 
 import scoring
-from league import services
 from league.club.forms_manage import RulesForm, kana_sort_key, normalise_kana, rules_initial
 from league.models import AuditLog, Game, Member, Result, RulesVersion, Season, audit
+from league.recording import services
 from league.templatetags import jancho
 
 D = datetime.date

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from league import money, services, stats
+from league import money, stats
 from league.club import services as club_services
 from league.core import errors
 from league.models import (
@@ -30,6 +30,7 @@ from league.models import (
     Season,
 )
 from league.models.totals import MemberDay, MemberTotal
+from league.recording import services
 from tests.league.test_isolation import money_rules
 
 D1 = datetime.date(2026, 4, 4)

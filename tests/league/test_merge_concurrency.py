@@ -9,7 +9,7 @@ import datetime
 import pytest
 from django.db import connection
 
-from league import money, services
+from league import money
 from league.aggregates import services as aggregates
 from league.club import services as club_services
 from league.core import errors
@@ -24,6 +24,7 @@ from league.models import (
     Season,
 )
 from league.models.totals import MemberDay, MemberTotal
+from league.recording import services
 from tests.conftest import make_user
 from tests.league.test_concurrency import race
 from tests.league.test_isolation import money_rules

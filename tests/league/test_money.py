@@ -20,12 +20,13 @@ from django.db import connection
 from django.utils import translation
 
 import scoring
-from league import money, services
+from league import money
 from league.core import errors
 from league.core.errors import ServiceError
 from league.models import AuditLog, Day, DayShugi, LedgerEntry, Member, Result, Season
 from league.models import rules as models_rules
-from league.services import ChipInput, GameInput, SeatInput
+from league.recording import services
+from league.recording.services import ChipInput, GameInput, SeatInput
 from tests.conftest import make_club
 
 

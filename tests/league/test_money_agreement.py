@@ -24,10 +24,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoring
-from league import money, services
+from league import money
 from league.core.errors import ServiceError
 from league.models import Club, Day, Game, LedgerEntry, Member, Result, RulesVersion
-from league.services import GameInput, SeatInput
+from league.recording import services
+from league.recording.services import GameInput, SeatInput
 
 pytestmark = pytest.mark.django_db
 

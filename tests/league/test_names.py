@@ -21,10 +21,11 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from league import names, services
+from league import names
 from league.core.errors import ServiceError
 from league.forms import MemberDirectory
 from league.models import AuditLog, Game, Member
+from league.recording import services
 
 DATE = datetime.date(2026, 11, 21)
 

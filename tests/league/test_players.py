@@ -29,8 +29,8 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from league import services
 from league.models import Game, Member, Season
+from league.recording import services
 from league.views import players
 from tests.conftest import make_club, make_user
 

@@ -15,9 +15,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from league import money, services
+from league import money
 from league.models import AuditLog, Club, Member, MemberDay, Result, Season
 from league.public import services as share
+from league.recording import services
 from tests.conftest import make_club
 from tests.league.test_isolation import ATTRIBUTE, SCRIPT, populate
 

@@ -16,8 +16,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 import scoring
-from league import services
 from league.models import AuditLog, ChipEvent, Club, Game, Member, Membership, Result
+from league.recording import services
 from tests.conftest import make_club, make_user
 
 DATE = datetime.date(2026, 11, 21)

@@ -19,8 +19,9 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from league import csp, services, throttle
+from league import csp, throttle
 from league.models import Day, LoginAttempt, Member, Season
+from league.recording import services
 from tests.conftest import PASSWORD, make_user
 from tests.league.test_isolation import club_routes, populate
 

@@ -28,7 +28,7 @@ from league.models import (
     Result,
     RulesVersion,
 )
-from league.services import (
+from league.recording.services import (
     ChipInput,
     GameInput,
     SeatInput,

@@ -91,7 +91,7 @@ def test_paid_lent_and_deferred_transfers_say_so(member_client, club, players):
 def test_voided_games_are_left_out(member_client, club, players):
     play(club, DATE, players[0:4])
     void = play(club, DATE, players[0:4], table="B")
-    from league import services
+    from league.recording import services
 
     services.game_void(game=void, user=None, reason="入力ミス")
     text = text_of(member_client.get(share_url(club, DATE)))

@@ -1,6 +1,6 @@
 """`python manage.py loaddemo`: the six preset clubs of settlement.md, with a few months of games.
 
-Everything a club records is written through league.services (rules versions, members, the season,
+Everything a club records is written through league.recording.services (rules versions, members, the season,
 games, edits, voids, attendance), so the demo is settled and audited exactly as in real use. The
 data comes from `random.Random` with a fixed seed per club: every run makes the same clubs.
 
@@ -21,8 +21,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 import scoring
-from league import money, services
+from league import money
 from league.models import Club, Day, Game, Member, Membership
+from league.recording import services
 
 DEMO_LOGIN = ("demo", "demo-jancho")
 ADMIN_LOGIN = ("admin", "admin-jancho")
