@@ -64,8 +64,8 @@ def measure(games: int) -> None:
     from django.test.utils import CaptureQueriesContext, setup_test_environment
     from django.urls import reverse
 
+    from league.club import services as club_services
     from league.models import AuditLog, Game, Membership, Result
-    from league.recording import services
     from tests.conftest import make_club, make_user
 
     setup_test_environment()
@@ -73,7 +73,7 @@ def measure(games: int) -> None:
     club = make_club("bench", "mame-no-kai")
     organiser = make_user("bench-organiser", club, Membership.ORGANISER)
     for name in NAMES:
-        services.member_create(club=club, user=organiser, name=name)
+        club_services.member_create(club=club, user=organiser, name=name)
     data = workbook(games)
     print(f"  workbook of {games:,} games: {len(data):,} bytes")
     client = Client()

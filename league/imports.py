@@ -39,6 +39,7 @@ from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 
 import scoring
 from league import names
+from league.club import services as club_services
 from league.core.errors import ServiceError
 from league.excel import guard
 from league.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY
@@ -1087,7 +1088,7 @@ def _create_members(
     created = {}
     for unknown in plan.new_names:
         try:
-            member = services.member_create(
+            member = club_services.member_create(
                 club=plan.club, user=user, name=unknown.name, kana=kana.get(unknown.key, "")
             )
         except ServiceError:

@@ -27,12 +27,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from league import limits
+from league.club import services as club_services
 from league.core.errors import NON_FIELD, ServiceError
 from league.models import Club, Member, Membership
 from league.models import audit as models_audit
 from league.models.audit import User, audit
 from league.models.invitations import Invitation
-from league.recording import services
 
 SECRET_PREFIX = "inv_"
 PREFIX_LENGTH = 10  # Invitation.prefix: "inv_" and the secret's first 6 random characters
@@ -335,7 +335,7 @@ def _member_for(
             return None
         raise ServiceError.one("member", _("Choose your name, or add yourself as a new player."))
     if choice == NEW:
-        return services.member_create(club=invitation.club, user=user, name=name)
+        return club_services.member_create(club=invitation.club, user=user, name=name)
     assert isinstance(choice, Member)
     if choice.club_id != invitation.club_id or choice.merged_into_id is not None:
         raise ServiceError.one("member", _("Choose your name, or add yourself as a new player."))

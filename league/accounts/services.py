@@ -27,10 +27,11 @@ from django.utils.translation import gettext as _
 import scoring
 from league import limits
 from league.accounts import invitations
+from league.club.services import member_create, season_create
 from league.core.errors import ServiceError
 from league.models import Club, Member, Membership, RulesVersion, Season
 from league.models.audit import User, audit
-from league.recording.services import member_create, rules_version_create, season_create
+from league.rules.services import rules_version_create
 
 SLUG_MIN = 3
 SLUG_MAX = Club._meta.get_field("slug").max_length or 50

@@ -16,6 +16,7 @@ import datetime
 import hashlib
 import json
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,8 +25,9 @@ from django.db import models as django_models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from league import limits, stats
+from league import limits, names, stats
 from league.aggregates import services as aggregates
 from league.core.errors import NON_FIELD, ServiceError
 from league.models import (
@@ -41,7 +43,7 @@ from league.models import (
 )
 from league.models.audit import User, audit
 from league.models.draw import Attendance, DrawSeat
-from league.recording.services import member_name_checked, season_checked
+from league.models.members import MERGED_MEMBER, lock_live_members
 
 # --- editing a member ------------------------------------------------------------------------
 
@@ -555,3 +557,162 @@ def club_rename(*, club: Club, user: User, name: str) -> Club:
             after={"name": name},
         )
     return locked
+
+
+NAME_INVISIBLE = gettext_lazy("A name cannot hold invisible or control characters (%(chars)s).")
+
+
+NAME_TAKEN = gettext_lazy(
+    "%(name)s is already a member (names are compared without spaces or widths)."
+)
+
+
+NAME_TOO_LONG = gettext_lazy("A name can be at most %(n)s characters.")
+
+
+def member_name_checked(*, club: Club, name: str, exclude: Member | None = None) -> str:
+    """`name` as it is stored (league.names.clean_name), or ServiceError on "name": empty,
+    holding an invisible character, too long, or the same name as another member of the club
+    (ｱｵｷ and アオキ, 阿部誠 and 阿部 誠 are one name). Every path that names a member uses it."""
+    invisible = names.invisible_characters(name)
+    if invisible:
+        raise ServiceError.one("name", NAME_INVISIBLE % {"chars": ", ".join(invisible)})
+    name = names.clean_name(name)
+    if not name:
+        raise ServiceError.one("name", _("Enter a name."))
+    limit = Member._meta.get_field("name").max_length
+    if len(name) > limit:
+        raise ServiceError.one("name", NAME_TOO_LONG % {"n": limit})
+    twins = Member.objects.filter(club=club, name_key=names.name_key(name))
+    if exclude is not None:
+        twins = twins.exclude(pk=exclude.pk)
+    existing = twins.select_related("merged_into").first()
+    if existing is not None and existing.merged_into is not None:
+        merged = MERGED_MEMBER % {"name": existing.name, "into": existing.merged_into.name}
+        raise ServiceError.one("name", str(merged))
+    if existing is not None:
+        raise ServiceError.one("name", NAME_TAKEN % {"name": existing.name})
+    return name
+
+
+def member_create(
+    *, club: Club, user: User, name: str, kana: str = "", is_guest: bool = False
+) -> Member:
+    name = member_name_checked(club=club, name=name)
+    if errors := limits.column_problems(Member, name=name, kana=kana.strip()):
+        raise ServiceError(errors)
+    try:
+        with transaction.atomic():
+            member = Member.objects.create(
+                club=club, name=name, kana=kana.strip(), is_guest=is_guest
+            )
+            audit(
+                club=club,
+                actor=user,
+                action="member.create",
+                target=f"member:{member.pk}",
+                after={"name": member.name, "kana": member.kana, "is_guest": is_guest},
+            )
+    except IntegrityError:  # a concurrent request added the same name after the check above
+        raise ServiceError.one("name", _("A member with this name already exists.")) from None
+    return member
+
+
+def season_checked(*, name: str, start: datetime.date, end: datetime.date, min_games: int) -> str:
+    """A season's name as stored, or ServiceError naming the field: creating and editing one."""
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError.one("name", _("Enter a name."))
+    errors = limits.column_problems(Season, name=name)
+    for key, value in (("start", start), ("end", end)):
+        if (problem := limits.date_problem(value, season_end=key == "end")) is not None:
+            errors[key] = [problem]
+    if errors:
+        raise ServiceError(errors)
+    if end < start:
+        raise ServiceError.one("end", _("The last day cannot be before the first day."))
+    if min_games < 0:
+        raise ServiceError.one("min_games", _("Enter zero or more games."))
+    return name
+
+
+def season_create(
+    *,
+    club: Club,
+    user: User,
+    name: str,
+    start: datetime.date,
+    end: datetime.date,
+    min_games: int = 0,
+) -> Season:
+    name = season_checked(name=name, start=start, end=end, min_games=min_games)
+    with transaction.atomic():
+        season = Season.objects.create(
+            club=club, name=name, start=start, end=end, min_games=min_games
+        )
+        audit(
+            club=club,
+            actor=user,
+            action="season.create",
+            target=f"season:{season.pk}",
+            after={
+                "name": name,
+                "start": start.isoformat(),
+                "end": end.isoformat(),
+                "min_games": min_games,
+            },
+        )
+    return season
+
+
+MERGED_INACTIVE = gettext_lazy("A record merged into another cannot be made active again.")
+
+
+def member_set_active(*, member: Member, user: User, active: bool) -> Member:
+    """An inactive member stays in every result and ranking; only the pickers leave them out."""
+    with transaction.atomic():
+        member = Member.objects.select_for_update().get(pk=member.pk)
+        if member.is_active == active:
+            return member
+        if active and member.merged_into_id is not None:  # it lives on as the survivor
+            raise ServiceError.one(NON_FIELD, str(MERGED_INACTIVE))
+        member.is_active = active
+        member.save(update_fields=["is_active"])
+        audit(
+            club=member.club,
+            actor=user,
+            action="member.activate" if active else "member.deactivate",
+            target=f"member:{member.pk}",
+            before={"is_active": not active},
+            after={"is_active": active},
+        )
+    return member
+
+
+def day_attendees_add(
+    *, club: Club, user: User, date: datetime.date, members: Iterable[Member]
+) -> Day:
+    """Mark members as present on a day (players waiting for a table included)."""
+    members = list(members)
+    if any(m.club_id != club.pk for m in members):
+        raise ServiceError.one("attendees", _("Choose a member of this club."))
+    if (problem := limits.date_problem(date)) is not None:
+        raise ServiceError.one("date", problem)
+    with transaction.atomic():
+        # A record merged into another is refused; one being merged waits for this (or this
+        # for the merge, which then moves the attendance): see lock_live_members.
+        lock_live_members([m.pk for m in members], shared=True)
+        day, _created = Day.objects.get_or_create(club=club, date=date)
+        present = set(day.attendees.values_list("pk", flat=True))
+        new = [m for m in members if m.pk not in present]
+        if new:
+            day.attendees.add(*new)
+            audit(
+                club=club,
+                actor=user,
+                action="day.attendees",
+                target=f"day:{day.pk}",
+                before={"attendees": sorted(present)},
+                after={"attendees": sorted(present | {m.pk for m in new})},
+            )
+    return day

@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 import scoring
 from league import limits, money
 from league.access import club_for
+from league.club import services as club_services
 from league.club.forms_manage import (
     MemberForm,
     RulesForm,
@@ -38,7 +39,7 @@ from league.club.forms_manage import (
 from league.core import errors as core_errors
 from league.core.errors import problem_message
 from league.models import Club, Member, Result, RulesVersion, Season
-from league.recording import services
+from league.rules import services as rules_services
 from league.templatetags import jancho
 
 
@@ -90,7 +91,7 @@ def member_new(request: HttpRequest, slug: str) -> HttpResponse:
     form = MemberForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            member = services.member_create(club=club, user=request.user, **form.cleaned_data)
+            member = club_services.member_create(club=club, user=request.user, **form.cleaned_data)
         except core_errors.ServiceError as e:
             _add_errors(form, e)
         else:
@@ -105,7 +106,7 @@ def _member_toggle(request: HttpRequest, club: Club, member_id: str) -> HttpResp
         raise Http404
     member = get_object_or_404(Member, pk=pk, club=club)
     try:
-        member = services.member_set_active(
+        member = club_services.member_set_active(
             member=member, user=request.user, active=not member.is_active
         )
     except core_errors.ServiceError as e:
@@ -135,7 +136,7 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            season = services.season_create(club=club, user=request.user, **form.cleaned_data)
+            season = club_services.season_create(club=club, user=request.user, **form.cleaned_data)
         except core_errors.ServiceError as e:
             _add_errors(form, e)
         else:
@@ -207,7 +208,7 @@ def rules_check(club: Club, effective_from: datetime.date, rules: scoring.Rules)
     changes = [(label, old.get(label, ""), value) for label, value in new.items()]
     changes += [(label, value, "") for label, value in old.items() if label not in new]
     unsaved = RulesVersion(club=club, effective_from=effective_from, rules_json=rules.to_json())
-    preview = services.resettle_preview(version=unsaved)
+    preview = rules_services.resettle_preview(version=unsaved)
     return RulesCheck(
         token=_check_token(effective_from, rules),
         changes=[c for c in changes if c[1] != c[2]],
@@ -236,7 +237,7 @@ def rules_new(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid() and check is None:
         assert form.rules is not None
         try:
-            version = services.rules_version_create(
+            version = rules_services.rules_version_create(
                 club=club,
                 user=request.user,
                 effective_from=form.cleaned_data["effective_from"],
@@ -360,7 +361,7 @@ def _rules_created_messages(request: HttpRequest, club: Club, version: RulesVers
         _("The rules taking effect on %(date)s were saved.")
         % {"date": f"{version.effective_from:%Y/%m/%d}"},
     )
-    count = services.resettle_count(version=version)
+    count = rules_services.resettle_count(version=version)
     if count:
         text = ngettext(
             "%(n)s game from this date on is settled under other rules.",
@@ -377,7 +378,7 @@ def _rules_created_messages(request: HttpRequest, club: Club, version: RulesVers
 class ResettleRow:
     """One game of the preview: each player's stored result beside the new settlement."""
 
-    change: services.ResettleChange
+    change: rules_services.ResettleChange
     players: list[tuple[Result, scoring.PlayerResult | None]]
 
 
@@ -388,10 +389,12 @@ def rules_resettle(request: HttpRequest, slug: str, version_id: int) -> HttpResp
     version = get_object_or_404(RulesVersion, pk=version_id, club=club)
     if request.method == "POST":
         # Only what the preview showed is applied: a concurrent re-settle or edit is refused
-        # with a message (services.resettle_apply), never a server error.
+        # with a message (rules_services.resettle_apply), never a server error.
         expected = request.POST.get("expected", "")[:20_000]
         try:
-            moved = services.resettle_apply(version=version, user=request.user, expected=expected)
+            moved = rules_services.resettle_apply(
+                version=version, user=request.user, expected=expected
+            )
         except core_errors.ServiceError as e:
             for field_messages in e.errors.values():
                 for message in field_messages:
@@ -402,7 +405,7 @@ def rules_resettle(request: HttpRequest, slug: str, version_id: int) -> HttpResp
             ngettext("%(n)s game re-settled.", "%(n)s games re-settled.", moved) % {"n": moved},
         )
         return redirect("rules_list", club.slug)
-    changes = services.resettle_preview(version=version)
+    changes = rules_services.resettle_preview(version=version)
     rows = [
         ResettleRow(
             c, [(r, c.after.players[i] if c.after else None) for i, r in enumerate(c.before)]
@@ -412,7 +415,7 @@ def rules_resettle(request: HttpRequest, slug: str, version_id: int) -> HttpResp
     context = {
         "club": club,
         "version": version,
-        "expected": services.resettle_key(changes),
+        "expected": rules_services.resettle_key(changes),
         "days": money.resettle_days(version=version, changes=changes),
         "rows": rows,
         "changed_count": sum(row.change.changed for row in rows),

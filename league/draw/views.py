@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from openpyxl import Workbook
 
 from league.access import club_for
+from league.club import services as club_services
 from league.core.clock import today
 from league.core.errors import ServiceError
 from league.draw import selectors as sel
@@ -35,7 +36,6 @@ from league.draw.forms import (
 from league.exports import ascii_file_name, file_name, write_sheet, xlsx_response
 from league.models import Club, Day, Member
 from league.models.draw import table_label
-from league.recording import services
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,7 @@ def draw_check_in(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
         _errors(request, form.errors)
         return _to_draw(club, date)
     try:
-        member = form.member or services.member_create(
+        member = form.member or club_services.member_create(
             club=club, user=request.user, name=form.guest_name, is_guest=True
         )
         draw.attendance_check_in(club=club, user=request.user, date=date, member=member)

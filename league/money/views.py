@@ -24,6 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 import scoring
 from league import money
 from league.access import club_for
+from league.club import services as club_services
 from league.core.errors import ServiceError
 from league.models import Club, Day, DayShugi, LedgerEntry, Member
 from league.money.forms import (
@@ -37,7 +38,6 @@ from league.money.forms import (
     TransferForm,
     party_key,
 )
-from league.recording import services
 
 # --- what the page shows ---------------------------------------------------------------------
 
@@ -338,7 +338,7 @@ def day_attendees(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
         return redirect("day_ledger", club.slug, day.date)
     chosen = list(form.cleaned_data["members"])
     try:
-        services.day_attendees_add(club=club, user=request.user, date=day.date, members=chosen)
+        club_services.day_attendees_add(club=club, user=request.user, date=day.date, members=chosen)
     except ServiceError as e:
         _error_messages(request, e.errors)
     else:

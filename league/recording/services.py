@@ -1,6 +1,6 @@
-"""Every write of 雀帳 goes through these functions (views and the API stay thin).
+"""Recording a game: preview, record (one or a whole import in bulk), edit and void.
 
-Each one validates and raises `ServiceError` (field → messages, nothing stored), or changes the
+Each write validates and raises `ServiceError` (field → messages, nothing stored), or changes the
 database and writes the audit log inside one transaction.
 """
 
@@ -8,29 +8,26 @@ from __future__ import annotations
 
 import datetime
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 import scoring
-from league import limits, names
+from league import limits
 from league.aggregates import services as aggregates
-from league.core.errors import NON_FIELD, ServiceError, _service_error, problem_message
+from league.core.errors import NON_FIELD, ServiceError, _service_error
 from league.models import (
     ChipEvent,
     Club,
     Day,
-    DayShugi,
     Game,
     Member,
     Result,
     RulesVersion,
-    Season,
 )
 from league.models.audit import User, audit, audit_entry, audit_many, stored_user
 from league.models.members import MERGED_MEMBER, lock_live_members
@@ -543,367 +540,7 @@ def _seat_input(r: Result) -> SeatInput:
 # --- rules versions and re-settling ----------------------------------------------------------
 
 
-def rules_version_create(
-    *,
-    club: Club,
-    user: User,
-    effective_from: datetime.date,
-    rules_json: object,
-    preset: str = "",
-    note: str = "",
-) -> RulesVersion:
-    """A new rules version. Old games keep their settlement until they are re-settled."""
-    try:
-        rules = scoring.rules_from_json(rules_json)
-    except scoring.InputError as e:
-        raise ServiceError({"rules_json": [problem_message(p) for p in e.problems]}) from None
-    errors = limits.column_problems(RulesVersion, preset=preset, note=note)
-    if problems := limits.rules_problem_messages(rules):
-        errors["rules_json"] = problems
-    if (late := limits.date_problem(effective_from)) is not None:
-        errors["effective_from"] = [late]
-    if errors:
-        raise ServiceError(errors)
-    taken = ServiceError.one(
-        "effective_from", _("A rules version already takes effect on this date.")
-    )
-    if RulesVersion.objects.filter(club=club, effective_from=effective_from).exists():
-        raise taken
-    try:
-        version = _rules_version_insert(club, user, effective_from, rules, preset, note)
-    except IntegrityError:  # a concurrent organiser took the date first
-        raise taken from None
-    return version
-
-
-def _rules_version_insert(
-    club: Club,
-    user: User,
-    effective_from: datetime.date,
-    rules: scoring.Rules,
-    preset: str,
-    note: str,
-) -> RulesVersion:
-    with transaction.atomic():
-        version = RulesVersion.objects.create(
-            club=club,
-            effective_from=effective_from,
-            rules_json=rules.to_json(),
-            preset=preset,
-            note=note,
-            created_by=stored_user(user),
-        )
-        audit(
-            club=club,
-            actor=user,
-            action="rules.create",
-            target=f"rules:{version.pk}",
-            after={"effective_from": effective_from.isoformat(), "rules": version.rules_json},
-        )
-    return version
-
-
-@dataclass(frozen=True)
-class ResettleChange:
-    game: Game
-    before: Sequence[Result]
-    after: scoring.GameResult | None  # None: the game cannot be settled under the new rules
-    problem: str = ""
-
-    @property
-    def changed(self) -> bool:
-        if self.after is None:
-            return False
-        old = [(r.rank, r.score, r.chips, r.yen) for r in self.before]
-        new = [(p.rank, p.score, p.chips, p.yen) for p in self.after.players]
-        return old != new
-
-
-def _games_governed_by(version: RulesVersion) -> Iterable[Game]:
-    later = (
-        RulesVersion.objects.filter(club=version.club, effective_from__gt=version.effective_from)
-        .order_by("effective_from")
-        .values_list("effective_from", flat=True)
-        .first()
-    )
-    games = Game.objects.filter(club=version.club, date__gte=version.effective_from, voided=False)
-    if later is not None:
-        games = games.filter(date__lt=later)
-    if version.pk is not None:  # an unsaved version (the rules form's check) governs none yet
-        games = games.exclude(rules_version=version)
-    return (
-        games.select_related("club", "rules_version")
-        .prefetch_related("results__member", "chip_events__winner", "chip_events__discarder")
-        .order_by("date", "number")
-    )
-
-
-def resettle_preview(*, version: RulesVersion) -> list[ResettleChange]:
-    """What re-settling the games in `version`'s date range under it would change."""
-    changes = []
-    for game in _games_governed_by(version):
-        data = game_input_from_stored(game)
-        before = sorted(
-            (r for r in game.results.all() if r.revision == game.revision), key=lambda r: r.seat
-        )
-        try:
-            preview = game_preview(club=game.club, data=data, version=version, check_date=False)
-        except ServiceError as e:
-            problem = " ".join(m for ms in e.errors.values() for m in ms)
-            changes.append(ResettleChange(game, before, None, problem))
-            continue
-        changes.append(ResettleChange(game, before, preview.result))
-    return changes
-
-
-RESETTLE_CHANGED = gettext_lazy(
-    "Someone re-settled or edited these games meanwhile: nothing was changed. Check the preview "
-    "again."
-)
-
-
-def resettle_key(changes: Iterable[ResettleChange]) -> str:
-    """The games a re-settle preview showed, at their revisions: applying checks they still are."""
-    return ",".join(f"{c.game.pk}:{c.game.revision}" for c in changes)
-
-
-def _pin_days(version: RulesVersion, user: User) -> None:
-    """The days in `version`'s dates whose games are all settled under it now: their day-level
-    money (fees, shūgi, yen unit) is settled under it too (Day.rules_version), audited."""
-    later = (
-        RulesVersion.objects.filter(club=version.club, effective_from__gt=version.effective_from)
-        .order_by("effective_from")
-        .values_list("effective_from", flat=True)
-        .first()
-    )
-    days = Day.objects.filter(club=version.club, date__gte=version.effective_from)
-    if later is not None:
-        days = days.filter(date__lt=later)
-    days = days.exclude(rules_version=version).exclude(
-        pk__in=Game.objects.filter(club=version.club, voided=False)
-        .exclude(rules_version=version)
-        .values("day")
-    )
-    shugi_days = set(
-        DayShugi.objects.filter(day__in=days, voided=False).values_list("day", flat=True)
-    )
-    for day in days.select_for_update().order_by("date"):
-        if day.pk in shugi_days and not version.rules.session_shugi:
-            continue  # its shūgi could not be settled: the day keeps its rules
-        before = day.rules_version_id
-        day.rules_version = version
-        day.save(update_fields=["rules_version"])
-        audit(
-            club=version.club,
-            actor=user,
-            action="day.resettle",
-            target=f"day:{day.pk}",
-            before={"date": day.date.isoformat(), "rules_version": before},
-            after={"date": day.date.isoformat(), "rules_version": version.pk},
-        )
-
-
-def resettle_apply(*, version: RulesVersion, user: User, expected: str | None = None) -> int:
-    """Re-settle every game of `version`'s date range under it, and the money of its days;
-    returns how many games moved. `expected` is resettle_key() of the preview the organiser
-    saw: when a concurrent re-settle or edit changed those games, nothing is stored and the
-    loser is told (ServiceError), never a server error."""
-    moved = 0
-    with transaction.atomic():
-        Club.objects.select_for_update().get(pk=version.club_id)  # one re-settle per club at once
-        changes = resettle_preview(version=version)
-        if expected is not None and resettle_key(changes) != expected:
-            raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))
-        for change in changes:
-            if change.after is None:
-                continue
-            current = Game.objects.select_for_update().get(pk=change.game.pk)
-            if current.revision != change.game.revision:  # edited since the preview was read
-                raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))
-            game = current
-            if game.voided:  # voided since the preview: it counts nowhere, leave it be
-                continue
-            before = game_snapshot(game)
-            data = game_input_from_stored(change.game)
-            game.revision += 1
-            game.rules_version = version
-            game.save()
-            _write_revision(game, Preview(version, change.after), data)
-            audit(
-                club=version.club,
-                actor=user,
-                action="game.resettle",
-                target=f"game:{game.pk}",
-                before=before,
-                after=game_snapshot(game),
-                game=game,
-            )
-            moved += 1
-        _pin_days(version, user)
-    return moved
-
-
 # --- members ---------------------------------------------------------------------------------
 
 
-NAME_INVISIBLE = gettext_lazy("A name cannot hold invisible or control characters (%(chars)s).")
-NAME_TAKEN = gettext_lazy(
-    "%(name)s is already a member (names are compared without spaces or widths)."
-)
-NAME_TOO_LONG = gettext_lazy("A name can be at most %(n)s characters.")
-
-
-def member_name_checked(*, club: Club, name: str, exclude: Member | None = None) -> str:
-    """`name` as it is stored (league.names.clean_name), or ServiceError on "name": empty,
-    holding an invisible character, too long, or the same name as another member of the club
-    (ｱｵｷ and アオキ, 阿部誠 and 阿部 誠 are one name). Every path that names a member uses it."""
-    invisible = names.invisible_characters(name)
-    if invisible:
-        raise ServiceError.one("name", NAME_INVISIBLE % {"chars": ", ".join(invisible)})
-    name = names.clean_name(name)
-    if not name:
-        raise ServiceError.one("name", _("Enter a name."))
-    limit = Member._meta.get_field("name").max_length
-    if len(name) > limit:
-        raise ServiceError.one("name", NAME_TOO_LONG % {"n": limit})
-    twins = Member.objects.filter(club=club, name_key=names.name_key(name))
-    if exclude is not None:
-        twins = twins.exclude(pk=exclude.pk)
-    existing = twins.select_related("merged_into").first()
-    if existing is not None and existing.merged_into is not None:
-        merged = MERGED_MEMBER % {"name": existing.name, "into": existing.merged_into.name}
-        raise ServiceError.one("name", str(merged))
-    if existing is not None:
-        raise ServiceError.one("name", NAME_TAKEN % {"name": existing.name})
-    return name
-
-
-def member_create(
-    *, club: Club, user: User, name: str, kana: str = "", is_guest: bool = False
-) -> Member:
-    name = member_name_checked(club=club, name=name)
-    if errors := limits.column_problems(Member, name=name, kana=kana.strip()):
-        raise ServiceError(errors)
-    try:
-        with transaction.atomic():
-            member = Member.objects.create(
-                club=club, name=name, kana=kana.strip(), is_guest=is_guest
-            )
-            audit(
-                club=club,
-                actor=user,
-                action="member.create",
-                target=f"member:{member.pk}",
-                after={"name": member.name, "kana": member.kana, "is_guest": is_guest},
-            )
-    except IntegrityError:  # a concurrent request added the same name after the check above
-        raise ServiceError.one("name", _("A member with this name already exists.")) from None
-    return member
-
-
 # --- seasons, member status, attendance ------------------------------------------------------
-
-
-def season_checked(*, name: str, start: datetime.date, end: datetime.date, min_games: int) -> str:
-    """A season's name as stored, or ServiceError naming the field: creating and editing one."""
-    name = " ".join(name.split())
-    if not name:
-        raise ServiceError.one("name", _("Enter a name."))
-    errors = limits.column_problems(Season, name=name)
-    for key, value in (("start", start), ("end", end)):
-        if (problem := limits.date_problem(value, season_end=key == "end")) is not None:
-            errors[key] = [problem]
-    if errors:
-        raise ServiceError(errors)
-    if end < start:
-        raise ServiceError.one("end", _("The last day cannot be before the first day."))
-    if min_games < 0:
-        raise ServiceError.one("min_games", _("Enter zero or more games."))
-    return name
-
-
-def season_create(
-    *,
-    club: Club,
-    user: User,
-    name: str,
-    start: datetime.date,
-    end: datetime.date,
-    min_games: int = 0,
-) -> Season:
-    name = season_checked(name=name, start=start, end=end, min_games=min_games)
-    with transaction.atomic():
-        season = Season.objects.create(
-            club=club, name=name, start=start, end=end, min_games=min_games
-        )
-        audit(
-            club=club,
-            actor=user,
-            action="season.create",
-            target=f"season:{season.pk}",
-            after={
-                "name": name,
-                "start": start.isoformat(),
-                "end": end.isoformat(),
-                "min_games": min_games,
-            },
-        )
-    return season
-
-
-MERGED_INACTIVE = gettext_lazy("A record merged into another cannot be made active again.")
-
-
-def member_set_active(*, member: Member, user: User, active: bool) -> Member:
-    """An inactive member stays in every result and ranking; only the pickers leave them out."""
-    with transaction.atomic():
-        member = Member.objects.select_for_update().get(pk=member.pk)
-        if member.is_active == active:
-            return member
-        if active and member.merged_into_id is not None:  # it lives on as the survivor
-            raise ServiceError.one(NON_FIELD, str(MERGED_INACTIVE))
-        member.is_active = active
-        member.save(update_fields=["is_active"])
-        audit(
-            club=member.club,
-            actor=user,
-            action="member.activate" if active else "member.deactivate",
-            target=f"member:{member.pk}",
-            before={"is_active": not active},
-            after={"is_active": active},
-        )
-    return member
-
-
-def day_attendees_add(
-    *, club: Club, user: User, date: datetime.date, members: Iterable[Member]
-) -> Day:
-    """Mark members as present on a day (players waiting for a table included)."""
-    members = list(members)
-    if any(m.club_id != club.pk for m in members):
-        raise ServiceError.one("attendees", _("Choose a member of this club."))
-    if (problem := limits.date_problem(date)) is not None:
-        raise ServiceError.one("date", problem)
-    with transaction.atomic():
-        # A record merged into another is refused; one being merged waits for this (or this
-        # for the merge, which then moves the attendance): see lock_live_members.
-        lock_live_members([m.pk for m in members], shared=True)
-        day, _created = Day.objects.get_or_create(club=club, date=date)
-        present = set(day.attendees.values_list("pk", flat=True))
-        new = [m for m in members if m.pk not in present]
-        if new:
-            day.attendees.add(*new)
-            audit(
-                club=club,
-                actor=user,
-                action="day.attendees",
-                target=f"day:{day.pk}",
-                before={"attendees": sorted(present)},
-                after={"attendees": sorted(present | {m.pk for m in new})},
-            )
-    return day
-
-
-def resettle_count(*, version: RulesVersion) -> int:
-    """How many games re-settling under `version` would touch (one query, nothing settled)."""
-    return _games_governed_by(version).count()  # type: ignore[attr-defined]

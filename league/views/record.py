@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods
 
 from league import breakdown, limits
 from league.access import club_for
+from league.club import services as club_services
 from league.core.clock import today
 from league.core.errors import ServiceError
 from league.draw.services import table_link_game
@@ -111,7 +112,7 @@ def _create_guests(request: HttpRequest, club: Club, form: GameForm) -> dict[int
     guests = {}
     for i, name in form.guest_names().items():
         try:
-            guests[i] = services.member_create(
+            guests[i] = club_services.member_create(
                 club=club, user=request.user, name=name, is_guest=True
             )
         except ServiceError as e:
@@ -126,7 +127,7 @@ def _save_with_guests(
     together with the game it was added for."""
     with transaction.atomic():
         for member in form.reactivations():
-            services.member_set_active(member=member, user=request.user, active=True)
+            club_services.member_set_active(member=member, user=request.user, active=True)
         return write(form.game_input(_create_guests(request, club, form)))
 
 

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 from league import money
+from league.club import services as club_services
 from league.core.clock import today
 from league.models import Day, Game, LedgerEntry, Member, Membership
-from league.recording import services
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import make_club, make_user
 
@@ -36,7 +36,7 @@ def club():
     club = make_club("mame", "mame-no-kai", "マメの会")
     organiser = make_user("organiser", club, Membership.ORGANISER)
     members = {n: Member.objects.create(club=club, name=n, kana=k) for n, k in PEOPLE}
-    services.member_set_active(member=members["高橋 真由美"], user=organiser, active=False)
+    club_services.member_set_active(member=members["高橋 真由美"], user=organiser, active=False)
     return club
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from league.club import services as club_services
 from league.core.clock import today
 from league.models import Member, Membership
 from league.recording import services
@@ -34,7 +35,7 @@ def club_with_a_game():
     data = GameInput(date=today(), seats=seats, deposits=1000, rate="0.3", table="A")
     services.game_record(club=club, user=organiser, data=data)
     date = today()
-    services.season_create(
+    club_services.season_create(
         club=club,
         user=organiser,
         name=SEASON,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import expect
 
+from league.club import services as club_services
 from league.core.clock import today
 from league.models import Club, Member, MemberDay, Membership, Result
 from league.recording import services
@@ -49,7 +50,7 @@ def club() -> Club:
                 table="A",
             ),
         )
-    services.season_create(
+    club_services.season_create(
         club=club,
         user=organiser,
         name="2026年 秋",

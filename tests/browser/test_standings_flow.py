@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from league import charts, stats
+from league.club import services as club_services
 from league.core.clock import today
 from league.models import Member, Membership, Season
 from league.recording import services
@@ -64,7 +65,7 @@ def season() -> Season:
             table="A",
         )
         services.game_record(club=club, user=organiser, data=data)
-    return services.season_create(
+    return club_services.season_create(
         club=club,
         user=organiser,
         name="2026年 秋",

@@ -28,9 +28,8 @@ from league.recording.services import (
     game_input_from_stored,
     game_record,
     game_void,
-    resettle_apply,
-    rules_version_create,
 )
+from league.rules.services import resettle_apply, rules_version_create
 from tests.conftest import make_club
 
 FIRST = datetime.date(2024, 4, 1)

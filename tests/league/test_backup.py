@@ -21,6 +21,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league import money, stats
+from league.club import services as club_services
 from league.draw import services as draw
 from league.management.commands.backup import MODELS, NOT_BACKED_UP, club_backup
 from league.models import (
@@ -57,7 +58,7 @@ def build_club(club: Club, organiser, members: list[Member]) -> None:
         club=club, effective_from=datetime.date(2026, 1, 1), rules_json=money_rules()
     )
     editor = make_user("editor", club, Membership.ORGANISER)
-    guest = services.member_create(club=club, user=organiser, name="ゲスト", kana="げすと")
+    guest = club_services.member_create(club=club, user=organiser, name="ゲスト", kana="げすと")
     a, b, c, d, e = members
     ippatsu = services.ChipInput("ippatsu", winner=a, discarder=c)
     first = game(club, organiser, [a, b, c, d], (45000, 30000, 20000, 5000), chips=[ippatsu])
@@ -67,7 +68,7 @@ def build_club(club: Club, organiser, members: list[Member]) -> None:
     stored = services.game_input_from_stored(first)
     seats = [services.SeatInput(a, 46000), *stored.seats[1:3], services.SeatInput(d, 4000)]
     services.game_edit(game=first, user=editor, data=dataclasses.replace(stored, seats=seats))
-    services.day_attendees_add(club=club, user=organiser, date=DAY_1, members=[guest])
+    club_services.day_attendees_add(club=club, user=organiser, date=DAY_1, members=[guest])
     day = Day.objects.get(club=club, date=DAY_1)
     money.shugi_add(day=day, user=organiser, winner=b)
 

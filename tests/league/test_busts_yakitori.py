@@ -14,6 +14,7 @@ from django.urls import reverse
 import scoring
 from league.models import AuditLog, Club, Game, Member, Membership, Result, RulesVersion
 from league.recording import services
+from league.rules import services as rules_services
 from tests.conftest import make_user
 
 DATE = datetime.date(2026, 11, 21)
@@ -173,7 +174,7 @@ def test_a_resettle_keeps_busts_and_yakitori(bust_club, client):
     user = bust_club.memberships.get().user
     rules = {**bust_club.rules_versions.get().rules_json}
     rules["bust_bonus"] = {"points": 20, "to": "buster", "at_zero": False}
-    version = services.rules_version_create(
+    version = rules_services.rules_version_create(
         club=bust_club,
         user=user,
         effective_from=datetime.date(2026, 1, 1),
@@ -181,7 +182,7 @@ def test_a_resettle_keeps_busts_and_yakitori(bust_club, client):
         preset="",
         note="飛び賞 20",
     )
-    services.resettle_apply(version=version, user=user)
+    rules_services.resettle_apply(version=version, user=user)
     rows = list(Result.objects.filter(game=game, counted=True).order_by("seat"))
     assert [r.busted_by_seat for r in rows] == [None, None, None, 0]
     assert rows[3].score == -710  # −1−30−20, then −20 to 東

@@ -26,6 +26,7 @@ from django.utils import timezone, translation
 
 import scoring
 from league import exports, imports, stats
+from league.club import services as club_services
 from league.core.errors import ServiceError
 from league.excel import guard
 from league.models import (
@@ -683,7 +684,7 @@ def test_bulk_confirm_writes_what_game_record_writes(organiser_client, club, mem
         assert g.recorded_by == organiser
     # The same games recorded by game_record in another club: the same results.
     other = make_club("other")
-    m = {n: services.member_create(club=other, user=organiser, name=n) for n, _p in STANDARD}
+    m = {n: club_services.member_create(club=other, user=organiser, name=n) for n, _p in STANDARD}
     for g in imported:
         data = services.game_input_from_stored(g)
         seats = [replace(s, member=m[s.member.name]) for s in data.seats]
@@ -767,7 +768,7 @@ def test_an_expired_upload_is_gone(uploaded, club):
 
 
 def test_a_name_created_meanwhile_is_reported_and_nothing_is_stored(uploaded, club, monkeypatch):
-    real = services.member_create
+    real = club_services.member_create
 
     def someone_was_faster(**kwargs: Any) -> Member:
         real(**kwargs)
@@ -851,7 +852,7 @@ def build_history(club, user) -> None:
     """Several days and tables under kinyokai-2015 (五捨六入, deposits to the top): riichi
     sticks left on the table, a tie, a bust, chombo, an edited game and a voided one."""
     m = {
-        name: services.member_create(club=club, user=user, name=name, kana=kana)
+        name: club_services.member_create(club=club, user=user, name=name, kana=kana)
         for name, kana in ROUND_TRIP_NAMES
     }
     a, b, c, x, y = (n for n, _k in ROUND_TRIP_NAMES)
@@ -947,7 +948,7 @@ def test_round_trip_export_then_import_into_an_empty_club_gives_the_same_standin
 def build_money_history(club, user) -> None:
     """マメの会: rates, deposits to the house, ±20/±30 chombo, 箱下なし; no chips."""
     m = {
-        n: services.member_create(club=club, user=user, name=n)
+        n: club_services.member_create(club=club, user=user, name=n)
         for n in ("青木", "馬場", "千葉", "土井")
     }
 

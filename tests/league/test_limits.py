@@ -19,11 +19,13 @@ from hypothesis import strategies as st
 
 import scoring
 from league import api_auth, limits, money
+from league.club import services as club_services
 from league.club.forms_manage import RulesForm, rules_initial
 from league.core import errors as core_errors
 from league.core.clock import today
 from league.models import ApiToken, ChipEvent, Game, LedgerEntry, RulesVersion, Season
 from league.recording import services
+from league.rules import services as rules_services
 from tests.league.test_api import body, call, url
 from tests.league.test_imports import STANDARD, game, plan_of, simple
 from tests.league.test_record import new_url, nothing_stored, posted
@@ -145,13 +147,13 @@ def test_a_long_rate_name_is_an_error_on_its_row_in_the_fields(english, club):
 def test_the_service_refuses_rules_its_columns_cannot_hold(club, organiser):
     for rules in ({**BASE, "rates": {"r" * 21: RATE}}, {**BASE, "chips": {"k" * 31: {}}}):
         with pytest.raises(core_errors.ServiceError) as caught:
-            services.rules_version_create(
+            rules_services.rules_version_create(
                 club=club, user=organiser, effective_from=datetime.date(2026, 11, 1),
                 rules_json=rules,
             )  # fmt: skip
         assert "rules_json" in caught.value.errors
     with pytest.raises(core_errors.ServiceError) as caught:
-        services.rules_version_create(
+        rules_services.rules_version_create(
             club=club, user=organiser, effective_from=datetime.date(2026, 11, 1),
             rules_json=BASE, note="n" * 201, preset="p" * 51,
         )  # fmt: skip
@@ -320,15 +322,15 @@ def test_texts_too_long_for_their_columns_are_service_errors(club, members, orga
     assert {"table", "chips"} <= set(caught.value.errors)
     for name, kana in (("n" * 51, ""), ("青木\x00", ""), ("某", "か" * 101)):
         with pytest.raises(core_errors.ServiceError):
-            services.member_create(club=club, user=organiser, name=name, kana=kana)
+            club_services.member_create(club=club, user=organiser, name=name, kana=kana)
     with pytest.raises(core_errors.ServiceError):
-        services.season_create(
+        club_services.season_create(
             club=club, user=organiser, name="s" * 101, start=datetime.date(2026, 1, 1),
             end=datetime.date(2026, 12, 31),
         )  # fmt: skip
     assert not Game.objects.exists() and not ChipEvent.objects.exists()
     with pytest.raises(core_errors.ServiceError) as caught:
-        services.day_attendees_add(
+        club_services.day_attendees_add(
             club=club, user=organiser, date=datetime.date(9999, 1, 1), members=members[:1]
         )
     assert "date" in caught.value.errors
@@ -339,7 +341,7 @@ def test_texts_too_long_for_their_columns_are_service_errors(club, members, orga
 
 @pytest.mark.parametrize("page", ["9999999999999999999", "99999999999999999999999", "100001"])
 def test_a_page_number_too_large_is_a_404(member_client, club, organiser, page):
-    season = services.season_create(
+    season = club_services.season_create(
         club=club, user=organiser, name="s", start=datetime.date(2026, 1, 1),
         end=datetime.date(2026, 12, 31),
     )  # fmt: skip

@@ -11,9 +11,11 @@ from django.test import Client
 from django.urls import reverse
 
 import scoring
+from league.club import services as club_services
 from league.club.forms_manage import RulesForm, kana_sort_key, normalise_kana, rules_initial
 from league.models import AuditLog, Game, Member, Result, RulesVersion, Season, audit
 from league.recording import services
+from league.rules import services as rules_services
 from league.templatetags import jancho
 
 D = datetime.date
@@ -151,12 +153,12 @@ def test_kana_helpers():
 
 def test_member_list_is_in_kana_order_with_inactive_apart(member_client, club, organiser):
     for name, kana in [("渡辺", "わたなべ"), ("加藤", "カトウ"), ("無名", ""), ("青木", "あおき")]:
-        services.member_create(club=club, user=organiser, name=name, kana=kana)
-    guest = services.member_create(
+        club_services.member_create(club=club, user=organiser, name=name, kana=kana)
+    guest = club_services.member_create(
         club=club, user=organiser, name="客", kana="きゃく", is_guest=True
     )
-    gone = services.member_create(club=club, user=organiser, name="去人", kana="さりびと")
-    services.member_set_active(member=gone, user=organiser, active=False)
+    gone = club_services.member_create(club=club, user=organiser, name="去人", kana="さりびと")
+    club_services.member_set_active(member=gone, user=organiser, active=False)
     response = english(member_client).get(reverse("member_list", args=[club.slug]))
     active = [m.name for m in response.context["active"]]
     assert active == ["青木", "加藤", "客", "渡辺", "無名"]
@@ -198,7 +200,7 @@ def test_member_list_query_count_does_not_grow(
 
     def add(n: int, start: int) -> None:
         for i in range(start, start + n):
-            services.member_create(club=club, user=organiser, name=f"会員{i}", kana="かいいん")
+            club_services.member_create(club=club, user=organiser, name=f"会員{i}", kana="かいいん")
 
     add(3, 0)
     member_client.get(url)  # the session and the user are loaded once per request
@@ -230,7 +232,7 @@ def test_organiser_creates_a_season_with_slash_and_full_width_dates(organiser_cl
 
 
 def test_season_list_shows_seasons(member_client, club, organiser):
-    services.season_create(
+    club_services.season_create(
         club=club, user=organiser, name="春", start=D(2026, 4, 1), end=D(2026, 6, 30)
     )
     response = member_client.get(reverse("season_list", args=[club.slug]))
@@ -438,7 +440,7 @@ def test_problem_paths_map_to_fields(path, field):
 
 
 def test_rules_list_summarises_and_highlights_the_version_in_force(member_client, club, organiser):
-    services.rules_version_create(
+    rules_services.rules_version_create(
         club=club,
         user=organiser,
         effective_from=D.today() + datetime.timedelta(days=60),  # dates are bounded (limits)
@@ -476,7 +478,7 @@ def games(club, organiser, members) -> list[Game]:
 
 
 def new_version(club, organiser, **overrides) -> RulesVersion:
-    return services.rules_version_create(
+    return rules_services.rules_version_create(
         club=club,
         user=organiser,
         effective_from=D(2026, 4, 1),
@@ -512,7 +514,7 @@ def test_creating_a_version_links_to_resettling(organiser_client, club, games):
 
 def test_preview_lists_exactly_the_affected_games_with_new_scores(club, organiser, games):
     version = new_version(club, organiser, uma=[10, 5, -5, -10])
-    changes = services.resettle_preview(version=version)
+    changes = rules_services.resettle_preview(version=version)
     assert [c.game for c in changes] == games[1:]
     for change in changes:
         assert change.changed
@@ -552,13 +554,13 @@ def test_applying_resettles_bumps_revisions_and_audits(organiser_client, club, o
     games[0].refresh_from_db()
     assert games[0].revision == 1 and games[0].rules_version != version
     assert list(Result.objects.filter(game=games[0]).values_list("score", flat=True)) == untouched
-    assert services.resettle_preview(version=version) == []
+    assert rules_services.resettle_preview(version=version) == []
 
 
 def test_rounding_change_only_touches_games_from_its_date(club, organiser, games):
     version = new_version(club, organiser, rounding="shisha-gonyu")
-    assert [c.game for c in services.resettle_preview(version=version)] == games[1:]
-    assert services.resettle_apply(version=version, user=organiser) == 2
+    assert [c.game for c in rules_services.resettle_preview(version=version)] == games[1:]
+    assert rules_services.resettle_apply(version=version, user=organiser) == 2
 
 
 def test_games_that_cannot_be_settled_are_listed_and_skipped(
@@ -592,7 +594,7 @@ def test_resettle_page_query_count_does_not_grow(
     add(2, D(2026, 4, 10))
     add(6, D(2026, 7, 10))
     april = new_version(club, organiser, uma=[10, 5, -5, -10])
-    june = services.rules_version_create(
+    june = rules_services.rules_version_create(
         club=club, user=organiser, effective_from=D(2026, 6, 1), rules_json="pairon-kansai"
     )
     with django_assert_num_queries(22) as small:

@@ -14,6 +14,7 @@ import pytest
 from django.urls import reverse
 
 from league import money, stats
+from league.club import services
 from league.club import services as club_services
 from league.core import errors
 from league.models import (

@@ -21,12 +21,14 @@ from django.utils import translation
 
 import scoring
 from league import money
+from league.club import services as club_services
 from league.core import errors
 from league.core.errors import ServiceError
 from league.models import AuditLog, Day, DayShugi, LedgerEntry, Member, Result, Season
 from league.models import rules as models_rules
 from league.recording import services
 from league.recording.services import ChipInput, GameInput, SeatInput
+from league.rules import services as rules_services
 from tests.conftest import make_club
 
 
@@ -115,7 +117,7 @@ def random_day(rng: random.Random, club, members: Sequence[Member], date, kagets
             chombo=[] if kagetsu or rng.random() < 0.6 else [rng.choice(table)],
         )
     waiting = [m for m in members if rng.random() < 0.3]
-    day = services.day_attendees_add(club=club, user=None, date=date, members=waiting)
+    day = club_services.day_attendees_add(club=club, user=None, date=date, members=waiting)
     if kagetsu:
         for _shugi in range(rng.randint(0, 2)):
             present = sorted(
@@ -333,7 +335,7 @@ def test_deferring_1140_yen_at_mame_no_kai_owes_1254(db):
 
 def test_deferring_with_a_yen_unit_of_100_rounds_the_debt_up(db):
     club = make_club("c")
-    services.rules_version_create(
+    rules_services.rules_version_create(
         club=club,
         user=None,
         effective_from=datetime.date(2026, 1, 1),

@@ -29,6 +29,7 @@ from league.core.errors import ServiceError
 from league.models import Club, Day, Game, LedgerEntry, Member, Result, RulesVersion
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
+from league.rules import services as rules_services
 
 pytestmark = pytest.mark.django_db
 
@@ -339,7 +340,7 @@ class Runner:
         if c % 4 == 0:
             rules = {"preset": "takabari-kenko"}  # no money at all
         before = {d.pk: money.day_ledger(day=d).outstanding for d in self.days()}
-        services.rules_version_create(
+        rules_services.rules_version_create(
             club=self.club, user=self.user, effective_from=date, rules_json=rules
         )
         after = {d.pk: money.day_ledger(day=d).outstanding for d in self.days()}
@@ -348,9 +349,9 @@ class Runner:
     def resettle(self, a: int, b: int, c: int) -> None:
         versions = list(RulesVersion.objects.filter(club=self.club).order_by("effective_from"))
         version = versions[a % len(versions)]
-        changes = services.resettle_preview(version=version)
-        services.resettle_apply(
-            version=version, user=self.user, expected=services.resettle_key(changes)
+        changes = rules_services.resettle_preview(version=version)
+        rules_services.resettle_apply(
+            version=version, user=self.user, expected=rules_services.resettle_key(changes)
         )
 
 

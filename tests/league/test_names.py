@@ -22,10 +22,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from league import names
+from league.club import services as club_services
 from league.core.errors import ServiceError
 from league.forms import MemberDirectory
 from league.models import AuditLog, Game, Member
-from league.recording import services
 
 DATE = datetime.date(2026, 11, 21)
 
@@ -85,10 +85,10 @@ def test_the_key_ignores_spaces_and_width_and_is_stable(text):
 
 
 def test_a_twin_name_is_refused_with_the_member_it_would_twin(club, organiser):
-    services.member_create(club=club, user=organiser, name="ｱｵｷ")
+    club_services.member_create(club=club, user=organiser, name="ｱｵｷ")
     for twin in ("アオキ", "ア オ キ", "ｱｵｷ "):
         with pytest.raises(ServiceError) as caught:
-            services.member_create(club=club, user=organiser, name=twin)
+            club_services.member_create(club=club, user=organiser, name=twin)
         assert "アオキ" in caught.value.errors["name"][0]
     assert Member.objects.get(club=club).name == "アオキ"  # stored in its NFKC form
 
@@ -96,7 +96,7 @@ def test_a_twin_name_is_refused_with_the_member_it_would_twin(club, organiser):
 @pytest.mark.parametrize("name", ["青木\u200b", "\u202egnp.exe", "青木\x00", "ㅤ"])
 def test_a_name_with_invisible_characters_is_refused(club, organiser, name):
     with pytest.raises(ServiceError) as caught:
-        services.member_create(club=club, user=organiser, name=name)
+        club_services.member_create(club=club, user=organiser, name=name)
     assert "U+" in caught.value.errors["name"][0]
     assert not Member.objects.filter(club=club).exists()
 
@@ -203,7 +203,7 @@ def test_an_inactive_member_is_offered_back_never_as_a_new_guest(
     organiser_client, organiser, club, roster
 ):
     quiet = roster["高橋 真由美"]
-    services.member_set_active(member=quiet, user=organiser, active=False)
+    club_services.member_set_active(member=quiet, user=organiser, active=False)
     url = reverse("game_new", args=[club.slug])
     seats = [("阿部誠", 40000), ("佐々木美穂", 30000), ("高橋真由美", 20000), ("松本和也", 10000)]
     response = organiser_client.post(url, record_post(seats))

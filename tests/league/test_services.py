@@ -38,10 +38,8 @@ from league.recording.services import (
     game_record,
     game_snapshot,
     game_void,
-    resettle_apply,
-    resettle_preview,
-    rules_version_create,
 )
+from league.rules.services import resettle_apply, resettle_preview, rules_version_create
 
 SETTLE_CASES = Path(__file__).resolve().parents[1] / "data" / "cases" / "settle.json"
 WORKED = "mame: floor, house deposits, chombo, chips, rate 0.3"

@@ -24,6 +24,7 @@ from django_tables2.data import TableListData, TableQuerysetData
 from league import stats
 from league.models import Club, Game, Member, Result, Season
 from league.recording import services
+from league.rules import services as rules_services
 from league.tables import StandingsData
 from league.templatetags.jancho import average, hundredths, percent
 from league.views import standings as standings_views
@@ -392,7 +393,7 @@ def test_seat_ties_then_split_ties_after_a_rules_change(member_client, other_clu
         datetime.date(2026, 3, 1),
         seats(people, ("一郎", 30000), ("二郎", 30000), ("三郎", 24600), ("四郎", 15400)),
     )
-    services.rules_version_create(
+    rules_services.rules_version_create(
         club=other_club,
         user=None,
         effective_from=datetime.date(2026, 4, 1),

@@ -22,8 +22,10 @@ from django.db import transaction
 
 import scoring
 from league import money
+from league.club import services as club_services
 from league.models import Club, Day, Game, Member, Membership
 from league.recording import services
+from league.rules import services as rules_services
 
 DEMO_LOGIN = ("demo", "demo-jancho")
 ADMIN_LOGIN = ("admin", "admin-jancho")
@@ -147,7 +149,7 @@ class DemoBuilder:
         self._rules_version(RULES_FROM, "2026年度")
         members = self._members()
         name, start, end, min_games = SEASON
-        services.season_create(
+        club_services.season_create(
             club=self.club, user=user, name=name, start=start, end=end, min_games=min_games
         )
         for date in _meeting_days(spec.weekday):
@@ -155,11 +157,13 @@ class DemoBuilder:
         self._corrections()
         self._close_past_days()
         # Someone who moved away: kept in every result, no longer offered when recording.
-        services.member_set_active(member=members[-GUESTS_PER_CLUB - 1], user=user, active=False)
+        club_services.member_set_active(
+            member=members[-GUESTS_PER_CLUB - 1], user=user, active=False
+        )
         return len(self.games)
 
     def _rules_version(self, date: datetime.date, note: str) -> None:
-        services.rules_version_create(
+        rules_services.rules_version_create(
             club=self.club,
             user=self.user,
             effective_from=date,
@@ -175,7 +179,7 @@ class DemoBuilder:
         for i, (family, family_kana) in enumerate(families):
             given, given_kana = self.rng.choice(GIVEN_NAMES)
             members.append(
-                services.member_create(
+                club_services.member_create(
                     club=self.club,
                     user=self.user,
                     name=f"{family} {given}",
@@ -208,7 +212,9 @@ class DemoBuilder:
             if bench and t == 0:  # the waiting attendee takes someone's seat at table A
                 out = rng.randrange(n)
                 groups[0][out], bench[0] = bench[0], groups[0][out]
-        services.day_attendees_add(club=self.club, user=self.user, date=date, members=attendees)
+        club_services.day_attendees_add(
+            club=self.club, user=self.user, date=date, members=attendees
+        )
 
     def _game(
         self, date: datetime.date, seats: Sequence[Member], rate: str, table: str
