@@ -16,7 +16,6 @@ import datetime
 import hashlib
 import json
 import unicodedata
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +42,7 @@ from league.models import (
 )
 from league.models.audit import User, audit
 from league.models.draw import Attendance, DrawSeat
-from league.models.members import MERGED_MEMBER, lock_live_members
+from league.models.members import MERGED_MEMBER
 
 # --- editing a member ------------------------------------------------------------------------
 
@@ -687,32 +686,3 @@ def member_set_active(*, member: Member, user: User, active: bool) -> Member:
             after={"is_active": active},
         )
     return member
-
-
-def day_attendees_add(
-    *, club: Club, user: User, date: datetime.date, members: Iterable[Member]
-) -> Day:
-    """Mark members as present on a day (players waiting for a table included)."""
-    members = list(members)
-    if any(m.club_id != club.pk for m in members):
-        raise ServiceError.one("attendees", _("Choose a member of this club."))
-    if (problem := limits.date_problem(date)) is not None:
-        raise ServiceError.one("date", problem)
-    with transaction.atomic():
-        # A record merged into another is refused; one being merged waits for this (or this
-        # for the merge, which then moves the attendance): see lock_live_members.
-        lock_live_members([m.pk for m in members], shared=True)
-        day, _created = Day.objects.get_or_create(club=club, date=date)
-        present = set(day.attendees.values_list("pk", flat=True))
-        new = [m for m in members if m.pk not in present]
-        if new:
-            day.attendees.add(*new)
-            audit(
-                club=club,
-                actor=user,
-                action="day.attendees",
-                target=f"day:{day.pk}",
-                before={"attendees": sorted(present)},
-                after={"attendees": sorted(present | {m.pk for m in new})},
-            )
-    return day

@@ -11,7 +11,6 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy
 
-from league.club import services as club_services
 from league.core import errors
 from league.core.errors import ServiceError
 from league.draw import algorithm
@@ -19,6 +18,7 @@ from league.draw import selectors as sel
 from league.models import Club, Day, Game, Member, audit
 from league.models.audit import User
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
+from league.money import services as money_services
 
 NOT_A_MEMBER = gettext_lazy("Choose a member of this club.")
 ALREADY_PRESENT = gettext_lazy("%(name)s is already checked in.")
@@ -90,7 +90,7 @@ def attendance_check_in(
     if member.club_id != club.pk:
         raise ServiceError.one("member", str(NOT_A_MEMBER))
     with transaction.atomic():
-        day = club_services.day_attendees_add(club=club, user=user, date=date, members=[member])
+        day = money_services.day_attendees_add(club=club, user=user, date=date, members=[member])
         start = _next_playable(day)
         existing = Attendance.objects.select_for_update().filter(day=day, member=member).first()
         if existing is not None and existing.until_round is None:

@@ -1138,3 +1138,32 @@ def pot_pay_out(*, season: Season, user: User, venue_cost: int) -> list[LedgerEn
                 )
             )
         return entries
+
+
+def day_attendees_add(
+    *, club: Club, user: User, date: datetime.date, members: Iterable[Member]
+) -> Day:
+    """Mark members as present on a day (players waiting for a table included)."""
+    members = list(members)
+    if any(m.club_id != club.pk for m in members):
+        raise ServiceError.one("attendees", _("Choose a member of this club."))
+    if (problem := limits.date_problem(date)) is not None:
+        raise ServiceError.one("date", problem)
+    with transaction.atomic():
+        # A record merged into another is refused; one being merged waits for this (or this
+        # for the merge, which then moves the attendance): see lock_live_members.
+        lock_live_members([m.pk for m in members], shared=True)
+        day, _created = Day.objects.get_or_create(club=club, date=date)
+        present = set(day.attendees.values_list("pk", flat=True))
+        new = [m for m in members if m.pk not in present]
+        if new:
+            day.attendees.add(*new)
+            audit(
+                club=club,
+                actor=user,
+                action="day.attendees",
+                target=f"day:{day.pk}",
+                before={"attendees": sorted(present)},
+                after={"attendees": sorted(present | {m.pk for m in new})},
+            )
+    return day

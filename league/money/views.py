@@ -24,9 +24,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 import scoring
 from league import money
 from league.access import club_for
-from league.club import services as club_services
 from league.core.errors import ServiceError
 from league.models import Club, Day, DayShugi, LedgerEntry, Member
+from league.money import services as money_services
 from league.money.forms import (
     BORROW,
     PAY,
@@ -338,7 +338,9 @@ def day_attendees(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
         return redirect("day_ledger", club.slug, day.date)
     chosen = list(form.cleaned_data["members"])
     try:
-        club_services.day_attendees_add(club=club, user=request.user, date=day.date, members=chosen)
+        money_services.day_attendees_add(
+            club=club, user=request.user, date=day.date, members=chosen
+        )
     except ServiceError as e:
         _error_messages(request, e.errors)
     else:

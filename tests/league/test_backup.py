@@ -37,6 +37,7 @@ from league.models import (
     RulesVersion,
     Season,
 )
+from league.money import services as money_services
 from league.recording import services
 from tests.conftest import make_user
 from tests.league.test_isolation import money_rules
@@ -68,7 +69,7 @@ def build_club(club: Club, organiser, members: list[Member]) -> None:
     stored = services.game_input_from_stored(first)
     seats = [services.SeatInput(a, 46000), *stored.seats[1:3], services.SeatInput(d, 4000)]
     services.game_edit(game=first, user=editor, data=dataclasses.replace(stored, seats=seats))
-    club_services.day_attendees_add(club=club, user=organiser, date=DAY_1, members=[guest])
+    money_services.day_attendees_add(club=club, user=organiser, date=DAY_1, members=[guest])
     day = Day.objects.get(club=club, date=DAY_1)
     money.shugi_add(day=day, user=organiser, winner=b)
 

@@ -16,6 +16,7 @@ from league.club import services as club_services
 from league.core import errors
 from league.models import AuditLog, Day, Game, Member, Result, Season
 from league.models.totals import MemberTotal
+from league.money import services as money_services
 from league.recording import services
 from tests.conftest import make_club, make_user
 
@@ -206,7 +207,7 @@ def test_the_draw_check_in_finds_the_survivor_by_a_merged_name(
     assert [a.member for a in Attendance.objects.all()] == [members[0]]
     assert list(Day.objects.get(club=club, date=DATE).attendees.all()) == [members[0]]
     with pytest.raises(errors.ServiceError, match=r"統合|merged"):
-        services.day_attendees_add(club=club, user=organiser, date=DATE, members=[guest])
+        money_services.day_attendees_add(club=club, user=organiser, date=DATE, members=[guest])
     assert not Day.objects.get(club=club, date=DATE).attendees.filter(pk=guest.pk).exists()
 
 

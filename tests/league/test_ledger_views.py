@@ -18,8 +18,8 @@ from django.urls import reverse
 
 import scoring
 from league import money
-from league.club import services as club_services
 from league.models import AuditLog, Club, Day, DayShugi, LedgerEntry, Member, Membership
+from league.money import services as money_services
 from league.recording import services
 from tests.conftest import make_club, make_user
 
@@ -499,7 +499,7 @@ def test_another_clubs_day_is_404(organiser_client, club, mame_day, other_club, 
 @pytest.fixture
 def matrix(kagetsu, kagetsu_organiser, kagetsu_day) -> dict[str, Any]:
     """Every view of this module on 花月杯's day, with a request that would succeed."""
-    club_services.day_attendees_add(
+    money_services.day_attendees_add(
         club=kagetsu, user=None, date=DATE, members=[kagetsu_day["藤井"]]
     )
     day = Day.objects.get(club=kagetsu)
@@ -598,7 +598,7 @@ def fill_day(club: Club, user, players: int, games: int, waiting: int) -> None:
         data = services.GameInput(date=DATE, seats=seats, deposits=1000, rate="0.3")
         services.game_record(club=club, user=user, data=data)
     if waiting:
-        club_services.day_attendees_add(club=club, user=user, date=DATE, members=members[players:])
+        money_services.day_attendees_add(club=club, user=user, date=DATE, members=members[players:])
     day = Day.objects.get(club=club, date=DATE)
     for settle_one in (money.transfer_pay, money.transfer_defer):
         t = money.day_ledger(day=day).transfers[0]

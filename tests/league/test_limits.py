@@ -24,6 +24,7 @@ from league.club.forms_manage import RulesForm, rules_initial
 from league.core import errors as core_errors
 from league.core.clock import today
 from league.models import ApiToken, ChipEvent, Game, LedgerEntry, RulesVersion, Season
+from league.money import services as money_services
 from league.recording import services
 from league.rules import services as rules_services
 from tests.league.test_api import body, call, url
@@ -330,7 +331,7 @@ def test_texts_too_long_for_their_columns_are_service_errors(club, members, orga
         )  # fmt: skip
     assert not Game.objects.exists() and not ChipEvent.objects.exists()
     with pytest.raises(core_errors.ServiceError) as caught:
-        club_services.day_attendees_add(
+        money_services.day_attendees_add(
             club=club, user=organiser, date=datetime.date(9999, 1, 1), members=members[:1]
         )
     assert "date" in caught.value.errors

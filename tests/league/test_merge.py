@@ -31,6 +31,7 @@ from league.models import (
     Season,
 )
 from league.models.totals import MemberDay, MemberTotal
+from league.money import services as money_services
 from league.recording import services
 from tests.league.test_isolation import money_rules
 
@@ -97,7 +98,7 @@ def play(club: Club, user, a: Member, b: Member, opponents: list[Member]) -> dic
     services.game_void(game=g4, user=user, reason="二重入力")
     game(club, user, D3, [p4, p3, a, p1], (10000, 20000, 60000, 10000))
     game(club, user, D3, [p2, p3, p4, p1], (30000, 30000, 20000, 20000))
-    services.day_attendees_add(club=club, user=user, date=D1, members=[a, b])
+    money_services.day_attendees_add(club=club, user=user, date=D1, members=[a, b])
     day1 = Day.objects.get(club=club, date=D1)
     money.shugi_add(day=day1, user=user, winner=b)
     day2 = Day.objects.get(club=club, date=D2)

@@ -21,11 +21,11 @@ from django.utils import translation
 
 import scoring
 from league import money
-from league.club import services as club_services
 from league.core import errors
 from league.core.errors import ServiceError
 from league.models import AuditLog, Day, DayShugi, LedgerEntry, Member, Result, Season
 from league.models import rules as models_rules
+from league.money import services as money_services
 from league.recording import services
 from league.recording.services import ChipInput, GameInput, SeatInput
 from league.rules import services as rules_services
@@ -117,7 +117,7 @@ def random_day(rng: random.Random, club, members: Sequence[Member], date, kagets
             chombo=[] if kagetsu or rng.random() < 0.6 else [rng.choice(table)],
         )
     waiting = [m for m in members if rng.random() < 0.3]
-    day = club_services.day_attendees_add(club=club, user=None, date=date, members=waiting)
+    day = money_services.day_attendees_add(club=club, user=None, date=date, members=waiting)
     if kagetsu:
         for _shugi in range(rng.randint(0, 2)):
             present = sorted(

@@ -24,6 +24,7 @@ import scoring
 from league import money
 from league.club import services as club_services
 from league.models import Club, Day, Game, Member, Membership
+from league.money import services as money_services
 from league.recording import services
 from league.rules import services as rules_services
 
@@ -212,7 +213,7 @@ class DemoBuilder:
             if bench and t == 0:  # the waiting attendee takes someone's seat at table A
                 out = rng.randrange(n)
                 groups[0][out], bench[0] = bench[0], groups[0][out]
-        club_services.day_attendees_add(
+        money_services.day_attendees_add(
             club=self.club, user=self.user, date=date, members=attendees
         )
 
