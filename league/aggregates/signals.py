@@ -7,8 +7,8 @@ from typing import Any
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from league.aggregates import services
 from league.models import Season
+from league.standings import services
 
 
 @receiver(post_save, sender=Season, dispatch_uid="aggregates_season_saved")

@@ -27,7 +27,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from league import limits, names, stats
-from league.aggregates import services as aggregates
 from league.core.errors import NON_FIELD, ServiceError
 from league.models import (
     ChipEvent,
@@ -43,6 +42,7 @@ from league.models import (
 from league.models.audit import User, audit
 from league.models.draw import Attendance, DrawSeat
 from league.models.members import MERGED_MEMBER
+from league.standings import services as aggregates
 
 # --- editing a member ------------------------------------------------------------------------
 

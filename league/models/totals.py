@@ -1,4 +1,4 @@
-"""The standings and chart series kept up to date at write time (see league.aggregates.services).
+"""The standings and chart series kept up to date at write time (see league.standings.services).
 
 `MemberTotal` is one member's standings row over one scope: all time (`season` is None) or one
 season (a game counts in every season whose dates hold it, as on the season's page). `MemberDay`

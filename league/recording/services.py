@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 
 import scoring
 from league import limits
-from league.aggregates import services as aggregates
 from league.core.errors import NON_FIELD, ServiceError, _service_error
 from league.models import (
     ChipEvent,
@@ -32,6 +31,7 @@ from league.models import (
 from league.models.audit import User, audit, audit_entry, audit_many, stored_user
 from league.models.members import MERGED_MEMBER, lock_live_members
 from league.models.rules import rules_in_force
+from league.standings import services as aggregates
 
 # --- inputs ----------------------------------------------------------------------------------
 

@@ -16,7 +16,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from league import selectors, stats
-from league.aggregates import services as aggregates
 from league.core.errors import ServiceError
 from league.models import Club, Day, Member, RulesVersion, Season
 from league.models.totals import MemberDay, MemberTotal
@@ -30,6 +29,7 @@ from league.recording.services import (
     game_void,
 )
 from league.rules.services import resettle_apply, rules_version_create
+from league.standings import services as aggregates
 from tests.conftest import make_club
 
 FIRST = datetime.date(2024, 4, 1)
@@ -344,8 +344,8 @@ def test_a_season_created_while_games_are_recorded_counts_them_all():
 def test_a_bulk_import_moves_many_member_days_as_a_rebuild_would(club, members):
     """More member-days than aggregates.services.BULK_DAYS in one call (an import): the rows are
     read, added to and written back in bulk, and equal a rebuild; existing rows keep theirs."""
-    from league.aggregates.services import BULK_DAYS
     from league.recording import services
+    from league.standings.services import BULK_DAYS
 
     points = [40_000, 30_000, 20_000, 10_000]
     game_record(

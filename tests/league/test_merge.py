@@ -199,7 +199,7 @@ def test_kept_totals_after_a_merge_equal_the_one_name_club_and_a_rebuild(two_clu
     assert not MemberTotal.objects.filter(member=b).exists()
     assert not MemberDay.objects.filter(member=b, games__gt=0).exists()
     kept = totals(two), days(two)
-    from league.aggregates import services as aggregates
+    from league.standings import services as aggregates
 
     aggregates.club_rebuild(club=two)
     assert (totals(two), days(two)) == kept

@@ -10,7 +10,6 @@ import pytest
 from django.db import connection
 
 from league import money
-from league.aggregates import services as aggregates
 from league.club import services as club_services
 from league.core import errors
 from league.models import (
@@ -25,6 +24,7 @@ from league.models import (
 )
 from league.models.totals import MemberDay, MemberTotal
 from league.recording import services
+from league.standings import services as aggregates
 from tests.conftest import make_user
 from tests.league.test_concurrency import race
 from tests.league.test_isolation import money_rules

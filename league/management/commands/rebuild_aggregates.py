@@ -14,8 +14,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from league.aggregates import services as aggregates
 from league.models import Club
+from league.standings import services as aggregates
 
 
 class Command(BaseCommand):

@@ -34,9 +34,9 @@ from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, models, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
-from league.aggregates import services as aggregates
 from league.management.commands.backup import FORMAT, MODELS, USER_FIELDS, VERSION, user_fields
 from league.models import Club
+from league.standings import services as aggregates
 
 LABELS = {f"league.{m._meta.model_name}": m for m in MODELS}
 
