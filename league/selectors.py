@@ -17,8 +17,8 @@ from django.db.models import Count, F, Prefetch, QuerySet, Subquery
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from league.aggregates import selectors as aggregate_selectors
 from league.models import AuditLog, ChipEvent, Club, Day, Game, Result
+from league.standings import selectors as aggregate_selectors
 
 RECENT_GAMES = 10
 RECENT_DAYS = 10

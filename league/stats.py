@@ -26,8 +26,8 @@ from django.db.models import (
 from django.db.models.functions import Cast, Coalesce, Rank
 
 import scoring
-from league.aggregates import selectors as aggregate_selectors
 from league.models import Club, Member, Result, RulesVersion, Season
+from league.standings import selectors as aggregate_selectors
 
 _INT = IntegerField()
 

@@ -15,13 +15,13 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from league import money, stats
-from league.aggregates import selectors as aggregate_selectors
 from league.models import Club, Day, LedgerEntry, Member, Result, Season
 from league.models.totals import MemberTotal
 
 # The money derivation's own steps (league.money.services): the same code as the statement's,
 # over the member's latest days instead of all of them.
 from league.money.services import _accounts, _effects
+from league.standings import selectors as aggregate_selectors
 
 RECENT_GAMES = 10  # the latest games listed; the player's page lists more
 RECENT_MONEY_DAYS = 20  # the member's latest days settled for the page (the statement has all)
@@ -64,7 +64,7 @@ def current_season(seasons: Sequence[Season], today: datetime.date) -> Season | 
 
 @dataclass(frozen=True)
 class Standing:
-    """The member's row of a standings page (league.aggregates.selectors.standings' keys), and
+    """The member's row of a standings page (league.standings.selectors.standings' keys), and
     where it puts them: `position` among the qualified players (as the standings table numbers
     them), None while below the season's minimum games."""
 

@@ -18,8 +18,8 @@ from django.views.decorators.http import require_safe
 
 from league import charts, stats
 from league.access import club_for
-from league.aggregates import selectors as aggregate_selectors
 from league.models import Club, Member, Season
+from league.standings import selectors as aggregate_selectors
 from league.tables import Shown
 from league.templatetags.jancho import average, hundredths, percent, score, sign_class, yen
 

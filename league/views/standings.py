@@ -20,9 +20,9 @@ from django_tables2 import LazyPaginator, RequestConfig
 
 from league import stats
 from league.access import club_for
-from league.aggregates import selectors as aggregate_selectors
 from league.filters import StandingsFilter
 from league.models import Club, Season
+from league.standings import selectors as aggregate_selectors
 from league.tables import Shown, StandingsTable
 
 PER_PAGE = 50
