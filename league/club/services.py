@@ -395,7 +395,7 @@ def season_edit(
     min_games: int = 0,
 ) -> Season:
     """Change a season's name, dates or minimum games. Its kept totals follow its dates (saving
-    rebuilds them: league.aggregates.signals). A closed season's frozen standings stay as they
+    rebuilds them: league.standings.signals). A closed season's frozen standings stay as they
     were: reopen it and close it again to freeze new ones."""
     name = season_checked(name=name, start=start, end=end, min_games=min_games)
     with transaction.atomic():
