@@ -36,8 +36,9 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.worksheet import Worksheet
 
 import scoring
-from league import money, sharing, stats
+from league import money, sharing
 from league.models import Club, LedgerEntry, Member
+from league.standings import stats
 from league.tables import Shown, StandingsTable
 from league.templatetags import jancho
 
@@ -383,7 +384,7 @@ BELOW_MINIMUM = gettext_lazy("Below the minimum number of games (not ranked)")
 def standings_workbook(
     *, club: Club, rows: Iterable[dict[str, Any]], shown: Shown, period: str
 ) -> Workbook:
-    """The standings table with every statistic (rows: league.stats.standings, qualified players
+    """The standings table with every statistic (rows: league.standings.stats.standings, qualified players
     first). Players below the minimum follow under a caption of their own, without positions, so
     that the sheet never shows a second "1"."""
     columns = _standings_columns(shown)

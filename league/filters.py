@@ -1,7 +1,7 @@
 """The standings filter: which games the table counts (dates, season, rate tier) and who qualifies.
 
 django-filter builds and validates the form from GET parameters; the view does not use the
-FilterSet's queryset but hands the cleaned values to `league.stats.standings`, which aggregates in
+FilterSet's queryset but hands the cleaned values to `league.standings.stats.standings`, which aggregates in
 the database (`standings_args`).
 """
 

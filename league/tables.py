@@ -1,4 +1,4 @@
-"""The standings table (django-tables2) over `league.stats.standings`.
+"""The standings table (django-tables2) over `league.standings.stats.standings`.
 
 Sorting is the database's: a click on a header sends ?sort=<column> (or -<column>), tables2
 checks that the column exists and is orderable, and `StandingsData` asks `stats.standings` for the
@@ -23,8 +23,8 @@ from django.utils.translation import pgettext_lazy
 from django_tables2.data import TableQuerysetData
 
 import scoring
-from league import stats
 from league.models import Club, Season
+from league.standings import stats
 from league.templatetags import jancho
 
 DEFAULT_ORDER = "position"

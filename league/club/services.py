@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from league import limits, names, stats
+from league import limits, names
 from league.core.errors import NON_FIELD, ServiceError
 from league.models import (
     ChipEvent,
@@ -43,6 +43,7 @@ from league.models.audit import User, audit
 from league.models.draw import Attendance, DrawSeat
 from league.models.members import MERGED_MEMBER
 from league.standings import services as aggregates
+from league.standings import stats
 
 # --- editing a member ------------------------------------------------------------------------
 

@@ -137,7 +137,7 @@ class Result(models.Model):
             ),
         ]
         indexes = [
-            # Standings (league.stats.standings): a club's counted rows grouped by member, then
+            # Standings (league.standings.stats.standings): a club's counted rows grouped by member, then
             # by date for the range. Partial (counted only) and covering every column the
             # aggregate reads, so the GROUP BY streams in member order from the index alone.
             models.Index(

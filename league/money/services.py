@@ -47,7 +47,7 @@ from league.models import (
 )
 from league.models.audit import User, audit, stored_user
 from league.models.members import lock_live_members
-from league.stats import standings
+from league.standings.stats import standings
 
 Party = int | None
 Effects = dict[Party, int]

@@ -14,7 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils import timezone
 
-from league import money, stats
+from league import money
 from league.models import Club, Day, LedgerEntry, Member, Result, Season
 from league.models.totals import MemberTotal
 
@@ -22,6 +22,7 @@ from league.models.totals import MemberTotal
 # over the member's latest days instead of all of them.
 from league.money.services import _accounts, _effects
 from league.standings import selectors as aggregate_selectors
+from league.standings import stats
 
 RECENT_GAMES = 10  # the latest games listed; the player's page lists more
 RECENT_MONEY_DAYS = 20  # the member's latest days settled for the page (the statement has all)
@@ -228,7 +229,7 @@ def _final_standing(season: Season, member: Member) -> Standing | None:
     if row is None:
         return None
     games = row["games"]
-    # As league.stats computes it: hundredths of a percent, truncated.
+    # As league.standings.stats computes it: hundredths of a percent, truncated.
     row["top_two_rate"] = (row["first"] + row["second"]) * 10000 // games if games else None
     position = row["position"] if row["qualified"] else None
     qualified = sum(1 for r in rows if r["qualified"])

@@ -18,11 +18,12 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from league import money, stats
+from league import money
 from league.access import club_for
 from league.models import Member, Season
 from league.money.views_accounts import OpenDayRow, describe_entry, headline
 from league.mypage import selectors
+from league.standings import stats
 from league.tables import Shown
 from league.views.pages import CLUB_TIMEZONE
 

@@ -27,10 +27,11 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league import money, selectors, sharing, stats
+from league import money, selectors, sharing
 from league.access import club_for
 from league.models import Club, Day, RulesVersion, Season
 from league.public import services
+from league.standings import stats
 from league.tables import Shown
 from league.views import players
 from league.views import standings as standings_views

@@ -1,7 +1,7 @@
 """Reads of the kept aggregates: a few rows per page, whatever the length of the club's history.
 
 Each returns the same rows (keys, values, order) as the live aggregate over `Result` that it
-replaces (league.stats.standings, the race's daily sums, selectors.day_ledger_rows), so a page
+replaces (league.standings.stats.standings, the race's daily sums, selectors.day_ledger_rows), so a page
 reads the same either way; `tests/league/test_aggregates.py` holds them equal.
 """
 
@@ -57,7 +57,7 @@ def standings(
     field: str = "total",
     descending: bool = True,
 ) -> QuerySet[Any]:
-    """league.stats.standings' rows for all time (`season` None) or one season, from the kept
+    """league.standings.stats.standings' rows for all time (`season` None) or one season, from the kept
     totals: one indexed read of the scope's rows."""
     primary = F(field).desc() if descending else F(field).asc()
     rows = MemberTotal.objects.filter(club=club, games__gt=0)

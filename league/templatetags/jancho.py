@@ -118,7 +118,7 @@ def _hundredths(value: int, sign: str) -> str:
 def percent_tenths(hundredths: int) -> int:
     """A rate from hundredths of a percent to tenths, rounded half up: 3076 → 308 (30.8%).
 
-    league.stats truncates a rate to hundredths (4/13 = 30.769…% → 3076); rounding that half up
+    league.standings.stats truncates a rate to hundredths (4/13 = 30.769…% → 3076); rounding that half up
     to tenths gives exactly the rate itself rounded half up, floor(floor(1000·r) / 10 + 0.5) being
     floor(1000·r / 10 + 0.5) for a rate r ≥ 0, so the two steps never round twice."""
     return (hundredths + 5) // 10
@@ -126,7 +126,7 @@ def percent_tenths(hundredths: int) -> int:
 
 @register.filter
 def percent(hundredths: int | None) -> str:
-    """A rate in hundredths of a percent (league.stats), shown to one decimal rounded half up:
+    """A rate in hundredths of a percent (league.standings.stats), shown to one decimal rounded half up:
     2500 → "25.0%", 3076 (4/13) → "30.8%"."""
     if hundredths is None:
         return ""

@@ -18,11 +18,11 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 from django_tables2 import LazyPaginator, RequestConfig
 
-from league import stats
 from league.access import club_for
 from league.filters import StandingsFilter
 from league.models import Club, Season
 from league.standings import selectors as aggregate_selectors
+from league.standings import stats
 from league.tables import Shown, StandingsTable
 
 PER_PAGE = 50

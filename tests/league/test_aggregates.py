@@ -15,7 +15,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league import selectors, stats
+from league import selectors
 from league.core.errors import ServiceError
 from league.models import Club, Day, Member, RulesVersion, Season
 from league.models.totals import MemberDay, MemberTotal
@@ -30,6 +30,7 @@ from league.recording.services import (
 )
 from league.rules.services import resettle_apply, rules_version_create
 from league.standings import services as aggregates
+from league.standings import stats
 from tests.conftest import make_club
 
 FIRST = datetime.date(2024, 4, 1)

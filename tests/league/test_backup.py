@@ -20,7 +20,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from league import money, stats
+from league import money
 from league.club import services as club_services
 from league.draw import services as draw
 from league.management.commands.backup import MODELS, NOT_BACKED_UP, club_backup
@@ -39,6 +39,7 @@ from league.models import (
 )
 from league.money import services as money_services
 from league.recording import services
+from league.standings import stats
 from tests.conftest import make_user
 from tests.league.test_isolation import money_rules
 

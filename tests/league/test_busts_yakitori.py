@@ -130,7 +130,7 @@ def test_a_bust_is_settled_stored_shown_and_counted(bust_club, client):
 
 
 def test_busts_caused_and_yakitori_are_in_the_statistics(bust_club, client):
-    from league import stats
+    from league.standings import stats
 
     client = client_of(bust_club, client)
     url = reverse("game_new", args=[bust_club.slug])
@@ -160,7 +160,7 @@ def test_yakitori_is_asked_settled_and_shown(yakitori_club, client):
     page = client.get(reverse("game_detail", args=[yakitori_club.slug, game.pk])).content.decode()
     assert 'class="badge yakitori"' in page
     doi = Member.objects.get(club=yakitori_club, name="土井")
-    from league import stats
+    from league.standings import stats
 
     assert stats.bust_counts(club=yakitori_club, members=[doi])[doi.pk]["yakitori"] == 1
 

@@ -21,11 +21,12 @@ from django.urls import reverse
 from django.utils import translation
 from openpyxl import Workbook, load_workbook
 
-from league import exports, money, stats
+from league import exports, money
 from league.models import Club, Day, Member, Membership, Result, Season
 from league.money.views_accounts import describe_entry
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
+from league.standings import stats
 from league.tables import StandingsTable
 from tests.conftest import make_club, make_user
 

@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 import scoring
-from league import exports, imports, stats
+from league import exports, imports
 from league.club import services as club_services
 from league.core.errors import ServiceError
 from league.excel import guard
@@ -41,6 +41,7 @@ from league.models import (
 )
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
+from league.standings import stats
 from tests.conftest import make_club, make_user
 
 D = datetime.date

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from league import money, stats
+from league import money
 from league.club import services
 from league.club import services as club_services
 from league.core import errors
@@ -33,6 +33,7 @@ from league.models import (
 from league.models.totals import MemberDay, MemberTotal
 from league.money import services as money_services
 from league.recording import services
+from league.standings import stats
 from tests.league.test_isolation import money_rules
 
 D1 = datetime.date(2026, 4, 4)

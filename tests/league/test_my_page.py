@@ -14,9 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 
-from league import money, stats
+from league import money
 from league.models import Member, Membership, Result, Season
 from league.mypage import selectors
+from league.standings import stats
 from league.views.pages import CLUB_TIMEZONE
 from tests.conftest import make_club, make_user
 from tests.league.test_isolation import SCRIPT

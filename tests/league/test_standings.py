@@ -21,10 +21,10 @@ from django.urls import reverse
 from django.utils import translation
 from django_tables2.data import TableListData, TableQuerysetData
 
-from league import stats
 from league.models import Club, Game, Member, Result, Season
 from league.recording import services
 from league.rules import services as rules_services
+from league.standings import stats
 from league.tables import StandingsData
 from league.templatetags.jancho import average, hundredths, percent
 from league.views import standings as standings_views
