@@ -39,7 +39,7 @@ import scoring
 from league import money, sharing
 from league.models import Club, LedgerEntry, Member
 from league.standings import stats
-from league.tables import Shown, StandingsTable
+from league.standings.tables import Shown, StandingsTable
 from league.templatetags import jancho
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

@@ -24,7 +24,7 @@ from league.models import Member, Season
 from league.money.views_accounts import OpenDayRow, describe_entry, headline
 from league.mypage import selectors
 from league.standings import stats
-from league.tables import Shown
+from league.standings.tables import Shown
 from league.views.pages import CLUB_TIMEZONE
 
 

@@ -22,7 +22,7 @@ from league.filters import StandingsFilter
 from league.models import Club, Day, Member, Season
 from league.money.views_accounts import describe_entry
 from league.standings import stats
-from league.tables import Shown
+from league.standings.tables import Shown
 
 GAME_LOG_FILTERS = ["start", "end", "season", "rate"]
 

@@ -21,13 +21,13 @@ from league.access import club_for
 from league.models import Club, Member, Season
 from league.standings import selectors as aggregate_selectors
 from league.standings import stats
-from league.tables import Shown
+from league.standings.tables import Shown
 from league.templatetags.jancho import average, hundredths, percent, score, sign_class, yen
 
 GAMES_SHOWN = 100  # the player's latest games listed; the statistics and the chart cover them all
 CHART_GAMES = 300  # up to this many games the chart has a point per game; beyond, one per day
 CHART_POINTS = 200  # at most this many days' points on a long history's chart
-# The standings page's words (league.tables), so that both pages read the same.
+# The standings page's words (league.standings.tables), so that both pages read the same.
 RANK_NAMES = (gettext_lazy("1st"), gettext_lazy("2nd"), gettext_lazy("3rd"), gettext_lazy("4th"))
 
 

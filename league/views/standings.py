@@ -23,7 +23,7 @@ from league.filters import StandingsFilter
 from league.models import Club, Season
 from league.standings import selectors as aggregate_selectors
 from league.standings import stats
-from league.tables import Shown, StandingsTable
+from league.standings.tables import Shown, StandingsTable
 
 PER_PAGE = 50
 MAX_PAGE = 100_000  # 5,000,000 players; a larger page number is a 404 before any query

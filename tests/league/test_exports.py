@@ -27,7 +27,7 @@ from league.money.views_accounts import describe_entry
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from league.standings import stats
-from league.tables import StandingsTable
+from league.standings.tables import StandingsTable
 from tests.conftest import make_club, make_user
 
 DATE = datetime.date(2026, 11, 21)

@@ -25,7 +25,7 @@ from league.models import Club, Game, Member, Result, Season
 from league.recording import services
 from league.rules import services as rules_services
 from league.standings import stats
-from league.tables import StandingsData
+from league.standings.tables import StandingsData
 from league.templatetags.jancho import average, hundredths, percent
 from league.views import standings as standings_views
 from tests.conftest import make_club, make_user
