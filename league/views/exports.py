@@ -18,10 +18,10 @@ from django.views.decorators.http import require_safe
 from league import exports, money
 from league.access import club_for
 from league.core.errors import ServiceError
-from league.filters import StandingsFilter
 from league.models import Club, Day, Member, Season
 from league.money.views_accounts import describe_entry
 from league.standings import stats
+from league.standings.filters import StandingsFilter
 from league.standings.tables import Shown
 
 GAME_LOG_FILTERS = ["start", "end", "season", "rate"]

@@ -19,10 +19,10 @@ from django.views.decorators.http import require_safe
 from django_tables2 import LazyPaginator, RequestConfig
 
 from league.access import club_for
-from league.filters import StandingsFilter
 from league.models import Club, Season
 from league.standings import selectors as aggregate_selectors
 from league.standings import stats
+from league.standings.filters import StandingsFilter
 from league.standings.tables import Shown, StandingsTable
 
 PER_PAGE = 50
