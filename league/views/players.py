@@ -16,11 +16,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
-from league import charts
 from league.access import club_for
 from league.models import Club, Member, Season
+from league.standings import charts, stats
 from league.standings import selectors as aggregate_selectors
-from league.standings import stats
 from league.standings.tables import Shown
 from league.templatetags.jancho import average, hundredths, percent, score, sign_class, yen
 

@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from league import charts
 from league.club import services as club_services
 from league.core.clock import today
 from league.models import Member, Membership, Season
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
-from league.standings import stats
+from league.standings import charts, stats
 from league.templatetags.jancho import hundredths
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import MEMBER_NAMES, make_club, make_user

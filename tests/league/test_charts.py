@@ -1,4 +1,4 @@
-"""league.charts: SVG from integers, without a database."""
+"""league.standings.charts: SVG from integers, without a database."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.utils import translation
 
-from league import charts
+from league.standings import charts
 
 SVG = "{http://www.w3.org/2000/svg}"
 EVIL = "<script>alert(1)</script>"
