@@ -12,16 +12,8 @@ from league.club import views_manage as manage
 from league.money import views as ledger
 from league.money import views_accounts as accounts
 from league.public import views as public
-from league.views import (
-    exports,
-    imports,
-    pages,
-    players,
-    record,
-    share,
-    standings,
-    tokens,
-)
+from league.standings import views as standings
+from league.views import exports, imports, pages, players, record, share, tokens
 
 
 class DateConverter:

@@ -32,9 +32,9 @@ from league.access import club_for
 from league.models import Club, Day, RulesVersion, Season
 from league.public import services
 from league.standings import stats
+from league.standings import views as standings_views
 from league.standings.tables import Shown
 from league.views import players
-from league.views import standings as standings_views
 from league.views.pages import CLUB_TIMEZONE
 
 DAYS_PER_PAGE = 50
