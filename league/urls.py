@@ -13,7 +13,8 @@ from league.money import views as ledger
 from league.money import views_accounts as accounts
 from league.public import views as public
 from league.standings import views as standings
-from league.views import exports, imports, pages, players, record, share, tokens
+from league.standings import views_players as players
+from league.views import exports, imports, pages, record, share, tokens
 
 
 class DateConverter:

@@ -33,8 +33,8 @@ from league.models import Club, Day, RulesVersion, Season
 from league.public import services
 from league.standings import stats
 from league.standings import views as standings_views
+from league.standings import views_players as players
 from league.standings.tables import Shown
-from league.views import players
 from league.views.pages import CLUB_TIMEZONE
 
 DAYS_PER_PAGE = 50

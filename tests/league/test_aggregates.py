@@ -295,7 +295,7 @@ def test_page_queries_do_not_grow_with_history(
         counts[url] = len(captured)
     for date in DATES[1:-1]:
         play(date)
-    from league.views import players
+    from league.standings import views_players as players
 
     play(DATES[1], players.CHART_GAMES)  # past the per-game chart: one point per day
     for url in pages:

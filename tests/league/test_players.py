@@ -31,7 +31,7 @@ from django.urls import reverse
 
 from league.models import Game, Member, Season
 from league.recording import services
-from league.views import players
+from league.standings import views_players as players
 from tests.conftest import make_club, make_user
 
 SVG = "{http://www.w3.org/2000/svg}"
