@@ -241,7 +241,7 @@ def game_preview(
 
 def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
     """Store a settled revision's rows; the rows of earlier revisions stop counting, and the
-    kept totals (league.aggregates) move with them in the same transaction."""
+    kept totals (league.standings.services) move with them in the same transaction."""
     _lock_live_members(data)
     removed = list(Result.objects.filter(game=game, counted=True))
     Result.objects.filter(game=game, counted=True).update(counted=False)

@@ -101,7 +101,7 @@ def standings(
     django-tables2 writes it); ties fall back to the total, then the kana.
 
     All time, and the dates of one of `seasons` (the caller's, already fetched), without a rate
-    read the totals kept at write time (league.aggregates): the same rows from a few rows.
+    read the totals kept at write time (league.standings.services): the same rows from a few rows.
     Any other period is aggregated from the results.
     """
     descending = order.startswith("-")

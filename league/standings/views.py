@@ -115,7 +115,7 @@ def season_leaders(*, club: Club, seasons: Sequence[Season]) -> dict[int, list[d
     """Season id → its leaders: the highest total among players with the season's minimum games
     (several when tied, none when nobody qualified).
 
-    One query however many seasons: the totals kept for each season (league.aggregates). Seasons
+    One query however many seasons: the totals kept for each season (league.standings.services). Seasons
     may overlap (a year and its halves), so a game counts in every season whose dates hold it, as
     on the season's own page.
     """

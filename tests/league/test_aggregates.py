@@ -1,4 +1,4 @@
-"""The kept aggregates (league.aggregates): incremental equals rebuilt, and equals the live
+"""The kept aggregates (league.standings.services): incremental equals rebuilt, and equals the live
 aggregate over the results, after any sequence of record, edit, void, re-settle and season."""
 
 from __future__ import annotations

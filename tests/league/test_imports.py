@@ -1138,7 +1138,7 @@ def test_an_unexpected_failure_while_confirming_gives_the_upload_back(uploaded, 
 
 def test_a_confirmed_import_moves_the_kept_totals(organiser_client, club, members):
     """The bulk confirm writes around services.game_record: the standings totals it keeps
-    (league.aggregates) must move with it, equal to a rebuild from the stored results."""
+    (league.standings.services) must move with it, equal to a rebuild from the stored results."""
     from tests.league.test_aggregates import assert_kept_equals_rebuilt_and_live
 
     data = simple(game(*STANDARD), game(*STANDARD[::-1]))

@@ -538,7 +538,7 @@ def test_every_column_sorts_in_the_database(
 
     table = response.context["table"]
     assert isinstance(table.data, StandingsData) and isinstance(table.data, TableQuerysetData)
-    # The standings query: the kept totals (league.aggregates), sorted by the database.
+    # The standings query: the kept totals (league.standings.services), sorted by the database.
     (sql,) = [q["sql"] for q in captured.captured_queries if "qualified" in q["sql"]]
     terms = _order_by_terms(sql)
     assert terms[0] == "qualified DESC"

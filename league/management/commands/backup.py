@@ -8,7 +8,7 @@ addresses but without passwords: `manage.py restore` creates the missing ones wi
 passwords. Datetimes keep their microseconds, so that a restore gives back exactly what was
 backed up. Failed login attempts (league.throttle) and uploads waiting for an import's
 confirmation (league.excel) are not club data and are left out, and so are the kept standings
-totals (league.aggregates): `restore` rebuilds them from the results.
+totals (league.standings.services): `restore` rebuilds them from the results.
 
 The rows are read in one transaction (repeatable read on PostgreSQL), so that a backup taken while
 the club is recording is consistent.

@@ -1,4 +1,4 @@
-"""Recompute the standings and chart aggregates (league.aggregates) from the stored results.
+"""Recompute the standings and chart aggregates (league.standings.services) from the stored results.
 
     python manage.py rebuild_aggregates            # every club
     python manage.py rebuild_aggregates mame-no-kai other-club
