@@ -34,13 +34,13 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from pydantic import AfterValidator, ConfigDict, StrictInt, StringConstraints
 
 import scoring
-from league import money, selectors
+from league import money
 from league.api_auth import TokenAuth, api_club
 from league.core.errors import NON_FIELD, ServiceError
 from league.draw import selectors as draw_selectors
 from league.forms import BAD_NUMBER, MAX_CHOMBO, MAX_MULTIPLIER, NO_SUCH_MEMBER, MemberDirectory
 from league.models import ApiToken, Club, Day, Game, Member, RulesVersion, Season
-from league.recording import services
+from league.recording import selectors, services
 from league.recording.services import ChipInput, GameInput, SeatInput
 from league.standings import stats
 

@@ -36,7 +36,7 @@ def _party(club: Club, member: Member | None) -> str:
 def game_lines(game: Game) -> list[str]:
     """One game: a heading with its number, table and rate, then its players by rank.
 
-    `game` comes from league.selectors (its `current_results` loaded, in seat order)."""
+    `game` comes from league.recording.selectors (its `current_results` loaded, in seat order)."""
     heading = _("Game %(number)s") % {"number": game.number}
     if game.table:
         heading += " " + _("table %(table)s") % {"table": game.table}

@@ -27,10 +27,11 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league import money, selectors, sharing
+from league import money, sharing
 from league.access import club_for
 from league.models import Club, Day, RulesVersion, Season
 from league.public import services
+from league.recording import selectors
 from league.standings import stats
 from league.standings import views as standings_views
 from league.standings import views_players as players

@@ -8,9 +8,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from league import money, selectors, sharing
+from league import money, sharing
 from league.access import club_for
 from league.models import RulesVersion
+from league.recording import selectors
 
 
 @require_safe

@@ -15,10 +15,10 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league import selectors
 from league.core.errors import ServiceError
 from league.models import Club, Day, Member, RulesVersion, Season
 from league.models.totals import MemberDay, MemberTotal
+from league.recording import selectors
 from league.recording.services import (
     ChipInput,
     GameInput,

@@ -10,8 +10,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from league import money, selectors, sharing
+from league import money, sharing
 from league.models import Club, Day, Member
+from league.recording import selectors
 from tests.conftest import make_club, make_user
 from tests.league.test_exports import DATE, play, play_day, players, settle_some  # noqa: F401
 
