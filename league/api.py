@@ -38,9 +38,15 @@ from league import money
 from league.api_auth import TokenAuth, api_club
 from league.core.errors import NON_FIELD, ServiceError
 from league.draw import selectors as draw_selectors
-from league.forms import BAD_NUMBER, MAX_CHOMBO, MAX_MULTIPLIER, NO_SUCH_MEMBER, MemberDirectory
 from league.models import ApiToken, Club, Day, Game, Member, RulesVersion, Season
 from league.recording import selectors, services
+from league.recording.forms import (
+    BAD_NUMBER,
+    MAX_CHOMBO,
+    MAX_MULTIPLIER,
+    NO_SUCH_MEMBER,
+    MemberDirectory,
+)
 from league.recording.services import ChipInput, GameInput, SeatInput
 from league.standings import stats
 

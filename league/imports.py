@@ -43,10 +43,10 @@ from league.club import services as club_services
 from league.core.errors import ServiceError
 from league.excel import guard
 from league.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY
-from league.forms import BAD_DATE, BAD_NUMBER, MAX_CHOMBO, parse_date
 from league.models import Club, Game, Member, Result, RulesVersion
 from league.models import audit as models_audit
 from league.recording import services
+from league.recording.forms import BAD_DATE, BAD_NUMBER, MAX_CHOMBO, parse_date
 from league.recording.services import GameInput, SeatInput
 
 MAX_BYTES = 10 * 1024 * 1024

@@ -25,9 +25,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from league.access import club_for
 from league.accounts import invitations
 from league.core.errors import ServiceError
-from league.forms import NumberField
 from league.models import Club, Member, Membership
 from league.models.invitations import Invitation
+from league.recording.forms import NumberField
 
 GONE = 410
 

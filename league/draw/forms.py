@@ -10,8 +10,14 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from league.draw.services import MAX_ROUNDS, ROUNDS_RANGE
-from league.forms import BAD_DATE, NO_SUCH_MEMBER, MemberDirectory, NumberField, parse_date
 from league.models import Member
+from league.recording.forms import (
+    BAD_DATE,
+    NO_SUCH_MEMBER,
+    MemberDirectory,
+    NumberField,
+    parse_date,
+)
 
 
 class CheckInForm(forms.Form):

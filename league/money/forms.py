@@ -11,9 +11,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from league.forms import NumberField
 from league.models import Club, Member
 from league.money.services import MAX_SHUGI_MULTIPLIER
+from league.recording.forms import NumberField
 
 CLUB = "club"  # the club as a party in a form
 PAY, BORROW, DEFER = "pay", "borrow", "defer"

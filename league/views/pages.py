@@ -13,9 +13,9 @@ from django.views.decorators.http import require_safe
 
 from league import breakdown
 from league.access import club_for
-from league.forms import WINDS
 from league.models import Game, RulesVersion
 from league.recording import selectors, services
+from league.recording.forms import WINDS
 
 # The clubs play in Japan: "today" is the date at the table, whatever the server's clock says.
 CLUB_TIMEZONE = ZoneInfo("Asia/Tokyo")

@@ -24,9 +24,9 @@ from league.club import services as club_services
 from league.core.clock import today
 from league.core.errors import ServiceError
 from league.draw.services import table_link_game
-from league.forms import CHIP_ROWS, WINDS, GameForm, VoidForm, parse_date
 from league.models import Club, Game, Member, Result, RulesVersion
 from league.recording import services
+from league.recording.forms import CHIP_ROWS, WINDS, GameForm, VoidForm, parse_date
 from league.recording.services import GameInput, Preview
 
 

@@ -9,8 +9,8 @@ import pytest
 import scoring
 from league.core.clock import today
 from league.core.errors import ServiceError
-from league.forms import GameForm, parse_date
 from league.models import Club, Member
+from league.recording.forms import GameForm, parse_date
 
 CLUB = Club(pk=1, slug="mame", name="マメの会")
 RULES = scoring.PRESETS["mame-no-kai"].rules

@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from league import names
 from league.club import services as club_services
 from league.core.errors import ServiceError
-from league.forms import MemberDirectory
 from league.models import AuditLog, Game, Member
+from league.recording.forms import MemberDirectory
 
 DATE = datetime.date(2026, 11, 21)
 
