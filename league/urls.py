@@ -12,9 +12,10 @@ from league.club import views_manage as manage
 from league.money import views as ledger
 from league.money import views_accounts as accounts
 from league.public import views as public
+from league.recording import views as record
 from league.standings import views as standings
 from league.standings import views_players as players
-from league.views import exports, imports, pages, record, share, tokens
+from league.views import exports, imports, pages, share, tokens
 
 
 class DateConverter:
