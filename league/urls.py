@@ -13,9 +13,10 @@ from league.money import views as ledger
 from league.money import views_accounts as accounts
 from league.public import views as public
 from league.recording import views as record
+from league.recording import views_pages as pages
 from league.standings import views as standings
 from league.standings import views_players as players
-from league.views import exports, imports, pages, share, tokens
+from league.views import exports, imports, share, tokens
 
 
 class DateConverter:

@@ -23,9 +23,9 @@ from league.access import club_for
 from league.models import Member, Season
 from league.money.views_accounts import OpenDayRow, describe_entry, headline
 from league.mypage import selectors
+from league.recording.views_pages import CLUB_TIMEZONE
 from league.standings import stats
 from league.standings.tables import Shown
-from league.views.pages import CLUB_TIMEZONE
 
 
 @dataclass(frozen=True)

@@ -32,11 +32,11 @@ from league.access import club_for
 from league.models import Club, Day, RulesVersion, Season
 from league.public import services
 from league.recording import selectors
+from league.recording.views_pages import CLUB_TIMEZONE
 from league.standings import stats
 from league.standings import views as standings_views
 from league.standings import views_players as players
 from league.standings.tables import Shown
-from league.views.pages import CLUB_TIMEZONE
 
 DAYS_PER_PAGE = 50
 NOT_FOUND = "league/public/404.html"

@@ -17,8 +17,8 @@ from django.utils.html import escape
 from league import money
 from league.models import Member, Membership, Result, Season
 from league.mypage import selectors
+from league.recording.views_pages import CLUB_TIMEZONE
 from league.standings import stats
-from league.views.pages import CLUB_TIMEZONE
 from tests.conftest import make_club, make_user
 from tests.league.test_isolation import SCRIPT
 from tests.league.test_money import ledger_case_day, record
