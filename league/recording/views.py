@@ -18,14 +18,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from league import breakdown, limits
+from league import limits
 from league.access import club_for
 from league.club import services as club_services
 from league.core.clock import today
 from league.core.errors import ServiceError
 from league.draw.services import table_link_game
 from league.models import Club, Game, Member, Result, RulesVersion
-from league.recording import services
+from league.recording import breakdown, services
 from league.recording.forms import CHIP_ROWS, WINDS, GameForm, VoidForm, parse_date
 from league.recording.services import GameInput, Preview
 

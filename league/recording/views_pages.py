@@ -11,10 +11,9 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from league import breakdown
 from league.access import club_for
 from league.models import Game, RulesVersion
-from league.recording import selectors, services
+from league.recording import breakdown, selectors, services
 from league.recording.forms import WINDS
 
 # The clubs play in Japan: "today" is the date at the table, whatever the server's clock says.

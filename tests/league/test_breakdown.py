@@ -1,4 +1,4 @@
-"""The preview and the game page explain each score step by step (league.breakdown), so that an
+"""The preview and the game page explain each score step by step (league.recording.breakdown), so that an
 organiser can check by hand why 小林 has +79.0 where a hand count without 箱下 gives 82."""
 
 from __future__ import annotations
@@ -8,8 +8,7 @@ import datetime
 from django.urls import reverse
 
 import scoring
-from league import breakdown
-from league.recording import services
+from league.recording import breakdown, services
 from league.recording.services import GameInput, SeatInput
 
 DATE = datetime.date(2026, 11, 21)
