@@ -36,8 +36,9 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.worksheet import Worksheet
 
 import scoring
-from league import money, sharing
+from league import money
 from league.models import Club, LedgerEntry, Member
+from league.money import sharing
 from league.standings import stats
 from league.standings.tables import Shown, StandingsTable
 from league.templatetags import jancho

@@ -27,9 +27,10 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
-from league import money, sharing
+from league import money
 from league.access import club_for
 from league.models import Club, Day, RulesVersion, Season
+from league.money import sharing
 from league.public import services
 from league.recording import selectors
 from league.recording.views_pages import CLUB_TIMEZONE

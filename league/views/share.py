@@ -1,4 +1,4 @@
-"""A day as a message for the club's group chat (league.sharing), ready to copy or share."""
+"""A day as a message for the club's group chat (league.money.sharing), ready to copy or share."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from league import money, sharing
+from league import money
 from league.access import club_for
 from league.models import RulesVersion
+from league.money import sharing
 from league.recording import selectors
 
 

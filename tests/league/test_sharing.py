@@ -1,4 +1,4 @@
-"""A day as text for the club's group chat: league.sharing and its page."""
+"""A day as text for the club's group chat: league.money.sharing and its page."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from league import money, sharing
+from league import money
 from league.models import Club, Day, Member
+from league.money import sharing
 from league.recording import selectors
 from tests.conftest import make_club, make_user
 from tests.league.test_exports import DATE, play, play_day, players, settle_some  # noqa: F401
