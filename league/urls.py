@@ -11,12 +11,13 @@ from league.api import api
 from league.club import views_manage as manage
 from league.money import views as ledger
 from league.money import views_accounts as accounts
+from league.money import views_share as share
 from league.public import views as public
 from league.recording import views as record
 from league.recording import views_pages as pages
 from league.standings import views as standings
 from league.standings import views_players as players
-from league.views import exports, imports, share, tokens
+from league.views import exports, imports, tokens
 
 
 class DateConverter:
