@@ -4,7 +4,7 @@
 
 Builds every workbook of tests/league/hostile_workbooks.py (at the sizes of issue 15's reports;
 `--short`: the tests' smaller sizes, for CI), then reads each one in a fresh process the way the
-upload page does (league.imports.workbook_read: the guard, then the rows) and prints the
+upload page does (league.excel.imports.workbook_read: the guard, then the rows) and prints the
 outcome (refused with its message, or the games read), the wall-clock and CPU time (CPU time
 is steadier on a busy machine), and the process's peak resident set (VmHWM) next to that of a
 process that only imported Django and the reader, so the difference is what the file cost. Aims: under 5 s and under 200 MB each.
@@ -46,7 +46,7 @@ def read_one(path: str) -> None:
     django.setup()
     from django.utils import translation
 
-    from league import imports
+    from league.excel import imports
 
     translation.activate("en")
     baseline = peak_kb()

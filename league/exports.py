@@ -418,7 +418,7 @@ def standings_workbook(
 
 # Translators: the sheet's name in a workbook; 対局ログ
 GAME_LOG_TITLE = gettext_lazy("Game log")
-# league.imports reads these headers back, in every language of the site.
+# league.excel.imports reads these headers back, in every language of the site.
 GAME_LOG_COLUMNS = (
     Column("date", gettext_lazy("Date"), "date", 12),
     Column("table", gettext_lazy("Table")),
@@ -450,7 +450,7 @@ GAME_LOG_FIELDS = (
     "yakitori",
 )
 # Written after the rate, only for clubs whose rules have 飛び賞 to the buster or 焼き鳥
-# (league.imports reads them back by their headers).
+# (league.excel.imports reads them back by their headers).
 BUSTED_BY_COLUMN = Column("busted_by", gettext_lazy("Busted by"))
 YAKITORI_COLUMN = Column("yakitori", gettext_lazy("Yakitori"))
 YAKITORI_MARK = "○"
@@ -509,7 +509,7 @@ def game_log_workbook(
     rate: str | None = None,
     versions: Sequence[Any] | None = None,
 ) -> Workbook:
-    """The game log (format: issue 6's shared decisions; league.imports reads it back).
+    """The game log (format: issue 6's shared decisions; league.excel.imports reads it back).
     `versions`: the club's rules versions when the caller has them (stats.rules_versions)."""
     names = Member.objects.filter(club=club).values_list("name", flat=True)
     widest = max((text_width(n) for n in names), default=0) + PADDING

@@ -23,7 +23,7 @@ EVERY = 0.5  # seconds between writes
 class ProgressWriter:
     """Counts steps (one game checked or written) and writes the count now and then.
 
-    Use `step` as the `progress` callback of league.imports.plan_settle and plan_apply, then
+    Use `step` as the `progress` callback of league.excel.imports.plan_settle and plan_apply, then
     `finish` (or `close` when the import failed)."""
 
     def __init__(self, upload_id: int, total: int, *, alias: str = "default") -> None:

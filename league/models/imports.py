@@ -1,5 +1,5 @@
 """Uploads waiting for confirmation: the parsed workbook, kept in the database so that any app
-server can show the preview and confirm it (league.imports reads the file once, on upload)."""
+server can show the preview and confirm it (league.excel.imports reads the file once, on upload)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ class ImportUpload(models.Model):
     club = models.ForeignKey("league.Club", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     filename = models.CharField(max_length=200, blank=True)
-    parsed = models.BinaryField()  # league.imports.parsed_dump: zlib-compressed JSON
+    parsed = models.BinaryField()  # league.excel.imports.parsed_dump: zlib-compressed JSON
     games = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(default=timezone.now)
     expires = models.DateTimeField()

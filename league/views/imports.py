@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from league import imports
 from league.access import club_for
 from league.club.forms_manage import kana_clean
+from league.excel import imports
 from league.excel import services as excel_services
 from league.excel.progress import ProgressWriter, progress_of
 from league.excel.selectors import upload_waiting

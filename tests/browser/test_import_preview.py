@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from league import imports
+from league.excel import imports
 from league.excel import services as excel_services
 from league.models import Game, Member, Membership
 from league.recording import services

@@ -251,7 +251,8 @@ def test_the_game_log_carries_busts_and_yakitori_and_imports_them_back(db, langu
 
     from django.utils import translation
 
-    from league import exports, imports
+    from league import exports
+    from league.excel import imports
 
     rules = {
         "bust_bonus": {"points": 10, "to": "buster", "at_zero": False},
@@ -285,7 +286,7 @@ def test_an_unreadable_yakitori_mark_is_refused_at_its_cell(db):
 
     import openpyxl
 
-    from league import imports
+    from league.excel import imports
 
     club = make_rules_club("marks", yakitori={"mode": "penalty", "points": 5})
     book = openpyxl.Workbook()

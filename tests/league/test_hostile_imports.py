@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from league import imports
-from league.excel import guard
+from league.excel import guard, imports
 from tests.league import hostile_workbooks as hostile
 
 REFUSALS = {

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection, transaction
 from django.urls import reverse
 
-from league import imports
+from league.excel import imports
 from league.excel.progress import ProgressWriter
 from league.models import Game, ImportUpload
 from tests.league.test_imports import STANDARD, game, simple, upload

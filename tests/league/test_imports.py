@@ -25,10 +25,10 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 import scoring
-from league import exports, imports
+from league import exports
 from league.club import services as club_services
 from league.core.errors import ServiceError
-from league.excel import guard
+from league.excel import guard, imports
 from league.models import (
     AuditLog,
     Day,
