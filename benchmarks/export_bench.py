@@ -5,7 +5,7 @@
 For each size, builds a scratch SQLite database in a temporary directory (benchmarks/
 standings_bench.build: games settled by `scoring`, inserted in bulk), then prints:
 
-- the export's time: league.exports.game_log_workbook saved by exports.xlsx_response, the code
+- the export's time: league.excel.exports.game_log_workbook saved by exports.xlsx_response, the code
   path of the download view (one query read in chunks, every cell formatted, strings checked);
 - the time of bare openpyxl writing the same cells (the same values, already in a list: no
   query, no formats) to a write-only workbook, and the ratio of the two;
@@ -55,7 +55,7 @@ def _club():
 
 def export(club, **period: object) -> int:
     """The download view's work after the permission check; returns the file's size."""
-    from league import exports
+    from league.excel import exports
 
     response = exports.xlsx_response(
         exports.game_log_workbook(club=club, **period), name="bench.xlsx", fallback="bench.xlsx"
@@ -67,7 +67,7 @@ def export(club, **period: object) -> int:
 
 def bare_values(club) -> list[tuple]:
     """The cells the export writes, as plain values (header row first)."""
-    from league import exports
+    from league.excel import exports
 
     header = tuple(str(c.header) for c in exports.GAME_LOG_COLUMNS)
     return [header, *exports.game_log_rows(club=club)]

@@ -33,7 +33,7 @@ from league.draw.forms import (
     ScheduleForm,
     SwapForm,
 )
-from league.exports import ascii_file_name, file_name, write_sheet, xlsx_response
+from league.excel.exports import ascii_file_name, file_name, write_sheet, xlsx_response
 from league.models import Club, Day, Member
 from league.models.draw import table_label
 

@@ -2,7 +2,7 @@
 
 Two layouts are read (README, "Importing score sheets"):
 
-- the game log as league.exports writes it: one row per player per game with the columns date,
+- the game log as league.excel.exports writes it: one row per player per game with the columns date,
   table, game, seat, player, final points, rank, score, chips, yen, chombo, told apart by their
   header texts (Japanese or English);
 - the simple layout: a header row, then one row per game: date, table, then name and final points
@@ -42,7 +42,7 @@ from league import names
 from league.club import services as club_services
 from league.core.errors import ServiceError
 from league.excel import guard
-from league.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY
+from league.excel.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY
 from league.models import Club, Game, Member, Result, RulesVersion
 from league.models import audit as models_audit
 from league.recording import services
@@ -90,7 +90,7 @@ NO_RATE = gettext_lazy("These yen match no rate of the club's rules.")
 ALREADY_MEMBER = gettext_lazy("“%(name)s” is already a member: upload the workbook again.")
 
 # Hand-made score sheets' words for the game log's columns, besides the export's own headers
-# (league.exports.GAME_LOG_COLUMNS, read in every language of the site).
+# (league.excel.exports.GAME_LOG_COLUMNS, read in every language of the site).
 HEADER_ALIASES: Mapping[str, Sequence[str]] = {
     "date": ["日付", "開催日", "対局日"],
     "table": ["卓", "卓名", "テーブル"],

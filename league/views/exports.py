@@ -1,7 +1,7 @@
 """Excel downloads: standings, the game log, a day's payment sheet, a member's statement.
 
 Every member of the club may download what they may see; the money sheets answer 404 for a club
-without money, like their pages. league.exports builds the workbooks in the user's language.
+without money, like their pages. league.excel.exports builds the workbooks in the user's language.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from league import exports, money
+from league import money
 from league.access import club_for
 from league.core.errors import ServiceError
+from league.excel import exports
 from league.models import Club, Day, Member, Season
 from league.money.views_accounts import describe_entry
 from league.standings import stats

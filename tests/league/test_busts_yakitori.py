@@ -251,8 +251,7 @@ def test_the_game_log_carries_busts_and_yakitori_and_imports_them_back(db, langu
 
     from django.utils import translation
 
-    from league import exports
-    from league.excel import imports
+    from league.excel import exports, imports
 
     rules = {
         "bust_bonus": {"points": 10, "to": "buster", "at_zero": False},

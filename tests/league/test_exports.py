@@ -21,7 +21,8 @@ from django.urls import reverse
 from django.utils import translation
 from openpyxl import Workbook, load_workbook
 
-from league import exports, money
+from league import money
+from league.excel import exports
 from league.models import Club, Day, Member, Membership, Result, Season
 from league.money.views_accounts import describe_entry
 from league.recording import services

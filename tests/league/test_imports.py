@@ -1,7 +1,7 @@
 """Importing historical score sheets (league/imports.py, league/views/imports.py).
 
 Workbooks are built here with openpyxl in the documented layouts; the round trip exports a club
-with league.exports and imports it into an empty club through the pages.
+with league.excel.exports and imports it into an empty club through the pages.
 """
 
 from __future__ import annotations
@@ -25,10 +25,9 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 import scoring
-from league import exports
 from league.club import services as club_services
 from league.core.errors import ServiceError
-from league.excel import guard, imports
+from league.excel import exports, guard, imports
 from league.models import (
     AuditLog,
     Day,
@@ -291,7 +290,7 @@ def test_problems_of_every_sheet_are_listed_in_sheet_and_row_order(club, members
 
 
 def log_header(language: str = "en") -> list[str]:
-    """The export's headers (league.exports), in the order the shared decisions fix."""
+    """The export's headers (league.excel.exports), in the order the shared decisions fix."""
     with translation.override(language):
         return [str(c.header) for c in exports.GAME_LOG_COLUMNS]
 
