@@ -9,6 +9,7 @@ from league.accounts import views_auth as auth
 from league.accounts import views_invitations as invitations
 from league.api import api
 from league.club import views_manage as manage
+from league.excel import views_exports as exports
 from league.excel import views_imports as imports
 from league.money import views as ledger
 from league.money import views_accounts as accounts
@@ -18,7 +19,7 @@ from league.recording import views as record
 from league.recording import views_pages as pages
 from league.standings import views as standings
 from league.standings import views_players as players
-from league.views import exports, tokens
+from league.views import tokens
 
 
 class DateConverter:
