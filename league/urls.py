@@ -7,7 +7,7 @@ from django.urls import URLPattern, URLResolver, include, path, register_convert
 from league.accounts import urls as accounts_urls
 from league.accounts import views_auth as auth
 from league.accounts import views_invitations as invitations
-from league.api import api
+from league.api.views import api
 from league.club import views_manage as manage
 from league.excel import views_exports as exports
 from league.excel import views_imports as imports

@@ -15,8 +15,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from league import api_auth
 from league.access import club_for
+from league.api import auth as api_auth
 from league.core.errors import ServiceError
 from league.models import ApiToken, Club
 

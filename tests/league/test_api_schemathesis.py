@@ -23,7 +23,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from league import api_auth
+from league.api import auth as api_auth
 from league.models import Game, Season
 from league.recording import services
 from league.recording.services import GameInput, SeatInput

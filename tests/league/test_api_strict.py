@@ -9,7 +9,7 @@ import threading
 import pytest
 from django.test import Client
 
-from league import api_auth
+from league.api import auth as api_auth
 from league.models import AuditLog, Game
 from tests.league.test_api import _in_threads, body, call, postgresql_only, url
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
-from league import api_auth
+from league.api import auth as api_auth
 from league.core.errors import ServiceError
 from league.draw import selectors as sel
 from league.draw import services as draw

@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import scoring
-from league import api_auth, limits, money
+from league import limits, money
+from league.api import auth as api_auth
 from league.club import services as club_services
 from league.club.forms_manage import RulesForm, rules_initial
 from league.core import errors as core_errors

@@ -3,7 +3,7 @@ other clients. The schema is at /api/openapi.json.
 
 Reads use the same selectors as the pages; writes go through the same services as the web form
 (league.recording.services), so a game recorded here is validated, settled and audited exactly like one typed
-on the page. Requests carry `Authorization: Bearer <token>` (league.api_auth); the club is always
+on the page. Requests carry `Authorization: Bearer <token>` (league.api.auth); the club is always
 in the URL and must be the token's, else 404 as on the web.
 
 Errors: 401 without a live token, 404 for anything outside the token's club, 403 for a write by a
@@ -35,7 +35,7 @@ from pydantic import AfterValidator, ConfigDict, StrictInt, StringConstraints
 
 import scoring
 from league import money
-from league.api_auth import TokenAuth, api_club
+from league.api.auth import TokenAuth, api_club
 from league.core.errors import NON_FIELD, ServiceError
 from league.draw import selectors as draw_selectors
 from league.models import ApiToken, Club, Day, Game, Member, RulesVersion, Season
