@@ -7,6 +7,7 @@ from django.urls import URLPattern, URLResolver, include, path, register_convert
 from league.accounts import urls as accounts_urls
 from league.accounts import views_auth as auth
 from league.accounts import views_invitations as invitations
+from league.api import views_tokens as tokens
 from league.api.views import api
 from league.club import views_manage as manage
 from league.excel import views_exports as exports
@@ -19,7 +20,6 @@ from league.recording import views as record
 from league.recording import views_pages as pages
 from league.standings import views as standings
 from league.standings import views_players as players
-from league.views import tokens
 
 
 class DateConverter:
