@@ -70,8 +70,8 @@ def make_club(slug: str) -> tuple[object, object, object, list[object]]:
     from django.contrib.auth import get_user_model
 
     import scoring
+    from league.core.names import name_key
     from league.models import Club, Member, Membership, RulesVersion, Season
-    from league.names import name_key
 
     club = Club.objects.create(slug=slug, name=f"{slug} 麻雀会")
     version = RulesVersion.objects.create(

@@ -45,8 +45,8 @@ def build(games: int, seed: int = 7) -> tuple[object, object, object]:
     from django.db import transaction
 
     import scoring
+    from league.core.names import name_key
     from league.models import Club, Day, Game, Member, Membership, Result, RulesVersion, Season
-    from league.names import name_key
 
     rules = scoring.PRESETS["mame-no-kai"].rules
     club = Club.objects.create(slug="bench", name="ベンチ麻雀会")

@@ -26,7 +26,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from league import limits, names
+from league import limits
+from league.core import names
 from league.core.errors import NON_FIELD, ServiceError
 from league.models import (
     ChipEvent,
@@ -571,7 +572,7 @@ NAME_TOO_LONG = gettext_lazy("A name can be at most %(n)s characters.")
 
 
 def member_name_checked(*, club: Club, name: str, exclude: Member | None = None) -> str:
-    """`name` as it is stored (league.names.clean_name), or ServiceError on "name": empty,
+    """`name` as it is stored (league.core.names.clean_name), or ServiceError on "name": empty,
     holding an invisible character, too long, or the same name as another member of the club
     (ｱｵｷ and アオキ, 阿部誠 and 阿部 誠 are one name). Every path that names a member uses it."""
     invisible = names.invisible_characters(name)

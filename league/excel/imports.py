@@ -38,8 +38,8 @@ from openpyxl.worksheet._reader import WorkSheetParser
 from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 
 import scoring
-from league import names
 from league.club import services as club_services
+from league.core import names
 from league.core.errors import ServiceError
 from league.excel import guard
 from league.excel.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY

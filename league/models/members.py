@@ -11,8 +11,8 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from league.core.errors import NON_FIELD, ServiceError
+from league.core.names import name_key
 from league.models.clubs import Club
-from league.names import name_key
 
 
 class Member(models.Model):
@@ -20,7 +20,7 @@ class Member(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
     name = models.CharField(_("name"), max_length=50)
-    # league.names.name_key(name), kept by save(): one member per key in a club, so that ｱｵｷ and
+    # league.core.names.name_key(name), kept by save(): one member per key in a club, so that ｱｵｷ and
     # アオキ, or 阿部誠 and 阿部 誠, can never be two members.
     name_key = models.CharField(max_length=60, editable=False, default="")
     kana = models.CharField(_("reading (kana)"), max_length=100, blank=True)

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 import scoring
-from league import names
+from league.core import names
 from league.core.errors import ServiceError, problem_message
 from league.models import Club, Member
 from league.recording.services import ChipInput, GameInput, SeatInput
@@ -120,7 +120,7 @@ class MemberDirectory:
 
     In order: the name; a reading (kana) only one member has; a surname or given name only one
     member has (高橋 finds 高橋 真由美 when no other 高橋 plays). Names compare as
-    league.names.name_key does: spaces of either width, kana width and case do not matter
+    league.core.names.name_key does: spaces of either width, kana width and case do not matter
     (阿部誠 finds 阿部 誠). `suggest` offers the closest names when nothing matches.
     """
 

@@ -1,4 +1,4 @@
-"""One identity for a name (league.names) on every path, and finding a member the way people type.
+"""One identity for a name (league.core.names) on every path, and finding a member the way people type.
 
 Before: ｱｵｷ and アオキ could both be members, typing either seated ｱｵｷ, and 青木\\u200b or
 \\u202egnp.exe were accepted as new look-alike members. 阿部誠 typed without its space was "no such
@@ -21,8 +21,8 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from league import names
 from league.club import services as club_services
+from league.core import names
 from league.core.errors import ServiceError
 from league.models import AuditLog, Game, Member
 from league.recording.forms import MemberDirectory
