@@ -11,7 +11,7 @@ from typing import Any
 
 import django
 
-from league.env import env_bool, env_database, env_int, env_list, env_secret_key, env_str
+from league.conf.env import env_bool, env_database, env_int, env_list, env_secret_key, env_str
 
 BASE_DIR: Path = Path(__file__).resolve().parent.parent
 

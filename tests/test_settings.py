@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core.exceptions import ImproperlyConfigured
 
-from league.env import DEV_SECRET_KEY, env_bool, env_database, env_list, env_secret_key
+from league.conf.env import DEV_SECRET_KEY, env_bool, env_database, env_list, env_secret_key
 
 
 @pytest.mark.parametrize("value", ["true", "TRUE", "1", "yes", "Yes"])
