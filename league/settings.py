@@ -38,7 +38,7 @@ MIDDLEWARE: list[str] = [
     # Django 6's own; on Django 5.2 (Python 3.11) league/csp.py sends the same header.
     "django.middleware.csp.ContentSecurityPolicyMiddleware"
     if django.VERSION >= (6, 0)
-    else "league.csp.ContentSecurityPolicyMiddleware",
+    else "league.conf.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions (it may read the language from them), before CommonMiddleware.
     "django.middleware.locale.LocaleMiddleware",

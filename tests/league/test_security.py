@@ -19,7 +19,8 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from league import csp, throttle
+from league import throttle
+from league.conf import csp
 from league.models import Day, LoginAttempt, Member, Season
 from league.recording import services
 from tests.conftest import PASSWORD, make_user
@@ -315,7 +316,7 @@ def test_the_login_page_sends_the_policy_and_has_no_inline_code(client, db):
 def test_the_policy_is_django_6s_middleware_or_ours_on_django_5():
     import django
 
-    ours = "league.csp.ContentSecurityPolicyMiddleware"
+    ours = "league.conf.csp.ContentSecurityPolicyMiddleware"
     builtin = "django.middleware.csp.ContentSecurityPolicyMiddleware"
     expected = builtin if django.VERSION >= (6, 0) else ours
     assert expected in settings.MIDDLEWARE
