@@ -21,8 +21,8 @@ from django.utils.translation import gettext_lazy
 
 import scoring
 from league import limits
+from league.core.clock import parse_date
 from league.core.errors import problem_message
-from league.recording.forms import parse_date
 from league.templatetags.jancho import chip_kind, chip_kind_key
 from scoring.rules import BELOW_ZERO, CHOMBO_MODES, DEPOSITS, PLAYER_COUNTS, ROUNDINGS, TIES
 

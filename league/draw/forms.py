@@ -9,15 +9,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from league.core.clock import parse_date
 from league.draw.services import MAX_ROUNDS, ROUNDS_RANGE
 from league.models import Member
-from league.recording.forms import (
-    BAD_DATE,
-    NO_SUCH_MEMBER,
-    MemberDirectory,
-    NumberField,
-    parse_date,
-)
+from league.recording.forms import BAD_DATE, NO_SUCH_MEMBER, MemberDirectory, NumberField
 
 
 class CheckInForm(forms.Form):

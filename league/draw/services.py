@@ -15,7 +15,7 @@ from league.core import errors
 from league.core.errors import ServiceError
 from league.draw import algorithm
 from league.draw import selectors as sel
-from league.models import Club, Day, Game, Member, audit
+from league.models import Club, Day, Member, audit
 from league.models.audit import User
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
 from league.money import services as money_services
@@ -354,34 +354,4 @@ def table_lock(*, club: Club, user: User, day: Day, table_id: int, locked: bool)
                 day,
                 after={"table": table.label, "round": table.round.number},
             )
-    return table
-
-
-def table_link_game(*, club: Club, user: User, table_id: int, game: Game) -> DrawTable | None:
-    """Mark a drawn table as recorded by `game` (recorded from its card). Nothing happens when
-    the table is not the game's day's or its players are not the game's."""
-    with transaction.atomic():
-        table = (
-            DrawTable.objects.select_for_update()
-            .filter(pk=table_id, round__day_id=game.day_id, round__day__club=club, game=None)
-            .first()
-        )
-        if table is None:
-            return None
-        players = set(DrawSeat.objects.filter(table=table).values_list("member_id", flat=True))
-        recorded = set(
-            game.results.filter(revision=game.revision).values_list("member_id", flat=True)
-        )
-        if players != recorded:
-            return None
-        table.game = game
-        table.save(update_fields=["game"])
-        audit.audit(
-            club=club,
-            actor=user,
-            action="draw.recorded",
-            target=f"draw_table:{table.pk}",
-            game=game,
-            after={"table": table.label, "game": game.pk},
-        )
     return table

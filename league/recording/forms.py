@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import datetime
 import difflib
-import re
-import unicodedata
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -22,6 +20,7 @@ from django.utils.translation import gettext_noop
 
 import scoring
 from league.core import names
+from league.core.clock import parse_date
 from league.core.errors import ServiceError, problem_message
 from league.models import Club, Member
 from league.recording.services import ChipInput, GameInput, SeatInput
@@ -48,20 +47,10 @@ CHOOSE_BUSTER = _("This player ended below zero: choose who busted them (飛び�
 # Service errors on no single field: shown above their block of the form.
 BLOCKS = ("points", "chips", "chombo")
 
-_DATE = re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?")
 
 # Translators: the suffix Django puts after every form label. In our catalog so that a Japanese
 # label ends in a full-width colon (人数：) rather than an ASCII one.
 gettext_noop(":")
-
-
-def parse_date(text: str) -> datetime.date:
-    """ "2026-11-21", "2026/11/21", "2026年11月21日", full-width digits too; ValueError otherwise."""
-    match = _DATE.fullmatch(unicodedata.normalize("NFKC", text).strip())
-    if match is None:
-        raise ValueError(f"not a date: {text!r}")
-    year, month, day = (int(part) for part in match.groups())
-    return datetime.date(year, month, day)
 
 
 class NumberField(forms.CharField):

@@ -29,6 +29,7 @@ from league.models import (
     RulesVersion,
 )
 from league.models.audit import User, audit, audit_entry, audit_many, stored_user
+from league.models.draw import DrawSeat, DrawTable
 from league.models.members import MERGED_MEMBER, lock_live_members
 from league.models.rules import rules_in_force
 from league.standings import services as aggregates
@@ -544,3 +545,33 @@ def _seat_input(r: Result) -> SeatInput:
 
 
 # --- seasons, member status, attendance ------------------------------------------------------
+
+
+def table_link_game(*, club: Club, user: User, table_id: int, game: Game) -> DrawTable | None:
+    """Mark a drawn table as recorded by `game` (recorded from its card). Nothing happens when
+    the table is not the game's day's or its players are not the game's."""
+    with transaction.atomic():
+        table = (
+            DrawTable.objects.select_for_update()
+            .filter(pk=table_id, round__day_id=game.day_id, round__day__club=club, game=None)
+            .first()
+        )
+        if table is None:
+            return None
+        players = set(DrawSeat.objects.filter(table=table).values_list("member_id", flat=True))
+        recorded = set(
+            game.results.filter(revision=game.revision).values_list("member_id", flat=True)
+        )
+        if players != recorded:
+            return None
+        table.game = game
+        table.save(update_fields=["game"])
+        audit(
+            club=club,
+            actor=user,
+            action="draw.recorded",
+            target=f"draw_table:{table.pk}",
+            game=game,
+            after={"table": table.label, "game": game.pk},
+        )
+    return table

@@ -21,13 +21,12 @@ from django.views.decorators.http import require_http_methods
 from league import limits
 from league.access import club_for
 from league.club import services as club_services
-from league.core.clock import today
+from league.core.clock import parse_date, today
 from league.core.errors import ServiceError
-from league.draw.services import table_link_game
 from league.models import Club, Game, Member, Result, RulesVersion
 from league.recording import breakdown, services
-from league.recording.forms import CHIP_ROWS, WINDS, GameForm, VoidForm, parse_date
-from league.recording.services import GameInput, Preview
+from league.recording.forms import CHIP_ROWS, WINDS, GameForm, VoidForm
+from league.recording.services import GameInput, Preview, table_link_game
 
 
 @dataclass(frozen=True)

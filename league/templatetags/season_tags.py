@@ -9,7 +9,7 @@ from typing import Any
 from django import template
 
 from league.club.services import closed_seasons_on
-from league.recording.forms import parse_date
+from league.core.clock import parse_date
 
 register = template.Library()
 

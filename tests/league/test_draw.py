@@ -151,7 +151,7 @@ def test_a_latecomer_plays_from_the_next_round(club, organiser, ten) -> None:
             rate="0.3",
         ),
     )
-    assert draw.table_link_game(
+    assert services.table_link_game(
         club=club, user=organiser, table_id=r1.tables[0].table.pk, game=game
     )
     late = draw.attendance_check_in(club=club, user=organiser, date=DATE, member=ten[8])

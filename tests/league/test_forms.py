@@ -7,10 +7,10 @@ import datetime
 import pytest
 
 import scoring
-from league.core.clock import today
+from league.core.clock import parse_date, today
 from league.core.errors import ServiceError
 from league.models import Club, Member
-from league.recording.forms import GameForm, parse_date
+from league.recording.forms import GameForm
 
 CLUB = Club(pk=1, slug="mame", name="マメの会")
 RULES = scoring.PRESETS["mame-no-kai"].rules

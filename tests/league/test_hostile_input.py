@@ -29,10 +29,11 @@ from hypothesis import strategies as st
 
 import scoring
 from league import limits
+from league.core.clock import parse_date
 from league.core.names import name_key
 from league.models import AuditLog, ChipEvent, Club, Day, Game, Member, Result
 from league.recording import services
-from league.recording.forms import CHIP_ROWS, parse_date
+from league.recording.forms import CHIP_ROWS
 from tests.conftest import MEMBER_NAMES
 
 SETTINGS = settings(
