@@ -23,7 +23,7 @@ import scoring
 from league import limits
 from league.core.clock import parse_date
 from league.core.errors import problem_message
-from league.templatetags.jancho import chip_kind, chip_kind_key
+from league.core.format import chip_kind, chip_kind_key
 from scoring.rules import BELOW_ZERO, CHOMBO_MODES, DEPOSITS, PLAYER_COUNTS, ROUNDINGS, TIES
 
 # Rows offered for rate tiers and chip kinds (a club with more uses the JSON editor), and each

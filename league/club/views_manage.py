@@ -37,10 +37,10 @@ from league.club.forms_manage import (
     rules_summary,
 )
 from league.core import errors as core_errors
+from league.core import format as jancho
 from league.core.errors import problem_message
 from league.models import Club, Member, Result, RulesVersion, Season
 from league.rules import services as rules_services
-from league.templatetags import jancho
 
 
 def _add_errors(form: forms.Form, error: core_errors.ServiceError) -> None:

@@ -37,11 +37,11 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 import scoring
 from league import money
+from league.core import format as jancho
 from league.models import Club, LedgerEntry, Member
 from league.money import sharing
 from league.standings import stats
 from league.standings.tables import Shown, StandingsTable
-from league.templatetags import jancho
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 GAME_LOG_PROPERTY = "janchou-game-log"  # wb.properties.title of a game log (the importer's cue)

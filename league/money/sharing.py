@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from league import money
+from league.core.format import score, yen
 from league.models import Club, Day, Game, LedgerEntry, Member
-from league.templatetags.jancho import score, yen
 
 HEADING = "■"
 

@@ -23,9 +23,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from league import money
 from league.access import club_for
 from league.core.errors import ServiceError
+from league.core.format import yen
 from league.models import Club, LedgerEntry, Member, Season
 from league.recording.forms import NumberField
-from league.templatetags.jancho import yen
 
 # --- forms -----------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 import scoring
-from league.templatetags import jancho
+from league.core import format as jancho
 
 # (part, label, how it is written, shown even when all zero)
 STEPS: tuple[tuple[str, Any, Callable[[int], str], bool], ...] = (

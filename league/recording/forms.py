@@ -22,9 +22,9 @@ import scoring
 from league.core import names
 from league.core.clock import parse_date
 from league.core.errors import ServiceError, problem_message
+from league.core.format import chip_kind
 from league.models import Club, Member
 from league.recording.services import ChipInput, GameInput, SeatInput
-from league.templatetags.jancho import chip_kind
 
 # The domain's own names for the seats from 起家, the same in both languages.
 WINDS = ("東", "南", "西", "北")

@@ -18,7 +18,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from league.templatetags.jancho import score
+from league.core.format import score
 
 WIDTH = 360
 FONT = 11  # px, the chart's text size (charts.css); the height of a line of labels

@@ -3,7 +3,7 @@
 Sorting is the database's: a click on a header sends ?sort=<column> (or -<column>), tables2
 checks that the column exists and is orderable, and `StandingsData` asks `stats.standings` for the
 rows in that order, so that qualified players stay first and nothing is sorted in Python. Cells are
-formatted by the same functions as the template filters (league.templatetags.jancho).
+formatted by the same functions as the template filters (league.core.format).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from django.utils.translation import pgettext_lazy
 from django_tables2.data import TableQuerysetData
 
 import scoring
+from league.core import format as jancho
 from league.models import Club, Season
 from league.standings import stats
-from league.templatetags import jancho
 
 DEFAULT_ORDER = "position"
 

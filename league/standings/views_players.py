@@ -17,11 +17,11 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from league.access import club_for
+from league.core.format import average, hundredths, percent, score, sign_class, yen
 from league.models import Club, Member, Season
 from league.standings import charts, stats
 from league.standings import selectors as aggregate_selectors
 from league.standings.tables import Shown
-from league.templatetags.jancho import average, hundredths, percent, score, sign_class, yen
 
 GAMES_SHOWN = 100  # the player's latest games listed; the statistics and the chart cover them all
 CHART_GAMES = 300  # up to this many games the chart has a point per game; beyond, one per day

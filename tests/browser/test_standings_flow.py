@@ -11,11 +11,11 @@ import pytest
 
 from league.club import services as club_services
 from league.core.clock import today
+from league.core.format import hundredths
 from league.models import Member, Membership, Season
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from league.standings import charts, stats
-from league.templatetags.jancho import hundredths
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import MEMBER_NAMES, make_club, make_user
 

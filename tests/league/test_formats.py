@@ -13,9 +13,9 @@ from django.template import Context, Template
 from django.urls import reverse
 from django.utils import formats, translation
 
+from league.core import format as jancho
 from league.recording import services
 from league.recording.services import ChipInput, GameInput, SeatInput
-from league.templatetags import jancho
 
 DATE = datetime.date(2026, 11, 22)
 

@@ -21,8 +21,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from league.core.format import chip_kind, wind
 from league.recording import services
-from league.templatetags.jancho import chip_kind, wind
 
 ROOT = Path(settings.BASE_DIR)
 LOCALE = ROOT / "locale"

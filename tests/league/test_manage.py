@@ -13,10 +13,10 @@ from django.urls import reverse
 import scoring
 from league.club import services as club_services
 from league.club.forms_manage import RulesForm, kana_sort_key, normalise_kana, rules_initial
+from league.core import format as jancho
 from league.models import AuditLog, Game, Member, Result, RulesVersion, Season, audit
 from league.recording import services
 from league.rules import services as rules_services
-from league.templatetags import jancho
 
 D = datetime.date
 

@@ -15,9 +15,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from league.core.format import sign_class, wind
 from league.models import Day, Game, Member, Membership, Result
 from league.recording import selectors, services
-from league.templatetags.jancho import sign_class, wind
 from tests.conftest import make_club, make_user
 
 DATE = datetime.date(2026, 11, 21)

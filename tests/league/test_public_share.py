@@ -323,7 +323,7 @@ def test_the_day_shows_each_game_with_players_ranks_and_scores(club, values, on,
     for result in Result.objects.filter(game__club=club, counted=True).select_related("member"):
         assert result.member.name in page
     # Scores as the club's pages write them: +45.3 / ▲12.3.
-    from league.templatetags.jancho import score
+    from league.core.format import score
 
     for tenths in Result.objects.filter(game__club=club, counted=True).values_list(
         "score", flat=True

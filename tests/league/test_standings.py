@@ -21,13 +21,13 @@ from django.urls import reverse
 from django.utils import translation
 from django_tables2.data import TableListData, TableQuerysetData
 
+from league.core.format import average, hundredths, percent
 from league.models import Club, Game, Member, Result, Season
 from league.recording import services
 from league.rules import services as rules_services
 from league.standings import stats
 from league.standings import views as standings_views
 from league.standings.tables import StandingsData
-from league.templatetags.jancho import average, hundredths, percent
 from tests.conftest import make_club, make_user
 
 A, B, C, D, E = "青木", "馬場", "千葉", "土井", "江藤"
