@@ -40,6 +40,7 @@ from league.core import errors as core_errors
 from league.core import format as jancho
 from league.core.errors import problem_message
 from league.models import Club, Member, Result, RulesVersion, Season
+from league.models.rules import club_has_money
 from league.rules import services as rules_services
 
 
@@ -78,7 +79,7 @@ def member_list(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "active": [m for m in members if m.is_active],
             "inactive": [m for m in members if not m.is_active],
-            "has_money": money.club_has_money(club=club),
+            "has_money": club_has_money(club=club),
         },
     )
 

@@ -8,6 +8,8 @@ import re
 import unicodedata
 from zoneinfo import ZoneInfo
 
+from django.utils.translation import gettext_lazy as _
+
 TOKYO = ZoneInfo("Asia/Tokyo")
 
 
@@ -26,3 +28,6 @@ def parse_date(text: str) -> datetime.date:
         raise ValueError(f"not a date: {text!r}")
     year, month, day = (int(part) for part in match.groups())
     return datetime.date(year, month, day)
+
+
+BAD_DATE = _("Enter a date such as 2026-11-21.")

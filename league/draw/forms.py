@@ -9,10 +9,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from league.core.clock import parse_date
+from league.core.clock import BAD_DATE, parse_date
 from league.draw.services import MAX_ROUNDS, ROUNDS_RANGE
 from league.models import Member
-from league.recording.forms import BAD_DATE, NO_SUCH_MEMBER, MemberDirectory, NumberField
+from league.recording.forms import NO_SUCH_MEMBER, MemberDirectory, NumberField
 
 
 class CheckInForm(forms.Form):

@@ -40,14 +40,14 @@ from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 import scoring
 from league.club import services as club_services
 from league.core import names
-from league.core.clock import parse_date
+from league.core.clock import BAD_DATE, parse_date
 from league.core.errors import ServiceError
 from league.excel import guard
 from league.excel.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY
 from league.models import Club, Game, Member, Result, RulesVersion
 from league.models import audit as models_audit
 from league.recording import services
-from league.recording.forms import BAD_DATE, BAD_NUMBER, MAX_CHOMBO
+from league.recording.forms import BAD_NUMBER, MAX_CHOMBO
 from league.recording.services import GameInput, SeatInput
 
 MAX_BYTES = 10 * 1024 * 1024

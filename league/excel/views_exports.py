@@ -20,6 +20,7 @@ from league.access import club_for
 from league.core.errors import ServiceError
 from league.excel import exports
 from league.models import Club, Day, Member, Season
+from league.models.rules import club_has_money
 from league.money.views_accounts import describe_entry
 from league.standings import stats
 from league.standings.filters import StandingsFilter
@@ -122,7 +123,7 @@ def export_payment_sheet(request: HttpRequest, slug: str, date: datetime.date) -
 @require_safe
 def export_statement(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
     club = club_for(request, slug)
-    if not money.club_has_money(club=club):
+    if not club_has_money(club=club):
         raise Http404
     member = get_object_or_404(Member, pk=member_id, club=club)
     member.club = club  # money.member_statement reads it: no second query

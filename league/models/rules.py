@@ -62,3 +62,9 @@ def rules_in_force(club: Club, date: datetime.date) -> RulesVersion:
     if version is None:
         raise ServiceError.one("date", _("No rules are in force on %(date)s.") % {"date": date})
     return version
+
+
+def club_has_money(*, club: Club) -> bool:
+    """Whether any rules version of the club has money: its debts stay visible after a change."""
+    versions = RulesVersion.objects.filter(club=club).order_by("effective_from")
+    return any(v.rules.has_money for v in versions)

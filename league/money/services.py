@@ -988,11 +988,6 @@ def resettle_days(*, version: RulesVersion, changes: Sequence[object]) -> list[R
 # --- the club pot ----------------------------------------------------------------------------
 
 
-def club_has_money(*, club: Club) -> bool:
-    """Whether any rules version of the club has money: its debts stay visible after a change."""
-    return any(v.rules.has_money for v in _versions_by_date(club))
-
-
 @dataclass(frozen=True)
 class DayHouse:
     day: Day

@@ -25,6 +25,7 @@ from league.access import club_for
 from league.core.errors import ServiceError
 from league.core.format import yen
 from league.models import Club, LedgerEntry, Member, Season
+from league.models.rules import club_has_money
 from league.recording.forms import NumberField
 
 # --- forms -----------------------------------------------------------------------------------
@@ -55,7 +56,7 @@ def _add_errors(form: forms.Form, error: ServiceError) -> None:
 def _money_club(request: HttpRequest, slug: str, *, organiser: bool = False) -> Club:
     """club_for, and 404 for a club that has no money in any of its rules (健康麻雀)."""
     club = club_for(request, slug, organiser=organiser)
-    if not money.club_has_money(club=club):
+    if not club_has_money(club=club):
         raise Http404
     return club
 

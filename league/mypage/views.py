@@ -21,6 +21,7 @@ from django.views.decorators.http import require_safe
 from league import money
 from league.access import club_for
 from league.models import Member, Season
+from league.models.rules import club_has_money
 from league.money.views_accounts import OpenDayRow, describe_entry, headline
 from league.mypage import selectors
 from league.recording.views_pages import CLUB_TIMEZONE
@@ -82,7 +83,7 @@ def my_page(request: HttpRequest, slug: str) -> HttpResponse:
     versions = stats.rules_versions(club=club)
     start, end = (season.start, season.end) if season else (None, None)
     shown = Shown.for_rules(stats.rules_between(versions, start, end))
-    has_money = money.club_has_money(club=club)
+    has_money = club_has_money(club=club)
     context.update(
         season=season,
         standing=selectors.standing(club=club, member=me, season=season),

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_noop
 
 import scoring
 from league.core import names
-from league.core.clock import parse_date
+from league.core.clock import BAD_DATE, parse_date
 from league.core.errors import ServiceError, problem_message
 from league.core.format import chip_kind
 from league.models import Club, Member
@@ -38,7 +38,6 @@ INACTIVE_MEMBER = _("%(name)s is inactive. Tick the box to bring them back.")
 AMBIGUOUS = _("Several members go by this: %(names)s. Enter the full name.")
 SAME_PLAYER_TWICE = _("The same player is in two seats.")
 BAD_NUMBER = _("Enter a whole number, e.g. 25,000 or ▲3,000.")
-BAD_DATE = _("Enter a date such as 2026-11-21.")
 CHOOSE_WINNER = _("Choose who won the chips.")
 CHOOSE_KIND = _("Choose the kind of chip.")
 SELF_DEAL_IN = _("The winner cannot be the discarder.")

@@ -16,9 +16,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from league.core.clock import parse_date
+from league.core.clock import BAD_DATE, parse_date
 from league.models import Result, Season
-from league.recording.forms import BAD_DATE
 
 END_BEFORE_START = _("The last day cannot be before the first day.")
 MAX_MIN_GAMES = 9999

@@ -25,6 +25,7 @@ from league.core import errors
 from league.core.errors import ServiceError
 from league.models import AuditLog, Day, DayShugi, LedgerEntry, Member, Result, Season
 from league.models import rules as models_rules
+from league.models.rules import club_has_money
 from league.money import services as money_services
 from league.recording import services
 from league.recording.services import ChipInput, GameInput, SeatInput
@@ -755,9 +756,9 @@ def test_a_club_without_place_fees_or_a_cap_has_no_pot(db):
 
 
 def test_club_has_money(db):
-    assert money.club_has_money(club=make_club("a", "mame-no-kai"))
-    assert money.club_has_money(club=make_club("b", "kagetsu-cup"))
-    assert not money.club_has_money(club=make_club("c", "takabari-kenko"))
+    assert club_has_money(club=make_club("a", "mame-no-kai"))
+    assert club_has_money(club=make_club("b", "kagetsu-cup"))
+    assert not club_has_money(club=make_club("c", "takabari-kenko"))
 
 
 def test_season_pot_query_count_does_not_grow(db, django_assert_num_queries):
