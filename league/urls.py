@@ -18,6 +18,7 @@ from league.money import views_share as share
 from league.public import views as public
 from league.recording import views as record
 from league.recording import views_pages as pages
+from league.rules import views as rules_views
 from league.standings import views as standings
 from league.standings import views_players as players
 
@@ -68,10 +69,10 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("seasons/<int:season_id>/race/", players.season_race, name="season_race"),
     path("standings/", standings.standings, name="standings"),
     path("players/<int:member_id>/", players.player_detail, name="player_detail"),
-    path("rules/", manage.rules_list, name="rules_list"),
-    path("rules/new/", manage.rules_new, name="rules_new"),
-    path("rules/example/", manage.rules_example, name="rules_example"),
-    path("rules/<int:version_id>/resettle/", manage.rules_resettle, name="rules_resettle"),
+    path("rules/", rules_views.rules_list, name="rules_list"),
+    path("rules/new/", rules_views.rules_new, name="rules_new"),
+    path("rules/example/", rules_views.rules_example, name="rules_example"),
+    path("rules/<int:version_id>/resettle/", rules_views.rules_resettle, name="rules_resettle"),
     path("invitations/", invitations.invitation_list, name="invitation_list"),
     path(
         "invitations/<int:invitation_id>/revoke/",

@@ -154,7 +154,7 @@ def slug_suggest(name: str) -> str:
 def rules_choices(user: User) -> list[tuple[str, str]]:
     """(value, label) of what a new club's rules can start from: each preset, then "like" each
     club the user belongs to."""
-    from league.club.forms_manage import preset_label
+    from league.rules.forms import preset_label
 
     choices = [(PRESET_PREFIX + name, preset_label(name)[0]) for name in scoring.PRESETS]
     for club in Club.objects.filter(memberships__user=user).order_by("name", "slug"):

@@ -35,11 +35,11 @@ from league import limits, throttle
 from league.access import club_for
 from league.accounts import services
 from league.accounts.forms import ClubForm, FirstSeasonForm, MembershipRoleForm, SignupForm
-from league.club.forms_manage import preset_label
-from league.club.views_manage import example_points, example_response
 from league.core.errors import ServiceError
 from league.models import Member, Membership
 from league.models.audit import audit
+from league.rules.forms import preset_label
+from league.rules.views import example_points, example_response
 
 # Sign-ups stored from one address in `window` before more are refused: enough for a club's
 # members signing up on the parlour's network one evening, few for a script.

@@ -21,13 +21,13 @@ import scoring
 from league import limits, money
 from league.api import auth as api_auth
 from league.club import services as club_services
-from league.club.forms_manage import RulesForm, rules_initial
 from league.core import errors as core_errors
 from league.core.clock import today
 from league.models import ApiToken, ChipEvent, Game, LedgerEntry, RulesVersion, Season
 from league.money import services as money_services
 from league.recording import services
 from league.rules import services as rules_services
+from league.rules.forms import RulesForm, rules_initial
 from tests.league.test_api import body, call, url
 from tests.league.test_imports import STANDARD, game, plan_of, simple
 from tests.league.test_record import new_url, nothing_stored, posted

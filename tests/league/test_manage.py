@@ -12,11 +12,12 @@ from django.urls import reverse
 
 import scoring
 from league.club import services as club_services
-from league.club.forms_manage import RulesForm, kana_sort_key, normalise_kana, rules_initial
+from league.club.forms_manage import kana_sort_key, normalise_kana
 from league.core import format as jancho
 from league.models import AuditLog, Game, Member, Result, RulesVersion, Season, audit
 from league.recording import services
 from league.rules import services as rules_services
+from league.rules.forms import RulesForm, rules_initial
 
 D = datetime.date
 
