@@ -31,6 +31,7 @@ from league.club.services import member_create, season_create
 from league.core.errors import ServiceError
 from league.models import Club, Member, Membership, RulesVersion, Season
 from league.models.audit import User, audit
+from league.rules.presets import preset_label
 from league.rules.services import rules_version_create
 
 SLUG_MIN = 3
@@ -154,8 +155,6 @@ def slug_suggest(name: str) -> str:
 def rules_choices(user: User) -> list[tuple[str, str]]:
     """(value, label) of what a new club's rules can start from: each preset, then "like" each
     club the user belongs to."""
-    from league.rules.forms import preset_label
-
     choices = [(PRESET_PREFIX + name, preset_label(name)[0]) for name in scoring.PRESETS]
     for club in Club.objects.filter(memberships__user=user).order_by("name", "slug"):
         choices.append(

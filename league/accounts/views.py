@@ -38,7 +38,7 @@ from league.accounts.forms import ClubForm, FirstSeasonForm, MembershipRoleForm,
 from league.core.errors import ServiceError
 from league.models import Member, Membership
 from league.models.audit import audit
-from league.rules.forms import preset_label
+from league.rules.presets import preset_label
 from league.rules.views import example_points, example_response
 
 # Sign-ups stored from one address in `window` before more are refused: enough for a club's

@@ -28,7 +28,8 @@ from league.core import format as jancho
 from league.core.errors import problem_message
 from league.models import Club, Result, RulesVersion
 from league.rules import services as rules_services
-from league.rules.forms import RulesForm, preset_label, rules_initial, rules_summary
+from league.rules.forms import RulesForm, rules_initial, rules_summary
+from league.rules.presets import preset_label
 
 
 @require_GET
