@@ -10,4 +10,4 @@ class LeagueConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        pass
+        from league.standings import signals  # noqa: F401  (a season's totals follow its dates)
