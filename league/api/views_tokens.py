@@ -37,7 +37,7 @@ class TokenForm(forms.Form):
 def _render(request: HttpRequest, club: Club, form: TokenForm, secret: str = "") -> HttpResponse:
     tokens = ApiToken.objects.filter(club=club).select_related("user").order_by("-created_at")
     context = {"club": club, "form": form, "tokens": tokens, "secret": secret}
-    return render(request, "league/token_list.html", context)
+    return render(request, "league/api/token_list.html", context)
 
 
 @never_cache  # the page that shows a new secret must not be kept by a browser or a proxy

@@ -53,7 +53,7 @@ def member_list(request: HttpRequest, slug: str) -> HttpResponse:
     )
     return render(
         request,
-        "league/member_list.html",
+        "league/club/member_list.html",
         {
             "club": club,
             "active": [m for m in members if m.is_active],
@@ -77,7 +77,7 @@ def member_new(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("%(name)s was added.") % {"name": member.name})
             return redirect(_next_or(request, reverse("member_list", args=[club.slug])))
-    return render(request, "league/member_form.html", {"club": club, "form": form})
+    return render(request, "league/club/member_form.html", {"club": club, "form": form})
 
 
 def _member_toggle(request: HttpRequest, club: Club, member_id: str) -> HttpResponse:
@@ -107,7 +107,7 @@ def _member_toggle(request: HttpRequest, club: Club, member_id: str) -> HttpResp
 def season_list(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     seasons = Season.objects.filter(club=club).order_by("-start", "-pk")
-    return render(request, "league/season_list.html", {"club": club, "seasons": seasons})
+    return render(request, "league/club/season_list.html", {"club": club, "seasons": seasons})
 
 
 @require_http_methods(["GET", "POST"])
@@ -122,7 +122,7 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Season %(name)s was created.") % {"name": season.name})
             return redirect("season_list", club.slug)
-    return render(request, "league/season_form.html", {"club": club, "form": form})
+    return render(request, "league/club/season_form.html", {"club": club, "form": form})
 
 
 # --- rules versions --------------------------------------------------------------------------

@@ -132,7 +132,7 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("import_preview", club.slug)
     return render(
         request,
-        "league/import_upload.html",
+        "league/excel/import_upload.html",
         {
             "club": club,
             "form": form,
@@ -147,7 +147,7 @@ def _render_preview(
 ) -> HttpResponse:
     return render(
         request,
-        "league/import_preview.html",
+        "league/excel/import_preview.html",
         {
             "club": plan.club,
             "upload": upload,

@@ -1,6 +1,6 @@
 """Money: each day's ledger (who pays whom), payments, loans and deferred debts, closing a day,
 statements, the cup's pot. `services` writes and derives, `forms` and `views` are the pages
-(templates/league/day_ledger.html and friends).
+(templates/league/money/day_ledger.html and friends).
 
 `from league import money` then `money.day_ledger(...)` reads the services, as before the move.
 """

@@ -186,7 +186,7 @@ def day_ledger(request: HttpRequest, slug: str, date: datetime.date) -> HttpResp
     ledger = money.day_ledger(day=day)
     if not ledger.has_money and not ledger.entries:  # a day with entries always has its page
         raise Http404
-    return render(request, "league/day_ledger.html", _ledger_context(club, ledger, request.user))
+    return render(request, "league/money/day_ledger.html", _ledger_context(club, ledger, request.user))
 
 
 # --- closing the day (締め) ---------------------------------------------------------------------
@@ -231,7 +231,7 @@ def day_close(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespo
         "rows": [(row, form[f"t-{row.payer_key}-{row.payee_key}"]) for row in rows],
         "form": form,
     }
-    return render(request, "league/day_close.html", context)
+    return render(request, "league/money/day_close.html", context)
 
 
 @require_POST
@@ -429,4 +429,4 @@ def entry_reverse(request: HttpRequest, slug: str, entry_id: int) -> HttpRespons
             return redirect(back)
     row = _entry_rows(club, [entry])[0]
     context = {"club": club, "entry": entry, "row": row, "form": form, "back": back}
-    return render(request, "league/entry_reverse.html", context)
+    return render(request, "league/money/entry_reverse.html", context)

@@ -173,7 +173,7 @@ def member_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
     statement = money.member_statement(member=member)
     return render(
         request,
-        "league/member_statement.html",
+        "league/money/member_statement.html",
         {
             "club": club,
             "member": member,
@@ -215,7 +215,7 @@ def debt_list(request: HttpRequest, slug: str) -> HttpResponse:
     ]
     return render(
         request,
-        "league/debt_list.html",
+        "league/money/debt_list.html",
         {
             "club": club,
             "debts": [(d, d.age_days(today)) for d in accounts.debts],
@@ -290,7 +290,7 @@ def club_pot(request: HttpRequest, slug: str) -> HttpResponse:
     season, seasons = _season(request, club)
     context: dict[str, Any] = {"club": club, "season": season, "seasons": seasons}
     if season is None:
-        return render(request, "league/club_pot.html", context)
+        return render(request, "league/money/club_pot.html", context)
     season.club = club
     pot = money.season_pot(season=season)
     # A GET with the venue cost previews the split; the POST records it.
@@ -313,4 +313,4 @@ def club_pot(request: HttpRequest, slug: str) -> HttpResponse:
     if pot.has_pot and not pot.payouts and form.is_bound and form.is_valid():
         preview = pot.payout(form.cleaned_data["venue_cost"])
     context.update(pot=pot, form=form, preview=preview)
-    return render(request, "league/club_pot.html", context)
+    return render(request, "league/money/club_pot.html", context)

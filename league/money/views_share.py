@@ -28,4 +28,4 @@ def day_share(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespo
         ledger = money.day_ledger(day=day)
     text = sharing.day_text(club=club, day=day, games=selectors.day_games(day=day), ledger=ledger)
     context = {"club": club, "day": day, "text": text, "lines": text.count("\n") + 1}
-    return render(request, "league/day_share.html", context)
+    return render(request, "league/money/day_share.html", context)

@@ -158,7 +158,7 @@ def _render_form(
 ) -> HttpResponse:
     return render(
         request,
-        "league/game_form.html",
+        "league/recording/game_form.html",
         {
             "club": club,
             "form": form,
@@ -373,6 +373,6 @@ def game_void(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     seats = [(WINDS[r.seat], r) for r in results]
     return render(
         request,
-        "league/game_void.html",
+        "league/recording/game_void.html",
         {"club": club, "game": game, "form": form, "seats": seats},
     )

@@ -26,7 +26,7 @@ def home(request: HttpRequest) -> HttpResponse:
     clubs = selectors.user_clubs(user=request.user)
     if len(clubs) == 1:
         return redirect("club_home", clubs[0].slug)
-    return render(request, "league/home.html", {"clubs": clubs})
+    return render(request, "league/recording/home.html", {"clubs": clubs})
 
 
 @require_safe
@@ -40,7 +40,7 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
         "recent_games": selectors.club_recent_games(club=club),
         "recent_days": selectors.club_recent_days(club=club),
     }
-    return render(request, "league/club_home.html", context)
+    return render(request, "league/recording/club_home.html", context)
 
 
 @require_safe
@@ -61,7 +61,7 @@ def day_detail(request: HttpRequest, slug: str, date: datetime.date) -> HttpResp
         "ledger_has_yen": any(row["yen"] is not None for row in ledger),
         "has_money": bool(version and version.rules.has_money),
     }
-    return render(request, "league/day_detail.html", context)
+    return render(request, "league/recording/day_detail.html", context)
 
 
 def _last_by_table(games: list[Game]) -> list[Game]:
@@ -86,7 +86,7 @@ def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         "history": selectors.game_history(game=game),
         "breakdown": _game_breakdown(game),
     }
-    return render(request, "league/game_detail.html", context)
+    return render(request, "league/recording/game_detail.html", context)
 
 
 def _game_breakdown(game: Game) -> breakdown.Breakdown | None:

@@ -45,7 +45,7 @@ def rules_list(request: HttpRequest, slug: str) -> HttpResponse:
     rows = [(v, rules_summary(v.rules)) for v in versions]
     return render(
         request,
-        "league/rules_list.html",
+        "league/rules/rules_list.html",
         {"club": club, "rows": rows, "in_force": in_force, "today": today},
     )
 
@@ -144,7 +144,7 @@ def rules_new(request: HttpRequest, slug: str) -> HttpResponse:
         "example_seats": _example_seats(form),
         "preset_label": preset_label(form["preset"].value() or "")[0],
     }
-    return render(request, "league/rules_form.html", context)
+    return render(request, "league/rules/rules_form.html", context)
 
 
 def _example_seats(form: RulesForm) -> list[tuple[str, str]]:
@@ -300,7 +300,7 @@ def rules_resettle(request: HttpRequest, slug: str, version_id: int) -> HttpResp
         "changed_count": sum(row.change.changed for row in rows),
         "failed_count": sum(row.change.after is None for row in rows),
     }
-    return render(request, "league/rules_resettle.html", context)
+    return render(request, "league/rules/rules_resettle.html", context)
 
 
 # The worked example's final points, by the number of players: 4 × 25,000 and 3 × 35,000, the

@@ -49,7 +49,7 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
             seasons=[season],
         )
     context = {"club": club, "season": season, "filter": filterset, "table": table}
-    return render(request, "league/season_standings.html", context)
+    return render(request, "league/standings/season_standings.html", context)
 
 
 @require_safe
@@ -72,7 +72,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "period": period,
         "season_leaders": [(s, leaders[s.pk]) for s in seasons],
     }
-    return render(request, "league/standings.html", context)
+    return render(request, "league/standings/standings.html", context)
 
 
 # --- helpers ---------------------------------------------------------------------------------

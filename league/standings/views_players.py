@@ -210,7 +210,7 @@ def player_detail(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
         "score_chart": score_chart,
         "rank_chart": _rank_chart(row, shown),
     }
-    return render(request, "league/player_detail.html", context)
+    return render(request, "league/standings/player_detail.html", context)
 
 
 def _bust_counts(
@@ -284,7 +284,7 @@ def season_race(request: HttpRequest, slug: str, season_id: int) -> HttpResponse
     club = club_for(request, slug)
     season = get_object_or_404(Season, club=club, pk=season_id)
     context = {"club": club, "season": season, **race(club=club, season=season)}
-    return render(request, "league/season_race.html", context)
+    return render(request, "league/standings/season_race.html", context)
 
 
 def race(*, club: Club, season: Season) -> dict[str, Any]:
