@@ -774,7 +774,7 @@ def test_a_name_created_meanwhile_is_reported_and_nothing_is_stored(uploaded, cl
         real(**kwargs)
         return real(**kwargs)  # the name exists now: ServiceError
 
-    monkeypatch.setattr(services, "member_create", someone_was_faster)
+    monkeypatch.setattr(club_services, "member_create", someone_was_faster)
     response = uploaded.post(url("import_confirm", club))
     assert response.status_code == 200
     assert not Member.objects.filter(name="新人").exists()

@@ -125,7 +125,7 @@ def test_deep_nesting_never_reaches_the_json_parser(english, club, monkeypatch):
         raise AssertionError("json.loads was called")
 
     fake = types.SimpleNamespace(loads=parser_called, dumps=json.dumps)
-    monkeypatch.setattr("league.club.forms_manage.json", fake)
+    monkeypatch.setattr("league.rules.forms.json", fake)
     for depth in (25, 3000, 100_000):
         errors = json_errors(rules_post(english, club, "[" * depth + "]" * depth))
         assert errors
