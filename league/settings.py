@@ -1,7 +1,7 @@
 """Settings for Janchō (雀帳).
 
 Out of the box this runs on SQLite with DEBUG on and nothing else installed; production sets
-DEBUG=false, SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL in the environment (see league/env.py).
+DEBUG=false, SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL in the environment (see league/conf/env.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The strict environment readers in league/env.py, and the locale the settings fix."""
+"""The strict environment readers in league/conf/env.py, and the locale the settings fix."""
 
 from __future__ import annotations
 
