@@ -35,7 +35,7 @@ INSTALLED_APPS: list[str] = [
 
 MIDDLEWARE: list[str] = [
     "django.middleware.security.SecurityMiddleware",
-    # Django 6's own; on Django 5.2 (Python 3.11) league/csp.py sends the same header.
+    # Django 6's own; on Django 5.2 (Python 3.11) league/conf/csp.py sends the same header.
     "django.middleware.csp.ContentSecurityPolicyMiddleware"
     if django.VERSION >= (6, 0)
     else "league.conf.csp.ContentSecurityPolicyMiddleware",

@@ -72,7 +72,7 @@ def logged_in(user) -> Client:
 
 
 def new_game_post(points=POINTS, key: uuid.UUID | None = None, table: str = "A") -> dict[str, str]:
-    """The new-game form's full POST, saving (league/forms.py GameForm)."""
+    """The new-game form's full POST, saving (league/recording/forms.py GameForm)."""
     data = {
         "date": DATE.isoformat(),
         "table": table,

@@ -1,4 +1,4 @@
-"""The write layer, league/services.py, against the real database.
+"""The write layer, league/recording/services.py and the other domains' services, against the real database.
 
 Every settled number is compared with `scoring.settle_game` on the same input (the engine has its
 own tests); these tests check what is stored, what is refused, and that nothing is ever deleted.
