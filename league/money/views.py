@@ -186,7 +186,9 @@ def day_ledger(request: HttpRequest, slug: str, date: datetime.date) -> HttpResp
     ledger = money.day_ledger(day=day)
     if not ledger.has_money and not ledger.entries:  # a day with entries always has its page
         raise Http404
-    return render(request, "league/money/day_ledger.html", _ledger_context(club, ledger, request.user))
+    return render(
+        request, "league/money/day_ledger.html", _ledger_context(club, ledger, request.user)
+    )
 
 
 # --- closing the day (締め) ---------------------------------------------------------------------

@@ -221,7 +221,8 @@ def test_an_inactive_member_is_offered_back_never_as_a_new_guest(
 
 
 def test_the_api_finds_names_the_same_way(club, roster, organiser):
-    from league.api.views import PlayerIn, _Members
+    from league.api.games import _Members
+    from league.api.schemas import PlayerIn
 
     found, problem = _Members(roster.values()).find(PlayerIn(name="阿部誠", points=0))
     assert found == roster["阿部 誠"] and problem is None

@@ -1,0 +1,338 @@
+"""What the API reads and writes: pydantic schemas of the requests and answers, and the functions
+that turn games and ledgers into answers."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.utils.translation import gettext as _
+from ninja import Field, Schema
+from ninja.errors import HttpError
+from pydantic import ConfigDict
+
+from league import money
+from league.api.base import (
+    MAX_CHIP_EVENTS,
+    MAX_ID,
+    MAX_PLAYERS,
+    MAX_REVISION,
+    PlayerRef,
+    Reason,
+    Text20,
+    Text30,
+    Text50,
+    TypedInteger,
+)
+from league.models import Club, Game
+from league.recording import selectors
+from league.recording.forms import (
+    MAX_CHOMBO,
+    MAX_MULTIPLIER,
+)
+
+
+class SeasonOut(Schema):
+    id: int
+    name: str
+    start: datetime.date
+    end: datetime.date
+    min_games: int
+
+
+class DayOut(Schema):
+    date: datetime.date
+    venue: str
+    games: int = Field(description="Games recorded that day, void ones included.")
+
+
+class DayPage(Schema):
+    items: list[DayOut]
+    count: int
+    page: int
+    pages: int
+
+
+class ResultOut(Schema):
+    seat: int = Field(description="0 is 起家 (East).")
+    member_id: int
+    name: str
+    points: int
+    chombo: int
+    rank: int
+    score: int = Field(description="Tenths of 1,000 points: 453 is +45.3.")
+    chips: int
+    yen: int | None
+    busted_by_seat: int | None = Field(None, description="飛び賞: the seat of whoever busted them.")
+    yakitori: bool = False
+
+
+class GameSummaryOut(Schema):
+    id: int
+    date: datetime.date
+    number: int
+    table: str
+    rate: str
+    deposits: int
+    revision: int
+    rules_version: int
+    voided: bool
+    void_reason: str
+    players: list[ResultOut] = Field(description="The current revision's settled rows.")
+
+
+class ChipOut(Schema):
+    kind: str
+    winner: int = Field(description="Member id.")
+    from_: int | None = Field(alias="from", description="Member id; null for a tsumo.")
+    multiplier: int
+
+
+class GameOut(GameSummaryOut):
+    rules_effective_from: datetime.date
+    chips: list[ChipOut]
+
+
+class DayDetailOut(Schema):
+    date: datetime.date
+    venue: str
+    games: list[GameSummaryOut]
+
+
+class LedgerPlayerOut(Schema):
+    member_id: int
+    name: str
+    games: int
+    score: int
+    chips: int
+    game_yen: int
+    fees: int
+    shugi: int
+    rounding: int
+    yen: int = Field(description="The day's total: + receives, − pays.")
+    outstanding: int = Field(description="What is still to settle after recorded payments.")
+
+
+class TransferOut(Schema):
+    payer_id: int | None = Field(description="Member id; null for the club.")
+    payer: str
+    payee_id: int | None = Field(description="Member id; null for the club.")
+    payee: str
+    yen: int
+
+
+class LedgerOut(Schema):
+    date: datetime.date
+    house: int = Field(description="What the club receives from the day (negative: pays).")
+    house_outstanding: int
+    settled: bool
+    players: list[LedgerPlayerOut]
+    transfers: list[TransferOut] = Field(description="What still settles the day.")
+
+
+class StandingOut(Schema):
+    member_id: int
+    name: str
+    is_guest: bool
+    qualified: bool
+    position: int
+    games: int
+    total: int
+    average: int = Field(description="Hundredths of 1,000 points per game.")
+    avg_rank: int = Field(description="Hundredths of a rank.")
+    first: int
+    second: int
+    third: int
+    fourth: int
+    first_rate: int = Field(description="Hundredths of a percent.")
+    second_rate: int
+    third_rate: int
+    fourth_rate: int
+    top_two_rate: int
+    avoid_last_rate: int
+    best: int
+    busts: int
+    chombo: int
+    chips: int
+    yen: int
+
+
+class StandingsOut(Schema):
+    season: int | None
+    start: datetime.date | None
+    end: datetime.date | None
+    rate: str
+    min_games: int
+    sort: str
+    rows: list[StandingOut]
+
+
+class StrictIn(Schema):
+    """A request body: a field the schema does not know is a 422 (a misspelt "chip" for "chips"
+    would otherwise drop the chips without a word)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlayerIn(StrictIn):
+    member_id: int | None = Field(None, ge=1, le=MAX_ID)
+    name: Text50 | None = Field(None, description="A member's name or reading.")
+    points: TypedInteger
+    chombo: int = Field(0, ge=0, le=MAX_CHOMBO)
+    busted_by: int | None = Field(
+        None,
+        ge=0,
+        le=3,
+        description="飛び賞 to the buster: the seat (0 is 起家) of whoever busted this player.",
+    )
+    yakitori: bool = Field(False, description="焼き鳥: won no hand all game (rules with 焼き鳥).")
+
+
+class ChipIn(StrictIn):
+    kind: Text30
+    winner: PlayerRef
+    from_: PlayerRef | None = Field(None, alias="from", description="Omit for a tsumo.")
+    multiplier: int = Field(1, ge=1, le=MAX_MULTIPLIER)
+
+
+class GameIn(StrictIn):
+    date: datetime.date
+    table: Text20 = ""
+    rate: Text20 | None = Field(
+        None, description='Omitted: the rules\' first rate, as on the form; "": no money.'
+    )
+    deposits: TypedInteger | None = None
+    players: list[PlayerIn] = Field(max_length=MAX_PLAYERS, description="From 起家 (East).")
+    chips: list[ChipIn] = Field([], max_length=MAX_CHIP_EVENTS)
+
+
+class GameEditIn(GameIn):
+    date: datetime.date | None = None  # a game cannot move to another day
+    revision: int = Field(ge=1, le=MAX_REVISION, description="The revision being edited.")
+
+
+class GamePatchIn(StrictIn):
+    revision: int = Field(ge=1, le=MAX_REVISION, description="The revision being edited.")
+    table: Text20 | None = None
+    rate: Text20 | None = None
+    deposits: TypedInteger | None = None
+    players: list[PlayerIn] | None = Field(None, max_length=MAX_PLAYERS)
+    chips: list[ChipIn] | None = Field(None, max_length=MAX_CHIP_EVENTS)
+
+
+class VoidIn(StrictIn):
+    reason: Reason
+    revision: int | None = Field(None, ge=1, le=MAX_REVISION)
+
+
+class DrawPlayerOut(Schema):
+    member_id: int
+    name: str
+    wind: str | None = Field(description="東南西北 when the seats were drawn, else null.")
+
+
+class DrawTableOut(Schema):
+    label: str
+    recorded: bool
+    game_id: int | None
+    players: list[DrawPlayerOut]
+
+
+class DrawOut(Schema):
+    round: int
+    revision: int
+    seats_drawn: bool
+    tables: list[DrawTableOut]
+    sitting_out: list[DrawPlayerOut]
+
+
+def _game_summary(game: Game) -> dict[str, Any]:
+    return {
+        "id": game.pk,
+        "date": game.date,
+        "number": game.number,
+        "table": game.table,
+        "rate": game.rate,
+        "deposits": game.deposits,
+        "revision": game.revision,
+        "rules_version": game.rules_version_id,
+        "voided": game.voided,
+        "void_reason": game.void_reason,
+        "players": [
+            {
+                "seat": r.seat,
+                "member_id": r.member_id,
+                "name": r.member.name,
+                "points": r.points,
+                "chombo": r.chombo,
+                "rank": r.rank,
+                "score": r.score,
+                "chips": r.chips,
+                "yen": r.yen,
+                "busted_by_seat": r.busted_by_seat,
+                "yakitori": r.yakitori,
+            }
+            for r in game.current_results  # type: ignore[attr-defined]
+        ],
+    }
+
+
+def _game_detail(club: Club, game_id: int) -> dict[str, Any]:
+    game = selectors.club_game(club=club, game_id=game_id)
+    if game is None:
+        raise HttpError(404, _("No such game."))
+    chips = [
+        {"kind": c.kind, "winner": c.winner_id, "from": c.discarder_id, "multiplier": c.multiplier}
+        for c in game.current_chip_events  # type: ignore[attr-defined]
+    ]
+    return {
+        **_game_summary(game),
+        "rules_effective_from": game.rules_version.effective_from,
+        "chips": chips,
+    }
+
+
+def _ledger_out(club: Club, ledger: money.DayLedger) -> dict[str, Any]:
+    def name(party: int | None) -> str:
+        member = ledger.member(party)
+        return club.name if member is None else member.name
+
+    players = []
+    for p in ledger.result.players:
+        party = int(p.name)
+        players.append(
+            {
+                "member_id": party,
+                "name": name(party),
+                "games": p.games,
+                "score": p.score,
+                "chips": p.chips,
+                "game_yen": p.game_yen,
+                "fees": p.fees,
+                "shugi": p.shugi,
+                "rounding": p.rounding,
+                "yen": p.yen,
+                "outstanding": ledger.outstanding.get(party, 0),
+            }
+        )
+    transfers = []
+    for t in ledger.transfers:
+        payer = None if t.payer is None else int(t.payer)
+        payee = None if t.payee is None else int(t.payee)
+        transfers.append(
+            {
+                "payer_id": payer,
+                "payer": name(payer),
+                "payee_id": payee,
+                "payee": name(payee),
+                "yen": t.yen,
+            }
+        )
+    return {
+        "date": ledger.day.date,
+        "house": ledger.result.house,
+        "house_outstanding": ledger.outstanding.get(None, 0),
+        "settled": ledger.settled,
+        "players": players,
+        "transfers": transfers,
+    }
