@@ -396,3 +396,19 @@ def test_final_points_and_deposits_always_add_up_to_the_start():
     assert result.deposits == 3000
     game = result.settlement_game()
     assert (game.deposits, game.chombo) == (3000, ())
+
+
+def test_the_example_in_docs_hands_md_plays():
+    import json
+    import re
+
+    from scoring_test_support import ROOT
+
+    from scoring import hands_json
+
+    text = (ROOT / "docs" / "hands.md").read_text(encoding="utf-8")
+    example = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
+    final = hands_json(example)["final"]
+    assert final["ended"] is None
+    assert final["chombo"] == ["土井"]
+    assert sum(p["points"] for p in final["players"]) + final["deposits"] == 100000
