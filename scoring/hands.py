@@ -283,11 +283,7 @@ def game_end(
         would_end = reached and (hand == last or ext.sudden_death or (hand - last) % n == 0)
     if dealer_stays:
         dealer = hand % n
-        allowed = (
-            rules.agari_yame
-            if stop == "agari-yame"
-            else stop == "tenpai-yame" and rules.tenpai_yame
-        )
+        allowed = {"agari-yame": rules.agari_yame, "tenpai-yame": rules.tenpai_yame}.get(stop or "")
         first = max(range(n), key=lambda seat: (points[seat], -seat))  # ties: the earlier seat
         if (
             allowed

@@ -412,3 +412,16 @@ def test_the_example_in_docs_hands_md_plays():
     assert final["ended"] is None
     assert final["chombo"] == ["土井"]
     assert sum(p["points"] for p in final["players"]) + final["deposits"] == 100000
+
+
+def test_hand_presets_command_prints_every_preset_as_a_full_rules_object(capsys):
+    import json
+
+    from scoring import hand_rules_from_json
+    from scoring.cli import main
+
+    assert main(["hand-presets"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert set(printed) == set(HAND_PRESETS)
+    for name, full in printed.items():
+        assert hand_rules_from_json(full) == HAND_PRESETS[name].rules
