@@ -1,4 +1,5 @@
-"""`python -m scoring settle|ledger|presets`: settlement.md's command-line contract.
+"""`python -m scoring settle|ledger|hands|presets|hand-presets`: the command-line contract of
+settlement.md and hands.md.
 
 Bad input: exit status 2, one line on standard error naming the game and the field, nothing on
 standard output.
@@ -13,6 +14,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from .errors import InputError
+from .hand_presets import HAND_PRESETS
+from .hands_json import hands_json
 from .parse import ledger_json, settle_json
 from .presets import PRESETS
 
@@ -22,16 +25,29 @@ BAD_INPUT = 2
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scoring", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    for name, what in (("settle", "settle games"), ("ledger", "settle a day's payments")):
+    runs: dict[str, tuple[str, Callable[[object], Any]]] = {
+        "settle": ("game", settle_json),
+        "ledger": ("day", ledger_json),
+        "hands": ("game", hands_json),
+    }
+    for name, what in (
+        ("settle", "settle games"),
+        ("ledger", "settle a day's payments"),
+        ("hands", "play games hand by hand into final points"),
+    ):
         sub = commands.add_parser(name, help=what)
         sub.add_argument("file", nargs="?", help="a JSON file (default: standard input)")
-    commands.add_parser("presets", help="print every preset's rules as JSON")
+    commands.add_parser("presets", help="print every settlement preset's rules as JSON")
+    commands.add_parser("hand-presets", help="print every hand-rules preset as JSON")
     args = parser.parse_args(argv)
 
     if args.command == "presets":
         _print({name: preset.rules.to_json() for name, preset in PRESETS.items()})
         return 0
-    label, run = ("game", settle_json) if args.command == "settle" else ("day", ledger_json)
+    if args.command == "hand-presets":
+        _print({name: preset.rules.to_json() for name, preset in HAND_PRESETS.items()})
+        return 0
+    label, run = runs[args.command]
     return _run(args.file, stdin or sys.stdin, label, run)
 
 

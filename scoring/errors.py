@@ -34,6 +34,11 @@ NO_UMA = "no_uma"  # floating uma: no list for this many floating players, and n
 BUSTS = "busts"  # 飛び: a busted player not listed, or a listed one not busted
 NOT_IN_RULES = "not_in_rules"  # game input (busts, yakitori) that the rules do not call for
 JSON = "json"
+# The hand-by-hand engine (hands.md)
+IMPOSSIBLE_HAND = "impossible_hand"  # han and fu that no hand can have (20 fu ron, 25 fu 1 han …)
+TOO_MANY_WINNERS = "too_many_winners"
+RIICHI_POINTS = "riichi_points"  # riichi with fewer points than the rules' riichi_min
+GAME_ENDED = "game_ended"  # a hand recorded after the game ended
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,13 @@ from scoring_test_support import load_cases
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """`settle_case` runs once per case of settle.json and settle-v2.json (the rule variants of
-    version 2), `ledger_case` once per case of ledger.json."""
-    for fixture, names in (("settle_case", ("settle", "settle-v2")), ("ledger_case", ("ledger",))):
+    version 2), `ledger_case` once per case of ledger.json, `hands_case` once per case of
+    hands.json (games recorded hand by hand)."""
+    for fixture, names in (
+        ("settle_case", ("settle", "settle-v2")),
+        ("ledger_case", ("ledger",)),
+        ("hands_case", ("hands",)),
+    ):
         if fixture in metafunc.fixturenames:
             cases = [(name, c) for name in names for c in load_cases(name)]
             metafunc.parametrize(

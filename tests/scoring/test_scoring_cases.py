@@ -15,7 +15,17 @@ from scoring_test_support import (
     run_cli,
 )
 
-from scoring import InputError, Shugi, format_score, rules_from_json, settle_day, settle_game
+from scoring import (
+    InputError,
+    Shugi,
+    format_score,
+    hand_rules_from_json,
+    play_game,
+    rules_from_json,
+    settle_day,
+    settle_game,
+)
+from scoring.hands_json import hands_game_from_json
 from scoring.parse import game_from_json
 
 GAME_KEYS = ("players", "deposits", "chombo", "chips", "rate")
@@ -49,6 +59,26 @@ def test_ledger_case_on_the_command_line(ledger_case):
     check_transfers(day)
     again = run_cli("ledger", input=json.dumps(ledger_case["input"], ensure_ascii=False))
     assert json.loads(again.stdout)["transfers"] == day["transfers"]
+
+
+def test_hands_case_on_the_command_line(hands_case):
+    proc = run_cli("hands", input=json.dumps(hands_case["input"], ensure_ascii=False))
+    if is_error_case(hands_case):
+        assert proc.returncode == 2
+        line = assert_one_line_error(proc.stderr, proc.stdout)
+        assert hands_case["error"] in line
+        assert line.startswith("game 0: ")
+    else:
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stderr == ""
+        assert json.loads(proc.stdout) == hands_case["expected"]
+
+
+def test_all_good_hands_cases_as_one_list_give_a_list_in_the_same_order():
+    good = [c for c in load_cases("hands") if not is_error_case(c)]
+    proc = run_cli("hands", input=json.dumps([c["input"] for c in good], ensure_ascii=False))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [c["expected"] for c in good]
 
 
 def test_settle_reads_a_file_argument(tmp_path):
@@ -150,6 +180,36 @@ def test_ledger_case_through_the_api(ledger_case):
     )
 
 
+def _hands_via_api(data: dict):
+    rules = hand_rules_from_json(data["rules"])
+    return play_game(rules, hands_game_from_json(data))
+
+
+def test_hands_case_through_the_api(hands_case):
+    if is_error_case(hands_case):
+        with pytest.raises(InputError) as caught:
+            _hands_via_api(hands_case["input"])
+        assert hands_case["error"] in str(caught.value)
+        return
+    result = _hands_via_api(hands_case["input"])
+    expected = hands_case["expected"]
+    names = result.players
+    assert len(result.hands) == len(expected["hands"])
+    for got, want in zip(result.hands, expected["hands"], strict=True):
+        assert got.round == want["round"]
+        assert (got.honba, got.sticks) == (want["honba"], want["sticks"])
+        assert names[got.dealer] == want["dealer"]
+        assert dict(zip(names, got.deltas, strict=True)) == want["deltas"]
+        assert dict(zip(names, got.scores, strict=True)) == want["scores"]
+    final = expected["final"]
+    assert [(s.name, s.points) for s in result.seats] == [
+        (p["name"], p["points"]) for p in final["players"]
+    ]
+    assert result.deposits == final["deposits"]
+    assert result.ended == final["ended"]
+    assert list(result.chombo) == final.get("chombo", [])
+
+
 def test_the_shared_files_have_both_kinds_of_case():
     """Guards the parametrised tests above against silently running on nothing."""
     assert len(load_cases("settle-v2")) >= 10
@@ -158,6 +218,9 @@ def test_the_shared_files_have_both_kinds_of_case():
     assert sum(not is_error_case(c) for c in settle) >= 5
     assert all("error" in c for c in settle if is_error_case(c))
     assert all(not is_error_case(c) for c in load_cases("ledger"))
+    hands = load_cases("hands")
+    assert sum(is_error_case(c) for c in hands) >= 1
+    assert sum(not is_error_case(c) for c in hands) >= 10
 
 
 SHARED_CASES = ROOT.parent / "shared" / "cases"  # the team's working copy, when it is beside us
