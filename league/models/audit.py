@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Required, TypedDict, Unpack
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -67,54 +67,30 @@ def stored_user(user: User) -> AbstractBaseUser | None:
     return user if getattr(user, "is_authenticated", False) else None  # type: ignore[return-value]
 
 
-def audit(
-    *,
-    club: Club,
-    actor: User,
-    action: str,
-    target: str,
-    before: Any = None,
-    after: Any = None,
-    game: Game | None = None,
-    reason: str = "",
-) -> AuditLog:
+class AuditFields(TypedDict, total=False):
+    """What an audit entry says: the club, who acted, the action (`game.record`, …), its target
+    (`game:12`), and optionally the state before and after, the game, and a reason."""
+
+    club: Required[Club]
+    actor: Required[User]
+    action: Required[str]
+    target: Required[str]
+    before: Any
+    after: Any
+    game: Game | None
+    reason: str
+
+
+def audit(**fields: Unpack[AuditFields]) -> AuditLog:
     """The one place that writes the audit log (audit_many: several entries in one insert)."""
-    entry = audit_entry(
-        club=club,
-        actor=actor,
-        action=action,
-        target=target,
-        before=before,
-        after=after,
-        game=game,
-        reason=reason,
-    )
+    entry = audit_entry(**fields)
     entry.save()
     return entry
 
 
-def audit_entry(
-    *,
-    club: Club,
-    actor: User,
-    action: str,
-    target: str,
-    before: Any = None,
-    after: Any = None,
-    game: Game | None = None,
-    reason: str = "",
-) -> AuditLog:
+def audit_entry(**fields: Unpack[AuditFields]) -> AuditLog:
     """An audit log entry, not saved yet: for `audit` and `audit_many`."""
-    return AuditLog(
-        club=club,
-        actor=stored_user(actor),
-        action=action,
-        target=target,
-        before=before,
-        after=after,
-        game=game,
-        reason=reason,
-    )
+    return AuditLog(**{**fields, "actor": stored_user(fields["actor"])})
 
 
 def audit_many(entries: Sequence[AuditLog]) -> None:
