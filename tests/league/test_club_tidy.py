@@ -11,7 +11,6 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from league.club import services
 from league.club import services as club_services
 from league.core import errors
 from league.models import AuditLog, Day, Game, Member, Result, Season

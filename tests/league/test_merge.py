@@ -14,7 +14,6 @@ import pytest
 from django.urls import reverse
 
 from league import money
-from league.club import services
 from league.club import services as club_services
 from league.core import errors
 from league.models import (
@@ -298,7 +297,7 @@ def test_recording_under_the_merged_name_is_refused_clearly(two_clubs):
         game(two, two_clubs["user"], D3, [b, *opp], (25000, 25000, 25000, 25000))
     assert "青木" in str(e.value)
     with pytest.raises(errors.ServiceError) as e:
-        services.member_create(club=two, user=None, name="青木ゲスト")
+        club_services.member_create(club=two, user=None, name="青木ゲスト")
     assert "青木" in e.value.errors["name"][0]
     with pytest.raises(errors.ServiceError):
         money.shugi_add(day=Day.objects.get(club=two, date=D1), user=None, winner=b)
