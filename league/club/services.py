@@ -21,7 +21,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db import models as django_models
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -144,44 +144,26 @@ def _ledger_touching(member: Member) -> Q:
     return Q(payer=member) | Q(payee=member) | Q(borrower=member)
 
 
+def _ids(rows: QuerySet[Any]) -> list[int]:
+    return list(rows.order_by("pk").values_list("pk", flat=True))
+
+
 def _moved_ids(gone: Member) -> dict[str, list[int]]:
     """The ids of every row that names `gone`, by kind (a fixed number of queries)."""
     attend = Day.attendees.through.objects.filter(member_id=gone.pk)
     return {
-        "results": list(
-            Result.objects.filter(member=gone).order_by("pk").values_list("pk", flat=True)
-        ),
-        "chip_winner": list(
-            ChipEvent.objects.filter(winner=gone).order_by("pk").values_list("pk", flat=True)
-        ),
-        "chip_discarder": list(
-            ChipEvent.objects.filter(discarder=gone).order_by("pk").values_list("pk", flat=True)
-        ),
-        "ledger_payer": list(
-            LedgerEntry.objects.filter(payer=gone).order_by("pk").values_list("pk", flat=True)
-        ),
-        "ledger_payee": list(
-            LedgerEntry.objects.filter(payee=gone).order_by("pk").values_list("pk", flat=True)
-        ),
-        "ledger_borrower": list(
-            LedgerEntry.objects.filter(borrower=gone).order_by("pk").values_list("pk", flat=True)
-        ),
+        "results": _ids(Result.objects.filter(member=gone)),
+        "chip_winner": _ids(ChipEvent.objects.filter(winner=gone)),
+        "chip_discarder": _ids(ChipEvent.objects.filter(discarder=gone)),
+        "ledger_payer": _ids(LedgerEntry.objects.filter(payer=gone)),
+        "ledger_payee": _ids(LedgerEntry.objects.filter(payee=gone)),
+        "ledger_borrower": _ids(LedgerEntry.objects.filter(borrower=gone)),
         "days": list(attend.order_by("day_id").values_list("day_id", flat=True)),
-        "shugi": list(
-            DayShugi.objects.filter(winner=gone).order_by("pk").values_list("pk", flat=True)
-        ),
-        "draw_seats": list(
-            DrawSeat.objects.filter(member=gone).order_by("pk").values_list("pk", flat=True)
-        ),
-        "draw_attendance": list(
-            Attendance.objects.filter(member=gone).order_by("pk").values_list("pk", flat=True)
-        ),
-        "invitations": list(
-            Invitation.objects.filter(member=gone).order_by("pk").values_list("pk", flat=True)
-        ),
-        "merged_from": list(
-            Member.objects.filter(merged_into=gone).order_by("pk").values_list("pk", flat=True)
-        ),
+        "shugi": _ids(DayShugi.objects.filter(winner=gone)),
+        "draw_seats": _ids(DrawSeat.objects.filter(member=gone)),
+        "draw_attendance": _ids(Attendance.objects.filter(member=gone)),
+        "invitations": _ids(Invitation.objects.filter(member=gone)),
+        "merged_from": _ids(Member.objects.filter(merged_into=gone)),
     }
 
 
