@@ -33,10 +33,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import scoring
 from league import limits, throttle
 from league.access import club_for
-from league.accounts import services
+from league.accounts import invitations, services
 from league.accounts.forms import ClubForm, FirstSeasonForm, MembershipRoleForm, SignupForm
 from league.core.errors import ServiceError
-from league.models import Member, Membership
+from league.models import AuditLog, Member, Membership
 from league.models.audit import audit
 from league.rules.presets import preset_label
 from league.rules.views import example_points, example_response
@@ -94,8 +94,6 @@ def _add_errors(form, error: ServiceError) -> None:
 def _invitation_in(next_url: str):
     """The usable invitation whose link `next` is, or None: its holder may sign up even where
     SIGNUP is off (on a private installation, people join by invitation)."""
-    from league.accounts import invitations
-
     if not next_url:
         return None
     try:
@@ -113,9 +111,6 @@ def _invitation_in(next_url: str):
 def _signup_by_invitation(invitation, form: SignupForm):
     """Where SIGNUP is off: one account per use the invitation has left, so that one link cannot
     make accounts without end (counted in the club's audit log, invitation.signup)."""
-    from league.accounts import invitations
-    from league.models import AuditLog
-
     with transaction.atomic():
         locked = invitations.Invitation.objects.select_for_update().get(pk=invitation.pk)
         if invitations.state(locked) != invitations.OK:  # cancelled or expired meanwhile
