@@ -767,3 +767,102 @@ def test_a_result_that_is_not_a_string_is_bad_input_not_a_crash(result, capsys):
     assert (code, out) == (2, "")
     assert err.count("\n") == 1
     assert err.startswith("game 0: hands[0].result: must be one of ron, tsumo, draw")
+
+
+# --- more flows ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("mode", "each"), [("split", 1800), ("loss", 1300)])
+def test_three_player_dealer_tsumo_split_or_loss_with_honba(mode, each, capsys):
+    # pairon-kansai-3p (300 a payer a honba on a tsumo). 東1: nobody tenpai: 東2 1本 (dealer B).
+    # B tsumo 2 han 30 fu: b = 480, own share 2b = 960.
+    # split: a = 2b = 960, up100(960 + 480) = 1,500 + 300 from each; loss: up100(960) 1,000 + 300.
+    # The dealer won: 東2 2本.
+    rules = {"preset": "pairon-kansai-3p", "sanma_tsumo": mode}
+    out = cli(game(rules, NOTEN, tsumo("B", 2, 30), NOTEN, players=ABC), capsys)
+    check(
+        out,
+        ABC,
+        [
+            ("東1", 0, 0, "A", [0, 0, 0]),
+            ("東2", 1, 0, "B", [-each, 2 * each, -each]),
+            ("東2", 2, 0, "B", [0, 0, 0]),
+        ],
+        [35000 - each, 35000 + 2 * each, 35000 - each],
+    )
+
+
+def test_sanchahou_keeps_the_sticks_for_the_next_winner_tenhou(capsys):
+    # tenhou (sanchahou renchan, `from` optional). 東1: three claim A's tile; B and C had
+    # declared riichi: s = 2, 東1 1本. D tsumo 1/30: dealer 500 + 100, B and C 300 + 100,
+    # and both sticks: +3,400. The deal passes: 東2 0本.
+    out = cli(
+        game("tenhou", abortive("sanchahou", riichi=["B", "C"]), tsumo("D", 1, 30), NOTEN), capsys
+    )
+    check(
+        out,
+        ABCD,
+        [
+            ("東1", 0, 0, "A", [0, -1000, -1000, 0]),
+            ("東1", 1, 2, "A", [-600, -400, -400, 3400]),
+            ("東2", 0, 0, "B", [0, 0, 0, 0]),
+        ],
+        [24400, 23600, 23600, 28400],
+    )
+
+
+def test_a_chombo_payment_can_bust(capsys):
+    # pairon-kansai (reverse mangan), start 10,000: the dealer A's chombo costs 4,000 to each:
+    # −2,000 < 0: bust; the chombo is still listed for settlement.
+    out = cli(game("pairon-kansai", chombo("A"), start=10000), capsys)
+    check(
+        out,
+        ABCD,
+        [("東1", 0, 0, "A", [-12000, 4000, 4000, 4000])],
+        [-2000, 14000, 14000, 14000],
+        ended="bust",
+        chombo_names=["A"],
+    )
+
+
+def test_the_final_object_is_a_settle_game_as_it_is(capsys):
+    # kinyokai-2015: 東1 B riichi, nobody tenpai; 東2 1本 A chombo (3,000 to each); then seven
+    # more draws to 南4, the deal passes: last-hand with B's stick left (deposits 1,000).
+    # `{"rules": club, "players": final.players, "deposits": …, "chombo": …}` settles.
+    out = cli(game("kinyokai-2015", draw(riichi=["B"]), chombo("A"), *[NOTEN] * 7), capsys)
+    final = out["final"]
+    assert final["ended"] == "last-hand"
+    assert final["deposits"] == 1000
+    assert final["chombo"] == ["A"]
+    assert [p["points"] for p in final["players"]] == [16000, 27000, 28000, 28000]
+    settle = {
+        "rules": "kinyokai-2015",
+        "players": final["players"],
+        "deposits": final["deposits"],
+        "chombo": final["chombo"],
+    }
+    code = main(["settle"], stdin=io.StringIO(json.dumps(settle)))
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert json.loads(captured.out)
+
+
+def test_pao_double_yakuman_ron_scope_hand_tenhou(capsys):
+    # tenhou (pao_scope: hand, pao_ron_honba: pao). 東1: kyuushu: 東1 1本.
+    # B ron double yakuman off A, C fed daisangen: V = 64,000, L = k = 2: the whole V is halved,
+    # A 32,000 and C 32,000 + the 300 honba. The deal passes: 東2 0本.
+    out = cli(
+        game(
+            "tenhou",
+            abortive("kyuushu"),
+            ron("A", w("B", yakuman=2, pao=("C", "daisangen"))),
+        ),
+        capsys,
+    )
+    check(
+        out,
+        ABCD,
+        [("東1", 0, 0, "A", [0, 0, 0, 0]), ("東1", 1, 0, "A", [-32000, 64300, -32300, 0])],
+        [-7000, 89300, -7300, 25000],
+        ended="bust",
+    )
