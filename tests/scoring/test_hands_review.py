@@ -866,3 +866,13 @@ def test_pao_double_yakuman_ron_scope_hand_tenhou(capsys):
         [-7000, 89300, -7300, 25000],
         ended="bust",
     )
+
+
+def test_draw_renchan_never_ends_the_last_hand_as_last_hand_not_tenpai_yame(capsys):
+    # pairon-kansai with draw_renchan: never (tenpai_yame true, no extension). Seven draws: 南4 7本.
+    # D tenpai alone: 28,000, first; but tenpai does not keep the deal, so there is no stop to
+    # take: the deal passes at r = L: last-hand.
+    rules = {"preset": "pairon-kansai", "draw_renchan": "never"}
+    out = cli(game(rules, *[NOTEN] * 7, draw(tenpai=["D"])), capsys)
+    assert out["hands"][-1]["deltas"] == {"A": -1000, "B": -1000, "C": -1000, "D": 3000}
+    assert out["final"]["ended"] == "last-hand"
