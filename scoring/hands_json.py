@@ -185,7 +185,7 @@ def _event(c: Collector, value: object, path: str) -> Event | None:
     if obj is None:
         return None
     result = obj.get("result")
-    if result not in RESULT_FIELDS:
+    if not isinstance(result, str) or result not in RESULT_FIELDS:  # a list or object: unhashable
         shown = ", ".join(RESULT_FIELDS)
         c.add(_join(path, "result"), errors.CHOICE, f"must be one of {shown}")
         return None
