@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Run Janchō locally with nothing but Python 3.11+ installed (standard library only).
 
-    python3 dev.py start [runserver args]   set up .venv, migrate, load demo data, run the server
+    python3 dev.py start [addr:port]        set up .venv, migrate, load demo data, run the server
+                                            and the background worker beside it
     python3 dev.py test [pytest args]       set up .venv with the dev tools, run pytest
     python3 dev.py messages                 refresh locale/*/django.po from the code, sorted and
                                             without line numbers (needs GNU gettext), and compile
@@ -68,11 +69,26 @@ def start(args: list[str]) -> None:
     run(PYTHON, "manage.py", "migrate", "--no-input")
     if (ROOT / "league/management/commands/loaddemo.py").exists():
         say("loading demo data")
-        run(PYTHON, "manage.py", "loaddemo")
+        run(PYTHON, "manage.py", "loaddemo", *(["--addrport", args[0]] if args else []))
     addrport = args or ["127.0.0.1:8000"]
-    say(f"starting the server: runserver {' '.join(addrport)} (Ctrl-C stops it)")
-    os.chdir(ROOT)
-    os.execv(PYTHON, [str(PYTHON), "manage.py", "runserver", *addrport])
+    # The background worker (long exports and other tasks) runs beside the server and stops
+    # with it.
+    say("starting the background worker: manage.py db_worker")
+    worker = subprocess.Popen([str(PYTHON), "manage.py", "db_worker", "--no-reload"], cwd=ROOT)
+    say(f"starting the server: runserver {' '.join(addrport)} (Ctrl-C stops both)")
+    try:
+        code = subprocess.run(
+            [str(PYTHON), "manage.py", "runserver", *addrport], cwd=ROOT
+        ).returncode
+    except KeyboardInterrupt:
+        code = 0
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+    sys.exit(code)
 
 
 def test(args: list[str]) -> None:

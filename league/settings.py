@@ -6,6 +6,7 @@ DEBUG=false, SECRET_KEY, ALLOWED_HOSTS and DATABASE_URL in the environment (see 
 
 from __future__ import annotations
 
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,23 @@ INSTALLED_APPS: list[str] = [
     "django_tables2",
     "django_filters",
     "league",
+    # Background work (README: "Background work"): Django 6 has django.tasks built in; on Django
+    # 5.2 the django-tasks backport provides it. Tasks wait in the app's own database
+    # (django-tasks-db) until `manage.py db_worker` runs them.
+    *([] if find_spec("django.tasks") else ["django_tasks"]),
+    "django_tasks_db",
 ]
+
+# A game log longer than this many rows (one per player per game: 40,000 is 10,000 games) is made
+# by a worker rather than inside the request (league.excel.tasks).
+EXPORT_INLINE_ROWS: int = env_int("EXPORT_INLINE_ROWS", 40_000)
+
+TASKS: dict[str, dict[str, Any]] = {
+    "default": {
+        "BACKEND": env_str("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+        "QUEUES": ["default"],
+    }
+}
 
 MIDDLEWARE: list[str] = [
     "django.middleware.security.SecurityMiddleware",

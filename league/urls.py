@@ -88,6 +88,9 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("import/progress/", imports.import_progress, name="import_progress"),
     path("standings/export/", exports.export_standings, name="export_standings"),
     path("games/export/", exports.export_game_log, name="export_game_log"),
+    path("games/export/start/", exports.export_game_log_start, name="export_game_log_start"),
+    path("exports/<int:export_id>/", exports.export_status, name="export_status"),
+    path("exports/<int:export_id>/download/", exports.export_download, name="export_download"),
     path(
         "days/<date:date>/ledger/export/",
         exports.export_payment_sheet,

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from league.core.tasks import IMMEDIATE_BACKEND
 from league.models import Club, Member, Membership, RulesVersion
 
 PASSWORD = "correct horse battery"
@@ -96,3 +97,12 @@ def stranger_client(stranger) -> Client:
 def fast_password_hashing(settings) -> None:
     """Password hashing is deliberately slow; the tests log in hundreds of times."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def tasks_run_at_once(request, settings) -> None:
+    """Background tasks run inside the test, at enqueue (Django's immediate backend), so that a
+    test sees their effect; tests marked `database_tasks` keep the real database backend (a
+    worker process runs them, tests/league/test_tasks.py)."""
+    if request.node.get_closest_marker("database_tasks") is None:
+        settings.TASKS = {"default": {"BACKEND": IMMEDIATE_BACKEND}}

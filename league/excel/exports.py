@@ -508,9 +508,11 @@ def game_log_workbook(
     end: datetime.date | None = None,
     rate: str | None = None,
     versions: Sequence[Any] | None = None,
+    rows_filter: Callable[[Iterator[tuple[Any, ...]]], Iterator[tuple[Any, ...]]] | None = None,
 ) -> Workbook:
     """The game log (format: issue 6's shared decisions; league.excel.imports reads it back).
-    `versions`: the club's rules versions when the caller has them (stats.rules_versions)."""
+    `versions`: the club's rules versions when the caller has them (stats.rules_versions).
+    `rows_filter` sees every row on its way to the sheet (a background export counts them)."""
     names = Member.objects.filter(club=club).values_list("name", flat=True)
     widest = max((text_width(n) for n in names), default=0) + PADDING
     columns = [
@@ -522,17 +524,18 @@ def game_log_workbook(
     columns += [BUSTED_BY_COLUMN] if shown.busts_caused else []
     columns += [YAKITORI_COLUMN] if shown.yakitori else []
     workbook, ws = _workbook(GAME_LOG_PROPERTY)
+    rows = game_log_rows(
+        club=club,
+        start=start,
+        end=end,
+        rate=rate,
+        busts=shown.busts_caused,
+        yakitori=shown.yakitori,
+    )
     write_sheet(
         ws,
         title=str(GAME_LOG_TITLE),
-        rows=game_log_rows(
-            club=club,
-            start=start,
-            end=end,
-            rate=rate,
-            busts=shown.busts_caused,
-            yakitori=shown.yakitori,
-        ),
+        rows=rows_filter(rows) if rows_filter else rows,
         page_header=f"{club.name}  {GAME_LOG_TITLE}",
         **Column.sheet_args(columns),
     )

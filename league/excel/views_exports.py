@@ -8,18 +8,23 @@ from __future__ import annotations
 
 import datetime
 from typing import Any
+from urllib.parse import urlencode
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
 from league import money
 from league.access import club_for
 from league.core.errors import ServiceError
 from league.excel import exports
-from league.models import Club, Day, Member, Season
+from league.excel import tasks as export_tasks
+from league.models import Club, Day, ExportFile, Member, Season
 from league.models.rules import club_has_money
 from league.money.views_accounts import describe_entry
 from league.standings import stats
@@ -84,7 +89,8 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 def export_game_log(request: HttpRequest, slug: str) -> HttpResponse:
-    """Every counted game, or a season's (?season=), dates' (?start=&end=) or rate's (?rate=)."""
+    """Every counted game, or a season's (?season=), dates' (?start=&end=) or rate's (?rate=).
+    A log of more than EXPORT_INLINE_ROWS rows is made by a worker: this page offers to start it."""
     club = club_for(request, slug)
     filterset, versions = _period_filter(request, club, GAME_LOG_FILTERS)
     if not filterset.is_valid():
@@ -92,11 +98,81 @@ def export_game_log(request: HttpRequest, slug: str) -> HttpResponse:
     args = filterset.standings_args()
     args.pop("min_games", None)
     period, ascii_period = _period_names(filterset, args)
+    name = exports.file_name(club.name, period, exports.GAME_LOG_TITLE)
+    rows = export_tasks.export_rows(club=club, params=_params(args))
+    if rows > settings.EXPORT_INLINE_ROWS:
+        context = {"club": club, "name": name, "rows": rows, "query": request.GET.urlencode()}
+        return render(request, "league/excel/export_big.html", context)
     return exports.xlsx_response(
         exports.game_log_workbook(club=club, versions=versions, **args),
+        name=name,
+        fallback=exports.ascii_file_name(club.slug, ascii_period, "game-log"),
+    )
+
+
+def _params(args: dict[str, Any]) -> dict[str, Any]:
+    """A period as JSON for the worker: ISO dates and the rate."""
+    return {
+        "start": args["start"].isoformat() if args.get("start") else None,
+        "end": args["end"].isoformat() if args.get("end") else None,
+        "rate": args.get("rate") or None,
+    }
+
+
+@require_POST
+def export_game_log_start(request: HttpRequest, slug: str) -> HttpResponse:
+    """Queue the game log of the period in the query string for a worker; show its progress."""
+    club = club_for(request, slug)
+    filterset, _versions = _period_filter(request, club, GAME_LOG_FILTERS)
+    if not filterset.is_valid():
+        return _bad_filter(filterset)
+    args = filterset.standings_args()
+    args.pop("min_games", None)
+    period, ascii_period = _period_names(filterset, args)
+    export = export_tasks.export_start(
+        club=club,
+        user=request.user,
+        params={**_params(args), "language": get_language()},
         name=exports.file_name(club.name, period, exports.GAME_LOG_TITLE),
         fallback=exports.ascii_file_name(club.slug, ascii_period, "game-log"),
     )
+    return redirect("export_status", club.slug, export.pk)
+
+
+def _own_export(request: HttpRequest, club: Club, export_id: int) -> ExportFile:
+    """The user's own file of this club (anyone else's is a 404, as is an expired one)."""
+    return get_object_or_404(
+        ExportFile.objects.defer("data"),
+        pk=export_id,
+        club=club,
+        user=request.user,
+        expires__gt=timezone.now(),
+    )
+
+
+@require_safe
+def export_status(request: HttpRequest, slug: str, export_id: int) -> HttpResponse:
+    club = club_for(request, slug)
+    export = _own_export(request, club, export_id)
+    retry = reverse("export_game_log", args=[club.slug])
+    if export.params.get("start") or export.params.get("end") or export.params.get("rate"):
+        query = {k: export.params[k] for k in ("start", "end", "rate") if export.params.get(k)}
+        retry += "?" + urlencode(query)
+    context = {"club": club, "export": export, "retry_url": retry}
+    return render(request, "league/excel/export_status.html", context)
+
+
+@require_safe
+def export_download(request: HttpRequest, slug: str, export_id: int) -> HttpResponse:
+    club = club_for(request, slug)
+    export = _own_export(request, club, export_id)
+    if export.status != ExportFile.DONE:
+        return redirect("export_status", club.slug, export.pk)
+    data = ExportFile.objects.values_list("data", flat=True).get(pk=export.pk)
+    response = HttpResponse(bytes(data), content_type=exports.XLSX)
+    response["Content-Disposition"] = exports.content_disposition(export.name, export.fallback)
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 @require_safe

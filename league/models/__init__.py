@@ -14,6 +14,7 @@ from league.models.accounts import ApiToken, LoginAttempt
 from league.models.audit import AuditLog, AuditLogQuerySet
 from league.models.clubs import Club
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
+from league.models.exports import ExportFile
 from league.models.games import ChipEvent, Day, Game, Result
 from league.models.imports import ImportUpload
 from league.models.invitations import Invitation
@@ -36,6 +37,7 @@ __all__ = [
     "DrawRound",
     "DrawSeat",
     "DrawTable",
+    "ExportFile",
     "Game",
     "ImportUpload",
     "Invitation",

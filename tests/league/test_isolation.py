@@ -17,6 +17,7 @@ from django.utils.html import escape
 import scoring
 from league import money
 from league.accounts import invitations
+from league.excel import tasks as export_tasks
 from league.models import ApiToken, Club, Day, LedgerEntry, Member, RulesVersion, Season
 from league.recording import services
 from tests.conftest import make_user
@@ -99,7 +100,11 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
         user=organiser, club=club, name="bot", prefix="abcd", key_hash="0" * 64
     )
     invitation, _secret = invitations.invitation_create(club=club, user=organiser)
+    export = export_tasks.export_start(
+        club=club, user=organiser, params={}, name="log.xlsx", fallback="log.xlsx"
+    )
     return {
+        "export_id": export.pk,
         "invitation_id": invitation.pk,
         "slug": club.slug,
         "date": day.date,

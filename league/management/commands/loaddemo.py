@@ -30,7 +30,6 @@ from league.rules import services as rules_services
 
 DEMO_LOGIN = ("demo", "demo-jancho")
 ADMIN_LOGIN = ("admin", "admin-jancho")
-URL = "http://127.0.0.1:8000/"
 SEED = "jancho-demo-2026"
 RULES_FROM = datetime.date(2026, 1, 1)
 MONTHS = (8, 9, 10, 11)  # 2026
@@ -84,7 +83,18 @@ GUESTS_PER_CLUB = 2
 class Command(BaseCommand):
     help = "Create the demo clubs, members, rules and games (does nothing if they exist)."
 
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--addrport",
+            default="127.0.0.1:8000",
+            help="where the server will listen (the address printed to open), e.g. 0.0.0.0:8080",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
+        addrport = options["addrport"]
+        if addrport.isdigit():  # runserver's "8080" alone means 127.0.0.1:8080
+            addrport = f"127.0.0.1:{addrport}"
+        self.url = f"http://{addrport}/"
         existing = set(
             Club.objects.filter(slug__in=[c.preset for c in CLUBS]).values_list("slug", flat=True)
         )
@@ -102,10 +112,10 @@ class Command(BaseCommand):
         self._print_logins()
 
     def _print_logins(self) -> None:
-        self.stdout.write(f"Open {URL} and log in:")
+        self.stdout.write(f"Open {self.url} and log in:")
         self.stdout.write(f"  organiser of every demo club: {DEMO_LOGIN[0]} / {DEMO_LOGIN[1]}")
         self.stdout.write(
-            f"  superuser (admin at {URL}admin/): {ADMIN_LOGIN[0]} / {ADMIN_LOGIN[1]}"
+            f"  superuser (admin at {self.url}admin/): {ADMIN_LOGIN[0]} / {ADMIN_LOGIN[1]}"
         )
 
 

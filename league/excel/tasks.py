@@ -1,0 +1,109 @@
+"""Spreadsheets too long to make inside a request, made by a worker (`manage.py db_worker`).
+
+`export_game_log` writes a club's game log into its ExportFile row, counting rows as it goes so
+that any app server can show how far it has got; the finished file is kept for EXPORT_KEEP and
+then cleared by `clear_expired_exports`, enqueued to run when the file expires."""
+
+from __future__ import annotations
+
+import datetime
+import io
+from collections.abc import Iterator
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone, translation
+
+from league.core.tasks import default_task_backend, task
+from league.excel import exports
+from league.models import Club, ExportFile
+from league.standings import stats
+
+EXPORT_KEEP = datetime.timedelta(days=7)
+PROGRESS_EVERY = 2_000  # rows between two progress writes
+
+
+def _period(params: dict[str, Any]) -> dict[str, Any]:
+    def date(value: str | None) -> datetime.date | None:
+        return datetime.date.fromisoformat(value) if value else None
+
+    return {
+        "start": date(params.get("start")),
+        "end": date(params.get("end")),
+        "rate": params.get("rate") or None,
+    }
+
+
+def export_rows(*, club: Club, params: dict[str, Any]) -> int:
+    """How many rows (one per player per counted game) the game log of this period has."""
+    return stats.counted_results(club=club, **_period(params)).count()
+
+
+def _counted(rows: Iterator[tuple[Any, ...]], export_id: int) -> Iterator[tuple[Any, ...]]:
+    for done, row in enumerate(rows, start=1):
+        yield row
+        if done % PROGRESS_EVERY == 0:
+            ExportFile.objects.filter(pk=export_id).update(rows_done=done, touched=timezone.now())
+
+
+@task()
+def export_game_log(export_id: int) -> int:
+    """Make the game log of an ExportFile's period; returns the rows written."""
+    export = ExportFile.objects.select_related("club").filter(pk=export_id).first()
+    if export is None or export.status == ExportFile.DONE:
+        return 0
+    ExportFile.objects.filter(pk=export_id).update(
+        status=ExportFile.RUNNING, rows_done=0, touched=timezone.now()
+    )
+    try:
+        with translation.override(export.params.get("language") or settings.LANGUAGE_CODE):
+            workbook = exports.game_log_workbook(
+                club=export.club,
+                rows_filter=lambda rows: _counted(rows, export_id),
+                **_period(export.params),
+            )
+            buffer = io.BytesIO()
+            workbook.save(buffer)
+    except Exception:
+        ExportFile.objects.filter(pk=export_id).update(status=ExportFile.FAILED)
+        raise
+    now = timezone.now()
+    written = ExportFile.objects.filter(pk=export_id).update(
+        status=ExportFile.DONE,
+        data=buffer.getvalue(),
+        rows_done=export.rows_total,
+        finished=now,
+        touched=now,
+        expires=now + EXPORT_KEEP,
+    )
+    if written and default_task_backend.supports_defer:
+        clear_expired_exports.using(run_after=now + EXPORT_KEEP).enqueue()
+    return export.rows_total
+
+
+@task()
+def clear_expired_exports() -> int:
+    """Remove the files whose time is up; returns how many."""
+    deleted, _kinds = ExportFile.objects.filter(expires__lte=timezone.now()).delete()
+    return deleted
+
+
+def export_start(
+    *, club: Club, user: Any, params: dict[str, Any], name: str, fallback: str
+) -> ExportFile:
+    """An ExportFile for the game log of `params`' period, queued for a worker on commit."""
+    ExportFile.objects.filter(expires__lte=timezone.now()).delete()
+    with transaction.atomic():
+        export = ExportFile.objects.create(
+            club=club,
+            user=user,
+            kind="game-log",
+            params=params,
+            name=name,
+            fallback=fallback,
+            rows_total=export_rows(club=club, params=params),
+            expires=timezone.now() + EXPORT_KEEP,
+        )
+        transaction.on_commit(lambda: export_game_log.enqueue(export.pk))
+    return export
