@@ -3,6 +3,9 @@ records of one player (preview, then confirm), edit, close and reopen a season."
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,7 +18,7 @@ from league.club.forms import ClubNameForm, MemberEditForm, MergeForm, SeasonEdi
 from league.club.views_manage import _add_errors
 from league.core.clock import today
 from league.core.errors import ServiceError
-from league.models import Member, Season
+from league.models import Club, Member, Season
 
 
 @require_http_methods(["GET", "POST"])
@@ -25,24 +28,44 @@ def member_edit(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
     if member.merged_into_id is not None:
         messages.error(request, _("A merged record cannot be edited."))
         return redirect("member_list", club.slug)
-    initial = {
-        "name": member.name,
-        "kana": member.kana,
-        "is_guest": member.is_guest,
-        "is_active": member.is_active,
-    }
-    form = MemberEditForm(request.POST or None, initial=initial)
+    return _edit(
+        request,
+        club,
+        member,
+        fields=("name", "kana", "is_guest", "is_active"),
+        form_class=MemberEditForm,
+        save=lambda **data: services.member_edit(member=member, **data),
+        saved=_("%(name)s was saved."),
+        back="member_list",
+        template="league/club/member_edit.html",
+    )
+
+
+def _edit(
+    request: HttpRequest,
+    club: Club,
+    obj: Member | Season,
+    *,
+    fields: tuple[str, ...],
+    form_class: type[forms.Form],
+    save: Callable[..., Member | Season],
+    saved: str,
+    back: str,
+    template: str,
+) -> HttpResponse:
+    """An edit page: the form filled from `obj`, saved through `save` (a service), then back to
+    the list with `saved` said; the form again with the service's errors otherwise."""
+    form = form_class(request.POST or None, initial={f: getattr(obj, f) for f in fields})
     if request.method == "POST" and form.is_valid():
         try:
-            member = services.member_edit(member=member, user=request.user, **form.cleaned_data)
+            obj = save(user=request.user, **form.cleaned_data)
         except ServiceError as e:
             _add_errors(form, e)
         else:
-            messages.success(request, _("%(name)s was saved.") % {"name": member.name})
-            return redirect("member_list", club.slug)
-    return render(
-        request, "league/club/member_edit.html", {"club": club, "member": member, "form": form}
-    )
+            messages.success(request, saved % {"name": obj.name})
+            return redirect(back, club.slug)
+    key = "member" if isinstance(obj, Member) else "season"
+    return render(request, template, {"club": club, key: obj, "form": form})
 
 
 @require_http_methods(["GET", "POST"])
@@ -85,23 +108,16 @@ def member_merge(request: HttpRequest, slug: str, member_id: int) -> HttpRespons
 def season_edit(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     club = club_for(request, slug, organiser=True)
     season = get_object_or_404(Season, pk=season_id, club=club)
-    initial = {
-        "name": season.name,
-        "start": season.start,
-        "end": season.end,
-        "min_games": season.min_games,
-    }
-    form = SeasonEditForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        try:
-            season = services.season_edit(season=season, user=request.user, **form.cleaned_data)
-        except ServiceError as e:
-            _add_errors(form, e)
-        else:
-            messages.success(request, _("Season %(name)s was saved.") % {"name": season.name})
-            return redirect("season_list", club.slug)
-    return render(
-        request, "league/club/season_edit.html", {"club": club, "season": season, "form": form}
+    return _edit(
+        request,
+        club,
+        season,
+        fields=("name", "start", "end", "min_games"),
+        form_class=SeasonEditForm,
+        save=lambda **data: services.season_edit(season=season, **data),
+        saved=_("Season %(name)s was saved."),
+        back="season_list",
+        template="league/club/season_edit.html",
     )
 
 
