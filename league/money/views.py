@@ -236,16 +236,21 @@ def day_close(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespo
     return render(request, "league/money/day_close.html", context)
 
 
-@require_POST
-def entry_undo(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
-    """One tap, shortly after a mis-tap: the entry's reversal (money.entry_undo)."""
+def _club_entry(request: HttpRequest, slug: str, entry_id: int) -> tuple[Club, LedgerEntry, str]:
+    """The organiser's club, one of its ledger entries, and the page that lists the entry."""
     club = club_for(request, slug, organiser=True)
     entry = get_object_or_404(
         LedgerEntry.objects.select_related("day", "payer", "payee", "borrower"),
         pk=entry_id,
         club=club,
     )
-    back = _entry_page(club, entry)
+    return club, entry, _entry_page(club, entry)
+
+
+@require_POST
+def entry_undo(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """One tap, shortly after a mis-tap: the entry's reversal (money.entry_undo)."""
+    club, entry, back = _club_entry(request, slug, entry_id)
     try:
         money.entry_undo(entry=entry, user=request.user)
     except ServiceError as e:
@@ -408,13 +413,7 @@ def _entry_page(club: Club, entry: LedgerEntry) -> str:
 
 @require_http_methods(["GET", "POST"])
 def entry_reverse(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
-    club = club_for(request, slug, organiser=True)
-    entry = get_object_or_404(
-        LedgerEntry.objects.select_related("day", "payer", "payee", "borrower"),
-        pk=entry_id,
-        club=club,
-    )
-    back = _entry_page(club, entry)
+    club, entry, back = _club_entry(request, slug, entry_id)
     if entry.kind == LedgerEntry.REVERSAL or LedgerEntry.objects.filter(reverses=entry).exists():
         messages.error(request, _("This entry is already corrected."))
         return redirect(back)
