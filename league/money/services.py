@@ -46,6 +46,7 @@ from league.models import (
     Season,
 )
 from league.models.audit import User, audit, stored_user
+from league.models.clubs import lock_club
 from league.models.members import lock_live_members
 from league.standings.stats import standings
 
@@ -252,6 +253,9 @@ def day_ledger(*, day: Day) -> DayLedger:
 
 
 def _lock_day(day: Day) -> Day:
+    """Inside a transaction: the club's row first (lock_club, one global lock order), then the
+    day's."""
+    lock_club(day.club_id)
     return Day.objects.select_for_update().select_related("club").get(pk=day.pk)
 
 
@@ -441,7 +445,7 @@ def open_debts(*, club: Club) -> list[Debt]:
 def debt_repay(*, debt_entry: LedgerEntry, user: User, amount: int | None = None) -> LedgerEntry:
     """The debtor pays (part of) a loan or a deferred debt back."""
     with transaction.atomic():
-        club = Club.objects.select_for_update().get(pk=debt_entry.club_id)  # one writer per club
+        club = lock_club(debt_entry.club_id)  # one writer per club
         debt = next((d for d in open_debts(club=club) if d.entry.pk == debt_entry.pk), None)
         if debt is None:
             raise ServiceError.one(NON_FIELD, _("This debt is already paid."))
@@ -515,7 +519,7 @@ def entry_reverse(*, entry: LedgerEntry, user: User, note: str) -> LedgerEntry:
     if errors := limits.column_problems(LedgerEntry, note=note):
         raise ServiceError(errors)
     with transaction.atomic():
-        club = Club.objects.select_for_update().get(pk=entry.club_id)
+        club = lock_club(entry.club_id)
         entry = LedgerEntry.objects.select_related("reverses", "day").get(pk=entry.pk)
         entry.club = club
         return _reverse(entry, user, note, "ledger.reversal")
@@ -539,7 +543,7 @@ def entry_undo(*, entry: LedgerEntry, user: User) -> LedgerEntry:
     """A payment, loan or deferral marked by mistake, undone with one tap by whoever recorded it
     within settings.PAYMENT_UNDO_SECONDS: its reversal, audited as `ledger.undo`."""
     with transaction.atomic():
-        club = Club.objects.select_for_update().get(pk=entry.club_id)
+        club = lock_club(entry.club_id)
         entry = LedgerEntry.objects.select_related("reverses", "day").get(pk=entry.pk)
         entry.club = club
         if entry.kind not in UNDO_KINDS:
@@ -1092,7 +1096,7 @@ def pot_pay_out(*, season: Season, user: User, venue_cost: int) -> list[LedgerEn
     if venue_cost < 0:
         raise ServiceError.one("venue_cost", _("Enter zero or more yen."))
     with transaction.atomic():
-        club = Club.objects.select_for_update().get(pk=season.club_id)  # one payout at a time
+        club = lock_club(season.club_id)  # one payout at a time
         season.club = club
         pot = season_pot(season=season)
         if not pot.has_pot:
@@ -1145,6 +1149,7 @@ def day_attendees_add(
     if (problem := limits.date_problem(date)) is not None:
         raise ServiceError.one("date", problem)
     with transaction.atomic():
+        lock_club(club.pk)  # first, as every writer of the club's days (lock_club)
         # A record merged into another is refused; one being merged waits for this (or this
         # for the merge, which then moves the attendance): see lock_live_members.
         lock_live_members([m.pk for m in members], shared=True)

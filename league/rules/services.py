@@ -23,6 +23,7 @@ from league.models import (
     RulesVersion,
 )
 from league.models.audit import User, audit, stored_user
+from league.models.clubs import lock_club
 from league.recording.services import (
     Preview,
     _write_revision,
@@ -199,7 +200,9 @@ def resettle_apply(*, version: RulesVersion, user: User, expected: str | None = 
     loser is told (ServiceError), never a server error."""
     moved = 0
     with transaction.atomic():
-        Club.objects.select_for_update().get(pk=version.club_id)  # one re-settle per club at once
+        # First, as every writer of the club's games (recording, edits, voids, imports, money):
+        # one re-settle at a time, never waiting for a writer that waits for it.
+        lock_club(version.club_id)
         changes = resettle_preview(version=version)
         if expected is not None and resettle_key(changes) != expected:
             raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))
