@@ -107,9 +107,7 @@ def test_resettles_racing_twenty_recordings_and_edits_never_deadlock(club, membe
     assert Game.objects.count() == before + RECORDINGS
     for response, game in zip(outcomes[len(versions) + RECORDINGS :], edited, strict=True):
         game.refresh_from_db()
-        points = [
-            r.points for r in Result.objects.filter(game=game, counted=True).order_by("seat")
-        ]
+        points = [r.points for r in Result.objects.filter(game=game, counted=True).order_by("seat")]
         if response.status_code == 302:  # saved: the correction is what counts now
             assert points == list(CORRECTION)
         else:  # a re-settle came first: the organiser is told, the form comes back
