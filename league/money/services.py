@@ -938,6 +938,57 @@ class ResettleDay:
         )
 
 
+def days_keep_versions(
+    *, club: Club, user: User, start: datetime.date, end: datetime.date | None
+) -> int:
+    """Before a rules version governing [start, end) is stored, inside the transaction that
+    stores it and holding the club's lock (lock_club): every day in those dates whose money
+    has no version of its own (Day.rules_version) gets the one day_version settles it under now,
+    whatever it holds (counted games, shūgi, attendance, ledger entries); audited as
+    `day.rules_kept`. So a back-dated version moves no recorded money, paid or not, even when
+    the day's only game is voided later: the version reaches a day only when it is applied
+    (league.rules.services.resettle_apply), after its preview showed the day. Days holding
+    nothing (a voided game alone) are left to follow the games recorded on them. Returns how
+    many days were pinned.
+
+    The same choice as day_version, without loading the results: a game that is not void counts
+    its current revision."""
+    days = Day.objects.filter(club=club, date__gte=start, rules_version__isnull=True)
+    if end is not None:
+        days = days.filter(date__lt=end)
+    first_game: dict[int, int] = {}
+    games = Game.objects.filter(day__in=days, voided=False).order_by("day_id", "number")
+    for day_id, version_id in games.values_list("day_id", "rules_version_id").iterator():
+        first_game.setdefault(day_id, version_id)
+    holding = set(first_game)
+    holding |= set(
+        DayShugi.objects.filter(day__in=days, voided=False).values_list("day_id", flat=True)
+    )
+    holding |= set(
+        Day.attendees.through.objects.filter(day__in=days).values_list("day_id", flat=True)
+    )
+    holding |= set(LedgerEntry.objects.filter(day__in=days).values_list("day_id", flat=True))
+    versions = _versions_by_date(club)
+    pinned = 0
+    for day in days.filter(pk__in=holding).select_for_update().order_by("date"):
+        version = _version_on(versions, day.date)
+        version_id = first_game.get(day.pk) or (version.pk if version is not None else None)
+        if version_id is None:  # no rules at all on its date: the day has no money to keep
+            continue
+        day.rules_version_id = version_id
+        day.save(update_fields=["rules_version"])
+        audit(
+            club=club,
+            actor=user,
+            action="day.rules_kept",
+            target=f"day:{day.pk}",
+            before={"date": day.date.isoformat(), "rules_version": None},
+            after={"date": day.date.isoformat(), "rules_version": version_id},
+        )
+        pinned += 1
+    return pinned
+
+
 def resettle_days(*, version: RulesVersion, changes: Sequence[object]) -> list[ResettleDay]:
     """The day-level money (fees, shūgi, yen unit and the games' yen) a re-settle under
     `version` would change, day by day, in a constant number of queries. `changes` are
