@@ -73,12 +73,16 @@ def test_resettles_racing_twenty_recordings_and_edits_never_deadlock(club, membe
             club=club, user=organiser, effective_from=start, rules_json=_rules(uma)
         )
         for start, uma in zip(
-            STARTS, ([30, 10, -10, -30], [15, 5, -5, -15], [20, 0, 0, -20], [10, 5, -5, -10])
+            STARTS,
+            ([30, 10, -10, -30], [15, 5, -5, -15], [20, 0, 0, -20], [10, 5, -5, -10]),
+            strict=True,
         )
     ]
     before = Game.objects.count()
     edited = list(Game.objects.order_by("date", "number")[: 2 * EDITS : 2])
     new_url = reverse("game_new", args=[club.slug])
+    recorders = [logged_in(organiser) for _ in range(RECORDINGS)]
+    editors = [logged_in(organiser) for _ in edited]
 
     calls = [
         lambda v=v: attempt(
@@ -87,16 +91,16 @@ def test_resettles_racing_twenty_recordings_and_edits_never_deadlock(club, membe
         for v in versions
     ]
     calls += [
-        lambda c=logged_in(organiser), i=i: c.post(
+        lambda c=c, i=i: c.post(
             new_url, new_game_post(table=f"N{i}") | {"date": DATES[i].isoformat()}
         )
-        for i in range(RECORDINGS)
+        for i, c in enumerate(recorders)
     ]
     calls += [
-        lambda c=logged_in(organiser), g=g: c.post(
+        lambda c=c, g=g: c.post(
             reverse("game_edit", args=[club.slug, g.pk]), edit_post(CORRECTION, revision=1)
         )
-        for g in edited
+        for c, g in zip(editors, edited, strict=True)
     ]
     outcomes = race(calls)  # a DeadlockDetected (a 500) fails here
 
