@@ -41,6 +41,7 @@ from league.models import (
     Season,
 )
 from league.models.audit import User, audit
+from league.models.clubs import lock_club
 from league.models.draw import Attendance, DrawSeat
 from league.models.members import MERGED_MEMBER
 from league.standings import services as aggregates
@@ -268,10 +269,9 @@ def member_merge(*, keep: Member, gone: Member, user: User, key: str | None = No
     inactive, with `merged_into` set. `key` is the preview's: when the rows changed since, nothing
     is merged (ServiceError). The kept totals of both are rebuilt in the same transaction."""
     with transaction.atomic():
-        # The club row first (FOR NO KEY UPDATE): the money writers lock it (FOR UPDATE, with
-        # the day) before the members they pay, so they queue behind the merge, or it behind
-        # them, instead of deadlocking; recorders only share it (their foreign keys' checks).
-        list(Club.objects.select_for_update(no_key=True).filter(pk=keep.club_id).values("pk"))
+        # The club row first, as every writer of the club's games and money (lock_club): they
+        # queue behind the merge, or it behind them, instead of deadlocking.
+        lock_club(keep.club_id)
         locked = {
             m.pk: m
             for m in Member.objects.select_for_update()

@@ -46,6 +46,7 @@ from league.excel import guard
 from league.excel.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY
 from league.models import Club, Game, Member, Result, RulesVersion
 from league.models import audit as models_audit
+from league.models.clubs import lock_club
 from league.recording import services
 from league.recording.forms import BAD_NUMBER, MAX_CHOMBO
 from league.recording.services import GameInput, SeatInput
@@ -219,6 +220,10 @@ class Plan:
     unknown: list[UnknownName] = field(default_factory=list)
     by_reading: dict[str, Member] = field(default_factory=dict)  # name written → member
     chip_games: int = 0  # games whose chips a game log shows but cannot be imported
+    # Set by plan_apply: the games it skipped, and among them those the club recorded after
+    # this plan was made (another organiser's import, the record form).
+    skipped: int = 0
+    recorded_meanwhile: int = 0
 
     @property
     def ready(self) -> bool:
@@ -1113,14 +1118,28 @@ def plan_apply(
 
     `kana` maps an UnknownName.key to the new member's reading. Games the club has already
     (PlannedGame.duplicate) are skipped unless `duplicates`: importing a workbook twice, or the
-    club's own export, records nothing and writes nothing. Raises ImportFailed.
+    club's own export, records nothing and writes nothing. They are found again under the club's
+    lock (lock_club): games recorded since the plan was made are always skipped, and counted in
+    `plan.recorded_meanwhile` (`plan.skipped` counts every skipped game). Raises ImportFailed.
     """
     if not plan.ready:
         raise ImportFailed(plan.problems)
-    planned_games = [g for g in plan.games if duplicates or not g.duplicate]
-    if not planned_games and not plan.new_names:
-        return []
     with transaction.atomic():
+        # One import (and one game writer) per club at a time; the duplicates are checked again
+        # under that lock: two organisers confirming the same workbook at once record it once.
+        lock_club(plan.club.pk)
+        now = _mark_duplicates(plan.club, plan.games)
+        meanwhile = [n.duplicate and not g.duplicate for g, n in zip(plan.games, now, strict=True)]
+        planned_games = [
+            n
+            for n, late in zip(now, meanwhile, strict=True)
+            if not late and (duplicates or not n.duplicate)
+        ]
+        plan.games = now
+        plan.skipped = len(plan.games) - len(planned_games)
+        plan.recorded_meanwhile = sum(meanwhile)
+        if not planned_games and not plan.new_names:
+            return []
         created = _create_members(plan, user, kana or {})
         # game_record's validation for each game, now with the new members in their seats;
         # then every game written in bulk, with game_record's rows and audit entries.
@@ -1152,7 +1171,8 @@ def plan_apply(
             target=f"club:{plan.club.pk}",
             after={
                 "games": [g.pk for g in games],
-                "skipped_duplicates": len(plan.games) - len(planned_games),
+                "skipped_duplicates": plan.skipped,
+                **({"recorded_meanwhile": n} if (n := plan.recorded_meanwhile) else {}),
                 "members": sorted(m.pk for m in created.values()),
                 "mapped": {
                     u.name: plan.mapping[u.key].pk for u in plan.unknown if u.key in plan.mapping

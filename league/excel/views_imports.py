@@ -228,7 +228,7 @@ def _confirm_claimed(request: HttpRequest, club: Club, upload: ImportUpload) -> 
                 plan.problems = e.problems
             else:
                 tick.finish()
-                return _confirmed(request, club, upload, plan, games, duplicates)
+                return _confirmed(request, club, upload, plan, games)
     finally:
         tick.close()
     excel_services.upload_release(upload=upload)
@@ -241,11 +241,17 @@ def _confirmed(
     upload: ImportUpload,
     plan: imports.Plan,
     games: list[Game],
-    duplicates: bool,
 ) -> HttpResponse:
     excel_services.upload_discard(upload=upload)
-    skipped = 0 if duplicates else plan.duplicates
-    messages.success(request, _imported(len(games), len(plan.new_names), skipped))
+    skipped = plan.skipped - plan.recorded_meanwhile
+    text = _imported(len(games), len(plan.new_names), skipped)
+    if plan.recorded_meanwhile:  # another organiser's import, or the record form, came first
+        text += " " + ngettext(
+            "%(n)s game was recorded meanwhile by someone else and was not imported again.",
+            "%(n)s games were recorded meanwhile by someone else and were not imported again.",
+            plan.recorded_meanwhile,
+        ) % {"n": plan.recorded_meanwhile}
+    messages.success(request, text)
     return redirect("club_home", club.slug)
 
 

@@ -69,9 +69,9 @@ def lock_live_members(ids: Iterable[int | None], *, shared: bool = False) -> Non
     the same rows FOR UPDATE, so a write racing a merge is either moved by it or refused here:
     no result and no money ever lands on a merged record.
 
-    Game writers take FOR NO KEY UPDATE. `shared`: FOR KEY SHARE (PostgreSQL), for the money
-    writers, which hold the club row FOR UPDATE meanwhile: it waits for a merge only, never for
-    a game being recorded (whose commit waits for that club row)."""
+    Every caller holds its club's row already (league.models.clubs.lock_club), so members are
+    always locked after the club, in id order. Game writers take FOR NO KEY UPDATE. `shared`:
+    FOR KEY SHARE (PostgreSQL), for the money writers: it waits for a merge only."""
     wanted = sorted({i for i in ids if i is not None and i > 0})
     if not wanted:
         return

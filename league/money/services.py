@@ -46,6 +46,7 @@ from league.models import (
     Season,
 )
 from league.models.audit import User, audit, stored_user
+from league.models.clubs import lock_club
 from league.models.members import lock_live_members
 from league.standings.stats import standings
 
@@ -252,6 +253,9 @@ def day_ledger(*, day: Day) -> DayLedger:
 
 
 def _lock_day(day: Day) -> Day:
+    """Inside a transaction: the club's row first (lock_club, one global lock order), then the
+    day's."""
+    lock_club(day.club_id)
     return Day.objects.select_for_update().select_related("club").get(pk=day.pk)
 
 
@@ -441,7 +445,7 @@ def open_debts(*, club: Club) -> list[Debt]:
 def debt_repay(*, debt_entry: LedgerEntry, user: User, amount: int | None = None) -> LedgerEntry:
     """The debtor pays (part of) a loan or a deferred debt back."""
     with transaction.atomic():
-        club = Club.objects.select_for_update().get(pk=debt_entry.club_id)  # one writer per club
+        club = lock_club(debt_entry.club_id)  # one writer per club
         debt = next((d for d in open_debts(club=club) if d.entry.pk == debt_entry.pk), None)
         if debt is None:
             raise ServiceError.one(NON_FIELD, _("This debt is already paid."))
@@ -515,7 +519,7 @@ def entry_reverse(*, entry: LedgerEntry, user: User, note: str) -> LedgerEntry:
     if errors := limits.column_problems(LedgerEntry, note=note):
         raise ServiceError(errors)
     with transaction.atomic():
-        club = Club.objects.select_for_update().get(pk=entry.club_id)
+        club = lock_club(entry.club_id)
         entry = LedgerEntry.objects.select_related("reverses", "day").get(pk=entry.pk)
         entry.club = club
         return _reverse(entry, user, note, "ledger.reversal")
@@ -539,7 +543,7 @@ def entry_undo(*, entry: LedgerEntry, user: User) -> LedgerEntry:
     """A payment, loan or deferral marked by mistake, undone with one tap by whoever recorded it
     within settings.PAYMENT_UNDO_SECONDS: its reversal, audited as `ledger.undo`."""
     with transaction.atomic():
-        club = Club.objects.select_for_update().get(pk=entry.club_id)
+        club = lock_club(entry.club_id)
         entry = LedgerEntry.objects.select_related("reverses", "day").get(pk=entry.pk)
         entry.club = club
         if entry.kind not in UNDO_KINDS:
@@ -934,6 +938,57 @@ class ResettleDay:
         )
 
 
+def days_keep_versions(
+    *, club: Club, user: User, start: datetime.date, end: datetime.date | None
+) -> int:
+    """Before a rules version governing [start, end) is stored, inside the transaction that
+    stores it and holding the club's lock (lock_club): every day in those dates whose money
+    has no version of its own (Day.rules_version) gets the one day_version settles it under now,
+    whatever it holds (counted games, shūgi, attendance, ledger entries); audited as
+    `day.rules_kept`. So a back-dated version moves no recorded money, paid or not, even when
+    the day's only game is voided later: the version reaches a day only when it is applied
+    (league.rules.services.resettle_apply), after its preview showed the day. Days holding
+    nothing (a voided game alone) are left to follow the games recorded on them. Returns how
+    many days were pinned.
+
+    The same choice as day_version, without loading the results: a game that is not void counts
+    its current revision."""
+    days = Day.objects.filter(club=club, date__gte=start, rules_version__isnull=True)
+    if end is not None:
+        days = days.filter(date__lt=end)
+    first_game: dict[int, int] = {}
+    games = Game.objects.filter(day__in=days, voided=False).order_by("day_id", "number")
+    for day_id, version_id in games.values_list("day_id", "rules_version_id").iterator():
+        first_game.setdefault(day_id, version_id)
+    holding = set(first_game)
+    holding |= set(
+        DayShugi.objects.filter(day__in=days, voided=False).values_list("day_id", flat=True)
+    )
+    holding |= set(
+        Day.attendees.through.objects.filter(day__in=days).values_list("day_id", flat=True)
+    )
+    holding |= set(LedgerEntry.objects.filter(day__in=days).values_list("day_id", flat=True))
+    versions = _versions_by_date(club)
+    pinned = 0
+    for day in days.filter(pk__in=holding).select_for_update().order_by("date"):
+        version = _version_on(versions, day.date)
+        version_id = first_game.get(day.pk) or (version.pk if version is not None else None)
+        if version_id is None:  # no rules at all on its date: the day has no money to keep
+            continue
+        day.rules_version_id = version_id
+        day.save(update_fields=["rules_version"])
+        audit(
+            club=club,
+            actor=user,
+            action="day.rules_kept",
+            target=f"day:{day.pk}",
+            before={"date": day.date.isoformat(), "rules_version": None},
+            after={"date": day.date.isoformat(), "rules_version": version_id},
+        )
+        pinned += 1
+    return pinned
+
+
 def resettle_days(*, version: RulesVersion, changes: Sequence[object]) -> list[ResettleDay]:
     """The day-level money (fees, shūgi, yen unit and the games' yen) a re-settle under
     `version` would change, day by day, in a constant number of queries. `changes` are
@@ -1092,7 +1147,7 @@ def pot_pay_out(*, season: Season, user: User, venue_cost: int) -> list[LedgerEn
     if venue_cost < 0:
         raise ServiceError.one("venue_cost", _("Enter zero or more yen."))
     with transaction.atomic():
-        club = Club.objects.select_for_update().get(pk=season.club_id)  # one payout at a time
+        club = lock_club(season.club_id)  # one payout at a time
         season.club = club
         pot = season_pot(season=season)
         if not pot.has_pot:
@@ -1145,6 +1200,7 @@ def day_attendees_add(
     if (problem := limits.date_problem(date)) is not None:
         raise ServiceError.one("date", problem)
     with transaction.atomic():
+        lock_club(club.pk)  # first, as every writer of the club's days (lock_club)
         # A record merged into another is refused; one being merged waits for this (or this
         # for the merge, which then moves the attendance): see lock_live_members.
         lock_live_members([m.pk for m in members], shared=True)

@@ -29,6 +29,7 @@ from league.models import (
     RulesVersion,
 )
 from league.models.audit import User, audit, audit_entry, audit_many, stored_user
+from league.models.clubs import lock_club
 from league.models.draw import DrawSeat, DrawTable
 from league.models.members import MERGED_MEMBER, lock_live_members
 from league.models.rules import rules_in_force
@@ -310,6 +311,7 @@ def game_record(*, club: Club, user: User, data: GameInput) -> Game:
     preview = game_preview(club=club, data=data)
     try:
         with transaction.atomic():
+            lock_club(club.pk)  # first: one global lock order (league.models.clubs.lock_club)
             day, _created = Day.objects.get_or_create(club=club, date=data.date)
             Day.objects.select_for_update().filter(pk=day.pk).first()  # one writer per day
             # A concurrent twin of this request may have committed while we waited for the lock.
@@ -362,6 +364,7 @@ def games_record_bulk(
     if not games:
         return []
     with transaction.atomic():
+        lock_club(club.pk)  # first: one global lock order (league.models.clubs.lock_club)
         dates = sorted({data.date for data, _preview in games})
         Day.objects.bulk_create(
             [Day(club=club, date=d) for d in dates], ignore_conflicts=True, batch_size=BULK_CHUNK
@@ -448,6 +451,9 @@ def game_check_revision(*, game: Game, expected_revision: int | None) -> None:
 
 
 def _locked(game: Game, expected_revision: int | None) -> Game:
+    """Inside a transaction: the club's row first (lock_club), then the game's, at the revision
+    the organiser saw."""
+    lock_club(game.club_id)
     current = Game.objects.select_for_update().get(pk=game.pk)
     game_check_revision(game=current, expected_revision=expected_revision)
     return current
@@ -551,6 +557,7 @@ def table_link_game(*, club: Club, user: User, table_id: int, game: Game) -> Dra
     """Mark a drawn table as recorded by `game` (recorded from its card). Nothing happens when
     the table is not the game's day's or its players are not the game's."""
     with transaction.atomic():
+        lock_club(club.pk)
         table = (
             DrawTable.objects.select_for_update()
             .filter(pk=table_id, round__day_id=game.day_id, round__day__club=club, game=None)

@@ -24,6 +24,7 @@ from league.club import services as club_services
 from league.core.clock import parse_date, today
 from league.core.errors import ServiceError
 from league.models import Club, Game, Member, Result, RulesVersion
+from league.models.clubs import lock_club
 from league.recording import breakdown, services
 from league.recording.forms import CHIP_ROWS, WINDS, GameForm, VoidForm
 from league.recording.services import GameInput, Preview, table_link_game
@@ -125,6 +126,8 @@ def _save_with_guests(
     """Create the ticked guests and write the game in one transaction: a guest is only kept
     together with the game it was added for."""
     with transaction.atomic():
+        # The club's row before the reactivated members' (the one lock order, lock_club).
+        lock_club(club.pk)
         for member in form.reactivations():
             club_services.member_set_active(member=member, user=request.user, active=True)
         return write(form.game_input(_create_guests(request, club, form)))

@@ -23,6 +23,8 @@ from league.models import (
     RulesVersion,
 )
 from league.models.audit import User, audit, stored_user
+from league.models.clubs import lock_club
+from league.money import services as money_services
 from league.recording.services import (
     Preview,
     _write_revision,
@@ -74,6 +76,16 @@ def _rules_version_insert(
     note: str,
 ) -> RulesVersion:
     with transaction.atomic():
+        lock_club(club.pk)  # first, as every writer of the club's games and money
+        # The days it would govern keep the version their money is settled under now: a
+        # back-dated version reaches recorded money only when it is applied (resettle_apply).
+        later = (
+            RulesVersion.objects.filter(club=club, effective_from__gt=effective_from)
+            .order_by("effective_from")
+            .values_list("effective_from", flat=True)
+            .first()
+        )
+        money_services.days_keep_versions(club=club, user=user, start=effective_from, end=later)
         version = RulesVersion.objects.create(
             club=club,
             effective_from=effective_from,
@@ -199,7 +211,9 @@ def resettle_apply(*, version: RulesVersion, user: User, expected: str | None = 
     loser is told (ServiceError), never a server error."""
     moved = 0
     with transaction.atomic():
-        Club.objects.select_for_update().get(pk=version.club_id)  # one re-settle per club at once
+        # First, as every writer of the club's games (recording, edits, voids, imports, money):
+        # one re-settle at a time, never waiting for a writer that waits for it.
+        lock_club(version.club_id)
         changes = resettle_preview(version=version)
         if expected is not None and resettle_key(changes) != expected:
             raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))
@@ -235,3 +249,19 @@ def resettle_apply(*, version: RulesVersion, user: User, expected: str | None = 
 def resettle_count(*, version: RulesVersion) -> int:
     """How many games re-settling under `version` would touch (one query, nothing settled)."""
     return _games_governed_by(version).count()  # type: ignore[attr-defined]
+
+
+def resettle_day_count(*, version: RulesVersion) -> int:
+    """How many days in `version`'s dates keep their money under another version (pinned when it
+    was created, money_services.days_keep_versions, or by an earlier re-settle): re-settling
+    under `version` would move them (one query)."""
+    later = (
+        RulesVersion.objects.filter(club=version.club, effective_from__gt=version.effective_from)
+        .order_by("effective_from")
+        .values_list("effective_from", flat=True)
+        .first()
+    )
+    days = Day.objects.filter(club=version.club, date__gte=version.effective_from)
+    if later is not None:
+        days = days.filter(date__lt=later)
+    return days.filter(rules_version__isnull=False).exclude(rules_version=version).count()

@@ -241,12 +241,28 @@ def _rules_created_messages(request: HttpRequest, club: Club, version: RulesVers
         % {"date": f"{version.effective_from:%Y/%m/%d}"},
     )
     count = rules_services.resettle_count(version=version)
-    if count:
-        text = ngettext(
-            "%(n)s game from this date on is settled under other rules.",
-            "%(n)s games from this date on are settled under other rules.",
-            count,
-        ) % {"n": count}
+    days = rules_services.resettle_day_count(version=version)
+    if count or days:
+        texts = []
+        if count:
+            texts.append(
+                ngettext(
+                    "%(n)s game from this date on is settled under other rules.",
+                    "%(n)s games from this date on are settled under other rules.",
+                    count,
+                )
+                % {"n": count}
+            )
+        if days:  # their money (fees, shūgi) stays as it is until they are re-settled
+            texts.append(
+                ngettext(
+                    "%(n)s day from this date on keeps its money under other rules.",
+                    "%(n)s days from this date on keep their money under other rules.",
+                    days,
+                )
+                % {"n": days}
+            )
+        text = " ".join(texts)
         url = reverse("rules_resettle", args=[club.slug, version.pk])
         messages.warning(
             request, format_html('{} <a href="{}">{}</a>', text, url, _("Re-settle them"))

@@ -5,9 +5,12 @@ collisions."""
 
 from __future__ import annotations
 
+import datetime
+
 from django.test import Client
 
-from league.models import AuditLog, Game, ImportUpload
+from league.models import AuditLog, Game, ImportUpload, Membership, Result
+from tests.conftest import make_user
 from tests.league.test_concurrency import (
     DATE,
     logged_in,
@@ -15,7 +18,15 @@ from tests.league.test_concurrency import (
     pytestmark,  # noqa: F401  (PostgreSQL only, transactional)
     race,
 )
-from tests.league.test_imports import STANDARD, game, simple, upload, url
+from tests.league.test_imports import (
+    STANDARD,
+    english,
+    game,
+    messages_of,
+    simple,
+    upload,
+    url,
+)
 
 TWO_GAMES = simple(game(*STANDARD), game(*STANDARD, table="B"))
 
@@ -46,3 +57,27 @@ def test_an_import_and_the_record_form_on_the_same_day_number_their_games_apart(
     assert all(r.status_code == 302 for r in responses), [r.status_code for r in responses]
     numbers = sorted(Game.objects.filter(date=DATE).values_list("number", flat=True))
     assert numbers == list(range(1, 10))
+
+
+def test_two_organisers_confirming_the_same_workbook_at_once_import_it_once(
+    club, members, organiser
+):
+    """Issue 26, item 1: each organiser uploaded the same workbook; both confirm at the same
+    moment. The duplicates are checked under the club's lock: the second one records nothing
+    and says the games were recorded meanwhile."""
+    second = make_user("organiser2", club, Membership.ORGANISER)
+    days = [DATE - datetime.timedelta(days=d) for d in (14, 7, 0)]
+    data = simple(*[game(*STANDARD, date=d, table=f"T{i}") for d in days for i in range(10)])
+    clients = [english(logged_in(organiser)), english(logged_in(second))]
+    for c in clients:
+        assert upload(c, club, data).status_code == 302
+    responses = race([lambda c=c: c.post(url("import_confirm", club)) for c in clients])
+    assert [r.status_code for r in responses] == [302, 302]
+    assert Game.objects.count() == 30
+    assert Result.objects.filter(counted=True).count() == 4 * 30
+    assert AuditLog.objects.filter(action="game.create").count() == 30
+    said = sorted(" ".join(messages_of(r)) for r in responses)
+    assert said[0].startswith("Imported 0 games.")
+    assert "30 games were recorded meanwhile" in said[0]
+    assert said[1].startswith("Imported 30 games.")
+    assert not ImportUpload.objects.exists()

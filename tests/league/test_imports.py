@@ -1038,6 +1038,22 @@ def test_the_organiser_can_import_duplicates_on_purpose(uploaded, club):
     assert len(entry.after["games"]) == 2 and entry.after["skipped_duplicates"] == 0
 
 
+def test_games_recorded_after_the_plan_was_made_are_skipped_even_with_duplicates_on(
+    club, members, organiser
+):
+    """Issue 26, item 1, without threads: the duplicates are found again when confirming (under
+    the club's lock), so a plan made before another import of the same games records nothing,
+    even when the organiser asked for duplicates (they were not duplicates when shown)."""
+    data = simple(game(*STANDARD), game(*STANDARD, table="B"))
+    late = plan_of(club, data)
+    assert late.duplicates == 0
+    assert len(imports.plan_apply(plan=plan_of(club, data), user=organiser)) == 2
+    before = stored_counts()
+    assert imports.plan_apply(plan=late, user=organiser, duplicates=True) == []
+    assert (late.skipped, late.recorded_meanwhile) == (2, 2)
+    assert stored_counts() == before
+
+
 def test_only_the_duplicates_are_skipped(organiser_client, club, members):
     first = simple(game(*STANDARD))
     assert upload(organiser_client, club, first).status_code == 302

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 import scoring
+from league import money
 from league.club import services as club_services
 from league.club.forms_manage import kana_sort_key, normalise_kana
 from league.core import format as jancho
@@ -511,6 +512,26 @@ def test_creating_a_version_links_to_resettling(organiser_client, club, games):
     text = [str(m) for m in response.context["messages"]]
     assert any("2 games from this date on" in t for t in text)
     assert any(reverse("rules_resettle", args=[club.slug, version.pk]) in t for t in text)
+
+
+def test_creating_a_version_says_which_days_keep_their_money(organiser_client, club, members):
+    """Issue 26, item 2: a day in the new version's dates without a game (attendance alone)
+    keeps the rules its money had; the organiser is told, with the link to re-settle it."""
+    day = money.day_attendees_add(club=club, user=None, date=D(2026, 5, 2), members=members)
+    url = reverse("rules_new", args=[club.slug])
+    data = rules_post(uma_0="10", uma_1="5", uma_2="-5", uma_3="-10")
+    check = english(organiser_client).post(url, data)
+    response = english(organiser_client).post(
+        url, {**data, "confirm": check.context["check"].token}, follow=True
+    )
+    version = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1))
+    text = " ".join(str(m) for m in response.context["messages"])
+    assert "1 day from this date on keeps its money under other rules." in text
+    assert "games from this date on" not in text
+    assert reverse("rules_resettle", args=[club.slug, version.pk]) in text
+    day.refresh_from_db()
+    assert day.rules_version == RulesVersion.objects.get(club=club, effective_from=D(2020, 1, 1))
+    assert AuditLog.objects.filter(action="day.rules_kept", target=f"day:{day.pk}").exists()
 
 
 def test_preview_lists_exactly_the_affected_games_with_new_scores(club, organiser, games):

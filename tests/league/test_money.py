@@ -768,3 +768,93 @@ def test_season_pot_query_count_does_not_grow(db, django_assert_num_queries):
     _club, _m, big = kagetsu_season(15, slug="big")
     with django_assert_num_queries(len(captured.captured_queries)):
         assert money.season_pot(season=big).income == 30_000
+
+
+# --- a day's money keeps its rules version (issue 26, item 2) ----------------------------------
+
+KAGETSU_LATER = {
+    **scoring.PRESETS["kagetsu-cup"].rules.to_json(),
+    "session_shugi": 20000,
+    "place_fees": {"4": 5000},
+}
+
+
+def _fresh_ledger(day: Day) -> money.DayLedger:
+    """The day's ledger as a page shows it (the day read again, as each request does)."""
+    return money.day_ledger(day=Day.objects.get(pk=day.pk))
+
+
+def _paid_kagetsu_day(holds: str) -> tuple[Day, dict[str, Member]]:
+    """花月杯's day of five with a shūgi for 青木, every transfer paid. `holds`: "game" (one
+    counted game), "voided" (its only game voided before paying) or "attendance" (no game)."""
+    club = make_club("k", "kagetsu-cup")
+    m = make_members(club)
+    four = [m[n] for n in NAMES[:4]]
+    if holds != "attendance":
+        record(club, DATE, list(zip(four, (45000, 31000, 19000, 5000), strict=True)))
+    day = money.day_attendees_add(club=club, user=None, date=DATE, members=[*four, m["江藤"]])
+    money.shugi_add(day=day, user=None, winner=m["青木"])
+    if holds == "voided":
+        services.game_void(game=day.games.get(), user=None, reason="二重入力")
+    for t in money.day_ledger(day=day).transfers:
+        money.transfer_pay(
+            day=day, user=None, payer=money.party(t.payer), payee=money.party(t.payee)
+        )
+    return day, m
+
+
+@pytest.mark.parametrize("holds", ["game", "voided", "attendance"])
+def test_a_back_dated_version_moves_no_money_of_a_paid_day(db, holds):
+    day, m = _paid_kagetsu_day(holds)
+    before = money.day_ledger(day=day)
+    assert before.settled
+    shugi = {m["青木"].pk: 8000} | {m[n].pk: -2000 for n in NAMES[1:5]}
+    assert {p: y for p, y in before.outstanding.items() if p} == dict.fromkeys(shugi, 0)
+    rules_services.rules_version_create(
+        club=day.club,
+        user=None,
+        effective_from=DATE - datetime.timedelta(days=30),
+        rules_json=KAGETSU_LATER,
+    )
+    after = _fresh_ledger(day)
+    assert after.rules.session_shugi == 2000
+    assert after.result == before.result
+    assert after.settled, after.transfers  # no new transfer due on a paid day
+    assert money.day_rules(day=Day.objects.get(pk=day.pk)) == before.rules
+
+
+def test_voiding_a_days_only_game_after_a_back_dated_version_keeps_the_days_version(db):
+    """The day's version is the one its money had when the back-dated version came: voiding its
+    only game later does not hand the day's shūgi to the new version."""
+    day, m = _paid_kagetsu_day("game")
+    rules_services.rules_version_create(
+        club=day.club,
+        user=None,
+        effective_from=DATE - datetime.timedelta(days=30),
+        rules_json=KAGETSU_LATER,
+    )
+    services.game_void(game=day.games.get(), user=None, reason="二重入力")
+    ledger = _fresh_ledger(day)
+    assert ledger.rules.session_shugi == 2000
+    players = {money.party(p.name): p.yen for p in ledger.result.players}
+    assert players[m["青木"].pk] == 4 * 2000  # the old shūgi, no longer the game's fees
+
+
+def test_applying_the_back_dated_version_moves_the_days_money_as_the_preview_said(db):
+    """Re-settling is how a new version reaches recorded money: the preview shows the day, and
+    applying it moves the day (new transfers due, since the day was paid)."""
+    day, _members = _paid_kagetsu_day("voided")
+    version = rules_services.rules_version_create(
+        club=day.club,
+        user=None,
+        effective_from=DATE - datetime.timedelta(days=30),
+        rules_json=KAGETSU_LATER,
+    )
+    changes = rules_services.resettle_preview(version=version)
+    assert [d.day.pk for d in money.resettle_days(version=version, changes=changes)] == [day.pk]
+    rules_services.resettle_apply(
+        version=version, user=None, expected=rules_services.resettle_key(changes)
+    )
+    ledger = _fresh_ledger(day)
+    assert ledger.rules.session_shugi == 20000
+    assert not ledger.settled

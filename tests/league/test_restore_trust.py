@@ -13,9 +13,20 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.db import connection
 from django.db.models import QuerySet
 
-from league.models import AuditLog, Club, LedgerEntry, Membership, Result
+from league.management.commands.restore import LABELS
+from league.models import (
+    AuditLog,
+    Club,
+    Game,
+    ImportUpload,
+    LedgerEntry,
+    Member,
+    Membership,
+    Result,
+)
 from tests.conftest import make_user
 from tests.league.test_backup import backup, build_club
 
@@ -147,3 +158,56 @@ def test_a_bad_mapping_is_refused(saved, tmp_path, option, message):
     with pytest.raises(CommandError, match=message):
         restore(saved, tmp_path, "--map-user", option)
     assert nothing_restored()
+
+
+# --- ids (issue 26, item 7) ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("model", "pk", "fields"),
+    [
+        ("league.member", 2**63 - 1, {"name": "侵入者", "name_key": "侵入者", "user": None}),
+        ("league.game", 2**63 - 2, {"number": 999, "submission_key": None}),
+        ("league.auditlog", 2**31, {}),
+    ],
+)
+def test_an_id_beyond_the_sane_range_is_refused_naming_the_row(saved, tmp_path, model, pk, fields):
+    """A tampered file with huge ids would set the shared sequences to their maximum: afterwards
+    no club could add a member or a game."""
+    add_copy(saved, model, **fields)["pk"] = pk
+    with pytest.raises(CommandError, match=rf"{model} #{pk}: its id is beyond 2147483647"):
+        restore(saved, tmp_path)
+    assert nothing_restored()
+    other = Club.objects.get(slug="kinyokai")
+    member = Member.objects.create(club=other, name="新人")  # the sequences are untouched
+    assert member.pk < 2**31
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's sequences")
+def test_restore_moves_sequences_only_forward_and_only_those_it_wrote(saved, tmp_path):
+    """A sequence ahead of the file's ids stays where it is (a concurrent transaction may hold
+    the numbers after it); the sequences of tables the file wrote nothing into are not touched."""
+
+    def sequence(model) -> int:
+        with connection.cursor() as cursor:
+            table = model._meta.db_table
+            cursor.execute(f"SELECT last_value FROM {connection.ops.quote_name(table + '_id_seq')}")
+            return cursor.fetchone()[0]
+
+    def set_sequence(model, value: int) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT setval(pg_get_serial_sequence(%s, 'id'), %s)", [model._meta.db_table, value]
+            )
+
+    written = {LABELS[o["model"]] for o in saved["objects"]}
+    assert Game in written and ImportUpload not in written
+    set_sequence(Game, 70_000)
+    set_sequence(ImportUpload, 70_000)
+    restore(saved, tmp_path)
+    assert sequence(Game) >= 70_000
+    assert sequence(ImportUpload) == 70_000
+    biggest = max(o["pk"] for o in saved["objects"] if o["model"] == "league.member")
+    assert sequence(Member) >= biggest
+    new = Member.objects.create(club=Club.objects.get(slug="mame"), name="新人")
+    assert new.pk > biggest

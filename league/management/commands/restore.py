@@ -29,7 +29,6 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.core.management.color import no_style
 from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, models, transaction
 from django.db.migrations.recorder import MigrationRecorder
@@ -39,6 +38,12 @@ from league.models import Club
 from league.standings import services as aggregates
 
 LABELS = {f"league.{m._meta.model_name}": m for m in MODELS}
+
+# The ids a backup may hold. The id sequences are shared by every club of the database and run to
+# 2**63 - 1; a real club's rows are numbered far below this (two billion rows), so a file beyond
+# it is tampered with: restoring it would move the sequences to their end, and no club could
+# add a member or a game afterwards.
+MAX_ID = 2**31 - 1
 
 
 def read_backup(path: Path) -> dict[str, Any]:
@@ -117,6 +122,12 @@ def check_backup(data: dict[str, Any], mapped: set[str] = frozenset()) -> None: 
             raise CommandError(f"Row {_row(obj)} is not a row as backups write them.")
         if not isinstance(obj.get("pk"), int) or obj["pk"] in ids[model]:
             raise CommandError(f"Row {_row(obj)}: its id is missing or used twice.")
+        if not 1 <= obj["pk"] <= MAX_ID:
+            raise CommandError(
+                f"Row {_row(obj)}: its id is beyond {MAX_ID} or below 1, where no backup's ids "
+                "are (restoring it would use up the id sequences every club shares). Nothing "
+                "restored."
+            )
         ids[model].add(obj["pk"])
     used: set[str] = set()
     for obj in data["objects"]:
@@ -213,11 +224,27 @@ def _insert(objects: list[dict[str, Any]]) -> None:
         raise CommandError(f"The backup cannot be loaded: {e}") from None
 
 
-def _reset_sequences() -> None:
-    """Rows came with their ids: new rows must be numbered after them (PostgreSQL sequences)."""
+def _reset_sequences(objects: list[dict[str, Any]]) -> None:
+    """Rows came with their ids: new rows must be numbered after them. Only the sequences of the
+    tables the file wrote into move, only forward, and only to the largest id written (at most
+    MAX_ID): a sequence already past it stays where it is, since a concurrent transaction may hold
+    the numbers it gave out. PostgreSQL only: SQLite numbers new rows after the largest id by
+    itself."""
+    if connection.vendor != "postgresql":
+        return
+    written: dict[str, int] = {}
+    for obj in objects:
+        table = LABELS[obj["model"]]._meta.db_table
+        written[table] = max(written.get(table, 0), obj["pk"])
     with connection.cursor() as cursor:
-        for sql in connection.ops.sequence_reset_sql(no_style(), list(MODELS)):
-            cursor.execute(sql)
+        for table, top in sorted(written.items()):
+            # nextval() takes a number no one else can hold: the sequence moves on from `top`
+            # only when it was behind it, never back.
+            cursor.execute(
+                "SELECT setval(s, %s) FROM (SELECT pg_get_serial_sequence(%s, 'id') AS s) q "
+                "WHERE %s > nextval(s)",
+                [top, table, top],
+            )
 
 
 def restore(data: dict[str, Any], user_map: dict[str, str] | None = None) -> list[str]:
@@ -229,7 +256,7 @@ def restore(data: dict[str, Any], user_map: dict[str, str] | None = None) -> lis
             _check_target(data, set(mapping.values()))
             created = _create_users(data["users"])
             _insert(data["objects"])
-            _reset_sequences()
+            _reset_sequences(data["objects"])
             if connection.vendor == "postgresql":  # deferred constraints: fail here, not at commit
                 with connection.cursor() as cursor:
                     cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
