@@ -4,6 +4,7 @@ re-settles the games it governs (a game keeps the version it was settled under u
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -164,8 +165,10 @@ RESETTLE_CHANGED = gettext_lazy(
 
 
 def resettle_key(changes: Iterable[ResettleChange]) -> str:
-    """The games a re-settle preview showed, at their revisions: applying checks they still are."""
-    return ",".join(f"{c.game.pk}:{c.game.revision}" for c in changes)
+    """The games a re-settle preview showed, at their revisions, as a SHA-256 digest (64
+    characters however many games): applying checks they still are."""
+    listed = ",".join(f"{c.game.pk}:{c.game.revision}" for c in changes)
+    return hashlib.sha256(listed.encode()).hexdigest()
 
 
 def _pin_days(version: RulesVersion, user: User) -> None:

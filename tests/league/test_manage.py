@@ -824,3 +824,21 @@ def test_the_worked_example_shows_the_bust_bonus(organiser_client, club):
         organiser_client, club, rules_post("pairon-kansai"), 60000, 30000, 20000, -10000
     )
     assert [p["score"] for p in plain["players"]] == ["+70.0", "+10.0", "▲20.0", "▲60.0"]
+
+
+def test_the_resettle_key_is_a_digest_however_many_games():
+    """The preview's check key stays 64 characters at any size (a list of every game's id and
+    revision passed 20,000 characters above about 4,000 games and was always refused)."""
+    from types import SimpleNamespace
+
+    from league.rules.services import ResettleChange, resettle_key
+
+    def changes(n: int, bump: int | None = None) -> list[ResettleChange]:
+        return [
+            ResettleChange(SimpleNamespace(pk=i, revision=2 if i == bump else 1), [], None)
+            for i in range(n)
+        ]
+
+    assert len(resettle_key(changes(5))) == len(resettle_key(changes(10_000))) == 64
+    assert resettle_key(changes(10_000)) == resettle_key(changes(10_000))
+    assert resettle_key(changes(10_000, bump=9_999)) != resettle_key(changes(10_000))
