@@ -30,6 +30,26 @@ def invisible_characters(text: str) -> list[str]:
     return found
 
 
+# What no one-line text may hold (a table label, a rate's name, a note: league.limits): controls
+# (a line break, a tab, ESC), line and paragraph separators, lone surrogates, and the
+# bidirectional controls, which reorder what follows them on the screen. Joiners stay: 👨\u200d👩.
+LINE_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
+def control_characters(text: str) -> list[str]:
+    """The characters of `text` that no one-line text may hold, as U+XXXX (empty: none)."""
+    found = []
+    for ch in text:
+        if ch in BIDI_CONTROLS or unicodedata.category(ch) in LINE_CATEGORIES:
+            code = f"U+{ord(ch):04X}"
+            if code not in found:
+                found.append(code)
+    return found
+
+
 def clean_name(text: str) -> str:
     """A name as it is stored: NFKC (ｱｵｷ → アオキ, ＡＢ → AB), runs of spaces of either width
     made one ASCII space, no space at either end. Refusing invisible characters is the caller's

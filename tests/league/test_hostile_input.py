@@ -360,6 +360,13 @@ def mutate(draw: st.DrawFn, data: dict[str, str], kind: str, known: Known) -> No
                 # 21 line breaks is a blank table, which is allowed.
                 long_text(21).filter(lambda t: len(t.strip()) > 20),
                 st.sampled_from(("A\x00", "\x00", "<script>x</script>" * 2)),
+                # A line break or a bidirectional control inside the label (issue 26, item 10).
+                st.builds(
+                    lambda a, c, b: a + c + b,
+                    st.text(st.characters(categories=("L", "N")), min_size=1, max_size=8),
+                    st.sampled_from(("\n", "\r", "\x1b", "\u2028", "\u202e", "\u2066", "\u200f")),
+                    st.text(st.characters(categories=("L", "N")), min_size=1, max_size=8),
+                ),
             )
         )
     elif kind == "revision":  # the game is at revision 1
