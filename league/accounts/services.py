@@ -29,7 +29,9 @@ from league import limits
 from league.accounts import invitations
 from league.club.services import member_create, season_create
 from league.core.errors import ServiceError
+from league.core.names import username_key
 from league.models import Club, Member, Membership, RulesVersion, Season
+from league.models.accounts import UsernameKey
 from league.models.audit import User, audit
 from league.rules.presets import preset_label
 from league.rules.services import rules_version_create
@@ -75,14 +77,15 @@ CLUB_PREFIX = "club:"
 
 def signup(*, username: str, password: str, email: str = "") -> Any:
     """A new user (not logged in: the view does that). The user name is NFKC-normalised by
-    Django, so ｙａｍａｄａ and yamada are the same name; names differing only in case too."""
+    Django, so ｙａｍａｄａ and yamada are the same name; names differing only in case too, and
+    the database holds to it (UsernameKey): of two sign-ups racing with twin names, one wins."""
     model = get_user_model()
     username = model.normalize_username(username.strip())
     email = model.objects.normalize_email(email.strip())
     errors: dict[str, list[str]] = {}
     if not username:
         errors["username"] = [_("Enter a user name.")]
-    elif model.objects.filter(username__iexact=username).exists():
+    elif UsernameKey.objects.filter(key=username_key(username)).exists():
         errors["username"] = [_("This user name is taken. Choose another.")]
     if email:
         try:

@@ -10,6 +10,7 @@ member's on the screen while being a different one (青木\\u200b, \\u202egnp.ex
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 
 # Unicode categories no name may hold: controls, format characters (zero-width spaces and joiners,
@@ -68,3 +69,15 @@ def name_key(text: str) -> str:
         and unicodedata.category(ch) not in REFUSED_CATEGORIES
     )
     return "".join(kept).casefold()
+
+
+def username_fold(text: str) -> str:
+    """A user name as logins compare it: NFKC (ｚｅｄ is zed), then case folded (Zed, ZED, zed;
+    Straße, STRASSE), then NFKC again (folding can leave a decomposed letter)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+
+
+def username_key(text: str) -> str:
+    """What makes two user names one account (league.models.accounts.UsernameKey): the SHA-256
+    of username_fold, 64 hex digits whatever the name's length or how far it folds."""
+    return hashlib.sha256(username_fold(text).encode("utf-8", "surrogatepass")).hexdigest()
