@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import scoring
 from league import limits
@@ -69,6 +70,7 @@ RESERVED_SLUGS = frozenset(
 # (an import of last year's sheets) settle under them too.
 FIRST_RULES_FROM = limits.EARLIEST
 PRESET_PREFIX = "preset:"
+SLUG_TAKEN = gettext_lazy("Another club already uses this short name. Choose another.")
 CLUB_PREFIX = "club:"
 
 
@@ -119,6 +121,18 @@ def slug_normalised(text: str) -> str:
 
 def slug_problem(slug: str) -> str | None:
     """Why `slug` (normalised) cannot be a new club's short name, or None."""
+    problem = slug_format_problem(slug)
+    if problem is None and slug_taken(slug):
+        problem = SLUG_TAKEN
+    return problem and str(problem)
+
+
+def slug_taken(slug: str) -> bool:
+    return Club.objects.filter(slug__iexact=slug).exists()
+
+
+def slug_format_problem(slug: str) -> str | None:
+    """Why `slug` cannot be any club's short name, whether or not it is taken (no secret)."""
     if not slug:
         return _("Enter a short name for the club's address.")
     if len(slug) < SLUG_MIN or len(slug) > SLUG_MAX:
@@ -130,8 +144,6 @@ def slug_problem(slug: str) -> str | None:
         )
     if slug in RESERVED_SLUGS:
         return _("This short name is reserved. Choose another.")
-    if Club.objects.filter(slug__iexact=slug).exists():
-        return _("Another club already uses this short name. Choose another.")
     return None
 
 
