@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0016_login_attempt_kind'),
+        ('league', '0017_export_file'),
     ]
 
     operations = [

@@ -37,7 +37,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('auth', '0012_alter_user_first_name_max_length'),
-        ('league', '0017_name_key_length'),
+        ('league', '0018_name_key_length'),
     ]
 
     operations = [
