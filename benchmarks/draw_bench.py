@@ -6,7 +6,10 @@ For each player count (8 to 40) and number of rounds (1 to 8) it draws the day i
 (league.draw.algorithm.draw, the club's default budget) and prints the pairs meeting more than
 once within the day ("repeats") and the time. It also checks sit-out fairness on every schedule
 and prints the round-by-round draw of 16 players over 5 rounds (0 repeats exist: the affine plane
-of order 4). `--short` runs a few sizes only (for CI).
+of order 4). Last, the worst case the app allows: the most players a day may check in
+(league.draw.algorithm.MAX_PLAYERS) over the most rounds of a schedule (MAX_ROUNDS), with its time
+and peak memory, and that one player more is refused at once. `--short` runs a few sizes only
+(for CI); the worst case is printed in both.
 """
 
 from __future__ import annotations
@@ -14,11 +17,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from league.draw.algorithm import draw, is_fair, quality
+from league.draw.algorithm import MAX_PLAYERS, DrawError, draw, is_fair, quality
+
+MAX_ROUNDS = 12  # league.draw.services.MAX_ROUNDS (not imported: that module needs Django)
 
 
 def fair(rounds, players) -> bool:
@@ -61,6 +67,31 @@ def main() -> None:
     print(f"16 players, 5 rounds: {quality(sixteen).day_repeats} repeated pairs")
     for i, rnd in enumerate(sixteen, 1):
         print(f"  round {i}: " + "  ".join("-".join(f"{p:02d}" for p in t) for t in rnd.tables))
+    worst_case(args.seed)
+
+
+def worst_case(seed: int) -> None:
+    """The largest draw the app lets anyone start: MAX_PLAYERS over MAX_ROUNDS rounds."""
+    players = list(range(1, MAX_PLAYERS + 1))
+    start = time.perf_counter()
+    rounds = draw(players=players, rounds=MAX_ROUNDS, seed=seed)
+    elapsed = time.perf_counter() - start
+    tracemalloc.start()
+    draw(players=players, rounds=MAX_ROUNDS, seed=seed)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    print(
+        f"worst case at the cap: {MAX_PLAYERS} players, {MAX_ROUNDS} rounds: "
+        f"{elapsed * 1000:.0f} ms, peak {peak / 1e6:.1f} MB, "
+        f"{quality(rounds).day_repeats} repeated pairs, fair: {fair(rounds, players)}"
+    )
+    start = time.perf_counter()
+    try:
+        draw(players=range(1, 5001), rounds=1, seed=seed)
+    except DrawError as e:
+        print(f"5,000 players: refused in {(time.perf_counter() - start) * 1000:.1f} ms ({e})")
+    else:
+        raise SystemExit("5,000 players were drawn: the cap does not hold")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ that bad input is a message naming its field and never a database error (a 500):
   a season's last day may be up to `SEASON_AHEAD_YEARS` after today, so that next year's season can be
   set up in December. Nothing older than 2000 or further ahead is a plausible game.
 - Texts fit their column (`max_length`) and hold no NUL (PostgreSQL cannot store one) and no lone
-  surrogate (no database can encode one).
+  surrogate (no database can encode one). One-line texts (every CharField: a table label, a note)
+  and rate names and chip kinds hold no control character and no bidirectional control either.
 - Rules JSON: at most `MAX_RULES_JSON` characters and `MAX_JSON_DEPTH` levels of nesting (checked
   by scanning the brackets, before the JSON parser recurses), no `null` document, no NUL or lone
   surrogate in any key or value, and rate names and chip kinds that fit the columns that store
@@ -25,7 +26,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy
 
 import scoring
-from league.core import clock
+from league.core import clock, names
 from league.models import ChipEvent, Game
 
 EARLIEST = datetime.date(2000, 1, 1)
@@ -44,6 +45,9 @@ SEASON_END_TOO_LATE = gettext_lazy(
 )
 TEXT_NUL = gettext_lazy("Remove the NUL character (\\0) from this text.")
 TEXT_SURROGATE = gettext_lazy("This text holds characters that are not valid Unicode.")
+TEXT_CONTROL = gettext_lazy(
+    "Remove the line breaks, control or direction characters (%(chars)s) from this text."
+)
 TEXT_TOO_LONG = gettext_lazy("Enter at most %(n)s characters (it has %(length)s).")
 JSON_TOO_LONG = gettext_lazy("The rules JSON may have at most %(n)s characters.")
 JSON_TOO_DEEP = gettext_lazy("The rules JSON is nested more than %(n)s levels deep.")
@@ -94,9 +98,22 @@ def unstorable(value: str) -> str | None:
     return None
 
 
-def text_problem(value: str, max_length: int | None) -> str | None:
-    """Why a text does not fit a column of `max_length` characters, or None."""
+def control_problem(value: str) -> str | None:
+    """Why a one-line text (a CharField: a label, a rate's name, a note) cannot be stored: it
+    holds a line break, another control or a bidirectional control (league.core.names), which
+    could forge a line or reorder what follows it in the LINE text. None: it holds none."""
+    found = names.control_characters(value)
+    if found:
+        return str(TEXT_CONTROL % {"chars": ", ".join(found)})
+    return None
+
+
+def text_problem(value: str, max_length: int | None, *, one_line: bool = False) -> str | None:
+    """Why a text does not fit a column of `max_length` characters, or None; `one_line`: nor
+    may it hold control characters (control_problem)."""
     problem = unstorable(value)
+    if problem is None and one_line:
+        problem = control_problem(value)
     if problem is None and max_length is not None and len(value) > max_length:
         problem = TEXT_TOO_LONG % {"n": max_length, "length": len(value)}
     return problem
@@ -107,7 +124,8 @@ def column_problems(model: type[models.Model], **values: str) -> dict[str, list[
     out: dict[str, list[str]] = {}
     for name, value in values.items():
         field = model._meta.get_field(name)
-        problem = text_problem(value, getattr(field, "max_length", None))
+        one_line = isinstance(field, models.CharField)  # every short text (a TextField is not)
+        problem = text_problem(value, getattr(field, "max_length", None), one_line=one_line)
         if problem is not None:
             out[name] = [problem]
     return out
@@ -175,9 +193,9 @@ def rules_column_problems(rules: scoring.Rules) -> list[tuple[str, str, str]]:
     for name in rules.chips:
         if len(name) > CHIP_KIND_LENGTH:
             out.append(("chip", name, str(CHIP_KIND_TOO_LONG % {"n": CHIP_KIND_LENGTH})))
-    for kind, names in (("rate", rules.rates), ("chip", rules.chips)):
-        for name in names:
-            problem = unstorable(name)
+    for kind, texts in (("rate", rules.rates), ("chip", rules.chips)):
+        for name in texts:
+            problem = unstorable(name) or control_problem(name)
             if problem is not None:
                 out.append((kind, name, problem))
     return out

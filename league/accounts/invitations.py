@@ -21,8 +21,9 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -32,7 +33,8 @@ from league.core.errors import NON_FIELD, ServiceError
 from league.models import Club, Member, Membership
 from league.models import audit as models_audit
 from league.models.audit import User, audit
-from league.models.invitations import Invitation
+from league.models.invitations import Invitation, invitation_snapshot
+from league.models.memberships import links_revoke
 
 SECRET_PREFIX = "inv_"
 PREFIX_LENGTH = 10  # Invitation.prefix: "inv_" and the secret's first 6 random characters
@@ -56,7 +58,40 @@ def state(invitation: Invitation, now: datetime.datetime | None = None) -> str:
         return USED_UP
     if invitation.expires_at <= (now or timezone.now()):
         return EXPIRED
+    if not maker_may_invite(invitation):
+        return REVOKED
     return OK
+
+
+def _maker_organises(club: Any, user: Any) -> Q:
+    """Users (filtered by `user`, a pk or an OuterRef) who may invite into `club`: active, and
+    organisers of it or superusers."""
+    organises = Membership.objects.filter(club_id=club, user_id=user, role=Membership.ORGANISER)
+    return Q(is_active=True) & (Q(is_superuser=True) | Exists(organises))
+
+
+def with_maker_check(invitations: Any) -> Any:
+    """The invitations annotated with whether their maker may still invite (`maker_ok`), so
+    that `state` asks no query per row of a list."""
+    makers = get_user_model()._default_manager.filter(
+        _maker_organises(OuterRef(OuterRef("club_id")), OuterRef("pk")),
+        pk=OuterRef("created_by_id"),
+    )
+    return invitations.annotate(maker_ok=Q(created_by__isnull=True) | Exists(makers))
+
+
+def maker_may_invite(invitation: Invitation) -> bool:
+    """Whether the link's maker may still invite into its club: an active account that organises
+    the club (or a superuser). Checked whenever a link is opened or used, whatever path changed
+    the maker (Membership.save and a deactivation also cancel their links: this holds even where
+    a change went around them)."""
+    annotated = getattr(invitation, "maker_ok", None)
+    if annotated is not None:
+        return bool(annotated)
+    if invitation.created_by_id is None:  # made by the system, not by a person
+        return True
+    users = get_user_model()._default_manager.filter(pk=invitation.created_by_id)
+    return users.filter(_maker_organises(invitation.club_id, OuterRef("pk"))).exists()
 
 
 def refusal(status: str) -> str:
@@ -70,16 +105,7 @@ def refusal(status: str) -> str:
     }[status]
 
 
-def _snapshot(invitation: Invitation) -> dict[str, object]:
-    return {
-        "prefix": invitation.prefix,
-        "role": invitation.role,
-        "member": invitation.member_id,
-        "expires_at": invitation.expires_at.isoformat(),
-        "max_uses": invitation.max_uses,
-        "uses": invitation.uses,
-        "revoked": invitation.revoked_at is not None,
-    }
+_snapshot = invitation_snapshot
 
 
 def unlinked_members(club: Club):
@@ -166,28 +192,14 @@ def invitation_revoke(*, invitation: Invitation, user: User) -> Invitation:
 
 def invitations_of_revoked(*, club: Club, creator: Any, actor: User) -> int:
     """Cancel the open links `creator` made in `club`: called when they stop being an organiser
-    (removed, demoted or leaving), so that no link of theirs lets them, or anyone, back in."""
-    revoked = 0
-    open_links = Invitation.objects.select_for_update().filter(
-        club=club, created_by=creator, revoked_at__isnull=True
+    (removed, demoted or leaving), so that no link of theirs lets them, or anyone, back in.
+    (Membership.save and .delete do the same on every other path: league.models.memberships.)"""
+    return links_revoke(
+        creator_id=getattr(creator, "pk", creator),
+        club_id=club.pk,
+        actor=actor,
+        why="creator no longer an organiser",
     )
-    for invitation in open_links:
-        if state(invitation) != OK:
-            continue
-        before = _snapshot(invitation)
-        invitation.revoked_at = timezone.now()
-        invitation.revoked_by = models_audit.stored_user(actor)
-        invitation.save(update_fields=["revoked_at", "revoked_by"])
-        audit(
-            club=club,
-            actor=actor,
-            action="invitation.revoke",
-            target=f"invitation:{invitation.pk}",
-            before=before,
-            after={**_snapshot(invitation), "why": "creator no longer an organiser"},
-        )
-        revoked += 1
-    return revoked
 
 
 # --- whoever has the link: look it up and use it ---------------------------------------------

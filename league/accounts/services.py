@@ -23,13 +23,16 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import scoring
 from league import limits
 from league.accounts import invitations
 from league.club.services import member_create, season_create
 from league.core.errors import ServiceError
+from league.core.names import username_key
 from league.models import Club, Member, Membership, RulesVersion, Season
+from league.models.accounts import UsernameKey
 from league.models.audit import User, audit
 from league.rules.presets import preset_label
 from league.rules.services import rules_version_create
@@ -67,6 +70,7 @@ RESERVED_SLUGS = frozenset(
 # (an import of last year's sheets) settle under them too.
 FIRST_RULES_FROM = limits.EARLIEST
 PRESET_PREFIX = "preset:"
+SLUG_TAKEN = gettext_lazy("Another club already uses this short name. Choose another.")
 CLUB_PREFIX = "club:"
 
 
@@ -75,14 +79,15 @@ CLUB_PREFIX = "club:"
 
 def signup(*, username: str, password: str, email: str = "") -> Any:
     """A new user (not logged in: the view does that). The user name is NFKC-normalised by
-    Django, so ｙａｍａｄａ and yamada are the same name; names differing only in case too."""
+    Django, so ｙａｍａｄａ and yamada are the same name; names differing only in case too, and
+    the database holds to it (UsernameKey): of two sign-ups racing with twin names, one wins."""
     model = get_user_model()
     username = model.normalize_username(username.strip())
     email = model.objects.normalize_email(email.strip())
     errors: dict[str, list[str]] = {}
     if not username:
         errors["username"] = [_("Enter a user name.")]
-    elif model.objects.filter(username__iexact=username).exists():
+    elif UsernameKey.objects.filter(key=username_key(username)).exists():
         errors["username"] = [_("This user name is taken. Choose another.")]
     if email:
         try:
@@ -116,6 +121,18 @@ def slug_normalised(text: str) -> str:
 
 def slug_problem(slug: str) -> str | None:
     """Why `slug` (normalised) cannot be a new club's short name, or None."""
+    problem = slug_format_problem(slug)
+    if problem is None and slug_taken(slug):
+        problem = SLUG_TAKEN
+    return problem and str(problem)
+
+
+def slug_taken(slug: str) -> bool:
+    return Club.objects.filter(slug__iexact=slug).exists()
+
+
+def slug_format_problem(slug: str) -> str | None:
+    """Why `slug` cannot be any club's short name, whether or not it is taken (no secret)."""
     if not slug:
         return _("Enter a short name for the club's address.")
     if len(slug) < SLUG_MIN or len(slug) > SLUG_MAX:
@@ -127,8 +144,6 @@ def slug_problem(slug: str) -> str | None:
         )
     if slug in RESERVED_SLUGS:
         return _("This short name is reserved. Choose another.")
-    if Club.objects.filter(slug__iexact=slug).exists():
-        return _("Another club already uses this short name. Choose another.")
     return None
 
 

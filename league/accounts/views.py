@@ -7,9 +7,13 @@ can send someone through sign-up and back.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import hashlib
+import logging
+import threading
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -25,6 +29,7 @@ from django.forms.utils import ErrorDict
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import Resolver404, resolve, reverse_lazy
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -41,6 +46,8 @@ from league.models.audit import audit
 from league.rules.presets import preset_label
 from league.rules.views import example_points, example_response
 
+logger = logging.getLogger(__name__)
+
 # Sign-ups stored from one address in `window` before more are refused: enough for a club's
 # members signing up on the parlour's network one evening, few for a script.
 SIGNUP_LIMIT = 10
@@ -55,6 +62,12 @@ SIGNUP_THROTTLED = gettext_lazy(
     "Too many accounts were created from this network in the last hour. Try again later."
 )
 TOO_MANY_REQUESTS = 429
+# Club addresses found taken, asked from one network: at sign-up's pace (a taken address tells
+# that a club exists, as a taken user name tells that an account does).
+SLUG_LIMITS = dataclasses.replace(SIGNUP_LIMITS, kind="slug")
+SLUG_THROTTLED = gettext_lazy(
+    "Too many club addresses were checked from this network in the last hour. Try again later."
+)
 INVITATION_ACCOUNTS_USED = gettext_lazy(
     "This invitation link cannot make more accounts. Ask the club's organiser for a new link."
 )
@@ -195,8 +208,35 @@ def signup(request: HttpRequest) -> HttpResponse:
 # --- password reset, throttled --------------------------------------------------------------
 
 
+def mail_later(function: Callable[[], Any]) -> threading.Thread:
+    """Run `function` (sending a mail) in a thread of its own: the response does not wait for the
+    mail server, so it takes the same time whether a mail is sent or not."""
+
+    def run() -> None:
+        try:
+            function()
+        except Exception:  # the response is gone: there is no one else to tell
+            logger.exception("A password-reset mail could not be sent")
+
+    thread = threading.Thread(target=run, name="reset-mail", daemon=True)
+    thread.start()
+    return thread
+
+
 class ThrottledPasswordResetForm(PasswordResetForm):
     address = throttle.UNKNOWN_ADDRESS
+
+    def send_mail(self, *args: Any, **kwargs: Any) -> None:
+        """Rendered and sent after the response (mail_later), in the request's language: a known
+        address and an unknown one are answered in the same time."""
+        send = super().send_mail
+        language = translation.get_language()
+
+        def render_and_send() -> None:
+            with translation.override(language):
+                send(*args, **kwargs)
+
+        mail_later(render_and_send)
 
     def clean(self):
         cleaned = super().clean()
@@ -311,13 +351,30 @@ def club_new_example(request: HttpRequest) -> JsonResponse:
 @require_GET
 def slug_check(request: HttpRequest) -> JsonResponse:
     """{"slug": the short name as it would be stored (a suggestion from `name` when `slug` is
-    empty), "error": why it cannot be used, or ""}."""
+    empty), "error": why it cannot be used, or ""}.
+
+    Only for someone who may start a club (else 404). Whether a name is taken tells that a club
+    exists: each "taken" counts as a sign-up from the sender's network (SIGNUP_LIMITS, kind
+    "slug"), and over that pace no answer about any name is given (429); a badly formed name is
+    no secret and is always answered."""
+    if not _may_start_clubs(request.user):
+        raise Http404
     sent = request.GET.get("slug", "")[:200]
     if sent.strip():
         slug = services.slug_normalised(sent)
     else:
         slug = services.slug_suggest(request.GET.get("name", "")[:200])
-    problem = services.slug_problem(slug)
+    problem = services.slug_format_problem(slug)
+    if problem is None:
+        block = throttle.address_block(throttle.client_address(request))
+        if throttle.is_throttled(username=block, address=block, limits=SLUG_LIMITS):
+            return JsonResponse({"slug": slug, "error": str(SLUG_THROTTLED)}, status=429)
+        if services.slug_taken(slug):
+            attempt = throttle.attempt_begin(username=block, address=block, limits=SLUG_LIMITS)
+            if attempt is None:
+                return JsonResponse({"slug": slug, "error": str(SLUG_THROTTLED)}, status=429)
+            throttle.attempt_failed(attempt)
+            problem = str(services.SLUG_TAKEN)
     return JsonResponse({"slug": slug, "error": problem or ""})
 
 
@@ -347,10 +404,25 @@ class EmailForm(forms.Form):
         help_text=gettext_lazy("Used only to send you a link when you forget your password."),
     )
 
+    password = forms.CharField(
+        label=gettext_lazy("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=gettext_lazy("Password reset mails go to this address: confirm it is you."),
+        error_messages={"required": gettext_lazy("Enter your password.")},
+    )
+
     def clean_email(self) -> str:
         return self.cleaned_data["email"].strip()
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("The password is not right."), code="wrong_password")
+        return password
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        self.user = user
         kwargs.setdefault("label_suffix", "")
         # Full-width input (ｙａｍａｄａ＠…) as a Japanese keyboard may type it: made half-width.
         if args and args[0] is not None and "email" in args[0]:
@@ -367,6 +439,7 @@ def account(request: HttpRequest) -> HttpResponse:
     form = EmailForm(
         request.POST if request.method == "POST" else None,
         initial={"email": request.user.email},
+        user=request.user,
     )
     if request.method == "POST" and form.is_valid():
         request.user.email = form.cleaned_data["email"]

@@ -53,7 +53,10 @@ class ThrottleMixin:
         return cleaned
 
     def _address(self) -> str:
-        return throttle.client_address(self.request) if self.request else throttle.UNKNOWN_ADDRESS
+        """The sender as sign-up and reset count it: an IPv6 client by its /64."""
+        if not self.request:
+            return throttle.UNKNOWN_ADDRESS
+        return throttle.address_block(throttle.client_address(self.request))
 
 
 class ThrottledAuthenticationForm(ThrottleMixin, AuthenticationForm):

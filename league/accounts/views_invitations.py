@@ -130,7 +130,7 @@ def _render_list(
     request: HttpRequest, club: Club, form: InvitationForm, new: dict[str, Any] | None = None
 ) -> HttpResponse:
     rows = list(
-        Invitation.objects.filter(club=club)
+        invitations.with_maker_check(Invitation.objects.filter(club=club))
         .select_related("member", "created_by")
         .order_by("-created_at", "-id")[:100]
     )

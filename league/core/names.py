@@ -10,6 +10,7 @@ member's on the screen while being a different one (青木\\u200b, \\u202egnp.ex
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 
 # Unicode categories no name may hold: controls, format characters (zero-width spaces and joiners,
@@ -24,6 +25,26 @@ def invisible_characters(text: str) -> list[str]:
     found = []
     for ch in text:
         if ch in BLANK_LETTERS or unicodedata.category(ch) in REFUSED_CATEGORIES:
+            code = f"U+{ord(ch):04X}"
+            if code not in found:
+                found.append(code)
+    return found
+
+
+# What no one-line text may hold (a table label, a rate's name, a note: league.limits): controls
+# (a line break, a tab, ESC), line and paragraph separators, lone surrogates, and the
+# bidirectional controls, which reorder what follows them on the screen. Joiners stay: 👨\u200d👩.
+LINE_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
+def control_characters(text: str) -> list[str]:
+    """The characters of `text` that no one-line text may hold, as U+XXXX (empty: none)."""
+    found = []
+    for ch in text:
+        if ch in BIDI_CONTROLS or unicodedata.category(ch) in LINE_CATEGORIES:
             code = f"U+{ord(ch):04X}"
             if code not in found:
                 found.append(code)
@@ -48,3 +69,15 @@ def name_key(text: str) -> str:
         and unicodedata.category(ch) not in REFUSED_CATEGORIES
     )
     return "".join(kept).casefold()
+
+
+def username_fold(text: str) -> str:
+    """A user name as logins compare it: NFKC (ｚｅｄ is zed), then case folded (Zed, ZED, zed;
+    Straße, STRASSE), then NFKC again (folding can leave a decomposed letter)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+
+
+def username_key(text: str) -> str:
+    """What makes two user names one account (league.models.accounts.UsernameKey): the SHA-256
+    of username_fold, 64 hex digits whatever the name's length or how far it folds."""
+    return hashlib.sha256(username_fold(text).encode("utf-8", "surrogatepass")).hexdigest()

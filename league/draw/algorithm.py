@@ -40,6 +40,11 @@ from dataclasses import dataclass
 Pair = tuple[int, int]
 
 NOT_ENOUGH_PLAYERS = "not enough players for one table"
+TOO_MANY_PLAYERS = "more players than one draw seats"
+# The most players one day's draw seats (30 tables): more than any club evening, and the cost stays
+# bounded (two n×n tables of pair counts, a search of at most `time_cap` seconds; the benchmark
+# prints the worst case, MAX_PLAYERS over the most rounds a schedule has).
+MAX_PLAYERS = 120
 BAD_TABLE_SIZE = "a table has 3 or 4 players"
 LOCKED_NOT_PRESENT = "a locked table's player is not present"
 CYCLES = 3
@@ -130,6 +135,8 @@ def draw(
     if table_size not in (3, 4):
         raise DrawError(BAD_TABLE_SIZE)
     present = list(dict.fromkeys(players))
+    if len(present) > MAX_PLAYERS:
+        raise DrawError(TOO_MANY_PLAYERS)
     locked_players = [p for t in locked for p in t]
     if any(len(t) != table_size for t in locked):
         raise DrawError(LOCKED_TABLE_SIZE)

@@ -35,6 +35,14 @@ UNFAIR_SWAP = gettext_lazy(
 ROUNDS_RANGE = gettext_lazy("Enter a number of rounds from 1 to %(n)s.")
 SCHEDULE_EXISTS = gettext_lazy("Rounds are already drawn for this day.")
 NO_SUCH_TABLE = gettext_lazy("No such table in the current round.")
+TOO_MANY = gettext_lazy(
+    "At most %(n)s players can be checked in on one day: someone must leave before another "
+    "checks in."
+)
+TOO_MANY_TO_DRAW = gettext_lazy(
+    "%(count)s players are checked in: the draw seats at most %(n)s. Check some out first."
+)
+MAX_PLAYERS = algorithm.MAX_PLAYERS
 
 MAX_ROUNDS = 12
 
@@ -91,10 +99,14 @@ def attendance_check_in(
         raise ServiceError.one("member", str(NOT_A_MEMBER))
     with transaction.atomic():
         day = money_services.day_attendees_add(club=club, user=user, date=date, members=[member])
+        Day.objects.select_for_update().filter(pk=day.pk).first()  # check-ins of a day in turn
         start = _next_playable(day)
         existing = Attendance.objects.select_for_update().filter(day=day, member=member).first()
         if existing is not None and existing.until_round is None:
             raise ServiceError.one("member", str(ALREADY_PRESENT) % {"name": member.name})
+        present = Attendance.objects.filter(day=day, until_round__isnull=True).count()
+        if present >= MAX_PLAYERS:
+            raise ServiceError.one("member", str(TOO_MANY) % {"n": MAX_PLAYERS})
         before = None
         if existing is None:
             existing = Attendance.objects.create(day=day, member=member, from_round=start)
@@ -157,6 +169,9 @@ def round_plan(*, club: Club, day: Day, redraw: bool = False, rounds: int = 1) -
     players = sorted(set(players) | kept_ids)
     if len(players) < size:
         raise ServiceError.one(errors.NON_FIELD, str(TOO_FEW) % {"n": size})
+    if len(players) > MAX_PLAYERS:  # checked in around the check-in's cap (the shell, old days)
+        message = str(TOO_MANY_TO_DRAW) % {"count": len(players), "n": MAX_PLAYERS}
+        raise ServiceError.one(errors.NON_FIELD, message)
     drawn = algorithm.draw(
         players=players,
         rounds=rounds,

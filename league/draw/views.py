@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.contrib import messages
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -151,10 +152,11 @@ def draw_check_in(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
         _errors(request, form.errors)
         return _to_draw(club, date)
     try:
-        member = form.member or club_services.member_create(
-            club=club, user=request.user, name=form.guest_name, is_guest=True
-        )
-        draw.attendance_check_in(club=club, user=request.user, date=date, member=member)
+        with transaction.atomic():  # a new guest is kept only if they are checked in
+            member = form.member or club_services.member_create(
+                club=club, user=request.user, name=form.guest_name, is_guest=True
+            )
+            draw.attendance_check_in(club=club, user=request.user, date=date, member=member)
     except ServiceError as e:
         _errors(request, e.errors)
     else:

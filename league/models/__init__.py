@@ -10,7 +10,7 @@ Modules here import each other downwards only (clubs ← members, rules, seasons
 money, memberships) and nothing of league above the models.
 """
 
-from league.models.accounts import ApiToken, LoginAttempt
+from league.models.accounts import ApiToken, LoginAttempt, UsernameKey
 from league.models.audit import AuditLog, AuditLogQuerySet
 from league.models.clubs import Club
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
@@ -52,4 +52,5 @@ __all__ = [
     "Result",
     "RulesVersion",
     "Season",
+    "UsernameKey",
 ]

@@ -1,11 +1,16 @@
-"""API tokens and login attempts (the throttle's memory)."""
+"""API tokens, login attempts (the throttle's memory) and user names' keys."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
-from django.db import models
+from django.db import IntegrityError, models
+from django.db.models.signals import post_save, pre_save
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
+from league.core.names import username_key
 from league.models.clubs import Club
 
 
@@ -48,3 +53,51 @@ class LoginAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.username} @ {self.address}"
+
+
+class UsernameKey(models.Model):
+    """One account per user name whatever its case or width (Zed6504, ZED6504, ｚｅｄ６５０４):
+    the name's key (league.core.names.username_key), unique in the database.
+
+    Written by the signals below on every save of a user that can change its name, in the
+    transaction of that save (sign-up, the admin and restore save inside one): of two sign-ups
+    racing with twin names, the second waits on the unique index and fails with IntegrityError,
+    and its user is rolled back with it. Twins from before (migration 0018) have their key
+    marked with their id, as 0007 marked twin members, and keep their logins.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    key = models.CharField(max_length=64, unique=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.key[:12]}…"
+
+
+def _names_changed(kwargs: dict[str, Any]) -> bool:
+    fields = kwargs.get("update_fields")
+    return fields is None or "username" in fields  # a login saves last_login only
+
+
+@receiver(pre_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="league.username_twin")
+def _username_twin(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """Refuse a twin before its row is written, on paths that save outside a transaction too."""
+    if kwargs.get("raw") or not _names_changed(kwargs):
+        return
+    twins = UsernameKey.objects.filter(key=username_key(instance.get_username()))
+    if instance.pk is not None:
+        twins = twins.exclude(user_id=instance.pk)
+    if twins.exists():
+        raise IntegrityError(
+            f"a user named {instance.get_username()!r} in another case or width exists"
+        )
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="league.username_key")
+def _username_key(sender: Any, instance: Any, **kwargs: Any) -> None:
+    if not _names_changed(kwargs):
+        return
+    UsernameKey.objects.update_or_create(
+        user_id=instance.pk, defaults={"key": username_key(instance.get_username())}
+    )

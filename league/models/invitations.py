@@ -51,3 +51,16 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club_id} {self.prefix}… ({self.role})"
+
+
+def invitation_snapshot(invitation: Invitation) -> dict[str, object]:
+    """An invitation as its audit entries show it."""
+    return {
+        "prefix": invitation.prefix,
+        "role": invitation.role,
+        "member": invitation.member_id,
+        "expires_at": invitation.expires_at.isoformat(),
+        "max_uses": invitation.max_uses,
+        "uses": invitation.uses,
+        "revoked": invitation.revoked_at is not None,
+    }

@@ -14,15 +14,21 @@ from league.core.errors import NON_FIELD, ServiceError
 from league.core.names import name_key
 from league.models.clubs import Club
 
+NAME_LENGTH = 50
+# A stored name is NFKC (league.core.names.clean_name), and no NFKC character folds to more than
+# three (ΐ → ΐ, ß → ss: tests/league/test_name_key_sizes.py checks every code point), so a key
+# has at most 150 characters; a twin's key marked by the 0007 migration adds "#" and its id.
+NAME_KEY_LENGTH = NAME_LENGTH * 3 + len("#") + 20
+
 
 class Member(models.Model):
     """A player of the club (a login is optional: most players never log in)."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="members")
-    name = models.CharField(_("name"), max_length=50)
+    name = models.CharField(_("name"), max_length=NAME_LENGTH)
     # league.core.names.name_key(name), kept by save(): one member per key in a club, so that ｱｵｷ and
     # アオキ, or 阿部誠 and 阿部 誠, can never be two members.
-    name_key = models.CharField(max_length=60, editable=False, default="")
+    name_key = models.CharField(max_length=NAME_KEY_LENGTH, editable=False, default="")
     kana = models.CharField(_("reading (kana)"), max_length=100, blank=True)
     is_guest = models.BooleanField(_("guest"), default=False)
     is_active = models.BooleanField(_("active"), default=True)

@@ -1,5 +1,10 @@
 """Who may log in to a club, and as what; every change is in the audit log, on every path.
 
+What someone could do only as a member or an organiser ends with it, on every path too: when a
+membership ends (or moves to another club) their API tokens in the club are revoked for good, and
+when they stop organising it the invitation links they made there are cancelled; when their
+account is deactivated, both, in every club. Each is audited (token.revoke, invitation.revoke).
+
 `Membership.save()` and `.delete()` (and the queryset's `update()` and `delete()`, which go row by
 row through them) call `membership_audited`, so that a membership or role changed anywhere — the
 admin, a management command, the shell, sign-up — is in the club's audit log. Whoever made the
@@ -14,10 +19,15 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import models, transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from league.models.audit import User, audit
+from league.models.accounts import ApiToken
+from league.models.audit import User, audit, stored_user
 from league.models.clubs import Club
+from league.models.invitations import Invitation, invitation_snapshot
 
 
 class MembershipQuerySet(models.QuerySet["Membership"]):
@@ -78,6 +88,8 @@ class Membership(models.Model):
             )
             super().save(*args, **kwargs)
             membership_audited(before=before, after=self, pk=self.pk, actor=actor)
+            if before is not None:
+                _what_ends(before, after=self, actor=actor)
 
     def delete(self, *args: Any, actor: Any = None, **kwargs: Any) -> tuple[int, dict[str, int]]:
         with transaction.atomic():
@@ -86,7 +98,83 @@ class Membership(models.Model):
             deleted = super().delete(*args, **kwargs)
             if before is not None:
                 membership_audited(before=before, after=None, pk=pk, actor=actor)
+                _what_ends(before, after=None, actor=actor)
         return deleted
+
+
+def _what_ends(before: dict[str, Any], *, after: Membership | None, actor: Any) -> None:
+    """Revoke what the membership's change ends: tokens when it ends or moves, links when its
+    user no longer organises the club."""
+    club_id, user_id = before["club_id"], before["user_id"]
+    same = after is not None and after.club_id == club_id and after.user_id == user_id
+    if not same:
+        tokens_revoke(user_id=user_id, club_id=club_id, actor=actor, why="no longer a member")
+    if before["role"] == Membership.ORGANISER and not (same and after.role == Membership.ORGANISER):
+        links_revoke(
+            creator_id=user_id, club_id=club_id, actor=actor, why="creator no longer an organiser"
+        )
+
+
+def links_revoke(*, creator_id: Any, club_id: Any = None, actor: Any, why: str) -> int:
+    """Cancel the open invitation links `creator_id` made (in `club_id`, or in every club),
+    each audited; returns how many."""
+    now = timezone.now()
+    links = Invitation.objects.select_for_update().filter(
+        created_by_id=creator_id,
+        revoked_at__isnull=True,
+        uses__lt=models.F("max_uses"),
+        expires_at__gt=now,
+    )
+    if club_id is not None:
+        links = links.filter(club_id=club_id)
+    revoked = 0
+    for invitation in links.select_related("club").order_by("pk"):
+        before = invitation_snapshot(invitation)
+        invitation.revoked_at = now
+        invitation.revoked_by = stored_user(actor)
+        invitation.save(update_fields=["revoked_at", "revoked_by"])
+        audit(
+            club=invitation.club,
+            actor=actor,
+            action="invitation.revoke",
+            target=f"invitation:{invitation.pk}",
+            before=before,
+            after={**invitation_snapshot(invitation), "why": why},
+        )
+        revoked += 1
+    return revoked
+
+
+def tokens_revoke(*, user_id: Any, club_id: Any = None, actor: Any, why: str) -> int:
+    """Revoke for good the live API tokens of `user_id` (in `club_id`, or in every club), each
+    audited: a token never comes back, even when its user joins the club again."""
+    tokens = ApiToken.objects.select_for_update().filter(user_id=user_id, revoked_at__isnull=True)
+    if club_id is not None:
+        tokens = tokens.filter(club_id=club_id)
+    revoked = 0
+    for token in tokens.select_related("club").order_by("pk"):
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+        audit(
+            club=token.club,
+            actor=actor,
+            action="token.revoke",
+            target=f"token:{token.pk}",
+            before={"name": token.name, "prefix": token.prefix, "revoked": False},
+            after={"name": token.name, "prefix": token.prefix, "revoked": True, "why": why},
+        )
+        revoked += 1
+    return revoked
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="league.user_deactivated")
+def _user_deactivated(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A deactivated account (the admin, the shell) loses its links and tokens in every club."""
+    if instance.is_active:
+        return
+    with transaction.atomic():
+        links_revoke(creator_id=instance.pk, actor=None, why="creator deactivated")
+        tokens_revoke(user_id=instance.pk, actor=None, why="user deactivated")
 
 
 def _state(user_id: Any, role: str) -> dict[str, Any]:

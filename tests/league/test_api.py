@@ -211,10 +211,11 @@ def test_writes_need_the_user_to_still_be_an_organiser(club, organiser, game, se
 
 
 @pytest.mark.django_db
-def test_a_user_who_left_the_club_is_404(club, organiser, game, secret) -> None:
+def test_a_user_who_left_the_club_is_401(club, organiser, game, secret) -> None:
+    """Leaving the club revokes their tokens (issue 26, item 4): refused as unknown."""
     Membership.objects.filter(user=organiser, club=club).delete()
     for method, path, data in endpoints(club, game):
-        assert call(method, path, secret, data).status_code == 404, (method, path)
+        assert call(method, path, secret, data).status_code == 401, (method, path)
 
 
 @pytest.mark.django_db

@@ -7,7 +7,10 @@ import json
 import threading
 
 import pytest
+from django.db import transaction
 from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from league.api import auth as api_auth
 from league.models import AuditLog, Game
@@ -110,3 +113,43 @@ def test_a_body_over_the_limit_is_a_json_413(club, members, secret, settings, de
     assert response["Content-Type"].startswith("application/json")
     assert "errors" in response.json()
     assert not Game.objects.exists()
+
+
+# --- hostile short texts (issue 26, item 10): a 422 naming the field, never a 500 -------------
+
+CONTROLS = ("\n", "\r\n", "\t", "\x1b", "\x85", "\u2028", "\u2029", "\u202e", "\u2066", "\u200e")
+
+
+@settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(
+    field=st.sampled_from(("table", "rate", "chip_kind")),
+    head=st.text(st.characters(categories=("L", "N")), min_size=1, max_size=5),
+    control=st.sampled_from(CONTROLS),
+    tail=st.text(st.characters(categories=("L", "N")), min_size=1, max_size=5),
+)
+def test_a_short_text_with_a_control_character_is_a_422_on_the_api(
+    club, members, secret, field, head, control, tail
+):
+    text = head + control + tail
+    if field == "chip_kind":
+        data = body(chips=[{"kind": text, "winner": "青木"}])
+    else:
+        data = body(**{field: text})
+    with transaction.atomic():
+        response = call("POST", url(club, "games"), secret, data)
+        assert response.status_code == 422, response.content
+        assert response.json()["errors"]
+        assert not Game.objects.exists()
+        transaction.set_rollback(True)
+
+
+@pytest.mark.parametrize("text", ["A\nB", "\u202eB", "A\u2069"])
+def test_an_edit_and_a_void_with_a_control_character_are_422s(club, members, secret, text):
+    game_id = call("POST", url(club, "games"), secret, body()).json()["id"]
+    edit = call("PATCH", url(club, f"games/{game_id}"), secret, {"revision": 1, "table": text})
+    assert edit.status_code == 422, edit.content
+    assert "table" in json.dumps(edit.json()["errors"])
+    void = call("POST", url(club, f"games/{game_id}/void"), secret, {"reason": text, "revision": 1})
+    assert void.status_code == 422, void.content
+    game = Game.objects.get()
+    assert (game.revision, game.table, game.voided) == (1, "A", False)

@@ -360,6 +360,13 @@ def mutate(draw: st.DrawFn, data: dict[str, str], kind: str, known: Known) -> No
                 # 21 line breaks is a blank table, which is allowed.
                 long_text(21).filter(lambda t: len(t.strip()) > 20),
                 st.sampled_from(("A\x00", "\x00", "<script>x</script>" * 2)),
+                # A line break or a bidirectional control inside the label (issue 26, item 10).
+                st.builds(
+                    lambda a, c, b: a + c + b,
+                    st.text(st.characters(categories=("L", "N")), min_size=1, max_size=8),
+                    st.sampled_from(("\n", "\r", "\x1b", "\u2028", "\u202e", "\u2066", "\u200f")),
+                    st.text(st.characters(categories=("L", "N")), min_size=1, max_size=8),
+                ),
             )
         )
     elif kind == "revision":  # the game is at revision 1
@@ -608,3 +615,29 @@ def test_a_valid_game_typed_any_way_is_previewed_then_saved_once(client, known, 
             before["Member"],
         )
         assert AuditLog.objects.filter(action="game.create").count() == 1
+
+
+# --- the fields of issue 26: the account's e-mail and password, a club address checked, a guest
+# checked in on the draw. Junk in any of them is an answer, never a 500, and stores nothing. -----
+
+
+@settings(SETTINGS, max_examples=30)
+@given(email=JUNK_TEXT, password=JUNK_TEXT, slug=JUNK_TEXT, name=JUNK_TEXT)
+def test_junk_in_the_new_fields_is_never_a_500(
+    client, known, organiser, email, password, slug, name
+):
+    with rolled_back():
+        account = client.post(reverse("account"), {"email": email, "password": password})
+        assert account.status_code == 200  # the password is never right: refused, with a message
+        assert account.context["email_form"].errors
+        organiser.refresh_from_db()
+        assert organiser.email == ""
+        check = client.get(reverse("slug_check"), {"slug": slug, "name": name})
+        assert check.status_code in (200, 429)
+        assert set(check.json()) == {"slug", "error"}
+        day = Day.objects.create(club=known.club, date=DATE)
+        drawn = client.post(
+            reverse("draw_check_in", args=[known.club.slug, day.date]),
+            {"name": name, "guest": "on"},
+        )
+        assert drawn.status_code == 302

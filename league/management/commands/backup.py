@@ -55,6 +55,7 @@ from league.models import (
     Result,
     RulesVersion,
     Season,
+    UsernameKey,
 )
 
 FORMAT = "jancho-club-backup"
@@ -82,7 +83,14 @@ MODELS: tuple[type[models.Model], ...] = (
     ApiToken,
     Invitation,
 )
-NOT_BACKED_UP: tuple[type[models.Model], ...] = (LoginAttempt, ImportUpload, MemberDay, MemberTotal)
+# User names' keys (UsernameKey) are written with each user that restore creates.
+NOT_BACKED_UP: tuple[type[models.Model], ...] = (
+    LoginAttempt,
+    ImportUpload,
+    MemberDay,
+    MemberTotal,
+    UsernameKey,
+)
 USER_FIELDS = ("username", "email", "first_name", "last_name", "is_active")
 
 

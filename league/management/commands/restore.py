@@ -33,8 +33,9 @@ from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, models, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
+from league.core.names import username_key
 from league.management.commands.backup import FORMAT, MODELS, USER_FIELDS, VERSION, user_fields
-from league.models import Club
+from league.models import Club, UsernameKey
 from league.standings import services as aggregates
 
 LABELS = {f"league.{m._meta.model_name}": m for m in MODELS}
@@ -170,6 +171,38 @@ def check_backup(data: dict[str, Any], mapped: set[str] = frozenset()) -> None: 
             f"Users with the backup's names exist in this database: {names}. Their rows would go "
             f"to those users. Say whom each is with --map-user NAME=USER (NAME=NAME for the same "
             f"person). Nothing restored."
+        )
+    _check_twins(users, user_model)
+
+
+def _check_twins(users: set[str], user_model: Any) -> None:
+    """Refuse user names that are one account's name in another case or width (Demo beside
+    demo: UsernameKey), within the file or beside a user of this database that the file does not
+    name exactly (a mapped user is that user itself)."""
+    keys: dict[str, str] = {}
+    for name in sorted(users):
+        key = username_key(name)
+        if key in keys:
+            raise CommandError(
+                f"The backup lists the users {keys[key]!r} and {name!r}, one name in another "
+                "case or width. Nothing restored."
+            )
+        keys[key] = name
+    exact = set(
+        user_model._default_manager.filter(
+            **{f"{user_model.USERNAME_FIELD}__in": users}
+        ).values_list("pk", flat=True)
+    )
+    twins = (
+        UsernameKey.objects.filter(key__in=keys)
+        .exclude(user_id__in=exact)
+        .values_list("key", "user__" + user_model.USERNAME_FIELD)
+    )
+    for key, here in twins.order_by("key"):
+        raise CommandError(
+            f"The backup's user {keys[key]!r} is this database's {here!r} in another case or "
+            f"width. Say whom it is with --map-user {keys[key]}=USER ({keys[key]}={here} for the "
+            "same person). Nothing restored."
         )
 
 
