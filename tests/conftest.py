@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import datetime
-import threading
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -21,13 +20,6 @@ MEMBER_NAMES = [
     ("土井", "どい"),
     ("江藤", "えとう"),
 ]
-
-
-def mails_sent(timeout: float = 10) -> None:
-    """Wait for the password-reset mails being sent after their responses (mail_later)."""
-    for thread in threading.enumerate():
-        if thread.name == "reset-mail":
-            thread.join(timeout)
 
 
 def make_club(slug: str, preset: str = "mame-no-kai", name: str | None = None) -> Club:

@@ -11,9 +11,7 @@ import dataclasses
 import datetime
 import hashlib
 import logging
-import threading
 import unicodedata
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -39,6 +37,7 @@ import scoring
 from league import limits, throttle
 from league.access import club_for
 from league.accounts import invitations, services
+from league.accounts import tasks as account_tasks
 from league.accounts.forms import ClubForm, FirstSeasonForm, MembershipRoleForm, SignupForm
 from league.core.errors import ServiceError
 from league.models import AuditLog, Member, Membership
@@ -208,35 +207,28 @@ def signup(request: HttpRequest) -> HttpResponse:
 # --- password reset, throttled --------------------------------------------------------------
 
 
-def mail_later(function: Callable[[], Any]) -> threading.Thread:
-    """Run `function` (sending a mail) in a thread of its own: the response does not wait for the
-    mail server, so it takes the same time whether a mail is sent or not."""
-
-    def run() -> None:
-        try:
-            function()
-        except Exception:  # the response is gone: there is no one else to tell
-            logger.exception("A password-reset mail could not be sent")
-
-    thread = threading.Thread(target=run, name="reset-mail", daemon=True)
-    thread.start()
-    return thread
-
-
 class ThrottledPasswordResetForm(PasswordResetForm):
     address = throttle.UNKNOWN_ADDRESS
 
-    def send_mail(self, *args: Any, **kwargs: Any) -> None:
-        """Rendered and sent after the response (mail_later), in the request's language: a known
-        address and an unknown one are answered in the same time."""
-        send = super().send_mail
-        language = translation.get_language()
-
-        def render_and_send() -> None:
-            with translation.override(language):
-                send(*args, **kwargs)
-
-        mail_later(render_and_send)
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        """Queued for the worker (league.accounts.tasks), in the request's language: the response
+        never waits for the mail server, so a known address and an unknown one are answered in
+        the same time."""
+        account_tasks.password_reset_mail.enqueue(
+            user_id=context["user"].pk,
+            domain=context["domain"],
+            site_name=context["site_name"],
+            protocol=context["protocol"],
+            language=translation.get_language(),
+        )
 
     def clean(self):
         cleaned = super().clean()

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league.models import AuditLog, Member, Membership
-from tests.conftest import PASSWORD, mails_sent, make_club, make_user
+from tests.conftest import PASSWORD, make_club, make_user
 
 User = get_user_model()
 NEW_PASSWORD = "riichi-ippatsu-2027"
@@ -62,7 +62,6 @@ def test_password_reset_by_mail(client, organiser):
     assert "パスワードをお忘れですか" in page.content.decode()
     response = client.post(reverse("password_reset"), {"email": "organiser@example.jp"})
     assert response.status_code == 302 and response.url == reverse("password_reset_done")
-    mails_sent()
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == ["organiser@example.jp"]
@@ -89,7 +88,6 @@ def test_password_reset_by_mail(client, organiser):
 def test_password_reset_for_an_unknown_address_sends_nothing_and_says_the_same(client, db):
     response = client.post(reverse("password_reset"), {"email": "nobody@example.jp"})
     assert response.status_code == 302 and response.url == reverse("password_reset_done")
-    mails_sent()
     assert mail.outbox == []
 
 
@@ -104,12 +102,10 @@ def test_password_reset_mails_from_one_network_are_limited(organiser, db):
     for i in range(views.RESET_LIMIT):
         response = client.post(reverse("password_reset"), {"email": f"u{i}@example.jp"})
         assert response.status_code == 302
-    mails_sent()
     assert len(mail.outbox) == views.RESET_LIMIT
     response = client.post(reverse("password_reset"), {"email": "u10@example.jp"})
     assert response.status_code == 429
     assert "多すぎます" in response.content.decode()
-    mails_sent()
     assert len(mail.outbox) == views.RESET_LIMIT
     other = Client(REMOTE_ADDR="198.51.100.5")
     assert other.post(reverse("password_reset"), {"email": "x@example.jp"}).status_code == 302
@@ -126,7 +122,6 @@ def test_password_reset_mails_to_one_mailbox_are_limited_from_anywhere(organiser
         assert client.post(address, {"email": "Organiser@example.jp"}).status_code == 302
     late = Client(REMOTE_ADDR="192.0.2.77")
     assert late.post(address, {"email": "organiser@example.jp"}).status_code == 429
-    mails_sent()
     assert len(mail.outbox) == views.RESET_MAILBOX_LIMIT
 
 
@@ -183,7 +178,6 @@ def test_without_a_mail_server_a_password_cannot_be_reset_by_mail(client, organi
     response = client.post(reverse("password_reset"), {"email": "org@example.jp"})
     assert response.status_code == 404
     assert "メールを送らない" in response.content.decode()
-    mails_sent()
     assert mail.outbox == []
     assert reverse("password_reset") not in client.get(reverse("login")).content.decode()
 
