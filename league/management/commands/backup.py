@@ -43,6 +43,7 @@ from league.models import (
     DrawRound,
     DrawSeat,
     DrawTable,
+    ExportFile,
     Game,
     ImportUpload,
     Invitation,
@@ -83,10 +84,12 @@ MODELS: tuple[type[models.Model], ...] = (
     ApiToken,
     Invitation,
 )
-# User names' keys (UsernameKey) are written with each user that restore creates.
+# User names' keys (UsernameKey) are written with each user that restore creates; spreadsheets
+# made in the background (ExportFile) can be made again from the games.
 NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     LoginAttempt,
     ImportUpload,
+    ExportFile,
     MemberDay,
     MemberTotal,
     UsernameKey,
