@@ -290,6 +290,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
     if not _may_start_clubs(request.user):
         return render(request, "league/accounts/club_new_closed.html", status=404)
     first = next(iter(scoring.PRESETS))
+    status = 200
     form = ClubForm(
         request.POST or None,
         user=request.user,
@@ -304,6 +305,14 @@ def club_new(request: HttpRequest) -> HttpResponse:
             form = ClubForm(data, user=request.user)
             form.is_valid()
             messages.info(request, _("A short name was suggested: check it and create the club."))
+        elif (
+            services.slug_format_problem(slug := services.slug_normalised(sent_slug)) is None
+            and _taken_at_pace(request, slug) is None
+        ):
+            # Over the pace of "taken" answers: say nothing about this name either.
+            messages.error(request, str(SLUG_THROTTLED))
+            form = ClubForm(initial=request.POST.dict(), user=request.user)
+            status = 429
         elif form.is_valid():
             try:
                 club = services.club_create(user=request.user, **form.cleaned_data)
@@ -322,7 +331,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
         ],
         "example_note": _("One hanchan settled under the chosen rules."),
     }
-    return render(request, "league/accounts/club_new.html", context)
+    return render(request, "league/accounts/club_new.html", context, status=status)
 
 
 @login_required
@@ -358,16 +367,27 @@ def slug_check(request: HttpRequest) -> JsonResponse:
         slug = services.slug_suggest(request.GET.get("name", "")[:200])
     problem = services.slug_format_problem(slug)
     if problem is None:
-        block = throttle.address_block(throttle.client_address(request))
-        if throttle.is_throttled(username=block, address=block, limits=SLUG_LIMITS):
+        taken = _taken_at_pace(request, slug)
+        if taken is None:
             return JsonResponse({"slug": slug, "error": str(SLUG_THROTTLED)}, status=429)
-        if services.slug_taken(slug):
-            attempt = throttle.attempt_begin(username=block, address=block, limits=SLUG_LIMITS)
-            if attempt is None:
-                return JsonResponse({"slug": slug, "error": str(SLUG_THROTTLED)}, status=429)
-            throttle.attempt_failed(attempt)
+        if taken:
             problem = str(services.SLUG_TAKEN)
     return JsonResponse({"slug": slug, "error": problem or ""})
+
+
+def _taken_at_pace(request: HttpRequest, slug: str) -> bool | None:
+    """Whether a well-formed short name is taken, told at sign-up's pace: each "taken" counts as
+    a sign-up from the sender's network (SLUG_LIMITS); None once over that pace (tell nothing)."""
+    block = throttle.address_block(throttle.client_address(request))
+    if throttle.is_throttled(username=block, address=block, limits=SLUG_LIMITS):
+        return None
+    if not services.slug_taken(slug):
+        return False
+    attempt = throttle.attempt_begin(username=block, address=block, limits=SLUG_LIMITS)
+    if attempt is None:
+        return None
+    throttle.attempt_failed(attempt)
+    return True
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

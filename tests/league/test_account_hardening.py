@@ -15,8 +15,9 @@ from django.test import Client
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
+from league.accounts import services as account_services
 from league.accounts import views as account_views
-from league.models import LoginAttempt
+from league.models import Club, LoginAttempt
 from tests.conftest import PASSWORD, make_user
 
 LOGIN = "/accounts/login/"
@@ -119,3 +120,19 @@ def test_the_slug_check_says_taken_at_sign_ups_pace(db, club):
     assert check("x", "2001:db8::ffff").status_code == 200  # the format is no secret
     other = logged_in(make_user("elsewhere"))
     assert other.get(address, {"slug": "mame"}, REMOTE_ADDR="192.0.2.9").status_code == 200
+
+
+def test_the_new_club_form_also_says_taken_at_sign_ups_pace(db, club):
+    """Sending the new-club form with taken short names is the same question as the live check:
+    each "taken" counts, and over the pace the form says nothing about the name (429)."""
+    from tests.league.test_accounts_signup import club_data
+
+    client = logged_in(make_user("form-prober"))
+    for _i in range(account_views.SIGNUP_LIMIT):
+        taken = client.post(reverse("club_new"), club_data(slug="mame"), REMOTE_ADDR="192.0.2.7")
+        assert taken.status_code == 200
+        assert str(account_services.SLUG_TAKEN) in taken.content.decode()
+    refused = client.post(reverse("club_new"), club_data(slug="mame"), REMOTE_ADDR="192.0.2.7")
+    assert refused.status_code == 429
+    assert str(account_services.SLUG_TAKEN) not in refused.content.decode()
+    assert Club.objects.count() == 1
