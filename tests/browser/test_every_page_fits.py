@@ -13,12 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
-from league.models import Member, Membership
+from league import limits, money
+from league.draw import services as draw_services
+from league.models import Day, DrawTable, Member, Membership, RulesVersion
 from league.recording import services
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import make_club, make_user
-from tests.league.test_isolation import club_routes, populate, url
+from tests.league.test_isolation import POINTS, club_routes, populate, url
 
 if TYPE_CHECKING:
     pass
@@ -65,6 +68,41 @@ def club_pages() -> list[tuple[str, str]]:
             chips=[services.ChipInput("yakuman", players[4], players[3])],
         ),
     )
+    # A club's first rules as club creation makes them (from limits.EARLIEST), and the rules in
+    # force made from a preset.
+    RulesVersion.objects.filter(club=club).exclude(pk=values["version_id"]).update(
+        effective_from=limits.EARLIEST
+    )
+    RulesVersion.objects.filter(pk=values["version_id"]).update(preset="mame-no-kai")
+    # The day's draw, its table recorded; a payment marked and undone by a Japanese reader.
+    for member in players[:4]:
+        draw_services.attendance_check_in(
+            club=club, user=organiser, date=values["date"], member=member
+        )
+    draw_services.round_draw(club=club, user=organiser, date=values["date"])
+    table = DrawTable.objects.get(round__day__club=club)
+    drawn = [s.member for s in table.seats.order_by("seat")]
+    game = services.game_record(
+        club=club,
+        user=organiser,
+        data=services.GameInput(
+            date=values["date"],
+            seats=[services.SeatInput(m, p) for m, p in zip(drawn, POINTS[0], strict=True)],
+            rate="0.3",
+        ),
+    )
+    services.table_link_game(club=club, user=organiser, table_id=table.pk, game=game)
+    day = Day.objects.get(club=club, date=values["date"])
+    transfer = next(
+        t
+        for t in money.day_ledger(day=day).transfers
+        if t.payer is not None and t.payee is not None
+    )
+    with translation.override("ja"):
+        paid = money.transfer_pay(
+            day=day, user=organiser, payer=int(transfer.payer), payee=int(transfer.payee)
+        )
+        money.entry_undo(entry=paid, user=organiser)
     # Only the pages: a route that takes POST alone, redirects or sends a download is skipped.
     client = Client()
     client.force_login(organiser)
@@ -75,7 +113,13 @@ def club_pages() -> list[tuple[str, str]]:
         if response.status_code == 200 and "text/html" in response.get("Content-Type", ""):
             pages.append((name, address))
         getattr(response, "close", lambda: None)()
-    # The widest game: its page too, not only the first game's.
+    # The game of the draw and the widest game: their pages too, not only the first game's.
+    pages.append(
+        (
+            "game_detail_drawn",
+            url("game_detail", ["slug", "game_id"], {**values, "game_id": game.pk}),
+        )
+    )
     pages.append(
         (
             "game_detail_chips",

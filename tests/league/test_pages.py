@@ -364,7 +364,7 @@ def test_game_detail_shows_table_rules_recorder_and_chips(member_client, club, o
     response = english(member_client).get(url("game_detail", club, game.pk))
     page = text(response)
     assert "+79.0" in page and "-50.0" in page
-    assert "mame-no-kai" in page and "2020/01/01" in page
+    assert "Mame no Kai" in page and "mame-no-kai" not in page and "2020/01/01" in page
     assert "organiser" in page
     recorded = timezone.localtime(game.recorded_at, ZoneInfo("Asia/Tokyo"))
     assert recorded.strftime("%Y/%m/%d %H:%M") in page
