@@ -91,7 +91,7 @@ def club_pages() -> list[tuple[str, str]]:
             rate="0.3",
         ),
     )
-    services.table_link_game(club=club, user=organiser, table_id=table.pk, game=game)
+    assert DrawTable.objects.get(pk=table.pk).game == game  # linked by its four players
     day = Day.objects.get(club=club, date=values["date"])
     transfer = next(
         t
