@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy
 from league import limits
 from league.core import names
 from league.core.errors import NON_FIELD, ServiceError
+from league.core.readings import reading_of
 from league.models import (
     ChipEvent,
     Club,
@@ -584,11 +585,13 @@ def member_create(
     name = member_name_checked(club=club, name=name)
     if errors := limits.column_problems(Member, name=name, kana=kana.strip()):
         raise ServiceError(errors)
+    kana = kana.strip()
+    if not kana:  # created without a reading (club creation, an invitation, a guest...)
+        suggested = reading_of(name)
+        kana = "" if limits.column_problems(Member, kana=suggested) else suggested
     try:
         with transaction.atomic():
-            member = Member.objects.create(
-                club=club, name=name, kana=kana.strip(), is_guest=is_guest
-            )
+            member = Member.objects.create(club=club, name=name, kana=kana, is_guest=is_guest)
             audit(
                 club=club,
                 actor=user,

@@ -7,6 +7,7 @@ from league.draw import views
 # Included under c/<slug>/ by league/urls.py.
 urlpatterns: list[URLPattern] = [
     path("draw/", views.draw_start, name="draw_start"),
+    path("record/", views.record_start, name="record_start"),
     path("days/<date:date>/draw/", views.draw_day, name="draw_day"),
     path("days/<date:date>/draw/check-in/", views.draw_check_in, name="draw_check_in"),
     path("days/<date:date>/draw/leave/", views.draw_leave, name="draw_leave"),

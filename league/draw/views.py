@@ -88,6 +88,33 @@ def _record_url(club: Club, date: datetime.date, tv: sel.TableView) -> str:
 
 
 @require_safe
+def record_start(request: HttpRequest, slug: str) -> HttpResponse:
+    """The header's 記録. On a day with a draw it never opens a blank form with the last game's
+    table: the one table not yet recorded opens its card's form; with several, the organiser
+    picks the table (or a game outside the draw, with no table filled in). Without a draw, the
+    record form as always."""
+    club = club_for(request, slug, organiser=True)
+    date = today()
+    rounds = sel.current_rounds(sel.day_of(club, date))
+    open_tables = [(rv, tv) for rv in rounds for tv in rv.tables if not tv.recorded]
+    form = reverse("game_new", args=[club.slug])
+    if not rounds:
+        return redirect(form)
+    if len(open_tables) == 1:
+        return redirect(_record_url(club, date, open_tables[0][1]))
+    return render(
+        request,
+        "league/draw/record_start.html",
+        {
+            "club": club,
+            "date": date,
+            "cards": [(rv, tv, _record_url(club, date, tv)) for rv, tv in open_tables],
+            "outside": form + "?" + urlencode({"date": date.isoformat(), "table": ""}),
+        },
+    )
+
+
+@require_safe
 def draw_day(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
     day = _day(club, date)

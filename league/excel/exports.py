@@ -617,7 +617,7 @@ def _game_columns(players: int) -> list[Column]:
 
 
 def _game_rows(ledger: money.DayLedger) -> list[list[Any]]:
-    """Each game of the day ("3回戦 B") with its rate, and each seat's player and score
+    """Each game of the day ("第3半荘 B") with its rate, and each seat's player and score
     ("青木 +45.3"): what the day's yen were computed from. money.day_ledger loaded the games."""
     rows = []
     for game in ledger.day.games.all():

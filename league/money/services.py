@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Prefetch, Q, prefetch_related_objects
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -475,6 +475,24 @@ UNDO_NOT_YOURS = gettext_lazy(
     "Only who recorded this can undo it with one tap: correct it instead."
 )
 UNDO_NOTE = gettext_lazy("Undone right after it was recorded")
+
+
+def note_shown(note: str) -> str:
+    """A correction's note in the reader's language. The note of an undo is stored in the
+    language of whoever undid it; shown, it is the reader's own words for it."""
+    if note and note in _undo_notes():
+        return str(UNDO_NOTE)
+    return note
+
+
+def _undo_notes() -> set[str]:
+    notes = set()
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            notes.add(str(UNDO_NOTE))
+    return notes
+
+
 CLOSE_CHANGED = gettext_lazy(
     "The transfers changed while you were closing the day (someone recorded a payment or a "
     "game). Check them again."

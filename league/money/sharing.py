@@ -4,7 +4,7 @@ Clubs used to type this into their LINE group by hand after the evening. The sha
 one line a player, so that it reads on a phone without wrapping:
 
     マメの会 2026/11/15
-    ■1回戦 A卓 レート0.5
+    ■第1半荘 A卓 レート0.5
     1位 小林 誠 +46.3
     …
     ■精算

@@ -7,7 +7,6 @@ Numbers and dates are typed the way people type them in Japan (full-width digits
 from __future__ import annotations
 
 import datetime
-import difflib
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -17,12 +16,14 @@ from django import forms
 from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
+from rapidfuzz import fuzz
 
 import scoring
 from league.core import names
 from league.core.clock import BAD_DATE, parse_date
 from league.core.errors import ServiceError, problem_message
 from league.core.format import chip_kind
+from league.core.readings import reading_of
 from league.models import Club, Member
 from league.recording.services import ChipInput, GameInput, SeatInput
 
@@ -149,19 +150,21 @@ class MemberDirectory:
         return None
 
     def suggest(self, name: str, limit: int = 3) -> list[str]:
-        """The members' names closest to `name` (difflib), the closest first."""
+        """The members' names closest to `name`, the closest first (rapidfuzz): by name (江籐 健
+        for 江藤 健) or by reading (えとお for えとう), the typed name's own suggested reading too."""
         key = names.name_key(name)
         if not key:
             return []
-        keys: dict[str, Member] = dict(self._by_name)
+        typed = {key, names.name_key(reading_of(name))} - {""}
+        best: dict[int, float] = {}
+        for text, member in self._by_name.items():
+            best[member.pk] = max(fuzz.ratio(t, text) for t in typed)
         for kana, found in self._by_kana.items():
-            keys.setdefault(kana, found[0])
-        close = difflib.get_close_matches(key, list(keys), n=limit * 2, cutoff=0.5)
-        out: list[str] = []
-        for match in close:
-            if keys[match].name not in out:
-                out.append(keys[match].name)
-        return out[:limit]
+            for member in found:
+                score = max(fuzz.ratio(t, kana) for t in typed)
+                best[member.pk] = max(best.get(member.pk, 0), score)
+        close = sorted((pk for pk, score in best.items() if score >= 50), key=lambda pk: -best[pk])
+        return [self.by_id[pk].name for pk in close if pk in self.by_id][:limit]
 
     def unknown_message(self, name: str) -> str:
         """ "No such member", with the closest names when there are any."""

@@ -129,6 +129,8 @@ ACTION_LABELS: dict[str, Promise] = {
     "game.edit": _("edited"),
     "game.void": _("voided"),
     "game.resettle": _("re-settled"),
+    "draw.recorded": _("linked to its table of the draw"),
+    "import.apply": _("imported"),
 }
 
 FIELD_LABELS: dict[str, Promise] = {
@@ -216,7 +218,7 @@ def _history_entry(log: AuditLog) -> HistoryEntry:
     compare = bool(log.before and log.after) and log.action != "game.void"
     return HistoryEntry(
         action=log.action,
-        label=ACTION_LABELS.get(log.action, log.action),
+        label=ACTION_LABELS.get(log.action, _("changed")),
         actor=log.actor,
         at=log.at,
         reason=log.reason,

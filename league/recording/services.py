@@ -30,7 +30,7 @@ from league.models import (
 )
 from league.models.audit import User, audit, audit_entry, audit_many, stored_user
 from league.models.clubs import lock_club
-from league.models.draw import DrawSeat, DrawTable
+from league.models.draw import DrawRound, DrawSeat, DrawTable
 from league.models.members import MERGED_MEMBER, lock_live_members
 from league.models.rules import rules_in_force
 from league.standings import services as aggregates
@@ -303,8 +303,12 @@ def _revision_rows(
     return results, chips
 
 
-def game_record(*, club: Club, user: User, data: GameInput) -> Game:
-    """Record a new game. The same `submission_key` twice records one game and returns it."""
+def game_record(*, club: Club, user: User, data: GameInput, draw_table: int | None = None) -> Game:
+    """Record a new game. The same `submission_key` twice records one game and returns it.
+
+    Recorded from any path, a game whose players are those of a table of its day's draw not yet
+    recorded is that table's game (`draw_table`, the card it was recorded from, first): the
+    card stops offering to record it."""
     existing = _game_by_submission(club, data.submission_key)
     if existing is not None:
         return existing
@@ -341,6 +345,7 @@ def game_record(*, club: Club, user: User, data: GameInput) -> Game:
                 after=game_snapshot(game),
                 game=game,
             )
+            _link_to_draw(club, user, game, prefer=draw_table)
             return game
     except IntegrityError:
         # A concurrent request with the same submission key won the race: return its game.
@@ -551,6 +556,60 @@ def _seat_input(r: Result) -> SeatInput:
 
 
 # --- seasons, member status, attendance ------------------------------------------------------
+
+
+def _link_to_draw(
+    club: Club, user: User, game: Game, prefer: int | None = None
+) -> DrawTable | None:
+    """Inside game_record's transaction: the table of the game's day's draw with the game's
+    players and no game yet (at its round's latest revision; `prefer` first, then the earliest
+    round) becomes the game's, and the game takes the table's name."""
+    if DrawTable.objects.filter(game=game).exists():
+        return None
+    latest = dict(
+        DrawRound.objects.filter(day_id=game.day_id)
+        .values("number")
+        .annotate(top=Max("revision"))
+        .values_list("number", "top")
+    )
+    if not latest:
+        return None
+    players = set(game.results.filter(revision=game.revision).values_list("member_id", flat=True))
+    free = (
+        DrawTable.objects.select_for_update()
+        .filter(round__day_id=game.day_id, game=None)
+        .select_related("round")
+        .order_by("round__number", "position")
+    )
+    seats: dict[int, set[int]] = {}
+    for table_id, member_id in DrawSeat.objects.filter(
+        round__day_id=game.day_id, table__isnull=False
+    ).values_list("table_id", "member_id"):
+        seats.setdefault(table_id, set()).add(member_id)
+    matching = [
+        t
+        for t in free
+        if latest.get(t.round.number) == t.round.revision and seats.get(t.pk) == players
+    ]
+    if not matching:
+        return None
+    table = next((t for t in matching if t.pk == prefer), matching[0])
+    table.game = game
+    table.save(update_fields=["game"])
+    before = game.table
+    if game.table != table.label:
+        game.table = table.label
+        game.save(update_fields=["table"])
+    audit(
+        club=club,
+        actor=user,
+        action="draw.recorded",
+        target=f"draw_table:{table.pk}",
+        game=game,
+        before={"table": before},
+        after={"table": table.label, "game": game.pk, "round": table.round.number},
+    )
+    return table
 
 
 def table_link_game(*, club: Club, user: User, table_id: int, game: Game) -> DrawTable | None:

@@ -27,7 +27,7 @@ from league.models import Club, Game, Member, Result, RulesVersion
 from league.models.clubs import lock_club
 from league.recording import breakdown, services
 from league.recording.forms import CHIP_ROWS, WINDS, GameForm, VoidForm
-from league.recording.services import GameInput, Preview, table_link_game
+from league.recording.services import GameInput, Preview
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,12 @@ def _record(request: HttpRequest, club: Club, form: GameForm) -> Game:
             request,
             club,
             form,
-            lambda data: services.game_record(club=club, user=request.user, data=data),
+            lambda data: services.game_record(
+                club=club,
+                user=request.user,
+                data=data,
+                draw_table=limits.row_id(request.GET.get("draw_table", "")),
+            ),
         )
     except ServiceError:
         # A twin of this submission (a double tap) adding the same new guest waited for the
@@ -207,7 +212,12 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             if _wants_save(request):
                 game = _record(request, club, form)
-                messages.success(request, _("Game %(number)s saved.") % {"number": game.number})
+                game.refresh_from_db(fields=["table"])  # the draw's table, when linked to it
+                if game.table:
+                    saved = _("Game %(number)s at table %(table)s saved.")
+                else:
+                    saved = _("Game %(number)s saved.")
+                messages.success(request, saved % {"number": game.number, "table": game.table})
                 if _linked_to_draw(request, club, game):
                     return redirect("draw_day", club.slug, game.date)
                 return redirect("day_detail", club.slug, game.date)
@@ -278,12 +288,9 @@ def _rate_warning(club: Club, data: GameInput) -> str:
 
 
 def _linked_to_draw(request: HttpRequest, club: Club, game: Game) -> bool:
-    """Recorded from a table's card (?draw_table=, kept in the form's URL): mark it recorded."""
-    table_id = limits.row_id(request.GET.get("draw_table", ""))
-    if table_id is None:
-        return False
-    linked = table_link_game(club=club, user=request.user, table_id=table_id, game=game)
-    return linked is not None
+    """Whether the game is a table's of the draw (game_record links it, the card it was recorded
+    from first): then the draw's page, with its next card, comes next."""
+    return game.draw_tables.exists()
 
 
 def _club_game(club: Club, game_id: int, *prefetch: str) -> Game:

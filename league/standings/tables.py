@@ -97,6 +97,11 @@ class Row:
     html: str  # the cells, escaped and joined: rendering them in the template is the slow part
 
 
+# What a member looks for first, the only statistics a phone shows until "every column" is ticked
+# (the others have the class "more"; app.css).
+PHONE_COLUMNS = frozenset({"games", "total", "avg_rank", "yen"})
+
+
 class NumberColumn(tables.Column):
     """A statistic sorted by the database on its annotation (stats.SORTS), shown by `show`."""
 
@@ -109,11 +114,12 @@ class NumberColumn(tables.Column):
         signed: bool = False,
         descending_first: bool = True,  # the most games, the highest total... first
     ) -> None:
+        more = "" if name in PHONE_COLUMNS else " more"
         super().__init__(
             verbose_name=header,
             order_by=(stats.SORTS[name],),
             attrs={
-                "th": {"class": "num", "scope": "col"},
+                "th": {"class": f"num{more}", "scope": "col"},
                 "td": {"class": _signed if signed else "num"},
             },
             initial_sort_descending=descending_first,
@@ -205,6 +211,7 @@ class StandingsTable(tables.Table):
                     cells.append(Cell("name", self.render_name(record), header=True))
                 else:
                     css = f"num {jancho.sign_class(value)}".strip() if column.signed else "num"
+                    css += "" if name in PHONE_COLUMNS else " more"
                     cells.append(Cell(css, column.show(value)))
             html = format_html_join(
                 "",

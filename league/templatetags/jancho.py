@@ -3,8 +3,13 @@ same functions format the tables, the charts, the LINE text and the spreadsheets
 
 from __future__ import annotations
 
-from django import template
+from typing import Any
 
+from django import template
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from league import limits
 from league.core.format import (
     average,
     chip_kind,
@@ -18,6 +23,8 @@ from league.core.format import (
     wind,
     yen,
 )
+from league.money.services import note_shown
+from league.rules.presets import preset_label
 
 register = template.Library()
 
@@ -33,5 +40,21 @@ for _filter in (
     percent,
     hundredths,
     average,
+    note_shown,
 ):
     register.filter(_filter.__name__, _filter)
+
+
+@register.filter
+def rules_since(version: Any) -> str:
+    """When a rules version starts, for a sentence ("from ..."): a club's first rules start at
+    limits.EARLIEST, a date nobody chose, so they start at the club's start."""
+    if version.effective_from <= limits.EARLIEST:
+        return _("the club's start")
+    return date_format(version.effective_from, "Y/m/d")
+
+
+@register.filter
+def preset_name(name: str) -> str:
+    """A preset by the name people know it by (マメの会のルール), never its id (mame-no-kai)."""
+    return preset_label(name)[0]

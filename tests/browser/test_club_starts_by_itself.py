@@ -109,7 +109,7 @@ def test_sign_up_start_invite_record_and_the_member_sees_it(
         assert aoki.url.endswith("/c/mame/me/")
         games = aoki.locator("#games tbody tr")
         expect(games).to_have_count(1)
-        assert "1回戦" in games.first.inner_text()
+        assert "第1半荘" in games.first.inner_text()
         assert f"{today():%Y/%m/%d}" in games.first.inner_text()
         lines = aoki.locator("#settlement .settle-lines li")
         received = [int(li.get_attribute("data-yen")) for li in lines.all()]

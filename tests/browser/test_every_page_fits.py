@@ -13,12 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
-from league.models import Member, Membership
+from league import limits, money
+from league.draw import services as draw_services
+from league.models import Day, DrawTable, Member, Membership, RulesVersion
 from league.recording import services
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import make_club, make_user
-from tests.league.test_isolation import club_routes, populate, url
+from tests.league.test_isolation import POINTS, club_routes, populate, url
 
 if TYPE_CHECKING:
     pass
@@ -49,7 +52,7 @@ def club_pages() -> list[tuple[str, str]]:
     players[0].user = organiser  # who also plays: My page shows their games and money
     players[0].save(update_fields=["user"])
     values: dict[str, Any] = populate(club, organiser, players[:4])
-    services.game_record(  # chips and a chombo: the widest game tables
+    chips_game = services.game_record(  # chips and a chombo: the widest game tables
         club=club,
         user=organiser,
         data=services.GameInput(
@@ -65,6 +68,41 @@ def club_pages() -> list[tuple[str, str]]:
             chips=[services.ChipInput("yakuman", players[4], players[3])],
         ),
     )
+    # A club's first rules as club creation makes them (from limits.EARLIEST), and the rules in
+    # force made from a preset.
+    RulesVersion.objects.filter(club=club).exclude(pk=values["version_id"]).update(
+        effective_from=limits.EARLIEST
+    )
+    RulesVersion.objects.filter(pk=values["version_id"]).update(preset="mame-no-kai")
+    # The day's draw, its table recorded; a payment marked and undone by a Japanese reader.
+    for member in players[:4]:
+        draw_services.attendance_check_in(
+            club=club, user=organiser, date=values["date"], member=member
+        )
+    draw_services.round_draw(club=club, user=organiser, date=values["date"])
+    table = DrawTable.objects.get(round__day__club=club)
+    drawn = [s.member for s in table.seats.order_by("seat")]
+    game = services.game_record(
+        club=club,
+        user=organiser,
+        data=services.GameInput(
+            date=values["date"],
+            seats=[services.SeatInput(m, p) for m, p in zip(drawn, POINTS[0], strict=True)],
+            rate="0.3",
+        ),
+    )
+    assert DrawTable.objects.get(pk=table.pk).game == game  # linked by its four players
+    day = Day.objects.get(club=club, date=values["date"])
+    transfer = next(
+        t
+        for t in money.day_ledger(day=day).transfers
+        if t.payer is not None and t.payee is not None
+    )
+    with translation.override("ja"):
+        paid = money.transfer_pay(
+            day=day, user=organiser, payer=int(transfer.payer), payee=int(transfer.payee)
+        )
+        money.entry_undo(entry=paid, user=organiser)
     # Only the pages: a route that takes POST alone, redirects or sends a download is skipped.
     client = Client()
     client.force_login(organiser)
@@ -75,22 +113,83 @@ def club_pages() -> list[tuple[str, str]]:
         if response.status_code == 200 and "text/html" in response.get("Content-Type", ""):
             pages.append((name, address))
         getattr(response, "close", lambda: None)()
+    # The game of the draw and the widest game: their pages too, not only the first game's.
+    pages.append(
+        (
+            "game_detail_drawn",
+            url("game_detail", ["slug", "game_id"], {**values, "game_id": game.pk}),
+        )
+    )
+    pages.append(
+        (
+            "game_detail_chips",
+            url("game_detail", ["slug", "game_id"], {**values, "game_id": chips_game.pk}),
+        )
+    )
     return pages
 
 
-def test_every_club_page_fits_a_phone(phone, live_server, log_in, club_pages, screenshot):
+# Every table but the standings lies inside the screen: none is wider than its box (scrolling
+# sideways inside it) or reaches past the screen's edge. Folded parts are opened first.
+TABLES_INSIDE = """() => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  const width = screen.width;
+  const name = t => (t.querySelector('caption, th')?.textContent || t.className || 'table')
+    .trim().replace(/\\s+/g, ' ').slice(0, 30);
+  return [...document.querySelectorAll('table')]
+    .filter(t => !t.matches('table.standings') && t.getClientRects().length)
+    .filter(t => {
+      const box = t.getBoundingClientRect(), parent = t.parentElement;
+      return box.left < -1 || box.right > width + 1 || t.scrollWidth > t.clientWidth + 1
+        || parent.scrollWidth > parent.clientWidth + 1;
+    })
+    .map(t => `${name(t)} (${Math.round(t.scrollWidth)} px)`);
+}"""
+
+# Every link of the club's menu can be seen without scrolling the menu sideways.
+MENU_HIDDEN = """() => [...document.querySelectorAll('header.site a, header.site button')]
+  .filter(e => e.getClientRects().length)
+  .filter(e => { const r = e.getBoundingClientRect(); return r.left < -1 || r.right > screen.width + 1; })
+  .map(e => e.textContent.trim())"""
+
+# A number is never broken over two lines (「1」 above 「,065」 reads as 1 yen).
+NUMBERS_WHOLE = """() => [...document.querySelectorAll('td, th')]
+  .filter(cell => /^[▲+\\-−¥]?[0-9][0-9,.]*[円点]?$/.test(cell.textContent.trim()))
+  .filter(cell => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+  })
+  .map(cell => cell.textContent.trim())"""
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_every_club_page_fits_a_phone(phone, live_server, log_in, club_pages, screenshot, language):
     log_in("organiser")
+    phone.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": live_server.url}]
+    )
     checked, problems = [], []
     for name, path in club_pages:
         response = phone.goto(live_server.url + path)
         assert response is not None and response.status == 200, path
+        assert phone.locator("html").get_attribute("lang") == language
         checked.append(name)
         if not fits_the_screen(phone):
             problems.append(f"{name}: the page is wider than the phone")
         loose = phone.evaluate(ROW_HEADERS_STAY)
         if loose:
             problems.append(f"{name}: rows of a scrolling table lose their header: {loose[:3]}")
-        screenshot(f"fit-{name}")
+        wide = phone.evaluate(TABLES_INSIDE)
+        if wide:
+            problems.append(f"{name}: tables wider than the phone: {wide}")
+        hidden = phone.evaluate(MENU_HIDDEN)
+        if hidden:
+            problems.append(f"{name}: menu links off the screen: {hidden}")
+        broken = phone.evaluate(NUMBERS_WHOLE)
+        if broken:
+            problems.append(f"{name}: numbers broken over two lines: {broken[:5]}")
+        screenshot(f"fit-{language}-{name}")
     assert not problems, "\n".join(problems)
     # The control: the main pages were there to be checked.
     for name in ("club_home", "day_detail", "game_detail", "day_ledger", "standings", "my_page"):

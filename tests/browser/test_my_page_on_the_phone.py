@@ -87,7 +87,7 @@ def test_a_member_sees_their_game_and_what_they_owe_on_the_phone(
     rows = phone.locator("#games tbody tr")
     assert rows.count() == 4  # two games a day, two days
     first = rows.first.inner_text()
-    assert "2回戦" in first
+    assert "第2半荘" in first
 
     # Last week's deferral: the 1,140 yen owed to 馬場 and its 10% surcharge.
     debt = phone.locator("#account .my-debts li").first.inner_text()

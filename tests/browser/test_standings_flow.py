@@ -157,7 +157,12 @@ def test_standings_sorted_by_average_rank_then_a_player(
     assert fits_the_screen(phone)
     screenshot("standings-season")
 
-    # The first two columns stay put while the rest of the table scrolls under them.
+    # A phone shows the few columns a member looks for first, 収支 among them; every column on
+    # request, and then the first two columns stay put while the rest scrolls under them.
+    heads = phone.locator("table.standings thead th:visible").all_inner_texts()
+    assert len(heads) <= 6 and "平均順位" in heads and "対局" in heads, heads
+    assert phone.locator(".standings-wrap").evaluate("w => w.scrollWidth <= w.clientWidth + 1")
+    phone.get_by_label("すべての列").check()
     row = phone.locator("table.standings tbody tr:not(.divider)").first
     before = (row.locator(".pos").bounding_box(), row.locator(".name").bounding_box())
     games_before = row.locator("td").nth(1).bounding_box()

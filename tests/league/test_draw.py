@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from openpyxl import load_workbook
 
 from league.api import auth as api_auth
+from league.core.clock import today
 from league.core.errors import ServiceError
 from league.draw import selectors as sel
 from league.draw import services as draw
@@ -151,9 +152,8 @@ def test_a_latecomer_plays_from_the_next_round(club, organiser, ten) -> None:
             rate="0.3",
         ),
     )
-    assert services.table_link_game(
-        club=club, user=organiser, table_id=r1.tables[0].table.pk, game=game
-    )
+    # Its four players are the table's: recording it marks the table recorded.
+    assert current(day).tables[0].table.game == game
     late = draw.attendance_check_in(club=club, user=organiser, date=DATE, member=ten[8])
     assert late.from_round == 2
     draw.round_draw(club=club, user=organiser, date=DATE)
@@ -354,3 +354,82 @@ def test_a_departure_after_the_draw_asks_for_a_redraw(club, organiser, organiser
     assert "data-gone" in page
     with pytest.raises(ServiceError):
         draw.attendance_leave(club=club, user=organiser, day=day, member=leaver)
+
+
+def _record(club, organiser, players, table=""):
+    return services.game_record(
+        club=club,
+        user=organiser,
+        data=services.GameInput(
+            date=DATE,
+            seats=[services.SeatInput(m, p) for m, p in zip(players, POINTS, strict=True)],
+            rate="0.3",
+            table=table,
+        ),
+    )
+
+
+def test_a_game_of_a_tables_four_is_that_tables_from_any_path(club, organiser, ten) -> None:
+    """Recorded without its card (the header's 記録, the API, an import), a game whose players
+    are table B's four is table B's game, named B, whatever table was typed."""
+    day = check_in_all(club, organiser, ten[:8])
+    draw.round_draw(club=club, user=organiser, date=DATE)
+    b = current(day).tables[1]
+    game = _record(club, organiser, list(reversed(b.players)), table="A")
+    tables = current(day).tables
+    assert tables[1].table.game == game and tables[0].table.game is None
+    game.refresh_from_db()
+    assert game.table == b.table.label == "B"
+    logged = AuditLog.objects.get(action="draw.recorded", game=game)
+    assert logged.before == {"table": "A"} and logged.after["table"] == "B"
+    # Another four (two of A, two of B) is no table's game.
+    mixed = tables[0].players[:2] + tables[1].players[:2]
+    other = _record(club, organiser, mixed, table="A")
+    assert not other.draw_tables.exists()
+    assert [tv.table.game for tv in current(day).tables] == [None, game]
+    # The same four again is not linked twice: their table is recorded.
+    again = _record(club, organiser, b.players)
+    assert not again.draw_tables.exists()
+
+
+def test_the_headers_record_on_a_draw_day_asks_which_table(club, organiser, ten) -> None:
+    """記録 in the header: the record form as always without a draw; with one, the tables not
+    recorded yet to choose from, then the one left opens its card's form (its table, not the
+    last game's); never a blank form with the last game's table."""
+    client = Client()
+    client.force_login(organiser)
+    start = reverse("record_start", args=[club.slug])
+    response = client.get(start)
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "game_new", args=[club.slug]
+    )
+    date = today()
+    for m in ten[:8]:
+        draw.attendance_check_in(club=club, user=organiser, date=date, member=m)
+    draw.round_draw(club=club, user=organiser, date=date)
+    day = Day.objects.get(club=club, date=date)
+    a, b = sel.current_rounds(day)[-1].tables
+    page = client.get(start)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert html.count("data-record-table") == 2 and f"draw_table={a.table.pk}" in html
+    assert "data-record-outside" in html
+    # Table A is recorded: 記録 opens B's card, B's players in seat order, at table B.
+    services.game_record(
+        club=club,
+        user=organiser,
+        data=services.GameInput(
+            date=date,
+            seats=[services.SeatInput(m, p) for m, p in zip(a.players, POINTS, strict=True)],
+            rate="0.3",
+            table="A",
+        ),
+    )
+    response = client.get(start)
+    assert response.status_code == 302 and f"draw_table={b.table.pk}" in response["Location"]
+    form = client.get(response["Location"]).context["form"]
+    assert form.initial["table"] == "B"
+    assert [form.initial[f"member_{i}"] for i in range(4)] == [m.name for m in b.players]
+    # A game outside the draw starts with no table, not the last game's "A".
+    outside = client.get(reverse("game_new", args=[club.slug]) + f"?date={date}&table=")
+    assert outside.context["form"].initial["table"] == ""

@@ -287,7 +287,7 @@ JAPANESE_WORDS = {
     "home": ["対局を記録", "最近の対局", "メンバー", "ログアウト"],
     "record": ["対局を記録", "素点", "供託", "確認", "起家から順に"],
     "day": ["集計", "素点", "順位", "成績", "収支", "この日の対局を記録"],
-    "game": ["1回戦", "素点", "順位", "履歴", "記録", "修正", "無効にする"],
+    "game": ["第1半荘", "素点", "順位", "履歴", "記録", "修正", "無効にする"],
 }
 ENGLISH_WORDS = {
     "home": ["Record a game", "Recent games", "Members", "Log out"],
@@ -404,7 +404,7 @@ def test_success_message_is_japanese(organiser_client, club, members):
     response = organiser_client.post(
         reverse("game_new", args=[club.slug]), posted("save"), follow=True
     )
-    assert "1回戦を保存しました。" in response.content.decode()
+    assert "第1半荘（A卓）を保存しました。" in response.content.decode()
 
 
 # --- (e) switching the language ---------------------------------------------------------------

@@ -271,7 +271,7 @@ def test_day_detail_shows_each_settled_table(member_client, club, organiser, mem
     assert url("game_detail", club, second.pk) in page
     for cell in ["52,000", "▲3,000", "+79.0", "▲50.0", "2,370", "▲1,500"]:
         assert cell in page
-    assert page.index("1回戦") < page.index("2回戦")
+    assert page.index("第1半荘") < page.index("第2半荘")
     assert 'class="badge chombo"' in page
     assert '<td class="num score plus">+79.0</td>' in page
     assert '<td class="num score minus">▲50.0</td>' in page
@@ -364,7 +364,7 @@ def test_game_detail_shows_table_rules_recorder_and_chips(member_client, club, o
     response = english(member_client).get(url("game_detail", club, game.pk))
     page = text(response)
     assert "+79.0" in page and "-50.0" in page
-    assert "mame-no-kai" in page and "2020/01/01" in page
+    assert "Mame no Kai" in page and "mame-no-kai" not in page and "2020/01/01" in page
     assert "organiser" in page
     recorded = timezone.localtime(game.recorded_at, ZoneInfo("Asia/Tokyo"))
     assert recorded.strftime("%Y/%m/%d %H:%M") in page

@@ -163,7 +163,7 @@ def test_save_records_full_width_and_triangle_points(organiser_client, club, mem
     game = Game.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("day_detail", args=[club.slug, DATE])
-    assert messages_of(response) == ["Game 1 saved."]
+    assert messages_of(response) == ["Game 1 at table A saved."]
     assert (game.date, game.table, game.deposits, game.rate, game.number) == (
         DATE,
         "A",
@@ -407,7 +407,7 @@ def test_an_unknown_rate_is_refused(organiser_client, club, members):
 def test_games_of_one_day_are_numbered(organiser_client, club, members):
     organiser_client.post(new_url(club), posted())
     response = english(organiser_client).post(new_url(club), posted())
-    assert messages_of(response)[-1] == "Game 2 saved."
+    assert messages_of(response)[-1] == "Game 2 at table A saved."
     assert list(Game.objects.values_list("number", flat=True)) == [1, 2]
 
 

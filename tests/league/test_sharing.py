@@ -22,22 +22,22 @@ DEMO_DAY = datetime.date(2026, 11, 15)
 # マメの会's last demo day, as the share page gives it (Japanese, the default).
 DEMO_TEXT = """\
 マメの会 2026/11/15
-■1回戦 A卓 レート 0.5
+■第1半荘 A卓 レート 0.5
 1位 小林 誠 +46.3
 2位 山田 博 +8.6
 3位 吉田 浩二 ▲17.1
 4位 林 裕子 ▲37.8
-■2回戦 B卓 レート 0.3
+■第2半荘 B卓 レート 0.3
 1位 佐々木 美穂 +44.1
 2位 阿部 誠 +3.7
 3位 松本 和也 ▲18.0
 4位 高橋 真由美 ▲29.8
-■3回戦 A卓 レート 0.5
+■第3半荘 A卓 レート 0.5
 1位 山田 博 +50.1
 2位 林 裕子 +3.5
 3位 吉田 浩二 ▲19.2
 4位 小林 誠 ▲34.4
-■4回戦 B卓 レート 0.5
+■第4半荘 B卓 レート 0.5
 1位 阿部 誠 +54.1
 2位 高橋 真由美 +4.5
 3位 佐々木 美穂 ▲21.8
@@ -97,7 +97,7 @@ def test_voided_games_are_left_out(member_client, club, players):
 
     services.game_void(game=void, user=None, reason="入力ミス")
     text = text_of(member_client.get(share_url(club, DATE)))
-    assert "■1回戦" in text and "■2回戦" not in text
+    assert "■第1半荘" in text and "■第2半荘" not in text
 
 
 def test_a_club_without_money_shares_games_only(db):
@@ -108,7 +108,7 @@ def test_a_club_without_money_shares_games_only(db):
     client = Client()
     client.force_login(user)
     text = text_of(client.get(share_url(kenko, DATE)))
-    assert "■1回戦 A卓\n" in text and "精算" not in text and "円" not in text
+    assert "■第1半荘 A卓\n" in text and "精算" not in text and "円" not in text
 
 
 def test_english_message(member_client, club, players):
