@@ -10,7 +10,6 @@ import json
 import pytest
 from django.conf import settings
 from django.core import mail
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
@@ -83,8 +82,9 @@ def test_a_reset_mail_is_sent_by_the_worker_not_during_the_response(organiser):
         response = Client().post(reverse("password_reset"), {"email": email})
         assert response.status_code == 302 and response.url == reverse("password_reset_done")
     assert mail.outbox == []  # nothing was sent inside the requests
-    assert DBTaskResult.objects.count() == 1
-    call_command("db_worker", "--batch", "--no-startup-delay", "--interval", "0")
+    queued = DBTaskResult.objects.get()  # one task, for the known address
+    # What the worker does with it (tests/league/test_worker.py runs a real worker process).
+    queued.task.call(*queued.task_result.args, **queued.task_result.kwargs)
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["organiser@example.jp"]
     assert "/reset/" in mail.outbox[0].body
 
