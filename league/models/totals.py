@@ -49,6 +49,12 @@ class MemberTotal(models.Model):
         indexes = [
             # A standings page: one scope's rows of a club, best total first.
             models.Index(fields=["club", "season", "total"], name="member_total_scope"),
+            # The records: most games in a season.
+            models.Index(
+                fields=["club", "-games"],
+                condition=Q(season__isnull=False),
+                name="member_total_season_games",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -72,6 +78,8 @@ class MemberDay(models.Model):
         indexes = [
             # The race (a season's dates) and a day's running totals (one date).
             models.Index(fields=["club", "date"], name="member_day_club_date"),
+            # The records: the biggest day in yen.
+            models.Index(fields=["club", "-yen"], name="member_day_club_yen"),
         ]
 
     def __str__(self) -> str:

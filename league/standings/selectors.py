@@ -18,11 +18,13 @@ from django.db.models import (
     IntegerField,
     Q,
     QuerySet,
+    Sum,
     Window,
 )
 from django.db.models.functions import Rank
 
 from league.models import Club, Member, Season
+from league.models.stats import MemberGame, MemberRating, PairTotal, SeatTotal
 from league.models.totals import MemberDay, MemberTotal
 
 _INT = IntegerField()
@@ -148,3 +150,185 @@ def member_days(
     if end is not None:
         rows = rows.filter(date__lte=end)
     return list(rows.order_by("date").values_list("date", "games", "score"))
+
+
+# --- head-to-head, seats, the rating and the records (league.models.stats) -----------------
+
+
+def per_game(value: int, scale: int, games: int) -> int | None:
+    """value × scale / games truncated towards zero, as the database's integer division (and the
+    standings' averages and rates) do; None without games."""
+    if not games:
+        return None
+    quotient = abs(value) * scale // games
+    return -quotient if value < 0 else quotient
+
+
+def _pair_scope(season: Season | None) -> Q:
+    return Q(season__isnull=True) if season is None else Q(season=season)
+
+
+def head_to_head(*, member: Member, season: Season | None) -> list[dict[str, Any]]:
+    """Every opponent the member met in the scope: games together, both average ranks
+    (hundredths), how often the member finished above (count and rate in hundredths of a
+    percent) and the member's net score against them (tenths). Most games first. One query."""
+    rows = (
+        PairTotal.objects.filter(_pair_scope(season), member=member, games__gt=0)
+        .select_related("opponent")
+        .order_by("-games", "opponent__kana", "opponent__name", "opponent_id")
+    )
+    return [
+        {
+            "opponent": r.opponent,
+            "games": r.games,
+            "avg_rank": per_game(r.rank_sum, 100, r.games),
+            "opponent_avg_rank": per_game(r.opponent_rank_sum, 100, r.games),
+            "above": r.above,
+            "above_rate": per_game(r.above, 10_000, r.games),
+            "net": r.net,
+        }
+        for r in rows
+    ]
+
+
+def season_matrix(*, club: Club, season: Season) -> tuple[list[Member], dict[tuple[int, int], Any]]:
+    """The season's regulars (its minimum games reached; everyone who played while nobody has)
+    by total, and the head-to-head cell of each ordered pair of them. Two queries."""
+    totals = list(
+        MemberTotal.objects.filter(club=club, season=season, games__gt=0)
+        .select_related("member")
+        .order_by("-total", "member__kana", "member__name", "member_id")
+    )
+    regulars = [t.member for t in totals if t.games >= season.min_games] or [
+        t.member for t in totals
+    ]
+    ids = [m.pk for m in regulars]
+    cells = {
+        (p.member_id, p.opponent_id): p
+        for p in PairTotal.objects.filter(
+            club=club, season=season, member_id__in=ids, opponent_id__in=ids, games__gt=0
+        )
+    }
+    return regulars, cells
+
+
+SEAT_COUNT = 4
+
+
+def seat_rows(
+    *, club: Club, season: Season | None, member: Member | None = None
+) -> list[dict[str, Any]]:
+    """Games, average rank (hundredths), average score (hundredths of 1,000 points) and top rate
+    (hundredths of a percent) by starting seat (0 = 起家), for a member or the whole club (the
+    sums of its members' rows: one row per member and seat, whatever the history)."""
+    rows = SeatTotal.objects.filter(_pair_scope(season), club=club)
+    if member is not None:
+        rows = rows.filter(member=member)
+    sums = {
+        r["seat"]: r
+        for r in rows.values("seat")
+        .annotate(g=Sum("games"), ranks=Sum("rank_sum"), t=Sum("total"), tops=Sum("first"))
+        .order_by("seat")
+    }
+    out = []
+    for seat in range(SEAT_COUNT):
+        r = sums.get(seat, {"g": 0, "ranks": 0, "t": 0, "tops": 0})
+        games = r["g"] or 0
+        out.append(
+            {
+                "seat": seat,
+                "games": games,
+                "avg_rank": per_game(r["ranks"] or 0, 100, games),
+                "average": per_game(r["t"] or 0, 10, games),
+                "top_rate": per_game(r["tops"] or 0, 10_000, games),
+            }
+        )
+    return out
+
+
+RATING_CHART_GAMES = 300  # the rating chart's points: a player's latest games
+
+
+def member_rating(*, member: Member) -> MemberRating | None:
+    return MemberRating.objects.filter(member=member).first()
+
+
+def rating_history(*, member: Member, last: int = RATING_CHART_GAMES) -> list[MemberGame]:
+    """The member's latest `last` games with their rating, oldest first (one indexed query)."""
+    rows = list(MemberGame.objects.filter(member=member).order_by("-date", "-number")[:last])
+    rows.reverse()
+    return rows
+
+
+def rating_ranking(*, club: Club) -> tuple[list[MemberRating], list[MemberRating]]:
+    """Members with the club's minimum games by ordinal (μ − 3σ), highest first; and the others
+    with games, by games. One query of one row per member."""
+    rows = list(
+        MemberRating.objects.filter(club=club, games__gt=0)
+        .select_related("member")
+        .order_by("-ordinal", "member__kana", "member__name", "member_id")
+    )
+    ranked = [r for r in rows if r.games >= club.rating_min_games]
+    others = sorted(
+        (r for r in rows if r.games < club.rating_min_games),
+        key=lambda r: (-r.games, r.member.kana, r.member.name, r.member_id),
+    )
+    return ranked, others
+
+
+def rating_rank_of(*, member: Member, club: Club) -> int | None:
+    """The member's place in the rating ranking (None below the minimum games)."""
+    own = MemberRating.objects.filter(member=member, games__gte=club.rating_min_games).first()
+    if own is None:
+        return None
+    higher = MemberRating.objects.filter(
+        club=club, games__gte=club.rating_min_games, ordinal__gt=own.ordinal
+    ).count()
+    return higher + 1
+
+
+RECORDS_SHOWN = 5
+YAKUMAN_SHOWN = 50
+
+
+def _holders(rows: QuerySet[MemberGame], field: str) -> tuple[int, list[MemberGame]]:
+    best = rows.order_by(f"-{field}").values_list(field, flat=True).first()
+    if not best:
+        return 0, []
+    holders = list(
+        rows.filter(**{field: best})
+        .select_related("member")
+        .order_by("date", "number")[:RECORDS_SHOWN]
+    )
+    return best, holders
+
+
+def records(*, club: Club) -> dict[str, Any]:
+    """The club's records, each with its game or day (a fixed number of indexed queries)."""
+    games = MemberGame.objects.filter(club=club)
+    tops, tops_holders = _holders(games, "tops")
+    clean, clean_holders = _holders(games, "clean")
+    yakuman = games.filter(yakuman__gt=0)
+    return {
+        "high_scores": list(
+            games.select_related("member").order_by("-score", "date", "number")[:RECORDS_SHOWN]
+        ),
+        "tops": tops,
+        "tops_holders": tops_holders,
+        "clean": clean,
+        "clean_holders": clean_holders,
+        "season_games": list(
+            MemberTotal.objects.filter(club=club, season__isnull=False, games__gt=0)
+            .select_related("member", "season")
+            .order_by("-games", "season__start", "member__kana", "member_id")[:RECORDS_SHOWN]
+        ),
+        "yakuman": list(
+            yakuman.select_related("member").order_by("-date", "-number")[:YAKUMAN_SHOWN]
+        ),
+        "yakuman_count": yakuman.count(),
+        "big_days": list(
+            MemberDay.objects.filter(club=club, yen_games__gt=0, yen__gt=0)
+            .select_related("member")
+            .order_by("-yen", "date", "member_id")[:RECORDS_SHOWN]
+        ),
+    }

@@ -38,6 +38,7 @@ from league.models import (
     AuditLog,
     ChipEvent,
     Club,
+    ClubChronicle,
     Day,
     DayShugi,
     DrawRound,
@@ -50,11 +51,15 @@ from league.models import (
     LoginAttempt,
     Member,
     MemberDay,
+    MemberGame,
+    MemberRating,
     Membership,
     MemberTotal,
+    PairTotal,
     Result,
     RulesVersion,
     Season,
+    SeatTotal,
 )
 
 FORMAT = "jancho-club-backup"
@@ -82,7 +87,18 @@ MODELS: tuple[type[models.Model], ...] = (
     ApiToken,
     Invitation,
 )
-NOT_BACKED_UP: tuple[type[models.Model], ...] = (LoginAttempt, ImportUpload, MemberDay, MemberTotal)
+# Kept rows: restore rebuilds them (league.standings.services.club_rebuild).
+NOT_BACKED_UP: tuple[type[models.Model], ...] = (
+    LoginAttempt,
+    ImportUpload,
+    MemberDay,
+    MemberTotal,
+    PairTotal,
+    SeatTotal,
+    MemberGame,
+    MemberRating,
+    ClubChronicle,
+)
 USER_FIELDS = ("username", "email", "first_name", "last_name", "is_active")
 
 
