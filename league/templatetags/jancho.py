@@ -13,7 +13,9 @@ from league.core.format import (
     hundredths,
     percent,
     points,
+    rating,
     score,
+    seat_name,
     sign_class,
     wind,
     yen,
@@ -33,5 +35,7 @@ for _filter in (
     percent,
     hundredths,
     average,
+    rating,
+    seat_name,
 ):
     register.filter(_filter.__name__, _filter)

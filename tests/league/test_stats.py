@@ -429,3 +429,76 @@ def test_replay_from_scratch_is_what_replay_from_a_game_gives(club, three_games)
     assert stats_snapshot() == whole
     kept.replay(club.pk, None)
     assert stats_snapshot() == whole
+
+
+# --- pages ------------------------------------------------------------------------------------
+
+
+def test_the_pages_show_the_kept_figures(member_client, organiser_client, club, three_games):
+    from django.urls import reverse
+
+    a, b, *_rest = three_games
+    season = Season.objects.create(club=club, name="春", start=DAY, end=DAY)
+    player = member_client.get(reverse("player_detail", args=[club.slug, a.pk])).content.decode()
+    assert 'id="head-to-head"' in player and "+75.0" in player  # A's net against C
+    assert "66.7%" in player  # above B in 2 of 3
+    assert 'id="rating"' in player and "line-chart" in player
+    matrix = member_client.get(reverse("season_matrix", args=[club.slug, season.pk]))
+    assert matrix.status_code == 200 and "+15.0" in matrix.content.decode()
+    assert (
+        member_client.get(
+            reverse("season_matrix", args=[club.slug, season.pk]) + f"?row={b.pk}"
+        ).status_code
+        == 200
+    )
+    assert (
+        member_client.get(
+            reverse("season_matrix", args=[club.slug, season.pk]) + "?row=999999"
+        ).status_code
+        == 404
+    )
+    seats = member_client.get(reverse("club_seats", args=[club.slug])).content.decode()
+    assert "+50.00" in seats and "100.0%" in seats  # 起家: three tops, +55, +50, +45
+    assert member_client.get(reverse("records", args=[club.slug])).status_code == 200
+    ranking = member_client.get(reverse("rating_list", args=[club.slug])).content.decode()
+    assert "A" in ranking
+    # Nobody has ten games: all are listed as not ranked yet; with a minimum of 1 all rank.
+    assert member_client.get(reverse("rating_settings", args=[club.slug])).status_code == 403
+    response = organiser_client.post(reverse("rating_settings", args=[club.slug]), {"games": "1"})
+    assert response.status_code == 302
+    club.refresh_from_db()
+    assert club.rating_min_games == 1
+    ranked, others = selectors.rating_ranking(club=club)
+    assert len(ranked) == 5 and not others
+    assert [r.ordinal for r in ranked] == sorted((r.ordinal for r in ranked), reverse=True)
+
+
+def test_the_statistics_pages_take_the_same_queries_with_more_history(
+    member_client, club, three_games, django_assert_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    a, b, c, d, e = three_games
+    season = Season.objects.create(club=club, name="s", start=DAY, end=DAY + datetime.timedelta(9))
+    _record(club, [a, b, c, e], [45_000, 30_000, 15_000, 10_000], date=DAY + datetime.timedelta(1))
+    pages = [
+        reverse("player_detail", args=[club.slug, a.pk]),
+        reverse("player_detail", args=[club.slug, a.pk]) + f"?season={season.pk}",
+        reverse("season_matrix", args=[club.slug, season.pk]),
+        reverse("rating_list", args=[club.slug]),
+        reverse("club_seats", args=[club.slug]),
+        reverse("records", args=[club.slug]),
+    ]
+    counts = {}
+    for url in pages:
+        with CaptureQueriesContext(connection) as captured:
+            assert member_client.get(url).status_code == 200
+        counts[url] = len(captured)
+    for i in range(6):
+        seated = [[a, b, c, d], [b, c, d, e], [a, c, d, e]][i % 3]
+        _record(club, seated, [25_000, 35_000, 30_000, 10_000], date=DAY + datetime.timedelta(i))
+    for url in pages:
+        with django_assert_num_queries(counts[url]):
+            assert member_client.get(url).status_code == 200
