@@ -276,15 +276,15 @@ def rating_ranking(*, club: Club) -> tuple[list[MemberRating], list[MemberRating
     return ranked, others
 
 
-def rating_rank_of(*, member: Member, club: Club) -> int | None:
-    """The member's place in the rating ranking (None below the minimum games)."""
-    own = MemberRating.objects.filter(member=member, games__gte=club.rating_min_games).first()
-    if own is None:
-        return None
+def rating_rank_of(*, club: Club, rated: MemberGame) -> int | None:
+    """The place in the rating ranking of the member whose latest game is `rated` (None below the
+    club's minimum games): one count of the members ranked above."""
+    ordinal = rated.mu - 3 * rated.sigma
+    # Counted below the minimum too, so that the page's queries stay the same as a player plays.
     higher = MemberRating.objects.filter(
-        club=club, games__gte=club.rating_min_games, ordinal__gt=own.ordinal
+        club=club, games__gte=club.rating_min_games, ordinal__gt=ordinal
     ).count()
-    return higher + 1
+    return higher + 1 if rated.n >= club.rating_min_games else None
 
 
 RECORDS_SHOWN = 5

@@ -72,13 +72,14 @@ def rating_chart(history: Sequence[MemberGame]) -> SafeString:
 
 def player_sections(*, club: Club, member: Member, season: Season | None) -> dict[str, Any]:
     """The player page's head-to-head and seats (the page's period) and rating (all time)."""
-    current = kept.member_rating(member=member)
     history = kept.rating_history(member=member)
+    last = history[-1] if history else None  # the member's latest game: the rating now
     return {
         "head_to_head": kept.head_to_head(member=member, season=season),
         "seats": kept.seat_rows(club=club, season=season, member=member),
-        "rating": current,
-        "rating_rank": kept.rating_rank_of(member=member, club=club) if current else None,
+        "rating": last,
+        "rating_ordinal": last.mu - Z * last.sigma if last else None,
+        "rating_rank": kept.rating_rank_of(club=club, rated=last) if last else None,
         "rating_chart": rating_chart(history),
         "expected": [
             {
