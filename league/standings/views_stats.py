@@ -14,13 +14,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import dateformat
-from django.utils.safestring import SafeString
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
 from league.access import club_for
 from league.core.format import rating as rating_text
-from league.core.format import sign_class
+from league.core.format import score, sign_class
 from league.models import Club, Member, MemberGame, Season
 from league.models.rules import club_has_money
 from league.standings import charts
@@ -108,35 +110,68 @@ def _chosen_season(request: HttpRequest, club: Club) -> Season | None:
         raise Http404 from None
 
 
+SELF_CELL = mark_safe('<td class="self"></td>')
+UNMET_CELL = mark_safe('<td class="muted num">–</td>')
+
+
+def _matrix_cells(
+    me: Member, regulars: Sequence[Member], cells: dict[tuple[int, int], Any]
+) -> SafeString:
+    """One row of the matrix's cells, formatted here: a 40-player matrix is 1,600 cells, too many
+    for the template language to render quickly."""
+    parts = []
+    for them in regulars:
+        pair, back = cells.get((me.pk, them.pk)), cells.get((them.pk, me.pk))
+        if them == me:
+            parts.append(SELF_CELL)
+        elif pair is None or back is None:
+            parts.append(UNMET_CELL)
+        else:
+            parts.append(
+                format_html(
+                    '<td class="num {}" title="{} – {}: {}">{}<br><span class="muted">{}–{}</span></td>',
+                    sign_class(pair.net),
+                    me.name,
+                    them.name,
+                    games_text(pair.games),
+                    score(pair.net),
+                    pair.above,
+                    back.above,
+                )
+            )
+    return mark_safe("".join(parts))  # every part comes from format_html
+
+
+def games_text(games: int) -> str:
+    return ngettext("%(games)s game", "%(games)s games", games) % {"games": games}
+
+
 def matrix_context(*, club: Club, season: Season, row: str | None) -> dict[str, Any]:
     """The season's matrix and the one row a phone shows (?row=member id; the first regular)."""
     regulars, cells = kept.season_matrix(club=club, season=season)
-
-    def cell(me: Member, them: Member) -> dict[str, int] | None:
-        pair, back = cells.get((me.pk, them.pk)), cells.get((them.pk, me.pk))
-        if me == them or pair is None or back is None:
-            return None
-        return {
-            "games": pair.games,
-            "net": pair.net,
-            "above": pair.above,
-            "opponent_above": back.above,
-        }
-
-    grid = [(me, [(them, cell(me, them)) for them in regulars]) for me in regulars]
     chosen = 0
     if row:
         ids = [str(m.pk) for m in regulars]
         if row not in ids:
             raise Http404
         chosen = ids.index(row)
-    focus = grid[chosen] if grid else None
+    focus = None
+    if regulars:
+        me = regulars[chosen]
+        focus = (
+            me,
+            [
+                (them, cells.get((me.pk, them.pk)), cells.get((them.pk, me.pk)))
+                for them in regulars
+                if them != me
+            ],
+        )
     return {
         "regulars": regulars,
-        "grid": grid,
+        "grid": [(me, _matrix_cells(me, regulars, cells)) for me in regulars],
         "focus": focus,
-        "previous": regulars[chosen - 1] if grid and chosen > 0 else None,
-        "next": regulars[chosen + 1] if grid and chosen + 1 < len(regulars) else None,
+        "previous": regulars[chosen - 1] if regulars and chosen > 0 else None,
+        "next": regulars[chosen + 1] if chosen + 1 < len(regulars) else None,
     }
 
 

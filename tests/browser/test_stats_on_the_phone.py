@@ -70,7 +70,7 @@ def club_with_games():
 def test_head_to_head_rating_and_records_on_the_phone(
     phone, live_server, log_in, screenshot, club_with_games
 ):
-    club, season, people = club_with_games
+    _club, season, people = club_with_games
     log_in("member")
     phone.goto(f"{live_server.url}/c/mame/players/{people[0].pk}/")
     table = phone.locator("#head-to-head table")
