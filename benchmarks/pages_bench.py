@@ -360,7 +360,8 @@ def main() -> None:
         targets.append(("SQLite", f"sqlite:///{tmp}/bench.sqlite3", None))
     if args.db in ("postgres", "both"):
         if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode == 0:
-            name = "janchou_pages_bench"
+            # PAGES_BENCH_DB: another scratch name, for two benchmarks on one server at once.
+            name = os.environ.get("PAGES_BENCH_DB", "janchou_pages_bench")
             targets.append(("PostgreSQL", f"postgres://postgres@127.0.0.1:5432/{name}", name))
         else:
             print("SKIP: PostgreSQL is not answering on 127.0.0.1:5432")

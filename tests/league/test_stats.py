@@ -502,3 +502,39 @@ def test_the_statistics_pages_take_the_same_queries_with_more_history(
     for url in pages:
         with django_assert_num_queries(counts[url]):
             assert member_client.get(url).status_code == 200
+
+
+def test_the_share_link_shows_head_to_head_rating_and_records_without_yen(
+    client, club, three_games
+):
+    """Read-only, linking nowhere into the club; the biggest day in yen only with money allowed."""
+    from django.urls import reverse
+
+    a, b, c, d, _e = three_games
+    club.share_token = "t" * 43
+    club.save()
+    Game.objects.filter(club=club).update(rate="0.3")
+    big = Result.objects.filter(club=club, counted=True).order_by("-score").first()
+    from league.models import MemberDay
+
+    MemberDay.objects.filter(member=big.member, date=big.date).update(yen=12_345, yen_games=1)
+    season = Season.objects.create(club=club, name="春", start=DAY, end=DAY)
+    token = club.share_token
+    pages = {
+        "matrix": reverse("public_season_matrix", args=[token, season.pk]),
+        "rating": reverse("public_rating", args=[token]),
+        "records": reverse("public_records", args=[token]),
+    }
+    for name, url in pages.items():
+        response = client.get(url)
+        assert response.status_code == 200, name
+        html = response.content.decode()
+        assert "/c/" not in html, name
+        assert "12,345" not in html, name
+    assert "+15.0" in client.get(pages["matrix"]).content.decode()  # A against B, all 3 games
+    club.share_money = True
+    club.save()
+    assert "12,345" in client.get(pages["records"]).content.decode()
+    club.share_token = ""
+    club.save()
+    assert client.get(pages["records"]).status_code == 404
