@@ -34,11 +34,10 @@ from league.money import sharing
 from league.public import services
 from league.recording import selectors
 from league.recording.views_pages import CLUB_TIMEZONE
-from league.standings import stats
-from league.standings import views as standings_views
 from league.standings import selectors as aggregate_selectors
+from league.standings import stats, views_stats
+from league.standings import views as standings_views
 from league.standings import views_players as players
-from league.standings import views_stats
 from league.standings.tables import Shown
 
 DAYS_PER_PAGE = 50

@@ -510,7 +510,7 @@ def test_the_share_link_shows_head_to_head_rating_and_records_without_yen(
     """Read-only, linking nowhere into the club; the biggest day in yen only with money allowed."""
     from django.urls import reverse
 
-    a, b, c, d, _e = three_games
+    _a, _b, _c, _d, _e = three_games
     club.share_token = "t" * 43
     club.save()
     Game.objects.filter(club=club).update(rate="0.3")
@@ -538,3 +538,35 @@ def test_the_share_link_shows_head_to_head_rating_and_records_without_yen(
     club.share_token = ""
     club.save()
     assert client.get(pages["records"]).status_code == 404
+
+
+def test_the_api_reads_the_kept_statistics(club, organiser, three_games):
+    from league.api import auth as api_auth
+    from tests.league.test_api import call, url
+
+    a, b, *_rest = three_games
+    secret = api_auth.token_create(club=club, user=organiser, name="bot")[1]
+    mine = call("GET", url(club, f"players/{a.pk}/stats"), secret).json()
+    assert mine["head_to_head"][0] == {
+        "opponent_id": b.pk,
+        "opponent": "B",
+        "games": 3,
+        "avg_rank": 200,
+        "opponent_avg_rank": 233,
+        "above": 2,
+        "above_rate": 6666,
+        "net": 150,
+    }
+    assert [s["games"] for s in mine["seats"]] == [1, 1, 1, 0]
+    seats = call("GET", url(club, "seats"), secret).json()["seats"]
+    assert seats[0] == {"seat": 0, "games": 3, "avg_rank": 100, "average": 5000, "top_rate": 10000}
+    ratings = call("GET", url(club, "ratings"), secret).json()
+    assert ratings["min_games"] == 10 and len(ratings["rows"]) == 5
+    assert not any(r["ranked"] for r in ratings["rows"])
+    kept_a = MemberRating.objects.get(member=a)
+    row = next(r for r in ratings["rows"] if r["member_id"] == a.pk)
+    assert (row["mu"], row["sigma"], row["ordinal"]) == (kept_a.mu, kept_a.sigma, kept_a.ordinal)
+    history = call("GET", url(club, f"players/{a.pk}/rating"), secret).json()["games"]
+    assert [g["rank"] for g in history] == [1, 3, 2] and history[-1]["mu"] == kept_a.mu
+    assert call("GET", url(club, "players/999999/stats"), secret).status_code == 404
+    assert call("GET", url(club, "seats") + "?season=999999", secret).status_code == 422
