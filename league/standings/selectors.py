@@ -212,6 +212,17 @@ def season_matrix(*, club: Club, season: Season) -> tuple[list[Member], dict[tup
     return regulars, cells
 
 
+def pair_rows(*, club: Club, season: Season | None) -> QuerySet[PairTotal]:
+    """Every pair's head-to-head row in the scope, by player then opponent (the spreadsheet)."""
+    return (
+        PairTotal.objects.filter(_pair_scope(season), club=club, games__gt=0)
+        .select_related("member", "opponent")
+        .order_by(
+            "member__kana", "member__name", "member_id", "-games", "opponent__kana", "opponent_id"
+        )
+    )
+
+
 SEAT_COUNT = 4
 
 

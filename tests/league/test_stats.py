@@ -570,3 +570,30 @@ def test_the_api_reads_the_kept_statistics(club, organiser, three_games):
     assert [g["rank"] for g in history] == [1, 3, 2] and history[-1]["mu"] == kept_a.mu
     assert call("GET", url(club, "players/999999/stats"), secret).status_code == 404
     assert call("GET", url(club, "seats") + "?season=999999", secret).status_code == 422
+
+
+def test_the_standings_workbook_has_a_statistics_sheet(member_client, club, three_games):
+    import io
+
+    from django.urls import reverse
+    from openpyxl import load_workbook
+
+    a, b, *_rest = three_games
+    response = member_client.get(reverse("export_standings", args=[club.slug]))
+    assert response.status_code == 200
+    book = load_workbook(io.BytesIO(b"".join(response.streaming_content)))
+    assert len(book.sheetnames) == 2
+    rows = [[c for c in row] for row in book.worksheets[1].iter_rows(values_only=True)]
+    assert len(rows[1:6]) == 5 and all(r[5] is None for r in rows[1:6])  # nobody has 10 games
+    kept_a = MemberRating.objects.get(member=a)
+    line = next(r for r in rows if r[0] == "A" and isinstance(r[1], int) and r[1] == 3)
+    assert float(line[3]) == pytest.approx(kept_a.mu / 1e6)
+    seats = next(i for i, r in enumerate(rows) if r[0] and str(r[0]).startswith("座席別"))
+    assert list(rows[seats + 2][:2]) == ["起家", 3]  # the caption, the headers, then 起家
+    pair = next(r for r in rows if r[0] == "A" and r[1] == "B")
+    assert pair[2] == 3 and float(pair[6]) == pytest.approx(15.0) and pair[5] == 2
+    # A date range is not kept: no statistics sheet.
+    ranged = member_client.get(
+        reverse("export_standings", args=[club.slug]) + f"?start={DAY}&end={DAY}"
+    )
+    assert len(load_workbook(io.BytesIO(b"".join(ranged.streaming_content))).sheetnames) == 1
