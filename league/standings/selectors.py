@@ -314,6 +314,16 @@ def _holders(rows: QuerySet[MemberGame], field: str) -> tuple[int, list[MemberGa
     return best, holders
 
 
+def _top(rows: QuerySet[Any], field: str, key: Any) -> list[Any]:
+    """The RECORDS_SHOWN rows with the highest `field`, ties ordered by `key` (in Python): the
+    index on `field` finds the threshold, then only the rows at or above it are read."""
+    values = list(rows.order_by(f"-{field}").values_list(field, flat=True)[:RECORDS_SHOWN])
+    if not values:
+        return []
+    top = rows.filter(**{f"{field}__gte": values[-1]})
+    return sorted(top, key=lambda r: (-getattr(r, field), *key(r)))[:RECORDS_SHOWN]
+
+
 def records(*, club: Club) -> dict[str, Any]:
     """The club's records, each with its game or day (a fixed number of indexed queries)."""
     games = MemberGame.objects.filter(club=club)
@@ -321,25 +331,29 @@ def records(*, club: Club) -> dict[str, Any]:
     clean, clean_holders = _holders(games, "clean")
     yakuman = games.filter(yakuman__gt=0)
     return {
-        "high_scores": list(
-            games.select_related("member").order_by("-score", "date", "number")[:RECORDS_SHOWN]
+        "high_scores": _top(
+            games.select_related("member"), "score", lambda g: (g.date, g.number, g.member_id)
         ),
         "tops": tops,
         "tops_holders": tops_holders,
         "clean": clean,
         "clean_holders": clean_holders,
-        "season_games": list(
-            MemberTotal.objects.filter(club=club, season__isnull=False, games__gt=0)
-            .select_related("member", "season")
-            .order_by("-games", "season__start", "member__kana", "member_id")[:RECORDS_SHOWN]
+        "season_games": _top(
+            MemberTotal.objects.filter(club=club, season__isnull=False, games__gt=0).select_related(
+                "member", "season"
+            ),
+            "games",
+            lambda t: (t.season.start, t.member.kana, t.member_id),
         ),
         "yakuman": list(
             yakuman.select_related("member").order_by("-date", "-number")[:YAKUMAN_SHOWN]
         ),
         "yakuman_count": yakuman.count(),
-        "big_days": list(
-            MemberDay.objects.filter(club=club, yen_games__gt=0, yen__gt=0)
-            .select_related("member")
-            .order_by("-yen", "date", "member_id")[:RECORDS_SHOWN]
+        "big_days": _top(
+            MemberDay.objects.filter(club=club, yen_games__gt=0, yen__gt=0).select_related(
+                "member"
+            ),
+            "yen",
+            lambda d: (d.date, d.member_id),
         ),
     }

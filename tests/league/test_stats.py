@@ -578,12 +578,12 @@ def test_the_standings_workbook_has_a_statistics_sheet(member_client, club, thre
     from django.urls import reverse
     from openpyxl import load_workbook
 
-    a, b, *_rest = three_games
+    a, _b, *_rest = three_games
     response = member_client.get(reverse("export_standings", args=[club.slug]))
     assert response.status_code == 200
     book = load_workbook(io.BytesIO(b"".join(response.streaming_content)))
     assert len(book.sheetnames) == 2
-    rows = [[c for c in row] for row in book.worksheets[1].iter_rows(values_only=True)]
+    rows = [list(row) for row in book.worksheets[1].iter_rows(values_only=True)]
     assert len(rows[1:6]) == 5 and all(r[5] is None for r in rows[1:6])  # nobody has 10 games
     kept_a = MemberRating.objects.get(member=a)
     line = next(r for r in rows if r[0] == "A" and isinstance(r[1], int) and r[1] == 3)
