@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import (
@@ -191,6 +192,15 @@ def head_to_head(*, member: Member, season: Season | None) -> list[dict[str, Any
     ]
 
 
+@dataclass(frozen=True)
+class MatrixCell:
+    """One ordered pair's head-to-head in a season (the row player against the column player)."""
+
+    games: int
+    net: int
+    above: int
+
+
 def season_matrix(*, club: Club, season: Season) -> tuple[list[Member], dict[tuple[int, int], Any]]:
     """The season's regulars (its minimum games reached; everyone who played while nobody has)
     by total, and the head-to-head cell of each ordered pair of them. Two queries."""
@@ -203,12 +213,10 @@ def season_matrix(*, club: Club, season: Season) -> tuple[list[Member], dict[tup
         t.member for t in totals
     ]
     ids = [m.pk for m in regulars]
-    cells = {
-        (p.member_id, p.opponent_id): p
-        for p in PairTotal.objects.filter(
-            club=club, season=season, member_id__in=ids, opponent_id__in=ids, games__gt=0
-        )
-    }
+    rows = PairTotal.objects.filter(
+        club=club, season=season, member_id__in=ids, opponent_id__in=ids, games__gt=0
+    ).values_list("member_id", "opponent_id", "games", "net", "above")
+    cells = {(m, o): MatrixCell(games, net, above) for m, o, games, net, above in rows}
     return regulars, cells
 
 

@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import dateformat
-from django.utils.html import format_html
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -110,36 +110,35 @@ def _chosen_season(request: HttpRequest, club: Club) -> Season | None:
         raise Http404 from None
 
 
-SELF_CELL = mark_safe('<td class="self"></td>')
-UNMET_CELL = mark_safe('<td class="muted num">–</td>')
+SELF_CELL = '<td class="self"></td>'
+UNMET_CELL = '<td class="muted num">–</td>'
 
 
-def _matrix_cells(
-    me: Member, regulars: Sequence[Member], cells: dict[tuple[int, int], Any]
-) -> SafeString:
-    """One row of the matrix's cells, formatted here: a 40-player matrix is 1,600 cells, too many
-    for the template language to render quickly."""
-    parts = []
-    for them in regulars:
-        pair, back = cells.get((me.pk, them.pk)), cells.get((them.pk, me.pk))
-        if them == me:
-            parts.append(SELF_CELL)
-        elif pair is None or back is None:
-            parts.append(UNMET_CELL)
-        else:
-            parts.append(
-                format_html(
-                    '<td class="num {}" title="{} – {}: {}">{}<br><span class="muted">{}–{}</span></td>',
-                    sign_class(pair.net),
-                    me.name,
-                    them.name,
-                    games_text(pair.games),
-                    score(pair.net),
-                    pair.above,
-                    back.above,
+def _matrix_rows(regulars: Sequence[Member], cells: dict[tuple[int, int], Any]) -> list[SafeString]:
+    """Every row's cells of the matrix, formatted here: a 40-player matrix is 1,600 cells, too
+    many for the template language (or format_html per cell) to render quickly. Names are
+    escaped once; everything else written is a number or a fixed class."""
+    names = {m.pk: escape(m.name) for m in regulars}
+    games_texts: dict[int, str] = {}
+    rows = []
+    for me in regulars:
+        parts = []
+        for them in regulars:
+            pair, back = cells.get((me.pk, them.pk)), cells.get((them.pk, me.pk))
+            if them == me:
+                parts.append(SELF_CELL)
+            elif pair is None or back is None:
+                parts.append(UNMET_CELL)
+            else:
+                if pair.games not in games_texts:
+                    games_texts[pair.games] = escape(games_text(pair.games))
+                parts.append(
+                    f'<td class="num {sign_class(pair.net)}" title="{names[me.pk]} – '
+                    f'{names[them.pk]}: {games_texts[pair.games]}">{escape(score(pair.net))}'
+                    f'<br><span class="muted">{pair.above}–{back.above}</span></td>'
                 )
-            )
-    return mark_safe("".join(parts))  # every part comes from format_html
+        rows.append(mark_safe("".join(parts)))  # names and texts escaped above
+    return rows
 
 
 def games_text(games: int) -> str:
@@ -168,7 +167,7 @@ def matrix_context(*, club: Club, season: Season, row: str | None) -> dict[str, 
         )
     return {
         "regulars": regulars,
-        "grid": [(me, _matrix_cells(me, regulars, cells)) for me in regulars],
+        "grid": list(zip(regulars, _matrix_rows(regulars, cells), strict=True)),
         "focus": focus,
         "previous": regulars[chosen - 1] if regulars and chosen > 0 else None,
         "next": regulars[chosen + 1] if chosen + 1 < len(regulars) else None,
