@@ -168,11 +168,11 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='membergame',
-            index=models.Index(fields=['club', '-tops'], name='member_game_tops'),
+            index=models.Index(fields=['club', '-tops', 'date', 'number'], name='member_game_tops'),
         ),
         migrations.AddIndex(
             model_name='membergame',
-            index=models.Index(fields=['club', '-clean'], name='member_game_clean'),
+            index=models.Index(fields=['club', '-clean', 'date', 'number'], name='member_game_clean'),
         ),
         migrations.AddIndex(
             model_name='membergame',

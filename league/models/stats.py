@@ -125,8 +125,8 @@ class MemberGame(models.Model):
             models.Index(fields=["member", "date", "number"], name="member_game_member"),
             # The records: the highest score, the longest runs, the yakuman.
             models.Index(fields=["club", "-score"], name="member_game_score"),
-            models.Index(fields=["club", "-tops"], name="member_game_tops"),
-            models.Index(fields=["club", "-clean"], name="member_game_clean"),
+            models.Index(fields=["club", "-tops", "date", "number"], name="member_game_tops"),
+            models.Index(fields=["club", "-clean", "date", "number"], name="member_game_clean"),
             models.Index(
                 fields=["club", "-date", "-number"],
                 condition=Q(yakuman__gt=0),

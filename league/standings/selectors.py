@@ -314,12 +314,13 @@ def _holders(rows: QuerySet[MemberGame], field: str) -> tuple[int, list[MemberGa
     best = rows.order_by(f"-{field}").values_list(field, flat=True).first()
     if not best:
         return 0, []
-    holders = list(
+    # The index (club, field, date, number) finds the holders in date order.
+    holders = (
         rows.filter(**{field: best})
         .select_related("member")
-        .order_by("date", "number")[:RECORDS_SHOWN]
+        .order_by(f"-{field}", "date", "number")
     )
-    return best, holders
+    return best, list(holders[:RECORDS_SHOWN])
 
 
 def _top(rows: QuerySet[Any], field: str, key: Any) -> list[Any]:
