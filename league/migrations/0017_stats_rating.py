@@ -85,10 +85,6 @@ class Migration(migrations.Migration):
             model_name='memberday',
             index=models.Index(fields=['club', '-yen'], name='member_day_club_yen'),
         ),
-        migrations.AddIndex(
-            model_name='membertotal',
-            index=models.Index(condition=models.Q(('season__isnull', False)), fields=['club', '-games'], name='member_total_season_games'),
-        ),
         migrations.AddField(
             model_name='clubchronicle',
             name='club',

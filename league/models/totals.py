@@ -49,12 +49,6 @@ class MemberTotal(models.Model):
         indexes = [
             # A standings page: one scope's rows of a club, best total first.
             models.Index(fields=["club", "season", "total"], name="member_total_scope"),
-            # The records: most games in a season.
-            models.Index(
-                fields=["club", "-games"],
-                condition=Q(season__isnull=False),
-                name="member_total_season_games",
-            ),
         ]
 
     def __str__(self) -> str:

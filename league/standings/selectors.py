@@ -333,8 +333,9 @@ def _top(rows: QuerySet[Any], field: str, key: Any) -> list[Any]:
     return sorted(top, key=lambda r: (-getattr(r, field), *key(r)))[:RECORDS_SHOWN]
 
 
-def records(*, club: Club) -> dict[str, Any]:
-    """The club's records, each with its game or day (a fixed number of indexed queries)."""
+def records(*, club: Club, seasons: Sequence[Season]) -> dict[str, Any]:
+    """The club's records, each with its game or day (a fixed number of indexed queries); the
+    most games in a season among `seasons` (the latest few: one row per member and season)."""
     games = MemberGame.objects.filter(club=club)
     tops, tops_holders = _holders(games, "tops")
     clean, clean_holders = _holders(games, "clean")
@@ -348,9 +349,9 @@ def records(*, club: Club) -> dict[str, Any]:
         "clean": clean,
         "clean_holders": clean_holders,
         "season_games": _top(
-            MemberTotal.objects.filter(club=club, season__isnull=False, games__gt=0).select_related(
-                "member", "season"
-            ),
+            MemberTotal.objects.filter(
+                club=club, season_id__in=[s.pk for s in seasons], games__gt=0
+            ).select_related("member", "season"),
             "games",
             lambda t: (t.season.start, t.member.kana, t.member_id),
         ),

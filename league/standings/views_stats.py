@@ -207,13 +207,17 @@ def club_seats(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "league/standings/club_seats.html", context)
 
 
-WINNERS_SHOWN = 12  # the latest seasons' winners (the standings page lists every season's)
+# The latest seasons' winners and most games (the standings page lists every season's leader)
+WINNERS_SHOWN = 12
 
 
 def records_context(*, club: Club) -> dict[str, Any]:
     seasons = list(Season.objects.filter(club=club).order_by("-start", "-pk")[:WINNERS_SHOWN])
     leaders = season_leaders(club=club, seasons=seasons)
-    return {**kept.records(club=club), "season_winners": [(s, leaders[s.pk]) for s in seasons]}
+    return {
+        **kept.records(club=club, seasons=seasons),
+        "season_winners": [(s, leaders[s.pk]) for s in seasons],
+    }
 
 
 @require_safe

@@ -306,7 +306,7 @@ def test_runs_and_yakuman(club, three_games):
     assert (rating_a.tops, rating_a.clean) == (2, 5)  # tops in games 4-5; never last
     assert MemberRating.objects.get(member=d).clean == 0
     assert MemberRating.objects.get(member=b).clean == 2  # last in game 3, then 2nd twice
-    records = selectors.records(club=club)
+    records = selectors.records(club=club, seasons=[])
     assert records["tops"] == 2 and [g.member for g in records["tops_holders"]] == [a]
     assert records["clean"] == 5
     assert [(g.member, g.yakuman) for g in records["yakuman"]] == [(a, 1)]
