@@ -92,13 +92,10 @@ def export_game_log(request: HttpRequest, slug: str) -> HttpResponse:
     """Every counted game, or a season's (?season=), dates' (?start=&end=) or rate's (?rate=).
     A log of more than EXPORT_INLINE_ROWS rows is made by a worker: this page offers to start it."""
     club = club_for(request, slug)
-    filterset, versions = _period_filter(request, club, GAME_LOG_FILTERS)
-    if not filterset.is_valid():
-        return _bad_filter(filterset)
-    args = filterset.standings_args()
-    args.pop("min_games", None)
-    period, ascii_period = _period_names(filterset, args)
-    name = exports.file_name(club.name, period, exports.GAME_LOG_TITLE)
+    period = _game_log_period(request, club)
+    if isinstance(period, HttpResponse):
+        return period
+    args, versions, name, fallback = period
     rows = export_tasks.export_rows(club=club, params=_params(args))
     if rows > settings.EXPORT_INLINE_ROWS:
         context = {"club": club, "name": name, "rows": rows, "query": request.GET.urlencode()}
@@ -106,8 +103,23 @@ def export_game_log(request: HttpRequest, slug: str) -> HttpResponse:
     return exports.xlsx_response(
         exports.game_log_workbook(club=club, versions=versions, **args),
         name=name,
-        fallback=exports.ascii_file_name(club.slug, ascii_period, "game-log"),
+        fallback=fallback,
     )
+
+
+def _game_log_period(
+    request: HttpRequest, club: Club
+) -> tuple[dict[str, Any], list[Any], str, str] | HttpResponse:
+    """The game log's period from the query string: its filter arguments, the club's rules
+    versions, and the file's name and ASCII fallback; a 400 answer when the filter is bad."""
+    filterset, versions = _period_filter(request, club, GAME_LOG_FILTERS)
+    if not filterset.is_valid():
+        return _bad_filter(filterset)
+    args = filterset.standings_args()
+    args.pop("min_games", None)
+    period, ascii_period = _period_names(filterset, args)
+    name = exports.file_name(club.name, period, exports.GAME_LOG_TITLE)
+    return args, versions, name, exports.ascii_file_name(club.slug, ascii_period, "game-log")
 
 
 def _params(args: dict[str, Any]) -> dict[str, Any]:
@@ -123,18 +135,16 @@ def _params(args: dict[str, Any]) -> dict[str, Any]:
 def export_game_log_start(request: HttpRequest, slug: str) -> HttpResponse:
     """Queue the game log of the period in the query string for a worker; show its progress."""
     club = club_for(request, slug)
-    filterset, _versions = _period_filter(request, club, GAME_LOG_FILTERS)
-    if not filterset.is_valid():
-        return _bad_filter(filterset)
-    args = filterset.standings_args()
-    args.pop("min_games", None)
-    period, ascii_period = _period_names(filterset, args)
+    period = _game_log_period(request, club)
+    if isinstance(period, HttpResponse):
+        return period
+    args, _versions, name, fallback = period
     export = export_tasks.export_start(
         club=club,
         user=request.user,
         params={**_params(args), "language": get_language()},
-        name=exports.file_name(club.name, period, exports.GAME_LOG_TITLE),
-        fallback=exports.ascii_file_name(club.slug, ascii_period, "game-log"),
+        name=name,
+        fallback=fallback,
     )
     return redirect("export_status", club.slug, export.pk)
 
