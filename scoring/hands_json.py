@@ -25,6 +25,11 @@ from .hands import (
     Win,
     play_game,
 )
+from .json_fields import an_object as _object
+from .json_fields import join as _join
+from .json_fields import preset_or_fields
+from .json_fields import required as _required
+from .json_fields import unknown as _unknown
 
 HAND_RULES_FIELDS = tuple(HandRules.__dataclass_fields__)
 GAME_FIELDS = ("rules", "players", "start", "hands")
@@ -44,29 +49,6 @@ REQUIRED = {
 }
 
 
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
-def _unknown(c: Collector, obj: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
-    for key in obj:
-        if key not in allowed:
-            c.add(_join(path, key), errors.UNKNOWN_FIELD, "unknown field")
-
-
-def _required(c: Collector, obj: dict[str, Any], keys: tuple[str, ...], path: str) -> None:
-    for key in keys:
-        if key not in obj:
-            c.add(_join(path, key), errors.REQUIRED, "is required")
-
-
-def _object(c: Collector, value: object, path: str) -> dict[str, Any] | None:
-    if isinstance(value, dict):
-        return value
-    c.add(path, errors.TYPE, "must be an object")
-    return None
-
-
 def _names(c: Collector, value: object, path: str) -> tuple[str, ...]:
     if not isinstance(value, list):
         c.add(path, errors.TYPE, "must be a list of names")
@@ -80,37 +62,23 @@ def _names(c: Collector, value: object, path: str) -> tuple[str, ...]:
 # --- rules -----------------------------------------------------------------------------------
 
 
+def _with_abortive(full: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """A preset's fields with the changes; `abortive` may list only the kinds that differ."""
+    if isinstance(changes.get("abortive"), dict):
+        changes = {**changes, "abortive": {**full["abortive"], **changes["abortive"]}}
+    return {**full, **changes}
+
+
 def hand_rules_from_json(value: object, path: str = "rules") -> HandRules:
     """A preset's name, `{"preset": name, ...fields that differ}`, or a full rules object.
 
     With a preset, `abortive` may list only the kinds that differ; every other field replaces the
     preset's value whole."""
     c = Collector()
-    known = ", ".join(HAND_PRESETS)
-    if isinstance(value, str):
-        preset = HAND_PRESETS.get(value)
-        if preset is None:
-            c.add(path, errors.UNKNOWN_PRESET, f"unknown preset {value!r} (known: {known})")
-            c.raise_if_any()
-        return preset.rules  # type: ignore[union-attr]
-    obj = _object(c, value, path)
-    c.raise_if_any()
+    preset, obj = preset_or_fields(c, value, path, HAND_PRESETS, merge=_with_abortive)
+    if preset is not None:
+        return preset
     assert obj is not None
-    if "preset" in obj:
-        name = obj["preset"]
-        base = HAND_PRESETS.get(name) if isinstance(name, str) else None
-        if base is None:
-            c.add(
-                _join(path, "preset"),
-                errors.UNKNOWN_PRESET,
-                f"unknown preset {name!r} (known: {known})",
-            )
-            c.raise_if_any()
-        full = base.rules.to_json()  # type: ignore[union-attr]
-        changes = {k: v for k, v in obj.items() if k != "preset"}
-        if isinstance(changes.get("abortive"), dict):
-            changes["abortive"] = {**full["abortive"], **changes["abortive"]}
-        obj = {**full, **changes}
     _unknown(c, obj, HAND_RULES_FIELDS, path)
     _required(c, obj, HAND_RULES_FIELDS, path)
     c.raise_if_any()

@@ -8,6 +8,10 @@ from . import errors
 from .day import DayResult, Shugi, settle_day
 from .errors import Collector, InputError
 from .game import Bust, ChipEvent, Game, GameResult, Seat, settle_game
+from .json_fields import an_object as _object
+from .json_fields import join as _join
+from .json_fields import preset_or_fields
+from .json_fields import unknown as _unknown
 from .presets import PRESETS
 from .rules import (
     CHOMBO_MODES,
@@ -49,23 +53,6 @@ GAME_FIELDS = ("players", "deposits", "chombo", "chips", "rate", "busts", "yakit
 _MISSING = object()
 
 
-def _unknown(c: Collector, obj: dict[str, Any], allowed: tuple[str, ...], path: str) -> None:
-    for key in obj:
-        if key not in allowed:
-            c.add(_join(path, key), errors.UNKNOWN_FIELD, "unknown field")
-
-
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
-def _object(c: Collector, value: object, path: str) -> dict[str, Any] | None:
-    if isinstance(value, dict):
-        return value
-    c.add(path, errors.TYPE, "must be an object")
-    return None
-
-
 def _list(c: Collector, value: object, path: str) -> list[Any] | None:
     if isinstance(value, list):
         return value
@@ -93,32 +80,10 @@ def _int(c: Collector, value: object, path: str, message: str = "must be an inte
 def rules_from_json(value: object, path: str = "rules") -> Rules:
     """A preset's name, `{"preset": name, ...overrides}`, or a full rules object."""
     c = Collector()
-    if isinstance(value, str):
-        preset = PRESETS.get(value)
-        if preset is None:
-            c.add(
-                path,
-                errors.UNKNOWN_PRESET,
-                f"unknown preset {value!r} (known: {', '.join(PRESETS)})",
-                preset=value,
-            )
-            c.raise_if_any()
-        return preset.rules  # type: ignore[union-attr]
-    obj = _object(c, value, path)
-    c.raise_if_any()
+    preset, obj = preset_or_fields(c, value, path, PRESETS, name_in_detail=True)
+    if preset is not None:
+        return preset
     assert obj is not None
-    if "preset" in obj:
-        name = obj["preset"]
-        base = PRESETS.get(name) if isinstance(name, str) else None
-        if base is None:
-            c.add(
-                _join(path, "preset"),
-                errors.UNKNOWN_PRESET,
-                f"unknown preset {name!r} (known: {', '.join(PRESETS)})",
-                preset=name,
-            )
-            c.raise_if_any()
-        obj = {**base.rules.to_json(), **{k: v for k, v in obj.items() if k != "preset"}}  # type: ignore[union-attr]
     _unknown(c, obj, RULES_FIELDS, path)
     for key in REQUIRED_RULES_FIELDS:
         if key not in obj:
