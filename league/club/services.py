@@ -178,36 +178,29 @@ def _merge_problem(keep: Member, gone: Member) -> str | None:
     for m in (keep, gone):
         if m.merged_into_id is not None:
             return _("%(name)s was already merged into another record.") % {"name": m.name}
-    shared = Result.objects.filter(
-        member=gone, game__in=Result.objects.filter(member=keep).values("game")
+    names = {"a": keep.name, "b": gone.name}
+    together = (
+        (
+            Result,
+            "game",
+            _("%(a)s and %(b)s played in the same game: they are two different players."),
+        ),
+        (
+            DrawSeat,
+            "round",
+            _("%(a)s and %(b)s were drawn in the same round: they are two different players."),
+        ),
+        (Attendance, "day", _("%(a)s and %(b)s were both checked in on the same day's draw.")),
     )
-    if shared.exists():
-        return _("%(a)s and %(b)s played in the same game: they are two different players.") % {
-            "a": keep.name,
-            "b": gone.name,
-        }
-    seats = DrawSeat.objects.filter(
-        member=gone, round__in=DrawSeat.objects.filter(member=keep).values("round")
-    )
-    if seats.exists():
-        return _(
-            "%(a)s and %(b)s were drawn in the same round: they are two different players."
-        ) % {
-            "a": keep.name,
-            "b": gone.name,
-        }
-    checked = Attendance.objects.filter(
-        member=gone, day__in=Attendance.objects.filter(member=keep).values("day")
-    )
-    if checked.exists():
-        return _("%(a)s and %(b)s were both checked in on the same day's draw.") % {
-            "a": keep.name,
-            "b": gone.name,
-        }
+    for model, field, message in together:
+        kept_rows = model.objects.filter(member=keep).values(field)
+        if model.objects.filter(member=gone, **{f"{field}__in": kept_rows}).exists():
+            return message % names
     if LedgerEntry.objects.filter(_ledger_touching(keep)).filter(_ledger_touching(gone)).exists():
-        return _(
-            "A payment, loan or debt is between %(a)s and %(b)s: reverse it before merging."
-        ) % {"a": keep.name, "b": gone.name}
+        return (
+            _("A payment, loan or debt is between %(a)s and %(b)s: reverse it before merging.")
+            % names
+        )
     if keep.user_id is not None and gone.user_id is not None and keep.user_id != gone.user_id:
         return _("Both records are linked to a login: unlink one of them first.")
     return None

@@ -20,15 +20,20 @@ REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
-def invisible_characters(text: str) -> list[str]:
-    """The characters of `text` that no name may hold, as U+XXXX (empty when there are none)."""
-    found = []
+def _codes(text: str, listed: frozenset[str], categories: frozenset[str]) -> list[str]:
+    """The characters of `text` that are listed or of one of the categories, as U+XXXX, once each."""
+    found: list[str] = []
     for ch in text:
-        if ch in BLANK_LETTERS or unicodedata.category(ch) in REFUSED_CATEGORIES:
+        if ch in listed or unicodedata.category(ch) in categories:
             code = f"U+{ord(ch):04X}"
             if code not in found:
                 found.append(code)
     return found
+
+
+def invisible_characters(text: str) -> list[str]:
+    """The characters of `text` that no name may hold, as U+XXXX (empty when there are none)."""
+    return _codes(text, BLANK_LETTERS, REFUSED_CATEGORIES)
 
 
 # What no one-line text may hold (a table label, a rate's name, a note: league.limits): controls
@@ -42,13 +47,7 @@ BIDI_CONTROLS = frozenset(
 
 def control_characters(text: str) -> list[str]:
     """The characters of `text` that no one-line text may hold, as U+XXXX (empty: none)."""
-    found = []
-    for ch in text:
-        if ch in BIDI_CONTROLS or unicodedata.category(ch) in LINE_CATEGORIES:
-            code = f"U+{ord(ch):04X}"
-            if code not in found:
-                found.append(code)
-    return found
+    return _codes(text, BIDI_CONTROLS, LINE_CATEGORIES)
 
 
 def clean_name(text: str) -> str:
