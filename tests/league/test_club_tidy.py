@@ -277,6 +277,22 @@ def test_season_edit_errors_name_the_field(organiser_client, club, season):
     assert season.end == datetime.date(2026, 5, 31)
 
 
+def _turn_the_order_round(game, organiser, members):
+    """A correction of `game` that puts its four players in the opposite order (土井 first)."""
+    services.game_edit(
+        game=game,
+        user=organiser,
+        data=services.GameInput(
+            date=DATE,
+            seats=[
+                services.SeatInput(m, p)
+                for m, p in zip(members[:4], (5000, 20000, 30000, 45000), strict=True)
+            ],
+            rate="0.3",
+        ),
+    )
+
+
 def test_close_freezes_the_standings_and_reopen_brings_them_back(
     organiser_client, club, members, organiser, season
 ):
@@ -299,18 +315,7 @@ def test_close_freezes_the_standings_and_reopen_brings_them_back(
     assert "春" in edit_page and "確定" in edit_page
     void_page = organiser_client.get(url("game_void", club, g.pk)).content.decode()
     assert "確定" in void_page
-    services.game_edit(
-        game=g,
-        user=organiser,
-        data=services.GameInput(
-            date=DATE,
-            seats=[
-                services.SeatInput(m, p)
-                for m, p in zip(members[:4], (5000, 20000, 30000, 45000), strict=True)
-            ],
-            rate="0.3",
-        ),
-    )
+    _turn_the_order_round(g, organiser, members)
     season.refresh_from_db()
     assert season.final_standings == frozen
     page = organiser_client.get(url("season_standings", club, season.pk)).content.decode()
@@ -343,18 +348,7 @@ def test_every_page_and_the_pot_read_a_closed_seasons_frozen_winner(
 
     g = record(club, organiser, members[:4])  # 青木 first
     club_services.season_close(season=season, user=organiser)
-    services.game_edit(
-        game=g,
-        user=organiser,
-        data=services.GameInput(
-            date=DATE,
-            seats=[
-                services.SeatInput(m, p)
-                for m, p in zip(members[:4], (5000, 20000, 30000, 45000), strict=True)
-            ],
-            rate="0.3",
-        ),
-    )  # live: 土井 first now
+    _turn_the_order_round(g, organiser, members)  # live: 土井 first now
     season.refresh_from_db()
     assert money.season_pot(season=season).champion == members[0]
     assert [r["name"] for r in season_leaders(club=club, seasons=[season])[season.pk]] == ["青木"]

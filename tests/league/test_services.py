@@ -632,8 +632,7 @@ def test_bad_rules_are_refused(club, organiser, rules_json):
     assert _counts() == before
 
 
-@pytest.mark.django_db
-def test_one_rules_version_per_date(club, organiser):
+def _a_second_version_on_conftests_date_is_refused(club, organiser):
     before = _counts()
     with pytest.raises(ServiceError) as caught:
         rules_version_create(
@@ -644,6 +643,11 @@ def test_one_rules_version_per_date(club, organiser):
         )
     assert set(caught.value.errors) == {"effective_from"}
     assert _counts() == before
+
+
+@pytest.mark.django_db
+def test_one_rules_version_per_date(club, organiser):
+    _a_second_version_on_conftests_date_is_refused(club, organiser)
 
 
 @pytest.mark.django_db
@@ -656,16 +660,7 @@ def test_a_lost_race_for_a_rules_date_is_refused_by_field(club, organiser, monke
         return real_filter(*args, **kwargs).none()
 
     monkeypatch.setattr(RulesVersion.objects, "filter", filter_that_misses)
-    before = _counts()
-    with pytest.raises(ServiceError) as caught:
-        rules_version_create(
-            club=club,
-            user=organiser,
-            effective_from=datetime.date(2020, 1, 1),  # conftest's version
-            rules_json="mame-no-kai",
-        )
-    assert set(caught.value.errors) == {"effective_from"}
-    assert _counts() == before
+    _a_second_version_on_conftests_date_is_refused(club, organiser)
 
 
 @pytest.mark.django_db
