@@ -15,7 +15,6 @@ import secrets
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from ninja.errors import AuthorizationError
 from ninja.security import HttpBearer
@@ -24,6 +23,7 @@ from league import limits
 from league.core.errors import NON_FIELD, ServiceError
 from league.models import ApiToken, Club, Membership
 from league.models.audit import User, audit
+from league.models.memberships import token_revoked
 
 SECRET_PREFIX = "jch_"
 PREFIX_LENGTH = 12  # ApiToken.prefix: "jch_" and the secret's first 8 random characters
@@ -69,16 +69,7 @@ def token_revoke(*, token: ApiToken, user: User) -> ApiToken:
         token = ApiToken.objects.select_for_update().get(pk=token.pk)
         if token.revoked_at is not None:
             raise ServiceError.one(NON_FIELD, _("This token is already revoked."))
-        token.revoked_at = timezone.now()
-        token.save(update_fields=["revoked_at"])
-        audit(
-            club=token.club,
-            actor=user,
-            action="token.revoke",
-            target=f"token:{token.pk}",
-            before={"name": token.name, "prefix": token.prefix, "revoked": False},
-            after={"name": token.name, "prefix": token.prefix, "revoked": True},
-        )
+        token_revoked(token, actor=user)
     return token
 
 

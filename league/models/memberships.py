@@ -153,18 +153,25 @@ def tokens_revoke(*, user_id: Any, club_id: Any = None, actor: Any, why: str) ->
         tokens = tokens.filter(club_id=club_id)
     revoked = 0
     for token in tokens.select_related("club").order_by("pk"):
-        token.revoked_at = timezone.now()
-        token.save(update_fields=["revoked_at"])
-        audit(
-            club=token.club,
-            actor=actor,
-            action="token.revoke",
-            target=f"token:{token.pk}",
-            before={"name": token.name, "prefix": token.prefix, "revoked": False},
-            after={"name": token.name, "prefix": token.prefix, "revoked": True, "why": why},
-        )
+        token_revoked(token, actor=actor, why=why)
         revoked += 1
     return revoked
+
+
+def token_revoked(token: ApiToken, *, actor: Any, why: str | None = None) -> None:
+    """Mark one live token revoked now, audited (`why` says what revoked it, when not its owner
+    or an organiser by hand). The caller holds the token's row lock."""
+    token.revoked_at = timezone.now()
+    token.save(update_fields=["revoked_at"])
+    after = {"name": token.name, "prefix": token.prefix, "revoked": True}
+    audit(
+        club=token.club,
+        actor=actor,
+        action="token.revoke",
+        target=f"token:{token.pk}",
+        before={"name": token.name, "prefix": token.prefix, "revoked": False},
+        after=after if why is None else {**after, "why": why},
+    )
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="league.user_deactivated")
