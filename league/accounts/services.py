@@ -33,7 +33,7 @@ from league.core.errors import ServiceError
 from league.core.names import username_key
 from league.models import Club, Member, Membership, RulesVersion, Season
 from league.models.accounts import UsernameKey
-from league.models.audit import User, audit
+from league.models.audit import User, audit, save_audited
 from league.rules.presets import preset_label
 from league.rules.services import rules_version_create
 
@@ -254,9 +254,9 @@ def _player_linked(*, club: Club, user: User, name: str) -> Member:
         member = member_create(club=club, user=user, name=name)
     except ServiceError as e:  # the club is new: only the name itself can be wrong
         raise ServiceError({"player_name": [m for ms in e.errors.values() for m in ms]}) from None
-    member.user = user
-    member.save(update_fields=["user"])
-    audit(
+    save_audited(
+        member,
+        {"user": user},
         club=club,
         actor=user,
         action="member.link",

@@ -41,7 +41,7 @@ from league.models import (
     Result,
     Season,
 )
-from league.models.audit import User, audit
+from league.models.audit import User, audit, save_audited
 from league.models.clubs import lock_club
 from league.models.draw import Attendance, DrawSeat
 from league.models.members import MERGED_MEMBER
@@ -523,9 +523,9 @@ def club_rename(*, club: Club, user: User, name: str) -> Club:
         if locked.name == name:
             return locked
         before = {"name": locked.name}
-        locked.name = name
-        locked.save(update_fields=["name"])
-        audit(
+        save_audited(
+            locked,
+            {"name": name},
             club=locked,
             actor=user,
             action="club.rename",

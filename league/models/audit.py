@@ -88,6 +88,14 @@ def audit(**fields: Unpack[AuditFields]) -> AuditLog:
     return entry
 
 
+def save_audited(row: Any, changes: dict[str, Any], **fields: Unpack[AuditFields]) -> AuditLog:
+    """Set `changes` on `row`, save just those fields, and write the audit entry that says so."""
+    for name, value in changes.items():
+        setattr(row, name, value)
+    row.save(update_fields=list(changes))
+    return audit(**fields)
+
+
 def audit_entry(**fields: Unpack[AuditFields]) -> AuditLog:
     """An audit log entry, not saved yet: for `audit` and `audit_many`."""
     return AuditLog(**{**fields, "actor": stored_user(fields["actor"])})

@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from league.models.accounts import ApiToken
-from league.models.audit import User, audit, stored_user
+from league.models.audit import User, audit, save_audited, stored_user
 from league.models.clubs import Club
 from league.models.invitations import Invitation, invitation_snapshot
 
@@ -161,10 +161,10 @@ def tokens_revoke(*, user_id: Any, club_id: Any = None, actor: Any, why: str) ->
 def token_revoked(token: ApiToken, *, actor: Any, why: str | None = None) -> None:
     """Mark one live token revoked now, audited (`why` says what revoked it, when not its owner
     or an organiser by hand). The caller holds the token's row lock."""
-    token.revoked_at = timezone.now()
-    token.save(update_fields=["revoked_at"])
     after = {"name": token.name, "prefix": token.prefix, "revoked": True}
-    audit(
+    save_audited(
+        token,
+        {"revoked_at": timezone.now()},
         club=token.club,
         actor=actor,
         action="token.revoke",

@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
 from league.models import Club
-from league.models.audit import audit
+from league.models.audit import audit, save_audited
 
 User = AbstractBaseUser | AnonymousUser
 TOKEN_BYTES = 32  # 43 URL-safe characters: not guessable
@@ -69,9 +69,9 @@ def share_set_money(*, club: Club, user: User, money: bool) -> Club:
         locked = _locked(club)
         if locked.share_money == money:
             return locked
-        locked.share_money = money
-        locked.save(update_fields=["share_money"])
-        audit(
+        save_audited(
+            locked,
+            {"share_money": money},
             club=locked,
             actor=user,
             action="share.money",
