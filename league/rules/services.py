@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -171,9 +172,8 @@ def resettle_key(changes: Iterable[ResettleChange]) -> str:
     return hashlib.sha256(listed.encode()).hexdigest()
 
 
-def _pin_days(version: RulesVersion, user: User) -> None:
-    """The days in `version`'s dates whose games are all settled under it now: their day-level
-    money (fees, shūgi, yen unit) is settled under it too (Day.rules_version), audited."""
+def _days_in_dates(version: RulesVersion) -> QuerySet[Day]:
+    """The club's days from `version`'s first date up to the next version's (one query finds it)."""
     later = (
         RulesVersion.objects.filter(club=version.club, effective_from__gt=version.effective_from)
         .order_by("effective_from")
@@ -183,6 +183,13 @@ def _pin_days(version: RulesVersion, user: User) -> None:
     days = Day.objects.filter(club=version.club, date__gte=version.effective_from)
     if later is not None:
         days = days.filter(date__lt=later)
+    return days
+
+
+def _pin_days(version: RulesVersion, user: User) -> None:
+    """The days in `version`'s dates whose games are all settled under it now: their day-level
+    money (fees, shūgi, yen unit) is settled under it too (Day.rules_version), audited."""
+    days = _days_in_dates(version)
     days = days.exclude(rules_version=version).exclude(
         pk__in=Game.objects.filter(club=version.club, voided=False)
         .exclude(rules_version=version)
@@ -258,13 +265,5 @@ def resettle_day_count(*, version: RulesVersion) -> int:
     """How many days in `version`'s dates keep their money under another version (pinned when it
     was created, money_services.days_keep_versions, or by an earlier re-settle): re-settling
     under `version` would move them (one query)."""
-    later = (
-        RulesVersion.objects.filter(club=version.club, effective_from__gt=version.effective_from)
-        .order_by("effective_from")
-        .values_list("effective_from", flat=True)
-        .first()
-    )
-    days = Day.objects.filter(club=version.club, date__gte=version.effective_from)
-    if later is not None:
-        days = days.filter(date__lt=later)
+    days = _days_in_dates(version)
     return days.filter(rules_version__isnull=False).exclude(rules_version=version).count()
