@@ -39,7 +39,8 @@ from league.access import club_for
 from league.accounts import invitations, services
 from league.accounts import tasks as account_tasks
 from league.accounts.forms import ClubForm, FirstSeasonForm, MembershipRoleForm, SignupForm
-from league.core.errors import ServiceError
+from league.core.errors import ServiceError, show_errors
+from league.core.errors import add_errors as _add_errors
 from league.models import AuditLog, Member, Membership
 from league.models.audit import audit
 from league.rules.presets import preset_label
@@ -95,12 +96,6 @@ def _next(request: HttpRequest) -> str:
     ):
         return target
     return ""
-
-
-def _add_errors(form, error: ServiceError) -> None:
-    for field, field_messages in error.errors.items():
-        for message in field_messages:
-            form.add_error(field if field in form.fields else None, message)
 
 
 def _invitation_in(next_url: str):
@@ -477,9 +472,7 @@ def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             services.membership_leave(club=club, user=request.user)
         except ServiceError as e:
-            for field_messages in e.errors.values():
-                for message in field_messages:
-                    messages.error(request, message)
+            show_errors(request, e)
             return redirect("club_leave", club.slug)
         messages.success(request, _("You left %(name)s.") % {"name": club.name})
         return redirect("account")
@@ -556,8 +549,6 @@ def _membership_change(request: HttpRequest, club) -> None:
             )
             text = _("%(name)s's role was changed.")
     except ServiceError as e:
-        for field_messages in e.errors.values():
-            for message in field_messages:
-                messages.error(request, message)
+        show_errors(request, e)
         return
     messages.success(request, text % {"name": membership.user.get_username()})

@@ -24,7 +24,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from league.access import club_for
 from league.accounts import invitations
-from league.core.errors import ServiceError
+from league.core.errors import ServiceError, show_errors
+from league.core.errors import add_errors as _add_errors
 from league.models import Club, Member, Membership
 from league.models.invitations import Invitation
 from league.recording.forms import NumberField
@@ -110,12 +111,6 @@ class JoinForm(forms.Form):
         return invitations.NEW if who == invitations.NEW else self.members[who]
 
 
-def _add_errors(form: forms.Form, error: ServiceError) -> None:
-    for field, field_messages in error.errors.items():
-        for message in field_messages:
-            form.add_error(field if field in form.fields else None, message)
-
-
 def qr_svg(link: str) -> str:
     """The link as a QR code, an inline SVG drawn here (segno): no image request, no script."""
     code = segno.make(link, error="m")
@@ -180,9 +175,7 @@ def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> Ht
     try:
         invitations.invitation_revoke(invitation=invitation, user=request.user)
     except ServiceError as e:
-        for field_messages in e.errors.values():
-            for message in field_messages:
-                messages.error(request, message)
+        show_errors(request, e)
     else:
         messages.success(request, _("Invitation cancelled: the link no longer works."))
     return redirect("invitation_list", club.slug)

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from league.access import club_for
 from league.api import auth as api_auth
-from league.core.errors import ServiceError
+from league.core.errors import ServiceError, add_errors, show_errors
 from league.models import ApiToken, Club
 
 
@@ -51,9 +51,7 @@ def token_list(request: HttpRequest, slug: str) -> HttpResponse:
                 club=club, user=request.user, name=form.cleaned_data["name"]
             )
         except ServiceError as e:
-            for field_name, field_messages in e.errors.items():
-                for message in field_messages:
-                    form.add_error(field_name if field_name in form.fields else None, message)
+            add_errors(form, e)
         else:
             # Rendered, not redirected: the secret exists only in this response.
             messages.success(request, _("Token “%(name)s” created.") % {"name": token.name})
@@ -68,9 +66,7 @@ def token_revoke(request: HttpRequest, slug: str, token_id: int) -> HttpResponse
     try:
         api_auth.token_revoke(token=token, user=request.user)
     except ServiceError as e:
-        for field_messages in e.errors.values():
-            for message in field_messages:
-                messages.error(request, message)
+        show_errors(request, e)
     else:
         messages.success(request, _("Token “%(name)s” revoked.") % {"name": token.name})
     return redirect("token_list", club.slug)

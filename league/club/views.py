@@ -17,7 +17,7 @@ from league.club import services
 from league.club.forms import ClubNameForm, MemberEditForm, MergeForm, SeasonEditForm
 from league.club.views_manage import _add_errors
 from league.core.clock import today
-from league.core.errors import ServiceError
+from league.core.errors import ServiceError, show_errors
 from league.models import Club, Member, Season
 
 
@@ -135,9 +135,7 @@ def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
                 season = services.season_close(season=season, user=request.user)
                 text = _("Season %(name)s was closed: its final standings are kept.")
         except ServiceError as e:
-            for field_messages in e.errors.values():
-                for message in field_messages:
-                    messages.error(request, message)
+            show_errors(request, e)
         else:
             messages.success(request, text % {"name": season.name})
             return redirect("season_standings", club.slug, season.pk)

@@ -5,7 +5,6 @@ Everyone in the club sees the lists; only organisers change anything (league.acc
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,15 +18,9 @@ from league.access import club_for
 from league.club import services as club_services
 from league.club.forms_manage import MemberForm, SeasonForm, kana_sort_key
 from league.core import errors as core_errors
+from league.core.errors import add_errors as _add_errors
 from league.models import Club, Member, Season
 from league.models.rules import club_has_money
-
-
-def _add_errors(form: forms.Form, error: core_errors.ServiceError) -> None:
-    """A service's field errors onto the form; fields the form lacks become non-field errors."""
-    for field, field_messages in error.errors.items():
-        for message in field_messages:
-            form.add_error(field if field in form.fields else None, message)
 
 
 def _next_or(request: HttpRequest, fallback: str) -> str:
