@@ -185,7 +185,9 @@ class GameForm(forms.Form):
     date = forms.CharField(
         label=_("Date"),
         max_length=30,
-        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "2026-11-21"}),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "placeholder": "2026/11/21", "data-date": ""}
+        ),
     )
     table = forms.CharField(
         label=_("Table"),
@@ -347,7 +349,7 @@ class GameForm(forms.Form):
     def initial_from(data: GameInput, *, revision: int | None = None) -> dict[str, Any]:
         """The form's initial values for a stored game (services.game_input_from_stored)."""
         initial: dict[str, Any] = {
-            "date": data.date.isoformat(),
+            "date": f"{data.date:%Y/%m/%d}",
             "table": data.table,
             "deposits": f"{data.deposits:,}" if data.deposits else "",
             "rate": data.rate,

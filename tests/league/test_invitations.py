@@ -120,8 +120,13 @@ def test_a_link_for_one_player_works_once_and_only_for_a_player_without_login(
 
 
 def test_the_members_page_offers_invite_and_preselects_the_player(organiser_client, club, members):
+    members[0].user = make_user("aoki")  # who has a login is not offered an invitation
+    members[0].save(update_fields=["user"])
     page = organiser_client.get(reverse("member_list", args=[club.slug])).content.decode()
     assert reverse("invitation_list", args=[club.slug]) in page
+    invite = reverse("invitation_list", args=[club.slug]) + "?member="
+    for member in members:
+        assert (f'href="{invite}{member.pk}"' in page) == (member.user is None), member.name
     address = reverse("invitation_list", args=[club.slug]) + f"?member={members[2].pk}"
     page = organiser_client.get(address).content.decode()
     assert f'<option value="{members[2].pk}" selected>' in page
