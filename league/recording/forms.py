@@ -15,7 +15,7 @@ from typing import Any
 from django import forms
 from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 from rapidfuzz import fuzz
 
 import scoring
@@ -410,7 +410,7 @@ class GameForm(forms.Form):
 
     @property
     def chip_kind_names(self) -> str:
-        return ", ".join(chip_kind(kind) for kind in self.rules.chips)
+        return pgettext("list separator", ", ").join(chip_kind(kind) for kind in self.rules.chips)
 
     @property
     def target_total(self) -> int:
