@@ -109,6 +109,8 @@ admin.site.login_form = auth.ThrottledAdminAuthenticationForm
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", pages.home, name="home"),
+    # Browsers and bookmarks that ask for /favicon.ico get the icon every page names (base.html).
+    path("favicon.ico", pages.favicon, name="favicon"),
     path("c/<slug:slug>/", include(club_patterns)),
     path("s/<str:token>/", include("league.public.urls")),  # a club's share link (league.public)
     path("accounts/login/", auth.login, name="login"),

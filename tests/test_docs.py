@@ -66,3 +66,28 @@ def test_rules_reference_names_every_value_of_the_choice_fields() -> None:
     ]:
         assert f'"{value}"' in source, f"the engine no longer knows {value!r}: update this test"
         assert f"`{value}`" in text, f"docs/rules.md does not explain the value {value!r}"
+
+
+def test_the_readme_scoring_example_prints_what_the_readme_shows() -> None:
+    """README's command line example, run as written (its JSON into `python -m scoring settle`),
+    prints exactly the output block under it."""
+    import subprocess
+    import sys
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(
+        r"```sh\necho '(?P<input>.*?)' \| \.venv/bin/python -m scoring settle\n```\n\n"
+        r"```json\n(?P<output>.*?)```\n",
+        text,
+        re.S,
+    )
+    assert found, "README's scoring example (an echo into settle, then its output) is missing"
+    run = subprocess.run(
+        [sys.executable, "-m", "scoring", "settle"],
+        input=found["input"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    assert run.stdout == found["output"]

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 
 from league import limits
 from league.club import services as club_services
+from league.core import names
 from league.core.errors import NON_FIELD, ServiceError
 from league.models import Club, Member, Membership
 from league.models import audit as models_audit
@@ -320,6 +321,19 @@ def _use(found: Invitation, user: User, choice: Member | str | None, name: str) 
     return Joined(membership=membership, member=member, role_changed=role_changed)
 
 
+def _same_name(club: Club, name: str) -> Member | None:
+    """The club's record whose name is `name` the way names are one (no spaces, widths or case:
+    league.core.names.name_key), followed to the record it was merged into; None if there is
+    none."""
+    key = names.name_key(name)
+    if not key:
+        return None
+    same = Member.objects.filter(club=club, name_key=key).select_related("merged_into").first()
+    if same is not None and same.merged_into is not None:
+        return same.merged_into
+    return same
+
+
 def _member_for(
     invitation: Invitation,
     user: User,
@@ -347,7 +361,16 @@ def _member_for(
             return None
         raise ServiceError.one("member", _("Choose your name, or add yourself as a new player."))
     if choice == NEW:
-        return club_services.member_create(club=invitation.club, user=user, name=name)
+        same = _same_name(invitation.club, name)
+        if same is None:
+            return club_services.member_create(club=invitation.club, user=user, name=name)
+        if same.user_id is not None and same.user_id != user.pk:
+            raise ServiceError.one(
+                "name",
+                _("%(name)s already has a login. If that is you, log in with it.")
+                % {"name": same.name},
+            )
+        return same  # 林直子 typed for 林 直子, who has no login yet: that record is theirs
     assert isinstance(choice, Member)
     if choice.club_id != invitation.club_id or choice.merged_into_id is not None:
         raise ServiceError.one("member", _("Choose your name, or add yourself as a new player."))

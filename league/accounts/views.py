@@ -26,7 +26,7 @@ from django.db import transaction
 from django.forms.utils import ErrorDict
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import Resolver404, resolve, reverse_lazy
+from django.urls import Resolver404, resolve, reverse, reverse_lazy
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -115,6 +115,20 @@ def _invitation_in(next_url: str):
     return invitation
 
 
+def _after_signup(next_url: str) -> str:
+    """Where a new account goes: back to `next`, unless that is the list of one's clubs or a
+    club's page (a new account has no club, so both would be empty or refused): then to starting
+    a club, which is what the sign-up was for."""
+    if next_url:
+        try:
+            match = resolve(urlsplit(next_url).path)
+        except Resolver404:
+            return next_url
+        if match.url_name != "home" and "slug" not in match.kwargs:
+            return next_url
+    return reverse("club_new")
+
+
 def _signup_by_invitation(invitation, form: SignupForm):
     """Where SIGNUP is off: one account per use the invitation has left, so that one link cannot
     make accounts without end (counted in the club's audit log, invitation.signup)."""
@@ -193,7 +207,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 throttle.attempt_failed(attempt)  # stays counted: sign-ups are what is limited
                 auth_login(request, user, backend="django.contrib.auth.backends.ModelBackend")
                 messages.success(request, _("Welcome, %(name)s.") % {"name": user.get_username()})
-                return redirect(next_url or "club_new")
+                return redirect(_after_signup(next_url))
     return render(
         request, "league/accounts/signup.html", {"form": form, "next": next_url}, status=status
     )

@@ -99,6 +99,8 @@ class JoinForm(forms.Form):
         choices = [(pk, m.name) for pk, m in self.members.items()]
         choices.append((invitations.NEW, _("I am not on the list: add me as a new player")))
         self.fields["who"].choices = choices  # type: ignore[attr-defined]
+        if not self.members:  # the one choice there is: chosen already
+            self.fields["who"].initial = invitations.NEW
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -45,6 +45,12 @@ def kana_sort_key(kana: str) -> str:
     return kana.translate(_KATAKANA_TO_HIRAGANA)
 
 
+GUEST_HELP = gettext_lazy(
+    "A guest is someone who visits now and then rather than a member of the club: their games "
+    "count the same, and lists show them with a guest mark."
+)
+
+
 class MemberForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=50)
     kana = forms.CharField(
@@ -53,10 +59,85 @@ class MemberForm(forms.Form):
         required=False,
         help_text=gettext_lazy("Hiragana or katakana, for sorting the member list."),
     )
-    is_guest = forms.BooleanField(label=gettext_lazy("Guest"), required=False)
+    is_guest = forms.BooleanField(label=gettext_lazy("Guest"), required=False, help_text=GUEST_HELP)
 
     def clean_kana(self) -> str:
         return kana_clean(self.cleaned_data["kana"])
+
+
+MEMBER_ROWS = 5  # rows of the "add members" form at first; "more rows" adds as many again
+MEMBER_ROWS_MAX = 30
+
+
+def member_rows(value: Any) -> int:
+    """How many rows the add-members form shows: from ?rows= or the form, within bounds."""
+    try:
+        rows = int(str(value))
+    except ValueError:
+        return MEMBER_ROWS
+    return max(1, min(rows, MEMBER_ROWS_MAX))
+
+
+class MembersAddForm(forms.Form):
+    """Several people at once, a row each (name, reading, guest); rows left empty are skipped.
+    A reading left empty is suggested from the name (league.core.readings)."""
+
+    def __init__(self, *args: Any, rows: int = MEMBER_ROWS, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.rows = rows
+        for i in range(rows):
+            self.fields[f"name_{i}"] = forms.CharField(
+                label=gettext_lazy("Name"),
+                max_length=50,
+                required=False,
+                widget=forms.TextInput(attrs={"autocomplete": "off"}),
+            )
+            self.fields[f"kana_{i}"] = forms.CharField(
+                label=gettext_lazy("Reading (kana)"),
+                max_length=100,
+                required=False,
+                widget=forms.TextInput(
+                    attrs={"autocomplete": "off", "placeholder": gettext_lazy("from the name")}
+                ),
+            )
+            self.fields[f"guest_{i}"] = forms.BooleanField(
+                label=gettext_lazy("Guest"), required=False
+            )
+
+    def row_fields(self) -> list[tuple[int, forms.BoundField, forms.BoundField, forms.BoundField]]:
+        return [
+            (i + 1, self[f"name_{i}"], self[f"kana_{i}"], self[f"guest_{i}"])
+            for i in range(self.rows)
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        named = 0
+        for i in range(self.rows):
+            name = cleaned.get(f"name_{i}", "").strip()
+            kana = cleaned.get(f"kana_{i}", "")
+            if name:
+                named += 1
+            elif kana or cleaned.get(f"guest_{i}"):
+                self.add_error(f"name_{i}", _("Enter a name."))
+            if kana:
+                try:
+                    cleaned[f"kana_{i}"] = kana_clean(kana)
+                except forms.ValidationError as e:
+                    self.add_error(f"kana_{i}", e)
+        if not named and not self.errors:
+            self.add_error("name_0", _("Enter a name."))
+        return cleaned
+
+    def people(self) -> dict[int, tuple[str, str, bool]]:
+        """{row: (name, reading, guest)} of each row with a name, from the valid form."""
+        data = self.cleaned_data
+        return {
+            i: (data[f"name_{i}"], data.get(f"kana_{i}", ""), bool(data.get(f"guest_{i}")))
+            for i in range(self.rows)
+            if data.get(f"name_{i}", "").strip()
+        }
 
 
 # --- dates and numbers as typed ----------------------------------------------------------------
@@ -66,7 +147,8 @@ class DateInputField(forms.DateField):
     """A date typed as 2026/11/21, 2026-11-21, 2026年11月21日, in full-width digits too."""
 
     widget = forms.DateInput(
-        format="%Y/%m/%d", attrs={"placeholder": "2026/11/21", "autocomplete": "off", "size": 10}
+        format="%Y/%m/%d",
+        attrs={"placeholder": "2026/11/21", "autocomplete": "off", "size": 10, "data-date": ""},
     )
 
     def __init__(self, *, season_end: bool = False, **kwargs: Any):

@@ -597,6 +597,34 @@ def member_create(
     return member
 
 
+def members_create(
+    *, club: Club, user: User, people: dict[int, tuple[str, str, bool]]
+) -> list[Member]:
+    """Several members at once, {row: (name, reading, guest)}, in one transaction: all of them,
+    or none and a ServiceError naming each refused row's fields (name_0, kana_2...), so that a
+    form of rows shows every problem at once."""
+    errors: dict[str, list[str]] = {}
+    created: list[Member] = []
+    with transaction.atomic():
+        lock_club(club.pk)
+        for row, (name, kana, is_guest) in people.items():
+            try:
+                with transaction.atomic():
+                    member = member_create(
+                        club=club, user=user, name=name, kana=kana, is_guest=is_guest
+                    )
+            except ServiceError as e:
+                for field, field_messages in e.errors.items():
+                    errors.setdefault(f"{field}_{row}", []).extend(field_messages)
+            else:
+                created.append(member)
+        if errors:
+            transaction.set_rollback(True)
+    if errors:
+        raise ServiceError(errors)
+    return created
+
+
 def season_checked(*, name: str, start: datetime.date, end: datetime.date, min_games: int) -> str:
     """A season's name as stored, or ServiceError naming the field: creating and editing one."""
     name = " ".join(name.split())

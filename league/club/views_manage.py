@@ -11,12 +11,20 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from league import limits
 from league.access import club_for
 from league.club import services as club_services
-from league.club.forms_manage import MemberForm, SeasonForm, kana_sort_key
+from league.club.forms_manage import (
+    MEMBER_ROWS,
+    MEMBER_ROWS_MAX,
+    MembersAddForm,
+    SeasonForm,
+    kana_sort_key,
+    member_rows,
+)
 from league.core import errors as core_errors
 from league.core.errors import add_errors as _add_errors
 from league.models import Club, Member, Season
@@ -61,16 +69,28 @@ def member_new(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug, organiser=True)
     if request.method == "POST" and "toggle" in request.GET:
         return _member_toggle(request, club, request.GET["toggle"])
-    form = MemberForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    rows = member_rows(request.POST.get("rows") or MEMBER_ROWS)
+    more = request.method == "POST" and "more" in request.POST
+    if more:  # more rows, keeping what was typed; nothing is checked or saved yet
+        rows = member_rows(request.POST["more"])
+    form = MembersAddForm(request.POST if request.method == "POST" else None, rows=rows)
+    if request.method == "POST" and not more and form.is_valid():
         try:
-            member = club_services.member_create(club=club, user=request.user, **form.cleaned_data)
+            added = club_services.members_create(club=club, user=request.user, people=form.people())
         except core_errors.ServiceError as e:
             _add_errors(form, e)
         else:
-            messages.success(request, _("%(name)s was added.") % {"name": member.name})
+            # A list as the reader writes one: 青木、馬場 / Aoki, Baba.
+            names = pgettext("list separator", ", ").join(m.name for m in added)
+            text = ngettext("%(names)s was added.", "%(names)s were added.", len(added))
+            messages.success(request, text % {"names": names})
             return redirect(_next_or(request, reverse("member_list", args=[club.slug])))
-    return render(request, "league/club/member_form.html", {"club": club, "form": form})
+    context = {
+        "club": club,
+        "form": form,
+        "more_rows": rows + MEMBER_ROWS if rows < MEMBER_ROWS_MAX else None,
+    }
+    return render(request, "league/club/member_form.html", context)
 
 
 def _member_toggle(request: HttpRequest, club: Club, member_id: str) -> HttpResponse:

@@ -108,7 +108,9 @@ class DayForm(forms.Form):
     date = forms.CharField(
         label=_("Date"),
         max_length=30,
-        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "2026-11-21"}),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "placeholder": "2026/11/21", "data-date": ""}
+        ),
     )
 
     def clean_date(self) -> datetime.date:

@@ -203,7 +203,9 @@ def _day(club: Club, date: datetime.date) -> Day:
 def draw_start(request: HttpRequest, slug: str) -> HttpResponse:
     """Open the draw of a day (today by default): the day is created when it does not exist."""
     club = club_for(request, slug, organiser=request.method == "POST")
-    form = DayForm(request.POST if request.method == "POST" else None, initial={"date": today()})
+    form = DayForm(
+        request.POST if request.method == "POST" else None, initial={"date": f"{today():%Y/%m/%d}"}
+    )
     if form.is_bound and form.is_valid():
         date = form.cleaned_data["date"]
         draw.day_open(club=club, user=request.user, date=date)

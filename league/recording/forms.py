@@ -15,7 +15,7 @@ from typing import Any
 from django import forms
 from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 from rapidfuzz import fuzz
 
 import scoring
@@ -185,7 +185,9 @@ class GameForm(forms.Form):
     date = forms.CharField(
         label=_("Date"),
         max_length=30,
-        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "2026-11-21"}),
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "placeholder": "2026/11/21", "data-date": ""}
+        ),
     )
     table = forms.CharField(
         label=_("Table"),
@@ -347,7 +349,7 @@ class GameForm(forms.Form):
     def initial_from(data: GameInput, *, revision: int | None = None) -> dict[str, Any]:
         """The form's initial values for a stored game (services.game_input_from_stored)."""
         initial: dict[str, Any] = {
-            "date": data.date.isoformat(),
+            "date": f"{data.date:%Y/%m/%d}",
             "table": data.table,
             "deposits": f"{data.deposits:,}" if data.deposits else "",
             "rate": data.rate,
@@ -408,7 +410,7 @@ class GameForm(forms.Form):
 
     @property
     def chip_kind_names(self) -> str:
-        return ", ".join(chip_kind(kind) for kind in self.rules.chips)
+        return pgettext("list separator", ", ").join(chip_kind(kind) for kind in self.rules.chips)
 
     @property
     def target_total(self) -> int:

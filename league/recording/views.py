@@ -237,7 +237,7 @@ def _next_game_initial(
     ?seats=<game id> seats that game's four again; ?rotate=<game id> moves each one seat on
     (南 becomes 東: the next dealer order), as tables do between hanchan. One query, and one
     more for the seats when they are asked for."""
-    initial: dict[str, object] = {"date": date.isoformat(), "submission_key": uuid.uuid4()}
+    initial: dict[str, object] = {"date": f"{date:%Y/%m/%d}", "submission_key": uuid.uuid4()}
     table = request.GET.get("table")
     games = list(
         Game.objects.filter(club=club, date=date, voided=False)

@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
@@ -27,6 +28,12 @@ def home(request: HttpRequest) -> HttpResponse:
     if len(clubs) == 1:
         return redirect("club_home", clubs[0].slug)
     return render(request, "league/recording/home.html", {"clubs": clubs})
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, asked for by browsers and bookmarks: the icon every page names."""
+    return redirect(static("league/favicon.svg"))
 
 
 @require_safe

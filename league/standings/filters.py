@@ -27,6 +27,10 @@ class LooseDateField(forms.DateField):
     """A date as people type it in Japan: 2026/11/21, ２０２６年１１月２１日 (forms.parse_date)."""
 
     default_error_messages = {"invalid": BAD_DATE}
+    widget = forms.DateInput(
+        format="%Y/%m/%d",
+        attrs={"placeholder": "2026/11/21", "autocomplete": "off", "size": 10, "data-date": ""},
+    )
 
     def to_python(self, value: Any) -> datetime.date | None:
         if value in self.empty_values:

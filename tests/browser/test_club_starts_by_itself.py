@@ -50,12 +50,13 @@ def test_sign_up_start_invite_record_and_the_member_sees_it(
         page.click("main form button[type=submit]")  # the first season as suggested
     assert page.url.endswith("/c/mame/")
 
-    # The players, on the members page.
-    for name in PLAYERS:
-        page.goto(f"{live_server.url}/c/mame/members/new/")
-        page.fill("#id_name", name)
-        with page.expect_navigation():
-            page.click("main form button[type=submit]")
+    # The players, on the members page: a row each, added at once.
+    page.goto(f"{live_server.url}/c/mame/members/new/")
+    for i, name in enumerate(PLAYERS):
+        page.fill(f"#id_name_{i}", name)
+    with page.expect_navigation():
+        page.click("main form button.primary[type=submit]")
+    assert Member.objects.filter(name__in=PLAYERS).count() == len(PLAYERS)
 
     # An invitation link for the club's LINE group.
     page.goto(f"{live_server.url}/c/mame/members/")

@@ -16,10 +16,25 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "tsumo-pinfu-2026"
 
+# How many lines each step's name takes in the steps bar (a line box per line of its text).
+STEP_LINES = """els => els.map(li => {
+  const range = document.createRange();
+  range.selectNodeContents(li);
+  return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+})"""
+
+
+def steps_on_one_line(page) -> None:
+    lines = page.locator("ol.steps li").evaluate_all(STEP_LINES)
+    assert lines == [1, 1, 1], f"a step's name breaks: {lines}"
+
 
 def test_sign_up_and_start_a_club_on_the_phone(phone, live_server, screenshot):
     page = phone
-    page.goto(f"{live_server.url}/accounts/login/")
+    # Opening the address logged out goes to the login page (next=/); the sign-up from there
+    # lands in club creation, not on the empty list of one's clubs.
+    page.goto(f"{live_server.url}/")
+    assert "/accounts/login/" in page.url
     expect(page.locator("a", has_text="パスワードをお忘れですか")).to_be_visible()
     screenshot("signup-0-login")
     with page.expect_navigation():
@@ -57,6 +72,7 @@ def test_sign_up_and_start_a_club_on_the_phone(phone, live_server, screenshot):
     scores = page.locator("[data-example-result] tbody td.score")
     expect(scores).to_have_text(["+58.3", "+11.2", "▲24.4", "▲45.1"])
     assert fits_the_screen(page)
+    steps_on_one_line(page)
     screenshot("signup-2-club")
     with page.expect_navigation():
         page.click("main form > p button[type=submit]")
@@ -65,6 +81,7 @@ def test_sign_up_and_start_a_club_on_the_phone(phone, live_server, screenshot):
     # The first season: this calendar year is filled in.
     expect(page.locator("#id_name")).not_to_have_value("")
     assert fits_the_screen(page)
+    steps_on_one_line(page)
     screenshot("signup-3-season")
     with page.expect_navigation():
         page.click("main form button[type=submit]")

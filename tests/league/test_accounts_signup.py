@@ -117,6 +117,14 @@ def test_signup_goes_back_to_a_safe_next_and_ignores_another_site(client, db):
     assert response.url == reverse("club_new")
 
 
+@pytest.mark.parametrize("start", ["/", "/c/mame/"])
+def test_a_signup_to_start_a_club_lands_in_club_creation(client, db, start):
+    """Logged out, `/` (or a club's page) sends to the login page with next=; the sign-up
+    made from there is to start a club: the empty club list (or a refusal) is not where it goes."""
+    response = client.post(reverse("signup") + f"?next={start}", signup_data())
+    assert response.url == reverse("club_new")
+
+
 def test_signup_page_carries_next_into_its_form_and_login_link(client, db):
     html = client.get(reverse("signup") + "?next=/join/abc/").content.decode()
     assert 'name="next" value="/join/abc/"' in html

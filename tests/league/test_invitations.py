@@ -120,8 +120,13 @@ def test_a_link_for_one_player_works_once_and_only_for_a_player_without_login(
 
 
 def test_the_members_page_offers_invite_and_preselects_the_player(organiser_client, club, members):
+    members[0].user = make_user("aoki")  # who has a login is not offered an invitation
+    members[0].save(update_fields=["user"])
     page = organiser_client.get(reverse("member_list", args=[club.slug])).content.decode()
     assert reverse("invitation_list", args=[club.slug]) in page
+    invite = reverse("invitation_list", args=[club.slug]) + "?member="
+    for member in members:
+        assert (f'href="{invite}{member.pk}"' in page) == (member.user is None), member.name
     address = reverse("invitation_list", args=[club.slug]) + f"?member={members[2].pk}"
     page = organiser_client.get(address).content.decode()
     assert f'<option value="{members[2].pk}" selected>' in page
@@ -259,8 +264,11 @@ def test_a_newcomer_not_on_the_list_is_added_under_the_name_they_give(
     client = logged_in(newcomer)
     blank = client.post(join_url(secret), {"who": "new", "name": "  "})
     assert "名前を入力してください" in blank.content.decode()
-    clash = client.post(join_url(secret), {"who": "new", "name": "青木"})
-    assert "「青木」はすでにメンバーです" in clash.content.decode()
+    # A name whose record has a login already is someone else's: refused under the name.
+    members[0].user = make_user("aoki")
+    members[0].save(update_fields=["user"])
+    clash = client.post(join_url(secret), {"who": "new", "name": members[0].name})
+    assert "すでにログインがあります" in clash.content.decode()
     assert not Membership.objects.filter(user=newcomer).exists()
     assert Invitation.objects.get().uses == 0
     response = client.post(join_url(secret), {"who": "new", "name": "ｶﾜﾉ 大輔"})
@@ -268,6 +276,29 @@ def test_a_newcomer_not_on_the_list_is_added_under_the_name_they_give(
     joined = Member.objects.get(club=club, user=newcomer)
     assert joined.name == "カワノ 大輔"  # names are kept in their usual width
     assert Invitation.objects.get().uses == 1
+
+
+def test_a_typed_name_of_a_player_without_login_selects_that_record(
+    club, organiser, newcomer, organiser_client
+):
+    """林直子 typed for 林 直子 (no login yet) is that record, not a refused new player."""
+    hayashi = Member.objects.create(club=club, name="林 直子")
+    secret = make_link(organiser_client, club)
+    client = logged_in(newcomer)
+    response = client.post(join_url(secret), {"who": "new", "name": "林直子"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    hayashi.refresh_from_db()
+    assert hayashi.user == newcomer
+    assert Member.objects.filter(club=club).count() == 1
+    use = AuditLog.objects.get(action="invitation.use")
+    assert use.after["member"] == hayashi.pk
+
+
+def test_the_only_choice_new_player_is_selected(club, organiser, newcomer, organiser_client):
+    secret = make_link(organiser_client, club)
+    page = logged_in(newcomer).get(join_url(secret)).content.decode()
+    radios = re.findall(r"<input[^>]*name=\"who\"[^>]*>", page)
+    assert len(radios) == 1 and 'value="new"' in radios[0] and "checked" in radios[0]
 
 
 def test_a_link_for_one_player_links_them_without_asking(

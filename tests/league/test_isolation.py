@@ -25,6 +25,7 @@ from tests.conftest import make_user
 DATE = datetime.date(2026, 11, 21)
 CLUB_PREFIX = "c/"  # league/urls.py: every club's pages are under c/<slug>/
 NOT_CLUB_SCOPED = {"home", "login", "logout", "set_language", "invitation_join"}
+NOT_CLUB_SCOPED |= {"favicon"}  # a redirect to the static icon (tests/league/test_pages.py)
 # A club's public share link (s/<token>/): tested in tests/league/test_public_share.py.
 NOT_CLUB_SCOPED |= {"public_standings", "public_season", "public_race", "public_days", "public_day"}
 # league/accounts: tested in tests/league/test_accounts_*.py.

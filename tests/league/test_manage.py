@@ -98,7 +98,7 @@ def test_resettle_of_another_clubs_version_is_404(organiser_client, club, other_
 def test_organiser_adds_a_member(organiser_client, club):
     url = reverse("member_new", args=[club.slug])
     response = organiser_client.post(
-        url, {"name": "佐藤　健一", "kana": "ｻﾄｳ　ｹﾝｲﾁ", "is_guest": "on"}
+        url, {"name_0": "佐藤　健一", "kana_0": "ｻﾄｳ　ｹﾝｲﾁ", "guest_0": "on"}
     )
     assert response.status_code == 302
     member = Member.objects.get(club=club)
@@ -106,20 +106,63 @@ def test_organiser_adds_a_member(organiser_client, club):
     assert AuditLog.objects.filter(club=club, action="member.create").count() == 1
 
 
+def test_several_members_are_added_at_once_or_none(organiser_client, club, members):
+    url = reverse("member_new", args=[club.slug])
+    page = organiser_client.get(url).content.decode()
+    assert page.count("data-member-row") == 5 and "ゲスト" in page
+    # One refused row (a name the club has): every row is kept on the page, nothing is stored.
+    typed = {"name_0": "江藤 健", "name_1": "青木", "name_3": "ｶﾜﾉ", "guest_3": "on"}
+    response = organiser_client.post(url, typed)
+    assert response.status_code == 200
+    assert list(response.context["form"].errors) == ["name_1"]
+    assert 'value="江藤 健"' in response.content.decode()
+    assert not Member.objects.filter(club=club, name__in=["江藤 健", "カワノ"]).exists()
+    # A reading without a name is an error on that row's name.
+    response = organiser_client.post(url, {"name_0": "江藤 健", "kana_2": "だれ"})
+    assert list(response.context["form"].errors) == ["name_2"]
+    # Nothing typed at all: the first row asks for a name.
+    response = organiser_client.post(url, {})
+    assert list(response.context["form"].errors) == ["name_0"]
+    response = organiser_client.post(url, {**typed, "name_1": "馬場 健"})
+    assert response.status_code == 302
+    added = {
+        m.name: m
+        for m in Member.objects.filter(club=club, name__in=["江藤 健", "馬場 健", "カワノ"])
+    }
+    assert set(added) == {"江藤 健", "馬場 健", "カワノ"}
+    assert added["カワノ"].is_guest and not added["江藤 健"].is_guest
+    assert added["江藤 健"].kana == "えとう たけし"  # suggested from the name
+    assert AuditLog.objects.filter(club=club, action="member.create").count() == 3
+
+
+def test_more_rows_keep_what_was_typed_and_save_nothing(organiser_client, club):
+    url = reverse("member_new", args=[club.slug])
+    response = organiser_client.post(url, {"rows": "5", "name_0": "江藤", "more": "10"})
+    page = response.content.decode()
+    assert response.status_code == 200 and page.count("data-member-row") == 10
+    assert 'value="江藤"' in page and not Member.objects.filter(club=club).exists()
+    assert "errorlist" not in page
+    response = organiser_client.post(url, {"rows": "10", "name_0": "江藤", "name_9": "土井"})
+    assert response.status_code == 302
+    assert Member.objects.filter(club=club).count() == 2
+    response = organiser_client.post(url, {"rows": "9999", "more": "9999"})
+    assert response.content.decode().count("data-member-row") == 30
+
+
 def test_member_new_may_return_to_a_same_site_page(organiser_client, club):
     url = reverse("member_new", args=[club.slug])
     back = reverse("game_new", args=[club.slug])
-    response = organiser_client.post(f"{url}?next={back}", {"name": "江藤"})
+    response = organiser_client.post(f"{url}?next={back}", {"name_0": "江藤"})
     assert response["Location"] == back
-    response = organiser_client.post(f"{url}?next=https://evil.example/", {"name": "土井"})
+    response = organiser_client.post(f"{url}?next=https://evil.example/", {"name_0": "土井"})
     assert response["Location"] == reverse("member_list", args=[club.slug])
 
 
 def test_a_duplicate_name_is_an_error_on_name(organiser_client, club, members):
     url = reverse("member_new", args=[club.slug])
-    response = organiser_client.post(url, {"name": "青木", "kana": "あおき"})
+    response = organiser_client.post(url, {"name_0": "青木", "kana_0": "あおき"})
     assert response.status_code == 200
-    assert "name" in response.context["form"].errors
+    assert "name_0" in response.context["form"].errors
     assert Member.objects.filter(club=club, name="青木").count() == 1
 
 
@@ -135,16 +178,18 @@ def test_a_duplicate_name_is_an_error_on_name(organiser_client, club, members):
     ],
 )
 def test_kana_accepts_kana_in_any_width(organiser_client, club, typed, stored):
-    organiser_client.post(reverse("member_new", args=[club.slug]), {"name": "某", "kana": typed})
+    organiser_client.post(
+        reverse("member_new", args=[club.slug]), {"name_0": "某", "kana_0": typed}
+    )
     assert Member.objects.get(club=club).kana == stored
 
 
 @pytest.mark.parametrize("typed", ["sato", "佐藤", "さとう1", "さとう・けん"])
 def test_kana_refuses_anything_else(organiser_client, club, typed):
     response = organiser_client.post(
-        reverse("member_new", args=[club.slug]), {"name": "某", "kana": typed}
+        reverse("member_new", args=[club.slug]), {"name_0": "某", "kana_0": typed}
     )
-    assert "kana" in response.context["form"].errors
+    assert "kana_0" in response.context["form"].errors
     assert not Member.objects.filter(club=club).exists()
 
 

@@ -109,10 +109,10 @@ def test_the_database_refuses_twins_on_any_path(club):
 
 def test_the_member_form_refuses_twins_and_invisible_characters(organiser_client, club, members):
     url = reverse("member_new", args=[club.slug])
-    response = organiser_client.post(url, {"name": "青 木", "kana": ""})
-    assert response.status_code == 200 and "name" in response.context["form"].errors
-    response = organiser_client.post(url, {"name": "\u202egnp.exe", "kana": ""})
-    assert response.status_code == 200 and "name" in response.context["form"].errors
+    response = organiser_client.post(url, {"name_0": "青 木", "kana_0": ""})
+    assert response.status_code == 200 and "name_0" in response.context["form"].errors
+    response = organiser_client.post(url, {"name_0": "\u202egnp.exe", "kana_0": ""})
+    assert response.status_code == 200 and "name_0" in response.context["form"].errors
     assert Member.objects.filter(club=club).count() == len(members)
 
 

@@ -479,3 +479,16 @@ def test_a_logged_out_visitor_is_offered_to_log_in_and_come_back(client, club):
         page = response.content.decode()
         assert f'href="/accounts/login/?next={address}"' in page
         assert "ログインするとこのページに戻ります" in page
+
+
+def test_every_page_names_the_favicon_and_favicon_ico_leads_to_it(client, member_client, club):
+    from django.contrib.staticfiles import finders
+
+    login = client.get(reverse("login")).content.decode()
+    home = member_client.get(reverse("club_home", args=[club.slug])).content.decode()
+    for page in (login, home):
+        found = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', page)
+        assert found and found.group(1).endswith("league/favicon.svg")
+    response = client.get("/favicon.ico")  # logged out: browsers ask before anything else
+    assert response.status_code == 302 and response["Location"].endswith("league/favicon.svg")
+    assert finders.find("league/favicon.svg")
