@@ -43,7 +43,7 @@ class SeasonOut(Schema):
 class DayOut(Schema):
     date: datetime.date
     venue: str
-    games: int = Field(description="Games recorded that day, void ones included.")
+    games: int = Field(description="Live games of that day (void ones left out, as on every page).")
 
 
 class DayPage(Schema):

@@ -21,7 +21,7 @@ DATE = datetime.date(2026, 11, 21)
 POINTS = (52000, 31000, 19000, -3000)
 OTHER = (50000, 33000, 19000, -3000)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.duplicate_rule]
 
 
 @pytest.fixture
