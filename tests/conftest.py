@@ -106,3 +106,19 @@ def tasks_run_at_once(request, settings) -> None:
     worker process runs them, tests/league/test_tasks.py)."""
     if request.node.get_closest_marker("database_tasks") is None:
         settings.TASKS = {"default": {"BACKEND": IMMEDIATE_BACKEND}}
+
+
+@pytest.fixture(autouse=True)
+def fixtures_may_repeat_a_result(request, monkeypatch) -> None:
+    """Tests build their days by calling league.recording.services directly, often with one
+    standard result several times a day: that is test data, not the question the record form and
+    the API ask before saving a repeated result (issue 21, item 3). So a direct call that does not
+    say `confirm_duplicate` records it; the form, the edit page and the API always pass their
+    answer explicitly and keep the rule. Tests marked `duplicate_rule` (tests/league/
+    test_duplicates.py) get the services' own default, which asks."""
+    if request.node.get_closest_marker("duplicate_rule") is not None:
+        return
+    from league.recording import services
+
+    for writer in (services.game_record, services.game_edit):
+        monkeypatch.setitem(writer.__kwdefaults__, "confirm_duplicate", True)

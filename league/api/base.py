@@ -8,7 +8,9 @@ in the URL and must be the token's, else 404 as on the web.
 
 Errors: 401 without a live token, 404 for anything outside the token's club, 403 for a write by a
 token whose user is no longer an organiser, 422 `{"errors": {field: [messages]}}` for bad input
-(fields named as in the request: "players[1].points"), 409 when the game changed meanwhile.
+(fields named as in the request: "players[1].points"), 409 when the game changed meanwhile, or when a new or corrected game repeats a live game of
+its day (same members and points): the answer names it (`duplicate_of`) and the body's
+`"confirm_duplicate": true` saves it anyway.
 """
 
 from __future__ import annotations
@@ -89,9 +91,12 @@ NO_DRAW = gettext_lazy("No round has been drawn for this day.")
 class ApiErrors(Exception):
     """A 4xx answer with `{"errors": {field: [messages]}}`."""
 
-    def __init__(self, status: int, errors: dict[str, list[str]]):
+    def __init__(
+        self, status: int, errors: dict[str, list[str]], extra: dict[str, Any] | None = None
+    ):
         self.status = status
         self.errors = errors
+        self.extra = extra or {}  # more keys of the answer (a duplicate's earlier game)
         super().__init__(errors)
 
 
@@ -115,7 +120,7 @@ api = JanchoApi(
 
 @api.exception_handler(ApiErrors)
 def _api_errors(request: HttpRequest, exc: ApiErrors) -> HttpResponse:
-    return api.create_response(request, {"errors": exc.errors}, status=exc.status)
+    return api.create_response(request, {"errors": exc.errors, **exc.extra}, status=exc.status)
 
 
 @api.exception_handler(AuthenticationError)
@@ -224,7 +229,22 @@ class Errors(Schema):
     errors: dict[str, list[str]]
 
 
+class EarlierGame(Schema):
+    id: int
+    url: str = Field(description="The earlier game in the API.")
+    page: str = Field(description="The earlier game's page on the site.")
+
+
+class Conflict(Schema):
+    errors: dict[str, list[str]]
+    duplicate_of: EarlierGame | None = Field(
+        None,
+        description="When the game repeats a live game of its day: that game. Send the body "
+        'again with "confirm_duplicate": true to save it anyway.',
+    )
+
+
 READ: dict[int, Any] = {401: Detail, 404: Detail, 422: Errors}
 
 
-WRITE: dict[int, Any] = {**READ, 400: Detail, 403: Detail, 409: Errors}  # 400: not JSON
+WRITE: dict[int, Any] = {**READ, 400: Detail, 403: Detail, 409: Conflict}  # 400: not JSON

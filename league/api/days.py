@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 from typing import Annotated, Any
 
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Query
@@ -56,7 +56,8 @@ def day_list(
     days = Day.objects.filter(club=club)
     count = days.count()
     start = (page - 1) * PAGE_SIZE
-    rows = days.annotate(game_count=Count("games")).order_by("-date")[start : start + PAGE_SIZE]
+    live = Count("games", filter=Q(games__voided=False))  # as every page counts a day's games
+    rows = days.annotate(game_count=live).order_by("-date")[start : start + PAGE_SIZE]
     return {
         "items": [{"date": d.date, "venue": d.venue, "games": d.game_count} for d in rows],
         "count": count,

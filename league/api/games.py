@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from django import forms
 from django.db.models import Q
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from ninja import Header, Status
 from ninja.errors import HttpError
@@ -101,8 +102,10 @@ def game_record(
         key=key,
         digest=digest,
     )
-    with _service_errors(data.players):
-        game = services.game_record(club=club, user=token.user, data=game_input)
+    with _service_errors(data.players, club):
+        game = services.game_record(
+            club=club, user=token.user, data=game_input, confirm_duplicate=data.confirm_duplicate
+        )
     if game.submission_hash != digest:  # a concurrent request with the same key won the race
         return Status(200, _replayed(club, game.pk, game.submission_hash, digest))
     return Status(201, _game_detail(club, game.pk))
@@ -110,7 +113,9 @@ def game_record(
 
 def _body_digest(data: GameIn) -> str:
     """SHA-256 of the body as parsed (key order and spacing do not matter), kept with the key."""
-    canonical = json.dumps(data.model_dump(by_alias=True, mode="json"), sort_keys=True)
+    # confirm_duplicate answers a 409: the same game sent again with it is the same body.
+    body = data.model_dump(by_alias=True, mode="json", exclude={"confirm_duplicate"})
+    canonical = json.dumps(body, sort_keys=True)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
@@ -141,7 +146,9 @@ def game_replace(
         rate=rate,
         deposits=data.deposits,
     )
-    return _edit(request, club, game, game_input, data.revision, data.players)
+    return _edit(
+        request, club, game, game_input, data.revision, data.players, data.confirm_duplicate
+    )
 
 
 @api.patch("/clubs/{slug}/games/{game_id}", response={200: GameOut, **WRITE})
@@ -163,7 +170,9 @@ def game_update(
         rate=stored.rate if data.rate is None else data.rate,
         chips=chips,
     )
-    return _edit(request, club, game, game_input, data.revision, data.players)
+    return _edit(
+        request, club, game, game_input, data.revision, data.players, data.confirm_duplicate
+    )
 
 
 @api.post("/clubs/{slug}/games/{game_id}/void", response={200: GameOut, **WRITE})
@@ -356,10 +365,19 @@ def _edit(
     data: GameInput,
     revision: int,
     players: Sequence[PlayerIn] | None,
+    confirm_duplicate: bool = False,
 ) -> dict[str, Any]:
     token: ApiToken = request.auth  # type: ignore[attr-defined]
     try:
-        services.game_edit(game=game, user=token.user, data=data, expected_revision=revision)
+        services.game_edit(
+            game=game,
+            user=token.user,
+            data=data,
+            expected_revision=revision,
+            confirm_duplicate=confirm_duplicate,
+        )
+    except services.DuplicateGame as e:
+        raise _duplicate(club, e) from None
     except ServiceError as e:
         raise _conflict_or_invalid(e, game, players) from None
     return _game_detail(club, game.pk)
@@ -377,10 +395,29 @@ def _conflict_or_invalid(
     return ApiErrors(422, _request_errors(error, players))
 
 
+def _duplicate(club: Club, error: services.DuplicateGame) -> ApiErrors:
+    """409 naming the live game of the day this one repeats."""
+    earlier = error.earlier
+    return ApiErrors(
+        409,
+        {services.CONFIRM_DUPLICATE: error.errors[services.CONFIRM_DUPLICATE]},
+        {
+            "duplicate_of": {
+                "id": earlier.pk,
+                "url": reverse("api:game_detail", args=[club.slug, earlier.pk]),
+                "page": reverse("game_detail", args=[club.slug, earlier.pk]),
+            }
+        },
+    )
+
+
 @contextmanager
-def _service_errors(players: Sequence[PlayerIn] | None) -> Iterator[None]:
+def _service_errors(players: Sequence[PlayerIn] | None, club: Club | None = None) -> Iterator[None]:
     try:
         yield
+    except services.DuplicateGame as e:
+        assert club is not None
+        raise _duplicate(club, e) from None
     except ServiceError as e:
         raise ApiErrors(422, _request_errors(e, players)) from None
 

@@ -43,7 +43,7 @@ class SeasonOut(Schema):
 class DayOut(Schema):
     date: datetime.date
     venue: str
-    games: int = Field(description="Games recorded that day, void ones included.")
+    games: int = Field(description="Live games of that day (void ones left out, as on every page).")
 
 
 class DayPage(Schema):
@@ -195,6 +195,13 @@ class ChipIn(StrictIn):
     multiplier: int = Field(1, ge=1, le=MAX_MULTIPLIER)
 
 
+CONFIRM_DUPLICATE = (
+    "A game with the same date, members and points (in any seat order) as a live game of that "
+    "day is refused with 409 and the earlier game's id and address (`duplicate_of`), unless "
+    "this is true. Not part of the Idempotency-Key's body check."
+)
+
+
 class GameIn(StrictIn):
     date: datetime.date
     table: Text20 = ""
@@ -204,6 +211,7 @@ class GameIn(StrictIn):
     deposits: TypedInteger | None = None
     players: list[PlayerIn] = Field(max_length=MAX_PLAYERS, description="From 起家 (East).")
     chips: list[ChipIn] = Field([], max_length=MAX_CHIP_EVENTS)
+    confirm_duplicate: bool = Field(False, description=CONFIRM_DUPLICATE)
 
 
 class GameEditIn(GameIn):
@@ -218,6 +226,7 @@ class GamePatchIn(StrictIn):
     deposits: TypedInteger | None = None
     players: list[PlayerIn] | None = Field(None, max_length=MAX_PLAYERS)
     chips: list[ChipIn] | None = Field(None, max_length=MAX_CHIP_EVENTS)
+    confirm_duplicate: bool = Field(False, description=CONFIRM_DUPLICATE)
 
 
 class VoidIn(StrictIn):

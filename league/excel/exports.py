@@ -39,7 +39,7 @@ import scoring
 from league import money
 from league.core import format as jancho
 from league.models import Club, LedgerEntry, Member
-from league.money import sharing
+from league.money import sharing, signs
 from league.standings import stats
 from league.standings.tables import Shown, StandingsTable
 
@@ -704,7 +704,9 @@ def _statement_rows(
             what = str(DAY_LINE)
             if line.parts is not None:
                 games, score = line.parts.games, score_value(line.parts.score)
-        rows.append([line.date, what, games, score, line.yen, line.balance])
+        # In the member's own view (league.money.signs): received +, paid ▲.
+        shown = signs.line_yen(line, statement.member.pk)
+        rows.append([line.date, what, games, score, shown, line.balance])
     return rows
 
 

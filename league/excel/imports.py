@@ -961,27 +961,27 @@ def _game_key(date: datetime.date, seats: Sequence[tuple[int, int]]) -> GameKey:
 
 
 def _mark_duplicates(club: Club, games: list[PlannedGame]) -> list[PlannedGame]:
-    """`games` with the ones the club has already marked: one query for the whole workbook
-    (the counted results between its first and last dates)."""
+    """`games` with the duplicates marked, by the record form's rule
+    (league.recording.services.duplicate_of): the same date, members and points, in any seat
+    order and at any table, as a live game of the club or as a game earlier in the workbook. One
+    query for the whole workbook (the counted results between its first and last dates)."""
     if not games:
         return games
     dates = [g.data.date for g in games]
     rows = (
         Result.objects.filter(club=club, counted=True, date__gte=min(dates), date__lte=max(dates))
         .order_by()
-        .values_list("game_id", "date", "game__table", "member_id", "points")
+        .values_list("game_id", "date", "member_id", "points")
     )
-    stored: dict[int, tuple[datetime.date, str, list[tuple[int, int]]]] = {}
-    for game_id, date, table, member_id, points in rows.iterator(chunk_size=5_000):
-        stored.setdefault(game_id, (date, table, []))[2].append((member_id, points))
-    tables: dict[GameKey, set[str]] = {}
-    for date, table, seats in stored.values():
-        tables.setdefault(_game_key(date, seats), set()).add(table)
+    stored: dict[int, tuple[datetime.date, list[tuple[int, int]]]] = {}
+    for game_id, date, member_id, points in rows.iterator(chunk_size=5_000):
+        stored.setdefault(game_id, (date, []))[1].append((member_id, points))
+    known = {_game_key(date, seats) for date, seats in stored.values()}
     marked = []
     for planned in games:
-        seats = [(s.member.pk, s.points) for s in planned.data.seats]
-        found = tables.get(_game_key(planned.data.date, seats))
-        duplicate = bool(found) and (not planned.data.table or planned.data.table in found)
+        key = _game_key(planned.data.date, [(s.member.pk, s.points) for s in planned.data.seats])
+        duplicate = key in known
+        known.add(key)  # a second such row of the workbook repeats the first
         marked.append(replace(planned, duplicate=duplicate) if duplicate else planned)
     return marked
 

@@ -124,7 +124,9 @@ class EntryReverseForm(forms.Form):
 
 
 class DayCloseForm(forms.Form):
-    """締め: for each transfer still open, paid or deferred (deferred unless the club pays).
+    """締め: for each transfer still open, paid or deferred. Paid unless the organiser defers that
+    row: the clubs' rules pay transfers on the day (settlement.md, マメの会 rule 2), and deferring
+    adds the club's surcharge, which is a choice made row by row, never a default.
 
     `expected` carries the transfers the screen showed (money.transfers_key): when they changed
     meanwhile, the service refuses and nothing is stored."""
@@ -141,7 +143,7 @@ class DayCloseForm(forms.Form):
             self.fields[name] = forms.ChoiceField(
                 label=_("Paid or deferred"),
                 choices=choices,
-                initial=DEFER if can_defer else PAY,
+                initial=PAY,
                 widget=forms.RadioSelect,
             )
             self.transfer_fields.append(name)

@@ -1,18 +1,26 @@
-"""A day as plain text for a group chat (LINE): each game's players and scores, then who pays whom.
+"""A day as plain text for a group chat (LINE): each game's players and scores, each player's day
+total, then who pays whom.
 
 Clubs used to type this into their LINE group by hand after the evening. The shape is compact,
 one line a player, so that it reads on a phone without wrapping:
 
     マメの会 2026/11/15
-    ■第1半荘 A卓 レート0.5
-    1位 小林 誠 +46.3
+    ■第1半荘 A卓 レート 0.5
+    1位 小林 誠 +46.3 チップ+2
+    …
+    4位 林 裕子 ▲37.8 チョンボ1回
+    ■第2半荘 無効
+    ■この日の合計
+    小林 誠 +11.9 2,030円
     …
     ■精算
     松本 和也 → 山田 博 2,630円
     吉田 浩二 → 阿部 誠 2,015円（支払済み）
+    林 裕子 → 山田 博 1,505円（後日払い＋割増151円＝1,656円）
 
-Voided games are left out; the scores are those of each game's current revision. Numbers are
-written as on the screen (▲ for negatives in Japanese).
+A voided game keeps its line (its number, as on the day page) and nothing else; the scores are
+those of each game's current revision. Numbers are written as on the screen (▲ for negatives in
+Japanese); yen only where the club plays for money.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from league import money
-from league.core.format import score, yen
+from league.core.format import chombo, count, score, yen
 from league.models import Club, Day, Game, LedgerEntry, Member
 
 HEADING = "■"
@@ -33,20 +41,76 @@ def _party(club: Club, member: Member | None) -> str:
     return club.name if member is None else member.name
 
 
-def game_lines(game: Game) -> list[str]:
-    """One game: a heading with its number, table and rate, then its players by rank.
-
-    `game` comes from league.recording.selectors (its `current_results` loaded, in seat order)."""
+def _heading(game: Game) -> str:
     heading = _("Game %(number)s") % {"number": game.number}
     if game.table:
         heading += " " + _("table %(table)s") % {"table": game.table}
     if game.rate:
         heading += " " + _("rate %(rate)s") % {"rate": game.rate}
+    return heading
+
+
+def _signed(value: int) -> str:
+    """+2, ▲2 (a count with its sign, as chips are told)."""
+    return ("+" if value > 0 else "") + count(value)
+
+
+def game_lines(game: Game) -> list[str]:
+    """One game: a heading with its number, table and rate, then its players by rank, each with
+    their chombo and chips when they have any. A voided game is its heading, marked void: the
+    numbers stay those of the day page.
+
+    `game` comes from league.recording.selectors (its `current_results` loaded, in seat order)."""
+    if game.voided:
+        # Translators: a voided game in the chat message: ■第2半荘 無効
+        return [HEADING + _("%(game)s void") % {"game": _heading(game)}]
     rows = sorted(game.current_results, key=lambda r: (r.rank, r.seat))  # type: ignore[attr-defined]
     # Translators: a player's rank in the chat message: 1位
     rank = _("%(rank)s.")
-    players = [f"{rank % {'rank': r.rank}} {r.member.name} {score(r.score)}" for r in rows]
-    return [HEADING + heading, *players]
+    players = []
+    for r in rows:
+        line = f"{rank % {'rank': r.rank}} {r.member.name} {score(r.score)}"
+        if r.chombo:
+            line += " " + chombo(r.chombo)
+        if r.chips:
+            # Translators: a player's chips in one game in the chat message: チップ+2
+            line += " " + _("chips %(n)s") % {"n": _signed(r.chips)}
+        players.append(line)
+    return [HEADING + _heading(game), *players]
+
+
+def total_lines(games: Sequence[Game], ledger: money.DayLedger | None) -> list[str]:
+    """Each player's day: their scores summed over the live games and, with money, their day
+    total in yen (the ledger's, fees and shūgi included), best first."""
+    scores: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for game in games:
+        if game.voided:
+            continue
+        for r in game.current_results:  # type: ignore[attr-defined]
+            scores[r.member_id] = scores.get(r.member_id, 0) + r.score
+            names[r.member_id] = r.member.name
+    money_of: dict[int, int] = {}
+    if ledger is not None:
+        for p in ledger.result.players:
+            pk = money.party(p.name)
+            if pk is not None:
+                money_of[pk] = p.yen
+                names.setdefault(pk, ledger.members[pk].name)
+    order = (
+        sorted(names, key=lambda pk: (-money_of.get(pk, 0), -scores.get(pk, 0), names[pk]))
+        if ledger is not None
+        else sorted(names, key=lambda pk: (-scores.get(pk, 0), names[pk]))
+    )
+    lines = []
+    for pk in order:
+        line = names[pk]
+        if pk in scores:
+            line += " " + score(scores[pk])
+        if ledger is not None:
+            line += " " + _("%(amount)s yen") % {"amount": yen(money_of.get(pk, 0))}
+        lines.append(line)
+    return lines
 
 
 @dataclass(frozen=True)
@@ -90,6 +154,11 @@ def payment_lines(club: Club, ledger: money.DayLedger) -> list[str]:
         amount = _("%(amount)s yen") % {"amount": yen(t.yen)}
         if t.status == "loan":
             note = _(" (paid, lent by %(lender)s)") % {"lender": _party(club, t.entry.payer)}
+        elif t.status == "deferred" and t.entry is not None and t.entry.surcharge:
+            note = _(" (later, + %(surcharge)s yen surcharge = %(total)s yen)") % {
+                "surcharge": yen(t.entry.surcharge),
+                "total": yen(t.yen + t.entry.surcharge),
+            }
         else:
             note = notes[t.status]
         lines.append(f"{t.payer} → {t.payee} {amount}{note}")
@@ -97,11 +166,15 @@ def payment_lines(club: Club, ledger: money.DayLedger) -> list[str]:
 
 
 def day_text(*, club: Club, day: Day, games: Sequence[Game], ledger: money.DayLedger | None) -> str:
-    """The whole message: the club and date, every counted game, and (with money) the payments."""
+    """The whole message: the club and date, every game (a voided one by its number only), each
+    player's day total, and (with money) the payments."""
     lines = [f"{club.name} {day.date:%Y/%m/%d}"]
     for game in games:
-        if not game.voided:
-            lines += game_lines(game)
+        lines += game_lines(game)
+    totals = total_lines(games, ledger)
+    if totals:
+        lines.append(HEADING + _("Day totals"))
+        lines += totals
     if ledger is not None:
         payments = payment_lines(club, ledger)
         lines.append(HEADING + _("Payments"))

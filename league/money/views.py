@@ -163,6 +163,7 @@ def _ledger_context(club: Club, ledger: money.DayLedger, user: Any) -> dict[str,
         "entries": entries,
         "undo": next((row for row in reversed(entries) if row.undoable), None),
         "closed": day.closed_at is not None,
+        "close_key": money.transfers_key(ledger.transfers),
         "rate_groups": _rate_groups(day),
         "shugi": [(s, ledger.members[s.winner_id]) for s in day.shugi.all()],
         "show_game_yen": bool(rules.rates),
@@ -196,7 +197,8 @@ def day_ledger(request: HttpRequest, slug: str, date: datetime.date) -> HttpResp
 
 @require_http_methods(["GET", "POST"])
 def day_close(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
-    """The confirmation screen: each open transfer paid or deferred (deferred by default)."""
+    """The confirmation screen: each open transfer paid (the default) or deferred, row by row;
+    a day with nothing left open closes with one tap (the ledger's button posts here)."""
     club = club_for(request, slug, organiser=True)
     day = _club_day(club, date)
     ledger = money.day_ledger(day=day)

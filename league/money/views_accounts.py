@@ -26,6 +26,7 @@ from league.core.errors import ServiceError
 from league.core.format import yen
 from league.models import Club, LedgerEntry, Member, Season
 from league.models.rules import club_has_money
+from league.money import signs
 from league.recording.forms import NumberField
 
 # --- forms -----------------------------------------------------------------------------------
@@ -102,6 +103,7 @@ class StatementRow:
     line: money.StatementLine
     text: str  # what happened, for entries
     reversed: bool  # an entry that a later correction cancelled
+    shown: int = 0  # the line's yen in the member's own view (shown_yen)
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,7 @@ def _statement_rows(statement: money.Statement) -> list[StatementRow]:
             line,
             describe_entry(line.entry, statement.member) if line.entry is not None else "",
             line.entry is not None and line.entry.pk in cancelled,
+            signs.line_yen(line, statement.member.pk),
         )
         for line in statement.lines
     ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -17,6 +17,7 @@ from django.utils import timezone
 from league import money
 from league.models import Club, Day, LedgerEntry, Member, Result, Season
 from league.models.totals import MemberTotal
+from league.money import signs
 
 # The money derivation's own steps (league.money.services): the same code as the statement's,
 # over the member's latest days instead of all of them.
@@ -126,10 +127,28 @@ class MyTransfer:
 
 
 @dataclass(frozen=True)
+class MyEntry:
+    """One live entry of the day that involves the member (a reversed one and its reversal
+    cancel out and are left out)."""
+
+    entry: LedgerEntry
+    flow: int  # signs.flow: + received, − paid
+    later: int  # signs.later: + to receive later, − to pay later
+
+
+@dataclass(frozen=True)
 class DaySettlement:
     ledger: money.DayLedger
     transfers: list[MyTransfer]
     is_today: bool
+    total: int | None = None  # the member's day total (+ receives, − pays); None: not a player
+    entries: list[MyEntry] = field(default_factory=list)  # what is recorded for them, oldest first
+    debts: list[money.Debt] = field(default_factory=list)  # open debts of theirs from this day
+
+    @property
+    def nothing_left(self) -> bool:
+        """Nothing for the member to pay or receive, today or later, from this day."""
+        return not self.transfers and not self.debts
 
     @property
     def day(self) -> Any:
@@ -151,6 +170,7 @@ class Account:
     position: money.Position
     lines: list[money.StatementLine]  # the latest, newest first, without running balance
     older_left_out: bool
+    days: list[Day] = field(default_factory=list)  # the member's latest days, oldest first
 
     @property
     def balance(self) -> int:
@@ -195,22 +215,28 @@ def member_account(*, member: Member, days: int = RECENT_MONEY_DAYS) -> Account:
         when = e.day.date if e.day else timezone.localdate(e.created_at)
         lines.append(money.StatementLine(when, e.kind, change, day=e.day, entry=e))
     lines.sort(key=lambda line: (line.date, line.entry.pk if line.entry else 0))
-    return Account(accounts.position(member), lines[-STATEMENT_LINES:][::-1], older_left_out)
+    return Account(
+        accounts.position(member), lines[-STATEMENT_LINES:][::-1], older_left_out, window
+    )
 
 
 def settlement_day(account: Account, today: datetime.date) -> Any:
-    """The day to show what the member pays or receives: today's if they played or came today,
-    else the latest day still open for them. No query."""
-    for line in account.lines:
-        if line.what == "day" and line.date == today and line.day is not None:
-            return line.day
+    """The day to show what the member pays or receives: today's if they played, came or have an
+    entry today (among all their latest days, however many lines each has), else the latest day
+    still open for them. No query."""
+    for day in account.days:
+        if day.date == today:
+            return day
     open_days = [d.day for d in account.position.open_days]
     return max(open_days, key=lambda d: d.date, default=None)
 
 
-def day_settlement(*, day: Any, member: Member, today: datetime.date) -> DaySettlement:
-    """The day's ledger (money.day_ledger: a fixed number of queries) and its transfers that
-    involve the member, in the ledger's order."""
+def day_settlement(
+    *, day: Any, member: Member, today: datetime.date, debts: Sequence[money.Debt] = ()
+) -> DaySettlement:
+    """The day's ledger (money.day_ledger: a fixed number of queries), its transfers that involve
+    the member in the ledger's order, the member's day total, every live entry of the day that
+    involves them, and their open `debts` (their Position's) that started on this day."""
     ledger = money.day_ledger(day=day)
     me = str(member.pk)
     mine = []
@@ -219,7 +245,17 @@ def day_settlement(*, day: Any, member: Member, today: datetime.date) -> DaySett
             mine.append(MyTransfer(True, ledger.member(money.party(t.payee)), t.yen))
         elif t.payee == me:
             mine.append(MyTransfer(False, ledger.member(money.party(t.payer)), t.yen))
-    return DaySettlement(ledger, mine, ledger.day.date == today)
+    total = next((p.yen for p in ledger.result.players if p.name == me), None)
+    cancelled = {e.reverses_id for e in ledger.entries if e.reverses_id is not None}
+    entries = [
+        MyEntry(e, signs.flow(e, member.pk), signs.later(e, member.pk))
+        for e in ledger.entries
+        if e.kind != LedgerEntry.REVERSAL
+        and e.pk not in cancelled
+        and member.pk in (e.payer_id, e.payee_id, e.borrower_id)
+    ]
+    from_day = [d for d in debts if d.entry.day_id == ledger.day.pk]
+    return DaySettlement(ledger, mine, ledger.day.date == today, total, entries, from_day)
 
 
 def _final_standing(season: Season, member: Member) -> Standing | None:

@@ -22,6 +22,7 @@ from league import money
 from league.access import club_for
 from league.models import Member, Season
 from league.models.rules import club_has_money
+from league.money import signs
 from league.money.views_accounts import OpenDayRow, describe_entry, headline
 from league.mypage import selectors
 from league.recording.views_pages import CLUB_TIMEZONE
@@ -46,11 +47,24 @@ def _debt_lines(position: money.Position, me: Member) -> list[DebtLine]:
     return lines
 
 
+def _debt_lines_of(debts: list[money.Debt], me: Member) -> list[DebtLine]:
+    return [
+        DebtLine(
+            d, d.creditor if d.debtor.pk == me.pk else d.debtor, d.debtor.pk == me.pk, d.remaining
+        )
+        for d in debts
+    ]
+
+
 def _money_context(me: Member, today: Any) -> dict[str, Any]:
     days = selectors.RECENT_MONEY_DAYS
     account = selectors.member_account(member=me, days=days)
     day = selectors.settlement_day(account, today)
-    settlement = selectors.day_settlement(day=day, member=me, today=today) if day else None
+    settlement = (
+        selectors.day_settlement(day=day, member=me, today=today, debts=account.position.debts)
+        if day
+        else None
+    )
     other_open_days = [
         OpenDayRow(d.day.date, abs(d.yen), d.yen < 0)
         for d in account.position.open_days
@@ -62,10 +76,18 @@ def _money_context(me: Member, today: Any) -> dict[str, Any]:
         "headline": headline(account.balance),
         "debts": _debt_lines(account.position, me),
         "lines": [
-            (line, describe_entry(line.entry, me) if line.entry is not None else "")
+            (
+                line,
+                describe_entry(line.entry, me) if line.entry is not None else "",
+                signs.line_yen(line, me.pk),
+            )
             for line in account.lines
         ],
         "settlement": settlement,
+        "settled_lines": [
+            (e, describe_entry(e.entry, me)) for e in (settlement.entries if settlement else [])
+        ],
+        "settlement_debts": _debt_lines_of(settlement.debts, me) if settlement else [],
         "other_open_days": sorted(other_open_days, key=lambda d: d.date, reverse=True),
     }
 

@@ -202,6 +202,11 @@ class GameForm(forms.Form):
     )
     submission_key = forms.UUIDField(required=False, widget=forms.HiddenInput)
     revision = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    # Offered on the preview when the game repeats one already saved that day
+    # (services.duplicate_of): saving it needs this ticked.
+    confirm_duplicate = forms.BooleanField(
+        label=_("It is another game with the same result: save it too"), required=False
+    )
 
     def __init__(
         self,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, F, Prefetch, QuerySet, Subquery
+from django.db.models import Count, F, Prefetch, Q, QuerySet, Subquery
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -40,13 +40,14 @@ def club_day(*, club: Club, date: datetime.date) -> Day | None:
 
 
 def club_recent_days(*, club: Club, limit: int = RECENT_DAYS) -> list[Day]:
-    """The club's latest days, newest first, each with `game_count` (voided games included)."""
+    """The club's latest days, newest first, each with `game_count`: its live games (a voided
+    game is left out, as the share link and the LINE text count them)."""
     # The latest days first (an index range), then their games counted: the cost of `limit`
     # days, not of the club's history.
     latest = Day.objects.filter(club=club).order_by("-date").values("pk")[:limit]
     return list(
         Day.objects.filter(pk__in=Subquery(latest))
-        .annotate(game_count=Count("games"))
+        .annotate(game_count=Count("games", filter=Q(games__voided=False)))
         .order_by("-date")
     )
 

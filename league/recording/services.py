@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from league import limits
+from league.core.clock import TOKYO
 from league.core.errors import NON_FIELD, ServiceError, _service_error
 from league.models import (
     ChipEvent,
@@ -74,6 +75,67 @@ class Preview:
     rules_version: RulesVersion
     result: scoring.GameResult
     members: Sequence[Member] = field(default_factory=list)  # seat order, for display
+
+
+# --- duplicates ------------------------------------------------------------------------------
+
+CONFIRM_DUPLICATE = "confirm_duplicate"  # the form field and the API's body field
+
+
+class DuplicateGame(ServiceError):
+    """The game repeats a live game of its day: the same members with the same points, in any
+    seat order. Saved only when the organiser confirms it (`confirm_duplicate`)."""
+
+    def __init__(self, earlier: Game):
+        self.earlier = earlier
+        super().__init__({CONFIRM_DUPLICATE: [duplicate_message(earlier)]})
+
+
+def game_name(game: Game) -> str:
+    """The game as the day page names it: 「第4半荘（B卓、21:04 保存）」."""
+    saved = game.recorded_at.astimezone(TOKYO).strftime("%H:%M")
+    if game.table:
+        return _("Game %(number)s (table %(table)s, saved %(time)s)") % {
+            "number": game.number,
+            "table": game.table,
+            "time": saved,
+        }
+    return _("Game %(number)s (saved %(time)s)") % {"number": game.number, "time": saved}
+
+
+def duplicate_message(game: Game) -> str:
+    return _("Same as %(game)s.") % {"game": game_name(game)}
+
+
+def _result_key(seats: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """(member, points) pairs in any seat order: what makes two games the same."""
+    return tuple(sorted(seats))
+
+
+def duplicate_of(*, club: Club, data: GameInput, exclude: Game | None = None) -> Game | None:
+    """The earliest live game of `data`'s day with the same members and the same points, in any
+    seat order (`exclude`: the game being edited), else None. Two queries at most."""
+    wanted = _result_key((s.member.pk, s.points) for s in data.seats)
+    rows = Result.objects.filter(club_id=club.pk, date=data.date, counted=True)
+    if exclude is not None:
+        rows = rows.exclude(game_id=exclude.pk)
+    by_game: dict[int, list[tuple[int, int]]] = {}
+    for game_id, member_id, points in rows.values_list("game_id", "member_id", "points"):
+        by_game.setdefault(game_id, []).append((member_id, points))
+    same = [g for g, seats in by_game.items() if _result_key(seats) == wanted]
+    if not same:
+        return None
+    return Game.objects.filter(pk__in=same, voided=False).order_by("number").first()
+
+
+def _check_duplicate(
+    club: Club, data: GameInput, confirmed: bool, exclude: Game | None = None
+) -> None:
+    if confirmed:
+        return
+    earlier = duplicate_of(club=club, data=data, exclude=exclude)
+    if earlier is not None:
+        raise DuplicateGame(earlier)
 
 
 # --- the audit log ---------------------------------------------------------------------------
@@ -303,8 +365,18 @@ def _revision_rows(
     return results, chips
 
 
-def game_record(*, club: Club, user: User, data: GameInput, draw_table: int | None = None) -> Game:
+def game_record(
+    *,
+    club: Club,
+    user: User,
+    data: GameInput,
+    draw_table: int | None = None,
+    confirm_duplicate: bool = False,
+) -> Game:
     """Record a new game. The same `submission_key` twice records one game and returns it.
+
+    A game repeating a live game of its day (duplicate_of) raises DuplicateGame, nothing stored,
+    unless `confirm_duplicate`: checked again under the day's lock.
 
     Recorded from any path, a game whose players are those of a table of its day's draw not yet
     recorded is that table's game (`draw_table`, the card it was recorded from, first): the
@@ -322,6 +394,7 @@ def game_record(*, club: Club, user: User, data: GameInput, draw_table: int | No
             existing = _game_by_submission(club, data.submission_key)
             if existing is not None:
                 return existing
+            _check_duplicate(club, data, confirm_duplicate)
             number = (day.games.aggregate(n=Max("number"))["n"] or 0) + 1
             game = Game.objects.create(
                 club=club,
@@ -465,9 +538,17 @@ def _locked(game: Game, expected_revision: int | None) -> Game:
 
 
 def game_edit(
-    *, game: Game, user: User, data: GameInput, expected_revision: int | None = None
+    *,
+    game: Game,
+    user: User,
+    data: GameInput,
+    expected_revision: int | None = None,
+    confirm_duplicate: bool = False,
 ) -> Game:
-    """Correct a game: it is re-settled under its own rules version as a new revision."""
+    """Correct a game: it is re-settled under its own rules version as a new revision. An edit
+    of its players or points that makes it repeat another live game of its day raises
+    DuplicateGame unless confirmed (a game saved as a confirmed duplicate keeps its table, rate
+    and chips editable without asking again)."""
     if data.date != game.date:
         raise ServiceError.one("date", _("A game cannot move to another day."))
     with transaction.atomic():
@@ -479,6 +560,10 @@ def game_edit(
             club=game.club, data=data, version=game.rules_version, check_date=False
         )
         before = game_snapshot(game)
+        if _result_key((p["member"], p["points"]) for p in before["players"]) != _result_key(
+            (s.member.pk, s.points) for s in data.seats
+        ):  # players or points changed: the edit may make it repeat another game
+            _check_duplicate(game.club, data, confirm_duplicate, exclude=game)
         game.revision += 1
         game.table = data.table
         game.rate = data.rate

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from league import limits
@@ -133,6 +134,11 @@ def _save_with_guests(
         return write(form.game_input(_create_guests(request, club, form)))
 
 
+DUPLICATE_UNCONFIRMED = gettext_lazy(
+    "Tick the box to save a game with the same result as one already saved."
+)
+
+
 def _record(request: HttpRequest, club: Club, form: GameForm) -> Game:
     try:
         return _save_with_guests(
@@ -144,8 +150,11 @@ def _record(request: HttpRequest, club: Club, form: GameForm) -> Game:
                 user=request.user,
                 data=data,
                 draw_table=limits.row_id(request.GET.get("draw_table", "")),
+                confirm_duplicate=form.cleaned_data["confirm_duplicate"],
             ),
         )
+    except services.DuplicateGame:
+        raise
     except ServiceError:
         # A twin of this submission (a double tap) adding the same new guest waited for the
         # other's guest and then found the name taken: the game it was saving is recorded.
@@ -163,6 +172,7 @@ def _render_form(
     preview: Preview | None,
     game: Game | None,
     rate_warning: str = "",
+    duplicate: Game | None = None,
 ) -> HttpResponse:
     return render(
         request,
@@ -175,8 +185,17 @@ def _render_form(
             "preview_has_yen": bool(preview and preview.result.rate),
             "breakdown": _breakdown(preview) if preview else None,
             "rate_warning": rate_warning,
+            "duplicate": duplicate,
+            "duplicate_message": services.duplicate_message(duplicate) if duplicate else "",
         },
     )
+
+
+def _unconfirmed(form: GameForm, error: services.DuplicateGame) -> Game:
+    """Saving was refused for repeating `error.earlier`: the preview asks again, the box is
+    pointed at."""
+    form.add_error("confirm_duplicate", str(DUPLICATE_UNCONFIRMED))
+    return error.earlier
 
 
 @require_http_methods(["GET", "POST"])
@@ -208,10 +227,19 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
     )
     preview = None
     rate_warning = ""
+    duplicate = None
     if posted and form.is_valid():
         try:
             if _wants_save(request):
-                game = _record(request, club, form)
+                try:
+                    game = _record(request, club, form)
+                except services.DuplicateGame as e:
+                    duplicate = _unconfirmed(form, e)
+                    data = form.game_input()
+                    preview = services.game_preview(club=club, data=data)
+                    return _render_form(
+                        request, club, form, preview, None, _rate_warning(club, data), duplicate
+                    )
                 game.refresh_from_db(fields=["table"])  # the draw's table, when linked to it
                 if game.table:
                     saved = _("Game %(number)s at table %(table)s saved.")
@@ -224,9 +252,10 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
             data = form.game_input()
             preview = services.game_preview(club=club, data=data)
             rate_warning = _rate_warning(club, data)
+            duplicate = services.duplicate_of(club=club, data=data)
         except ServiceError as e:
             form.add_service_error(e)
-    return _render_form(request, club, form, preview, None, rate_warning=rate_warning)
+    return _render_form(request, club, form, preview, None, rate_warning, duplicate)
 
 
 def _next_game_initial(
@@ -325,29 +354,43 @@ def game_edit(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         initial=GameForm.initial_from(stored, revision=game.revision),
     )
     preview = None
+    duplicate = None
     if posted and form.is_valid():
         try:
             if _wants_save(request):
-                _save_with_guests(
-                    request,
-                    club,
-                    form,
-                    lambda data: services.game_edit(
-                        game=game,
-                        user=request.user,
-                        data=data,
-                        expected_revision=form.cleaned_data["revision"],
-                    ),
-                )
+                try:
+                    _save_with_guests(
+                        request,
+                        club,
+                        form,
+                        lambda data: services.game_edit(
+                            game=game,
+                            user=request.user,
+                            data=data,
+                            expected_revision=form.cleaned_data["revision"],
+                            confirm_duplicate=form.cleaned_data["confirm_duplicate"],
+                        ),
+                    )
+                except services.DuplicateGame as e:
+                    duplicate = _unconfirmed(form, e)
+                    preview = services.game_preview(
+                        club=club,
+                        data=form.game_input(),
+                        version=game.rules_version,
+                        check_date=False,
+                    )
+                    return _render_form(request, club, form, preview, game, "", duplicate)
                 messages.success(request, _("Game %(number)s updated.") % {"number": game.number})
                 return redirect("game_detail", club.slug, game.pk)
             services.game_check_revision(game=game, expected_revision=form.cleaned_data["revision"])
+            data = form.game_input()
             preview = services.game_preview(
-                club=club, data=form.game_input(), version=game.rules_version, check_date=False
+                club=club, data=data, version=game.rules_version, check_date=False
             )
+            duplicate = services.duplicate_of(club=club, data=data, exclude=game)
         except ServiceError as e:
             form.add_service_error(e)
-    return _render_form(request, club, form, preview, game)
+    return _render_form(request, club, form, preview, game, "", duplicate)
 
 
 @require_http_methods(["GET", "POST"])

@@ -172,7 +172,8 @@
     var preview = form.querySelector("[data-preview]");
     var note = form.querySelector("[data-stale-note]");
     if (!preview || !note) return;
-    form.addEventListener("input", function () {
+    form.addEventListener("input", function (event) {
+      if (event.target.name === "confirm_duplicate") return; // an answer to the preview itself
       preview.classList.add("stale");
       note.textContent = form.dataset.previewStale;
       note.hidden = false;

@@ -53,7 +53,8 @@ def url(club, rest: str = "") -> str:
 def record(club, user, members, date=DATE, points=POINTS, **kwargs: Any) -> Game:
     seats = [SeatInput(m, p) for m, p in zip(members, points, strict=True)]
     data = GameInput(date=date, seats=seats, deposits=1000, rate="0.3", **kwargs)
-    return services.game_record(club=club, user=user, data=data)
+    # Games of the same result on one day: not what these tests are about (see the duplicates').
+    return services.game_record(club=club, user=user, data=data, confirm_duplicate=True)
 
 
 def body(**overrides: Any) -> dict[str, Any]:
@@ -104,8 +105,12 @@ def endpoints(club, game) -> list[tuple[str, str, Any]]:
         ("GET", url(club, f"days/{DATE}/ledger"), None),
         ("GET", url(club, "standings"), None),
         ("GET", url(club, f"games/{game.pk}"), None),
-        ("POST", url(club, "games"), body()),
-        ("PUT", url(club, f"games/{game.pk}"), {**body(), "revision": game.revision}),
+        ("POST", url(club, "games"), body(confirm_duplicate=True)),
+        (
+            "PUT",
+            url(club, f"games/{game.pk}"),
+            {**body(confirm_duplicate=True), "revision": game.revision},
+        ),
         ("PATCH", url(club, f"games/{game.pk}"), {"revision": game.revision + 1, "table": "B"}),
         ("POST", url(club, f"games/{game.pk}/void"), {"reason": "entered twice"}),
     ]
@@ -450,7 +455,8 @@ def test_an_omitted_rate_is_the_rules_first_as_on_the_form(club, members, secret
     data = body()
     del data["rate"]
     assert call("POST", url(club, "games"), secret, data).json()["rate"] == "0.2"
-    assert call("POST", url(club, "games"), secret, body(rate="")).json()["rate"] == ""
+    again = body(rate="", confirm_duplicate=True)
+    assert call("POST", url(club, "games"), secret, again).json()["rate"] == ""
 
 
 @pytest.mark.django_db
@@ -561,7 +567,8 @@ def test_the_same_idempotency_key_twice_records_one_game(club, members, secret) 
     assert (first.status_code, again.status_code) == (201, 200)
     assert first.json() == again.json()
     assert Game.objects.count() == 1
-    other = call("POST", url(club, "games"), secret, body(), **{"Idempotency-Key": "line:43"})
+    twin = body(confirm_duplicate=True)  # the same result again: another game on purpose
+    other = call("POST", url(club, "games"), secret, twin, **{"Idempotency-Key": "line:43"})
     assert other.status_code == 201 and Game.objects.count() == 2
 
 
@@ -569,7 +576,8 @@ def test_the_same_idempotency_key_twice_records_one_game(club, members, secret) 
 def test_an_idempotency_key_is_per_token(club, organiser, members, secret) -> None:
     second = api_auth.token_create(club=club, user=organiser, name="Discord bot")[1]
     for token in (secret, second):
-        response = call("POST", url(club, "games"), token, body(), **{"Idempotency-Key": "k"})
+        twin = body(confirm_duplicate=True)
+        response = call("POST", url(club, "games"), token, twin, **{"Idempotency-Key": "k"})
         assert response.status_code == 201
     assert Game.objects.count() == 2
 
@@ -796,7 +804,8 @@ def test_api_and_web_form_store_identical_results(club, members, organiser_clien
     players = body()["players"]
     players[3]["chombo"] = 1
     chips = [{"kind": "ippatsu", "winner": "青木", "from": "千葉"}]
-    response = call("POST", url(club, "games"), secret, body(players=players, chips=chips))
+    sent = body(players=players, chips=chips, confirm_duplicate=True)  # the web's game again
+    response = call("POST", url(club, "games"), secret, sent)
     assert response.status_code == 201, response.content
     api = Game.objects.exclude(pk=web.pk).get()
     assert _stored(api) == _stored(web)

@@ -24,6 +24,7 @@ from openpyxl import Workbook, load_workbook
 from league import money
 from league.excel import exports
 from league.models import Club, Day, Member, Membership, Result, Season
+from league.money import signs
 from league.money.views_accounts import describe_entry
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
@@ -585,7 +586,8 @@ def test_statement_has_every_line_with_the_running_balance(member_client, club, 
     lines = rows[5 : 5 + len(statement.lines)]
     for got, line in zip(lines, statement.lines, strict=True):
         assert got[0].date() == line.date
-        assert [got[4], got[5]] == [line.yen, line.balance]
+        # Yen in the member's own view (received +, paid ▲); the balance what they are owed.
+        assert [got[4], got[5]] == [signs.line_yen(line, member.pk), line.balance]
         if line.entry is not None:
             with translation.override("en"):
                 assert got[1] == describe_entry(line.entry, member)

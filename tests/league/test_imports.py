@@ -1044,7 +1044,7 @@ def test_games_recorded_after_the_plan_was_made_are_skipped_even_with_duplicates
     """Issue 26, item 1, without threads: the duplicates are found again when confirming (under
     the club's lock), so a plan made before another import of the same games records nothing,
     even when the organiser asked for duplicates (they were not duplicates when shown)."""
-    data = simple(game(*STANDARD), game(*STANDARD, table="B"))
+    data = simple(game(*STANDARD), game(*STANDARD[:3], ("土井", 4000), deposits=1000))
     late = plan_of(club, data)
     assert late.duplicates == 0
     assert len(imports.plan_apply(plan=plan_of(club, data), user=organiser)) == 2
@@ -1061,15 +1061,16 @@ def test_only_the_duplicates_are_skipped(organiser_client, club, members):
     swapped = (STANDARD[1], STANDARD[0], *STANDARD[2:])  # the same game in another seat order
     second = simple(
         game(*swapped),
-        game(*STANDARD, table="B"),  # another table: not the same game
+        game(*STANDARD, table="B"),  # another table: the same game all the same (issue 21)
         game(*STANDARD, date=D(2024, 5, 2)),
         game(*STANDARD[:3], ("土井", 4000), deposits=1000),  # other points
+        game(*STANDARD, date=D(2024, 5, 2), table="C"),  # repeats a row of this workbook
     )
     assert upload(organiser_client, club, second).status_code == 302
     plan = organiser_client.get(url("import_preview", club)).context["plan"]
-    assert [g.duplicate for g in plan.games] == [True, False, False, False]
+    assert [g.duplicate for g in plan.games] == [True, True, False, False, True]
     assert organiser_client.post(url("import_confirm", club)).status_code == 302
-    assert Game.objects.count() == 4
+    assert Game.objects.count() == 3
 
 
 def test_a_voided_game_is_no_duplicate(organiser_client, club, members, organiser):
@@ -1158,6 +1159,8 @@ def test_a_confirmed_import_moves_the_kept_totals(organiser_client, club, member
 
     data = simple(game(*STANDARD), game(*STANDARD[::-1]))
     assert upload(organiser_client, club, data).status_code == 302
-    assert organiser_client.post(url("import_confirm", club)).status_code == 302
+    # The second repeats the first in another seat order: imported only when asked for.
+    confirmed = organiser_client.post(url("import_confirm", club), {"duplicates": "on"})
+    assert confirmed.status_code == 302
     assert Game.objects.filter(club=club).count() == 2
     assert_kept_equals_rebuilt_and_live(club)

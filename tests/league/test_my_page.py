@@ -302,7 +302,7 @@ def test_the_latest_lines_are_the_statements(member_client, club, me, m, played)
     response = member_client.get(page_url(club))
     statement = money.member_statement(member=me)
     expected = [(line.date, line.what, line.yen) for line in statement.lines][::-1]
-    got = [(line.date, line.what, line.yen) for line, _text in response.context["lines"]]
+    got = [(line.date, line.what, line.yen) for line, _text, _shown in response.context["lines"]]
     assert got == expected[: selectors.STATEMENT_LINES]
     assert response.context["account"].balance == statement.balance
     page = text(response)

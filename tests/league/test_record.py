@@ -82,7 +82,8 @@ def record_stored(club, members, user, points=POINTS) -> Game:
     """A game recorded through the service, for the edit and void pages."""
     seats = [services.SeatInput(m, p) for m, p in zip(members, points, strict=True)]
     data = services.GameInput(date=DATE, seats=seats, table="A", deposits=1000, rate="0.3")
-    return services.game_record(club=club, user=user, data=data)
+    # The same result twice on one day is another test's subject (test_duplicates).
+    return services.game_record(club=club, user=user, data=data, confirm_duplicate=True)
 
 
 def nothing_stored() -> bool:
@@ -406,7 +407,7 @@ def test_an_unknown_rate_is_refused(organiser_client, club, members):
 
 def test_games_of_one_day_are_numbered(organiser_client, club, members):
     organiser_client.post(new_url(club), posted())
-    response = english(organiser_client).post(new_url(club), posted())
+    response = english(organiser_client).post(new_url(club), posted(confirm_duplicate="on"))
     assert messages_of(response)[-1] == "Game 2 at table A saved."
     assert list(Game.objects.values_list("number", flat=True)) == [1, 2]
 

@@ -203,13 +203,19 @@ def test_record_stores_the_worked_case(club, members, organiser):
 @pytest.mark.django_db
 def test_record_creates_a_day_once_and_numbers_games_within_it(club, members, organiser):
     other_date = DAY + datetime.timedelta(days=7)
-    first = game_record(club=club, user=organiser, data=_game(members[:4], EVEN))
+    first = game_record(
+        club=club, user=organiser, data=_game(members[:4], EVEN), confirm_duplicate=True
+    )
     assert Day.objects.count() == 1
-    second = game_record(club=club, user=organiser, data=_game(members[1:], EVEN))
+    second = game_record(
+        club=club, user=organiser, data=_game(members[1:], EVEN), confirm_duplicate=True
+    )
     elsewhere = game_record(
         club=club, user=organiser, data=_game(members[:4], EVEN, date=other_date)
     )
-    third = game_record(club=club, user=organiser, data=_game(members[:4], EVEN))
+    third = game_record(
+        club=club, user=organiser, data=_game(members[:4], EVEN), confirm_duplicate=True
+    )
 
     assert Day.objects.count() == 2
     assert first.day_id == second.day_id == third.day_id != elsewhere.day_id
@@ -219,9 +225,13 @@ def test_record_creates_a_day_once_and_numbers_games_within_it(club, members, or
 
 @pytest.mark.django_db
 def test_a_voided_game_keeps_its_number(club, members, organiser):
-    first = game_record(club=club, user=organiser, data=_game(members[:4], EVEN))
+    first = game_record(
+        club=club, user=organiser, data=_game(members[:4], EVEN), confirm_duplicate=True
+    )
     game_void(game=first, user=organiser, reason="wrong table")
-    second = game_record(club=club, user=organiser, data=_game(members[:4], EVEN))
+    second = game_record(
+        club=club, user=organiser, data=_game(members[:4], EVEN), confirm_duplicate=True
+    )
     assert second.number == 2
 
 
@@ -380,7 +390,8 @@ def test_the_same_submission_key_records_one_game(club, members, organiser):
 @pytest.mark.django_db
 def test_different_submission_keys_record_two_games(club, members, organiser):
     for _ in range(2):
-        game_record(club=club, user=organiser, data=_game(members[:4], EVEN, key=uuid.uuid4()))
+        data = _game(members[:4], EVEN, key=uuid.uuid4())
+        game_record(club=club, user=organiser, data=data, confirm_duplicate=True)
     assert list(Game.objects.values_list("number", flat=True)) == [1, 2]
     assert Result.objects.filter(counted=True).count() == 8
 
@@ -704,7 +715,12 @@ def spread_games(club, members, organiser) -> dict[str, Game]:
     """Games under the 2020 rules before, inside and after the range of a later version."""
 
     def record(date: datetime.date) -> Game:
-        return game_record(club=club, user=organiser, data=_game(members[:4], SPREAD, date=date))
+        return game_record(
+            club=club,
+            user=organiser,
+            data=_game(members[:4], SPREAD, date=date),
+            confirm_duplicate=True,  # "voided" and "second": the same result on one day
+        )
 
     games = {
         "before": record(datetime.date(2024, 3, 31)),
@@ -922,16 +938,23 @@ def _with_chips(members: list[Member], n: int, date: datetime.date = DAY) -> Gam
 def test_record_and_edit_queries_do_not_grow_with_chips_or_revisions(
     club, members, organiser, django_assert_max_num_queries
 ):
-    game_record(club=club, user=organiser, data=_with_chips(members, 1))  # the day exists now
+    game_record(
+        club=club, user=organiser, data=_with_chips(members, 1), confirm_duplicate=True
+    )  # the day exists now
     with django_assert_max_num_queries(30) as one_chip:
-        game = game_record(club=club, user=organiser, data=_with_chips(members, 1))
+        game = game_record(
+            club=club, user=organiser, data=_with_chips(members, 1), confirm_duplicate=True
+        )
     with django_assert_max_num_queries(len(one_chip)) as many:
-        game_record(club=club, user=organiser, data=_with_chips(members, 4))
+        game_record(club=club, user=organiser, data=_with_chips(members, 4), confirm_duplicate=True)
     assert len(many) == len(one_chip)
 
     def edit(chips: int) -> None:
         game_edit(
-            game=Game.objects.get(pk=game.pk), user=organiser, data=_with_chips(members, chips)
+            game=Game.objects.get(pk=game.pk),
+            user=organiser,
+            data=_with_chips(members, chips),
+            confirm_duplicate=True,
         )
 
     with django_assert_max_num_queries(30) as first_edit:

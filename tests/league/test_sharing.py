@@ -23,25 +23,34 @@ DEMO_DAY = datetime.date(2026, 11, 15)
 DEMO_TEXT = """\
 マメの会 2026/11/15
 ■第1半荘 A卓 レート 0.5
-1位 小林 誠 +46.3
-2位 山田 博 +8.6
+1位 小林 誠 +46.3 チップ▲3
+2位 山田 博 +8.6 チップ+3
 3位 吉田 浩二 ▲17.1
 4位 林 裕子 ▲37.8
 ■第2半荘 B卓 レート 0.3
-1位 佐々木 美穂 +44.1
+1位 佐々木 美穂 +44.1 チップ+3
 2位 阿部 誠 +3.7
 3位 松本 和也 ▲18.0
-4位 高橋 真由美 ▲29.8
+4位 高橋 真由美 ▲29.8 チップ▲3
 ■第3半荘 A卓 レート 0.5
-1位 山田 博 +50.1
-2位 林 裕子 +3.5
-3位 吉田 浩二 ▲19.2
-4位 小林 誠 ▲34.4
+1位 山田 博 +50.1 チップ+3
+2位 林 裕子 +3.5 チップ▲1
+3位 吉田 浩二 ▲19.2 チップ▲1
+4位 小林 誠 ▲34.4 チップ▲1
 ■第4半荘 B卓 レート 0.5
-1位 阿部 誠 +54.1
-2位 高橋 真由美 +4.5
-3位 佐々木 美穂 ▲21.8
-4位 松本 和也 ▲37.8
+1位 阿部 誠 +54.1 チップ+3
+2位 高橋 真由美 +4.5 チップ▲1
+3位 佐々木 美穂 ▲21.8 チップ▲1
+4位 松本 和也 ▲37.8 チップ▲1
+■この日の合計
+山田 博 +58.7 4,135円
+阿部 誠 +57.8 3,416円
+佐々木 美穂 +22.3 303円
+小林 誠 +11.9 ▲205円
+高橋 真由美 ▲25.3 ▲1,139円
+林 裕子 ▲34.3 ▲1,915円
+吉田 浩二 ▲36.3 ▲2,015円
+松本 和也 ▲55.8 ▲2,630円
 ■精算
 松本 和也 → 山田 博 2,630円
 吉田 浩二 → 阿部 誠 2,015円
@@ -84,20 +93,20 @@ def test_paid_lent_and_deferred_transfers_say_so(member_client, club, players):
     ledger = settle_some(day)  # pays the first transfer, defers the second
     lines = sharing.payment_lines(club, ledger)
     assert lines[0].endswith("円（支払済み）")
-    assert lines[1].endswith("円（後日払い）")
+    assert lines[1].endswith("円）") and "（後日払い＋割増" in lines[1]
     assert len(lines) == 2 + len(ledger.transfers)
     text = text_of(member_client.get(share_url(club, DATE)))
     assert text.endswith("\n".join(lines) + "\n")
 
 
-def test_voided_games_are_left_out(member_client, club, players):
+def test_a_voided_game_keeps_its_number_and_nothing_else(member_client, club, players):
     play(club, DATE, players[0:4])
     void = play(club, DATE, players[0:4], table="B")
     from league.recording import services
 
     services.game_void(game=void, user=None, reason="入力ミス")
     text = text_of(member_client.get(share_url(club, DATE)))
-    assert "■第1半荘" in text and "■第2半荘" not in text
+    assert "■第1半荘" in text and "■第2半荘 B卓 レート 0.3 無効\n■この日の合計" in text
 
 
 def test_a_club_without_money_shares_games_only(db):
@@ -157,3 +166,65 @@ def test_the_message_matches_the_ledger(club, players):
         for line in text.split("■精算\n")[1].splitlines()
     )
     assert written == due > 0
+
+
+EVENING = datetime.date(2026, 11, 28)
+
+
+def test_the_message_marks_chombo_chips_a_void_game_totals_and_a_deferral(club, members):
+    """Issue 21, item 8, pinned: chombo and chips on the game lines, a voided game under its day
+    page number, each player's day total with yen, and a deferral with its surcharge and total."""
+    from league.models import Game
+    from league.recording import services
+    from league.recording.services import ChipInput, GameInput, SeatInput
+    from tests.conftest import make_user
+
+    organiser = make_user("sharer", club, role="organiser")
+    a, b, c, d = members[:4]
+
+    def game(points, chombo=(0, 0, 0, 0), chips=(), table="A"):
+        seats = [SeatInput(m, p, ch) for m, p, ch in zip((a, b, c, d), points, chombo, strict=True)]
+        data = GameInput(
+            date=EVENING, seats=seats, table=table, deposits=0, rate="0.3", chips=chips
+        )
+        return services.game_record(club=club, user=organiser, data=data)
+
+    game((45000, 30000, 20000, 5000), chips=[ChipInput("ippatsu", a, c)])
+    wrong = game((40000, 30000, 20000, 10000), table="B")
+    services.game_void(game=wrong, user=organiser, reason="entered twice")
+    game((20000, 25000, 35000, 20000), chombo=(0, 0, 0, 1))
+    day = Day.objects.get(club=club, date=EVENING)
+    first = money.day_ledger(day=day).transfers[0]
+    money.transfer_defer(
+        day=day, user=organiser, payer=money.party(first.payer), payee=money.party(first.payee)
+    )
+    day = Day.objects.get(pk=day.pk)
+    ledger = money.day_ledger(day=day)
+    text = sharing.day_text(club=club, day=day, games=selectors.day_games(day=day), ledger=ledger)
+    assert Game.objects.filter(voided=True).count() == 1
+    assert text == PINNED_EVENING, text
+
+
+PINNED_EVENING = """\
+マメの会 2026/11/28
+■第1半荘 A卓 レート 0.3
+1位 青木 +55.0 チップ+3
+2位 馬場 +10.0
+3位 千葉 ▲20.0 チップ▲3
+4位 土井 ▲45.0
+■第2半荘 B卓 レート 0.3 無効
+■第3半荘 A卓 レート 0.3
+1位 千葉 +65.0
+2位 馬場 +5.0
+3位 青木 ▲20.0
+4位 土井 ▲50.0 チョンボ1回
+■この日の合計
+青木 +35.0 1,320円
+千葉 +45.0 1,080円
+馬場 +15.0 450円
+土井 ▲95.0 ▲2,850円
+■精算
+土井 → 青木 1,320円（後日払い＋割増132円＝1,452円）
+土井 → 千葉 1,080円
+土井 → 馬場 450円
+"""

@@ -267,8 +267,10 @@ class DemoBuilder:
             )
         return chips
 
-    def _record(self, data: services.GameInput) -> Game:
-        game = services.game_record(club=self.club, user=self.user, data=data)
+    def _record(self, data: services.GameInput, *, confirm_duplicate: bool = False) -> Game:
+        game = services.game_record(
+            club=self.club, user=self.user, data=data, confirm_duplicate=confirm_duplicate
+        )
         self.games.append(game)
         return game
 
@@ -276,7 +278,8 @@ class DemoBuilder:
         """What happens at real tables: a game typed twice, a score sheet misread."""
         if self.spec.void_a_duplicate:
             original = self.games[len(self.games) // 2]
-            copy = self._record(services.game_input_from_stored(original))
+            # Typed twice: the organiser said yes to 「…と同じ内容です」 (services.DuplicateGame).
+            copy = self._record(services.game_input_from_stored(original), confirm_duplicate=True)
             services.game_void(game=copy, user=self.user, reason="同じ半荘を二度入力したため")
         if self.spec.edit_a_game:
             game = self.games[1]
