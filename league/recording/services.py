@@ -24,9 +24,11 @@ from league.models import (
     Club,
     Day,
     Game,
+    HandStat,
     Member,
     Result,
     RulesVersion,
+    TableGame,
 )
 from league.models.audit import User, audit, audit_entry, audit_many, stored_user
 from league.models.clubs import lock_club
@@ -465,15 +467,26 @@ def _locked(game: Game, expected_revision: int | None) -> Game:
 
 
 def game_edit(
-    *, game: Game, user: User, data: GameInput, expected_revision: int | None = None
+    *,
+    game: Game,
+    user: User,
+    data: GameInput,
+    expected_revision: int | None = None,
+    from_hands: bool = False,
 ) -> Game:
-    """Correct a game: it is re-settled under its own rules version as a new revision."""
+    """Correct a game: it is re-settled under its own rules version as a new revision. A game
+    recorded hand by hand is corrected by its hands (league.table, `from_hands`), never by its
+    final points alone."""
     if data.date != game.date:
         raise ServiceError.one("date", _("A game cannot move to another day."))
     with transaction.atomic():
         game = _locked(game, expected_revision)
         if game.voided:
             raise ServiceError.one(NON_FIELD, _("A void game cannot be edited."))
+        if not from_hands and TableGame.objects.filter(game=game).exists():
+            raise ServiceError.one(
+                NON_FIELD, _("This game was recorded hand by hand: correct its hands.")
+            )
         # Settled under the version the game has now (a re-settle may have moved it).
         preview = game_preview(
             club=game.club, data=data, version=game.rules_version, check_date=False
@@ -515,6 +528,7 @@ def game_void(*, game: Game, user: User, reason: str, expected_revision: int | N
         removed = list(Result.objects.filter(game=game, counted=True))
         Result.objects.filter(game=game, counted=True).update(counted=False)
         aggregates.games_uncounted(rows=removed)
+        HandStat.objects.filter(game=game, counted=True).update(counted=False)
         audit(
             club=game.club,
             actor=user,
