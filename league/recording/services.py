@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 from django.utils.translation import gettext as _
 
 import scoring
@@ -461,7 +461,9 @@ def _locked(game: Game, expected_revision: int | None) -> Game:
     """Inside a transaction: the club's row first (lock_club), then the game's, at the revision
     the organiser saw."""
     lock_club(game.club_id)
-    current = Game.objects.select_for_update().get(pk=game.pk)
+    # Whether it was recorded hand by hand (league.table) comes with the lock, in the same query.
+    by_hands = Exists(TableGame.objects.filter(game=OuterRef("pk")))
+    current = Game.objects.select_for_update().annotate(by_hands=by_hands).get(pk=game.pk)
     game_check_revision(game=current, expected_revision=expected_revision)
     return current
 
@@ -483,7 +485,7 @@ def game_edit(
         game = _locked(game, expected_revision)
         if game.voided:
             raise ServiceError.one(NON_FIELD, _("A void game cannot be edited."))
-        if not from_hands and TableGame.objects.filter(game=game).exists():
+        if not from_hands and game.by_hands:  # type: ignore[attr-defined]
             raise ServiceError.one(
                 NON_FIELD, _("This game was recorded hand by hand: correct its hands.")
             )

@@ -133,7 +133,8 @@
   }
 
   function flush() {
-    if (sending || !local.queue.length) { render(); return; }
+    // Known to be offline: wait for the "online" event (a request now would only fail).
+    if (sending || !local.queue.length || navigator.onLine === false) { render(); return; }
     sending = true;
     var op = local.queue[0];
     var req = op.op === "hand"
@@ -307,7 +308,9 @@
     });
     var pending = local.queue.filter(function (op) { return op.op === "hand"; }).length;
     var sync = $("[data-sync]");
-    sync.textContent = local.queue.length ? (navigator.onLine === false || !sending ? L.waiting.replace("%s", pending || local.queue.length) : L.sending) : L.synced;
+    sync.textContent = local.queue.length
+      ? (sending ? L.sending : L.waiting.replace("%s", pending || local.queue.length))
+      : L.synced;
     sync.className = "sync " + (local.queue.length ? "waiting" : "ok");
     $("[data-message]").textContent = message;
     $("[data-message]").hidden = !message;
