@@ -97,6 +97,7 @@ class HandStat(models.Model):
     revision = models.PositiveIntegerField()
     member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="hand_stats")
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    date = models.DateField()  # the game's, so that a period needs no join
     counted = models.BooleanField(default=True)
     hands = models.PositiveIntegerField(default=0)  # hands dealt (chombo replays not counted)
     wins = models.PositiveIntegerField(default=0)
@@ -119,7 +120,7 @@ class HandStat(models.Model):
             ),
         ]
         indexes = [
-            models.Index(fields=["member", "counted"], name="hand_stat_member"),
+            models.Index(fields=["member", "counted", "date"], name="hand_stat_member"),
         ]
 
     def __str__(self) -> str:

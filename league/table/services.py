@@ -555,6 +555,7 @@ def hand_stats(tg: TableGame, played: Played, game: Game) -> list[HandStat]:
             revision=game.revision,
             member_id=int(p),
             club_id=tg.club_id,
+            date=game.date,
             counted=not game.voided,
             yaku={},
         )

@@ -220,3 +220,48 @@ def test_others_cannot_reach_a_table(member_client, stranger_client, tg, club):
     url = f"/c/{club.slug}/table/{tg.key}/"
     assert member_client.get(url).status_code == 403
     assert stranger_client.get(url).status_code == 404
+
+
+def test_game_page_has_the_hands_and_their_chart(
+    organiser_client, tg, members, organiser, club, django_assert_max_num_queries
+):
+    record_all(tg, organiser, game_hands(members))
+    game = services.table_game_save(tg=tg, user=organiser)
+    page = organiser_client.get(f"/c/{club.slug}/games/{game.pk}/")
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "data-game-hands" in html and "data-hands-chart" in html and "<svg" in html
+    assert html.count('class="hand-text"') == 5
+    assert f"/c/{club.slug}/games/{game.pk}/edit/" not in html  # corrected by its hands
+    with django_assert_max_num_queries(20) as before:
+        organiser_client.get(f"/c/{club.slug}/games/{game.pk}/")
+    assert len(before) <= 20
+
+
+def test_player_page_shows_the_hand_statistics(organiser_client, tg, members, organiser, club):
+    from league.standings import selectors as stats_selectors
+
+    record_all(tg, organiser, game_hands(members))
+    services.table_game_save(tg=tg, user=organiser)
+    a = stats_selectors.hand_stats(member=members[0])
+    assert (a["games"], a["hands"], a["win_rate"], a["deal_in_rate"], a["riichi_rate"]) == (
+        1,
+        5,
+        0,
+        2_000,
+        2_000,
+    )
+    assert (a["draw_tenpai_rate"], a["avg_win"], a["avg_deal_in"]) == (5_000, None, 48_000)
+    d = stats_selectors.hand_stats(member=members[3])
+    assert (d["win_rate"], d["avg_win"], d["avg_deal_in"], d["called_rate"]) == (
+        4_000,
+        28_150,
+        7_500,
+        0,
+    )
+    b = stats_selectors.hand_stats(member=members[1])
+    assert b["called_rate"] == 10_000
+    assert stats_selectors.hand_stats(member=members[4]) is None  # no game with hands
+    assert stats_selectors.hand_stats(member=members[0], end=DATE - datetime.timedelta(1)) is None
+    html = organiser_client.get(f"/c/{club.slug}/players/{members[3].pk}/").content.decode()
+    assert "data-hand-stats" in html and "40.0%" in html and "28,150" in html and "7,500" in html
