@@ -265,3 +265,25 @@ def test_player_page_shows_the_hand_statistics(organiser_client, tg, members, or
     assert stats_selectors.hand_stats(member=members[0], end=DATE - datetime.timedelta(1)) is None
     html = organiser_client.get(f"/c/{club.slug}/players/{members[3].pk}/").content.decode()
     assert "data-hand-stats" in html and "40.0%" in html and "28,150" in html and "7,500" in html
+
+
+def test_game_log_has_a_hands_sheet_that_the_import_leaves_alone(tg, members, organiser, club):
+    import io
+
+    from openpyxl import load_workbook
+
+    from league.excel import exports, imports
+
+    record_all(tg, organiser, game_hands(members))
+    services.table_game_save(tg=tg, user=organiser)
+    buffer = io.BytesIO()
+    exports.game_log_workbook(club=club).save(buffer)
+    book = load_workbook(io.BytesIO(buffer.getvalue()))
+    assert len(book.sheetnames) == 2
+    rows = list(book.worksheets[1].iter_rows(values_only=True))
+    assert len(rows) == 1 + 5 * 4  # the header, then each player of each hand
+    last = [r for r in rows[1:] if r[3] == 5]
+    assert [r[9] for r in last] == [-48_000, 0, 0, 48_000]
+    assert [r[10] for r in last] == [-24_600, 30_900, 20_400, 73_300]
+    parsed = imports.workbook_read(buffer.getvalue(), players=4)
+    assert parsed.rows == 4 and not parsed.problems  # the game's four rows, not the hands
