@@ -266,7 +266,12 @@ def _hand_message(problem: scoring.Problem) -> str:
         codes.NOT_IN_RULES: lambda: _("The club's rules do not have this."),
     }
     make = messages.get(problem.code)
-    return make() if make else problem_message(problem)
+    if make:
+        return make()
+    try:
+        return problem_message(problem)
+    except (KeyError, TypeError, ValueError):  # a problem without the parameters the form's has
+        return _("This value is not allowed here: %(field)s.") % {"field": problem.field}
 
 
 def _engine_error(e: scoring.InputError) -> ServiceError:
