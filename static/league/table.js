@@ -338,12 +338,22 @@
     v.records.forEach(function (rec, i) {
       var hand = local.hands[i] || (server.hands[i] || {});
       var tr = document.createElement("tr");
-      var cells = [rec.round + (rec.honba ? "-" + rec.honba : ""), hand.event ? describe(hand.event) : ""];
-      cells.forEach(function (c, k) { var td = document.createElement(k ? "td" : "th"); td.textContent = c; if (!k) td.scope = "row"; tr.appendChild(td); });
+      var th = document.createElement("th");
+      th.scope = "row";
+      th.rowSpan = 2;
+      th.textContent = rec.round + (rec.honba ? "-" + rec.honba : "");
+      tr.appendChild(th);
       rec.deltas.forEach(function (d) {
         var td = document.createElement("td"); td.className = "num " + (d > 0 ? "plus" : d < 0 ? "minus" : "");
         td.textContent = d ? signed(d) : ""; tr.appendChild(td);
       });
+      var text = document.createElement("tr");
+      text.className = "hand-text";
+      var cell = document.createElement("td");
+      cell.colSpan = n;
+      cell.textContent = hand.event ? describe(hand.event) : "";
+      text.appendChild(cell);
+      list.insertBefore(text, list.firstChild);
       list.insertBefore(tr, list.firstChild);
     });
   }
