@@ -246,20 +246,19 @@ class HandRow:
     marks: list[str]  # 一発, 役満, 副露, 裏 n, 赤 n
 
 
-def game_hands(*, game: Game, names: list[str]) -> list[HandRow]:
-    """The hands of the game's current revision, in order (one query; none for a game recorded
-    by its final points). `names` are the players in seat order."""
+def game_hands(*, game: Game, names: list[str]) -> tuple[list[HandRow], str]:
+    """The hands of the game's current revision, in order, and its table game's key (one query;
+    a second only for a game with hands). `names` are the players in seat order."""
     hands = list(
         Hand.objects.filter(table_game__game=game, live=True)
         .order_by("index")
         .values_list("index", "round", "honba", "event", "marks", "deltas", "scores")
     )
     if not hands:
-        return []
-    seats = list(
-        TableGame.objects.filter(game=game).values_list("seats", flat=True)[:1]
-    )  # a second query only for a game with hands
-    by_pk = {str(pk): names[i] for i, pk in enumerate(seats[0])} if seats else {}
+        return [], ""
+    table = TableGame.objects.filter(game=game).values_list("seats", "key").first()
+    seats, key = table if table else ([], "")
+    by_pk = {str(pk): names[i] for i, pk in enumerate(seats)}
     return [
         HandRow(
             index,
@@ -270,7 +269,7 @@ def game_hands(*, game: Game, names: list[str]) -> list[HandRow]:
             _hand_marks(event, marks, by_pk),
         )
         for index, round_, honba, event, marks, deltas, scores in hands
-    ]
+    ], str(key)
 
 
 def _hand_text(event: dict[str, Any], names: dict[str, str]) -> str:

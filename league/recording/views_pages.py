@@ -84,13 +84,14 @@ def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         raise Http404
     seats = sorted(game.current_results, key=lambda r: r.seat)  # type: ignore[attr-defined]
     names = [r.member.name for r in seats]
-    hands = selectors.game_hands(game=game, names=names)
+    hands, hands_key = selectors.game_hands(game=game, names=names)
     context = {
         "club": club,
         "game": game,
         "history": selectors.game_history(game=game),
         "breakdown": _game_breakdown(game),
         "hands": hands,
+        "hands_key": hands_key,
         "hand_names": names,
         "hands_chart": _hands_chart(hands, names) if hands else "",
     }

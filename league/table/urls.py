@@ -12,4 +12,5 @@ urlpatterns: list[URLPattern] = [
     path("table/<uuid:key>/hands/", views.table_hand, name="table_hand"),
     path("table/<uuid:key>/undo/", views.table_undo, name="table_undo"),
     path("table/<uuid:key>/finish/", views.table_finish, name="table_finish"),
+    path("table/<uuid:key>/edit/", views.table_edit, name="table_edit"),
 ]

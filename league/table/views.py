@@ -29,7 +29,7 @@ from league.recording.forms import WINDS
 from league.table import services
 from league.table.services import HandConflict
 
-MAX_BODY = 20_000  # one hand's JSON is far below this
+MAX_BODY = 200_000  # a whole game's corrected hands are far below this
 
 
 def _table_game(club: Club, key: uuid.UUID) -> TableGame:
@@ -176,6 +176,7 @@ def _labels() -> dict[str, Any]:
         "kind": _("Kind"),
         "player": _("Player"),
         "undo_confirm": _("Undo the last hand?"),
+        "editing": _("Correcting the saved game: undo back to the wrong hand, record again, save."),
         "kinds": {
             "kyuushu": _("Nine terminals"),
             "suufon": _("Four winds"),
@@ -187,7 +188,9 @@ def _labels() -> dict[str, Any]:
 
 
 @require_http_methods(["GET"])
-def table_play(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResponse:
+def table_play(
+    request: HttpRequest, slug: str, key: uuid.UUID, edit: dict[str, Any] | None = None
+) -> HttpResponse:
     club = club_for(request, slug, organiser=True)
     tg = _table_game(club, key)
     members = services.seat_members(tg)
@@ -211,6 +214,7 @@ def table_play(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResponse:
                     "state": f"/c/{club.slug}/table/{tg.key}/state/",
                     "finish": f"/c/{club.slug}/table/{tg.key}/finish/",
                 },
+                "edit": edit,
             },
         },
     )
@@ -286,6 +290,35 @@ def table_undo(request: HttpRequest, slug: str, key: uuid.UUID) -> JsonResponse:
     except ServiceError as e:
         return _bad(e.errors, status=409)
     return JsonResponse(services.state_json(tg))
+
+
+@require_http_methods(["GET", "POST"])
+def table_edit(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResponse:
+    """Correct a saved hand-by-hand game on the score display: the hands are changed on the phone
+    (undo back, record again) and saved at once as the game's new revision."""
+    club = club_for(request, slug, organiser=True)
+    tg = _table_game(club, key)
+    game = tg.game
+    if game is None:
+        return redirect("table_play", club.slug, tg.key)
+    if request.method == "GET":
+        if game.voided:
+            messages.error(request, _("A void game cannot be edited."))
+            return redirect("game_detail", club.slug, game.pk)
+        edit = {"revision": game.revision, "url": f"/c/{club.slug}/table/{tg.key}/edit/"}
+        return table_play(request, slug, key, edit=edit)
+    body = _json_body(request) or {}
+    revision = body.get("revision")
+    try:
+        if isinstance(revision, bool) or not isinstance(revision, int) or revision < 1:
+            raise ServiceError.one("revision", _("This field is required."))
+        game = services.table_game_edit(
+            tg=tg, user=request.user, hands=body.get("hands"), expected_revision=revision
+        )
+    except ServiceError as e:
+        return _bad(e.errors)
+    messages.success(request, _("Game %(number)s updated.") % {"number": game.number})
+    return JsonResponse({"redirect": f"/c/{club.slug}/games/{game.pk}/"})
 
 
 @require_http_methods(["GET", "POST"])

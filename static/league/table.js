@@ -17,8 +17,9 @@
 
   // --- what is kept ---------------------------------------------------------------------------
   // hands: [{index, key, event, marks}] as this phone knows them; queue: ops not yet answered.
+  var edit = boot.edit || null;  // correcting a saved game: nothing is sent until "save"
   var saved = null;
-  try { saved = JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (e) { saved = null; }
+  try { saved = edit ? null : JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (e) { saved = null; }
   var local = saved || { hands: [], queue: [] };
   var server = boot.state;
   if (!saved || (!local.queue.length)) local.hands = serverHands(server);
@@ -27,7 +28,7 @@
   function serverHands(st) {
     return st.hands.map(function (h) { return { index: h.index, key: h.key, event: h.event, marks: h.marks }; });
   }
-  function keep() { localStorage.setItem(storeKey, JSON.stringify(local)); }
+  function keep() { if (!edit) localStorage.setItem(storeKey, JSON.stringify(local)); }
   function uuid() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".replace(/[xy]/g, function (c) {
@@ -37,7 +38,7 @@
 
   // --- the count shown ------------------------------------------------------------------------
   function view() {
-    if (!local.queue.length && server) {
+    if (!edit && !local.queue.length && server) {
       return { state: { points: server.points, round: server.round, honba: server.honba,
         sticks: server.sticks, dealer: server.dealer, ended: server.ended },
         records: server.hands, synced: true };
@@ -134,7 +135,7 @@
 
   function flush() {
     // Known to be offline: wait for the "online" event (a request now would only fail).
-    if (sending || !local.queue.length || navigator.onLine === false) { render(); return; }
+    if (edit || sending || !local.queue.length || navigator.onLine === false) { render(); return; }
     sending = true;
     var op = local.queue[0];
     var req = op.op === "hand"
@@ -181,7 +182,7 @@
     var made = eventOf();
     var op = { op: "hand", index: local.hands.length, key: uuid(), event: made.event, marks: made.marks };
     local.hands.push({ index: op.index, key: op.key, event: op.event, marks: op.marks });
-    local.queue.push(op);
+    if (!edit) local.queue.push(op);
     message = "";
     keep();
     resetForm();
@@ -192,7 +193,7 @@
   function undo() {
     if (!local.hands.length) return;
     var last = local.hands.pop();
-    local.queue.push({ op: "undo", index: last.index });
+    if (!edit) local.queue.push({ op: "undo", index: last.index });
     keep();
     render();
     flush();
@@ -308,7 +309,7 @@
     });
     var pending = local.queue.filter(function (op) { return op.op === "hand"; }).length;
     var sync = $("[data-sync]");
-    sync.textContent = local.queue.length
+    sync.textContent = edit ? L.editing : local.queue.length
       ? (sending ? L.sending : L.waiting.replace("%s", pending || local.queue.length))
       : L.synced;
     sync.className = "sync " + (local.queue.length ? "waiting" : "ok");
@@ -330,8 +331,9 @@
     if (st.ended) {
       $("[data-ended-text]").textContent = L.ended + "（" + (L.endings[st.ended] || st.ended) + "）";
       var finish = $("[data-finish]");
-      finish.hidden = !v.synced;
-      $("[data-finish-wait]").hidden = v.synced;
+      finish.hidden = !!edit || !v.synced;
+      $("[data-finish-wait]").hidden = !!edit || v.synced;
+      $("[data-save-edit]").hidden = !edit;
     }
     var list = $("[data-hands]");
     list.innerHTML = "";
@@ -422,6 +424,15 @@
     });
   });
   $("[data-record]").addEventListener("click", record);
+  $("[data-save-edit]").addEventListener("click", function () {
+    post(edit.url, { revision: edit.revision, hands: local.hands.map(function (h) { return { event: h.event, marks: h.marks }; }) })
+      .then(function (res) { return res.json().then(function (body) { return { ok: res.ok, body: body }; }); })
+      .then(function (answer) {
+        if (answer.ok) { window.location.href = answer.body.redirect; return; }
+        message = flatten(answer.body.errors); render();
+      })
+      .catch(function () { message = L.server_error; render(); });
+  });
   $("[data-undo]").addEventListener("click", function () {
     if (window.confirm(L.undo_confirm)) undo();
   });

@@ -160,7 +160,7 @@ def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, s
     # A reload (the service worker or not) finds the same five hands.
     page.reload()
     page.wait_for_selector("[data-finish]:visible")
-    assert page.locator("[data-hands] tr").count() == 5
+    assert page.locator("[data-hands] tr:not(.hand-text)").count() == 5
 
     page.locator("[data-finish]").click()
     page.wait_for_selector("[data-preview]")
@@ -197,3 +197,23 @@ def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, s
         (p.score, p.chips, p.yen) for p in expected.players
     ]
     assert game.deposits == out["deposits"] == 0
+
+    # Corrected by its hands: the last hand was dealt in by 馬場, not 青木.
+    page.locator("[data-edit-hands]").click()
+    page.wait_for_selector("[data-save-edit]:visible")
+    page.once("dialog", lambda d: d.accept())
+    page.locator("[data-undo]").click()
+    page.locator("[data-result='ron']").click()
+    panel_pick(page, "winners", "土井")
+    panel_pick(page, "from", "馬場")
+    win(page, "土井", yakuman=True)
+    record(page)
+    assert points(page) == ["23,400", "▲17,100", "20,400", "73,300"]
+    page.locator("[data-save-edit]").click()
+    page.wait_for_url(f"**/games/{game.pk}/")
+    screenshot("table-corrected-game")
+    game.refresh_from_db()
+    assert game.revision == 2
+    results = list(Result.objects.filter(game=game, counted=True).order_by("seat"))
+    assert [r.points for r in results] == [23_400, -17_100, 20_400, 73_300]
+    assert Hand.objects.filter(table_game=tg, live=True, revision=2).count() == 5
