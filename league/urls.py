@@ -21,6 +21,7 @@ from league.recording import views_pages as pages
 from league.rules import views as rules_views
 from league.standings import views as standings
 from league.standings import views_players as players
+from league.table import views as table_views
 
 
 class DateConverter:
@@ -43,6 +44,7 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("", pages.club_home, name="club_home"),
     path("days/<date:date>/", pages.day_detail, name="day_detail"),
     path("", include("league.draw.urls")),
+    path("", include("league.table.urls")),
     path("", include("league.club.urls")),
     path("", include("league.mypage.urls")),
     path("days/<date:date>/ledger/", ledger.day_ledger, name="day_ledger"),
@@ -111,6 +113,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", pages.home, name="home"),
     # Browsers and bookmarks that ask for /favicon.ico get the icon every page names (base.html).
     path("favicon.ico", pages.favicon, name="favicon"),
+    path("sw.js", table_views.service_worker, name="service_worker"),
     path("c/<slug:slug>/", include(club_patterns)),
     path("s/<str:token>/", include("league.public.urls")),  # a club's share link (league.public)
     path("accounts/login/", auth.login, name="login"),

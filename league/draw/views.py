@@ -87,6 +87,12 @@ def _record_url(club: Club, date: datetime.date, tv: sel.TableView) -> str:
     return reverse("game_new", args=[club.slug]) + "?" + urlencode(params)
 
 
+def _table_url(club: Club, date: datetime.date, tv: sel.TableView) -> str:
+    """The same table started in table mode (点数係, league.table): hand by hand on one phone."""
+    query = _record_url(club, date, tv).partition("?")[2]
+    return reverse("table_new", args=[club.slug]) + "?" + query
+
+
 @require_safe
 def record_start(request: HttpRequest, slug: str) -> HttpResponse:
     """The header's 記録. On a day with a draw it never opens a blank form with the last game's
@@ -139,7 +145,11 @@ def draw_day(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespon
         for m in in_round
         if current and m.pk in by_member and not by_member[m.pk].present_in(current.round.number)
     ]
-    cards = [(tv, _record_url(club, date, tv)) for tv in current.tables] if current else []
+    cards = (
+        [(tv, _record_url(club, date, tv), _table_url(club, date, tv)) for tv in current.tables]
+        if current
+        else []
+    )
     return render(
         request,
         "league/draw/day.html",

@@ -38,7 +38,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 import scoring
 from league import money
 from league.core import format as jancho
-from league.models import Club, LedgerEntry, Member
+from league.models import Club, Hand, LedgerEntry, Member
 from league.money import sharing, signs
 from league.standings import stats
 from league.standings.tables import Shown, StandingsTable
@@ -539,7 +539,120 @@ def game_log_workbook(
         page_header=f"{club.name}  {GAME_LOG_TITLE}",
         **Column.sheet_args(columns),
     )
+    if _hands_in(club, start, end, rate).exists():
+        hands_ws = StreamedSheet(parent=workbook, title="Sheet")
+        workbook._add_sheet(hands_ws)
+        write_sheet(
+            hands_ws,
+            title=str(HANDS_TITLE),
+            rows=hand_rows(club=club, start=start, end=end, rate=rate),
+            page_header=f"{club.name}  {HANDS_TITLE}",
+            **Column.sheet_args(HANDS_COLUMNS),
+        )
     return workbook
+
+
+# --- the game log's hands sheet (games recorded hand by hand, league.table) -------------------
+
+# Translators: the game log's second sheet: one row per player per hand
+HANDS_TITLE = gettext_lazy("Hands")
+HANDS_COLUMNS = (
+    Column("date", gettext_lazy("Date"), "date", 12),
+    Column("table", gettext_lazy("Table")),
+    Column("game", gettext_lazy("Game")),
+    Column("hand", gettext_lazy("Hand no.")),
+    Column("round", pgettext_lazy("hands sheet", "Round")),
+    Column("seat", gettext_lazy("Seat")),
+    Column("player", gettext_lazy("Player"), width=10),
+    Column("result", gettext_lazy("Result")),
+    Column("role", gettext_lazy("Part")),
+    Column("change", gettext_lazy("Change"), "yen", 9),
+    Column("points", gettext_lazy("Points after"), "yen", 9),
+)
+RESULT_WORDS = {
+    "ron": gettext_lazy("ron"),
+    "tsumo": gettext_lazy("tsumo"),
+    "draw": gettext_lazy("draw"),
+    "abortive": gettext_lazy("abortive draw"),
+    "chombo": gettext_lazy("chombo"),
+}
+
+
+def _hands_in(
+    club: Club, start: datetime.date | None, end: datetime.date | None, rate: str | None
+) -> Any:
+    games = stats.counted_results(club=club, start=start, end=end, rate=rate).filter(seat=0)
+    return Hand.objects.filter(live=True, table_game__game__in=games.values("game_id")).order_by(
+        "table_game__game__date", "table_game__game__number", "index"
+    )
+
+
+def hand_rows(
+    *,
+    club: Club,
+    start: datetime.date | None = None,
+    end: datetime.date | None = None,
+    rate: str | None = None,
+) -> Iterator[tuple[Any, ...]]:
+    """One row per player per hand of the counted games recorded hand by hand: two queries (the
+    names, then the hands read in chunks)."""
+    names = {
+        str(pk): name for pk, name in Member.objects.filter(club=club).values_list("pk", "name")
+    }
+    rows = (
+        _hands_in(club, start, end, rate)
+        .values_list(
+            "table_game__game__date",
+            "table_game__game__table",
+            "table_game__game__number",
+            "table_game__seats",
+            "index",
+            "round",
+            "honba",
+            "event",
+            "deltas",
+            "scores",
+        )
+        .iterator(chunk_size=CHUNK)
+    )
+    winds = [jancho.wind(seat) for seat in range(4)]
+    for date, table, number, seats, index, round_, honba, event, deltas, scores in rows:
+        result = event.get("result")
+        winners = {
+            str(w.get("player")) for w in event.get("winners", []) if isinstance(w, dict)
+        } | ({str(event.get("winner"))} if result == "tsumo" else set())
+        for seat, pk in enumerate(seats):
+            who = str(pk)
+            role = []
+            if who in winners:
+                role.append(str(WIN_WORD))
+            if result == "ron" and str(event.get("from")) == who:
+                role.append(str(DEAL_IN_WORD))
+            if who in (event.get("tenpai") or []):
+                role.append(str(TENPAI_WORD))
+            if who in (event.get("riichi") or []):
+                role.append(str(RIICHI_WORD))
+            if result == "chombo" and str(event.get("player")) == who:
+                role.append(str(RESULT_WORDS["chombo"]))
+            yield (
+                date,
+                table or None,
+                number,
+                index + 1,
+                f"{round_}-{honba}" if honba else round_,
+                winds[seat],
+                names.get(who, who),
+                str(RESULT_WORDS.get(result, result)),
+                "・".join(role) or None,
+                deltas[seat],
+                scores[seat],
+            )
+
+
+WIN_WORD = gettext_lazy("win")
+DEAL_IN_WORD = gettext_lazy("dealt in")
+TENPAI_WORD = gettext_lazy("tenpai")
+RIICHI_WORD = gettext_lazy("riichi")
 
 
 # --- a day's payment sheet -------------------------------------------------------------------

@@ -43,7 +43,7 @@ from league.core import names
 from league.core.clock import BAD_DATE, parse_date
 from league.core.errors import ServiceError
 from league.excel import guard
-from league.excel.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY
+from league.excel.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY, HANDS_TITLE, sheet_title
 from league.models import Club, Game, Member, Result, RulesVersion
 from league.models import audit as models_audit
 from league.models.clubs import lock_club
@@ -462,6 +462,8 @@ def _sheets(data: bytes) -> Iterator[_Sheet]:
     seen = 0
     try:
         for index, (title, path) in enumerate(book.sheets):
+            if exported and title in _hands_titles():
+                continue  # the hands of games recorded hand by hand: not games to import
 
             def rows(path: str = path) -> Rows:
                 nonlocal seen
@@ -543,6 +545,15 @@ def _cells(book: _Book, path: str) -> Iterator[tuple[int, Sequence[Any]]]:
 
 
 # --- the two layouts -------------------------------------------------------------------------
+
+
+def _hands_titles() -> set[str]:
+    """The game log's hands sheet, as it is titled in every language."""
+    titles = set()
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            titles.add(sheet_title(str(HANDS_TITLE)))
+    return titles
 
 
 def _header_text(value: Any) -> str:

@@ -16,6 +16,7 @@ from league.models.clubs import Club
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
 from league.models.exports import ExportFile
 from league.models.games import ChipEvent, Day, Game, Result
+from league.models.hands import Hand, HandStat, TableGame
 from league.models.imports import ImportUpload
 from league.models.invitations import Invitation
 from league.models.members import Member
@@ -39,6 +40,8 @@ __all__ = [
     "DrawTable",
     "ExportFile",
     "Game",
+    "Hand",
+    "HandStat",
     "ImportUpload",
     "Invitation",
     "LedgerEntry",
@@ -52,5 +55,6 @@ __all__ = [
     "Result",
     "RulesVersion",
     "Season",
+    "TableGame",
     "UsernameKey",
 ]

@@ -17,7 +17,7 @@ from django.db.models import Count, F, Prefetch, Q, QuerySet, Subquery
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from league.models import AuditLog, ChipEvent, Club, Day, Game, Result
+from league.models import AuditLog, ChipEvent, Club, Day, Game, Hand, Result, TableGame
 from league.standings import selectors as aggregate_selectors
 
 RECENT_GAMES = 10
@@ -232,3 +232,85 @@ def game_history(*, game: Game) -> list[HistoryEntry]:
     """The game's audit log, oldest first, with what each edit changed."""
     logs: QuerySet[AuditLog] = game.history.select_related("actor").order_by("at", "id")
     return [_history_entry(log) for log in logs]
+
+
+# --- a game recorded hand by hand (league.table) ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandRow:
+    index: int
+    label: str  # 東1-1
+    text: str  # what happened, with names
+    deltas: list[int]
+    scores: list[int]
+    marks: list[str]  # 一発, 役満, 副露, 裏 n, 赤 n
+
+
+def game_hands(*, game: Game, names: list[str]) -> tuple[list[HandRow], str]:
+    """The hands of the game's current revision, in order, and its table game's key (one query;
+    a second only for a game with hands). `names` are the players in seat order."""
+    hands = list(
+        Hand.objects.filter(table_game__game=game, live=True)
+        .order_by("index")
+        .values_list("index", "round", "honba", "event", "marks", "deltas", "scores")
+    )
+    if not hands:
+        return [], ""
+    table = TableGame.objects.filter(game=game).values_list("seats", "key").first()
+    seats, key = table if table else ([], "")
+    by_pk = {str(pk): names[i] for i, pk in enumerate(seats)}
+    return [
+        HandRow(
+            index,
+            f"{round_}-{honba}" if honba else round_,
+            _hand_text(event, by_pk),
+            deltas,
+            scores,
+            _hand_marks(event, marks, by_pk),
+        )
+        for index, round_, honba, event, marks, deltas, scores in hands
+    ], str(key)
+
+
+def _hand_text(event: dict[str, Any], names: dict[str, str]) -> str:
+    def name(pk: object) -> str:
+        return names.get(str(pk), "?")
+
+    result = event.get("result")
+    if result == "ron":
+        winners = "・".join(name(w.get("player")) for w in event.get("winners", []))
+        return _("%(winners)s ron on %(from)s") % {"winners": winners, "from": name(event["from"])}
+    if result == "tsumo":
+        return _("%(winner)s tsumo") % {"winner": name(event.get("winner"))}
+    if result == "draw":
+        tenpai = "・".join(name(p) for p in event.get("tenpai", []))
+        return _("Draw (tenpai: %(tenpai)s)") % {"tenpai": tenpai} if tenpai else str(_("Draw"))
+    if result == "abortive":
+        return str(_("Abortive draw"))
+    return _("Chombo by %(player)s") % {"player": name(event.get("player"))}
+
+
+def _hand_marks(event: dict[str, Any], marks: dict[str, Any], names: dict[str, str]) -> list[str]:
+    out = []
+    wins = event.get("winners", []) if event.get("result") == "ron" else [event]
+    for win in wins if event.get("result") in ("ron", "tsumo") else []:
+        who = str(win.get("player") or win.get("winner"))
+        hand = str(
+            _("yakuman") if win.get("yakuman") else _("%(han)s han") % {"han": win.get("han")}
+        )
+        if win.get("fu") and not win.get("yakuman"):
+            hand += _(" %(fu)s fu") % {"fu": win["fu"]}
+        mark = marks.get(who, {})
+        extra = [
+            str(text)
+            for flag, text in (("ippatsu", _("ippatsu")), ("called", _("called")))
+            if mark.get(flag)
+        ]
+        extra += [
+            f"{text} {mark[count]}"
+            for count, text in (("ura", _("ura")), ("aka", _("red")))
+            if mark.get(count)
+        ]
+        out.append(" ".join([names.get(who, "?"), hand, *extra]))
+    return out

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 from django.utils.translation import gettext as _
 
 import scoring
@@ -25,9 +25,11 @@ from league.models import (
     Club,
     Day,
     Game,
+    HandStat,
     Member,
     Result,
     RulesVersion,
+    TableGame,
 )
 from league.models.audit import User, audit, audit_entry, audit_many, stored_user
 from league.models.clubs import lock_club
@@ -532,7 +534,9 @@ def _locked(game: Game, expected_revision: int | None) -> Game:
     """Inside a transaction: the club's row first (lock_club), then the game's, at the revision
     the organiser saw."""
     lock_club(game.club_id)
-    current = Game.objects.select_for_update().get(pk=game.pk)
+    # Whether it was recorded hand by hand (league.table) comes with the lock, in the same query.
+    by_hands = Exists(TableGame.objects.filter(game=OuterRef("pk")))
+    current = Game.objects.select_for_update().annotate(by_hands=by_hands).get(pk=game.pk)
     game_check_revision(game=current, expected_revision=expected_revision)
     return current
 
@@ -544,17 +548,23 @@ def game_edit(
     data: GameInput,
     expected_revision: int | None = None,
     confirm_duplicate: bool = False,
+    from_hands: bool = False,
 ) -> Game:
     """Correct a game: it is re-settled under its own rules version as a new revision. An edit
     of its players or points that makes it repeat another live game of its day raises
     DuplicateGame unless confirmed (a game saved as a confirmed duplicate keeps its table, rate
-    and chips editable without asking again)."""
+    and chips editable without asking again). A game recorded hand by hand is corrected by its
+    hands (league.table, `from_hands`), never by its final points alone."""
     if data.date != game.date:
         raise ServiceError.one("date", _("A game cannot move to another day."))
     with transaction.atomic():
         game = _locked(game, expected_revision)
         if game.voided:
             raise ServiceError.one(NON_FIELD, _("A void game cannot be edited."))
+        if not from_hands and game.by_hands:  # type: ignore[attr-defined]
+            raise ServiceError.one(
+                NON_FIELD, _("This game was recorded hand by hand: correct its hands.")
+            )
         # Settled under the version the game has now (a re-settle may have moved it).
         preview = game_preview(
             club=game.club, data=data, version=game.rules_version, check_date=False
@@ -600,6 +610,7 @@ def game_void(*, game: Game, user: User, reason: str, expected_revision: int | N
         removed = list(Result.objects.filter(game=game, counted=True))
         Result.objects.filter(game=game, counted=True).update(counted=False)
         aggregates.games_uncounted(rows=removed)
+        HandStat.objects.filter(game=game, counted=True).update(counted=False)
         audit(
             club=game.club,
             actor=user,

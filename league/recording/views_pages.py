@@ -10,12 +10,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from league.access import club_for
 from league.models import Game, RulesVersion
 from league.recording import breakdown, selectors, services
 from league.recording.forms import WINDS
+from league.standings import charts
 
 # The clubs play in Japan: "today" is the date at the table, whatever the server's clock says.
 CLUB_TIMEZONE = ZoneInfo("Asia/Tokyo")
@@ -87,13 +89,40 @@ def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     game = selectors.club_game(club=club, game_id=game_id)
     if game is None:
         raise Http404
+    seats = sorted(game.current_results, key=lambda r: r.seat)  # type: ignore[attr-defined]
+    names = [r.member.name for r in seats]
+    hands, hands_key = selectors.game_hands(game=game, names=names)
     context = {
         "club": club,
         "game": game,
         "history": selectors.game_history(game=game),
         "breakdown": _game_breakdown(game),
+        "hands": hands,
+        "hands_key": hands_key,
+        "hand_names": names,
+        "hands_chart": _hands_chart(hands, names) if hands else "",
     }
     return render(request, "league/recording/game_detail.html", context)
+
+
+def _hands_chart(hands: list[selectors.HandRow], names: list[str]) -> str:
+    """Each player's points over the hands (charts.line_chart; y in hundreds of points, which is
+    the chart's tenths of 1,000), from the start to the last hand."""
+    start = [s - d for s, d in zip(hands[0].scores, hands[0].deltas, strict=True)]
+    series = [
+        (name, [(0, start[i] // 100)] + [(h.index + 1, h.scores[i] // 100) for h in hands])
+        for i, name in enumerate(names)
+    ]
+    step = max(1, len(hands) // 6)
+    labels = [(h.index + 1, h.label) for h in hands[::step]]
+    return charts.line_chart(
+        series,
+        title=_("Points over the hands"),
+        x_labels=labels,
+        end_labels=names,
+        markers=True,
+        right=56,
+    )
 
 
 def _game_breakdown(game: Game) -> breakdown.Breakdown | None:

@@ -13,16 +13,18 @@ from typing import Any
 
 from django.db.models import (
     BooleanField,
+    Count,
     ExpressionWrapper,
     F,
     IntegerField,
     Q,
     QuerySet,
+    Sum,
     Window,
 )
 from django.db.models.functions import Rank
 
-from league.models import Club, Member, Season
+from league.models import Club, HandStat, Member, Season
 from league.models.totals import MemberDay, MemberTotal
 
 _INT = IntegerField()
@@ -148,3 +150,56 @@ def member_days(
     if end is not None:
         rows = rows.filter(date__lte=end)
     return list(rows.order_by("date").values_list("date", "games", "score"))
+
+
+# --- hand statistics (league.table's HandStat, kept at write time) ---------------------------
+
+HAND_SUMS = (
+    "hands",
+    "wins",
+    "called_wins",
+    "deal_ins",
+    "riichi",
+    "win_points",
+    "deal_in_points",
+    "draws",
+    "draw_tenpai",
+    "ippatsu",
+    "yakuman",
+)
+
+
+def hand_stats(
+    *, member: Member, start: datetime.date | None = None, end: datetime.date | None = None
+) -> dict[str, Any] | None:
+    """A player's hand statistics over the games recorded hand by hand in the period (counted
+    only), or None without any: sums and rates in hundredths of a percent (as standings), and the
+    averages in points. One query, and one more for the yaku of the games that have any."""
+    rows = HandStat.objects.filter(member=member, counted=True)
+    if start is not None:
+        rows = rows.filter(date__gte=start)
+    if end is not None:
+        rows = rows.filter(date__lte=end)
+    sums = rows.aggregate(games=Count("id"), **{f: Sum(f) for f in HAND_SUMS})
+    if not sums["games"]:
+        return None
+
+    def rate(part: int, whole: int) -> int | None:
+        return part * 10_000 // whole if whole else None
+
+    hands, wins = sums["hands"], sums["wins"]
+    yaku: dict[str, int] = {}
+    for listed in rows.exclude(yaku={}).values_list("yaku", flat=True):
+        for name, count in listed.items():
+            yaku[name] = yaku.get(name, 0) + count
+    return {
+        **sums,
+        "win_rate": rate(wins, hands),
+        "deal_in_rate": rate(sums["deal_ins"], hands),
+        "riichi_rate": rate(sums["riichi"], hands),
+        "called_rate": rate(sums["called_wins"], wins),
+        "draw_tenpai_rate": rate(sums["draw_tenpai"], sums["draws"]),
+        "avg_win": sums["win_points"] // wins if wins else None,
+        "avg_deal_in": sums["deal_in_points"] // sums["deal_ins"] if sums["deal_ins"] else None,
+        "yaku": sorted(yaku.items(), key=lambda item: (-item[1], item[0])),
+    }

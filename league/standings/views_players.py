@@ -209,8 +209,31 @@ def player_detail(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
         "cumulative": cumulative,
         "score_chart": score_chart,
         "rank_chart": _rank_chart(row, shown),
+        "hand_stats": _hand_stats(
+            aggregate_selectors.hand_stats(member=member, start=start, end=end)
+        ),
     }
     return render(request, "league/standings/player_detail.html", context)
+
+
+def _hand_stats(h: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The statistics of the games recorded hand by hand (league.table), as the page writes them."""
+    if h is None:
+        return None
+    items = [
+        Stat(_("Games with hands"), str(h["games"])),
+        Stat(_("Hands"), str(h["hands"])),
+        Stat(_("Win %"), percent(h["win_rate"])),
+        Stat(_("Deal-in %"), percent(h["deal_in_rate"])),
+        Stat(_("Riichi %"), percent(h["riichi_rate"])),
+        Stat(_("Called wins %"), percent(h["called_rate"])),
+        Stat(_("Avg. win"), yen(h["avg_win"]) if h["avg_win"] is not None else ""),
+        Stat(_("Avg. deal-in"), yen(h["avg_deal_in"]) if h["avg_deal_in"] is not None else ""),
+        Stat(_("Tenpai at draws %"), percent(h["draw_tenpai_rate"])),
+        Stat(_("Ippatsu"), str(h["ippatsu"])),
+        Stat(_("Yakuman"), str(h["yakuman"])),
+    ]
+    return {"items": items, "yaku": h["yaku"]}
 
 
 def _bust_counts(

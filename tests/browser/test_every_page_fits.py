@@ -9,6 +9,7 @@ sideways. Screenshots: test-artifacts/screenshots/fit-<route>.png.
 
 from __future__ import annotations
 
+import uuid
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -19,9 +20,11 @@ from league import limits, money
 from league.draw import services as draw_services
 from league.models import Day, DrawTable, Member, Membership, RulesVersion
 from league.recording import services
+from league.table import services as table_services
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import make_club, make_user
 from tests.league.test_isolation import POINTS, club_routes, populate, url
+from tests.league.test_table import game_hands
 
 if TYPE_CHECKING:
     pass
@@ -103,6 +106,25 @@ def club_pages() -> list[tuple[str, str]]:
             day=day, user=organiser, payer=int(transfer.payer), payee=int(transfer.payee)
         )
         money.entry_undo(entry=paid, user=organiser)
+    # Table mode (league.table): a game played to its end and not saved yet (the score display
+    # ended, and its preview), and one saved (the game page with its hands and their chart).
+    ended, saved = (
+        table_services.table_start(
+            club=club,
+            user=organiser,
+            key=uuid.uuid4(),
+            date=values["date"],
+            members=players[:4],
+            rate="0.3",
+        )
+        for _ in range(2)
+    )
+    for tg in (ended, saved):
+        for i, (event, marks) in enumerate(game_hands(players)):
+            table_services.hand_record(
+                tg=tg, user=organiser, index=i, key=uuid.uuid4(), event=event, marks=marks
+            )
+    hands_game = table_services.table_game_save(tg=saved, user=organiser)
     # Only the pages: a route that takes POST alone, redirects or sends a download is skipped.
     client = Client()
     client.force_login(organiser)
@@ -126,6 +148,14 @@ def club_pages() -> list[tuple[str, str]]:
             url("game_detail", ["slug", "game_id"], {**values, "game_id": chips_game.pk}),
         )
     )
+    pages += [
+        ("table_play_ended", url("table_play", ["slug", "key"], {**values, "key": ended.key})),
+        ("table_finish", url("table_finish", ["slug", "key"], {**values, "key": ended.key})),
+        (
+            "game_detail_hands",
+            url("game_detail", ["slug", "game_id"], {**values, "game_id": hands_game.pk}),
+        ),
+    ]
     return pages
 
 

@@ -264,6 +264,13 @@ def test_the_schema_is_public_and_names_every_operation(client) -> None:
         ("PUT", "/api/clubs/{slug}/games/{game_id}"),
         ("PATCH", "/api/clubs/{slug}/games/{game_id}"),
         ("POST", "/api/clubs/{slug}/games/{game_id}/void"),
+        ("POST", "/api/clubs/{slug}/tables"),
+        ("GET", "/api/clubs/{slug}/tables/{table_key}"),
+        ("PUT", "/api/clubs/{slug}/tables/{table_key}/hands/{index}"),
+        ("DELETE", "/api/clubs/{slug}/tables/{table_key}/hands/{index}"),
+        ("POST", "/api/clubs/{slug}/tables/{table_key}/game"),
+        ("GET", "/api/clubs/{slug}/games/{game_id}/hands"),
+        ("PUT", "/api/clubs/{slug}/games/{game_id}/hands"),
     }
     assert schema["components"]["securitySchemes"]["TokenAuth"]["scheme"] == "bearer"
 

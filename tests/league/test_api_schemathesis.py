@@ -9,6 +9,7 @@ that the generated requests reach the code behind the checks rather than stoppin
 from __future__ import annotations
 
 import datetime
+import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -27,6 +28,7 @@ from league.api import auth as api_auth
 from league.models import Game, Season
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
+from league.table import services as table_services
 from league.wsgi import application
 
 DATE = datetime.date(2026, 11, 21)
@@ -59,7 +61,17 @@ def seeded(club, members, organiser) -> dict[str, object]:
     )
     Season.objects.create(club=club, name="2026", start=DATE.replace(month=1, day=1), end=DATE)
     secret = api_auth.token_create(club=club, user=organiser, name="schemathesis")[1]
-    return {"secret": secret, "slug": club.slug, "date": DATE.isoformat(), "game_id": game.pk}
+    table = table_services.table_start(
+        club=club, user=organiser, key=uuid.uuid4(), date=DATE, members=members[:4], rate="0.3"
+    )
+    return {
+        "secret": secret,
+        "slug": club.slug,
+        "date": DATE.isoformat(),
+        "game_id": game.pk,
+        "table_key": str(table.key),
+        "index": 0,
+    }
 
 
 # Loaded when the tests are collected (the schema needs no database); schemathesis' lazy

@@ -7,6 +7,7 @@ touching this file; a route with a parameter this file cannot fill fails the tes
 from __future__ import annotations
 
 import datetime
+import uuid
 from typing import Any
 
 import pytest
@@ -20,12 +21,15 @@ from league.accounts import invitations
 from league.excel import tasks as export_tasks
 from league.models import ApiToken, Club, Day, LedgerEntry, Member, RulesVersion, Season
 from league.recording import services
+from league.table import services as table_services
 from tests.conftest import make_user
 
 DATE = datetime.date(2026, 11, 21)
 CLUB_PREFIX = "c/"  # league/urls.py: every club's pages are under c/<slug>/
 NOT_CLUB_SCOPED = {"home", "login", "logout", "set_language", "invitation_join"}
 NOT_CLUB_SCOPED |= {"favicon"}  # a redirect to the static icon (tests/league/test_pages.py)
+# The service worker (league.table.views.service_worker): a static file at the site's root.
+NOT_CLUB_SCOPED |= {"service_worker"}
 # A club's public share link (s/<token>/): tested in tests/league/test_public_share.py.
 NOT_CLUB_SCOPED |= {"public_standings", "public_season", "public_race", "public_days", "public_day"}
 # league/accounts: tested in tests/league/test_accounts_*.py.
@@ -104,7 +108,19 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
     export = export_tasks.export_start(
         club=club, user=organiser, params={}, name="log.xlsx", fallback="log.xlsx"
     )
+    # A table game (league.table) with a hand recorded.
+    table = table_services.table_start(
+        club=club, user=organiser, key=uuid.uuid4(), date=DATE, members=players, rate="0.3"
+    )
+    table_services.hand_record(
+        tg=table,
+        user=organiser,
+        index=0,
+        key=uuid.uuid4(),
+        event={"result": "draw", "tenpai": [str(players[0].pk)]},
+    )
     return {
+        "key": table.key,
         "export_id": export.pk,
         "invitation_id": invitation.pk,
         "slug": club.slug,

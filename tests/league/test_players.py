@@ -298,8 +298,9 @@ def test_player_page_404s_for_another_clubs_member_or_season(
 
 # --- the player page: queries ----------------------------------------------------------------
 
-# session, user, club, membership, member, seasons, rules, statistics, series, games
-PLAYER_QUERIES = 10
+# session, user, club, membership, member, seasons, rules, statistics, series, games, hand
+# statistics (league.table: one aggregate; the yaku only for a player with hand games)
+PLAYER_QUERIES = 11
 
 
 def play(club, user, members: Sequence[Member], count: int, date: datetime.date = DAY1) -> None:

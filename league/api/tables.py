@@ -1,0 +1,283 @@
+"""/api/clubs/<slug>/tables: a hanchan recorded hand by hand (league.table), as the table mode on
+the phone does it: start it, put each hand at its index (with an Idempotency-Key), undo the last,
+save the ended game; and /games/<id>/hands to read or correct a saved game's hands.
+
+Hands are docs/hands.md's hand objects with players named by member id (as strings). The server
+plays every hand with the engine: points sent by a client are never read.
+"""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+from typing import Annotated, Any
+
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy
+from ninja import Field, Header, Path, Schema, Status
+from ninja.errors import HttpError
+
+from league.api.auth import api_club
+from league.api.base import (
+    IDEMPOTENCY_NAMESPACE,
+    MAX_ID,
+    MAX_REVISION,
+    READ,
+    WRITE,
+    ApiErrors,
+    GameId,
+    Slug,
+    Text20,
+    api,
+)
+from league.api.schemas import GameOut, _game_detail
+from league.core.errors import NON_FIELD, ServiceError
+from league.models import ApiToken, Club, Game, Member, RulesVersion, TableGame
+from league.table import services
+from league.table.services import HandConflict
+
+MAX_HANDS = 200  # far beyond any hanchan (a West round with many renchan stays under 60)
+TableKey = Annotated[uuid.UUID, Path(description="The table game's key.")]
+HandIndex = Annotated[int, Path(ge=0, lt=MAX_HANDS, description="0 is the game's first hand.")]
+KEY_NEEDED = gettext_lazy("Send an Idempotency-Key with each hand.")
+HAND_DESCRIPTION = (
+    "docs/hands.md's hand object, players named by member id as strings, e.g. "
+    '{"result": "ron", "from": "12", "winners": [{"player": "10", "han": 3, "fu": 40}], '
+    '"riichi": ["10"]}.'
+)
+MARKS_DESCRIPTION = (
+    "Per winner (member id as a string): ippatsu, called (true/false), ura, aka (counts), yaku "
+    "(names). They give the chips where the club's chips have them, and the statistics."
+)
+
+
+class TableIn(Schema):
+    date: datetime.date = Field(description="The day.")
+    table: Text20 = ""
+    rate: Text20 | None = Field(None, description="One of the club's rates; the first if left out.")
+    players: list[Annotated[int, Field(ge=1, le=MAX_ID)]] = Field(
+        max_length=8, description="Member ids from 起家 (East)."
+    )
+
+
+class HandIn(Schema):
+    event: dict[str, Any] = Field(description=HAND_DESCRIPTION)
+    marks: dict[str, Any] = Field(default_factory=dict, description=MARKS_DESCRIPTION)
+
+
+class HandOut(Schema):
+    index: int
+    key: str
+    event: dict[str, Any]
+    marks: dict[str, Any]
+    round: str
+    honba: int
+    sticks: int = Field(description="Riichi sticks on the table when the hand began.")
+    dealer: int = Field(description="The dealer's seat.")
+    deltas: list[int]
+    scores: list[int]
+
+
+class TableOut(Schema):
+    key: str
+    saved_game: int | None = Field(description="The game's id once saved.")
+    next_index: int
+    points: list[int] = Field(description="Each seat's points now.")
+    round: str
+    honba: int
+    sticks: int
+    dealer: int
+    ended: str | None = Field(description="How the game ended, or null while it goes on.")
+    hands: list[HandOut]
+
+
+class HandsEditIn(Schema):
+    revision: int = Field(ge=1, le=MAX_REVISION, description="The game's revision being edited.")
+    hands: list[HandIn] = Field(min_length=1, max_length=MAX_HANDS)
+
+
+def _errors(e: ServiceError) -> dict[str, list[str]]:
+    return {k: [str(m) for m in v] for k, v in e.errors.items()}
+
+
+def _token(request: HttpRequest) -> ApiToken:
+    return request.auth  # type: ignore[attr-defined,no-any-return]
+
+
+def _key(token: ApiToken, key: str | None) -> uuid.UUID | None:
+    return uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{token.pk}:table:{key}") if key else None
+
+
+def _table(club: Club, key: uuid.UUID) -> TableGame:
+    tg = get_object_or_404(TableGame.objects.select_related("rules_version"), club=club, key=key)
+    tg.club = club
+    return tg
+
+
+@api.post("/clubs/{slug}/tables", response={200: TableOut, 201: TableOut, **WRITE})
+def table_start(
+    request: HttpRequest,
+    slug: Slug,
+    data: TableIn,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            max_length=200,
+            description="The same key twice from the same token starts one table game.",
+        ),
+    ] = None,
+) -> Status[dict[str, Any]]:
+    """Start a table game with the players from 起家 and the rules in force on the date."""
+    club = api_club(request, slug, organiser=True)
+    token = _token(request)
+    date = data.date
+    key = _key(token, idempotency_key) or uuid.uuid4()
+    existing = TableGame.objects.filter(club=club, key=key).first()
+    if existing is not None:
+        return Status(200, services.state_json(existing))
+    found = {m.pk: m for m in Member.objects.filter(club=club, pk__in=data.players)}
+    missing = [i for i, pk in enumerate(data.players) if pk not in found]
+    if missing:
+        raise ApiErrors(
+            422, {f"players[{i}]": [str(gettext_lazy("No such member."))] for i in missing}
+        )
+    version = RulesVersion.in_force(club, date)
+    rate = data.rate
+    if rate is None and version is not None:
+        rate = next(iter(version.rules.rates), "")
+    try:
+        tg = services.table_start(
+            club=club,
+            user=token.user,
+            key=key,
+            date=date,
+            members=[found[pk] for pk in data.players],
+            table=data.table,
+            rate=rate or "",
+        )
+    except ServiceError as e:
+        raise ApiErrors(422, _errors(e)) from None
+    return Status(201, services.state_json(tg))
+
+
+@api.get("/clubs/{slug}/tables/{table_key}", response={200: TableOut, **READ})
+def table_detail(request: HttpRequest, slug: Slug, table_key: TableKey) -> dict[str, Any]:
+    club = api_club(request, slug)
+    return services.state_json(_table(club, table_key))
+
+
+@api.put(
+    "/clubs/{slug}/tables/{table_key}/hands/{index}",
+    response={200: TableOut, 201: TableOut, **WRITE},
+)
+def hand_put(
+    request: HttpRequest,
+    slug: Slug,
+    table_key: TableKey,
+    index: HandIndex,
+    data: HandIn,
+    idempotency_key: Annotated[
+        str,
+        Header(
+            alias="Idempotency-Key",
+            min_length=1,
+            max_length=200,
+            description="The same key again returns the hand it recorded (200). Another hand "
+            "already at this index is a 409 (another phone at the table); the same hand there "
+            "is merged into it (200).",
+        ),
+    ],
+) -> Status[dict[str, Any]]:
+    """Record hand `index` of a running table game; the table after it."""
+    club = api_club(request, slug, organiser=True)
+    tg = _table(club, table_key)
+    token = _token(request)
+    key = _key(token, idempotency_key)
+    if key is None:
+        raise ApiErrors(422, {"Idempotency-Key": [str(KEY_NEEDED)]})
+    try:
+        _hand, created = services.hand_record(
+            tg=tg, user=token.user, index=index, key=key, event=data.event, marks=data.marks
+        )
+    except HandConflict as e:
+        raise ApiErrors(409, _errors(e)) from None
+    except ServiceError as e:
+        raise ApiErrors(422, _errors(e)) from None
+    return Status(201 if created else 200, services.state_json(tg))
+
+
+@api.delete("/clubs/{slug}/tables/{table_key}/hands/{index}", response={200: TableOut, **WRITE})
+def hand_undo(
+    request: HttpRequest, slug: Slug, table_key: TableKey, index: HandIndex
+) -> dict[str, Any]:
+    """Undo the last hand (kept in the history, no longer counted); again: nothing happens."""
+    club = api_club(request, slug, organiser=True)
+    tg = _table(club, table_key)
+    try:
+        services.hand_undo(tg=tg, user=_token(request).user, index=index)
+    except ServiceError as e:
+        raise ApiErrors(409, _errors(e)) from None
+    return services.state_json(tg)
+
+
+@api.post("/clubs/{slug}/tables/{table_key}/game", response={200: GameOut, **WRITE})
+def table_save(request: HttpRequest, slug: Slug, table_key: TableKey) -> dict[str, Any]:
+    """Settle and save the ended game (once: again returns the same game)."""
+    club = api_club(request, slug, organiser=True)
+    tg = _table(club, table_key)
+    try:
+        game = services.table_game_save(tg=tg, user=_token(request).user)
+    except ServiceError as e:
+        raise ApiErrors(422, _errors(e)) from None
+    return _game_detail(club, game.pk)
+
+
+def _game_table(club: Club, game_id: int) -> TableGame:
+    game = get_object_or_404(Game, club=club, pk=game_id)
+    tg = TableGame.objects.filter(game=game).select_related("rules_version", "game").first()
+    if tg is None:
+        raise HttpError(404, str(gettext_lazy("This game was not recorded hand by hand.")))
+    tg.club = club
+    return tg
+
+
+@api.get("/clubs/{slug}/games/{game_id}/hands", response={200: list[HandOut], **READ})
+def game_hands(request: HttpRequest, slug: Slug, game_id: GameId) -> list[dict[str, Any]]:
+    """The hands of the game's current revision."""
+    club = api_club(request, slug)
+    tg = _game_table(club, game_id)
+    return services.state_json(tg)["hands"]  # type: ignore[no-any-return]
+
+
+@api.put("/clubs/{slug}/games/{game_id}/hands", response={200: GameOut, **WRITE})
+def game_hands_edit(
+    request: HttpRequest, slug: Slug, game_id: GameId, data: HandsEditIn
+) -> dict[str, Any]:
+    """Correct a saved game by its hands: re-settled from them as a new revision."""
+    club = api_club(request, slug, organiser=True)
+    tg = _game_table(club, game_id)
+    game = tg.game
+    assert game is not None
+    if game.voided:
+        raise ApiErrors(409, {NON_FIELD: [str(gettext_lazy("A void game cannot be changed."))]})
+    if game.revision != data.revision:
+        raise ApiErrors(
+            409,
+            {
+                "revision": [
+                    str(gettext_lazy("Someone else changed this game. Fetch it again and retry."))
+                ]
+            },
+        )
+    try:
+        services.table_game_edit(
+            tg=tg,
+            user=_token(request).user,
+            hands=[h.model_dump() for h in data.hands],
+            expected_revision=data.revision,
+        )
+    except ServiceError as e:
+        raise ApiErrors(422, _errors(e)) from None
+    return _game_detail(club, game.pk)

@@ -1,0 +1,127 @@
+"""A hanchan recorded hand by hand at the table (点数係, league.table): the running game, its
+hands, and each player's hand statistics per game, kept at write time.
+
+A `TableGame` is started on one phone with four players and the club's rules version; its hands
+are `Hand` rows played by the engine (scoring.play_hand) on the server, whatever the phone showed.
+When the engine ends the game it is saved as an ordinary `Game` (league.recording) and linked here.
+Nothing is deleted: an undone hand stays with `live` false; an edit of the saved game writes its
+hands again at the game's new revision and the old rows stop being live.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from league.models.clubs import Club
+from league.models.games import Game
+from league.models.members import Member
+from league.models.rules import RulesVersion
+
+
+class TableGame(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="table_games")
+    # Made by the phone that starts the game: a retried start is the same game.
+    key = models.UUIDField(editable=False)
+    date = models.DateField(_("date"))
+    table = models.CharField(_("table"), max_length=20, blank=True)
+    rate = models.CharField(_("rate"), max_length=20, blank=True)
+    rules_version = models.ForeignKey(RulesVersion, on_delete=models.PROTECT, related_name="+")
+    # The hand rules (docs/hands.md's full object) fixed when the game started.
+    hand_rules = models.JSONField()
+    # Member primary keys in seat order from 起家.
+    seats = models.JSONField()
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.PROTECT, related_name="table_game"
+    )
+    draw_table = models.PositiveIntegerField(null=True, blank=True)  # the draw's card, if any
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "key"], name="table_game_key_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date:%Y/%m/%d} {self.table} ({self.key})"
+
+
+class Hand(models.Model):
+    """One hand (局) as recorded, with what the engine made of it."""
+
+    table_game = models.ForeignKey(TableGame, on_delete=models.PROTECT, related_name="hands")
+    index = models.PositiveIntegerField()  # 0: the first hand of the game
+    revision = models.PositiveIntegerField(default=1)  # the game's revision these hands belong to
+    live = models.BooleanField(default=True)  # false: undone, or an earlier revision's
+    key = models.UUIDField(editable=False)  # the phone's idempotency key for this hand
+    # docs/hands.md's hand object, players named by member primary key (as strings).
+    event = models.JSONField()
+    # Per winner (member pk as a string): ippatsu, ura, aka, called, yaku — for chips and stats.
+    marks = models.JSONField(default=dict, blank=True)
+    round = models.CharField(max_length=4)
+    honba = models.PositiveSmallIntegerField()
+    sticks = models.PositiveSmallIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    deltas = models.JSONField()  # per seat
+    scores = models.JSONField()  # per seat, after the hand
+    ended = models.CharField(max_length=20, blank=True)  # how the game ended after this hand
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table_game", "revision", "index", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table_game", "index"], condition=Q(live=True), name="hand_live_once"
+            ),
+            models.UniqueConstraint(fields=["table_game", "key"], name="hand_key_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_game_id} #{self.index} {self.round}"
+
+
+class HandStat(models.Model):
+    """One player's hand statistics in one revision of a game recorded hand by hand, counted like
+    `Result` (only the current revision of a game that is not void): the player page sums them."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="hand_stats")
+    revision = models.PositiveIntegerField()
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="hand_stats")
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    date = models.DateField()  # the game's, so that a period needs no join
+    counted = models.BooleanField(default=True)
+    hands = models.PositiveIntegerField(default=0)  # hands dealt (chombo replays not counted)
+    wins = models.PositiveIntegerField(default=0)
+    called_wins = models.PositiveIntegerField(default=0)  # wins with an open hand
+    deal_ins = models.PositiveIntegerField(default=0)
+    riichi = models.PositiveIntegerField(default=0)
+    win_points = models.IntegerField(default=0)  # the hands' value received (honba in, sticks out)
+    deal_in_points = models.IntegerField(default=0)  # paid on deal-ins (honba in)
+    draws = models.PositiveIntegerField(default=0)  # exhaustive draws played
+    draw_tenpai = models.PositiveIntegerField(default=0)
+    ippatsu = models.PositiveIntegerField(default=0)
+    yakuman = models.PositiveIntegerField(default=0)
+    yaku = models.JSONField(default=dict, blank=True)  # yaku name -> count
+
+    class Meta:
+        ordering = ["game", "revision", "member"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "revision", "member"], name="hand_stat_once_per_revision"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["member", "counted", "date"], name="hand_stat_member"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} r{self.revision} {self.member_id}"

@@ -1,0 +1,624 @@
+"""点数係: a hanchan recorded hand by hand on one phone at the table.
+
+The phone sends each hand (docs/hands.md's hand object, players named by member primary key) with
+an idempotency key and its index in the game; the server plays it with the engine
+(scoring.play_hand) and keeps it. A hand sent twice is kept once; a second phone sending the same
+hand index with the same hand is merged into it, with another hand refused. The points the phone
+shows are never read: everything is worked out again here from the hands.
+
+When the engine ends the game, `table_game_save` settles the final points, deposits, chombo and
+the chips the hands imply through the ordinary recording service (league.recording), links the
+game and keeps each player's hand statistics (HandStat) at write time.
+"""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+import scoring
+from league import limits
+from league.core.errors import NON_FIELD, ServiceError, problem_message
+from league.models import Game, Hand, HandStat, Member, RulesVersion, TableGame
+from league.models.audit import User, audit
+from league.models.clubs import Club, lock_club
+from league.models.rules import rules_in_force
+from league.recording import services as recording
+from league.recording.services import ChipInput, GameInput, SeatInput
+from scoring import errors as codes
+from scoring.hands import STICK
+from scoring.hands_json import hand_rules_from_json, hands_game_from_json
+
+MARK_FIELDS = ("ippatsu", "ura", "aka", "called", "yaku")
+MAX_DORA = 20  # far beyond any hand: 裏ドラ and 赤 counted per winning hand
+# Chip kinds of the club's rules (settlement.md's `chips`) that the hands imply, by the mark.
+CHIP_MARKS = {
+    "ippatsu": ("ippatsu",),
+    "yakuman": ("yakuman",),
+    "ura": ("uradora", "ura"),
+    "aka": ("akadora", "aka"),
+}
+
+
+# --- the rules -------------------------------------------------------------------------------
+
+
+def hand_rules_for(version: RulesVersion) -> scoring.HandRules:
+    """The hand rules a club plays by: the hand preset of the same name as the club's settlement
+    preset (docs/hands.md: the club presets share their names), else Tenhou's (3 players:
+    `tenhou-3p`), with the club's starting points in either case."""
+    rules = version.rules
+    preset = scoring.HAND_PRESETS.get(version.preset)
+    if preset is None or preset.rules.players != rules.players:
+        preset = scoring.HAND_PRESETS["tenhou" if rules.players == 4 else "tenhou-3p"]
+    return replace(preset.rules, start=rules.start)
+
+
+# --- reading a game back ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Played:
+    """The live hands of a table game as the engine plays them."""
+
+    rules: scoring.HandRules
+    players: tuple[str, ...]  # member pks as strings, seat order
+    hands: list[Hand]
+    records: list[scoring.HandRecord]
+    state: scoring.GameState
+    chombo: tuple[str, ...]
+
+
+def live_hands(tg: TableGame) -> list[Hand]:
+    return list(Hand.objects.filter(table_game=tg, live=True).order_by("index"))
+
+
+def _players(tg: TableGame) -> tuple[str, ...]:
+    return tuple(str(pk) for pk in tg.seats)
+
+
+def play(tg: TableGame, hands: Sequence[Hand] | None = None) -> Played:
+    """Play the stored hands again with the engine (they were checked when stored)."""
+    hands = list(live_hands(tg) if hands is None else hands)
+    rules = hand_rules_from_json(tg.hand_rules)
+    players = _players(tg)
+    game = hands_game_from_json({"players": list(players), "hands": [h.event for h in hands]})
+    result = scoring.play_game(rules, game)
+    return Played(rules, players, hands, list(result.hands), result.state, result.chombo)
+
+
+def state_json(tg: TableGame, played: Played | None = None) -> dict[str, Any]:
+    """What the phone shows: the table now and every live hand."""
+    played = played or play(tg)
+    st = played.state
+    n = played.rules.players
+    return {
+        "key": str(tg.key),
+        "saved_game": tg.game_id,
+        "next_index": len(played.hands),
+        "points": list(st.points),
+        "round": scoring.round_label(played.rules, min(st.hand, played.rules.very_last_hand)),
+        "honba": st.honba,
+        "sticks": st.sticks,
+        "dealer": st.hand % n,
+        "ended": st.ended,
+        "hands": [
+            {
+                "index": h.index,
+                "key": str(h.key),
+                "event": h.event,
+                "marks": h.marks,
+                "round": r.round,
+                "honba": r.honba,
+                "sticks": r.sticks,
+                "dealer": r.dealer,
+                "deltas": list(r.deltas),
+                "scores": list(r.scores),
+            }
+            for h, r in zip(played.hands, played.records, strict=True)
+        ],
+    }
+
+
+# --- starting --------------------------------------------------------------------------------
+
+
+def table_start(
+    *,
+    club: Club,
+    user: User,
+    key: uuid.UUID,
+    date: datetime.date,
+    members: Sequence[Member],
+    table: str = "",
+    rate: str = "",
+    draw_table: int | None = None,
+) -> TableGame:
+    """Start a table game (the same `key` twice: the same game) with the rules in force."""
+    existing = TableGame.objects.filter(club=club, key=key).first()
+    if existing is not None:
+        return existing
+    errors = limits.column_problems(TableGame, table=table, rate=rate)
+    if (problem := limits.date_problem(date)) is not None:
+        errors["date"] = [problem]
+    if errors:
+        raise ServiceError(errors)
+    version = rules_in_force(club, date)
+    rules = version.rules
+    if len(members) != rules.players:
+        raise ServiceError.one(NON_FIELD, _("Choose %(count)s players.") % {"count": rules.players})
+    seen: set[int] = set()
+    for i, member in enumerate(members):
+        if member.club_id != club.pk or member.merged_into_id is not None:
+            raise ServiceError.one(f"member_{i}", _("Choose a member of this club."))
+        if member.pk in seen:
+            raise ServiceError.one(f"member_{i}", _("The same player is in two seats."))
+        seen.add(member.pk)
+    if rules.rates and rate not in rules.rates:
+        raise ServiceError.one("rate", _("Choose one of the club's rates."))
+    if not rules.rates:
+        rate = ""
+    hand_rules = hand_rules_for(version)
+    try:
+        with transaction.atomic():
+            lock_club(club.pk)
+            tg = TableGame.objects.create(
+                club=club,
+                key=key,
+                date=date,
+                table=table,
+                rate=rate,
+                rules_version=version,
+                hand_rules=hand_rules.to_json(),
+                seats=[m.pk for m in members],
+                draw_table=draw_table,
+                created_by=user if getattr(user, "pk", None) else None,
+            )
+            audit(
+                club=club,
+                actor=user,
+                action="table.start",
+                target=f"table_game:{tg.pk}",
+                after={"key": str(key), "date": date.isoformat(), "seats": tg.seats},
+            )
+            return tg
+    except IntegrityError:
+        existing = TableGame.objects.filter(club=club, key=key).first()
+        if existing is None:
+            raise
+        return existing
+
+
+# --- one hand --------------------------------------------------------------------------------
+
+
+class HandConflict(ServiceError):
+    """Another phone recorded a different hand at this index: refused, nothing stored."""
+
+
+def _clean_marks(marks: object, event: dict[str, Any]) -> dict[str, Any]:
+    """Per winner: ippatsu, called (booleans), ura, aka (counts), yaku (names)."""
+    if marks in (None, {}):
+        return {}
+    if not isinstance(marks, dict):
+        raise ServiceError.one("marks", _("The marks must be an object by winner."))
+    winners = set(_winners(event))
+    out: dict[str, Any] = {}
+    for who, mark in marks.items():
+        if who not in winners or not isinstance(mark, dict):
+            raise ServiceError.one(f"marks.{who}", _("Marks are only for a winner of the hand."))
+        clean: dict[str, Any] = {}
+        for name, value in mark.items():
+            if name not in MARK_FIELDS:
+                raise ServiceError.one(f"marks.{who}.{name}", _("Unknown field."))
+            if name in ("ippatsu", "called"):
+                if not isinstance(value, bool):
+                    raise ServiceError.one(f"marks.{who}.{name}", _("Must be true or false."))
+                if value:
+                    clean[name] = True
+            elif name == "yaku":
+                if not isinstance(value, list) or not all(
+                    isinstance(y, str) and 0 < len(y) <= 30 for y in value
+                ):
+                    raise ServiceError.one(f"marks.{who}.yaku", _("Must be a list of names."))
+                if value:
+                    clean["yaku"] = list(value)[:30]
+            else:
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise ServiceError.one(f"marks.{who}.{name}", _("Must be a whole number."))
+                if not 0 <= value <= MAX_DORA:
+                    raise ServiceError.one(
+                        f"marks.{who}.{name}",
+                        _("Must be from 0 to %(high)s.") % {"high": MAX_DORA},
+                    )
+                if value:
+                    clean[name] = value
+        if clean:
+            out[who] = clean
+    return out
+
+
+def _winners(event: dict[str, Any]) -> list[str]:
+    if event.get("result") == "ron" and isinstance(event.get("winners"), list):
+        return [str(w.get("player")) for w in event["winners"] if isinstance(w, dict)]
+    if event.get("result") == "tsumo":
+        return [str(event.get("winner"))]
+    return []
+
+
+def _hand_message(problem: scoring.Problem) -> str:
+    p = problem.params
+    messages = {
+        codes.IMPOSSIBLE_HAND: lambda: (
+            _("No hand has %(han)s han %(fu)s fu here.") % {"han": p.get("han"), "fu": p.get("fu")}
+        ),
+        codes.TOO_MANY_WINNERS: lambda: (
+            _("At most %(most)s players can win on one discard.") % {"most": p.get("most")}
+        ),
+        codes.RIICHI_POINTS: lambda: _("Not enough points to declare riichi."),
+        codes.GAME_ENDED: lambda: _("The game has already ended."),
+        codes.NOT_IN_RULES: lambda: _("The club's rules do not have this."),
+    }
+    make = messages.get(problem.code)
+    if make:
+        return make()
+    try:
+        return problem_message(problem)
+    except (KeyError, TypeError, ValueError):  # a problem without the parameters the form's has
+        return _("This value is not allowed here: %(field)s.") % {"field": problem.field}
+
+
+def _engine_error(e: scoring.InputError) -> ServiceError:
+    """The engine's problems with a hand, each field named relative to the hand ("winners[0].fu")."""
+    fields: dict[str, list[str]] = {}
+    for problem in e.problems:
+        name = problem.field.removeprefix("hands[0]").removeprefix(".") or NON_FIELD
+        messages = fields.setdefault(name, [])
+        if (message := _hand_message(problem)) not in messages:
+            messages.append(message)
+    return ServiceError(fields)
+
+
+def _lock(tg: TableGame) -> TableGame:
+    lock_club(tg.club_id)
+    return TableGame.objects.select_for_update().get(pk=tg.pk)
+
+
+def hand_record(
+    *,
+    tg: TableGame,
+    user: User,
+    index: int,
+    key: uuid.UUID,
+    event: Any,
+    marks: Any = None,
+) -> tuple[Hand, bool]:
+    """Record hand `index` of a running table game; (the hand, whether it is new). The same
+    `key` again returns the hand it recorded. A hand at an index already recorded is the same
+    hand when its event and marks are equal (another phone at the table: merged), else a
+    HandConflict. An index past the next one is refused."""
+    if not isinstance(event, dict):
+        raise ServiceError.one("event", _("The hand must be an object."))
+    marks = _clean_marks(marks, event)
+    with transaction.atomic():
+        tg = _lock(tg)
+        same = Hand.objects.filter(table_game=tg, key=key).first()
+        if same is not None:
+            return same, False
+        if tg.game_id is not None:
+            raise ServiceError.one(NON_FIELD, _("This game has been saved already."))
+        hands = live_hands(tg)
+        if index < len(hands):
+            there = hands[index]
+            if there.event == event and there.marks == marks:
+                return there, False
+            raise HandConflict.one(
+                "index",
+                _(
+                    "Hand %(number)s was recorded differently on another phone. "
+                    "Reload the table to see it."
+                )
+                % {"number": index + 1},
+            )
+        if index > len(hands):
+            raise ServiceError.one(
+                "index",
+                _("Hands before hand %(number)s are missing.") % {"number": index + 1},
+            )
+        played = play(tg, hands)
+        try:
+            game = hands_game_from_json({"players": list(played.players), "hands": [event]})
+            record, state = scoring.play_hand(
+                played.rules, played.players, played.state, game.hands[0]
+            )
+        except scoring.InputError as e:
+            raise _engine_error(e) from None
+        hand = Hand.objects.create(
+            table_game=tg,
+            index=index,
+            key=key,
+            event=event,
+            marks=marks,
+            round=record.round,
+            honba=record.honba,
+            sticks=record.sticks,
+            dealer=record.dealer,
+            deltas=list(record.deltas),
+            scores=list(record.scores),
+            ended=state.ended or "",
+            recorded_by=user if getattr(user, "pk", None) else None,
+        )
+        audit(
+            club=tg.club,
+            actor=user,
+            action="hand.record",
+            target=f"table_game:{tg.pk}",
+            after={"index": index, "event": event, "marks": marks, "scores": hand.scores},
+        )
+        return hand, True
+
+
+def hand_undo(*, tg: TableGame, user: User, index: int) -> bool:
+    """Undo the last hand (kept, no longer live). Undoing a hand already undone does nothing
+    (a retried request); only the last hand can be undone."""
+    with transaction.atomic():
+        tg = _lock(tg)
+        if tg.game_id is not None:
+            raise ServiceError.one(NON_FIELD, _("This game has been saved already."))
+        hands = live_hands(tg)
+        if index >= len(hands):
+            return False
+        if index != len(hands) - 1:
+            raise ServiceError.one("index", _("Only the last hand can be undone."))
+        hand = hands[-1]
+        hand.live = False
+        hand.save(update_fields=["live"])
+        audit(
+            club=tg.club,
+            actor=user,
+            action="hand.undo",
+            target=f"table_game:{tg.pk}",
+            before={"index": index, "event": hand.event, "marks": hand.marks},
+        )
+        return True
+
+
+# --- saving the game -------------------------------------------------------------------------
+
+
+def game_input(tg: TableGame, played: Played, members: dict[int, Member]) -> GameInput:
+    """The ended game as the recording service takes it: final points, the sticks left as
+    deposits, chombo, the chips its hands imply (where the club's chips have them) and 焼き鳥."""
+    if played.state.ended is None:
+        raise ServiceError.one(NON_FIELD, _("The game has not ended yet."))
+    rules = tg.rules_version.rules
+    seats = [members[pk] for pk in tg.seats]
+    by_key = {str(m.pk): m for m in seats}
+    won: set[str] = set()
+    chips: list[ChipInput] = []
+    for hand in played.hands:
+        event = hand.event
+        for who in _winners(event):
+            won.add(who)
+        for who, win in _wins(event):
+            mark = hand.marks.get(who, {})
+            discarder = by_key.get(event.get("from")) if event["result"] == "ron" else None
+            counts = {
+                "ippatsu": 1 if mark.get("ippatsu") else 0,
+                "yakuman": win.get("yakuman") or 0,
+                "ura": mark.get("ura", 0),
+                "aka": mark.get("aka", 0),
+            }
+            for name, count in counts.items():
+                kind = next((k for k in CHIP_MARKS[name] if k in rules.chips), None)
+                if kind and count:
+                    chips.append(ChipInput(kind, by_key[who], discarder, count))
+    counts = {p: played.chombo.count(p) for p in played.players}
+    yakitori = rules.yakitori is not None
+    return GameInput(
+        date=tg.date,
+        table=tg.table,
+        rate=tg.rate,
+        deposits=STICK * played.state.sticks,
+        seats=[
+            SeatInput(
+                member=m,
+                points=played.state.points[i],
+                chombo=counts[str(m.pk)],
+                yakitori=yakitori and str(m.pk) not in won,
+            )
+            for i, m in enumerate(seats)
+        ],
+        chips=chips,
+        submission_key=tg.key,
+    )
+
+
+def _wins(event: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    if event.get("result") == "ron":
+        return [(str(w["player"]), w) for w in event["winners"]]
+    if event.get("result") == "tsumo":
+        return [(str(event["winner"]), event)]
+    return []
+
+
+def seat_members(tg: TableGame) -> dict[int, Member]:
+    return {m.pk: m for m in Member.objects.filter(pk__in=tg.seats)}
+
+
+def table_preview(*, tg: TableGame) -> tuple[GameInput, recording.Preview, Played]:
+    played = play(tg)
+    data = game_input(tg, played, seat_members(tg))
+    preview = recording.game_preview(club=tg.club, data=data, version=tg.rules_version)
+    return data, preview, played
+
+
+def table_game_save(*, tg: TableGame, user: User) -> Game:
+    """Settle and record the ended game (once: its key is the game's submission key) and keep its
+    hand statistics."""
+    if tg.game_id is not None:
+        return tg.game  # type: ignore[return-value]
+    caller = tg
+    with transaction.atomic():
+        tg = _lock(tg)
+        if tg.game_id is not None:
+            caller.game = tg.game
+            return tg.game  # type: ignore[return-value]
+        data, _preview, played = table_preview(tg=tg)
+        game = recording.game_record(club=tg.club, user=user, data=data, draw_table=tg.draw_table)
+        tg.game = caller.game = game
+        tg.save(update_fields=["game"])
+        HandStat.objects.bulk_create(hand_stats(tg, played, game))
+        audit(
+            club=tg.club,
+            actor=user,
+            action="table.save",
+            target=f"table_game:{tg.pk}",
+            game=game,
+            after={"game": game.pk, "hands": len(played.hands)},
+        )
+    return game
+
+
+def table_game_edit(
+    *, tg: TableGame, user: User, hands: Sequence[dict[str, Any]], expected_revision: int
+) -> Game:
+    """Correct a saved hand-by-hand game: its hands are written again (the old ones stay, not
+    live) and the game is re-settled from them as a new revision, with its statistics."""
+    if not isinstance(hands, list) or not hands:
+        raise ServiceError.one("hands", _("Give the game's hands."))
+    with transaction.atomic():
+        tg = _lock(tg)
+        game = tg.game
+        if game is None:
+            raise ServiceError.one(NON_FIELD, _("This game has not been saved yet."))
+        recording.game_check_revision(game=game, expected_revision=expected_revision)
+        rules = hand_rules_from_json(tg.hand_rules)
+        players = _players(tg)
+        events, marks = [], []
+        for i, hand in enumerate(hands):
+            if not isinstance(hand, dict) or not isinstance(hand.get("event"), dict):
+                raise ServiceError.one(f"hands[{i}]", _("The hand must be an object."))
+            events.append(hand["event"])
+            marks.append(_clean_marks(hand.get("marks"), hand["event"]))
+        try:
+            result = scoring.play_game(
+                rules, hands_game_from_json({"players": list(players), "hands": events})
+            )
+        except scoring.InputError as e:
+            raise _engine_error(e) from None
+        old = live_hands(tg)
+        Hand.objects.filter(pk__in=[h.pk for h in old]).update(live=False)
+        revision = game.revision + 1
+        new = Hand.objects.bulk_create(
+            [
+                Hand(
+                    table_game=tg,
+                    index=i,
+                    revision=revision,
+                    key=uuid.uuid4(),
+                    event=event,
+                    marks=mark,
+                    round=r.round,
+                    honba=r.honba,
+                    sticks=r.sticks,
+                    dealer=r.dealer,
+                    deltas=list(r.deltas),
+                    scores=list(r.scores),
+                    ended=(result.state.ended or "") if i == len(events) - 1 else "",
+                    recorded_by=user if getattr(user, "pk", None) else None,
+                )
+                for i, (event, mark, r) in enumerate(zip(events, marks, result.hands, strict=True))
+            ]
+        )
+        played = Played(rules, players, new, list(result.hands), result.state, result.chombo)
+        data = game_input(tg, played, seat_members(tg))
+        game = recording.game_edit(
+            game=game, user=user, data=data, expected_revision=expected_revision, from_hands=True
+        )
+        HandStat.objects.filter(game=game, counted=True).update(counted=False)
+        HandStat.objects.bulk_create(hand_stats(tg, played, game))
+    return game
+
+
+# --- statistics at write time ----------------------------------------------------------------
+
+
+def hand_stats(tg: TableGame, played: Played, game: Game) -> list[HandStat]:
+    """Each player's hand statistics in this revision of the game (docs/hands.md's stats)."""
+    n = played.rules.players
+    players = played.players
+    rows = {
+        p: HandStat(
+            game=game,
+            revision=game.revision,
+            member_id=int(p),
+            club_id=tg.club_id,
+            date=game.date,
+            counted=not game.voided,
+            yaku={},
+        )
+        for p in players
+    }
+    for hand, record in zip(played.hands, played.records, strict=True):
+        event = hand.event
+        result = event["result"]
+        if result == "chombo":
+            continue  # the hand is replayed
+        riichi = set(event.get("riichi", []))
+        for p in players:
+            rows[p].hands += 1
+            if p in riichi:
+                rows[p].riichi += 1
+        if result == "draw":
+            tenpai = set(event.get("tenpai", []))
+            for p in players:
+                rows[p].draws += 1
+                if p in tenpai:
+                    rows[p].draw_tenpai += 1
+            continue
+        wins = _wins(event)
+        if not wins:
+            continue
+        taker = _stick_taker(event, players, n, played.rules)
+        paid = [w for w in wins if result == "tsumo" or played.rules.multi_ron != "atamahane"]
+        if result == "ron" and played.rules.multi_ron == "atamahane":
+            paid = [w for w in wins if w[0] == taker]
+        for who, win in paid:
+            row = rows[who]
+            seat = players.index(who)
+            value = record.deltas[seat] + (1000 if who in riichi else 0)
+            if who == taker:
+                value -= 1000 * (record.sticks + len(riichi))
+            row.wins += 1
+            row.win_points += value
+            mark = hand.marks.get(who, {})
+            row.called_wins += bool(mark.get("called"))
+            row.ippatsu += bool(mark.get("ippatsu"))
+            if win.get("yakuman"):
+                row.yakuman += 1
+            for yaku in mark.get("yaku", []):
+                row.yaku[yaku] = row.yaku.get(yaku, 0) + 1
+        if result == "ron":
+            loser = str(event["from"])
+            seat = players.index(loser)
+            rows[loser].deal_ins += 1
+            rows[loser].deal_in_points += -record.deltas[seat] - (1000 if loser in riichi else 0)
+    return list(rows.values())
+
+
+def _stick_taker(
+    event: dict[str, Any], players: tuple[str, ...], n: int, rules: scoring.HandRules
+) -> str:
+    """Who took the sticks: the tsumo winner, or the first ron winner in turn from the discarder."""
+    wins = _wins(event)
+    if event["result"] == "tsumo":
+        return wins[0][0]
+    discarder = players.index(str(event["from"]))
+    return min((w[0] for w in wins), key=lambda p: (players.index(p) - discarder) % n)

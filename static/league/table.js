@@ -1,0 +1,446 @@
+// 点数係: the score display that records each hand. Every hand is kept in localStorage first
+// with an idempotency key, then sent; while the signal is gone the table keeps playing (the
+// display counts with table_engine.js) and the queue is sent, in order, when it comes back.
+// The server's answer (the engine's) always replaces the local count. A hand that another phone
+// recorded differently is refused there (409): this phone then takes the server's hands.
+(function () {
+  "use strict";
+  var boot = JSON.parse(document.getElementById("table-boot").textContent);
+  var L = JSON.parse(document.getElementById("table-labels").textContent);
+  var csrf = document.querySelector("[name=csrfmiddlewaretoken]").value;
+  var rules = boot.hand_rules;
+  var players = boot.players.map(function (p) { return p.id; });
+  var n = players.length;
+  var storeKey = "jancho.table." + boot.state.key;
+  var $ = function (sel, el) { return (el || document).querySelector(sel); };
+  var $$ = function (sel, el) { return Array.prototype.slice.call((el || document).querySelectorAll(sel)); };
+
+  // --- what is kept ---------------------------------------------------------------------------
+  // hands: [{index, key, event, marks}] as this phone knows them; queue: ops not yet answered.
+  var edit = boot.edit || null;  // correcting a saved game: nothing is sent until "save"
+  var saved = null;
+  try { saved = edit ? null : JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (e) { saved = null; }
+  var local = saved || { hands: [], queue: [] };
+  var server = boot.state;
+  if (!saved || (!local.queue.length)) local.hands = serverHands(server);
+  var message = "";
+
+  function serverHands(st) {
+    return st.hands.map(function (h) { return { index: h.index, key: h.key, event: h.event, marks: h.marks }; });
+  }
+  function keep() { if (!edit) localStorage.setItem(storeKey, JSON.stringify(local)); }
+  function uuid() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".replace(/[xy]/g, function (c) {
+      var r = Math.random() * 16 | 0; return (c === "x" ? r : (r & 3 | 8)).toString(16);
+    });
+  }
+
+  // --- the count shown ------------------------------------------------------------------------
+  function view() {
+    if (!edit && !local.queue.length && server) {
+      return { state: { points: server.points, round: server.round, honba: server.honba,
+        sticks: server.sticks, dealer: server.dealer, ended: server.ended },
+        records: server.hands, synced: true };
+    }
+    var out = JanchoHands.playAll(rules, players, rules.start, local.hands.map(function (h) { return h.event; }));
+    var st = out.state;
+    var shown = Math.min(st.hand, JanchoHands.veryLastHand(rules));
+    return { state: { points: st.points, round: JanchoHands.roundLabel(rules, shown), honba: st.honba,
+      sticks: st.sticks, dealer: st.hand % n, ended: st.ended }, records: out.records, synced: false };
+  }
+
+  // --- the form of one hand -------------------------------------------------------------------
+  var form = { result: null, riichi: [], winners: [], from: null, tenpai: [], kind: null, player: null, wins: {} };
+
+  function resetForm() {
+    form = { result: null, riichi: [], winners: [], from: null, tenpai: [], kind: null, player: null, wins: {} };
+  }
+
+  function winOf(id) {
+    if (!form.wins[id]) form.wins[id] = { han: null, fu: 30, yakuman: null, ippatsu: false, called: false, ura: 0, aka: 0 };
+    return form.wins[id];
+  }
+
+  function toggle(list, id) {
+    var i = list.indexOf(id);
+    if (i >= 0) list.splice(i, 1); else list.push(id);
+  }
+
+  function eventOf() {
+    var ev = { result: form.result };
+    var win = function (id, w) {
+      var out = {};
+      if (w.yakuman) out.yakuman = w.yakuman;
+      else { out.han = w.han; if (w.han < 5) out.fu = w.fu; }
+      return out;
+    };
+    var marks = {};
+    var markOf = function (id) {
+      var w = winOf(id), m = {};
+      if (w.ippatsu) m.ippatsu = true;
+      if (w.called) m.called = true;
+      if (w.ura) m.ura = w.ura;
+      if (w.aka) m.aka = w.aka;
+      if (Object.keys(m).length) marks[id] = m;
+    };
+    if (form.result === "ron") {
+      ev.from = form.from;
+      ev.winners = form.winners.map(function (id) { var o = win(id, winOf(id)); o.player = id; markOf(id); return o; });
+    } else if (form.result === "tsumo") {
+      var id = form.winners[0];
+      ev.winner = id;
+      var w = win(id, winOf(id));
+      Object.keys(w).forEach(function (k) { ev[k] = w[k]; });
+      markOf(id);
+    } else if (form.result === "draw") {
+      ev.tenpai = form.tenpai.slice();
+    } else if (form.result === "abortive") {
+      ev.kind = form.kind;
+      if (form.kind === "sanchahou" && form.from) ev.from = form.from;
+    } else if (form.result === "chombo") {
+      ev.player = form.player;
+    }
+    if (form.result !== "chombo" && form.riichi.length) ev.riichi = form.riichi.slice();
+    return { event: ev, marks: marks };
+  }
+
+  function problem() {
+    if (!form.result) return L.choose_result;
+    if (form.result === "ron") {
+      if (!form.winners.length) return L.choose_winner;
+      if (!form.from) return L.choose_from;
+      if (form.winners.indexOf(form.from) >= 0) return L.winner_not_from;
+    }
+    if (form.result === "tsumo" && form.winners.length !== 1) return L.choose_winner;
+    if (form.result === "ron" || form.result === "tsumo") {
+      for (var i = 0; i < form.winners.length; i++) {
+        var w = winOf(form.winners[i]);
+        if (!w.yakuman && !w.han) return L.choose_han;
+      }
+    }
+    if (form.result === "abortive" && !form.kind) return L.choose_kind;
+    if (form.result === "abortive" && form.kind === "sanchahou" && rules.abortive.sanchahou === "dealer-claimed" && !form.from) return L.choose_from;
+    if (form.result === "chombo" && !form.player) return L.choose_player;
+    return "";
+  }
+
+  // --- sending --------------------------------------------------------------------------------
+  var sending = false;
+
+  function post(url, body) {
+    return fetch(url, { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf }, body: JSON.stringify(body) });
+  }
+
+  function flush() {
+    // Known to be offline: wait for the "online" event (a request now would only fail).
+    if (edit || sending || !local.queue.length || navigator.onLine === false) { render(); return; }
+    sending = true;
+    var op = local.queue[0];
+    var req = op.op === "hand"
+      ? post(boot.urls.hand, { index: op.index, key: op.key, event: op.event, marks: op.marks })
+      : post(boot.urls.undo, { index: op.index });
+    req.then(function (res) {
+      return res.json().then(function (body) { return { status: res.status, body: body }; });
+    }).then(function (answer) {
+      sending = false;
+      if (answer.status === 200 || answer.status === 201) {
+        local.queue.shift();
+        server = answer.body;
+        if (!local.queue.length) local.hands = serverHands(server);
+        message = "";
+      } else if (answer.status === 409 || answer.status === 400) {
+        // Refused (another phone's hand at this index, or the engine's problem): the server's
+        // hands are the table's; what was waiting here is dropped.
+        message = flatten(answer.body.errors);
+        local.queue = [];
+        return fetch(boot.urls.state, { credentials: "same-origin" }).then(function (r) { return r.json(); })
+          .then(function (st) { server = st; local.hands = serverHands(st); keep(); render(); });
+      } else {
+        message = L.server_error;
+        keep(); render();
+        return;
+      }
+      keep();
+      flush();
+    }).catch(function () {
+      sending = false;
+      render();  // offline: the queue waits for the signal
+    });
+  }
+
+  function flatten(errors) {
+    var out = [];
+    Object.keys(errors || {}).forEach(function (k) { out = out.concat(errors[k]); });
+    return out.join(" ");
+  }
+
+  function record() {
+    var why = problem();
+    if (why) { message = why; render(); return; }
+    var made = eventOf();
+    var op = { op: "hand", index: local.hands.length, key: uuid(), event: made.event, marks: made.marks };
+    local.hands.push({ index: op.index, key: op.key, event: op.event, marks: op.marks });
+    if (!edit) local.queue.push(op);
+    message = "";
+    keep();
+    resetForm();
+    render();
+    flush();
+  }
+
+  function undo() {
+    if (!local.hands.length) return;
+    var last = local.hands.pop();
+    if (!edit) local.queue.push({ op: "undo", index: last.index });
+    keep();
+    render();
+    flush();
+  }
+
+  // --- drawing the screen ---------------------------------------------------------------------
+  function fmt(p) { return (p < 0 ? "▲" : "") + Math.abs(p).toLocaleString("ja-JP"); }
+  function signed(p) { return p > 0 ? "+" + p.toLocaleString("ja-JP") : p < 0 ? "▲" + (-p).toLocaleString("ja-JP") : "0"; }
+  function nameOf(id) { return boot.players[players.indexOf(String(id))].name; }
+
+  function seatButtons(container, chosen, onTap, opts) {
+    container.innerHTML = "";
+    boot.players.forEach(function (p) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "pick" + (chosen.indexOf(p.id) >= 0 ? " on" : "");
+      b.setAttribute("aria-pressed", chosen.indexOf(p.id) >= 0 ? "true" : "false");
+      b.textContent = p.name;
+      b.dataset.player = p.id;
+      if (opts && opts.disabled && opts.disabled.indexOf(p.id) >= 0) b.disabled = true;
+      b.addEventListener("click", function () { onTap(p.id); render(); });
+      container.appendChild(b);
+    });
+  }
+
+  function winEditor(id) {
+    var w = winOf(id);
+    var box = document.createElement("div");
+    box.className = "win";
+    box.dataset.winner = id;
+    var title = document.createElement("p");
+    title.className = "win-title";
+    title.textContent = nameOf(id);
+    box.appendChild(title);
+    var row = function (cls) { var d = document.createElement("div"); d.className = "picks " + cls; box.appendChild(d); return d; };
+    var hanRow = row("han");
+    [1, 2, 3, 4].forEach(function (han) {
+      var b = button(han + L.han, !w.yakuman && w.han === han, function () { w.han = han; w.yakuman = null; });
+      b.dataset.han = han; hanRow.appendChild(b);
+    });
+    var quick = row("limits");
+    [[5, L.mangan], [6, L.haneman], [8, L.baiman], [11, L.sanbaiman]].forEach(function (q) {
+      var b = button(q[1], !w.yakuman && w.han === q[0] || (q[0] === 6 && w.han === 7) || (q[0] === 8 && w.han >= 9 && w.han <= 10) || (q[0] === 11 && w.han === 12),
+        function () { w.han = q[0]; w.yakuman = null; });
+      b.dataset.han = q[0]; quick.appendChild(b);
+    });
+    var ykm = button(L.yakuman, !!w.yakuman, function () { w.yakuman = w.yakuman ? null : 1; w.han = null; });
+    ykm.dataset.yakuman = "1"; quick.appendChild(ykm);
+    if (!w.yakuman && w.han && w.han < 5) {
+      var fuRow = row("fu");
+      [20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110].forEach(function (fu) {
+        var b = button(fu + L.fu, w.fu === fu, function () { w.fu = fu; });
+        b.dataset.fu = fu; fuRow.appendChild(b);
+      });
+    }
+    var marks = row("marks");
+    if (boot.marks.ippatsu) marks.appendChild(button(L.ippatsu, w.ippatsu, function () { w.ippatsu = !w.ippatsu; }, "ippatsu"));
+    marks.appendChild(button(L.called, w.called, function () { w.called = !w.called; }, "called"));
+    if (boot.marks.ura) marks.appendChild(counter(L.ura, w, "ura"));
+    if (boot.marks.aka) marks.appendChild(counter(L.aka, w, "aka"));
+    return box;
+  }
+
+  function button(text, on, tap, mark) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "pick" + (on ? " on" : "");
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+    b.textContent = text;
+    if (mark) b.dataset.mark = mark;
+    b.addEventListener("click", function () { tap(); render(); });
+    return b;
+  }
+
+  function counter(label, w, field) {
+    var span = document.createElement("span");
+    span.className = "counter";
+    span.dataset.mark = field;
+    var minus = button("−", false, function () { w[field] = Math.max(0, w[field] - 1); });
+    var plus = button("+", false, function () { w[field] = Math.min(20, w[field] + 1); });
+    var text = document.createElement("span");
+    text.textContent = label + " " + w[field];
+    span.appendChild(minus); span.appendChild(text); span.appendChild(plus);
+    return span;
+  }
+
+  function describe(ev) {
+    var r = ev.result;
+    if (r === "ron") {
+      return ev.winners.map(function (w) { return nameOf(w.player); }).join("・") + " " + L.ron + " ← " + nameOf(ev.from);
+    }
+    if (r === "tsumo") return nameOf(ev.winner) + " " + L.tsumo;
+    if (r === "draw") return L.draw + (ev.tenpai && ev.tenpai.length ? "（" + ev.tenpai.map(nameOf).join("・") + "）" : "");
+    if (r === "abortive") return L.abortive + "（" + (L.kinds[ev.kind] || ev.kind) + "）";
+    return L.chombo + " " + nameOf(ev.player);
+  }
+
+  function render() {
+    var v = view(), st = v.state;
+    $("[data-round]").textContent = st.round;
+    $("[data-honba]").textContent = st.honba;
+    $("[data-sticks]").textContent = st.sticks;
+    $$("[data-seat]").forEach(function (box) {
+      var i = Number(box.dataset.seat), id = players[i];
+      box.classList.toggle("dealer", st.dealer === i);
+      $("[data-points]", box).textContent = fmt(st.points[i]);
+      $("[data-wind]", box).textContent = "東南西北".charAt((i - st.dealer + n) % n);
+      var r = $("[data-riichi]", box);
+      var on = form.riichi.indexOf(id) >= 0;
+      r.classList.toggle("on", on);
+      r.setAttribute("aria-pressed", on ? "true" : "false");
+      r.disabled = !!st.ended;
+    });
+    var pending = local.queue.filter(function (op) { return op.op === "hand"; }).length;
+    var sync = $("[data-sync]");
+    sync.textContent = edit ? L.editing : local.queue.length
+      ? (sending ? L.sending : L.waiting.replace("%s", pending || local.queue.length))
+      : L.synced;
+    sync.className = "sync " + (local.queue.length ? "waiting" : "ok");
+    $("[data-message]").textContent = message;
+    $("[data-message]").hidden = !message;
+    $$("[data-result]").forEach(function (b) {
+      b.classList.toggle("on", form.result === b.dataset.result);
+      b.setAttribute("aria-pressed", form.result === b.dataset.result ? "true" : "false");
+      b.disabled = !!st.ended;
+    });
+    var panel = $("[data-panel]");
+    panel.innerHTML = "";
+    panel.hidden = !form.result || !!st.ended;
+    if (form.result && !st.ended) drawPanel(panel);
+    $("[data-record]").hidden = !form.result || !!st.ended;
+    $("[data-undo]").disabled = !local.hands.length;
+    var end = $("[data-ended]");
+    end.hidden = !st.ended;
+    if (st.ended) {
+      $("[data-ended-text]").textContent = L.ended + "（" + (L.endings[st.ended] || st.ended) + "）";
+      var finish = $("[data-finish]");
+      finish.hidden = !!edit || !v.synced;
+      $("[data-finish-wait]").hidden = !!edit || v.synced;
+      $("[data-save-edit]").hidden = !edit;
+    }
+    var list = $("[data-hands]");
+    list.innerHTML = "";
+    v.records.forEach(function (rec, i) {
+      var hand = local.hands[i] || (server.hands[i] || {});
+      var tr = document.createElement("tr");
+      var th = document.createElement("th");
+      th.scope = "row";
+      th.rowSpan = 2;
+      th.textContent = rec.round + (rec.honba ? "-" + rec.honba : "");
+      tr.appendChild(th);
+      rec.deltas.forEach(function (d) {
+        var td = document.createElement("td"); td.className = "num " + (d > 0 ? "plus" : d < 0 ? "minus" : "");
+        td.textContent = d ? signed(d) : ""; tr.appendChild(td);
+      });
+      var text = document.createElement("tr");
+      text.className = "hand-text";
+      var cell = document.createElement("td");
+      cell.colSpan = n;
+      cell.textContent = hand.event ? describe(hand.event) : "";
+      text.appendChild(cell);
+      list.insertBefore(text, list.firstChild);
+      list.insertBefore(tr, list.firstChild);
+    });
+  }
+
+  function section(panel, label, cls) {
+    var wrap = document.createElement("div");
+    wrap.className = "part " + (cls || "");
+    var p = document.createElement("p");
+    p.className = "part-label";
+    p.textContent = label;
+    wrap.appendChild(p);
+    var picks = document.createElement("div");
+    picks.className = "picks";
+    wrap.appendChild(picks);
+    panel.appendChild(wrap);
+    return picks;
+  }
+
+  function drawPanel(panel) {
+    var r = form.result;
+    if (r === "ron") {
+      seatButtons(section(panel, L.winners, "winners"), form.winners, function (id) {
+        toggle(form.winners, id);
+        if (form.from === id) form.from = null;
+      }, { disabled: form.from ? [form.from] : [] });
+      seatButtons(section(panel, L.from, "from"), form.from ? [form.from] : [], function (id) {
+        form.from = form.from === id ? null : id;
+      }, { disabled: form.winners });
+      form.winners.forEach(function (id) { panel.appendChild(winEditor(id)); });
+    } else if (r === "tsumo") {
+      seatButtons(section(panel, L.winner, "winners"), form.winners, function (id) { form.winners = [id]; });
+      form.winners.forEach(function (id) { panel.appendChild(winEditor(id)); });
+    } else if (r === "draw") {
+      seatButtons(section(panel, L.tenpai, "tenpai"), form.tenpai, function (id) { toggle(form.tenpai, id); });
+    } else if (r === "abortive") {
+      var kinds = section(panel, L.kind, "kinds");
+      Object.keys(rules.abortive).forEach(function (kind) {
+        if (rules.abortive[kind] === "none") return;
+        var b = button(L.kinds[kind] || kind, form.kind === kind, function () { form.kind = kind; });
+        b.dataset.kind = kind;
+        kinds.appendChild(b);
+      });
+      if (form.kind === "sanchahou" && rules.abortive.sanchahou === "dealer-claimed") {
+        seatButtons(section(panel, L.from, "from"), form.from ? [form.from] : [], function (id) { form.from = id; });
+      }
+    } else if (r === "chombo") {
+      seatButtons(section(panel, L.player, "offender"), form.player ? [form.player] : [], function (id) { form.player = id; });
+    }
+  }
+
+  // --- wiring ---------------------------------------------------------------------------------
+  $$("[data-result]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var riichi = form.riichi;
+      resetForm();
+      form.riichi = riichi;
+      form.result = b.dataset.result;
+      message = "";
+      render();
+    });
+  });
+  $$("[data-seat] [data-riichi]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      toggle(form.riichi, players[Number(b.closest("[data-seat]").dataset.seat)]);
+      render();
+    });
+  });
+  $("[data-record]").addEventListener("click", record);
+  $("[data-save-edit]").addEventListener("click", function () {
+    post(edit.url, { revision: edit.revision, hands: local.hands.map(function (h) { return { event: h.event, marks: h.marks }; }) })
+      .then(function (res) { return res.json().then(function (body) { return { ok: res.ok, body: body }; }); })
+      .then(function (answer) {
+        if (answer.ok) { window.location.href = answer.body.redirect; return; }
+        message = flatten(answer.body.errors); render();
+      })
+      .catch(function () { message = L.server_error; render(); });
+  });
+  $("[data-undo]").addEventListener("click", function () {
+    if (window.confirm(L.undo_confirm)) undo();
+  });
+  window.addEventListener("online", flush);
+  setInterval(function () { if (local.queue.length) flush(); }, 5000);
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").catch(function () {});
+  }
+  render();
+  flush();
+})();

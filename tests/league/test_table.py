@@ -1,0 +1,289 @@
+"""点数係 (league.table): a hanchan recorded hand by hand, played by the engine on the server,
+idempotent per hand, refused or merged per hand index, saved as an ordinary game whose
+settlement is `settle` on the engine's final output, with its hand statistics."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import uuid
+
+import pytest
+
+import scoring
+from league.core.errors import ServiceError
+from league.models import ChipEvent, Game, Hand, HandStat, Result
+from league.recording import services as recording
+from league.table import services
+from league.table.services import HandConflict
+
+DATE = datetime.date(2026, 11, 20)
+
+
+def ids(members):
+    return [str(m.pk) for m in members[:4]]
+
+
+def game_hands(members):
+    """A hanchan of マメの会's hand rules: a draw with tenpai payments and a riichi stick kept on
+    the table, a double ron taking it, a draw with nobody tenpai that carries a riichi stick over,
+    a tsumo taking it, and a yakuman dealt in that busts the discarder."""
+    a, b, c, d = ids(members)
+    return [
+        ({"result": "draw", "tenpai": [a, b], "riichi": [a]}, {}),
+        (
+            {
+                "result": "ron",
+                "from": d,
+                "winners": [{"player": b, "han": 3, "fu": 40}, {"player": c, "han": 2, "fu": 30}],
+            },
+            {b: {"called": True}},
+        ),
+        ({"result": "draw", "tenpai": [], "riichi": [c]}, {}),
+        (
+            {"result": "tsumo", "winner": d, "han": 5, "riichi": [d]},
+            {d: {"ippatsu": True, "ura": 1}},
+        ),
+        ({"result": "ron", "from": a, "winners": [{"player": d, "yakuman": 1}]}, {}),
+    ]
+
+
+@pytest.fixture
+def tg(club, members, organiser):
+    return services.table_start(
+        club=club, user=organiser, key=uuid.uuid4(), date=DATE, members=members[:4], rate="0.3"
+    )
+
+
+def record_all(tg, user, hands):
+    for i, (event, marks) in enumerate(hands):
+        services.hand_record(tg=tg, user=user, index=i, key=uuid.uuid4(), event=event, marks=marks)
+
+
+def test_whole_game_saves_what_settle_gives_on_the_engines_output(tg, members, organiser, club):
+    hands = game_hands(members)
+    record_all(tg, organiser, hands)
+    played = services.play(tg)
+    assert played.state.ended == "bust"
+    out = scoring.hands_json(
+        {
+            "rules": services.hand_rules_for(tg.rules_version).to_json(),
+            "players": ids(members),
+            "hands": [e for e, _m in hands],
+        }
+    )["final"]
+    game = services.table_game_save(tg=tg, user=organiser)
+    assert services.table_game_save(tg=tg, user=organiser) == game  # once
+    expected = scoring.settle_game(
+        tg.rules_version.rules,
+        scoring.Game(
+            seats=tuple(scoring.Seat(p["name"], p["points"]) for p in out["players"]),
+            deposits=out["deposits"],
+            chombo=tuple(out.get("chombo", ())),
+            chips=(
+                scoring.ChipEvent("ippatsu", str(members[3].pk), None, 1),
+                scoring.ChipEvent("yakuman", str(members[3].pk), str(members[0].pk), 1),
+            ),
+            rate="0.3",
+        ),
+    )
+    results = list(Result.objects.filter(game=game, counted=True).order_by("seat"))
+    assert [r.points for r in results] == [p["points"] for p in out["players"]]
+    assert [r.score for r in results] == [p.score for p in expected.players]
+    assert [r.yen for r in results] == [p.yen for p in expected.players]
+    assert game.deposits == out["deposits"]
+    kinds = sorted(ChipEvent.objects.filter(game=game).values_list("kind", flat=True))
+    assert kinds == [
+        "ippatsu",
+        "yakuman",
+    ]  # マメの会 has no 裏ドラ chips: the ura mark stays a mark
+    assert Hand.objects.filter(table_game=tg, live=True).count() == 5
+
+
+def test_hand_statistics_against_a_hand_computed_example(tg, members, organiser):
+    record_all(tg, organiser, game_hands(members))
+    game = services.table_game_save(tg=tg, user=organiser)
+    stats = {s.member_id: s for s in HandStat.objects.filter(game=game, counted=True)}
+    a, b, c, d = (stats[m.pk] for m in members[:4])
+    # 5 hands each; draws 2; a: riichi in hand 1, tenpai at 1 of 2 draws, dealt in a yakuman.
+    assert (a.hands, a.draws, a.draw_tenpai, a.riichi, a.deal_ins) == (5, 2, 1, 1, 1)
+    # The hands: 東1 draw (a, the dealer, tenpai: 1 honba), 東1-1 double ron (a does not win:
+    # the deal passes, honba 0), 東2 draw, nobody tenpai (the deal passes, honba 1), 東3-1 tsumo
+    # by d, 東4 (d deals) a dealer yakuman dealt in by a: 48,000, honba 0.
+    assert a.deal_in_points == 48_000
+    # b: won 3 han 40 fu = 5,200, +300 for the honba, called; the stick of hand 1 is not 打点.
+    assert (b.wins, b.win_points, b.called_wins) == (1, 5_500, 1)
+    # c: 2 han 30 fu = 2,000 (the second winner gets no honba under マメの会's `first`).
+    assert (c.wins, c.win_points, c.riichi) == (1, 2_000, 1)
+    # d: a mangan tsumo as 東3-1's non-dealer (2,000/4,000 = 8,000, +100 honba from each: 8,300;
+    # the two sticks taken are not 打点) + 東4's dealer yakuman 48,000.
+    assert (d.wins, d.win_points, d.ippatsu, d.yakuman, d.deal_ins) == (2, 56_300, 1, 1, 1)
+    assert d.deal_in_points == 5_200 + 300 + 2_000
+
+
+def test_same_key_twice_is_one_hand_and_another_phone_is_merged_or_refused(tg, members, organiser):
+    a, _b, _c, _d = ids(members)
+    key = uuid.uuid4()
+    event = {"result": "tsumo", "winner": a, "han": 1, "fu": 30}
+    hand, created = services.hand_record(tg=tg, user=organiser, index=0, key=key, event=event)
+    again, created2 = services.hand_record(tg=tg, user=organiser, index=0, key=key, event=event)
+    assert created and not created2 and hand.pk == again.pk
+    # Another phone, the same hand at the same index: merged into it.
+    same, new = services.hand_record(
+        tg=tg, user=organiser, index=0, key=uuid.uuid4(), event=dict(event)
+    )
+    assert same.pk == hand.pk and not new
+    # Another phone, another hand at the same index: refused.
+    with pytest.raises(HandConflict):
+        services.hand_record(
+            tg=tg, user=organiser, index=0, key=uuid.uuid4(), event={"result": "draw"}
+        )
+    with pytest.raises(ServiceError):  # a gap
+        services.hand_record(
+            tg=tg, user=organiser, index=5, key=uuid.uuid4(), event={"result": "draw"}
+        )
+    assert Hand.objects.filter(table_game=tg).count() == 1
+
+
+def test_undo_keeps_the_hand_and_the_engine_refuses_bad_hands(tg, members, organiser):
+    a, b, _c, _d = ids(members)
+    services.hand_record(
+        tg=tg, user=organiser, index=0, key=uuid.uuid4(), event={"result": "draw", "tenpai": [a]}
+    )
+    assert services.hand_undo(tg=tg, user=organiser, index=0)
+    assert not services.hand_undo(tg=tg, user=organiser, index=0)  # a retry does nothing
+    assert Hand.objects.filter(table_game=tg).count() == 1
+    assert services.play(tg).state.points == (25_000,) * 4
+    with pytest.raises(ServiceError) as e:
+        services.hand_record(
+            tg=tg,
+            user=organiser,
+            index=0,
+            key=uuid.uuid4(),
+            event={"result": "ron", "from": b, "winners": [{"player": a, "han": 1, "fu": 20}]},
+        )
+    assert "winners[0].fu" in e.value.errors
+
+
+def test_edit_by_hands_follows_the_games_revision(tg, members, organiser):
+    hands = game_hands(members)
+    record_all(tg, organiser, hands)
+    game = services.table_game_save(tg=tg, user=organiser)
+    with pytest.raises(ServiceError):  # not by its final points
+        recording.game_edit(game=game, user=organiser, data=recording.game_input_from_stored(game))
+    changed = [{"event": e, "marks": m} for e, m in hands[:-1]] + [
+        {
+            "event": {
+                "result": "ron",
+                "from": ids(members)[0],
+                "winners": [{"player": ids(members)[3], "yakuman": 7}],
+            }
+        }
+    ]
+    with pytest.raises(ServiceError):
+        services.table_game_edit(tg=tg, user=organiser, hands=changed, expected_revision=1)
+    changed[-1]["event"]["winners"][0]["yakuman"] = 1
+    changed[-1]["event"]["riichi"] = []
+    changed[1]["marks"] = {}
+    game = services.table_game_edit(tg=tg, user=organiser, hands=changed, expected_revision=1)
+    assert game.revision == 2
+    assert Hand.objects.filter(table_game=tg, live=True, revision=2).count() == 5
+    assert Hand.objects.filter(table_game=tg, live=False).count() == 5
+    b = HandStat.objects.get(game=game, counted=True, member=members[1])
+    assert b.called_wins == 0 and b.revision == 2
+    recording.game_void(game=game, user=organiser, reason="test")
+    assert not HandStat.objects.filter(game=game, counted=True).exists()
+
+
+def test_json_endpoints(organiser_client, tg, members, club):
+    a, _b, _c, _d = ids(members)
+    url = f"/c/{club.slug}/table/{tg.key}/"
+    assert organiser_client.get(url).status_code == 200
+    body = {"index": 0, "key": str(uuid.uuid4()), "event": {"result": "draw", "tenpai": [a]}}
+    first = organiser_client.post(url + "hands/", json.dumps(body), "application/json")
+    assert first.status_code == 201
+    assert first.json()["points"] == [28_000, 24_000, 24_000, 24_000]
+    again = organiser_client.post(url + "hands/", json.dumps(body), "application/json")
+    assert again.status_code == 200 and again.json()["next_index"] == 1
+    other = {"index": 0, "key": str(uuid.uuid4()), "event": {"result": "draw"}}
+    conflict = organiser_client.post(url + "hands/", json.dumps(other), "application/json")
+    assert conflict.status_code == 409
+    bad = organiser_client.post(url + "hands/", "[]", "application/json")
+    assert bad.status_code == 400
+    undo = organiser_client.post(url + "undo/", json.dumps({"index": 0}), "application/json")
+    assert undo.status_code == 200 and undo.json()["next_index"] == 0
+    assert organiser_client.get(url + "finish/").status_code == 302  # not ended
+    assert not Game.objects.exists()
+
+
+def test_others_cannot_reach_a_table(member_client, stranger_client, tg, club):
+    url = f"/c/{club.slug}/table/{tg.key}/"
+    assert member_client.get(url).status_code == 403
+    assert stranger_client.get(url).status_code == 404
+
+
+def test_game_page_has_the_hands_and_their_chart(
+    organiser_client, tg, members, organiser, club, django_assert_max_num_queries
+):
+    record_all(tg, organiser, game_hands(members))
+    game = services.table_game_save(tg=tg, user=organiser)
+    page = organiser_client.get(f"/c/{club.slug}/games/{game.pk}/")
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "data-game-hands" in html and "data-hands-chart" in html and "<svg" in html
+    assert html.count('class="hand-text"') == 5
+    assert f"/c/{club.slug}/games/{game.pk}/edit/" not in html  # corrected by its hands
+    with django_assert_max_num_queries(20) as before:
+        organiser_client.get(f"/c/{club.slug}/games/{game.pk}/")
+    assert len(before) <= 20
+
+
+def test_player_page_shows_the_hand_statistics(organiser_client, tg, members, organiser, club):
+    from league.standings import selectors as stats_selectors
+
+    record_all(tg, organiser, game_hands(members))
+    services.table_game_save(tg=tg, user=organiser)
+    a = stats_selectors.hand_stats(member=members[0])
+    assert (a["games"], a["hands"], a["win_rate"], a["deal_in_rate"], a["riichi_rate"]) == (
+        1,
+        5,
+        0,
+        2_000,
+        2_000,
+    )
+    assert (a["draw_tenpai_rate"], a["avg_win"], a["avg_deal_in"]) == (5_000, None, 48_000)
+    d = stats_selectors.hand_stats(member=members[3])
+    assert (d["win_rate"], d["avg_win"], d["avg_deal_in"], d["called_rate"]) == (
+        4_000,
+        28_150,
+        7_500,
+        0,
+    )
+    b = stats_selectors.hand_stats(member=members[1])
+    assert b["called_rate"] == 10_000
+    assert stats_selectors.hand_stats(member=members[4]) is None  # no game with hands
+    assert stats_selectors.hand_stats(member=members[0], end=DATE - datetime.timedelta(1)) is None
+    html = organiser_client.get(f"/c/{club.slug}/players/{members[3].pk}/").content.decode()
+    assert "data-hand-stats" in html and "40.0%" in html and "28,150" in html and "7,500" in html
+
+
+def test_game_log_has_a_hands_sheet_that_the_import_leaves_alone(tg, members, organiser, club):
+    import io
+
+    from openpyxl import load_workbook
+
+    from league.excel import exports, imports
+
+    record_all(tg, organiser, game_hands(members))
+    services.table_game_save(tg=tg, user=organiser)
+    buffer = io.BytesIO()
+    exports.game_log_workbook(club=club).save(buffer)
+    book = load_workbook(io.BytesIO(buffer.getvalue()))
+    assert len(book.sheetnames) == 2
+    rows = list(book.worksheets[1].iter_rows(values_only=True))
+    assert len(rows) == 1 + 5 * 4  # the header, then each player of each hand
+    last = [r for r in rows[1:] if r[3] == 5]
+    assert [r[9] for r in last] == [-48_000, 0, 0, 48_000]
+    assert [r[10] for r in last] == [-24_600, 30_900, 20_400, 73_300]
+    parsed = imports.workbook_read(buffer.getvalue(), players=4)
+    assert parsed.rows == 4 and not parsed.problems  # the game's four rows, not the hands
