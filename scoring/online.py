@@ -83,8 +83,8 @@ class OnlineGame:
         }
 
 
-def _bad(field: str, message: str, code: str = LOG_FORMAT) -> InputError:
-    return InputError([Problem(field, code, message)])
+def _bad(field: str, message: str, code: str = LOG_FORMAT, **params: Any) -> InputError:
+    return InputError([Problem(field, code, message, params)])
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -527,6 +527,9 @@ def check_online_game(game: OnlineGame) -> dict[str, Any]:
                 f"{where}: the log plays {label} {logged.honba}本場 with {logged.sticks} sticks, "
                 f"the rules give {record.round} {record.honba}本場 with {record.sticks}",
                 LOG_MISMATCH,
+                hand=where,
+                log=f"{label} {logged.honba}本場",
+                engine=f"{record.round} {record.honba}本場",
             )
         if logged.scores_after is not None and logged.scores_after != record.scores:
             raise _bad(
@@ -534,6 +537,9 @@ def check_online_game(game: OnlineGame) -> dict[str, Any]:
                 f"{where}: the log has {_points(logged.scores_after)} after the hand, the "
                 f"recomputed hand gives {_points(record.scores)}",
                 LOG_MISMATCH,
+                hand=where,
+                log=_points(logged.scores_after),
+                engine=_points(record.scores),
             )
     if result.ended is None:
         raise _bad("log", "ends before the game is over", LOG_MISMATCH)
@@ -546,6 +552,8 @@ def check_online_game(game: OnlineGame) -> dict[str, Any]:
             f"the log's result is {_points(game.final_points)}, the recomputed game gives "
             f"{_points(tuple(final))}",
             LOG_MISMATCH,
+            log=_points(game.final_points),
+            engine=_points(tuple(final)),
         )
     return hands_result_to_json(result)
 
