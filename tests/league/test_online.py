@@ -36,7 +36,9 @@ def tenhou_club(db):
 
 @pytest.fixture
 def players(tenhou_club) -> list[Member]:
-    return [Member.objects.create(club=tenhou_club, name=n) for n in ("青木", "馬場", "千葉", "土井")]
+    return [
+        Member.objects.create(club=tenhou_club, name=n) for n in ("青木", "馬場", "千葉", "土井")
+    ]
 
 
 @pytest.fixture
@@ -99,7 +101,9 @@ def test_another_club_may_record_the_same_log(tenhou_club, organiser, players, c
     assert OnlineLog.objects.count() == 2
 
 
-def test_a_tampered_log_is_refused_in_japanese_and_nothing_is_stored(tenhou_club, organiser, players):
+def test_a_tampered_log_is_refused_in_japanese_and_nothing_is_stored(
+    tenhou_club, organiser, players
+):
     data = json.loads(text())
     data["log"][1][1] = [18000, 22000, 38000, 22000]
     with translation.override("ja"), pytest.raises(ServiceError) as caught:
@@ -171,7 +175,9 @@ def test_bad_input_is_an_error_on_the_page_never_a_500(tenhou_club, organiser, l
     url = reverse("online_import", args=[tenhou_club.slug])
     with translation.override("ja"):
         for step in ("read", "record"):
-            response = c.post(url, {"step": step, "text": log, "log": log}, HTTP_ACCEPT_LANGUAGE="ja")
+            response = c.post(
+                url, {"step": step, "text": log, "log": log}, HTTP_ACCEPT_LANGUAGE="ja"
+            )
             assert response.status_code == 200
             assert 'role="alert"' in response.content.decode()
     assert not Game.objects.exists()
@@ -186,7 +192,9 @@ def test_a_tampered_log_is_refused_on_the_page(tenhou_club, organiser, players):
     assert "data-online-map" not in body and 'role="alert"' in body
 
 
-def test_the_page_reads_in_constant_queries(tenhou_club, organiser, players, django_assert_max_num_queries):
+def test_the_page_reads_in_constant_queries(
+    tenhou_club, organiser, players, django_assert_max_num_queries
+):
     for name in sorted(p.stem for p in DATA.glob("*.json"))[:3]:
         record(tenhou_club, organiser, players, log=text(name))
     c = _client(organiser)
