@@ -154,9 +154,22 @@ def test_paste_check_map_and_record_through_the_pages(tenhou_club, organiser, pl
     assert saved.status_code == 302 and saved["Location"].endswith(f"/games/{game.pk}/")
     # Sent again: the names are remembered, and the page says the log is already recorded.
     again = c.post(url, {"step": "read", "text": text()}).content.decode()
-    assert f'<option value="{players[2].pk}" selected>' in again
+    assert "data-online-found" in again and "data-online-map" not in again
     refused = c.post(url, post)
     assert refused.status_code == 200 and Game.objects.filter(club=tenhou_club).count() == 1
+
+
+def test_names_once_mapped_come_back_chosen(tenhou_club, organiser, players):
+    record(tenhou_club, organiser, players)
+    # Another game (a different real log) by the same four online names.
+    data = json.loads(text("2019080322gm-00a9-0000-81e85e04"))
+    data["name"] = NAMES
+    c = _client(organiser)
+    url = reverse("online_import", args=[tenhou_club.slug])
+    body = c.post(url, {"step": "read", "text": json.dumps(data)}).content.decode()
+    assert "data-online-map" in body
+    for i, member in enumerate(players):
+        assert f'<option value="{member.pk}" selected>' in body, i
 
 
 def test_an_uploaded_mjlog_file_is_read(tenhou_club, organiser, players):
