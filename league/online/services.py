@@ -106,7 +106,9 @@ def log_read(text: str | bytes, *, filename: str = "") -> ReadLog:
 def remembered_members(club: Club, names: Sequence[str]) -> dict[str, Member]:
     """The members the club has mapped these online names to (one query)."""
     rows = OnlineName.objects.filter(club=club, site="tenhou", name__in=list(names))
-    return {r.name: r.member for r in rows.select_related("member")}
+    # A member merged into another since: the survivor (the merge keeps the record, inactive).
+    rows = rows.select_related("member", "member__merged_into")
+    return {r.name: r.member.merged_into or r.member for r in rows}
 
 
 def already_recorded(club: Club, read: ReadLog) -> OnlineLog | None:

@@ -14,6 +14,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import translation
 
+from league.club import services as club_services
 from league.core.errors import ServiceError
 from league.models import AuditLog, Game, Member, Membership, OnlineLog, OnlineName, Result
 from league.online import services
@@ -214,3 +215,14 @@ def test_the_page_reads_in_constant_queries(
     url = reverse("online_import", args=[tenhou_club.slug])
     with django_assert_max_num_queries(8):
         assert c.get(url).status_code == 200
+
+
+def test_a_remembered_member_merged_since_comes_back_as_the_survivor(
+    tenhou_club, organiser, players
+):
+    record(tenhou_club, organiser, players)
+    survivor = Member.objects.create(club=tenhou_club, name="青木 新")
+    club_services.member_merge(keep=survivor, gone=players[0], user=organiser)
+    remembered = services.remembered_members(tenhou_club, NAMES)
+    assert remembered[NAMES[0]] == survivor
+    assert remembered[NAMES[1]] == players[1]
