@@ -19,7 +19,7 @@ class LogForm(forms.Form):
         label=_("Paste the log"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 5, "autocomplete": "off", "spellcheck": "false"}),
-        help_text=_("A tenhou.net/6 JSON log (雀魂 logs converted to it) or a Tenhou mjlog XML."),
+        help_text=_("A Tenhou JSON log (雀魂 logs converted to it) or a Tenhou mjlog XML."),
     )
     file = forms.FileField(
         label=_("Or upload the log file"),

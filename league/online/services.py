@@ -81,8 +81,7 @@ def _message(problem: scoring.Problem) -> str:
         ) % {"where": problem.field}
     if problem.code == online.LOG_FORMAT:
         return _(
-            "This is not a log Janchō can read (a tenhou.net/6 JSON log or a Tenhou mjlog XML): "
-            "%(where)s."
+            "This is not a log Janchō can read (a Tenhou JSON log or mjlog XML): %(where)s."
         ) % {"where": problem.field}
     return _("A hand of the log cannot be played under Tenhou's rules (%(where)s).") % {
         "where": problem.field
