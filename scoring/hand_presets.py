@@ -1,5 +1,5 @@
 """Hand-rules presets (docs/hands.md): public rule sets (Tenhou, M.League, 日本プロ麻雀連盟, EMA,
-WRC) and the seed clubs' own rule pages. Names shared with settlement's presets describe the same
+WRC, 最高位戦, 日本プロ麻雀協会, RMU) and the seed clubs' own rule pages. Names shared with settlement's presets describe the same
 club.
 
 Each preset's `sources` says where its values come from; where a source is silent, `chosen` says
@@ -139,7 +139,8 @@ HAND_PRESETS: dict[str, HandPreset] = {
                 "https://ojisan-gyakushu.com/mleague-rule/",
             ),
             "Chombo: the pages disagree (満貫払い / 20000点相当の罰符): record, settled by "
-            "settlement's penalty 20. Kiriage, nagashi and pao honba not stated: false, draw, "
+            "settlement's penalty 20; the league books it to the season total, not to the game. "
+            "Kiriage, nagashi and pao honba not stated: false, draw, "
             "discarder.",
             replace(
                 _COMPETITION,
@@ -177,6 +178,43 @@ HAND_PRESETS: dict[str, HandPreset] = {
             ),
             "",
             replace(_COMPETITION, kiriage=True),
+        ),
+        HandPreset(
+            "saikouisen",
+            ("https://jan39.com/news_s/?cat=13_28",),
+            "Read: 30,000 start; 聴牌連荘; 聴牌料 場に3000点; 途中流局 一切無し; パオ 無し; "
+            "数え役満・役満の複合 無し; オーラスの親のあがりやめ・聴牌やめ 無し. Not in the summary "
+            "read: the honba amounts (the usual 300/100 kept, not sourced), multiple ron "
+            "(atamahane chosen), bust (none chosen, as the other competition rules), nagashi "
+            "(none chosen), kiriage (false chosen).",
+            replace(_COMPETITION, pao=()),
+        ),
+        HandPreset(
+            "npm",
+            (
+                "https://pedia.3rd-in.co.jp/wiki/%E6%97%A5%E6%9C%AC%E3%83%97%E3%83%AD%E9%BA%BB%E9%9B%80%E5%8D%94%E4%BC%9A",
+            ),
+            "Read: 25,000 start; ハコ(トビ)なし; 流し満貫・途中流局なし; 包なし; ダブル役満・トリプル"
+            "役満あり (yakuman_max 3); 和了は上家優先 (atamahane); オーラスの和了やめなし. Not in "
+            "the page: honba and noten amounts (the usual 300/100 and 3,000 kept, not sourced), "
+            "kazoe (sanbaiman chosen), kiriage (false chosen), テンパイやめ (none chosen).",
+            replace(_COMPETITION, start=25_000, yakuman_max=3, pao=()),
+        ),
+        HandPreset(
+            "rmu-a",
+            ("https://rmu.jp/rule", "https://top3776.hatenablog.com/entry/2022/06/04/122942"),
+            "Read (rmu.jp): 3万点持ち東南戦; アガリ・テンパイ連荘, オーラスのアガリやめ・テンパイやめ"
+            "なし; 一本場300点; ノーテン罰符 場に3000点; 途中流局は全てなし; ダブロン・トリプルロン"
+            "は上家優先; 箱下終了なし. Read (top3776): 役満の複合あり, パオと数え役満なし "
+            "(yakuman_max 6 chosen, as Tenhou's). Not read: nagashi (none chosen), kiriage (false "
+            "chosen).",
+            replace(_COMPETITION, yakuman_max=6, pao=()),
+        ),
+        HandPreset(
+            "rmu-m",
+            ("https://rmu.jp/rule", "https://top3776.hatenablog.com/entry/2022/06/04/122942"),
+            "As rmu-a with 配給原点25,000点 (Mルール: Aルールに赤ドラを加え, 配給原点25,000点).",
+            replace(_COMPETITION, start=25_000, yakuman_max=6, pao=()),
         ),
         HandPreset(
             "kinyokai-2015",

@@ -1,5 +1,5 @@
 """Presets: the rules of the first clubs (from their own rule pages), then rule sets that clubs
-copy from public sources (日本プロ麻雀連盟, M.League, EMA). docs/rules.md lists them.
+copy from public sources (日本プロ麻雀連盟, M.League, EMA, 天鳳, 最高位戦, 日本プロ麻雀協会, RMU, WRC). docs/rules.md lists them.
 
 Each field of a copied rule set cites its public source; where a source is silent, the comment says
 what was chosen and why.
@@ -153,7 +153,9 @@ PRESETS: dict[str, Preset] = {
             "M.League 競技ルール (public)",
             "25,000点持ち30,000点返し, オカ +20 はトップ; ウマ 10-30 (+30/+10/-10/-30); 飛びなし "
             "(箱下もそのまま計算). Chosen where not read: 同点は順位点を等分, 供託はトップ, "
-            "チョンボ -20.",
+            "チョンボ -20. The league books the chombo penalty to the player's season total, not to "
+            "the game (see the team-leagues issue); here it is booked on the game as a penalty "
+            "nobody receives, which adds up to the same season total.",
             Rules(
                 players=4,
                 start=25_000,
@@ -184,6 +186,124 @@ PRESETS: dict[str, Preset] = {
                 ties="split",  # chosen: equal scores share the uma of their ranks
                 deposits="top",  # chosen: leftover riichi sticks go to the first-placed player
                 chombo=ChomboRule("penalty", points=20),  # 20,000 points deducted after uma
+            ),
+        ),
+        # 天鳳 (tenhou.net) ranked games, as their own result lines (owari) settle them.
+        Preset(
+            "tenhou",
+            "天鳳 段位戦 (public)",
+            "25,000点持ち30,000点返し, オカ +20 はトップ; 五捨六入; 順位ウマ +20/+10/-10/-20; "
+            "残った供託はトップ; 同点は東1局の席順 (起家が上). Sources: "
+            "http://arcturus.su/mjw/index.php?title=Tenhou.net_rules&oldid=15453 (持ち点, ウマ); "
+            "https://github.com/mahjongrepository/tenhou-python-bot/issues/38 (同点は東1局の風順); "
+            "real logs of 2019 (tsubakisakura/mjlog2json data/, copied to tests/data/online/): "
+            "their owari lines show 五捨六入 (4,400 → -46.0), the uma and the leftover sticks "
+            "added to the first. A 2023 特南 log in the same place has exact scores (63.8): newer "
+            "Tenhou games are not rounded; a club settling those sets rounding none. "
+            "Chosen where not read: no chombo (Tenhou has none).",
+            Rules(
+                players=4,
+                start=25_000,
+                return_points=30_000,
+                rounding="gosha-rokunyu",
+                uma=(20, 10, -10, -20),
+                ties="seat",
+                deposits="top",
+            ),
+        ),
+        # 最高位戦日本プロ麻雀協会 (https://jan39.com/news_s/?cat=13_28, 最高位戦ルール概要).
+        Preset(
+            "saikouisen",
+            "最高位戦日本プロ麻雀協会 競技規定 (public)",
+            "オカ無し (30,000点持ち30,000点返し); ウマ 10,000点-30,000点 (+30/+10/-10/-30). "
+            "Source: https://jan39.com/news_s/?cat=13_28. Chosen where not read: 同点は順位点を等分, "
+            "供託はトップ, 端数はそのまま. チョンボの罰点は読めた出典に無い "
+            "(https://majyan-item.com/shou-chonbo/ は小チョンボの -10P だけ): 設定なし, "
+            "クラブが決める.",
+            Rules(
+                players=4,
+                start=30_000,
+                return_points=30_000,
+                rounding="none",
+                uma=(30, 10, -10, -30),
+                ties="split",  # chosen
+                deposits="top",  # chosen
+            ),
+        ),
+        # 日本プロ麻雀協会 公式ルール (https://pedia.3rd-in.co.jp/wiki/日本プロ麻雀協会).
+        Preset(
+            "npm",
+            "日本プロ麻雀協会 公式ルール (public)",
+            "25,000点持ち30,000点返し, オカあり (+20 はトップ); 順位ウマ 10-30 (+30/+10/-10/-30); "
+            "ハコなし; 1,000点を1P. Source: "
+            "https://pedia.3rd-in.co.jp/wiki/%E6%97%A5%E6%9C%AC%E3%83%97%E3%83%AD%E9%BA%BB%E9%9B%80%E5%8D%94%E4%BC%9A. "
+            "Chosen where not read: 同点は順位点を等分, 供託はトップ, 端数はそのまま. "
+            "チョンボの罰点は出典に無い: 設定なし, クラブが決める.",
+            Rules(
+                players=4,
+                start=25_000,
+                return_points=30_000,
+                rounding="none",
+                uma=(30, 10, -10, -30),
+                ties="split",  # chosen
+                deposits="top",  # chosen
+            ),
+        ),
+        # RMU 公式ルール (https://rmu.jp/rule): A (and B) and M.
+        Preset(
+            "rmu-a",
+            "RMU 公式ルール Aルール (public)",
+            "3万点持ち3万点返し; 順位点 +15/+5/△5/△15; 同点の場合は順位点を分ける. Source: "
+            "https://rmu.jp/rule. Chosen where not read: 供託はトップ, 端数はそのまま. "
+            "チョンボの罰点は出典に無い: 設定なし, クラブが決める.",
+            Rules(
+                players=4,
+                start=30_000,
+                return_points=30_000,
+                rounding="none",
+                uma=(15, 5, -5, -15),
+                ties="split",
+                deposits="top",  # chosen
+            ),
+        ),
+        Preset(
+            "rmu-m",
+            "RMU 公式ルール Mルール (public)",
+            "配給原点25,000点, オカの20,000点はトップ; 順位点 +50/+10/△10/△30 (the +50 includes "
+            "the oka: with the 30,000 return the uma is +30/+10/-10/-30); 同点は順位点を分ける. "
+            "Source: https://rmu.jp/rule. Chosen where not read: 供託はトップ, 端数はそのまま. "
+            "チョンボの罰点は出典に無い: 設定なし, クラブが決める.",
+            Rules(
+                players=4,
+                start=25_000,
+                return_points=30_000,
+                rounding="none",
+                uma=(30, 10, -10, -30),
+                ties="split",
+                deposits="top",  # chosen
+            ),
+        ),
+        # World Riichi Championship rules (https://riichi.wiki/index.php?mobileaction=toggle_view_mobile
+        # &oldid=20175&title=World_Riichi_Championship_rules): 30,000 start and target, no oka, uma
+        # +15/+5/-5/-15 modified for ties; session score = (points − 30,000) / 1,000 + uma.
+        Preset(
+            "wrc",
+            "World Riichi Championship rules (public)",
+            "Start 30,000, target 30,000, no oka; uma +15/+5/-5/-15, shared when players tie; "
+            "session score = (points - 30,000) / 1,000 + uma, not rounded. Sources: "
+            "https://riichi.wiki/index.php?mobileaction=toggle_view_mobile&oldid=20175&title="
+            "World_Riichi_Championship_rules, "
+            "http://reachmahjong.com/en/forum/viewtopic.php?f=17&t=53230&view=print (penalties go "
+            "to the overall score). Chosen where not read: leftover riichi sticks to the top. The "
+            "chombo amount is not in the pages read: no chombo rule, the club sets it.",
+            Rules(
+                players=4,
+                start=30_000,
+                return_points=30_000,
+                rounding="none",
+                uma=(15, 5, -5, -15),
+                ties="split",
+                deposits="top",  # chosen
             ),
         ),
     )

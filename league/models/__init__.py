@@ -7,7 +7,7 @@ rows, a void marks the game, and both are in the append-only `AuditLog`.
 One Django app, one migration history: the models are split into a module per concept (as pretix's
 `base/models/` and Zulip's `zerver/models/`), and every one is importable from `league.models`.
 Modules here import each other downwards only (clubs ← members, rules, seasons ← games ← audit,
-money, memberships) and nothing of league above the models.
+money, memberships, online) and nothing of league above the models.
 """
 
 from league.models.accounts import ApiToken, LoginAttempt, UsernameKey
@@ -22,6 +22,7 @@ from league.models.invitations import Invitation
 from league.models.members import Member
 from league.models.memberships import Membership, MembershipQuerySet
 from league.models.money import DayShugi, LedgerEntry, LedgerEntryQuerySet
+from league.models.online import OnlineLog, OnlineName
 from league.models.rules import RulesVersion
 from league.models.seasons import Season
 from league.models.totals import MemberDay, MemberTotal
@@ -52,6 +53,8 @@ __all__ = [
     "MemberTotal",
     "Membership",
     "MembershipQuerySet",
+    "OnlineLog",
+    "OnlineName",
     "Result",
     "RulesVersion",
     "Season",

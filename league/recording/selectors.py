@@ -132,6 +132,7 @@ ACTION_LABELS: dict[str, Promise] = {
     "game.resettle": _("re-settled"),
     "draw.recorded": _("linked to its table of the draw"),
     "import.apply": _("imported"),
+    "online.record": _("recorded from an online game's log"),
 }
 
 FIELD_LABELS: dict[str, Promise] = {

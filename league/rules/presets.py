@@ -53,4 +53,31 @@ PRESET_LABELS: dict[str, tuple[Any, Any]] = {
         gettext_lazy("EMA (European rules, 2016)"),
         gettext_lazy("30,000 start, no oka, 5-15 uma, chombo −20 after the uma."),
     ),
+    "tenhou": (
+        gettext_lazy("Tenhou (ranked games)"),
+        gettext_lazy(
+            "25,000 start, 30,000 return, 10-20 uma, 500 rounded down and 600 up, "
+            "leftover sticks to the top."
+        ),
+    ),
+    "saikouisen": (
+        gettext_lazy("Saikouisen"),
+        gettext_lazy("30,000 start, no oka, 10-30 uma."),
+    ),
+    "npm": (
+        gettext_lazy("Nihon Pro Mahjong Kyokai (NPM)"),
+        gettext_lazy("25,000 start, 30,000 return, 10-30 uma, oka to the top."),
+    ),
+    "rmu-a": (
+        gettext_lazy("RMU (A rules)"),
+        gettext_lazy("30,000 start, no oka, 5-15 uma, tied players share the uma."),
+    ),
+    "rmu-m": (
+        gettext_lazy("RMU (M rules)"),
+        gettext_lazy("25,000 start, 30,000 return, 10-30 uma, oka to the top."),
+    ),
+    "wrc": (
+        gettext_lazy("World Riichi Championship (WRC)"),
+        gettext_lazy("30,000 start, no oka, 5-15 uma, tied players share the uma."),
+    ),
 }

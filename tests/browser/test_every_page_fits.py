@@ -10,6 +10,7 @@ sideways. Screenshots: test-artifacts/screenshots/fit-<route>.png.
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -19,6 +20,7 @@ from django.utils import translation
 from league import limits, money
 from league.draw import services as draw_services
 from league.models import Day, DrawTable, Member, Membership, RulesVersion
+from league.online import services as online_services
 from league.recording import services
 from league.table import services as table_services
 from tests.browser.conftest import fits_the_screen
@@ -31,6 +33,9 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+ONLINE_LOG = (
+    Path(__file__).resolve().parents[1] / "data/online/2019021004gm-00a9-0000-e2f6516d.json"
+)
 LONG_NAMES = [
     ("長谷川 由美子", "はせがわ ゆみこ"),
     ("佐々木 美穂", "ささき みほ"),
@@ -95,6 +100,14 @@ def club_pages() -> list[tuple[str, str]]:
         ),
     )
     assert DrawTable.objects.get(pk=table.pk).game == game  # linked by its four players
+    # An online game (a real Tenhou log): the online page lists it.
+    online_services.online_game_record(
+        club=club,
+        user=organiser,
+        read=online_services.log_read(ONLINE_LOG.read_text(encoding="utf-8")),
+        members=players[:4],
+        date=values["date"],
+    )
     day = Day.objects.get(club=club, date=values["date"])
     transfer = next(
         t
@@ -222,7 +235,15 @@ def test_every_club_page_fits_a_phone(phone, live_server, log_in, club_pages, sc
         screenshot(f"fit-{language}-{name}")
     assert not problems, "\n".join(problems)
     # The control: the main pages were there to be checked.
-    for name in ("club_home", "day_detail", "game_detail", "day_ledger", "standings", "my_page"):
+    for name in (
+        "club_home",
+        "day_detail",
+        "game_detail",
+        "day_ledger",
+        "standings",
+        "my_page",
+        "online_import",
+    ):
         assert name in checked, name
 
 

@@ -38,6 +38,7 @@ from league.models import (
     Season,
 )
 from league.money import services as money_services
+from league.online import services as online
 from league.recording import services
 from league.standings import stats
 from tests.conftest import make_user
@@ -45,6 +46,9 @@ from tests.league.test_isolation import money_rules
 
 DAY_1 = datetime.date(2026, 11, 21)
 DAY_2 = datetime.date(2026, 11, 28)
+ONLINE_LOG = (
+    Path(__file__).resolve().parents[1] / "data/online/2019021004gm-00a9-0000-e2f6516d.json"
+)
 
 
 def game(club: Club, user, players: list[Member], points, date=DAY_1, **extra: Any) -> Game:
@@ -83,6 +87,13 @@ def build_club(club: Club, organiser, members: list[Member]) -> None:
     money.debt_repay(debt_entry=deferral, user=organiser, amount=100)
     money.entry_reverse(entry=payment, user=editor, note="paid to the wrong person")
     game(club, organiser, [a, c, d, e], (50000, 25000, 15000, 10000), date=DAY_2)
+    online.online_game_record(  # an online game: its log record and the names it mapped
+        club=club,
+        user=organiser,
+        read=online.log_read(ONLINE_LOG.read_text(encoding="utf-8")),
+        members=[a, b, c, d],
+        date=DAY_2,
+    )
     Season.objects.create(club=club, name="2026", start=DAY_1, end=DAY_2, min_games=1)
     ApiToken.objects.create(
         user=organiser, club=club, name="LINE bot", prefix="jc_1", key_hash="f" * 64

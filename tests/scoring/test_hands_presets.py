@@ -218,6 +218,77 @@ def test_wrc():
     check_settles(result, "ema-2016")
 
 
+def test_saikouisen():
+    result = play(
+        "saikouisen",
+        [
+            # 東1: dealer A rons C with 13 han: no kazoe yakuman, a sanbaiman: 6 × 6,000. C is at
+            # −6,000 and plays on (no bust).
+            Ron("C", (Win("A", han=13, fu=40),)),
+            # 東1 1本: A and B tenpai (±1,500), B's riichi stick stays; A keeps the deal.
+            Draw(tenpai=("A", "B"), riichi=("B",)),
+            *noten(8),  # 東1 2本 … 南4 9本: nobody tenpai, the deal passes
+        ],
+    )
+    assert result.hands[0].deltas == (36000, 0, -36000, 0)
+    assert result.hands[1].deltas == (1500, 500, -1500, -1500)
+    assert points(result) == (67500, 30500, -7500, 28500)
+    assert (result.ended, result.deposits) == ("last-hand", 1000)
+    check_settles(result, "saikouisen")
+
+
+def test_npm():
+    result = play(
+        "npm",
+        [
+            # 東1: B tsumo a double yakuman (allowed up to three): dealer A 2 × 16,000, C and D
+            # 2 × 8,000 each. A is at −7,000 and plays on (no bust).
+            Tsumo(Win("B", yakuman=2)),
+            *noten(7),  # 東2 … 南4 6本
+        ],
+    )
+    assert result.hands[0].deltas == (-32000, 64000, -16000, -16000)
+    assert points(result) == (-7000, 89000, 9000, 9000)
+    assert result.ended == "last-hand"
+    check_settles(result, "npm")
+
+
+def test_rmu_a():
+    result = play(
+        "rmu-a",
+        [
+            # 東1: C and B claim A's discard; 上家優先: B (next after A) alone, 2 han 30 fu: 2,000,
+            # and D's riichi stick.
+            Ron("A", (Win("C", yakuman=1), Win("B", han=2, fu=30)), riichi=("D",)),
+            # 東2: dealer B tsumo a double yakuman (composite yakuman count): 32,000 all.
+            Tsumo(Win("B", yakuman=2)),
+            *noten(7),  # 東2 1本 … 南4 7本
+        ],
+    )
+    assert result.hands[0].deltas == (-2000, 3000, 0, -1000)
+    assert result.hands[1].deltas == (-32000, 96000, -32000, -32000)
+    assert points(result) == (-4000, 129000, -2000, -3000)
+    assert result.ended == "last-hand"
+    check_settles(result, "rmu-a")
+
+
+def test_rmu_m():
+    result = play(
+        "rmu-m",
+        [
+            # 東1: dealer A tsumo 4 han 30 fu, no kiriage: b = 1,920, up100(3,840) = 3,900 all.
+            Tsumo(Win("A", han=4, fu=30)),
+            Draw(tenpai=ABCD),  # 東1 1本: everyone tenpai, no payment; A keeps the deal
+            *noten(8),  # 東1 2本 … 南4 9本
+        ],
+    )
+    assert result.hands[0].deltas == (11700, -3900, -3900, -3900)
+    assert result.hands[1].deltas == (0, 0, 0, 0)
+    assert points(result) == (36700, 21100, 21100, 21100)
+    assert result.ended == "last-hand"
+    check_settles(result, "rmu-m")
+
+
 def test_kinyokai_2015():
     result = play(
         "kinyokai-2015",

@@ -70,7 +70,87 @@ def test_ema_no_oka_uma_15_5_and_chombo_after_uma():
     assert result == [(1, "30.0"), (2, "7.0"), (3, "-7.0"), (4, "-50.0")]
 
 
-@pytest.mark.parametrize("name", ["jpml", "m-league", "ema-2016"])
+# 天鳳: 五捨六入, uma +20/+10/-10/-20, oka 20 and leftover sticks to the first, ties by seat.
+def test_tenhou_gives_tenhous_own_result_line():
+    # A real 鳳南 game (tests/data/online/2019021004gm-00a9-0000-e2f6516d.xml), whose owari line is
+    # "44,-46.0,71,-33.0,407,21.0,478,58.0": 4,400 rounds to 4 (五捨), 4 − 30 − 20 = −46.
+    assert settle("tenhou", [4_400, 7_100, 40_700, 47_800]) == [
+        (4, "-46.0"),
+        (3, "-33.0"),
+        (2, "21.0"),
+        (1, "58.0"),
+    ]
+
+
+def test_tenhou_ties_by_seat_and_sticks_to_the_first():
+    # 東 and 南 tie on 30,000: 東 (起家) ranks first. 1,000 in sticks left on the table.
+    # 南 30 − 30 + 10 = 10; 西 24,500 → 24 (五捨) − 30 − 10 = −16; 北 14,500 → 14 − 30 − 20 = −36.
+    # 東 takes the rest: 42 (= 0 + 20 uma + 20 oka + 1 stick + the two 500s rounded away).
+    result = settle("tenhou", [30_000, 30_000, 24_500, 14_500], deposits=1_000)
+    assert result == [(1, "42.0"), (2, "10.0"), (3, "-16.0"), (4, "-36.0")]
+
+
+def test_saikouisen_no_oka_uma_10_30():
+    # 30,000/30,000, uma +30/+10/−10/−30: 32−30+10 = 12; 28−30−10 = −12; 15−30−30 = −45; top 45.
+    assert settle("saikouisen", [45_000, 32_000, 28_000, 15_000]) == [
+        (1, "45.0"),
+        (2, "12.0"),
+        (3, "-12.0"),
+        (4, "-45.0"),
+    ]
+
+
+def test_npm_oka_and_uma_10_30():
+    # 25,000/30,000, oka 20 to the top, uma +30/+10/−10/−30, 1,000 points = 1P, no rounding.
+    # 31−30+10 = 11; 18.7−30−10 = −21.3; 8−30−30 = −52; top 42.3−30+30+20 = 62.3.
+    assert settle("npm", [42_300, 31_000, 18_700, 8_000]) == [
+        (1, "62.3"),
+        (2, "11.0"),
+        (3, "-21.3"),
+        (4, "-52.0"),
+    ]
+
+
+def test_rmu_a_ties_share_the_uma():
+    # 30,000/30,000, uma +15/+5/△5/△15; 南 and 西 tie for 2nd: +5 and −5 shared, 0 each.
+    assert settle("rmu-a", [40_000, 30_000, 30_000, 20_000]) == [
+        (1, "25.0"),
+        (2, "0.0"),
+        (2, "0.0"),
+        (4, "-25.0"),
+    ]
+
+
+def test_rmu_m_top_gets_50_with_the_oka():
+    # 25,000 start; RMU's +50/+10/△10/△30 is uma +30 plus the 20 oka, measured from 30,000.
+    # top 38−30+50 = 58; 30−30+10 = 10; 22−30−10 = −18; 10−30−30 = −50.
+    assert settle("rmu-m", [38_000, 30_000, 22_000, 10_000]) == [
+        (1, "58.0"),
+        (2, "10.0"),
+        (3, "-18.0"),
+        (4, "-50.0"),
+    ]
+
+
+def test_wrc_uma_15_5_modified_for_ties():
+    # (points − 30,000) / 1,000 + uma; 南 and 西 tie for 2nd and share +5 and −5: 3.0 each.
+    # top 41.2−30+15 = 26.2; 北 12.8−30−15 = −32.2.
+    assert settle("wrc", [41_200, 33_000, 33_000, 12_800]) == [
+        (1, "26.2"),
+        (2, "3.0"),
+        (2, "3.0"),
+        (4, "-32.2"),
+    ]
+
+
+def test_m_league_note_says_chombo_goes_to_the_season_total():
+    assert "season total" in PRESETS["m-league"].note
+
+
+PUBLIC = ["jpml", "m-league", "ema-2016", "tenhou", "saikouisen", "npm", "rmu-a", "rmu-m", "wrc"]
+
+
+@pytest.mark.parametrize("name", PUBLIC)
 def test_public_presets_are_listed_by_the_command_line(name):
     proc = run_cli("presets")
     assert proc.returncode == 0, proc.stderr
@@ -78,7 +158,9 @@ def test_public_presets_are_listed_by_the_command_line(name):
 
 
 def test_public_presets_say_where_they_come_from():
-    for name in ("jpml", "m-league", "ema-2016"):
+    for name in PUBLIC:
         preset = PRESETS[name]
         assert "(public)" in preset.seed
         assert "Chosen where not read" in preset.note
+    for name in ("tenhou", "saikouisen", "npm", "rmu-a", "rmu-m", "wrc"):
+        assert "http" in PRESETS[name].note, name

@@ -47,6 +47,12 @@ def test_there_are_the_six_club_presets_then_the_public_rule_sets():
         "jpml",
         "m-league",
         "ema-2016",
+        "tenhou",
+        "saikouisen",
+        "npm",
+        "rmu-a",
+        "rmu-m",
+        "wrc",
     ]
     assert all(name == preset.name for name, preset in PRESETS.items())
 

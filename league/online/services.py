@@ -1,0 +1,218 @@
+"""Online games (issue 23, item 6): a Tenhou log (tenhou.net/6 JSON, or mjlog XML; 雀魂 logs
+converted to Tenhou's JSON) recorded into the club's season.
+
+The log is read and checked by the engine (scoring.online: every hand recomputed, the log's own
+points compared) each time it is sent: at the check and again at the record, so nothing the
+browser sends back is trusted. The game is then recorded by the recording service (settled by the
+club's rules in force on its date, into the same season, ledger and statistics), under the club
+lock, and audited; its log id and fingerprint are recorded once per club, and the online names
+the organiser mapped are remembered for the next log.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+import scoring
+from league.core.errors import ServiceError
+from league.models import Club, Game, Member, OnlineLog, OnlineName
+from league.models.audit import User, audit, stored_user
+from league.models.clubs import lock_club
+from league.recording import services as recording
+from scoring import online
+
+LOG = "log"  # the form field every problem of the log is shown on
+NON_FIELD_MEMBERS = "members"
+# The game's table, stored as data (like a table the organiser types), the same in every language.
+ONLINE_TABLE = "オンライン"
+TENHOU_ID = re.compile(r"^(\d{10})gm-[0-9a-f]{4}-\d{4}-[0-9a-f]{8}$")
+
+
+@dataclass(frozen=True)
+class ReadLog:
+    """A log read and checked: the game as the site played it, and the engine's hands."""
+
+    game: online.OnlineGame
+    hands: dict[str, Any]  # `python -m scoring hands` output
+
+    @property
+    def points(self) -> list[int]:
+        return [p["points"] for p in self.hands["final"]["players"]]
+
+    @property
+    def deposits(self) -> int:
+        return int(self.hands["final"]["deposits"])
+
+    @property
+    def played_on(self) -> datetime.date | None:
+        """The date in Tenhou's log id (2019021004gm-…: 2019-02-10), when there is one."""
+        m = TENHOU_ID.match(self.game.log_id)
+        if m is None:
+            return None
+        try:
+            return datetime.datetime.strptime(m.group(1)[:8], "%Y%m%d").date()
+        except ValueError:
+            return None
+
+
+def _message(problem: scoring.Problem) -> str:
+    p = problem.params
+    if problem.code == online.LOG_MISMATCH and "hand" in p:
+        return _(
+            "The log's points disagree with the recomputed hands at %(hand)s: the log has "
+            "%(log)s, the rules give %(engine)s. Nothing was recorded."
+        ) % {"hand": p["hand"], "log": p["log"], "engine": p["engine"]}
+    if problem.code == online.LOG_MISMATCH and "log" in p:
+        return _(
+            "The log's final result (%(log)s) disagrees with the recomputed game (%(engine)s). "
+            "Nothing was recorded."
+        ) % {"log": p["log"], "engine": p["engine"]}
+    if problem.code == online.LOG_MISMATCH:
+        return _(
+            "The log's hands disagree with the recomputed game (%(where)s). Nothing was recorded."
+        ) % {"where": problem.field}
+    if problem.code == online.LOG_FORMAT:
+        return _(
+            "This is not a log Janchō can read (a Tenhou JSON log or mjlog XML): %(where)s."
+        ) % {"where": problem.field}
+    return _("A hand of the log cannot be played under Tenhou's rules (%(where)s).") % {
+        "where": problem.field
+    }
+
+
+def log_read(text: str | bytes, *, filename: str = "") -> ReadLog:
+    """Read and check a log; ServiceError on the `log` field when it cannot be recorded. An
+    mjlog carries no id of its own: its file name gives it when it is Tenhou's id."""
+    try:
+        game = online.parse_online_log(text)
+        hands = online.check_online_game(game)
+    except scoring.InputError as e:
+        raise ServiceError({LOG: [_message(e.problems[0])]}) from None
+    stem = filename.rsplit("/", 1)[-1].split(".", 1)[0]
+    if game.log_format == "mjlog-xml" and TENHOU_ID.match(stem):
+        game = online.OnlineGame(**{**game.__dict__, "log_id": stem})
+    return ReadLog(game, hands)
+
+
+def remembered_members(club: Club, names: Sequence[str]) -> dict[str, Member]:
+    """The members the club has mapped these online names to (one query)."""
+    rows = OnlineName.objects.filter(club=club, site="tenhou", name__in=list(names))
+    # A member merged into another since: the survivor (the merge keeps the record, inactive).
+    rows = rows.select_related("member", "member__merged_into")
+    return {r.name: r.member.merged_into or r.member for r in rows}
+
+
+def already_recorded(club: Club, read: ReadLog) -> OnlineLog | None:
+    return (
+        OnlineLog.objects.filter(club=club)
+        .filter(Q(log_id=read.game.log_id) | Q(fingerprint=read.game.fingerprint))
+        .select_related("game")
+        .first()
+    )
+
+
+def _duplicate(found: OnlineLog) -> ServiceError:
+    return ServiceError.one(
+        LOG,
+        _("This log is already recorded (game %(number)s of %(date)s). Nothing was recorded.")
+        % {"number": found.game.number, "date": found.game.date.isoformat()},
+    )
+
+
+def online_game_record(
+    *,
+    club: Club,
+    user: User,
+    read: ReadLog,
+    members: Sequence[Member],
+    date: datetime.date,
+) -> Game:
+    """Record the checked log as a game of `date`, with the online names mapped to `members`
+    (seat order); remember the mapping. Raises ServiceError (nothing stored) for a log already
+    recorded, a member chosen twice, or a game the club's rules cannot settle."""
+    names = read.game.names
+    if len(members) != len(names) or len({m.pk for m in members}) != len(members):
+        raise ServiceError.one(NON_FIELD_MEMBERS, _("Choose a different member for each seat."))
+    data = recording.GameInput(
+        date=date,
+        seats=[
+            recording.SeatInput(member=m, points=p)
+            for m, p in zip(members, read.points, strict=True)
+        ],
+        table=ONLINE_TABLE,
+        deposits=read.deposits,
+    )
+    try:
+        with transaction.atomic():
+            lock_club(club.pk)  # first: the one global lock order
+            found = already_recorded(club, read)
+            if found is not None:
+                raise _duplicate(found)
+            _remember(club, user, names, members)
+            game = recording.game_record(club=club, user=user, data=data)
+            log = OnlineLog.objects.create(
+                club=club,
+                site=read.game.site,
+                log_id=read.game.log_id,
+                fingerprint=read.game.fingerprint,
+                log_format=read.game.log_format,
+                game=game,
+                names=list(names),
+                hands=read.hands,
+                recorded_by=stored_user(user),
+            )
+            audit(
+                club=club,
+                actor=user,
+                action="online.record",
+                target=f"game:{game.pk}",
+                after={
+                    "log_id": log.log_id,
+                    "format": log.log_format,
+                    "names": list(names),
+                    "members": [m.pk for m in members],
+                },
+                game=game,
+            )
+            return game
+    except IntegrityError:
+        # A concurrent request recorded the same log first.
+        found = already_recorded(club, read)
+        if found is not None:
+            raise _duplicate(found) from None
+        raise
+
+
+def _remember(club: Club, user: User, names: Sequence[str], members: Sequence[Member]) -> None:
+    known = remembered_members(club, names)
+    for name, member in zip(names, members, strict=True):
+        before = known.get(name)
+        if before is not None and before.pk == member.pk:
+            continue
+        OnlineName.objects.update_or_create(
+            club=club, site="tenhou", name=name, defaults={"member": member}
+        )
+        audit(
+            club=club,
+            actor=user,
+            action="online.name",
+            target=f"member:{member.pk}",
+            before={"name": name, "member": before.pk} if before is not None else None,
+            after={"name": name, "member": member.pk},
+        )
+
+
+def recent_logs(club: Club, limit: int = 20) -> list[OnlineLog]:
+    return list(
+        OnlineLog.objects.filter(club=club)
+        .select_related("game")
+        .order_by("-created_at", "-id")[:limit]
+    )

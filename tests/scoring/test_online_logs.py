@@ -1,0 +1,173 @@
+"""Online games (scoring/online.py): real Tenhou logs in both formats (tests/data/online/) are read
+into the hands engine's input, recomputed hand by hand, and give Tenhou's own final points and
+scores; tampered logs are refused, naming the hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scoring import InputError, rules_from_json, settle_game
+from scoring.hands import play_game
+from scoring.hands_json import hand_rules_from_json, hands_game_from_json
+from scoring.online import LOG_FORMAT, LOG_MISMATCH, check_online_game, parse_online_log
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "online"
+GAMES = sorted(p.stem for p in DATA.glob("*.json"))
+ROUNDED = [g for g in GAMES if g.startswith("2019")]  # 2019 results are 五捨六入; 2023 exact
+
+
+def read(name: str, ext: str) -> str:
+    return (DATA / f"{name}.{ext}").read_text(encoding="utf-8")
+
+
+def refused(text: str) -> tuple[str, str, str]:
+    with pytest.raises(InputError) as caught:
+        check_online_game(parse_online_log(text))
+    problem = caught.value.problems[0]
+    return problem.field, problem.code, problem.message
+
+
+def test_there_are_real_games_in_both_formats():
+    assert len(GAMES) == 6
+    for name in GAMES:
+        assert (DATA / f"{name}.xml").exists()
+
+
+@pytest.mark.parametrize("ext", ["json", "xml"])
+@pytest.mark.parametrize("name", GAMES)
+def test_a_real_log_gives_tenhous_own_final_points(name, ext):
+    game = parse_online_log(read(name, ext))
+    out = check_online_game(game)
+    final = [p["points"] for p in out["final"]["players"]]
+    # Tenhou's result line adds leftover sticks to the first; none of these games has any.
+    assert out["final"]["deposits"] == 0
+    assert tuple(final) == game.final_points
+    assert out["final"]["ended"] in ("last-hand", "bust", "agari-yame", "tenpai-yame", "extension")
+    assert [p["name"] for p in out["final"]["players"]] == list(game.names)
+    assert len(out["hands"]) == len(game.events)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_settling_under_the_tenhou_preset_gives_tenhous_own_scores(name):
+    game = parse_online_log(read(name, "json"))
+    out = check_online_game(game)
+    rules = {"preset": "tenhou"} if name in ROUNDED else {"preset": "tenhou", "rounding": "none"}
+    result = play_game(hand_rules_from_json(game.rules), hands_game_from_json(game.hands_input()))
+    settled = settle_game(rules_from_json(rules), result.settlement_game())
+    scores = tuple(f"{p.score / 10:.1f}" for p in settled.players)
+    assert scores == game.final_scores
+    assert out["final"]["ended"] is not None
+
+
+def test_the_known_json_game_hand_by_hand():
+    # 2019021004gm: ten hands; 東1 C (西) tsumo haneman 3,000/6,000 (the dealer A pays 6,000).
+    game = parse_online_log(read("2019021004gm-00a9-0000-e2f6516d", "json"))
+    assert game.log_id == "2019021004gm-00a9-0000-e2f6516d"
+    assert game.rules == "tenhou" and game.start == 25_000
+    assert game.events[0] == {"result": "tsumo", "winner": "Sidecar", "han": 6}
+    out = check_online_game(game)
+    assert out["hands"][0]["deltas"] == {
+        "鬼ヅモ@川村軍団": -6000,
+        "HN-Koda": -3000,
+        "Sidecar": 12000,
+        "あがれる間6s": -3000,
+    }
+    assert [h["round"] for h in out["hands"]][-1] == "南4"
+
+
+def test_pao_double_yakuman_game_reads_the_liable_player():
+    game = parse_online_log(read("2019103023gm-00a9-0000-f90e0fe9", "json"))
+    pao = [w for e in game.events for w in e.get("winners", [e]) if "pao" in w]
+    assert pao and pao[0]["yakuman"] == 2
+    assert check_online_game(game)["final"]["ended"] == "bust"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_one_game_has_one_fingerprint_in_either_format(name):
+    a = parse_online_log(read(name, "json"))
+    b = parse_online_log(read(name, "xml"))
+    assert a.fingerprint == b.fingerprint
+    assert a.events == b.events
+    assert b.log_id == b.fingerprint  # an mjlog carries no id of its own
+
+
+# --- tampered logs ---------------------------------------------------------------------------
+
+
+def test_a_json_log_whose_points_were_changed_is_refused_naming_the_hand():
+    data = json.loads(read("2019021004gm-00a9-0000-e2f6516d", "json"))
+    # The second hand's starting points: C's haneman made worth 1,000 more, A's 1,000 less.
+    data["log"][1][1] = [18000, 22000, 38000, 22000]
+    field, code, message = refused(json.dumps(data, ensure_ascii=False))
+    assert (field, code) == ("hands[0]", LOG_MISMATCH)
+    assert "東1 0本場" in message and "18,000 / 22,000 / 38,000 / 22,000" in message
+
+
+def test_a_json_log_with_a_changed_hand_value_is_refused():
+    data = json.loads(read("2019021004gm-00a9-0000-e2f6516d", "json"))
+    result = data["log"][0][-1]
+    result[2][4] = "対々和(3飜)"  # 7 han: still a haneman: the points agree …
+    check_online_game(parse_online_log(json.dumps(data, ensure_ascii=False)))
+    result[2][4] = "対々和(4飜)"  # … 8 han is a baiman: they do not
+    field, code, _message = refused(json.dumps(data, ensure_ascii=False))
+    assert (field, code) == ("hands[0]", LOG_MISMATCH)
+
+
+def test_a_json_log_with_a_changed_result_line_is_refused():
+    data = json.loads(read("2019021004gm-00a9-0000-e2f6516d", "json"))
+    data["sc"][0] += 1000
+    data["sc"][6] -= 1000
+    field, code, message = refused(json.dumps(data, ensure_ascii=False))
+    assert (field, code) == ("final", LOG_MISMATCH)
+    assert "5,400" in message
+
+
+def test_an_xml_log_with_changed_points_is_refused():
+    text = read("2019021004gm-00a9-0000-e2f6516d", "xml")
+    # 東1's AGARI: sc="250,-60,250,-30,250,120,250,-30" (hundreds): C +12,000 made +13,000.
+    tampered = text.replace(
+        'sc="250,-60,250,-30,250,120,250,-30"', 'sc="250,-60,250,-40,250,130,250,-30"'
+    )
+    assert tampered != text
+    field, code, _message = refused(tampered)
+    assert (field, code) == ("hands[0]", LOG_MISMATCH)
+
+
+def test_a_log_cut_short_is_refused():
+    data = json.loads(read("2019021004gm-00a9-0000-e2f6516d", "json"))
+    data["log"] = data["log"][:5]
+    _field, code, _message = refused(json.dumps(data, ensure_ascii=False))
+    assert code == LOG_MISMATCH
+
+
+# --- not a log -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("", "log"),
+        ("hello", "log"),
+        ("{not json", "log"),
+        ('{"log": "x"}', "log"),
+        ('{"log": [], "name": ["a", "b", "c", "d"]}', "log"),
+        ('{"log": [[1]], "name": ["a", "a", "c", "d"]}', "name"),
+        ("<mjloggm><UN/></mjloggm>", "name"),
+        ("<html></html>", "log"),
+        ('<!DOCTYPE x [<!ENTITY a "b">]><mjloggm/>', "log"),
+        ("<mjloggm", "log"),
+    ],
+)
+def test_what_is_not_a_log_is_refused_naming_the_field(text, field):
+    with pytest.raises(InputError) as caught:
+        parse_online_log(text)
+    problem = caught.value.problems[0]
+    assert (problem.field, problem.code) == (field, LOG_FORMAT)
+
+
+def test_a_log_too_large_is_refused():
+    with pytest.raises(InputError):
+        parse_online_log(b"{" + b" " * 2_000_001 + b"}")
