@@ -23,9 +23,12 @@ from league.models.memberships import Membership, MembershipQuerySet
 from league.models.money import DayShugi, LedgerEntry, LedgerEntryQuerySet
 from league.models.rules import RulesVersion
 from league.models.seasons import Season
+from league.models.teams import Adjustment, AdjustmentQuerySet, Team, TeamMember
 from league.models.totals import MemberDay, MemberTotal
 
 __all__ = [
+    "Adjustment",
+    "AdjustmentQuerySet",
     "ApiToken",
     "Attendance",
     "AuditLog",
@@ -52,5 +55,7 @@ __all__ = [
     "Result",
     "RulesVersion",
     "Season",
+    "Team",
+    "TeamMember",
     "UsernameKey",
 ]
