@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from django.db.models import F, IntegerField, OuterRef, Subquery, Sum, Value
+from django.db.models import Exists, F, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from league.models import Adjustment, Season, Team, TeamMember
@@ -23,6 +23,12 @@ _INT = IntegerField()
 def _sum(rows: Any, field: str) -> Coalesce:
     grouped = rows.order_by().values("season").annotate(s=Sum(field)).values("s")[:1]
     return Coalesce(Subquery(grouped, output_field=_INT), Value(0), output_field=_INT)
+
+
+def with_teams(seasons: QuerySet[Season]) -> QuerySet[Season]:
+    """Seasons with `has_teams`, read in the same query: a page shows team standings only for a
+    season that has teams, without a query for the others."""
+    return seasons.annotate(has_teams=Exists(Team.objects.filter(season=OuterRef("pk"))))
 
 
 def team_standings(*, season: Season) -> list[dict[str, Any]]:

@@ -275,3 +275,69 @@ def test_the_teams_page_queries_do_not_grow(
     assert count() == few
     with django_assert_num_queries(few):
         member_client.get(url)
+
+
+# --- the season page, the share link and the workbook ------------------------------------------
+
+
+def test_the_season_page_shows_team_standings_for_one_more_query(
+    club, members, season, organiser, member_client
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    url = reverse("season_standings", args=[club.slug, season.pk])
+    a, b, c, d, e = members
+    _play(club, (e, 45000), (c, 28000), (d, 22000), (a, 5000))
+
+    def queries() -> tuple[int, str]:
+        with CaptureQueriesContext(connection) as captured:
+            response = member_client.get(url)
+        return len(captured), response.content.decode()
+
+    without, page = queries()
+    assert "チーム成績" not in page
+    _team(season, organiser, "赤組", [a, c])
+    _team(season, organiser, "青組", [d, e])
+    with_two, page = queries()
+    assert with_two == without + 1
+    assert "チーム成績" in page and page.index("青組") < page.index("赤組")
+    assert "+37.0" in page  # 青組: 江藤 +55.0, 土井 ▲18.0
+    for i in range(4):
+        _team(season, organiser, f"組{i}", [Member.objects.create(club=club, name=f"追加{i}")])
+        _play(club, (a, 40000), (b, 30000), (c, 20000), (d, 10000))
+    assert queries()[0] == with_two
+
+
+def test_the_share_link_and_the_workbook_show_team_standings(
+    club, members, season, organiser, organiser_client, member_client
+):
+    import io
+
+    from openpyxl import load_workbook
+
+    a, _b, c, d, e = members
+    _play(club, (e, 45000), (c, 28000), (d, 22000), (a, 5000))
+    _team(season, organiser, "赤組", [a, c], captains=[c])
+    _team(season, organiser, "青組", [d, e])
+    services.adjustment_book(
+        season=season, user=organiser, member=a, kind="chombo", points=-200, reason="南2局の誤ロン"
+    )
+    # 赤組 千葉 +8.0 青木 ▲45.0 ▲20.0 = ▲57.0; 青組 江藤 +55.0 土井 ▲18.0 = +37.0.
+    organiser_client.post(reverse("share_settings", args=[club.slug]), {"action": "enable"})
+    club.refresh_from_db()
+    assert club.share_token
+    page = member_client.get(reverse("public_season", args=[club.share_token, season.pk]))
+    html = page.content.decode()
+    assert "チーム成績" in html and "+37.0" in html and "▲57.0" in html
+    assert "誤ロン" not in html  # the reasons stay inside the club
+    response = member_client.get(
+        reverse("export_standings", args=[club.slug]), {"season": season.pk}
+    )
+    book = load_workbook(io.BytesIO(b"".join(response.streaming_content)))
+    assert len(book.worksheets) == 2
+    rows = [list(r) for r in book.worksheets[1].iter_rows(values_only=True)]
+    assert rows[1][:2] == [1, "青組"] and float(rows[1][5]) == 37.0
+    assert rows[2][:2] == [2, "赤組"] and float(rows[2][4]) == -20.0 and float(rows[2][5]) == -57.0
+    flat = [v for r in rows for v in r if v is not None]
+    assert "キャプテン" in flat and "千葉" in flat
