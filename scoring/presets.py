@@ -152,8 +152,9 @@ PRESETS: dict[str, Preset] = {
             "m-league",
             "M.League 競技ルール (public)",
             "25,000点持ち30,000点返し, オカ +20 はトップ; ウマ 10-30 (+30/+10/-10/-30); 飛びなし "
-            "(箱下もそのまま計算). Chosen where not read: 同点は順位点を等分, 供託はトップ, "
-            "チョンボ -20.",
+            "(箱下もそのまま計算). チョンボは対局の結果に入れず、シーズンの合計から引く"
+            "（m-league.aja0.com/?p=66023）。対局外の調整（チョンボ）として計上する。 "
+            "Chosen where not read: 同点は順位点を等分, 供託はトップ, チョンボ -20 (as an adjustment).",
             Rules(
                 players=4,
                 start=25_000,
@@ -163,7 +164,9 @@ PRESETS: dict[str, Preset] = {
                 ties="split",  # chosen: points shared equally between tied players
                 deposits="top",  # chosen: leftover riichi sticks to the top
                 below_zero="settle",  # no 飛び: the game goes on below zero and counts as it is
-                chombo=ChomboRule("penalty", points=20),  # chosen: −20 to the offender
+                # Not in the game's result: M.League books a chombo in the season total
+                # (m-league.aja0.com/?p=66023), here an adjustment (league.teams).
+                chombo=ChomboRule("none"),
             ),
         ),
         # EMA Riichi Competition Rules, 2016 edition (http://mahjong-europe.org/portal/images/docs/
