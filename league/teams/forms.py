@@ -89,7 +89,7 @@ class AdjustmentForm(forms.Form):
         choices=[c for c in Adjustment.KINDS if c[0] != Adjustment.REVERSAL],
     )
     points = PointsField(
-        label=gettext_lazy("Points"),
+        label=gettext_lazy("Standings points"),
         help_text=gettext_lazy("In the standings' points: ▲20.0 takes twenty away."),
     )
     rate = forms.ChoiceField(label=gettext_lazy("Rate for yen"), required=False)
