@@ -184,6 +184,26 @@ def pages(club, user, members) -> list[tuple[str, str]]:
 
     season = Season.objects.filter(club=club).order_by("-end").first()
     game = Game.objects.filter(club=club).order_by("-date", "-number").first()
+    # Eight teams of five in the latest season, with an adjustment each (league.teams): the
+    # season's pages and the share link show team standings, and the teams page is measured.
+    from league.teams import services as team_services
+
+    for t in range(0 if season.teams.exists() else 8):  # once: pages() runs at every size
+        roster = members[5 * t : 5 * t + 5]
+        team = team_services.team_create(
+            season=season,
+            user=user,
+            data=team_services.TeamInput(
+                name=f"チーム{t}",
+                short_name=f"T{t}",
+                colour="#2b6cb0",
+                members=roster,
+                captains=roster[:1],
+            ),
+        )
+        team_services.adjustment_book(
+            season=season, user=user, team=team, kind="penalty", points=-100, reason="遅刻"
+        )
     member = members[0]
     member.__class__.objects.filter(pk=member.pk).update(user=user)  # who also plays: My page
     day = LAST_DAY
@@ -199,6 +219,7 @@ def pages(club, user, members) -> list[tuple[str, str]]:
         ("game page", reverse("game_detail", args=[club.slug, game.pk])),
         ("season standings", reverse("season_standings", args=[club.slug, season.pk])),
         ("season race", reverse("season_race", args=[club.slug, season.pk])),
+        ("season teams", reverse("season_teams", args=[club.slug, season.pk])),
         ("all-time standings", standings),
         ("player (all time)", reverse("player_detail", args=[club.slug, member.pk])),
         (

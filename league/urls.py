@@ -48,6 +48,7 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("", include("league.club.urls")),
     path("", include("league.mypage.urls")),
     path("", include("league.online.urls")),
+    path("", include("league.teams.urls")),
     path("days/<date:date>/ledger/", ledger.day_ledger, name="day_ledger"),
     path("days/<date:date>/share/", share.day_share, name="day_share"),
     path("days/<date:date>/ledger/settle/", ledger.transfer_settle, name="transfer_settle"),

@@ -154,8 +154,9 @@ PRESETS: dict[str, Preset] = {
             "25,000点持ち30,000点返し, オカ +20 はトップ; ウマ 10-30 (+30/+10/-10/-30); 飛びなし "
             "(箱下もそのまま計算). Chosen where not read: 同点は順位点を等分, 供託はトップ, "
             "チョンボ -20. The league books the chombo penalty to the player's season total, not to "
-            "the game (see the team-leagues issue); here it is booked on the game as a penalty "
-            "nobody receives, which adds up to the same season total.",
+            "the game (m-league.aja0.com/?p=66023); here it is booked on the game as a penalty "
+            "nobody receives, which adds up to the same season total. A club that keeps it out of "
+            "the game sets チョンボ to none and books it as an adjustment on the season's teams page.",
             Rules(
                 players=4,
                 start=25_000,

@@ -383,7 +383,13 @@ BELOW_MINIMUM = gettext_lazy("Below the minimum number of games (not ranked)")
 
 
 def standings_workbook(
-    *, club: Club, rows: Iterable[dict[str, Any]], shown: Shown, period: str
+    *,
+    club: Club,
+    rows: Iterable[dict[str, Any]],
+    shown: Shown,
+    period: str,
+    teams: Sequence[dict[str, Any]] = (),
+    rosters: dict[int, list[dict[str, Any]]] | None = None,
 ) -> Workbook:
     """The standings table with every statistic (rows: league.standings.stats.standings, qualified players
     first). Players below the minimum follow under a caption of their own, without positions, so
@@ -411,7 +417,68 @@ def standings_workbook(
         page_header=f"{club.name}  {period}  {STANDINGS_TITLE}",
         **Column.sheet_args(columns),
     )
+    if teams:
+        _team_sheet(workbook, club=club, period=period, teams=teams, rosters=rosters or {})
     return workbook
+
+
+# Translators: the sheet's name in a workbook; チーム成績
+TEAM_STANDINGS_TITLE = gettext_lazy("Team standings")
+TEAM_COLUMNS = [
+    Column("position", gettext_lazy("Pos.")),
+    Column("name", gettext_lazy("Team")),
+    Column("games", gettext_lazy("Games")),
+    Column("scores", gettext_lazy("Scores"), "score"),
+    Column("adjust", gettext_lazy("Adj."), "score"),
+    Column("total", gettext_lazy("Total"), "score"),
+]
+
+
+def _team_sheet(
+    workbook: Workbook,
+    *,
+    club: Club,
+    period: str,
+    teams: Sequence[dict[str, Any]],
+    rosters: dict[int, list[dict[str, Any]]],
+) -> None:
+    """A second sheet: the team standings (league.teams.selectors.team_standings), then each
+    team's members (captains marked) with their season totals and adjustments."""
+    ws = StreamedSheet(parent=workbook, title="Teams")
+    workbook._add_sheet(ws)
+    values = ("scores", "adjust", "total")
+
+    def line(row: dict[str, Any], keys: Sequence[str]) -> list[Any]:
+        return [score_value(row[k]) if k in values else row[k] for k in keys]
+
+    keys = [c.key for c in TEAM_COLUMNS]
+    args = Column.sheet_args(TEAM_COLUMNS)
+    member_keys = ["captain", "name", "games", "score", "adjust", "total"]
+    blocks = [
+        Block(
+            headers=["", str(_("Name")), *args["headers"][2:]],
+            rows=[
+                [
+                    _("Captain") if m["is_captain"] else None,
+                    m["name"],
+                    m["games"],
+                    *(score_value(m[k]) for k in member_keys[3:]),
+                ]
+                for m in rosters.get(team["pk"], [])
+            ],
+            formats=args["formats"],
+            caption=team["name"],
+        )
+        for team in teams
+    ]
+    write_sheet(
+        ws,
+        title=str(TEAM_STANDINGS_TITLE),
+        rows=[line(t, keys) for t in teams],
+        blocks=blocks,
+        page_header=f"{club.name}  {period}  {TEAM_STANDINGS_TITLE}",
+        **args,
+    )
 
 
 # --- the game log ----------------------------------------------------------------------------

@@ -30,6 +30,8 @@ from league.money.views_accounts import describe_entry
 from league.standings import stats
 from league.standings.filters import StandingsFilter
 from league.standings.tables import Shown
+from league.teams import selectors as team_selectors
+from league.teams.selectors import with_teams
 
 GAME_LOG_FILTERS = ["start", "end", "season", "rate"]
 
@@ -38,7 +40,7 @@ def _period_filter(
     request: HttpRequest, club: Club, fields: list[str] | None = None
 ) -> tuple[StandingsFilter, list[Any]]:
     """The standings page's filter (season, dates, rate), bound to the query string."""
-    seasons = list(Season.objects.filter(club=club).order_by("-start", "-pk"))
+    seasons = list(with_teams(Season.objects.filter(club=club)).order_by("-start", "-pk"))
     versions = stats.rules_versions(club=club)
     rates = stats.rate_names([v.rules for v in versions])
     return StandingsFilter(request.GET, seasons=seasons, rates=rates, fields=fields), versions
@@ -74,11 +76,20 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
     args = filterset.standings_args()
     shown = Shown.for_rules(stats.rules_between(versions, args["start"], args["end"]))
     period, ascii_period = _period_names(filterset, args)
+    season = filterset.seasons.get(filterset.form.cleaned_data.get("season") or "")
+    teams: list[dict[str, Any]] = []
+    rosters: dict[int, list[dict[str, Any]]] = {}
+    if season is not None and season.has_teams and not args.get("rate"):  # its whole total
+        teams = team_selectors.team_standings(season=season)
+        if teams:
+            rosters = team_selectors.team_rosters(season=season)
     workbook = exports.standings_workbook(
         club=club,
         rows=stats.standings(club=club, seasons=list(filterset.seasons.values()), **args),
         shown=shown,
         period=period,
+        teams=teams,
+        rosters=rosters,
     )
     return exports.xlsx_response(
         workbook,

@@ -25,9 +25,12 @@ from league.models.money import DayShugi, LedgerEntry, LedgerEntryQuerySet
 from league.models.online import OnlineLog, OnlineName
 from league.models.rules import RulesVersion
 from league.models.seasons import Season
+from league.models.teams import Adjustment, AdjustmentQuerySet, Team, TeamMember
 from league.models.totals import MemberDay, MemberTotal
 
 __all__ = [
+    "Adjustment",
+    "AdjustmentQuerySet",
     "ApiToken",
     "Attendance",
     "AuditLog",
@@ -59,5 +62,7 @@ __all__ = [
     "RulesVersion",
     "Season",
     "TableGame",
+    "Team",
+    "TeamMember",
     "UsernameKey",
 ]

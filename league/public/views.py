@@ -38,6 +38,8 @@ from league.standings import stats
 from league.standings import views as standings_views
 from league.standings import views_players as players
 from league.standings.tables import Shown
+from league.teams import selectors as team_selectors
+from league.teams.selectors import with_teams
 
 DAYS_PER_PAGE = 50
 NOT_FOUND = "league/public/404.html"
@@ -135,7 +137,7 @@ def current_season(seasons: Sequence[Season], today: datetime.date) -> Season | 
 @public_page
 def public_standings(request: HttpRequest, club: Club, token: str) -> HttpResponse:
     """The current season's standings (all time when there is none) and every season's leader."""
-    seasons = list(Season.objects.filter(club=club).order_by("-start", "-pk"))
+    seasons = list(with_teams(Season.objects.filter(club=club)).order_by("-start", "-pk"))
     versions = stats.rules_versions(club=club)
     season = current_season(seasons, timezone.localdate(timezone=CLUB_TIMEZONE))
     start, end = (season.start, season.end) if season else (None, None)
@@ -156,6 +158,7 @@ def public_standings(request: HttpRequest, club: Club, token: str) -> HttpRespon
         "token": token,
         "season": season,
         "table": table,
+        "team_rows": _team_rows(season),
         "season_leaders": [(s, leaders[s.pk]) for s in seasons],
     }
     return render(request, "league/public/standings.html", context)
@@ -163,9 +166,16 @@ def public_standings(request: HttpRequest, club: Club, token: str) -> HttpRespon
 
 @public_page
 def public_season(request: HttpRequest, club: Club, token: str, season_id: int) -> HttpResponse:
-    season = get_object_or_404(Season, club=club, pk=season_id)
+    season = get_object_or_404(with_teams(Season.objects.filter(club=club)), pk=season_id)
+    team_rows = _team_rows(season)
     if season.closed_at is not None:  # the record of who won, as on the club's own page
-        context = {"club": club, "token": token, "season": season, "table": None}
+        context = {
+            "club": club,
+            "token": token,
+            "season": season,
+            "table": None,
+            "team_rows": team_rows,
+        }
         return render(request, "league/public/season_standings.html", context)
     rules = stats.rules_between(stats.rules_versions(club=club), season.start, season.end)
     table = standings_views._table(
@@ -179,8 +189,22 @@ def public_season(request: HttpRequest, club: Club, token: str, season_id: int) 
         end=season.end,
         min_games=season.min_games,
     )
-    context = {"club": club, "token": token, "season": season, "table": table}
+    context = {
+        "club": club,
+        "token": token,
+        "season": season,
+        "table": table,
+        "team_rows": team_rows,
+    }
     return render(request, "league/public/season_standings.html", context)
+
+
+def _team_rows(season: Season | None) -> list[dict[str, Any]]:
+    """A season's team standings (one query), or none without a query for a season without
+    teams (`with_teams` read that with the season)."""
+    if season is None or not season.has_teams:  # type: ignore[attr-defined]
+        return []
+    return team_selectors.team_standings(season=season)
 
 
 @public_page

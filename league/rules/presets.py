@@ -47,7 +47,10 @@ PRESET_LABELS: dict[str, tuple[Any, Any]] = {
     ),
     "m-league": (
         gettext_lazy("M.League"),
-        gettext_lazy("25,000 start, 30,000 return, 10-30 uma, oka to the top, no busting out."),
+        gettext_lazy(
+            "25,000 start, 30,000 return, 10-30 uma, oka to the top, no busting out. A chombo "
+            "counts in the season total, not in the game: book it as an adjustment (−20)."
+        ),
     ),
     "ema-2016": (
         gettext_lazy("EMA (European rules, 2016)"),

@@ -24,6 +24,8 @@ from league.standings import selectors as aggregate_selectors
 from league.standings import stats
 from league.standings.filters import StandingsFilter
 from league.standings.tables import Shown, StandingsTable
+from league.teams import selectors as team_selectors
+from league.teams.selectors import with_teams
 
 PER_PAGE = 50
 MAX_PAGE = 100_000  # 5,000,000 players; a larger page number is a 404 before any query
@@ -32,7 +34,7 @@ MAX_PAGE = 100_000  # 5,000,000 players; a larger page number is a 404 before an
 @require_safe
 def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     club = club_for(request, slug)
-    season = get_object_or_404(Season, club=club, pk=season_id)
+    season = get_object_or_404(with_teams(Season.objects.filter(club=club)), pk=season_id)
     rules = stats.rules_between(stats.rules_versions(club=club), season.start, season.end)
     filterset = StandingsFilter(request.GET, rates=stats.rate_names(rules), fields=["rate"])
     table = None
@@ -48,7 +50,14 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
             min_games=season.min_games,
             seasons=[season],
         )
-    context = {"club": club, "season": season, "filter": filterset, "table": table}
+    context = {
+        "club": club,
+        "season": season,
+        "filter": filterset,
+        "table": table,
+        # One more query only for a season with teams (league.teams).
+        "team_rows": team_selectors.team_standings(season=season) if season.has_teams else [],
+    }
     return render(request, "league/standings/season_standings.html", context)
 
 

@@ -23,6 +23,7 @@ from league.core.format import (
     wind,
     yen,
 )
+from league.models import Adjustment
 from league.money.services import note_shown
 from league.rules.presets import preset_label
 
@@ -58,3 +59,9 @@ def rules_since(version: Any) -> str:
 def preset_name(name: str) -> str:
     """A preset by the name people know it by (マメの会のルール), never its id (mame-no-kai)."""
     return preset_label(name)[0]
+
+
+@register.filter
+def adjustment_kind(kind: str) -> str:
+    """An adjustment's kind as shown (league.models.teams.Adjustment.KINDS)."""
+    return str(dict(Adjustment.KINDS).get(kind, kind))

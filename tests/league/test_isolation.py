@@ -22,6 +22,7 @@ from league.excel import tasks as export_tasks
 from league.models import ApiToken, Club, Day, LedgerEntry, Member, RulesVersion, Season
 from league.recording import services
 from league.table import services as table_services
+from league.teams import services as team_services
 from tests.conftest import make_user
 
 DATE = datetime.date(2026, 11, 21)
@@ -101,6 +102,26 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
     season = Season.objects.create(
         club=club, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31)
     )
+    team = team_services.team_create(
+        season=season,
+        user=organiser,
+        data=team_services.TeamInput(
+            name=f"{players[0].name}のチーム",
+            short_name="一",
+            colour="#c53030",
+            members=players[:2],
+            captains=players[:1],
+        ),
+    )
+    adjustment = team_services.adjustment_book(
+        season=season,
+        user=organiser,
+        member=players[1],
+        kind="chombo",
+        points=-200,
+        rate="0.3",
+        reason=f"{players[1].name}のチョンボ",
+    )
     token = ApiToken.objects.create(
         user=organiser, club=club, name="bot", prefix="abcd", key_hash="0" * 64
     )
@@ -128,6 +149,8 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
         "game_id": club.games.first().pk,
         "member_id": players[0].pk,
         "season_id": season.pk,
+        "team_id": team.pk,
+        "adjustment_id": adjustment.pk,
         "version_id": version.pk,
         "entry_id": entry.pk,
         "token_id": token.pk,

@@ -1,0 +1,142 @@
+"""Teams in a season, and adjustments outside any game (league.teams writes both).
+
+A `Team` belongs to one season of a club: a name, a short name for narrow tables, a colour, and
+its roster (`TeamMember` rows, captains marked). A member is on at most one team per season (a
+partial unique constraint over the rows still on a roster): leaving a roster sets `removed_at`,
+nothing is deleted, so that the audit log and old links keep resolving.
+
+An `Adjustment` is a penalty or bonus booked outside any game, to a member or to a team in a
+season (M.League books a chombo so: it counts in the season total, not in the game's result). It
+is immutable: undoing one books a reversing entry (`reverses`) with the opposite amounts, so
+sums over a season's adjustments are what counts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from league.models.clubs import Club
+from league.models.members import Member
+from league.models.seasons import Season
+
+TEAM_NAME_LENGTH = 50
+TEAM_SHORT_LENGTH = 8
+
+
+class Team(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="teams")
+    name = models.CharField(_("team name"), max_length=TEAM_NAME_LENGTH)
+    short_name = models.CharField(_("short name"), max_length=TEAM_SHORT_LENGTH)
+    colour = models.CharField(_("colour"), max_length=7, default="#2b6cb0")  # "#rrggbb"
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        ordering = ["season", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "name"], name="team_name_once_per_season"),
+            models.CheckConstraint(
+                condition=Q(colour__regex=r"^#[0-9a-f]{6}$"), name="team_colour_hex"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TeamMember(models.Model):
+    """A member on a team's roster for the team's season; `removed_at` once they left it."""
+
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="roster")
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="+")  # team's
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="team_places")
+    is_captain = models.BooleanField(_("captain"), default=False)
+    added_at = models.DateTimeField(auto_now_add=True)
+    removed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["team", "-is_captain", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "member"],
+                condition=Q(removed_at__isnull=True),
+                name="one_team_per_season",
+            ),
+        ]
+        indexes = [models.Index(fields=["team", "removed_at"], name="team_roster")]
+
+    def __str__(self) -> str:
+        return f"{self.member_id} @ {self.team_id}"
+
+
+class AdjustmentQuerySet(models.QuerySet["Adjustment"]):
+    def update(self, **kwargs: Any) -> int:
+        raise PermissionError("adjustments are immutable: book a reversing entry")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("adjustments are immutable: book a reversing entry")
+
+
+class Adjustment(models.Model):
+    PENALTY = "penalty"
+    BONUS = "bonus"
+    CHOMBO = "chombo"
+    REVERSAL = "reversal"
+    KINDS = [
+        (PENALTY, _("penalty")),
+        (BONUS, _("bonus")),
+        (CHOMBO, _("chombo")),
+        (REVERSAL, _("reversal")),
+    ]
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="adjustments")
+    member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.PROTECT, related_name="adjustments"
+    )
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="adjustments"
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=KINDS)
+    points = models.IntegerField(_("points"))  # tenths of 1,000 points, as Result.score
+    rate = models.CharField(_("rate"), max_length=50, blank=True)  # a rules rate's name
+    yen = models.BigIntegerField(_("yen"), null=True, blank=True)  # points at the rate
+    reason = models.CharField(_("reason"), max_length=200)
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = AdjustmentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(member__isnull=True) & Q(team__isnull=False))
+                | (Q(member__isnull=False) & Q(team__isnull=True)),
+                name="adjustment_member_or_team",
+            ),
+        ]
+        indexes = [models.Index(fields=["season", "id"], name="adjustment_season")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.points}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise PermissionError("adjustments are immutable: book a reversing entry")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise PermissionError("adjustments are immutable: book a reversing entry")

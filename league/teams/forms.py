@@ -1,0 +1,124 @@
+"""Forms of the teams pages: a team (names, colour, roster, captains) and an adjustment."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+import scoring
+from league.models import Adjustment, Member, Team
+
+BAD_POINTS = gettext_lazy("Enter points with at most one decimal, e.g. ▲20.0 or 5.")
+
+
+def parse_points(text: str) -> int:
+    """Points as typed ("▲20", "-20.0", "＋５．５", "1,000.5") → tenths; ValueError otherwise."""
+    s = unicodedata.normalize("NFKC", text).strip().replace("．", ".")
+    whole, dot, decimal = s.partition(".")
+    if dot and not (len(decimal) == 1 and decimal.isdigit() and decimal.isascii()):
+        raise ValueError(text)
+    value = scoring.parse_integer(whole)
+    negative = value < 0 or whole.lstrip()[:1] in "▲△−‐‑‒–—―ーｰ-"
+    tenths = abs(value) * 10 + (int(decimal) if dot else 0)
+    return -tenths if negative else tenths
+
+
+class PointsField(forms.CharField):
+    default_error_messages = {"invalid": BAD_POINTS}
+
+    def __init__(self, **kwargs: Any) -> None:
+        attrs = {"inputmode": "decimal", "autocomplete": "off", "maxlength": "20"}
+        kwargs.setdefault("widget", forms.TextInput(attrs=attrs))
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return None
+        try:
+            return parse_points(text)
+        except ValueError:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+
+class MemberChoices(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj: Member) -> str:
+        return obj.name
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Team name"), max_length=50)
+    short_name = forms.CharField(
+        label=gettext_lazy("Short name"),
+        max_length=8,
+        help_text=gettext_lazy("For narrow tables, e.g. 3 characters."),
+    )
+    colour = forms.CharField(
+        label=gettext_lazy("Colour"),
+        max_length=7,
+        initial="#2b6cb0",
+        widget=forms.TextInput(attrs={"type": "color"}),
+    )
+    members = MemberChoices(
+        label=gettext_lazy("Roster"),
+        queryset=Member.objects.none(),
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "check-list"}),
+    )
+    captains = MemberChoices(
+        label=gettext_lazy("Captains"),
+        queryset=Member.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "check-list"}),
+        help_text=gettext_lazy("Captains name who plays for the team."),
+    )
+
+    def __init__(self, *args: Any, members: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["members"].queryset = members  # type: ignore[attr-defined]
+        self.fields["captains"].queryset = members  # type: ignore[attr-defined]
+
+
+class AdjustmentForm(forms.Form):
+    target = forms.ChoiceField(label=gettext_lazy("For"))
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Kind"),
+        choices=[c for c in Adjustment.KINDS if c[0] != Adjustment.REVERSAL],
+    )
+    points = PointsField(
+        label=gettext_lazy("Standings points"),
+        help_text=gettext_lazy("In the standings' points: ▲20.0 takes twenty away."),
+    )
+    rate = forms.ChoiceField(label=gettext_lazy("Rate for yen"), required=False)
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200)
+
+    def __init__(
+        self,
+        *args: Any,
+        members: list[Member],
+        teams: list[Team],
+        rates: dict[str, int],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        choices: list[tuple[str, Any]] = [("", "—")]
+        if teams:
+            choices.append((gettext_lazy("Teams"), [(f"t{t.pk}", t.name) for t in teams]))
+        choices.append((gettext_lazy("Members"), [(f"m{m.pk}", m.name) for m in members]))
+        self.fields["target"].choices = choices  # type: ignore[attr-defined]
+        if rates:
+            self.fields["rate"].choices = [  # type: ignore[attr-defined]
+                ("", gettext_lazy("No yen")),
+                *(
+                    (
+                        name,
+                        _("%(name)s (%(yen)s yen per 1,000 points)") % {"name": name, "yen": yen},
+                    )
+                    for name, yen in rates.items()
+                ),
+            ]
+        else:
+            del self.fields["rate"]

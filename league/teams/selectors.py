@@ -1,0 +1,112 @@
+"""Reads of a season's teams: a fixed number of queries, whatever the length of the history.
+
+Team standings are sums of the season's kept member totals (league.models.totals.MemberTotal,
+kept at write time by league.standings.services) over each team's roster, plus the booked
+adjustments: no game is read. A member counts for the team they are on now, for the whole
+season; a member's adjustments count for them and for their team.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import Exists, F, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+
+from league.models import Adjustment, Season, Team, TeamMember
+from league.models.totals import MemberTotal
+
+_INT = IntegerField()
+
+
+def _sum(rows: Any, field: str) -> Coalesce:
+    grouped = rows.order_by().values("season").annotate(s=Sum(field)).values("s")[:1]
+    return Coalesce(Subquery(grouped, output_field=_INT), Value(0), output_field=_INT)
+
+
+def with_teams(seasons: QuerySet[Season]) -> QuerySet[Season]:
+    """Seasons with `has_teams`, read in the same query: a page shows team standings only for a
+    season that has teams, without a query for the others."""
+    return seasons.annotate(has_teams=Exists(Team.objects.filter(season=OuterRef("pk"))))
+
+
+def team_standings(*, season: Season) -> list[dict[str, Any]]:
+    """The season's teams, best first: games, the members' total, adjustments, total and position
+    (ties share a position), with the team's colour and names. One query."""
+    on_team = {
+        "member__team_places__team": OuterRef("pk"),
+        "member__team_places__removed_at__isnull": True,
+    }
+    member_totals = MemberTotal.objects.filter(season=season, **on_team)
+    member_adjust = Adjustment.objects.filter(season=season, **on_team)
+    team_adjust = Adjustment.objects.filter(season=season, team=OuterRef("pk"))
+    rows = list(
+        Team.objects.filter(season=season)
+        .annotate(
+            games=_sum(member_totals, "games"),
+            scores=_sum(member_totals, "total"),
+            adjust=_sum(member_adjust, "points") + _sum(team_adjust, "points"),
+        )
+        .annotate(total=F("scores") + F("adjust"))
+        .values("pk", "name", "short_name", "colour", "games", "scores", "adjust", "total")
+        .order_by("-total", "name", "pk")
+    )
+    position, previous = 0, None
+    for i, row in enumerate(rows, start=1):
+        if row["total"] != previous:
+            position, previous = i, row["total"]
+        row["position"] = position
+    return rows
+
+
+def team_rosters(*, season: Season) -> dict[int, list[dict[str, Any]]]:
+    """Team id → its members now (captains first): name, captain, games, score, adjustments,
+    total. One query."""
+    member = OuterRef("member")
+    total = MemberTotal.objects.filter(season=season, member=member)
+    adjust = Adjustment.objects.filter(season=season, member=member)
+    rows = (
+        TeamMember.objects.filter(season=season, removed_at__isnull=True)
+        .annotate(
+            games=_sum(total, "games"),
+            score=_sum(total, "total"),
+            adjust=_sum(adjust, "points"),
+        )
+        .annotate(total=F("score") + F("adjust"))
+        .values("team", "member", "is_captain", "games", "score", "adjust", "total")
+        .annotate(name=F("member__name"))
+        .order_by("team", "-is_captain", "-total", "member__kana", "member")
+    )
+    by_team: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_team[row["team"]].append(row)
+    return by_team
+
+
+def season_adjustments(*, season: Season) -> list[dict[str, Any]]:
+    """The season's adjustments, newest first, with who they are for and whether undone. One
+    query."""
+    return list(
+        Adjustment.objects.filter(season=season)
+        .values(
+            "pk",
+            "kind",
+            "points",
+            "rate",
+            "yen",
+            "reason",
+            "created_at",
+            "member",
+            "team",
+            "reverses",
+        )
+        .annotate(
+            member_name=F("member__name"),
+            team_name=F("team__name"),
+            team_colour=F("team__colour"),
+            by=F("created_by__username"),
+            undone=F("reversed_by__pk"),
+        )
+        .order_by("-created_at", "-pk")
+    )

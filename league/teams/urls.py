@@ -1,0 +1,21 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from league.teams import views
+
+urlpatterns = [
+    path("seasons/<int:season_id>/teams/", views.season_teams, name="season_teams"),
+    path("seasons/<int:season_id>/teams/new/", views.team_new, name="team_new"),
+    path("seasons/<int:season_id>/teams/<int:team_id>/", views.team_edit, name="team_edit"),
+    path(
+        "seasons/<int:season_id>/adjustments/new/",
+        views.adjustment_new,
+        name="adjustment_new",
+    ),
+    path(
+        "seasons/<int:season_id>/adjustments/<int:adjustment_id>/undo/",
+        views.adjustment_undo,
+        name="adjustment_undo",
+    ),
+]

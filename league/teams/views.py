@@ -1,0 +1,153 @@
+"""A season's teams page (team standings, rosters, adjustments) and the organiser's forms.
+
+The page is a fixed number of queries: the club and the user's role, the season, the team
+standings (one aggregate over the kept member totals), the rosters and the adjustments.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from league.access import club_for
+from league.core.errors import ServiceError
+from league.models import Adjustment, Member, Season, Team, TeamMember
+from league.teams import selectors, services
+from league.teams.forms import AdjustmentForm, TeamForm
+
+
+def _add_errors(form: forms.Form, error: ServiceError) -> None:
+    for field, field_messages in error.errors.items():
+        for message in field_messages:
+            form.add_error(field if field in form.fields else None, message)
+
+
+def _members(club_id: int) -> list[Member]:
+    return list(
+        Member.objects.filter(club_id=club_id, merged_into__isnull=True, is_active=True).order_by(
+            "kana", "name"
+        )
+    )
+
+
+@require_safe
+def season_teams(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    club = club_for(request, slug)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    standings = selectors.team_standings(season=season)
+    rosters = selectors.team_rosters(season=season)
+    context = {
+        "club": club,
+        "season": season,
+        "standings_rows": standings,
+        "teams": [(row, rosters.get(row["pk"], [])) for row in standings],
+        "adjustments": selectors.season_adjustments(season=season),
+    }
+    return render(request, "league/teams/season_teams.html", context)
+
+
+def _team_form(
+    request: HttpRequest, slug: str, season_id: int, team_id: int | None
+) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    team = None if team_id is None else get_object_or_404(Team, season=season, pk=team_id)
+    members = Member.objects.filter(club=club, merged_into__isnull=True).order_by("kana", "name")
+    initial = None
+    if team is not None:
+        roster = list(TeamMember.objects.filter(team=team, removed_at__isnull=True))
+        initial = {
+            "name": team.name,
+            "short_name": team.short_name,
+            "colour": team.colour,
+            "members": [r.member_id for r in roster],
+            "captains": [r.member_id for r in roster if r.is_captain],
+        }
+    form = TeamForm(request.POST or None, initial=initial, members=members)
+    if request.method == "POST" and form.is_valid():
+        data = services.TeamInput(
+            name=form.cleaned_data["name"],
+            short_name=form.cleaned_data["short_name"],
+            colour=form.cleaned_data["colour"],
+            members=list(form.cleaned_data["members"]),
+            captains=list(form.cleaned_data["captains"]),
+        )
+        try:
+            if team is None:
+                team = services.team_create(season=season, user=request.user, data=data)
+                messages.success(request, _("Team %(name)s was created.") % {"name": team.name})
+            else:
+                team = services.team_edit(team=team, user=request.user, data=data)
+                messages.success(request, _("Team %(name)s was saved.") % {"name": team.name})
+        except ServiceError as e:
+            _add_errors(form, e)
+        else:
+            return redirect("season_teams", club.slug, season.pk)
+    context = {"club": club, "season": season, "team": team, "form": form}
+    return render(request, "league/teams/team_form.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def team_new(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    return _team_form(request, slug, season_id, None)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def team_edit(request: HttpRequest, slug: str, season_id: int, team_id: int) -> HttpResponse:
+    return _team_form(request, slug, season_id, team_id)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def adjustment_new(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    teams = list(Team.objects.filter(season=season).order_by("name"))
+    members = _members(club.pk)
+    rates = services.season_rates(season)
+    initial = {"kind": request.GET.get("kind", Adjustment.PENALTY)}
+    form = AdjustmentForm(
+        request.POST or None, initial=initial, members=members, teams=teams, rates=rates
+    )
+    if request.method == "POST" and form.is_valid():
+        target = form.cleaned_data["target"]
+        member = next((m for m in members if f"m{m.pk}" == target), None)
+        team = next((t for t in teams if f"t{t.pk}" == target), None)
+        try:
+            services.adjustment_book(
+                season=season,
+                user=request.user,
+                member=member,
+                team=team,
+                kind=form.cleaned_data["kind"],
+                points=form.cleaned_data["points"],
+                rate=form.cleaned_data.get("rate", ""),
+                reason=form.cleaned_data["reason"],
+            )
+        except ServiceError as e:
+            _add_errors(form, e)
+        else:
+            messages.success(request, _("The adjustment was booked."))
+            return redirect("season_teams", club.slug, season.pk)
+    context = {"club": club, "season": season, "form": form}
+    return render(request, "league/teams/adjustment_form.html", context)
+
+
+@require_POST
+def adjustment_undo(
+    request: HttpRequest, slug: str, season_id: int, adjustment_id: int
+) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    entry = get_object_or_404(Adjustment, club=club, season_id=season_id, pk=adjustment_id)
+    try:
+        services.adjustment_reverse(entry=entry, user=request.user)
+    except ServiceError as e:
+        for field_messages in e.errors.values():
+            for message in field_messages:
+                messages.error(request, message)
+    else:
+        messages.success(request, _("The adjustment was undone."))
+    return redirect("season_teams", club.slug, season_id)
