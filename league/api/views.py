@@ -9,6 +9,7 @@ from __future__ import annotations
 from league.api import days  # noqa: F401
 from league.api import standings  # noqa: F401
 from league.api import games  # noqa: F401
+from league.api import stats  # noqa: F401
 
 # isort: on
 from league.api.base import api

@@ -23,6 +23,7 @@ from league.models.memberships import Membership, MembershipQuerySet
 from league.models.money import DayShugi, LedgerEntry, LedgerEntryQuerySet
 from league.models.rules import RulesVersion
 from league.models.seasons import Season
+from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
 from league.models.totals import MemberDay, MemberTotal
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "AuditLogQuerySet",
     "ChipEvent",
     "Club",
+    "ClubChronicle",
     "Day",
     "DayShugi",
     "DrawRound",
@@ -46,11 +48,15 @@ __all__ = [
     "LoginAttempt",
     "Member",
     "MemberDay",
+    "MemberGame",
+    "MemberRating",
     "MemberTotal",
     "Membership",
     "MembershipQuerySet",
+    "PairTotal",
     "Result",
     "RulesVersion",
     "Season",
+    "SeatTotal",
     "UsernameKey",
 ]

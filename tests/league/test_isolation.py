@@ -27,6 +27,7 @@ CLUB_PREFIX = "c/"  # league/urls.py: every club's pages are under c/<slug>/
 NOT_CLUB_SCOPED = {"home", "login", "logout", "set_language", "invitation_join"}
 # A club's public share link (s/<token>/): tested in tests/league/test_public_share.py.
 NOT_CLUB_SCOPED |= {"public_standings", "public_season", "public_race", "public_days", "public_day"}
+NOT_CLUB_SCOPED |= {"public_season_matrix", "public_rating", "public_records"}
 # league/accounts: tested in tests/league/test_accounts_*.py.
 NOT_CLUB_SCOPED |= {
     "signup",

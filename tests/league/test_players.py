@@ -298,8 +298,9 @@ def test_player_page_404s_for_another_clubs_member_or_season(
 
 # --- the player page: queries ----------------------------------------------------------------
 
-# session, user, club, membership, member, seasons, rules, statistics, series, games
-PLAYER_QUERIES = 10
+# session, user, club, membership, member, seasons, rules, statistics, series, games; then
+# head-to-head, seats, the rating's latest games and its place (league.standings.views_stats)
+PLAYER_QUERIES = 14
 
 
 def play(club, user, members: Sequence[Member], count: int, date: datetime.date = DAY1) -> None:

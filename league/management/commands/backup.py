@@ -38,6 +38,7 @@ from league.models import (
     AuditLog,
     ChipEvent,
     Club,
+    ClubChronicle,
     Day,
     DayShugi,
     DrawRound,
@@ -51,11 +52,15 @@ from league.models import (
     LoginAttempt,
     Member,
     MemberDay,
+    MemberGame,
+    MemberRating,
     Membership,
     MemberTotal,
+    PairTotal,
     Result,
     RulesVersion,
     Season,
+    SeatTotal,
     UsernameKey,
 )
 
@@ -85,7 +90,8 @@ MODELS: tuple[type[models.Model], ...] = (
     Invitation,
 )
 # User names' keys (UsernameKey) are written with each user that restore creates; spreadsheets
-# made in the background (ExportFile) can be made again from the games.
+# made in the background (ExportFile) can be made again from the games; kept rows (totals,
+# statistics) are rebuilt by restore (league.standings.services.club_rebuild).
 NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     LoginAttempt,
     ImportUpload,
@@ -93,6 +99,11 @@ NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     MemberDay,
     MemberTotal,
     UsernameKey,
+    PairTotal,
+    SeatTotal,
+    MemberGame,
+    MemberRating,
+    ClubChronicle,
 )
 USER_FIELDS = ("username", "email", "first_name", "last_name", "is_active")
 
