@@ -14,7 +14,7 @@ revision's chip events) give, so that `manage.py rebuild_aggregates` can always 
   An edit or void replays the club's games from the changed one on (league.standings.kept).
 - `MemberRating`: a member's state after their latest game (the ranking reads these rows).
 - `ClubChronicle`: one row per club, locked while games are replayed, so that two replays of
-  one club queue up.
+  one club queue up; it notes where a replay left to a worker starts.
 
 Ratings are stored in millionths (μ 25.0 → 25_000_000) and every replay rounds to millionths
 after each game, so that replaying from any game gives the very numbers a replay from the first
@@ -158,6 +158,10 @@ class MemberRating(models.Model):
 class ClubChronicle(models.Model):
     club = models.OneToOneField("league.Club", on_delete=models.PROTECT, related_name="+")
     replayed = models.BigIntegerField(default=0)  # member-games written by replays (a counter)
+    # A replay too long for a request, left to a worker (league.standings.tasks): the game
+    # (date, number) it starts from; None when the kept rows are up to date.
+    pending_date = models.DateField(null=True, blank=True)
+    pending_number = models.PositiveIntegerField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"{self.club_id}: {self.replayed}"

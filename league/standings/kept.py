@@ -10,7 +10,10 @@ the writer's transaction and after the members' all-time rows are locked:
 
 A replay reads and rewrites the member games from one game on: a game recorded on the latest
 day replays that game alone; an edit or void of an old game replays every game after it, once,
-in the writer's transaction (never on a page).
+in the writer's transaction when at most settings.RATING_INLINE_GAMES member games follow it, or
+else by a worker (`replay_or_defer`, league.standings.tasks), never on a page. The replay starts
+from the earliest place of the changed games, as they are now or as their kept rows have them.
+Head-to-head and seat rows move by a constant number of queries per write (`_apply`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Min, Q
 
@@ -30,7 +34,6 @@ from league.standings import rating
 PAIR_FIELDS = ("games", "rank_sum", "opponent_rank_sum", "above", "net")
 SEAT_FIELDS = ("games", "rank_sum", "total", "first")
 YAKUMAN = "yakuman"  # the chip kind of a yakuman (league.core.format.CHIP_KINDS)
-BULK = 40  # more changed rows than this (an import): read, add and write back in bulk
 CHUNK = 1000
 
 PairKey = tuple[int, int, int | None]  # member, opponent, season (None: all time)
@@ -106,15 +109,13 @@ def _seat_key(row: SeatTotal) -> SeatKey:
     return (row.member_id, row.season_id, row.seat)
 
 
-def _scope_q(season_id: int | None) -> Q:
-    return Q(season__isnull=True) if season_id is None else Q(season_id=season_id)
-
-
 def _apply(
-    model: type[models.Model], club_id: int, deltas: Deltas, make: Any, key_of: Any, where: Any
+    model: type[models.Model], club_id: int, deltas: Deltas, make: Any, key_of: Any, where: Q
 ) -> None:
-    """Add `deltas` to their rows (created when missing, in key order). The members' all-time
-    standings rows are locked by the caller, so no other writer moves these rows meanwhile."""
+    """Add `deltas` to their rows (created when missing, in key order): one INSERT … ON CONFLICT
+    DO NOTHING, one read of exactly those rows and one UPDATE per CHUNK rows, however many rows a
+    game moves. The members' all-time standings rows are locked by the caller, so no other writer
+    moves these rows between the read and the write."""
     changed = {k: d for k, d in deltas.items() if any(d.values())}
     if not changed:
         return
@@ -122,21 +123,11 @@ def _apply(
     model.objects.bulk_create(
         [make(club_id, k) for k in ordered], ignore_conflicts=True, batch_size=CHUNK
     )
-    if len(changed) <= BULK:
-        for key in ordered:
-            model.objects.filter(where(key)).update(
-                **{name: models.F(name) + value for name, value in changed[key].items()}
-            )
-        return
     members = sorted({k[0] for k in changed})
-    scopes = {k[2] if model is PairTotal else k[1] for k in changed}
-    scope_q = Q(season_id__in=[s for s in scopes if s is not None])
-    if None in scopes:
-        scope_q |= Q(season__isnull=True)
     rows = []
     fields: set[str] = set()
     for start in range(0, len(members), CHUNK):
-        for row in model.objects.filter(scope_q, member_id__in=members[start : start + CHUNK]):
+        for row in model.objects.filter(where, member_id__in=members[start : start + CHUNK]):
             delta = changed.get(key_of(row))
             if delta is None:
                 continue
@@ -145,26 +136,23 @@ def _apply(
                 fields.add(name)
             rows.append(row)
     if rows:
-        model.objects.bulk_update(rows, sorted(fields), batch_size=500)
+        model.objects.bulk_update(rows, sorted(fields), batch_size=CHUNK)
+
+
+def _scopes_q(scopes: set[int | None]) -> Q:
+    scope_q = Q(season_id__in=sorted(s for s in scopes if s is not None))
+    if None in scopes:
+        scope_q |= Q(season__isnull=True)
+    return scope_q
 
 
 def _move(club_id: int, pairs: Deltas, seats: Deltas) -> None:
-    _apply(
-        PairTotal,
-        club_id,
-        pairs,
-        _pair_row,
-        _pair_key,
-        lambda k: Q(member_id=k[0], opponent_id=k[1]) & _scope_q(k[2]),
-    )
-    _apply(
-        SeatTotal,
-        club_id,
-        seats,
-        _seat_row,
-        _seat_key,
-        lambda k: Q(member_id=k[0], seat=k[2]) & _scope_q(k[1]),
-    )
+    pair_q = _scopes_q({k[2] for k in pairs})
+    opponents = sorted({k[1] for k in pairs})
+    if len(opponents) <= CHUNK:  # a game's rows: exactly its pairs (an import: its members' rows)
+        pair_q &= Q(opponent_id__in=opponents)
+    _apply(PairTotal, club_id, pairs, _pair_row, _pair_key, pair_q)
+    _apply(SeatTotal, club_id, seats, _seat_row, _seat_key, _scopes_q({k[1] for k in seats}))
 
 
 def _insert(club_id: int, pairs: Deltas, seats: Deltas, keep: Any = None) -> None:
@@ -215,17 +203,86 @@ class _Carried:
         self.state, self.tops, self.clean = state, tops, clean
 
 
-def replay(club_id: int, since: Key | None) -> int:
-    """Rewrite the club's member games from the game at `since` on (None: from the first game)
-    from the counted results; return how many member games were written."""
+def _chronicle(club_id: int) -> ClubChronicle:
+    """The club's chronicle row, locked: replays of one club (and the writers deciding whether to
+    replay) queue up on it."""
+    locked = ClubChronicle.objects.select_for_update().filter(club_id=club_id).first()
+    if locked is not None:
+        return locked
     ClubChronicle.objects.bulk_create([ClubChronicle(club_id=club_id)], ignore_conflicts=True)
-    chronicle = ClubChronicle.objects.select_for_update().get(club_id=club_id)
+    return ClubChronicle.objects.select_for_update().get(club_id=club_id)
+
+
+def _pending(chronicle: ClubChronicle) -> Key | None:
+    if chronicle.pending_date is None:
+        return None
+    return (chronicle.pending_date, chronicle.pending_number or 0)
+
+
+def replay(
+    club_id: int,
+    since: Key | None,
+    chronicle: ClubChronicle | None = None,
+    old_rows: list[tuple[int, ...]] | None = None,
+) -> int:
+    """Rewrite the club's member games from the game at `since` on (None: from the first game)
+    from the counted results; return how many member games were written. A replay left to a
+    worker from an earlier game (`ClubChronicle.pending_date`) is done by this one. `chronicle`:
+    the club's row when the caller has locked it already; `old_rows`: the kept games from `since`
+    on as `_old_rows` reads them, when the caller has read them already."""
+    chronicle = chronicle or _chronicle(club_id)
+    pending = _pending(chronicle)
+    if pending is not None and since is not None and pending < since:
+        since, old_rows = pending, None
+    written = _replay(club_id, since, old_rows)
+    chronicle.replayed += written
+    chronicle.pending_date = chronicle.pending_number = None
+    chronicle.save(update_fields=["replayed", "pending_date", "pending_number"])
+    return written
+
+
+def replay_or_defer(club_id: int, since: Key) -> bool:
+    """Replay from `since` now when at most settings.RATING_INLINE_GAMES member games follow it;
+    otherwise note `since` on the chronicle for a worker (league.standings.tasks) and return True:
+    the caller enqueues the task on commit. Pages say that the rating is being recomputed until
+    it has run."""
+    chronicle = _chronicle(club_id)
+    pending = _pending(chronicle)
+    start = since if pending is None else min(since, pending)
+    limit = settings.RATING_INLINE_GAMES
+    later = list(_old_rows(club_id, start)[: limit + 1])
+    if len(later) <= limit:
+        replay(club_id, start, chronicle, later)
+        return False
+    chronicle.pending_date, chronicle.pending_number = start
+    chronicle.save(update_fields=["pending_date", "pending_number"])
+    return True
+
+
+def replay_pending(club_id: int) -> int:
+    """The worker's part: replay from the game a writer left (nothing when already done)."""
+    chronicle = _chronicle(club_id)
+    pending = _pending(chronicle)
+    if pending is None:
+        return 0
+    return replay(club_id, pending, chronicle)
+
+
+def _old_rows(club_id: int, since: Key | None) -> models.QuerySet[MemberGame, tuple[int, ...]]:
+    """The kept games from `since` on, in order, with what a replay carries in from before."""
+    return (
+        MemberGame.objects.filter(_from(since), club_id=club_id)
+        .order_by("date", "number")
+        .values_list("member_id", "n", "mu_before", "sigma_before", "tops_before", "clean_before")
+    )
+
+
+def _replay(club_id: int, since: Key | None, old_rows: list[tuple[int, ...]] | None) -> int:
     after = _from(since)
     carried: dict[int, _Carried] = {}
-    old = MemberGame.objects.filter(after, club_id=club_id).order_by("date", "number")
-    for row in old.values_list(
-        "member_id", "n", "mu_before", "sigma_before", "tops_before", "clean_before"
-    ).iterator(chunk_size=5000):
+    old = MemberGame.objects.filter(after, club_id=club_id)
+    rows = _old_rows(club_id, since).iterator(chunk_size=5000) if old_rows is None else old_rows
+    for row in rows:
         if row[0] not in carried:  # a member's first game replayed: its state before
             member, n, mu, sigma, tops, clean = row
             carried[member] = _Carried(rating.State(mu, sigma, n - 1), tops, clean)
@@ -325,25 +382,23 @@ def replay(club_id: int, since: Key | None) -> int:
         ),
         batch_size=CHUNK,
     )
-    chronicle.replayed += len(written)
-    chronicle.save(update_fields=["replayed"])
     return len(written)
 
 
 def _earliest(game_ids: Iterable[int]) -> Key | None:
-    """The earliest of these games in the club's order."""
+    """The earliest place in the club's order of these games, as they are now or as their kept
+    rows have them (an edit may move a game to another day: its old rows are replayed too)."""
     ids = sorted(set(game_ids))
-    dates: dict[datetime.date, list[int]] = defaultdict(list)
+    keys: list[Key] = []
     for start in range(0, len(ids), CHUNK):
-        for pk, date in Game.objects.filter(pk__in=ids[start : start + CHUNK]).values_list(
-            "pk", "date"
-        ):
-            dates[date].append(pk)
-    if not dates:
-        return None
-    first = min(dates)
-    number = Game.objects.filter(pk__in=dates[first]).aggregate(n=Min("number"))["n"]
-    return (first, number)
+        chunk = ids[start : start + CHUNK]
+        now = Game.objects.filter(pk__in=chunk).order_by().values_list("date", "number")
+        before = MemberGame.objects.filter(game_id__in=chunk).order_by()
+        before = before.values_list("date", "number")
+        first = now.union(before).order_by("date", "number").first()
+        if first is not None:
+            keys.append(first)
+    return min(keys) if keys else None
 
 
 # --- the entry points (league.standings.services) ----------------------------------------
@@ -351,12 +406,13 @@ def _earliest(game_ids: Iterable[int]) -> Key | None:
 
 def results_changed(
     *, club_id: int, removed: Sequence[Result], added: Sequence[Result], seasons: Sequence[Season]
-) -> None:
+) -> bool:
+    """Move the head-to-head and seat rows; replay the rating from the earliest changed game, or
+    leave it to a worker (True: the caller enqueues league.standings.tasks.replay_ratings)."""
     pairs, seats = pair_and_seat_deltas(removed, added, seasons)
     _move(club_id, pairs, seats)
     since = _earliest(r.game_id for r in (*removed, *added))
-    if since is not None:
-        replay(club_id, since)
+    return since is not None and replay_or_defer(club_id, since)
 
 
 def season_rebuilt(*, season: Season) -> None:
@@ -373,7 +429,7 @@ def season_rebuilt(*, season: Season) -> None:
     )
 
 
-def member_rebuilt(*, member: Member) -> None:
+def member_rebuilt(*, member: Member) -> bool:
     """One member's rows (and their opponents' rows against them), and the games replayed from
     the earlier of the member's first kept game and first counted game."""
     PairTotal.objects.filter(Q(member=member) | Q(opponent=member)).delete()
@@ -397,8 +453,7 @@ def member_rebuilt(*, member: Member) -> None:
             n=Min("game__number")
         )["n"]
         keys.append((first_date, number))
-    if keys:
-        replay(member.club_id, min(keys))
+    return bool(keys) and replay_or_defer(member.club_id, min(keys))
 
 
 def club_rebuilt(*, club_id: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime
 from typing import Any
 
@@ -290,6 +291,56 @@ def test_an_edit_of_an_old_game_replays_from_it_only(club, three_games):
     game_edit(game=games[0], user=None, data=game_input_from_stored(games[0]))
     chronicle.refresh_from_db()
     assert chronicle.replayed - before == 12
+
+
+def _first_two_swap_points(data: GameInput) -> GameInput:
+    one, two, *rest = data.seats
+    swapped = [
+        dataclasses.replace(one, points=two.points),
+        dataclasses.replace(two, points=one.points),
+    ]
+    return dataclasses.replace(data, seats=[*swapped, *rest])
+
+
+def test_a_long_replay_is_left_to_a_worker(
+    club, three_games, settings, django_capture_on_commit_callbacks
+):
+    """With more later games than RATING_INLINE_GAMES, an edit of an old game notes where to
+    replay from and enqueues the task on commit; the task's replay equals a rebuild."""
+    settings.RATING_INLINE_GAMES = 4
+    first = Game.objects.order_by("number").first()
+    data = game_input_from_stored(first)
+    data = _first_two_swap_points(data)
+    with django_capture_on_commit_callbacks() as callbacks:
+        game_edit(game=first, user=None, data=data)
+    chronicle = ClubChronicle.objects.get(club=club)
+    assert (chronicle.pending_date, chronicle.pending_number) == (first.date, first.number)
+    assert len(callbacks) == 1
+    stale = stats_snapshot()["ratings"]
+    callbacks[0]()  # the worker (tests run tasks at once)
+    chronicle.refresh_from_db()
+    assert chronicle.pending_date is None and chronicle.pending_number is None
+    replayed = stats_snapshot()
+    assert replayed["ratings"] != stale
+    call_command("rebuild_aggregates", club.slug, verbosity=0)
+    assert stats_snapshot() == replayed
+
+
+def test_a_replay_left_pending_is_done_by_the_next_one(club, three_games, settings):
+    """A later writer that replays in its request starts from a pending game before its own."""
+    settings.RATING_INLINE_GAMES = 4
+    first = Game.objects.order_by("number").first()
+    data = game_input_from_stored(first)
+    data = _first_two_swap_points(data)
+    game_edit(game=first, user=None, data=data)  # on commit: never, here
+    assert ClubChronicle.objects.get(club=club).pending_date == first.date
+    settings.RATING_INLINE_GAMES = 2_000
+    a, b, c, d, _e = three_games
+    _record(club, [a, b, c, d], [25_000] * 4, date=DAY + datetime.timedelta(days=1))
+    assert ClubChronicle.objects.get(club=club).pending_date is None
+    incremental = stats_snapshot()
+    call_command("rebuild_aggregates", club.slug, verbosity=0)
+    assert stats_snapshot() == incremental
 
 
 def test_runs_and_yakuman(club, three_games):
