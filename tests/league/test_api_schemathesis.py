@@ -50,7 +50,8 @@ def same_connection() -> Iterator[None]:
 
 @pytest.fixture
 def seeded(club, members, organiser) -> dict[str, object]:
-    """A club with a game on DATE, a season and an organiser's token: what the requests name."""
+    """A club with a game on DATE, a season, a player and an organiser's token: what the
+    requests name."""
     seats = [SeatInput(m, p) for m, p in zip(members, (52000, 31000, 19000, -3000), strict=False)]
     game = services.game_record(
         club=club,
@@ -59,7 +60,13 @@ def seeded(club, members, organiser) -> dict[str, object]:
     )
     Season.objects.create(club=club, name="2026", start=DATE.replace(month=1, day=1), end=DATE)
     secret = api_auth.token_create(club=club, user=organiser, name="schemathesis")[1]
-    return {"secret": secret, "slug": club.slug, "date": DATE.isoformat(), "game_id": game.pk}
+    return {
+        "secret": secret,
+        "slug": club.slug,
+        "date": DATE.isoformat(),
+        "game_id": game.pk,
+        "member_id": members[0].pk,  # a player who played the game (statistics endpoints)
+    }
 
 
 # Loaded when the tests are collected (the schema needs no database); schemathesis' lazy
