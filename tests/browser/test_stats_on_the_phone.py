@@ -107,7 +107,7 @@ def test_head_to_head_rating_and_records_on_the_phone(
     part(phone, "#matrix-row", "stats-matrix")
 
     phone.goto(f"{live_server.url}/c/mame/records/")
-    assert phone.locator("h1").inner_text() == "記録"
+    assert phone.locator("h1").inner_text() == "歴代記録"
     assert "役満" in phone.locator("main").inner_text()
     assert phone.locator(".records a").count() > 5  # every record links to its game or day
     assert fits_the_screen(phone)
