@@ -259,7 +259,14 @@ def public_matrix(request: HttpRequest, club: Club, token: str, season_id: int) 
 @public_page
 def public_rating(request: HttpRequest, club: Club, token: str) -> HttpResponse:
     ranked, others = aggregate_selectors.rating_ranking(club=club)
-    context = {"club": club, "token": token, "public": True, "ranked": ranked, "others": others}
+    context = {
+        "club": club,
+        "token": token,
+        "public": True,
+        "ranked": ranked,
+        "others": others,
+        "rating_pending": aggregate_selectors.rating_pending(club=club),
+    }
     return render(request, "league/public/rating.html", context)
 
 

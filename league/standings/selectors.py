@@ -25,7 +25,7 @@ from django.db.models import (
 from django.db.models.functions import Rank
 
 from league.models import Club, Member, Season
-from league.models.stats import MemberGame, MemberRating, PairTotal, SeatTotal
+from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
 from league.models.totals import MemberDay, MemberTotal
 
 _INT = IntegerField()
@@ -266,6 +266,12 @@ def seat_rows(
 
 
 RATING_CHART_GAMES = 300  # the rating chart's points: a player's latest games
+
+
+def rating_pending(*, club: Club) -> bool:
+    """A replay left to a worker has not run yet: the kept ratings are those before a correction
+    (league.standings.tasks)."""
+    return ClubChronicle.objects.filter(club=club, pending_date__isnull=False).exists()
 
 
 def member_rating(*, member: Member) -> MemberRating | None:

@@ -97,6 +97,7 @@ def player_sections(*, club: Club, member: Member, season: Season | None) -> dic
             for g in reversed(history[-EXPECTED_SHOWN:])
         ],
         "rating_url": reverse("rating_list", args=[club.slug]),
+        "rating_pending": kept.rating_pending(club=club),
     }
 
 
@@ -190,7 +191,12 @@ def season_matrix(request: HttpRequest, slug: str, season_id: int) -> HttpRespon
 def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     ranked, others = kept.rating_ranking(club=club)
-    context = {"club": club, "ranked": ranked, "others": others}
+    context = {
+        "club": club,
+        "ranked": ranked,
+        "others": others,
+        "rating_pending": kept.rating_pending(club=club),
+    }
     return render(request, "league/standings/rating_list.html", context)
 
 

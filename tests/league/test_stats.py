@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.db import transaction
+from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
@@ -303,7 +304,7 @@ def _first_two_swap_points(data: GameInput) -> GameInput:
 
 
 def test_a_long_replay_is_left_to_a_worker(
-    club, three_games, settings, django_capture_on_commit_callbacks
+    member_client, club, three_games, settings, django_capture_on_commit_callbacks
 ):
     """With more later games than RATING_INLINE_GAMES, an edit of an old game notes where to
     replay from and enqueues the task on commit; the task's replay equals a rebuild."""
@@ -317,9 +318,12 @@ def test_a_long_replay_is_left_to_a_worker(
     assert (chronicle.pending_date, chronicle.pending_number) == (first.date, first.number)
     assert len(callbacks) == 1
     stale = stats_snapshot()["ratings"]
+    rating_page = reverse("rating_list", args=[club.slug])
+    assert "再計算しています" in member_client.get(rating_page).content.decode()
     callbacks[0]()  # the worker (tests run tasks at once)
     chronicle.refresh_from_db()
     assert chronicle.pending_date is None and chronicle.pending_number is None
+    assert "再計算しています" not in member_client.get(rating_page).content.decode()
     replayed = stats_snapshot()
     assert replayed["ratings"] != stale
     call_command("rebuild_aggregates", club.slug, verbosity=0)
