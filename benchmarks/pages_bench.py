@@ -226,6 +226,10 @@ def pages(club, user, members) -> list[tuple[str, str]]:
             "player (season)",
             reverse("player_detail", args=[club.slug, member.pk]) + f"?season={season.pk}",
         ),
+        ("season head-to-head", reverse("season_matrix", args=[club.slug, season.pk])),
+        ("rating", reverse("rating_list", args=[club.slug])),
+        ("by seat", reverse("club_seats", args=[club.slug])),
+        ("records", reverse("records", args=[club.slug])),
         ("my page", reverse("my_page", args=[club.slug])),
         ("members", reverse("member_list", args=[club.slug])),
         ("share: standings", reverse("public_standings", args=[token])),
@@ -377,7 +381,8 @@ def main() -> None:
         targets.append(("SQLite", f"sqlite:///{tmp}/bench.sqlite3", None))
     if args.db in ("postgres", "both"):
         if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode == 0:
-            name = "janchou_pages_bench"
+            # PAGES_BENCH_DB: another scratch name, for two benchmarks on one server at once.
+            name = os.environ.get("PAGES_BENCH_DB", "janchou_pages_bench")
             targets.append(("PostgreSQL", f"postgres://postgres@127.0.0.1:5432/{name}", name))
         else:
             print("SKIP: PostgreSQL is not answering on 127.0.0.1:5432")

@@ -42,6 +42,9 @@ INSTALLED_APPS: list[str] = [
 # A game log longer than this many rows (one per player per game: 40,000 is 10,000 games) is made
 # by a worker rather than inside the request (league.excel.tasks).
 EXPORT_INLINE_ROWS: int = env_int("EXPORT_INLINE_ROWS", 40_000)
+# An edit or void of an old game replays the rating from that game on: inside the request when
+# at most this many member games (one per player per game) follow it, else by a worker.
+RATING_INLINE_GAMES: int = env_int("RATING_INLINE_GAMES", 2_000)
 
 TASKS: dict[str, dict[str, Any]] = {
     "default": {

@@ -21,6 +21,7 @@ from league.recording import views_pages as pages
 from league.rules import views as rules_views
 from league.standings import views as standings
 from league.standings import views_players as players
+from league.standings import views_stats as statistics
 from league.table import views as table_views
 
 
@@ -73,6 +74,10 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("seasons/<int:season_id>/race/", players.season_race, name="season_race"),
     path("standings/", standings.standings, name="standings"),
     path("players/<int:member_id>/", players.player_detail, name="player_detail"),
+    path("seasons/<int:season_id>/head-to-head/", statistics.season_matrix, name="season_matrix"),
+    path("rating/", statistics.rating_list, name="rating_list"),
+    path("seats/", statistics.club_seats, name="club_seats"),
+    path("records/", statistics.records, name="records"),
     path("rules/", rules_views.rules_list, name="rules_list"),
     path("rules/new/", rules_views.rules_new, name="rules_new"),
     path("rules/example/", rules_views.rules_example, name="rules_example"),

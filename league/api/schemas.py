@@ -345,3 +345,68 @@ def _ledger_out(club: Club, ledger: money.DayLedger) -> dict[str, Any]:
         "players": players,
         "transfers": transfers,
     }
+
+
+# --- statistics (league.api.stats) ------------------------------------------------------------
+
+
+class HeadToHeadOut(Schema):
+    opponent_id: int
+    opponent: str
+    games: int
+    avg_rank: int = Field(description="The member's average rank in these games, hundredths.")
+    opponent_avg_rank: int = Field(description="The opponent's, hundredths.")
+    above: int = Field(description="Games the member finished above (a shared rank is neither).")
+    above_rate: int = Field(description="Hundredths of a percent.")
+    net: int = Field(description="Σ (member's score − opponent's), tenths of 1,000 points.")
+
+
+class SeatOut(Schema):
+    seat: int = Field(description="0 = 起家 (the first dealer), 1 = 南家, 2 = 西家, 3 = 北家.")
+    games: int
+    avg_rank: int | None = Field(description="Hundredths of a rank; null without games.")
+    average: int | None = Field(description="Hundredths of 1,000 points per game.")
+    top_rate: int | None = Field(description="Hundredths of a percent.")
+
+
+class PlayerStatsOut(Schema):
+    member_id: int
+    season: int | None
+    head_to_head: list[HeadToHeadOut]
+    seats: list[SeatOut]
+
+
+class ClubSeatsOut(Schema):
+    season: int | None
+    seats: list[SeatOut]
+
+
+class RatingOut(Schema):
+    member_id: int
+    name: str
+    games: int
+    ranked: bool = Field(description="Whether the member has the club's minimum games.")
+    mu: int = Field(description="μ in millionths (openskill PlackettLuce, default parameters).")
+    sigma: int = Field(description="σ in millionths.")
+    ordinal: int = Field(description="μ − 3σ in millionths: the ranking's order.")
+
+
+class RatingsOut(Schema):
+    min_games: int
+    rows: list[RatingOut]
+
+
+class RatingGameOut(Schema):
+    game_id: int
+    date: datetime.date
+    number: int
+    n: int = Field(description="The member's n-th counted game.")
+    rank: int
+    expected: int = Field(description="The expected place before the game, hundredths.")
+    mu: int
+    sigma: int
+
+
+class RatingHistoryOut(Schema):
+    member_id: int
+    games: list[RatingGameOut]

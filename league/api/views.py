@@ -10,6 +10,7 @@ from league.api import days  # noqa: F401
 from league.api import standings  # noqa: F401
 from league.api import games  # noqa: F401
 from league.api import tables  # noqa: F401
+from league.api import stats  # noqa: F401
 
 # isort: on
 from league.api.base import api

@@ -80,3 +80,20 @@ class ClubNameForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+
+
+class RatingMinGamesForm(forms.Form):
+    games = forms.IntegerField(
+        label=gettext_lazy("Minimum games for the rating ranking"),
+        min_value=0,
+        max_value=1000,
+        help_text=gettext_lazy(
+            "Players with fewer counted games are listed below the ranking, not ranked: a new "
+            "player's rating is still very uncertain."
+        ),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)

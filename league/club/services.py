@@ -536,6 +536,35 @@ def club_rename(*, club: Club, user: User, name: str) -> Club:
     return locked
 
 
+RATING_MIN_GAMES_MAX = 1000
+
+
+def club_set_rating_min_games(*, club: Club, user: User, games: int) -> Club:
+    """How many counted games a player needs to be ranked by rating (league.standings).
+    Audited: club.rating_min_games."""
+    if not 0 <= games <= RATING_MIN_GAMES_MAX:
+        raise ServiceError.one(
+            "games",
+            _("Enter a number of games from 0 to %(most)d.") % {"most": RATING_MIN_GAMES_MAX},
+        )
+    with transaction.atomic():
+        locked = Club.objects.select_for_update().get(pk=club.pk)
+        if locked.rating_min_games == games:
+            return locked
+        before = {"rating_min_games": locked.rating_min_games}
+        locked.rating_min_games = games
+        locked.save(update_fields=["rating_min_games"])
+        audit(
+            club=locked,
+            actor=user,
+            action="club.rating_min_games",
+            target=f"club:{locked.pk}",
+            before=before,
+            after={"rating_min_games": games},
+        )
+    return locked
+
+
 NAME_INVISIBLE = gettext_lazy("A name cannot hold invisible or control characters (%(chars)s).")
 
 

@@ -8,6 +8,7 @@ from league.club import views
 
 urlpatterns = [
     path("settings/", views.club_settings, name="club_settings"),
+    path("rating/settings/", views.club_rating_settings, name="rating_settings"),
     path("members/<int:member_id>/edit/", views.member_edit, name="member_edit"),
     path("members/<int:member_id>/merge/", views.member_merge, name="member_merge"),
     path("seasons/<int:season_id>/edit/", views.season_edit, name="season_edit"),

@@ -14,7 +14,13 @@ from django.views.decorators.http import require_http_methods
 
 from league.access import club_for
 from league.club import services
-from league.club.forms import ClubNameForm, MemberEditForm, MergeForm, SeasonEditForm
+from league.club.forms import (
+    ClubNameForm,
+    MemberEditForm,
+    MergeForm,
+    RatingMinGamesForm,
+    SeasonEditForm,
+)
 from league.club.views_manage import _add_errors
 from league.core.clock import today
 from league.core.errors import ServiceError, show_errors
@@ -164,3 +170,21 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
             )
             return redirect("club_home", club.slug)
     return render(request, "league/club/club_settings.html", {"club": club, "form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def club_rating_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The rating ranking's minimum games (organisers only)."""
+    club = club_for(request, slug, organiser=True)
+    form = RatingMinGamesForm(request.POST or None, initial={"games": club.rating_min_games})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.club_set_rating_min_games(
+                club=club, user=request.user, games=form.cleaned_data["games"]
+            )
+        except ServiceError as e:
+            _add_errors(form, e)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("rating_list", club.slug)
+    return render(request, "league/club/rating_settings.html", {"club": club, "form": form})

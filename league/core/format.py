@@ -61,6 +61,22 @@ SEAT_WINDS = (
 )
 
 
+# The starting seats by name, as score sheets write them (起家 is the first dealer).
+SEAT_NAMES = (
+    pgettext_lazy("starting seat", "Dealer (East)"),
+    pgettext_lazy("starting seat", "South"),
+    pgettext_lazy("starting seat", "West"),
+    pgettext_lazy("starting seat", "North"),
+)
+
+
+def seat_name(seat: int | None) -> str:
+    """A starting seat (0-3) by name: 0 → 起家, 1 → 南家 ("Dealer (East)", "South" in English)."""
+    if seat is None or not 0 <= seat < len(SEAT_NAMES):
+        return ""
+    return str(SEAT_NAMES[seat])
+
+
 def wind(seat: int | None) -> str:
     """A seat number from 起家 (0-3) as its wind: 0 → 東 ("E" in English)."""
     if seat is None or not 0 <= seat < len(SEAT_WINDS):
@@ -135,3 +151,13 @@ def average(value: int | None) -> str:
     if value is None:
         return ""
     return _hundredths(value, "+")
+
+
+def rating(millionths: int | None) -> str:
+    """A rating stored in millionths (league.standings.rating) to one decimal, rounded half up:
+    27_345_000 → "27.3"; negatives with ▲ in Japanese, as scores."""
+    if millionths is None:
+        return ""
+    tenths = (abs(millionths) * 10 + 500_000) // 1_000_000
+    minus = ("▲" if _japanese() else "-") if millionths < 0 and tenths else ""
+    return f"{minus}{tenths // 10}.{tenths % 10}"

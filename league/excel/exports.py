@@ -38,8 +38,9 @@ from openpyxl.worksheet.worksheet import Worksheet
 import scoring
 from league import money
 from league.core import format as jancho
-from league.models import Club, Hand, LedgerEntry, Member
+from league.models import Club, Hand, LedgerEntry, Member, Season
 from league.money import sharing, signs
+from league.standings import selectors as kept
 from league.standings import stats
 from league.standings.tables import Shown, StandingsTable
 
@@ -72,6 +73,7 @@ def number_formats() -> dict[str, str]:
         "average": f"+0.00;{minus}0.00;0.00",  # hundredths, as Decimal(hundredths) / 100
         "hundredths": "0.00",
         "percent": "0.0%",
+        "rating": f"0.0;{minus}0.0;0.0",
     }
 
 
@@ -479,6 +481,99 @@ def _team_sheet(
         page_header=f"{club.name}  {period}  {TEAM_STANDINGS_TITLE}",
         **args,
     )
+
+
+# --- the statistics sheet (head-to-head, seats, rating) -------------------------------------
+
+# Translators: the sheet's name in the standings workbook; 統計
+STATISTICS_TITLE = gettext_lazy("Statistics")
+RATING_COLUMNS = (
+    Column("player", gettext_lazy("Player"), width=10),
+    Column("games", gettext_lazy("Games")),
+    Column("ordinal", gettext_lazy("Ordinal (μ − 3σ)"), "rating"),
+    Column("mu", "μ", "rating"),
+    Column("sigma", "σ", "rating"),
+    Column("ranked", gettext_lazy("Ranked"), align="center"),
+)
+SEAT_COLUMNS = (
+    Column("seat", gettext_lazy("Starting seat")),
+    Column("games", gettext_lazy("Games")),
+    Column("avg_rank", gettext_lazy("Avg. rank"), "hundredths"),
+    Column("average", gettext_lazy("Average"), "average"),
+    Column("top_rate", gettext_lazy("Top rate"), "percent"),
+)
+PAIR_COLUMNS = (
+    Column("player", gettext_lazy("Player"), width=10),
+    Column("opponent", gettext_lazy("Opponent"), width=10),
+    Column("games", gettext_lazy("Games")),
+    Column("avg_rank", gettext_lazy("My average rank in these games"), "hundredths"),
+    Column("opponent_avg_rank", gettext_lazy("Their average rank in these games"), "hundredths"),
+    Column("above", gettext_lazy("Above")),
+    Column("net", gettext_lazy("Net"), "score"),
+)
+# Translators: captions of the statistics sheet's tables
+RATING_CAPTION = gettext_lazy("Rating (all time)")
+SEATS_CAPTION = gettext_lazy("By starting seat")
+PAIRS_CAPTION = gettext_lazy("Head-to-head")
+
+
+def statistics_sheet(workbook: Workbook, *, club: Club, season: Season | None, period: str) -> None:
+    """A second sheet: the rating ranking (all time), the club by starting seat and every pair's
+    head-to-head in the period (all time or one season), from the rows kept at write time."""
+    ranked, others = kept.rating_ranking(club=club)
+    rating_rows = [
+        [
+            r.member.name,
+            r.games,
+            rating_value(r.ordinal),
+            rating_value(r.mu),
+            rating_value(r.sigma),
+            "○" if i < len(ranked) else None,
+        ]
+        for i, r in enumerate([*ranked, *others])
+    ]
+    seat_rows = [
+        [
+            jancho.seat_name(r["seat"]),
+            r["games"],
+            hundredths_value(r["avg_rank"]),
+            hundredths_value(r["average"]),
+            rate_value(r["top_rate"]),
+        ]
+        for r in kept.seat_rows(club=club, season=season)
+        if r["games"]
+    ]
+    pair_rows = [
+        [
+            p.member.name,
+            p.opponent.name,
+            p.games,
+            hundredths_value(kept.per_game(p.rank_sum, 100, p.games)),
+            hundredths_value(kept.per_game(p.opponent_rank_sum, 100, p.games)),
+            p.above,
+            score_value(p.net),
+        ]
+        for p in kept.pair_rows(club=club, season=season)
+    ]
+    ws = StreamedSheet(parent=workbook, title="Statistics")
+    workbook._add_sheet(ws)
+    write_sheet(
+        ws,
+        title=str(STATISTICS_TITLE),
+        rows=rating_rows,
+        blocks=[
+            _block(SEAT_COLUMNS, seat_rows, f"{SEATS_CAPTION} ({period})"),
+            _block(PAIR_COLUMNS, pair_rows, f"{PAIRS_CAPTION} ({period})"),
+        ],
+        landscape=True,
+        page_header=f"{club.name}  {period}  {STATISTICS_TITLE}",
+        **Column.sheet_args(RATING_COLUMNS),
+    )
+
+
+def rating_value(millionths: int) -> Decimal:
+    """A rating in millionths as a number to show with one decimal."""
+    return Decimal(millionths) / 1_000_000
 
 
 # --- the game log ----------------------------------------------------------------------------

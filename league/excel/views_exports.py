@@ -27,6 +27,7 @@ from league.excel import tasks as export_tasks
 from league.models import Club, Day, ExportFile, Member, Season
 from league.models.rules import club_has_money
 from league.money.views_accounts import describe_entry
+from league.standings import selectors as aggregate_selectors
 from league.standings import stats
 from league.standings.filters import StandingsFilter
 from league.standings.tables import Shown
@@ -91,6 +92,12 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
         teams=teams,
         rosters=rosters,
     )
+    # The statistics are kept for all time and each season: their sheet comes with those.
+    is_kept, season = aggregate_selectors.scope_for(
+        list(filterset.seasons.values()), args["start"], args["end"], args["rate"]
+    )
+    if is_kept:
+        exports.statistics_sheet(workbook, club=club, season=season, period=period)
     return exports.xlsx_response(
         workbook,
         name=exports.file_name(club.name, period, exports.STANDINGS_TITLE),

@@ -25,6 +25,7 @@ from league.models.money import DayShugi, LedgerEntry, LedgerEntryQuerySet
 from league.models.online import OnlineLog, OnlineName
 from league.models.rules import RulesVersion
 from league.models.seasons import Season
+from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
 from league.models.teams import Adjustment, AdjustmentQuerySet, Team, TeamMember
 from league.models.totals import MemberDay, MemberTotal
 
@@ -37,6 +38,7 @@ __all__ = [
     "AuditLogQuerySet",
     "ChipEvent",
     "Club",
+    "ClubChronicle",
     "Day",
     "DayShugi",
     "DrawRound",
@@ -53,14 +55,18 @@ __all__ = [
     "LoginAttempt",
     "Member",
     "MemberDay",
+    "MemberGame",
+    "MemberRating",
     "MemberTotal",
     "Membership",
     "MembershipQuerySet",
     "OnlineLog",
     "OnlineName",
+    "PairTotal",
     "Result",
     "RulesVersion",
     "Season",
+    "SeatTotal",
     "TableGame",
     "Team",
     "TeamMember",

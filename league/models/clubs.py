@@ -15,6 +15,10 @@ class Club(models.Model):
     # token, shown to organisers so they can pass the link on; rotating it makes the old link 404.
     share_token = models.CharField(max_length=64, blank=True, default="", editable=False)
     share_money = models.BooleanField(_("show money on the share link"), default=False)
+    # The rating ranking lists players with at least this many counted games (league.standings).
+    rating_min_games = models.PositiveIntegerField(
+        _("minimum games for the rating ranking"), default=10
+    )
 
     class Meta:
         verbose_name = _("club")

@@ -72,6 +72,8 @@ class MemberDay(models.Model):
         indexes = [
             # The race (a season's dates) and a day's running totals (one date).
             models.Index(fields=["club", "date"], name="member_day_club_date"),
+            # The records: the biggest day in yen.
+            models.Index(fields=["club", "-yen"], name="member_day_club_yen"),
         ]
 
     def __str__(self) -> str:

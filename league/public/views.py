@@ -34,7 +34,8 @@ from league.money import sharing
 from league.public import services
 from league.recording import selectors
 from league.recording.views_pages import CLUB_TIMEZONE
-from league.standings import stats
+from league.standings import selectors as aggregate_selectors
+from league.standings import stats, views_stats
 from league.standings import views as standings_views
 from league.standings import views_players as players
 from league.standings.tables import Shown
@@ -261,3 +262,46 @@ def public_day(request: HttpRequest, club: Club, token: str, date: datetime.date
         "payments": payments,
     }
     return render(request, "league/public/day_detail.html", context)
+
+
+# --- statistics: head-to-head, rating and records, read-only ----------------------------------
+
+
+@public_page
+def public_matrix(request: HttpRequest, club: Club, token: str, season_id: int) -> HttpResponse:
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    context = {
+        "club": club,
+        "token": token,
+        "season": season,
+        "public": True,
+        **views_stats.matrix_context(club=club, season=season, row=request.GET.get("row")),
+    }
+    return render(request, "league/public/season_matrix.html", context)
+
+
+@public_page
+def public_rating(request: HttpRequest, club: Club, token: str) -> HttpResponse:
+    ranked, others = aggregate_selectors.rating_ranking(club=club)
+    context = {
+        "club": club,
+        "token": token,
+        "public": True,
+        "ranked": ranked,
+        "others": others,
+        "rating_pending": aggregate_selectors.rating_pending(club=club),
+    }
+    return render(request, "league/public/rating.html", context)
+
+
+@public_page
+def public_records(request: HttpRequest, club: Club, token: str) -> HttpResponse:
+    """The club's records; the biggest day in yen only where money is allowed on the link."""
+    context = {
+        "club": club,
+        "token": token,
+        "public": True,
+        "show_money": club.share_money,
+        **views_stats.records_context(club=club),
+    }
+    return render(request, "league/public/records.html", context)

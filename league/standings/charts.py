@@ -11,7 +11,7 @@ unit is about one CSS pixel, which is what the font sizes in charts.css assume.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.utils.html import format_html, format_html_join
@@ -148,7 +148,7 @@ def _frame(series: Sequence[Series], height: int, right: int) -> _Frame:
     )
 
 
-def _y_axis(f: _Frame) -> list[SafeString]:
+def _y_axis(f: _Frame, y_text: Callable[[int], str] = score) -> list[SafeString]:
     """Grid lines and labels at the highest value, zero and the lowest value."""
     parts = []
     placed: list[int] = []
@@ -168,7 +168,7 @@ def _y_axis(f: _Frame) -> list[SafeString]:
                 "zero" if value == 0 else "grid",
                 f.left - 4,
                 _n(y + 35),
-                score(value),
+                y_text(value),
             )
         )
     return parts
@@ -251,6 +251,7 @@ def line_chart(
     right: int = 48,
     markers: bool = False,
     empty_text: str | None = None,
+    y_text: Callable[[int], str] = score,
 ) -> SafeString:
     """Lines of (x, y) points, y in tenths as scores are stored, with a zero line.
 
@@ -262,7 +263,7 @@ def line_chart(
         return _empty(height, title, empty_text, "line-chart")
     f = _frame(drawn, height, right)
     body = [
-        *_y_axis(f),
+        *_y_axis(f, y_text),
         *_x_axis(f, x_labels),
         *(
             _line(f, i, label, points, markers)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import (
@@ -25,6 +26,7 @@ from django.db.models import (
 from django.db.models.functions import Rank
 
 from league.models import Club, HandStat, Member, Season
+from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
 from league.models.totals import MemberDay, MemberTotal
 
 _INT = IntegerField()
@@ -202,4 +204,226 @@ def hand_stats(
         "avg_win": sums["win_points"] // wins if wins else None,
         "avg_deal_in": sums["deal_in_points"] // sums["deal_ins"] if sums["deal_ins"] else None,
         "yaku": sorted(yaku.items(), key=lambda item: (-item[1], item[0])),
+    }
+
+
+# --- head-to-head, seats, the rating and the records (league.models.stats) -----------------
+
+
+def per_game(value: int, scale: int, games: int) -> int | None:
+    """value × scale / games truncated towards zero, as the database's integer division (and the
+    standings' averages and rates) do; None without games."""
+    if not games:
+        return None
+    quotient = abs(value) * scale // games
+    return -quotient if value < 0 else quotient
+
+
+def _pair_scope(season: Season | None) -> Q:
+    return Q(season__isnull=True) if season is None else Q(season=season)
+
+
+def head_to_head(*, member: Member, season: Season | None) -> list[dict[str, Any]]:
+    """Every opponent the member met in the scope: games together, both average ranks
+    (hundredths), how often the member finished above (count and rate in hundredths of a
+    percent) and the member's net score against them (tenths). Most games first. One query."""
+    rows = (
+        PairTotal.objects.filter(_pair_scope(season), member=member, games__gt=0)
+        .select_related("opponent")
+        .order_by("-games", "opponent__kana", "opponent__name", "opponent_id")
+    )
+    return [
+        {
+            "opponent": r.opponent,
+            "games": r.games,
+            "avg_rank": per_game(r.rank_sum, 100, r.games),
+            "opponent_avg_rank": per_game(r.opponent_rank_sum, 100, r.games),
+            "above": r.above,
+            "above_rate": per_game(r.above, 10_000, r.games),
+            "net": r.net,
+        }
+        for r in rows
+    ]
+
+
+@dataclass(frozen=True)
+class MatrixCell:
+    """One ordered pair's head-to-head in a season (the row player against the column player)."""
+
+    games: int
+    net: int
+    above: int
+
+
+def season_matrix(*, club: Club, season: Season) -> tuple[list[Member], dict[tuple[int, int], Any]]:
+    """The season's regulars (its minimum games reached; everyone who played while nobody has)
+    by total, and the head-to-head cell of each ordered pair of them. Two queries."""
+    totals = list(
+        MemberTotal.objects.filter(club=club, season=season, games__gt=0)
+        .select_related("member")
+        .order_by("-total", "member__kana", "member__name", "member_id")
+    )
+    regulars = [t.member for t in totals if t.games >= season.min_games] or [
+        t.member for t in totals
+    ]
+    ids = [m.pk for m in regulars]
+    rows = PairTotal.objects.filter(
+        club=club, season=season, member_id__in=ids, opponent_id__in=ids, games__gt=0
+    ).values_list("member_id", "opponent_id", "games", "net", "above")
+    cells = {(m, o): MatrixCell(games, net, above) for m, o, games, net, above in rows}
+    return regulars, cells
+
+
+def pair_rows(*, club: Club, season: Season | None) -> QuerySet[PairTotal]:
+    """Every pair's head-to-head row in the scope, by player then opponent (the spreadsheet)."""
+    return (
+        PairTotal.objects.filter(_pair_scope(season), club=club, games__gt=0)
+        .select_related("member", "opponent")
+        .order_by(
+            "member__kana", "member__name", "member_id", "-games", "opponent__kana", "opponent_id"
+        )
+    )
+
+
+SEAT_COUNT = 4
+
+
+def seat_rows(
+    *, club: Club, season: Season | None, member: Member | None = None
+) -> list[dict[str, Any]]:
+    """Games, average rank (hundredths), average score (hundredths of 1,000 points) and top rate
+    (hundredths of a percent) by starting seat (0 = 起家), for a member or the whole club (the
+    sums of its members' rows: one row per member and seat, whatever the history)."""
+    rows = SeatTotal.objects.filter(_pair_scope(season), club=club)
+    if member is not None:
+        rows = rows.filter(member=member)
+    sums = {
+        r["seat"]: r
+        for r in rows.values("seat")
+        .annotate(g=Sum("games"), ranks=Sum("rank_sum"), t=Sum("total"), tops=Sum("first"))
+        .order_by("seat")
+    }
+    out = []
+    for seat in range(SEAT_COUNT):
+        r = sums.get(seat, {"g": 0, "ranks": 0, "t": 0, "tops": 0})
+        games = r["g"] or 0
+        out.append(
+            {
+                "seat": seat,
+                "games": games,
+                "avg_rank": per_game(r["ranks"] or 0, 100, games),
+                "average": per_game(r["t"] or 0, 10, games),
+                "top_rate": per_game(r["tops"] or 0, 10_000, games),
+            }
+        )
+    return out
+
+
+RATING_CHART_GAMES = 300  # the rating chart's points: a player's latest games
+
+
+def rating_pending(*, club: Club) -> bool:
+    """A replay left to a worker has not run yet: the kept ratings are those before a correction
+    (league.standings.tasks)."""
+    return ClubChronicle.objects.filter(club=club, pending_date__isnull=False).exists()
+
+
+def member_rating(*, member: Member) -> MemberRating | None:
+    return MemberRating.objects.filter(member=member).first()
+
+
+def rating_history(*, member: Member, last: int = RATING_CHART_GAMES) -> list[MemberGame]:
+    """The member's latest `last` games with their rating, oldest first (one indexed query)."""
+    rows = list(MemberGame.objects.filter(member=member).order_by("-date", "-number")[:last])
+    rows.reverse()
+    return rows
+
+
+def rating_ranking(*, club: Club) -> tuple[list[MemberRating], list[MemberRating]]:
+    """Members with the club's minimum games by ordinal (μ − 3σ), highest first; and the others
+    with games, by games. One query of one row per member."""
+    rows = list(
+        MemberRating.objects.filter(club=club, games__gt=0)
+        .select_related("member")
+        .order_by("-ordinal", "member__kana", "member__name", "member_id")
+    )
+    ranked = [r for r in rows if r.games >= club.rating_min_games]
+    others = sorted(
+        (r for r in rows if r.games < club.rating_min_games),
+        key=lambda r: (-r.games, r.member.kana, r.member.name, r.member_id),
+    )
+    return ranked, others
+
+
+def rating_rank_of(*, club: Club, rated: MemberGame) -> int | None:
+    """The place in the rating ranking of the member whose latest game is `rated` (None below the
+    club's minimum games): one count of the members ranked above."""
+    ordinal = rated.mu - 3 * rated.sigma
+    # Counted below the minimum too, so that the page's queries stay the same as a player plays.
+    higher = MemberRating.objects.filter(
+        club=club, games__gte=club.rating_min_games, ordinal__gt=ordinal
+    ).count()
+    return higher + 1 if rated.n >= club.rating_min_games else None
+
+
+RECORDS_SHOWN = 5
+YAKUMAN_SHOWN = 50
+
+
+def _holders(rows: QuerySet[MemberGame], field: str) -> tuple[int, list[MemberGame]]:
+    best = rows.order_by(f"-{field}").values_list(field, flat=True).first()
+    if not best:
+        return 0, []
+    # The index (club, field, date, number) finds the holders in date order.
+    holders = (
+        rows.filter(**{field: best})
+        .select_related("member")
+        .order_by(f"-{field}", "date", "number")
+    )
+    return best, list(holders[:RECORDS_SHOWN])
+
+
+def _top(rows: QuerySet[Any], field: str, key: Any) -> list[Any]:
+    """The RECORDS_SHOWN rows with the highest `field`, ties ordered by `key` (in Python): the
+    index on `field` finds the threshold, then only the rows at or above it are read."""
+    values = list(rows.order_by(f"-{field}").values_list(field, flat=True)[:RECORDS_SHOWN])
+    if not values:
+        return []
+    top = rows.filter(**{f"{field}__gte": values[-1]})
+    return sorted(top, key=lambda r: (-getattr(r, field), *key(r)))[:RECORDS_SHOWN]
+
+
+def records(*, club: Club, seasons: Sequence[Season]) -> dict[str, Any]:
+    """The club's records, each with its game or day (a fixed number of indexed queries); the
+    most games in a season among `seasons` (the latest few: one row per member and season)."""
+    games = MemberGame.objects.filter(club=club)
+    tops, tops_holders = _holders(games, "tops")
+    clean, clean_holders = _holders(games, "clean")
+    yakuman = games.filter(yakuman__gt=0)
+    return {
+        "high_scores": _top(
+            games.select_related("member"), "score", lambda g: (g.date, g.number, g.member_id)
+        ),
+        "tops": tops,
+        "tops_holders": tops_holders,
+        "clean": clean,
+        "clean_holders": clean_holders,
+        "season_games": _top(
+            MemberTotal.objects.filter(
+                club=club, season_id__in=[s.pk for s in seasons], games__gt=0
+            ).select_related("member", "season"),
+            "games",
+            lambda t: (t.season.start, t.member.kana, t.member_id),
+        ),
+        "yakuman": list(
+            yakuman.select_related("member").order_by("-date", "-number")[:YAKUMAN_SHOWN]
+        ),
+        "yakuman_count": yakuman.count(),
+        "big_days": _top(
+            MemberDay.objects.filter(club=club, yen_games__gt=0, yen__gt=0).select_related(
+                "member"
+            ),
+            "yen",
+            lambda d: (d.date, d.member_id),
+        ),
     }

@@ -15,6 +15,10 @@ after their own writes:
 - `season_rebuild(season=...)`: a season's rows, after the season is created or its dates change.
 - `club_rebuild(club=...)`: everything of a club (restore; `manage.py rebuild_aggregates`).
 
+Each of them also keeps the statistics of `league.models.stats` (head-to-head, seats, the rating
+and the runs behind the records) through `league.standings.kept`, in the same transaction; a
+rating replay over many later games is left to a worker (`league.standings.tasks`).
+
 Race safety: a writer first inserts the missing rows with INSERT … ON CONFLICT DO NOTHING (in a
 fixed order), then locks the all-time rows of its members (SELECT … FOR UPDATE, in member order)
 so that two games recorded at once for the same member queue up on PostgreSQL, and moves every
@@ -34,6 +38,7 @@ from django.db.models.functions import Coalesce, Greatest
 
 from league.models import Club, Game, Member, Result, Season
 from league.models.totals import MemberDay, MemberTotal
+from league.standings import kept, tasks
 
 TOTAL_FIELDS = (
     "games",
@@ -177,6 +182,10 @@ def results_changed(
                 _scope_filter(season_id), member_id=member_id, best__lte=lost
             ).update(best=_best_of(member_id, season))
     _move_days(days)
+    # Head-to-head, seats, and the rating replayed from the earliest game changed (by a worker
+    # when many games follow it).
+    if kept.results_changed(club_id=club_id, removed=removed, added=added, seasons=seasons):
+        tasks.enqueue_replay(club_id)
 
 
 BULK_DAYS = 20  # more member-days than this (an import): read, add and write them back in bulk
@@ -307,6 +316,7 @@ def season_rebuild(*, season: Season) -> None:
         )
         MemberTotal.objects.filter(season=season).delete()
         _insert_totals(season.club_id, season)
+        kept.season_rebuilt(season=season)
 
 
 def member_rebuild(*, member: Member) -> None:
@@ -324,6 +334,8 @@ def member_rebuild(*, member: Member) -> None:
         for season in Season.objects.filter(club_id=member.club_id):
             _insert_totals(member.club_id, season, member.pk)
         _insert_days(member.club_id, member.pk)
+        if kept.member_rebuilt(member=member):
+            tasks.enqueue_replay(member.club_id)
 
 
 def club_rebuild(*, club: Club) -> None:
@@ -334,6 +346,7 @@ def club_rebuild(*, club: Club) -> None:
     for season in Season.objects.filter(club=club):
         _insert_totals(club.pk, season)
     _insert_days(club.pk)
+    kept.club_rebuilt(club_id=club.pk)
 
 
 __all__ = [

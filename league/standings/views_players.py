@@ -19,7 +19,7 @@ from django.views.decorators.http import require_safe
 from league.access import club_for
 from league.core.format import average, hundredths, percent, score, sign_class, yen
 from league.models import Club, Member, Season
-from league.standings import charts, stats
+from league.standings import charts, stats, views_stats
 from league.standings import selectors as aggregate_selectors
 from league.standings.tables import Shown
 
@@ -212,6 +212,7 @@ def player_detail(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
         "hand_stats": _hand_stats(
             aggregate_selectors.hand_stats(member=member, start=start, end=end)
         ),
+        **views_stats.player_sections(club=club, member=member, season=season),
     }
     return render(request, "league/standings/player_detail.html", context)
 

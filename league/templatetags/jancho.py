@@ -18,7 +18,9 @@ from league.core.format import (
     hundredths,
     percent,
     points,
+    rating,
     score,
+    seat_name,
     sign_class,
     wind,
     yen,
@@ -42,6 +44,8 @@ for _filter in (
     hundredths,
     average,
     note_shown,
+    rating,
+    seat_name,
 ):
     register.filter(_filter.__name__, _filter)
 

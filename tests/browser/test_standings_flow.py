@@ -194,12 +194,13 @@ def test_standings_sorted_by_average_rank_then_a_player(
 
 
 def check_player_charts(page: Page, row: dict) -> None:
-    # The cumulative score: one point at 0 before the first game, then one per game.
-    path = page.locator("svg.line-chart path.series")
+    # The cumulative score: one point at 0 before the first game, then one per game. (The page
+    # has the rating's line chart too, further down: tests/browser/test_stats_on_the_phone.py.)
+    path = page.locator("#score-chart svg.line-chart path.series")
     assert path.count() == 1
     commands = re.findall(r"[ML]", path.get_attribute("d") or "")
     assert commands == ["M"] + ["L"] * row["games"]
-    drawn(page, "svg.line-chart path.series")
+    drawn(page, "#score-chart svg.line-chart path.series")
 
     # The ranks: one bar per rank, as long as its count (the longest bar fills the room).
     counts = [row[key] for key in ("first", "second", "third", "fourth")]

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from league.core.errors import ServiceError
 from league.models import Club, Day, Member, RulesVersion, Season
+from league.models.stats import MemberGame, PairTotal
 from league.models.totals import MemberDay, MemberTotal
 from league.recording import selectors
 from league.recording.services import (
@@ -32,6 +33,7 @@ from league.rules.services import resettle_apply, rules_version_create
 from league.standings import services as aggregates
 from league.standings import stats
 from tests.conftest import make_club
+from tests.league.test_stats import stats_snapshot
 
 FIRST = datetime.date(2024, 4, 1)
 DATES = [FIRST + datetime.timedelta(days=d) for d in (0, 1, 7, 30, 31, 90, 200)]
@@ -58,8 +60,10 @@ def kept() -> tuple[dict[Any, dict[str, Any]], dict[Any, dict[str, Any]]]:
 
 def assert_kept_equals_rebuilt_and_live(club: Club) -> None:
     incremental = kept()
+    statistics = stats_snapshot()  # head-to-head, seats, rating (league.standings.kept)
     call_command("rebuild_aggregates", club.slug, verbosity=0)
     assert kept() == incremental
+    assert stats_snapshot() == statistics
     # The pages' rows equal the live aggregate over the results (all time, each season).
     seasons = list(Season.objects.filter(club=club))
     for start, end, min_games in [(None, None, 0), *((s.start, s.end, 2) for s in seasons)]:
@@ -182,10 +186,14 @@ def test_member_rebuild_and_games_counted(club, members):
         ),
     )
     before = kept()
+    statistics = stats_snapshot()
     MemberTotal.objects.filter(member=members[0]).update(games=99, best=1)
     MemberDay.objects.filter(member=members[0]).delete()
+    PairTotal.objects.filter(opponent=members[0]).update(games=99)
+    MemberGame.objects.filter(member=members[0]).update(mu=1)
     aggregates.member_rebuild(member=members[0])
     assert kept() == before
+    assert stats_snapshot() == statistics
     # A bulk writer inserts rows itself, then calls games_counted once for the batch.
     MemberTotal.objects.all().delete()
     MemberDay.objects.all().delete()

@@ -98,6 +98,7 @@ def season(club) -> Season:
 def endpoints(club, game) -> list[tuple[str, str, Any]]:
     """Every operation: (method, path, body); in this order each write succeeds after those
     before it (the PUT makes revision 2, which the PATCH names)."""
+    player = game.results.values_list("member_id", flat=True).first()
     return [
         ("GET", url(club, "seasons"), None),
         ("GET", url(club, "days"), None),
@@ -105,6 +106,10 @@ def endpoints(club, game) -> list[tuple[str, str, Any]]:
         ("GET", url(club, f"days/{DATE}/ledger"), None),
         ("GET", url(club, "standings"), None),
         ("GET", url(club, f"games/{game.pk}"), None),
+        ("GET", url(club, f"players/{player}/stats"), None),
+        ("GET", url(club, "seats"), None),
+        ("GET", url(club, "ratings"), None),
+        ("GET", url(club, f"players/{player}/rating"), None),
         ("POST", url(club, "games"), body(confirm_duplicate=True)),
         (
             "PUT",
@@ -259,6 +264,10 @@ def test_the_schema_is_public_and_names_every_operation(client) -> None:
         ("GET", "/api/clubs/{slug}/days/{date}/ledger"),
         ("GET", "/api/clubs/{slug}/days/{date}/draw"),
         ("GET", "/api/clubs/{slug}/standings"),
+        ("GET", "/api/clubs/{slug}/players/{member_id}/stats"),
+        ("GET", "/api/clubs/{slug}/seats"),
+        ("GET", "/api/clubs/{slug}/ratings"),
+        ("GET", "/api/clubs/{slug}/players/{member_id}/rating"),
         ("GET", "/api/clubs/{slug}/games/{game_id}"),
         ("POST", "/api/clubs/{slug}/games"),
         ("PUT", "/api/clubs/{slug}/games/{game_id}"),

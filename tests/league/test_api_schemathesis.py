@@ -52,7 +52,8 @@ def same_connection() -> Iterator[None]:
 
 @pytest.fixture
 def seeded(club, members, organiser) -> dict[str, object]:
-    """A club with a game on DATE, a season and an organiser's token: what the requests name."""
+    """A club with a game on DATE, a season, a player and an organiser's token: what the
+    requests name."""
     seats = [SeatInput(m, p) for m, p in zip(members, (52000, 31000, 19000, -3000), strict=False)]
     game = services.game_record(
         club=club,
@@ -71,6 +72,7 @@ def seeded(club, members, organiser) -> dict[str, object]:
         "game_id": game.pk,
         "table_key": str(table.key),
         "index": 0,
+        "member_id": members[0].pk,  # a player who played the game (statistics endpoints)
     }
 
 

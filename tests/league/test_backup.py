@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
+import uuid
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,8 @@ from league.money import services as money_services
 from league.online import services as online
 from league.recording import services
 from league.standings import stats
+from league.table import services as table_services
+from league.teams import services as teams
 from tests.conftest import make_user
 from tests.league.test_isolation import money_rules
 
@@ -94,7 +97,37 @@ def build_club(club: Club, organiser, members: list[Member]) -> None:
         members=[a, b, c, d],
         date=DAY_2,
     )
-    Season.objects.create(club=club, name="2026", start=DAY_1, end=DAY_2, min_games=1)
+    season = Season.objects.create(club=club, name="2026", start=DAY_1, end=DAY_2, min_games=1)
+    team = teams.team_create(  # a team with its roster, and an adjustment outside any game
+        season=season,
+        user=organiser,
+        data=teams.TeamInput(
+            name="赤", short_name="赤", colour="#c53030", members=[a, b], captains=[a]
+        ),
+    )
+    teams.adjustment_book(
+        season=season, user=organiser, team=team, kind="penalty", points=-50, reason="遅刻"
+    )
+    table = table_services.table_start(  # a game played hand by hand: a yakuman busts the dealer
+        club=club,
+        user=organiser,
+        key=uuid.uuid4(),
+        date=DAY_2,
+        members=[e, b, c, guest],
+        rate="0.3",
+    )
+    table_services.hand_record(
+        tg=table,
+        user=organiser,
+        index=0,
+        key=uuid.uuid4(),
+        event={
+            "result": "ron",
+            "from": str(e.pk),
+            "winners": [{"player": str(c.pk), "yakuman": 1}],
+        },
+    )
+    table_services.table_game_save(tg=table, user=organiser)
     ApiToken.objects.create(
         user=organiser, club=club, name="LINE bot", prefix="jc_1", key_hash="f" * 64
     )

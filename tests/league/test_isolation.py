@@ -33,6 +33,7 @@ NOT_CLUB_SCOPED |= {"favicon"}  # a redirect to the static icon (tests/league/te
 NOT_CLUB_SCOPED |= {"service_worker"}
 # A club's public share link (s/<token>/): tested in tests/league/test_public_share.py.
 NOT_CLUB_SCOPED |= {"public_standings", "public_season", "public_race", "public_days", "public_day"}
+NOT_CLUB_SCOPED |= {"public_season_matrix", "public_rating", "public_records"}
 # league/accounts: tested in tests/league/test_accounts_*.py.
 NOT_CLUB_SCOPED |= {
     "signup",

@@ -12,6 +12,7 @@ from django.core.management import call_command
 import scoring
 from league.management.commands.loaddemo import CLUBS
 from league.models import AuditLog, ChipEvent, Club, Day, Game, Member, Membership, Result, Season
+from league.models.stats import MemberGame, MemberRating, PairTotal, SeatTotal
 
 
 def loaddemo() -> str:
@@ -76,6 +77,15 @@ def test_loaddemo_creates_the_six_clubs_settled_and_audited():
     assert Result.objects.filter(points__lt=0).exists()
     assert Game.objects.filter(deposits__gt=0).exists()
     assert Game.objects.filter(club=clubs["mame-no-kai"]).exclude(rate="").exists()
+    # The statistics (issue 24), kept as the demo games were recorded: every counted game in
+    # the rating's chronicle, head-to-head and seats for every club, a yakuman in the records.
+    for club in clubs.values():
+        counted = Result.objects.filter(club=club, counted=True).count()
+        assert MemberGame.objects.filter(club=club).count() == counted
+        assert MemberRating.objects.filter(club=club).exists()
+        assert PairTotal.objects.filter(club=club, season__isnull=True).exists()
+        assert SeatTotal.objects.filter(club=club, season__isnull=True, seat=0).exists()
+    assert MemberGame.objects.filter(yakuman__gt=0).exists()
     for day in Day.objects.prefetch_related("attendees", "games__results"):
         players = {r.member_id for g in day.games.all() for r in g.results.all()}
         attendees = {m.pk for m in day.attendees.all()}

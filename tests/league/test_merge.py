@@ -301,3 +301,53 @@ def test_recording_under_the_merged_name_is_refused_clearly(two_clubs):
     assert "青木" in e.value.errors["name"][0]
     with pytest.raises(errors.ServiceError):
         money.shugi_add(day=Day.objects.get(club=two, date=D1), user=None, winner=b)
+
+
+def test_head_to_head_seats_and_rating_after_a_merge_equal_the_one_name_club(two_clubs):
+    """The kept statistics move with the results: by name, the merged club's equal the club
+    that always had one record, and equal a rebuild of the merged club."""
+    from league.models import MemberGame, MemberRating, PairTotal, SeatTotal
+    from league.standings import services as aggregates
+    from tests.league.test_stats import stats_snapshot
+
+    two, one, b = two_clubs["two"], two_clubs["one"], two_clubs["b"]
+
+    def named(club):
+        pairs = sorted(
+            (
+                p.member.name,
+                p.opponent.name,
+                p.season.name if p.season else "",
+                p.games,
+                p.net,
+                p.above,
+                p.rank_sum,
+                p.opponent_rank_sum,
+            )
+            for p in PairTotal.objects.filter(club=club, games__gt=0).select_related(
+                "member", "opponent", "season"
+            )
+        )
+        seats = sorted(
+            (s.member.name, s.season.name if s.season else "", s.seat, s.games, s.total)
+            for s in SeatTotal.objects.filter(club=club, games__gt=0).select_related(
+                "member", "season"
+            )
+        )
+        ratings = sorted(
+            (r.member.name, r.games, r.mu, r.sigma, r.tops, r.clean)
+            for r in MemberRating.objects.filter(club=club).select_related("member")
+        )
+        games = sorted(
+            (g.member.name, g.date, g.number, g.mu, g.sigma, g.expected)
+            for g in MemberGame.objects.filter(club=club).select_related("member")
+        )
+        return pairs, seats, ratings, games
+
+    assert named(two) == named(one)
+    assert not MemberGame.objects.filter(member=b).exists()
+    assert not PairTotal.objects.filter(opponent=b, games__gt=0).exists()
+    before = stats_snapshot()
+    aggregates.club_rebuild(club=two)
+    aggregates.club_rebuild(club=one)
+    assert stats_snapshot() == before

@@ -299,8 +299,10 @@ def test_player_page_404s_for_another_clubs_member_or_season(
 # --- the player page: queries ----------------------------------------------------------------
 
 # session, user, club, membership, member, seasons, rules, statistics, series, games, hand
-# statistics (league.table: one aggregate; the yaku only for a player with hand games)
-PLAYER_QUERIES = 11
+# statistics (league.table: one aggregate; the yaku only for a player with hand games); then
+# head-to-head, seats, the rating's latest games and its place (league.standings.views_stats),
+# and whether a rating replay is waiting (its notice)
+PLAYER_QUERIES = 16
 
 
 def play(club, user, members: Sequence[Member], count: int, date: datetime.date = DAY1) -> None:

@@ -23,6 +23,7 @@ from tests.conftest import make_club
 from tests.league.test_isolation import ATTRIBUTE, SCRIPT, populate
 
 PUBLIC_ROUTES = ["public_standings", "public_season", "public_race", "public_days", "public_day"]
+PUBLIC_ROUTES += ["public_season_matrix", "public_rating", "public_records"]
 OTHER_DATE = datetime.date(2026, 10, 3)  # a day only the other club played
 
 
@@ -91,6 +92,9 @@ def public_urls(token: str, values: dict[str, Any]) -> list[str]:
         reverse("public_race", args=[token, values["season_id"]]),
         reverse("public_days", args=[token]),
         reverse("public_day", args=[token, values["date"]]),
+        reverse("public_season_matrix", args=[token, values["season_id"]]),
+        reverse("public_rating", args=[token]),
+        reverse("public_records", args=[token]),
     ]
 
 

@@ -33,11 +33,13 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.utils import timezone
 
 from league.models import (
+    Adjustment,
     ApiToken,
     Attendance,
     AuditLog,
     ChipEvent,
     Club,
+    ClubChronicle,
     Day,
     DayShugi,
     DrawRound,
@@ -45,19 +47,28 @@ from league.models import (
     DrawTable,
     ExportFile,
     Game,
+    Hand,
+    HandStat,
     ImportUpload,
     Invitation,
     LedgerEntry,
     LoginAttempt,
     Member,
     MemberDay,
+    MemberGame,
+    MemberRating,
     Membership,
     MemberTotal,
     OnlineLog,
     OnlineName,
+    PairTotal,
     Result,
     RulesVersion,
     Season,
+    SeatTotal,
+    TableGame,
+    Team,
+    TeamMember,
     UsernameKey,
 )
 
@@ -83,13 +94,20 @@ MODELS: tuple[type[models.Model], ...] = (
     DrawRound,
     DrawTable,
     DrawSeat,
+    TableGame,
+    Hand,
+    HandStat,
+    Team,
+    TeamMember,
+    Adjustment,
     LedgerEntry,
     AuditLog,
     ApiToken,
     Invitation,
 )
 # User names' keys (UsernameKey) are written with each user that restore creates; spreadsheets
-# made in the background (ExportFile) can be made again from the games.
+# made in the background (ExportFile) can be made again from the games; kept rows (totals,
+# statistics) are rebuilt by restore (league.standings.services.club_rebuild).
 NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     LoginAttempt,
     ImportUpload,
@@ -97,6 +115,11 @@ NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     MemberDay,
     MemberTotal,
     UsernameKey,
+    PairTotal,
+    SeatTotal,
+    MemberGame,
+    MemberRating,
+    ClubChronicle,
 )
 USER_FIELDS = ("username", "email", "first_name", "last_name", "is_active")
 
@@ -111,6 +134,10 @@ def club_rows(club: Club, model: type[models.Model]) -> models.QuerySet[Any]:
         rows = model._base_manager.filter(day__club=club)
     elif model in (DrawTable, DrawSeat):
         rows = model._base_manager.filter(round__day__club=club)
+    elif model is TeamMember:
+        rows = model._base_manager.filter(team__club=club)
+    elif model is Hand:
+        rows = model._base_manager.filter(table_game__club=club)
     else:
         rows = model._base_manager.filter(club=club)
     if users := user_fields(model):

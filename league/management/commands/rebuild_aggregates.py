@@ -1,4 +1,6 @@
-"""Recompute the standings and chart aggregates (league.standings.services) from the stored results.
+"""Recompute the standings and chart aggregates (league.standings.services) and the kept statistics
+(league.standings.kept: head-to-head, seats, the rating replayed from the first game, the runs
+behind the records) from the stored results.
 
     python manage.py rebuild_aggregates            # every club
     python manage.py rebuild_aggregates mame-no-kai other-club
@@ -19,7 +21,10 @@ from league.standings import services as aggregates
 
 
 class Command(BaseCommand):
-    help = "Recompute the standings and chart aggregates from the stored results."
+    help = (
+        "Recompute the standings and chart aggregates and the kept statistics (head-to-head, "
+        "seats, rating, records) from the stored results."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slugs", nargs="*", help="clubs' short names (default: every club)")

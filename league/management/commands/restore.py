@@ -35,7 +35,7 @@ from django.db.migrations.recorder import MigrationRecorder
 
 from league.core.names import username_key
 from league.management.commands.backup import FORMAT, MODELS, USER_FIELDS, VERSION, user_fields
-from league.models import Club, UsernameKey
+from league.models import Club, DrawTable, Member, TableGame, UsernameKey
 from league.standings import services as aggregates
 
 LABELS = {f"league.{m._meta.model_name}": m for m in MODELS}
@@ -101,6 +101,29 @@ def map_users(data: dict[str, Any], mapping: dict[str, str]) -> None:
                 fields[name] = [mapping[value[0]]]
 
 
+def _check_json_references(
+    objects: list[dict[str, Any]], ids: dict[type[models.Model], set[Any]]
+) -> None:
+    """A table-mode game names its players (`seats`) and its draw card (`draw_table`) by id in
+    plain values: they too must be the backup's own rows."""
+    for obj in objects:
+        if LABELS[obj["model"]] is not TableGame:
+            continue
+        fields = obj["fields"]
+        seats = fields.get("seats")
+        if not isinstance(seats, list) or not all(
+            isinstance(pk, int) and pk in ids[Member] for pk in seats
+        ):
+            raise CommandError(
+                f"Row {_row(obj)}: seats {seats!r} are not members in the backup. Nothing restored."
+            )
+        card = fields.get("draw_table")
+        if card is not None and card not in ids[DrawTable]:
+            raise CommandError(
+                f"Row {_row(obj)}: draw_table #{card!r} is not in the backup. Nothing restored."
+            )
+
+
 def check_backup(data: dict[str, Any], mapped: set[str] = frozenset()) -> None:  # type: ignore[assignment]
     """Refuse (CommandError naming the row) anything in the file that is not the club's own."""
     user_model = get_user_model()
@@ -158,6 +181,7 @@ def check_backup(data: dict[str, Any], mapped: set[str] = frozenset()) -> None: 
                         f"Row {_row(obj)}: {name} refers to {related._meta.label_lower} "
                         f"#{ref!r}, which is not in the backup. Nothing restored."
                     )
+    _check_json_references(data["objects"], ids)
     for name in sorted(users - used):
         raise CommandError(f"The backup lists the user {name!r}, whom no row of the club names.")
     existing = set(
