@@ -12,6 +12,7 @@ money, memberships) and nothing of league above the models.
 
 from league.models.accounts import ApiToken, LoginAttempt, UsernameKey
 from league.models.audit import AuditLog, AuditLogQuerySet
+from league.models.books import BookLine, DayAccount, DebtAccount, OpenTransfer
 from league.models.clubs import Club
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
 from league.models.exports import ExportFile
@@ -30,10 +31,13 @@ __all__ = [
     "Attendance",
     "AuditLog",
     "AuditLogQuerySet",
+    "BookLine",
     "ChipEvent",
     "Club",
     "Day",
+    "DayAccount",
     "DayShugi",
+    "DebtAccount",
     "DrawRound",
     "DrawSeat",
     "DrawTable",
@@ -49,6 +53,7 @@ __all__ = [
     "MemberTotal",
     "Membership",
     "MembershipQuerySet",
+    "OpenTransfer",
     "Result",
     "RulesVersion",
     "Season",

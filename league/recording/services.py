@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from league import limits
+from league.books import services as books
 from league.core.errors import NON_FIELD, ServiceError, _service_error
 from league.models import (
     ChipEvent,
@@ -337,6 +338,7 @@ def game_record(*, club: Club, user: User, data: GameInput, draw_table: int | No
                 recorded_by=stored_user(user),
             )
             _write_revision(game, preview, data)
+            books.post(club_id=club.pk, days=[day.pk])
             audit(
                 club=club,
                 actor=user,
@@ -436,6 +438,7 @@ def games_record_bulk(
         aggregates.results_changed(
             club=new_games[0].club_id, removed=[], added=[r for r in results if r.counted]
         )
+        books.post(club_id=club.pk, days=[d.pk for d in days.values()])
     return new_games
 
 
@@ -485,6 +488,7 @@ def game_edit(
         game.deposits = data.deposits
         game.save()
         _write_revision(game, preview, data)
+        books.post(club_id=game.club_id, days=[game.day_id])
         audit(
             club=game.club,
             actor=user,
@@ -515,6 +519,7 @@ def game_void(*, game: Game, user: User, reason: str, expected_revision: int | N
         removed = list(Result.objects.filter(game=game, counted=True))
         Result.objects.filter(game=game, counted=True).update(counted=False)
         aggregates.games_uncounted(rows=removed)
+        books.post(club_id=game.club_id, days=[game.day_id])
         audit(
             club=game.club,
             actor=user,

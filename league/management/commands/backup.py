@@ -36,10 +36,13 @@ from league.models import (
     ApiToken,
     Attendance,
     AuditLog,
+    BookLine,
     ChipEvent,
     Club,
     Day,
+    DayAccount,
     DayShugi,
+    DebtAccount,
     DrawRound,
     DrawSeat,
     DrawTable,
@@ -53,6 +56,7 @@ from league.models import (
     MemberDay,
     Membership,
     MemberTotal,
+    OpenTransfer,
     Result,
     RulesVersion,
     Season,
@@ -93,6 +97,11 @@ NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     MemberDay,
     MemberTotal,
     UsernameKey,
+    # The kept books (league.books): restore rebuilds them from the records.
+    DayAccount,
+    OpenTransfer,
+    DebtAccount,
+    BookLine,
 )
 USER_FIELDS = ("username", "email", "first_name", "last_name", "is_active")
 
