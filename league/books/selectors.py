@@ -11,6 +11,7 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Q, Sum
 
 from league.models import (
@@ -117,10 +118,6 @@ def _lines(member: Member, rows: list[BookLine], balance_after: int) -> list[Lin
     """`rows` oldest first, with the running balance ending at `balance_after`."""
     day_ids = [r.day_id for r in rows if r.kind == BookLine.DAY]
     parts = {a.day_id: a for a in DayAccount.objects.filter(member=member, day_id__in=day_ids)}
-    entry_ids = [r.entry_id for r in rows if r.entry_id is not None]
-    cancelled = set(
-        LedgerEntry.objects.filter(reverses_id__in=entry_ids).values_list("reverses_id", flat=True)
-    )
     running = balance_after - sum(r.yen for r in rows)
     out = []
     for r in rows:
@@ -134,15 +131,31 @@ def _lines(member: Member, rows: list[BookLine], balance_after: int) -> list[Lin
                 entry=r.entry,
                 parts=parts.get(r.day_id) if r.kind == BookLine.DAY else None,
                 balance=running,
-                reversed=r.entry_id in cancelled,
+                reversed=_cancelled(r.entry),
             )
         )
     return out
 
 
+def _cancelled(entry: LedgerEntry | None) -> bool:
+    """Whether a later correction cancelled `entry` (its reversal loaded with it: no query)."""
+    if entry is None:
+        return False
+    try:
+        return entry.reversed_by is not None
+    except ObjectDoesNotExist:
+        return False
+
+
 def _member_lines(member: Member):  # type: ignore[no-untyped-def]
     return BookLine.objects.filter(member=member).select_related(
-        "day", "entry", "entry__payer", "entry__payee", "entry__borrower", "entry__day"
+        "day",
+        "entry",
+        "entry__payer",
+        "entry__payee",
+        "entry__borrower",
+        "entry__day",
+        "entry__reversed_by",
     )
 
 
