@@ -8,7 +8,7 @@ Sizes: one club's history grows backwards in time (16 games every other day, 40 
 its latest day, season and record form show the same things at every size and only the history
 behind them grows. Games are settled by `scoring` (a pool of settled point sets, seated at
 random), inserted in bulk with every day but the latest two paid (one payment in twenty deferred,
-half of those repaid), and the kept aggregates and books are built by `manage.py
+repaid unless from the latest 30 days), and the kept aggregates and books are built by `manage.py
 rebuild_aggregates` and `manage.py rebuild_money`. The money pages (debts, the statement's first
 page, the day ledger, the payment sheet, the pot) are measured with the others.
 For each size it prints each page's time through Django's full stack (test client, median of
@@ -169,7 +169,8 @@ def add_history(club, version, members, first_game: int, games: int, seed: int =
 
 def add_payments(club, members) -> None:
     """Every day but the two latest settled as a club does: each member's day total paid to or
-    by the club, one in twenty deferred with its surcharge, half of those repaid. Inserted in
+    by the club, one in twenty deferred with its surcharge, repaid unless
+    from the latest 30 days (a club keeps a handful of debts open, not its whole history). Inserted in
     bulk (the transfers are the day totals against the club, which settles any day); the kept
     books are then built by `manage.py rebuild_money`."""
     from django.db import transaction
@@ -229,6 +230,7 @@ def add_payments(club, members) -> None:
                 )
         LedgerEntry.objects.bulk_create(entries, batch_size=2000)
         deferred = [e for e in entries if e.kind == LedgerEntry.DEFERRAL]
+        dates = dict(Day.objects.filter(pk__in=days).values_list("pk", "date"))
         LedgerEntry.objects.bulk_create(
             [
                 LedgerEntry(
@@ -238,7 +240,8 @@ def add_payments(club, members) -> None:
                     amount=e.amount + e.surcharge,
                     debt=e,
                 )
-                for e in deferred[::2]
+                for e in deferred
+                if dates[e.day_id] < LAST_DAY - datetime.timedelta(days=30)
             ],
             batch_size=2000,
         )

@@ -80,7 +80,7 @@ class Statement:
     debts: list[DebtAccount] = field(default_factory=list)
     position: Position | None = None
     page: int = 1
-    pages: int = 1
+    older: bool = False  # lines older than this page exist (the next page)
     carried: int = 0  # the balance before the first line shown
 
     @property
@@ -161,23 +161,21 @@ def _member_lines(member: Member):  # type: ignore[no-untyped-def]
 
 def statement(*, member: Member, page: int = 1, per_page: int = STATEMENT_PAGE) -> Statement:
     """One page of `member`'s statement, the newest first (page 1), its lines oldest first with
-    the balance carried over from the lines before it. A fixed number of queries; the sums
-    read the member's index (member, date, seq, yen) only."""
-    lines = BookLine.objects.filter(member=member)
-    totals = lines.aggregate(n=Sum(1), yen=Sum("yen"))
-    count, total = totals["n"] or 0, totals["yen"] or 0
-    pages = max(1, -(-count // per_page))
-    page = min(max(1, page), pages)
-    start = (page - 1) * per_page
-    newest_first = lines.order_by("-date", "-seq")
-    newer = 0
-    if start:
-        newer = sum(newest_first[:start].values_list("yen", flat=True))
-    rows = list(_member_lines(member).order_by("-date", "-seq")[start : start + per_page])[::-1]
-    out = _lines(member, rows, total - newer)
+    the balance carried over from the lines before it. A fixed number of queries; the first
+    page reads only its own lines and the member's open rows (the balance after the last line
+    is the member's position: tests/league/test_money_agreement.py), a later page also sums
+    the newer lines it skips."""
     where = position(member=member)
-    carried = out[0].balance - out[0].yen if out else total
-    return Statement(member, out, where.debts, where, page, pages, carried)
+    page = max(1, page)
+    start = (page - 1) * per_page
+    newest_first = BookLine.objects.filter(member=member).order_by("-date", "-seq")
+    newer = sum(newest_first[:start].values_list("yen", flat=True)) if start else 0
+    found = list(_member_lines(member).order_by("-date", "-seq")[start : start + per_page + 1])
+    older = len(found) > per_page
+    rows = found[:per_page][::-1]
+    out = _lines(member, rows, where.total - newer)
+    carried = out[0].balance - out[0].yen if out else where.total - newer
+    return Statement(member, out, where.debts, where, page, older, carried)
 
 
 def full_statement(*, member: Member) -> Statement:
@@ -267,24 +265,23 @@ class AccountLine:
 
 def club_account(
     *, club: Club, page: int = 1, per_page: int = STATEMENT_PAGE
-) -> tuple[list[AccountLine], int, int, int]:
-    """The club's own account (クラブ積立), newest page first: (lines oldest first with their
-    running total, balance, page, pages)."""
+) -> tuple[list[AccountLine], int, bool]:
+    """The club's own account (クラブ積立), newest page first: its lines oldest first with the
+    running total, the balance, and whether older lines exist. The balance is a sum over the
+    index (club, date, seq, yen) of the club's lines alone."""
     lines = BookLine.objects.filter(club=club, member__isnull=True)
-    totals = lines.aggregate(n=Sum(1), yen=Sum("yen"))
-    count, total = totals["n"] or 0, totals["yen"] or 0
-    pages = max(1, -(-count // per_page))
-    page = min(max(1, page), pages)
-    start = (page - 1) * per_page
+    total = lines.aggregate(yen=Sum("yen"))["yen"] or 0
+    start = (max(1, page) - 1) * per_page
     newest_first = lines.order_by("-date", "-seq")
     newer = sum(newest_first[:start].values_list("yen", flat=True)) if start else 0
-    rows = list(newest_first.select_related("day", "entry")[start : start + per_page])[::-1]
+    found = list(newest_first.select_related("day", "entry")[start : start + per_page + 1])
+    rows = found[:per_page][::-1]
     running = total - newer - sum(r.yen for r in rows)
     out = []
     for r in rows:
         running += r.yen
         out.append(AccountLine(r, running))
-    return out, total, page, pages
+    return out, total, len(found) > per_page
 
 
 @dataclass(frozen=True)

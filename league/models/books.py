@@ -158,9 +158,9 @@ class BookLine(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["member", "date", "seq"], name="bookline_member"),
+            models.Index(fields=["member", "date", "seq", "yen"], name="bookline_member"),
             models.Index(
-                fields=["club", "date", "seq"],
+                fields=["club", "date", "seq", "yen"],
                 condition=Q(member__isnull=True),
                 name="bookline_club",
             ),

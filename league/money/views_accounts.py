@@ -285,6 +285,9 @@ def club_pot(request: HttpRequest, slug: str) -> HttpResponse:
     club = _money_club(request, slug, organiser=request.method == "POST")
     season, seasons = _season(request, club)
     context: dict[str, Any] = {"club": club, "season": season, "seasons": seasons}
+    # The club's own account (クラブ積立): its latest lines with the running total.
+    lines, total, older = book_selectors.club_account(club=club)
+    context.update(account_lines=lines, account_total=total, account_older=older)
     if season is None:
         return render(request, "league/money/club_pot.html", context)
     season.club = club
