@@ -7,7 +7,10 @@
 Sizes: one club's history grows backwards in time (16 games every other day, 40 members), so that
 its latest day, season and record form show the same things at every size and only the history
 behind them grows. Games are settled by `scoring` (a pool of settled point sets, seated at
-random), inserted in bulk, and the kept aggregates are built by `manage.py rebuild_aggregates`.
+random), inserted in bulk with every day but the latest two paid (one payment in twenty deferred,
+repaid unless from the latest 30 days), and the kept aggregates and books are built by `manage.py
+rebuild_aggregates` and `manage.py rebuild_money`. The money pages (debts, the statement's first
+page, the day ledger, the payment sheet, the pot) are measured with the others.
 For each size it prints each page's time through Django's full stack (test client, median of
 --runs after a warm-up) and its query count, then each page's growth from the smallest size.
 
@@ -164,12 +167,93 @@ def add_history(club, version, members, first_game: int, games: int, seed: int =
             )
 
 
+def add_payments(club, members) -> None:
+    """Every day but the two latest settled as a club does: each member's day total paid to or
+    by the club, one in twenty deferred with its surcharge, repaid unless
+    from the latest 30 days (a club keeps a handful of debts open, not its whole history). Inserted in
+    bulk (the transfers are the day totals against the club, which settles any day); the kept
+    books are then built by `manage.py rebuild_money`."""
+    from django.db import transaction
+    from django.db.models import Sum
+
+    from league.models import Day, LedgerEntry, Result
+
+    with transaction.atomic():
+        paid = set(LedgerEntry.objects.filter(club=club).values_list("day_id", flat=True))
+        days = list(
+            Day.objects.filter(club=club)
+            .exclude(pk__in=paid)
+            .exclude(date__gt=LAST_DAY - datetime.timedelta(days=2 * EVERY))
+            .values_list("pk", flat=True)
+        )
+        totals = (
+            Result.objects.filter(game__day_id__in=days, counted=True)
+            .values_list("game__day_id", "member_id")
+            .annotate(yen=Sum("yen"))
+            .order_by("game__day_id", "member_id")
+        )
+        entries, n = [], 0
+        for day_id, member_id, yen in totals.iterator(chunk_size=5000):
+            if not yen:
+                continue
+            n += 1
+            if yen < 0 and n % 20 == 0:
+                entries.append(
+                    LedgerEntry(
+                        club=club,
+                        day_id=day_id,
+                        kind=LedgerEntry.DEFERRAL,
+                        borrower_id=member_id,
+                        amount=-yen,
+                        surcharge=-yen // 10,
+                    )
+                )
+            elif yen < 0:
+                entries.append(
+                    LedgerEntry(
+                        club=club,
+                        day_id=day_id,
+                        kind=LedgerEntry.PAYMENT,
+                        payer_id=member_id,
+                        amount=-yen,
+                    )
+                )
+            else:
+                entries.append(
+                    LedgerEntry(
+                        club=club,
+                        day_id=day_id,
+                        kind=LedgerEntry.PAYMENT,
+                        payee_id=member_id,
+                        amount=yen,
+                    )
+                )
+        LedgerEntry.objects.bulk_create(entries, batch_size=2000)
+        deferred = [e for e in entries if e.kind == LedgerEntry.DEFERRAL]
+        dates = dict(Day.objects.filter(pk__in=days).values_list("pk", "date"))
+        LedgerEntry.objects.bulk_create(
+            [
+                LedgerEntry(
+                    club=club,
+                    kind=LedgerEntry.PAYMENT,
+                    payer_id=e.borrower_id,
+                    amount=e.amount + e.surcharge,
+                    debt=e,
+                )
+                for e in deferred
+                if dates[e.day_id] < LAST_DAY - datetime.timedelta(days=30)
+            ],
+            batch_size=2000,
+        )
+
+
 def rebuild(*slugs: str) -> float:
     from django.core.management import call_command
     from django.db import connection
 
     start = time.perf_counter()
     call_command("rebuild_aggregates", *slugs, verbosity=0)
+    call_command("rebuild_money", *slugs, verbosity=0)  # the kept books (league.books)
     took = time.perf_counter() - start
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:  # fresh statistics, as autovacuum would keep them
@@ -231,6 +315,11 @@ def pages(club, user, members) -> list[tuple[str, str]]:
         ("by seat", reverse("club_seats", args=[club.slug])),
         ("records", reverse("records", args=[club.slug])),
         ("my page", reverse("my_page", args=[club.slug])),
+        ("money: debts", reverse("debt_list", args=[club.slug])),
+        ("money: statement p.1", reverse("member_statement", args=[club.slug, member.pk])),
+        ("money: day ledger", reverse("day_ledger", args=[club.slug, day])),
+        ("money: payment sheet", reverse("export_payment_sheet", args=[club.slug, day])),
+        ("money: pot", reverse("club_pot", args=[club.slug]) + f"?season={season.pk}"),
         ("members", reverse("member_list", args=[club.slug])),
         ("share: standings", reverse("public_standings", args=[token])),
         ("share: season", reverse("public_season", args=[token, season.pk])),
@@ -290,12 +379,13 @@ def run_sizes(sizes: list[int], runs: int, label: str) -> None:
     for size in sizes:
         start = time.perf_counter()
         add_history(club, version, members, built, size - built)
+        add_payments(club, members)
         insert_s = time.perf_counter() - start
         rebuild_s = rebuild(club.slug)
         built = size
         print(
             f"  {label} {size:,} games: inserted in {insert_s:.1f} s, "
-            f"rebuild_aggregates {rebuild_s:.1f} s; {_load()}",
+            f"rebuild_aggregates and rebuild_money {rebuild_s:.1f} s; {_load()}",
             flush=True,
         )
         results[size] = measure(client, pages(club, user, members), runs)

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from league import limits
+from league.books import services as books
 from league.core import names
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.readings import reading_of
@@ -315,6 +316,7 @@ def member_merge(*, keep: Member, gone: Member, user: User, key: str | None = No
 
         aggregates.member_rebuild(member=keep)
         aggregates.member_rebuild(member=gone)
+        books.post_members(club_id=keep.club_id, member_ids=[keep.pk, gone.pk])
         audit(
             club=keep.club,
             actor=user,

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from league import money
 from league.access import club_for
+from league.books import selectors as book_selectors
 from league.core.errors import ServiceError
 from league.excel import exports
 from league.excel import tasks as export_tasks
@@ -234,7 +235,7 @@ def export_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
     today = timezone.localdate()
     workbook = exports.statement_workbook(
         club=club,
-        statement=money.member_statement(member=member),
+        statement=book_selectors.full_statement(member=member),  # type: ignore[arg-type]
         describe=describe_entry,
         today=today,
     )

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0020_stats_rating'),
+        ('league', '0022_books'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

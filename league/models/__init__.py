@@ -12,6 +12,7 @@ money, memberships, online) and nothing of league above the models.
 
 from league.models.accounts import ApiToken, LoginAttempt, UsernameKey
 from league.models.audit import AuditLog, AuditLogQuerySet
+from league.models.books import BookLine, DayAccount, DebtAccount, OpenTransfer
 from league.models.clubs import Club
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
 from league.models.exports import ExportFile
@@ -36,11 +37,14 @@ __all__ = [
     "Attendance",
     "AuditLog",
     "AuditLogQuerySet",
+    "BookLine",
     "ChipEvent",
     "Club",
     "ClubChronicle",
     "Day",
+    "DayAccount",
     "DayShugi",
+    "DebtAccount",
     "DrawRound",
     "DrawSeat",
     "DrawTable",
@@ -62,6 +66,7 @@ __all__ = [
     "MembershipQuerySet",
     "OnlineLog",
     "OnlineName",
+    "OpenTransfer",
     "PairTotal",
     "Result",
     "RulesVersion",

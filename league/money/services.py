@@ -33,11 +33,14 @@ from django.utils.translation import gettext_lazy
 
 import scoring
 from league import limits
+from league.books import selectors as book_selectors
+from league.books import services as books
 from league.core.errors import NON_FIELD, ServiceError
 from league.models import (
     Club,
     Day,
     DayShugi,
+    DebtAccount,
     Game,
     LedgerEntry,
     Member,
@@ -291,6 +294,7 @@ def _record(club: Club, user: User, action: str, **fields: object) -> LedgerEntr
     ]
     lock_live_members(parties, shared=True)  # type: ignore[arg-type]
     entry = LedgerEntry.objects.create(club=club, created_by=stored_user(user), **fields)
+    books.post(club_id=club.pk, entries=[entry])  # the kept books, in the same transaction
     audit(
         club=club,
         actor=user,
@@ -437,8 +441,13 @@ def _club_entries(club: Club) -> list[LedgerEntry]:
     )
 
 
-def open_debts(*, club: Club) -> list[Debt]:
-    """Debts not yet paid in full, oldest first (one query)."""
+def open_debts(*, club: Club) -> list[DebtAccount]:
+    """Debts not yet paid in full, oldest first: the kept rows (league.books), one query."""
+    return book_selectors.open_debts(club=club)
+
+
+def open_debts_derived(*, club: Club) -> list[Debt]:
+    """open_debts from the whole history (the reference: manage.py check_money)."""
     return [d for d in _debts(_club_entries(club)) if d.remaining > 0]
 
 
@@ -880,6 +889,7 @@ def shugi_add(*, day: Day, user: User, winner: Member, multiplier: int = 1) -> D
             multiplier=multiplier,
             created_by=stored_user(user),
         )
+        books.post(club_id=day.club_id, days=[day.pk])
         audit(
             club=day.club,
             actor=user,
@@ -900,6 +910,7 @@ def shugi_void(*, shugi: DayShugi, user: User) -> DayShugi:
         before = _shugi_snapshot(shugi)
         shugi.voided = True
         shugi.save(update_fields=["voided"])
+        books.post(club_id=day.club_id, days=[day.pk])
         audit(
             club=day.club,
             actor=user,
@@ -1153,7 +1164,7 @@ def season_pot(*, season: Season) -> Pot:
     return Pot(
         season=season,
         rules=_rules_on(versions, season.end),
-        days=_house_totals(club, season.start, season.end, versions),
+        days=book_selectors.house_totals(club=club, start=season.start, end=season.end),  # type: ignore[arg-type]
         payouts=payouts,
         champion=_champion(season),
     )
@@ -1227,6 +1238,7 @@ def day_attendees_add(
         new = [m for m in members if m.pk not in present]
         if new:
             day.attendees.add(*new)
+            books.post(club_id=club.pk, days=[day.pk])
             audit(
                 club=club,
                 actor=user,

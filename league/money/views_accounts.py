@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from league import money
 from league.access import club_for
+from league.books import selectors as book_selectors
 from league.core.errors import ServiceError
 from league.core.format import yen
 from league.models import Club, LedgerEntry, Member, Season
@@ -143,13 +144,12 @@ class MemberRow:
     debts: int  # what the member's open debts add up to (+ owed to, − owes)
 
 
-def _statement_rows(statement: money.Statement) -> list[StatementRow]:
-    cancelled = {line.entry.reverses_id for line in statement.lines if line.entry is not None}
+def _statement_rows(statement: book_selectors.Statement) -> list[StatementRow]:
     return [
         StatementRow(
-            line,
+            line,  # type: ignore[arg-type]
             describe_entry(line.entry, statement.member) if line.entry is not None else "",
-            line.entry is not None and line.entry.pk in cancelled,
+            line.reversed,
             signs.line_yen(line, statement.member.pk),
         )
         for line in statement.lines
@@ -172,8 +172,12 @@ def _debt_rows(statement: money.Statement, today: datetime.date) -> list[DebtRow
 def member_statement(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
     club = _money_club(request, slug)
     member = get_object_or_404(Member, pk=member_id, club=club)
-    member.club = club  # money.member_statement reads it: no second query
-    statement = money.member_statement(member=member)
+    try:
+        page = int(request.GET.get("page", "1"))
+    except ValueError:
+        page = 1
+    # The kept lines (league.books), one page with the balance carried over.
+    statement = book_selectors.statement(member=member, page=page)
     return render(
         request,
         "league/money/member_statement.html",
@@ -181,8 +185,8 @@ def member_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
             "club": club,
             "member": member,
             "statement": statement,
-            "rows": _statement_rows(statement),
-            "debts": _debt_rows(statement, timezone.localdate()),
+            "rows": _statement_rows(statement),  # type: ignore[arg-type]
+            "debts": _debt_rows(statement, timezone.localdate()),  # type: ignore[arg-type]
             "headline": headline(statement.balance),
             "position": statement.position,
             "open_days": [
@@ -198,44 +202,36 @@ def member_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
 
 @require_GET
 def debt_list(request: HttpRequest, slug: str) -> HttpResponse:
-    """Open debts, the days not yet settled, and where each member stands: one derivation
-    (money.club_accounts) with the statements and the days' ledgers."""
+    """Open debts, the days not yet settled, and where each member stands: the kept books
+    (league.books), the same rows as the statements and My page read."""
     club = _money_club(request, slug)
     today = timezone.localdate()
-    accounts = money.club_accounts(club=club)
-    members = {m.pk: m for ledger in accounts.ledgers for m in ledger.members.values()}
-    standing = []
-    for member in sorted(members.values(), key=lambda m: (m.kana, m.name)):
-        position = accounts.position(member)
-        if position.total or position.open_days or position.debts:
-            standing.append(
-                MemberRow(
-                    member, headline(position.total), position.days_total, position.debts_total
-                )
-            )
-    open_days = [
-        (ledger, _open_transfers(club, ledger)) for ledger in reversed(accounts.open_ledgers)
+    books = book_selectors.club_books(club=club)
+    standing = [
+        MemberRow(s.member, headline(s.total), s.days, s.debts)
+        for s in books.standing
+        if s.total or s.days or s.debts
     ]
+    open_days = [(d, _open_transfers(club, d)) for d in books.open_days]
     return render(
         request,
         "league/money/debt_list.html",
         {
             "club": club,
-            "debts": [(d, d.age_days(today)) for d in accounts.debts],
-            "total": accounts.debts_total,
+            "debts": [(d, d.age_days(today)) for d in books.debts],
+            "total": books.debts_total,
             "open_days": open_days,
-            "open_total": accounts.open_transfers_total,
+            "open_total": books.open_transfers_total,
             "standing": standing,
         },
     )
 
 
-def _open_transfers(club: Club, ledger: money.DayLedger) -> list[tuple[str, str, int]]:
-    def name(p: str | None) -> str:
-        member = ledger.member(money.party(p))
+def _open_transfers(club: Club, day: book_selectors.OpenDayTransfers) -> list[tuple[str, str, int]]:
+    def name(member: Member | None) -> str:
         return member.name if member is not None else club.name
 
-    return [(name(t.payer), name(t.payee), t.yen) for t in ledger.transfers]
+    return [(name(t.payer), name(t.payee), t.yen) for t in day.transfers]
 
 
 @require_POST
@@ -292,6 +288,9 @@ def club_pot(request: HttpRequest, slug: str) -> HttpResponse:
     club = _money_club(request, slug, organiser=request.method == "POST")
     season, seasons = _season(request, club)
     context: dict[str, Any] = {"club": club, "season": season, "seasons": seasons}
+    # The club's own account (クラブ積立): its latest lines with the running total.
+    lines, total, older = book_selectors.club_account(club=club)
+    context.update(account_lines=lines, account_total=total, account_older=older)
     if season is None:
         return render(request, "league/money/club_pot.html", context)
     season.club = club

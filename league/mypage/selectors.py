@@ -12,16 +12,15 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Exists, F, OuterRef, Q
-from django.utils import timezone
 
 from league import money
+from league.books import selectors as book_selectors
 from league.models import Club, Day, LedgerEntry, Member, Result, Season
 from league.models.totals import MemberTotal
 from league.money import signs
 
 # The money derivation's own steps (league.money.services): the same code as the statement's,
 # over the member's latest days instead of all of them.
-from league.money.services import _accounts, _effects
 from league.standings import selectors as aggregate_selectors
 from league.standings import stats
 
@@ -178,46 +177,30 @@ class Account:
 
 
 def member_account(*, member: Member, days: int = RECENT_MONEY_DAYS) -> Account:
-    """A fixed number of queries (the entries, the days, their games, results, attendees and
-    shūgi, the rules) whatever the history's length; the work grows with the member's entries,
-    not with the club's days."""
-    club = member.club
-    entries = list(
-        LedgerEntry.objects.filter(club=club)
-        .filter(Q(payer=member) | Q(payee=member) | Q(borrower=member))
-        .select_related("day", "payer", "payee", "borrower", "reverses")
-        .order_by("id")
-    )
-    touched = {e.day_id for e in entries if e.day_id is not None}
+    """The member's position and latest lines from the kept books (league.books), and their
+    latest days: a fixed number of queries over the member's own rows, whatever the club's
+    history. The position counts every open day and debt (`older_left_out` is False)."""
+    lines, _older = book_selectors.latest_lines(member=member, count=STATEMENT_LINES)
+    position = book_selectors.position(member=member)
+    return Account(position, lines, False, _latest_days(member, days))  # type: ignore[arg-type]
+
+
+def _latest_days(member: Member, days: int) -> list[Day]:
+    """The member's latest `days` days (played, came or with an entry of theirs), oldest first:
+    one query over indexed rows."""
     played = Result.objects.filter(game__day=OuterRef("pk"), member=member, counted=True)
     came = Day.attendees.through.objects.filter(day=OuterRef("pk"), member=member)
+    theirs = LedgerEntry.objects.filter(day=OuterRef("pk")).filter(
+        Q(payer=member) | Q(payee=member) | Q(borrower=member)
+    )
     latest = list(
-        Day.objects.filter(club=club)
-        .filter(Exists(played) | Exists(came) | Q(pk__in=touched))
-        .order_by("-date")[: days + 1]
+        Day.objects.filter(club_id=member.club_id)
+        .filter(Exists(played) | Exists(came) | Exists(theirs))
+        .order_by("-date")[:days]
     )
-    older_left_out = len(latest) > days
-    window = sorted(latest[:days], key=lambda d: d.date)
-    for day in window:
-        day.club = club
-    # Only the member's entries: their own outstanding amounts and debts are exact; nobody
-    # else's are read.
-    accounts = _accounts(club, window, entries, {member.pk: member})
-    me = str(member.pk)
-    lines: list[money.StatementLine] = []
-    for ledger in accounts.ledgers:
-        mine = next((p for p in ledger.result.players if p.name == me), None)
-        if mine is not None:
-            day = ledger.day
-            lines.append(money.StatementLine(day.date, "day", mine.yen, day=day, parts=mine))
-    for e in entries:
-        change = _effects(e)[1].get(member.pk, 0)
-        when = e.day.date if e.day else timezone.localdate(e.created_at)
-        lines.append(money.StatementLine(when, e.kind, change, day=e.day, entry=e))
-    lines.sort(key=lambda line: (line.date, line.entry.pk if line.entry else 0))
-    return Account(
-        accounts.position(member), lines[-STATEMENT_LINES:][::-1], older_left_out, window
-    )
+    for day in latest:
+        day.club = member.club
+    return sorted(latest, key=lambda d: d.date)
 
 
 def settlement_day(account: Account, today: datetime.date) -> Any:

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from league import limits
+from league.books import services as books
 from league.core.clock import TOKYO
 from league.core.errors import NON_FIELD, ServiceError, _service_error
 from league.models import (
@@ -412,6 +413,7 @@ def game_record(
                 recorded_by=stored_user(user),
             )
             _write_revision(game, preview, data)
+            books.post(club_id=club.pk, days=[day.pk])
             audit(
                 club=club,
                 actor=user,
@@ -511,6 +513,7 @@ def games_record_bulk(
         aggregates.results_changed(
             club=new_games[0].club_id, removed=[], added=[r for r in results if r.counted]
         )
+        books.post(club_id=club.pk, days=[d.pk for d in days.values()])
     return new_games
 
 
@@ -580,6 +583,7 @@ def game_edit(
         game.deposits = data.deposits
         game.save()
         _write_revision(game, preview, data)
+        books.post(club_id=game.club_id, days=[game.day_id])
         audit(
             club=game.club,
             actor=user,
@@ -611,6 +615,7 @@ def game_void(*, game: Game, user: User, reason: str, expected_revision: int | N
         Result.objects.filter(game=game, counted=True).update(counted=False)
         aggregates.games_uncounted(rows=removed)
         HandStat.objects.filter(game=game, counted=True).update(counted=False)
+        books.post(club_id=game.club_id, days=[game.day_id])
         audit(
             club=game.club,
             actor=user,

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 
 import scoring
 from league import limits
+from league.books import services as books
 from league.core.errors import NON_FIELD, ServiceError, problem_message
 from league.models import (
     Club,
@@ -253,6 +254,13 @@ def resettle_apply(*, version: RulesVersion, user: User, expected: str | None = 
             )
             moved += 1
         _pin_days(version, user)
+        touched = {c.game.day_id for c in changes if c.after is not None}
+        touched |= set(
+            Day.objects.filter(club_id=version.club_id, rules_version=version).values_list(
+                "pk", flat=True
+            )
+        )
+        books.post(club_id=version.club_id, days=touched)
     return moved
 
 

@@ -616,7 +616,7 @@ def test_statement_query_count_does_not_grow(
 ):
     settle_some(day)
     member = players[2]
-    with django_assert_num_queries(13) as small:
+    with django_assert_num_queries(10) as small:
         download(member_client, url("export_statement", club, member.pk))
     for weeks in range(1, 4):
         play_day(club, players, DATE - datetime.timedelta(days=7 * weeks))

@@ -763,7 +763,7 @@ def test_club_has_money(db):
 
 def test_season_pot_query_count_does_not_grow(db, django_assert_num_queries):
     _club, _m, small = kagetsu_season(2)
-    with django_assert_num_queries(9) as captured:
+    with django_assert_num_queries(5) as captured:
         assert money.season_pot(season=small).income == 4000
     _club, _m, big = kagetsu_season(15, slug="big")
     with django_assert_num_queries(len(captured.captured_queries)):

@@ -37,11 +37,14 @@ from league.models import (
     ApiToken,
     Attendance,
     AuditLog,
+    BookLine,
     ChipEvent,
     Club,
     ClubChronicle,
     Day,
+    DayAccount,
     DayShugi,
+    DebtAccount,
     DrawRound,
     DrawSeat,
     DrawTable,
@@ -61,6 +64,7 @@ from league.models import (
     MemberTotal,
     OnlineLog,
     OnlineName,
+    OpenTransfer,
     PairTotal,
     Result,
     RulesVersion,
@@ -120,6 +124,11 @@ NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     MemberGame,
     MemberRating,
     ClubChronicle,
+    # The kept books (league.books): restore rebuilds them from the records.
+    DayAccount,
+    OpenTransfer,
+    DebtAccount,
+    BookLine,
 )
 USER_FIELDS = ("username", "email", "first_name", "last_name", "is_active")
 

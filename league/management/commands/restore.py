@@ -33,6 +33,7 @@ from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, models, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
+from league.books import services as books
 from league.core.names import username_key
 from league.management.commands.backup import FORMAT, MODELS, USER_FIELDS, VERSION, user_fields
 from league.models import Club, DrawTable, Member, TableGame, UsernameKey
@@ -317,7 +318,9 @@ def restore(data: dict[str, Any], user_map: dict[str, str] | None = None) -> lis
             if connection.vendor == "postgresql":  # deferred constraints: fail here, not at commit
                 with connection.cursor() as cursor:
                     cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            aggregates.club_rebuild(club=Club.objects.get(slug=data["club"]))
+            club = Club.objects.get(slug=data["club"])
+            aggregates.club_rebuild(club=club)
+            books.club_rebuild(club_id=club.pk)
     except DatabaseError as e:  # IntegrityError included
         raise CommandError(f"The backup cannot be loaded, nothing restored: {e}") from None
     return created

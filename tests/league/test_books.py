@@ -1,0 +1,301 @@
+"""Kept money equals derived money (issue 21, items 1, 2 and 6).
+
+After any random sequence of the writers (games recorded one by one and in bulk, edits, voids,
+payments, loans, deferrals, repayments, reversals, undos, closings, back-dated versions,
+re-settles, shūgi, attendance, merges), every kept row of league.books equals the reference
+derived from the whole history (league.money.reference.drift: each day's totals and what is
+outstanding, the open transfers, the debts, every statement line, the club's account). Runs on
+SQLite and PostgreSQL (DATABASE_URL=postgres://…). Also: `manage.py check_money` reports drift
+and exits 1, `manage.py rebuild_money` repairs it, and the money pages' query counts are pinned.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import scoring
+from league import money
+from league.books import selectors as book_selectors
+from league.club import services as club_services
+from league.core.errors import ServiceError
+from league.models import BookLine, Club, Day, DayAccount, Game, LedgerEntry, Member, RulesVersion
+from league.money import reference
+from league.recording import services
+from league.recording.services import GameInput, SeatInput
+from tests.league.test_money_agreement import DATES, NAMES, RULES, Runner, _points
+
+pytestmark = pytest.mark.django_db
+
+WRITERS = [
+    "game",
+    "game",
+    "game",
+    "bulk",
+    "edit",
+    "pay",
+    "pay",
+    "loan",
+    "defer",
+    "repay",
+    "reverse",
+    "undo",
+    "void",
+    "close",
+    "version",
+    "resettle",
+    "shugi",
+    "attend",
+    "merge",
+]
+OPS = st.lists(
+    st.tuples(
+        st.sampled_from(WRITERS),
+        st.integers(0, 10_000),
+        st.integers(0, 10_000),
+        st.integers(0, 10_000),
+    ),
+    min_size=1,
+    max_size=14,
+)
+SHUGI_RULES = {**RULES, "session_shugi": 500}
+
+
+class BooksRunner(Runner):
+    """The agreement test's writers, and those it leaves out."""
+
+    def _data(self, a: int, b: int, c: int) -> GameInput:
+        members = [m for m in self.members if m.merged_into_id is None]
+        date = DATES[a % len(DATES)]
+        start = b % len(members)
+        table = [members[(start + i) % len(members)] for i in range(4)]
+        deposits = (c % 3) * 1000
+        seats = [
+            SeatInput(m, p, 1 if i == c % 7 else 0)
+            for i, (m, p) in enumerate(zip(table, _points(b, deposits), strict=True))
+        ]
+        return GameInput(date=date, seats=seats, rate=["0.2", "0.3"][c % 2], deposits=deposits)
+
+    def game(self, a: int, b: int, c: int) -> None:
+        self.members = list(Member.objects.filter(club=self.club).order_by("pk"))
+        if len([m for m in self.members if m.merged_into_id is None]) >= 4:
+            services.game_record(club=self.club, user=self.user, data=self._data(a, b, c))
+
+    def bulk(self, a: int, b: int, c: int) -> None:
+        self.members = list(Member.objects.filter(club=self.club).order_by("pk"))
+        if len([m for m in self.members if m.merged_into_id is None]) < 4:
+            return
+        games = []
+        for i in range(1 + c % 3):
+            data = self._data(a + i, b + 31 * i, c + i)
+            games.append((data, services.game_preview(club=self.club, data=data)))
+        services.games_record_bulk(club=self.club, user=self.user, games=games)
+
+    def edit(self, a: int, b: int, c: int) -> None:
+        games = list(Game.objects.filter(club=self.club, voided=False).order_by("id"))
+        if not games:
+            return
+        game = games[a % len(games)]
+        data = services.game_input_from_stored(game)
+        deposits = data.deposits
+        points = _points(b, deposits)
+        seats = [SeatInput(s.member, p, s.chombo) for s, p in zip(data.seats, points, strict=True)]
+        edited = GameInput(date=data.date, seats=seats, rate=data.rate, deposits=deposits)
+        services.game_edit(game=game, user=self.user, data=edited)
+
+    def shugi(self, a: int, b: int, c: int) -> None:
+        days = self.days()
+        if not days:
+            return
+        day = days[a % len(days)]
+        shugis = list(day.shugi.filter(voided=False))
+        if shugis and c % 2:
+            money.shugi_void(shugi=shugis[b % len(shugis)], user=self.user)
+            return
+        present = list(day.attendees.all()) or [
+            r.member for g in day.games.filter(voided=False) for r in g.results.filter(counted=True)
+        ]
+        if present:
+            money.shugi_add(day=day, user=self.user, winner=present[b % len(present)])
+
+    def attend(self, a: int, b: int, c: int) -> None:
+        live = list(Member.objects.filter(club=self.club, merged_into__isnull=True))
+        money.day_attendees_add(
+            club=self.club,
+            user=self.user,
+            date=DATES[a % len(DATES)],
+            members=[live[b % len(live)]],
+        )
+
+    def merge(self, a: int, b: int, c: int) -> None:
+        live = list(Member.objects.filter(club=self.club, merged_into__isnull=True).order_by("pk"))
+        if len(live) <= 4:
+            return
+        keep, gone = live[a % len(live)], live[b % len(live)]
+        if keep != gone:
+            club_services.member_merge(keep=keep, gone=gone, user=self.user)
+            self.members = list(Member.objects.filter(club=self.club).order_by("pk"))
+
+
+def make_club(slug: str = "books", rules: dict = SHUGI_RULES) -> tuple[Club, list[Member], object]:
+    club = Club.objects.create(slug=slug, name="マメの会")
+    RulesVersion.objects.create(
+        club=club,
+        effective_from=datetime.date(2026, 1, 1),
+        rules_json=scoring.rules_from_json(rules).to_json(),
+    )
+    user = get_user_model().objects.create_user(username=f"{slug}-organiser", password="x")
+    members = [Member.objects.create(club=club, name=n) for n in [*NAMES, "藤井", "後藤"]]
+    return club, members, user
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(ops=OPS)
+def test_every_kept_row_equals_the_reference(db, ops):
+    with transaction.atomic():
+        club, members, user = make_club()
+        runner = BooksRunner(club, members, user)
+        for op, a, b, c in ops:
+            try:
+                with transaction.atomic():
+                    runner.run(op, a, b, c)
+            except ServiceError:
+                pass  # refused with a message: nothing stored, the books unchanged
+            assert reference.drift(club) == [], op
+        transaction.set_rollback(True)
+
+
+# --- a known evening, by hand ----------------------------------------------------------------
+
+
+def evening(club: Club, members: list[Member], user: object) -> Day:
+    runner = BooksRunner(club, members, user)
+    runner.game(0, 3, 1)
+    runner.game(0, 5, 2)
+    day = Day.objects.get(club=club, date=DATES[0])
+    ledger = money.day_ledger(day=day)
+    t = ledger.transfers[0]
+    money.transfer_pay(day=day, user=user, payer=money.party(t.payer), payee=money.party(t.payee))
+    t = next(t for t in money.day_ledger(day=day).transfers if t.payer is not None)
+    money.transfer_defer(day=day, user=user, payer=money.party(t.payer), payee=money.party(t.payee))
+    return day
+
+
+def test_the_club_account_agrees_with_the_house_totals(db):
+    club, members, user = make_club("house", RULES)
+    day = evening(club, members, user)
+    ledger = money.day_ledger(day=day)
+    lines, total, _older = book_selectors.club_account(club=club)
+    day_lines = [a.line for a in lines if a.line.entry_id is None]
+    assert sum(li.yen for li in day_lines) == ledger.result.house
+    fees = -sum(p.fees for p in ledger.result.players)
+    assert [li.yen for li in day_lines if li.kind == BookLine.FEES] == [fees]
+    surcharges = sum(
+        e.surcharge
+        for e in LedgerEntry.objects.filter(club=club, kind=LedgerEntry.DEFERRAL, payee=None)
+    )
+    assert total == ledger.result.house + surcharges
+    assert lines[-1].balance == total  # the running total ends at the balance
+
+
+def test_check_money_reports_drift_and_rebuild_money_repairs_it(db, capsys):
+    club, members, user = make_club("drift")
+    evening(club, members, user)
+    call_command("check_money", "drift")  # no drift: returns
+    assert "agrees" in capsys.readouterr().out
+    row = DayAccount.objects.filter(club=club, member__isnull=False).first()
+    DayAccount.objects.filter(pk=row.pk).update(outstanding=row.outstanding + 10)
+    with pytest.raises(SystemExit) as exit_:
+        call_command("check_money", "drift")
+    assert exit_.value.code == 1
+    assert "days" in capsys.readouterr().out
+    call_command("rebuild_money", "drift", verbosity=0)
+    assert reference.drift(club) == []
+    call_command("check_money")
+
+
+def test_a_long_statement_is_paginated_with_the_balance_carried(db):
+    club, members, user = make_club("pages")
+    _grow(club, members, user, 8)
+    member = members[0]
+    full = money.member_statement(member=member)  # the reference's lines
+    assert len(full.lines) > 7
+    per = 3
+    first = book_selectors.statement(member=member, page=1, per_page=per)
+    assert first.older
+    assert [li.balance for li in first.lines] == [li.balance for li in full.lines[-per:]]
+    pages = -(-len(full.lines) // per)
+    last = book_selectors.statement(member=member, page=pages, per_page=per)
+    assert not last.older
+    assert last.carried == 0
+    assert [li.balance for li in last.lines] == [
+        li.balance for li in full.lines[: len(full.lines) - per * (pages - 1)]
+    ]
+    second = book_selectors.statement(member=member, page=2, per_page=per)
+    assert second.carried == full.lines[-2 * per - 1].balance
+    assert first.balance == full.balance
+
+
+# --- the money pages' query counts do not grow -------------------------------------------------
+
+
+def _grow(club: Club, members: list[Member], user: object, days: int) -> None:
+    runner = BooksRunner(club, members, user)
+    for i in range(days):
+        date = datetime.date(2026, 1, 4) + datetime.timedelta(days=7 * i)
+        for g in range(2):
+            data = runner._data(0, i * 5 + g, g)
+            data = GameInput(date=date, seats=data.seats, rate=data.rate, deposits=data.deposits)
+            services.game_record(club=club, user=user, data=data)
+        day = Day.objects.get(club=club, date=date)
+        t = money.day_ledger(day=day).transfers
+        if t and t[0].payer is not None:
+            money.transfer_defer(
+                day=day, user=user, payer=money.party(t[0].payer), payee=money.party(t[0].payee)
+            )
+
+
+MONEY_PAGES = {
+    "debt_list": (lambda club, m: ("debt_list", [club.slug]), 9),
+    "member_statement": (lambda club, m: ("member_statement", [club.slug, m.pk]), 10),
+    # My page: 24, and its latest days (the day box finds today among them): 25.
+    "my_page": (lambda club, m: ("my_page", [club.slug]), 25),
+    "day_ledger": (lambda club, m: ("day_ledger", [club.slug, DATES[0]]), 15),
+    "payment_sheet": (lambda club, m: ("export_payment_sheet", [club.slug, DATES[0]]), 14),
+    "club_pot": (lambda club, m: ("club_pot", [club.slug]), 13),
+}
+
+
+@pytest.mark.parametrize("page", sorted(MONEY_PAGES))
+def test_the_money_pages_query_counts_are_pinned(
+    db, client, page, django_assert_num_queries, django_assert_max_num_queries
+):
+    from django.urls import reverse
+
+    from league.models import Membership, Season
+
+    club, members, user = make_club(f"q-{page.replace('_', '-')}")
+    Membership.objects.create(user=user, club=club, role=Membership.ORGANISER)
+    Member.objects.filter(pk=members[0].pk).update(user=user)
+    Season.objects.create(
+        club=club, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31)
+    )
+    evening(club, members, user)
+    client.force_login(user)
+    name, args = MONEY_PAGES[page][0](club, members[0])
+    url = reverse(name, args=args)
+    with django_assert_num_queries(MONEY_PAGES[page][1]) as small:
+        assert client.get(url).status_code == 200
+    _grow(club, members, user, 12)
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        assert client.get(url).status_code == 200
