@@ -86,6 +86,7 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("import/preview/", imports.import_preview, name="import_preview"),
     path("import/confirm/", imports.import_confirm, name="import_confirm"),
     path("import/progress/", imports.import_progress, name="import_progress"),
+    path("import/status/", imports.import_status, name="import_status"),
     path("standings/export/", exports.export_standings, name="export_standings"),
     path("games/export/", exports.export_game_log, name="export_game_log"),
     path("games/export/start/", exports.export_game_log_start, name="export_game_log_start"),

@@ -21,6 +21,7 @@ from league.models.invitations import Invitation
 from league.models.members import Member
 from league.models.memberships import Membership, MembershipQuerySet
 from league.models.money import DayShugi, LedgerEntry, LedgerEntryQuerySet
+from league.models.resettles import ResettleRun
 from league.models.rules import RulesVersion
 from league.models.seasons import Season
 from league.models.totals import MemberDay, MemberTotal
@@ -49,6 +50,7 @@ __all__ = [
     "MemberTotal",
     "Membership",
     "MembershipQuerySet",
+    "ResettleRun",
     "Result",
     "RulesVersion",
     "Season",

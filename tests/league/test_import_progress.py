@@ -30,6 +30,7 @@ def test_progress_is_the_organisers_own_and_404_elsewhere(
         "total": 0,
         "games": 0,
         "running": False,
+        "status": "",
     }
     upload(organiser_client, club, simple(game(*STANDARD), game(*STANDARD, table="B")))
     state = organiser_client.get(progress_url(club)).json()
@@ -56,7 +57,9 @@ def test_the_confirmation_counts_every_step_and_imports_once(club, members, orga
     assert organiser_client.post(confirm, {}).status_code == 302
     assert organiser_client.post(confirm, {}).status_code == 302  # nothing left to confirm
     assert Game.objects.filter(club=club).count() == 2
-    assert not ImportUpload.objects.filter(club=club).exists()
+    done = ImportUpload.objects.get(club=club)  # kept for the status page, its data dropped
+    assert done.status == ImportUpload.DONE and not done.parsed and not done.preview
+    assert organiser_client.get(progress_url(club)).json()["status"] == "done"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -53,6 +53,7 @@ from league.models import (
     MemberDay,
     Membership,
     MemberTotal,
+    ResettleRun,
     Result,
     RulesVersion,
     Season,
@@ -85,11 +86,13 @@ MODELS: tuple[type[models.Model], ...] = (
     Invitation,
 )
 # User names' keys (UsernameKey) are written with each user that restore creates; spreadsheets
-# made in the background (ExportFile) can be made again from the games.
+# made in the background (ExportFile) can be made again from the games; a re-settle's progress
+# (ResettleRun) is the audit log's story told again.
 NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     LoginAttempt,
     ImportUpload,
     ExportFile,
+    ResettleRun,
     MemberDay,
     MemberTotal,
     UsernameKey,
