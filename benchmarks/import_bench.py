@@ -5,7 +5,7 @@
 
 Per database (SQLite in a temporary file; PostgreSQL as a scratch database on 127.0.0.1, dropped
 afterwards), in a fresh process: a club with eight members and its rules, and a workbook in the
-simple layout of N games (eight games a day, written by openpyxl with shared strings, as Excel
+simple layout of N games (eight games a day, more past 16,000 games so that every date is past, written by openpyxl with shared strings, as Excel
 writes them). Then through Django's full request stack, as an organiser: the upload (the guard,
 reading the workbook once, settling every game for the preview and keeping both in the
 database), the preview (shown from what was kept), the confirm (queues the import), and the
@@ -41,8 +41,9 @@ def workbook(games: int) -> bytes:
     sheet = book.create_sheet("history")
     sheet.append(["日付", "卓", "東", "素点", "南", "素点", "西", "素点", "北", "素点", "供託"])
     first = datetime.date(2020, 1, 6)
+    per_day = max(8, -(-games // 2_000))  # a long history stays in the past
     for i in range(games):
-        day = first + datetime.timedelta(days=i // 8)
+        day = first + datetime.timedelta(days=i // per_day)
         seats = [NAMES[(i + k * 3) % 8] for k in range(4)]
         if len(set(seats)) < 4:
             seats = NAMES[i % 2 * 4 : i % 2 * 4 + 4]
@@ -210,7 +211,7 @@ def main() -> None:
         targets.append(("SQLite", f"sqlite:///{tmp}/bench.sqlite3", None))
     if args.db in ("postgres", "both"):
         if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode == 0:
-            name = "janchou_import_bench"
+            name = f"janchou_import_bench_{os.getpid()}"
             targets.append(("PostgreSQL", f"postgres://postgres@127.0.0.1:5432/{name}", name))
         else:
             print("SKIP: PostgreSQL is not answering on 127.0.0.1:5432")

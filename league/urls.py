@@ -73,6 +73,7 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("rules/new/", rules_views.rules_new, name="rules_new"),
     path("rules/example/", rules_views.rules_example, name="rules_example"),
     path("rules/<int:version_id>/resettle/", rules_views.rules_resettle, name="rules_resettle"),
+    path("rules/resettle/<int:run_id>/", rules_views.rules_resettle_run, name="rules_resettle_run"),
     path("invitations/", invitations.invitation_list, name="invitation_list"),
     path(
         "invitations/<int:invitation_id>/revoke/",

@@ -1279,7 +1279,7 @@ class KeptPlan:
         return self.total > 0 and self.problem_total == 0
 
 
-SHOWN = 1_000  # games kept for the preview page; all of them are checked and counted
+SHOWN = 200  # games kept for the preview page; all of them are checked and counted
 SHOWN_PROBLEMS = 500
 
 

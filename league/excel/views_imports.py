@@ -31,7 +31,7 @@ from league.excel.selectors import upload_latest, upload_waiting
 from league.models import Club, ImportUpload, Member
 
 NEW = "new"
-SHOWN_GAMES = 1_000  # a page of tens of thousands of games helps nobody; all of them are checked
+SHOWN_GAMES = imports.SHOWN  # a page of tens of thousands of games helps nobody; all are checked
 SHOWN_PROBLEMS = 500
 UPLOAD_AGAIN = gettext_lazy("Upload the workbook again: the previous upload is no longer here.")
 
