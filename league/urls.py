@@ -82,6 +82,7 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("rules/new/", rules_views.rules_new, name="rules_new"),
     path("rules/example/", rules_views.rules_example, name="rules_example"),
     path("rules/<int:version_id>/resettle/", rules_views.rules_resettle, name="rules_resettle"),
+    path("rules/resettle/<int:run_id>/", rules_views.rules_resettle_run, name="rules_resettle_run"),
     path("invitations/", invitations.invitation_list, name="invitation_list"),
     path(
         "invitations/<int:invitation_id>/revoke/",
@@ -95,6 +96,7 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("import/preview/", imports.import_preview, name="import_preview"),
     path("import/confirm/", imports.import_confirm, name="import_confirm"),
     path("import/progress/", imports.import_progress, name="import_progress"),
+    path("import/status/", imports.import_status, name="import_status"),
     path("standings/export/", exports.export_standings, name="export_standings"),
     path("games/export/", exports.export_game_log, name="export_game_log"),
     path("games/export/start/", exports.export_game_log_start, name="export_game_log_start"),

@@ -191,6 +191,7 @@ class PlannedGame:
     # The club has a game with this date, these members and points (and this table, when the
     # workbook gives one): skipped on import unless the organiser asks for it.
     duplicate: bool = False
+    index: int = 0  # its place among the workbook's games in date order
 
     @property
     def seats(self) -> list[tuple[Member, scoring.PlayerResult]]:
@@ -224,6 +225,10 @@ class Plan:
     # this plan was made (another organiser's import, the record form).
     skipped: int = 0
     recorded_meanwhile: int = 0
+    # Counted over every game, also those a preview does not keep (_settle's `keep`).
+    total: int = 0
+    duplicate_total: int = 0
+    duplicate_indexes: list[int] = field(default_factory=list)  # PlannedGame.index
 
     @property
     def ready(self) -> bool:
@@ -231,7 +236,7 @@ class Plan:
 
     @property
     def duplicates(self) -> int:
-        return sum(g.duplicate for g in self.games)
+        return self.duplicate_total
 
     @property
     def new_names(self) -> list[UnknownName]:
@@ -926,6 +931,48 @@ def _source_problem(source: SheetGame, field_name: str, message: str) -> Problem
     return _error_problems(source, ServiceError.one(field_name, message))[0]
 
 
+CHUNK = 2_000  # games settled, checked for duplicates and written together
+
+
+def _settled_chunks(
+    club: Club,
+    parsed: Parsed,
+    resolver: _Resolver,
+    versions: Sequence[RulesVersion],
+    progress: Callable[[], None] | None = None,
+    *,
+    stored_before: int | None = None,
+) -> Iterator[tuple[list[PlannedGame], list[Problem]]]:
+    """The workbook's games in date order, settled CHUNK at a time and marked when the club has
+    them already (one query per chunk), with the problems met: only a chunk is in memory at a
+    time. `stored_before`: only games up to this pk count as the club's (an import's own batches
+    are not duplicates of its later ones)."""
+    starts = [v.effective_from for v in versions]
+    ordered = sorted(range(len(parsed.games)), key=lambda i: parsed.games[i].order)
+    for first in range(0, len(ordered), CHUNK):
+        games: list[PlannedGame] = []
+        problems: list[Problem] = []
+        for position, index in enumerate(ordered[first : first + CHUNK], start=first):
+            source = parsed.games[index]
+            if progress is not None:
+                progress()
+            seated = [
+                resolver.member(name, source.sheet, source.cells[f"member_{i}"][0])
+                for i, name in enumerate(source.names)
+            ]
+            version = _version(versions, starts, source.date)
+            if version is None:
+                message = str(NO_RULES) % {"date": source.date}
+                problems.append(_source_problem(source, "date", message))
+                continue
+            settled = _settle_game(club, source, version, seated)
+            if isinstance(settled, list):
+                problems.extend(settled)
+                continue
+            games.append(replace(settled, index=position))
+        yield _mark_duplicates(club, games, stored_before=stored_before), problems
+
+
 def _settle(
     club: Club,
     parsed: Parsed,
@@ -933,29 +980,21 @@ def _settle(
     versions: list[RulesVersion],
     mapping: dict[str, Member],
     progress: Callable[[], None] | None = None,
+    *,
+    keep: int | None = None,
 ) -> Plan:
+    """The plan of every game; with `keep`, only the first `keep` games are kept (the rest are
+    counted): a preview of tens of thousands of games in bounded memory."""
     plan = Plan(club, parsed, members, versions, mapping, problems=list(parsed.problems))
     resolver = _Resolver(club, members, mapping)
-    starts = [v.effective_from for v in versions]
-    for source in sorted(parsed.games, key=lambda g: g.order):
-        if progress is not None:
-            progress()
-        seated = [
-            resolver.member(name, source.sheet, source.cells[f"member_{i}"][0])
-            for i, name in enumerate(source.names)
-        ]
-        version = _version(versions, starts, source.date)
-        if version is None:
-            message = str(NO_RULES) % {"date": source.date}
-            plan.problems.append(_source_problem(source, "date", message))
-            continue
-        settled = _settle_game(club, source, version, seated)
-        if isinstance(settled, list):
-            plan.problems.extend(settled)
-            continue
-        plan.games.append(settled)
-        plan.chip_games += any(source.chips)
-    plan.games = _mark_duplicates(club, plan.games)
+    for games, problems in _settled_chunks(club, parsed, resolver, versions, progress):
+        plan.problems.extend(problems)
+        plan.total += len(games)
+        plan.duplicate_total += sum(g.duplicate for g in games)
+        plan.duplicate_indexes += [g.index for g in games if g.duplicate]
+        plan.chip_games += sum(1 for g in games if any(g.source.chips))
+        room = len(games) if keep is None else max(keep - len(plan.games), 0)
+        plan.games.extend(games[:room])
     plan.problems.sort(key=lambda p: p.order)
     plan.unknown = list(resolver.unknown.values())
     plan.by_reading = resolver.by_reading
@@ -971,19 +1010,23 @@ def _game_key(date: datetime.date, seats: Sequence[tuple[int, int]]) -> GameKey:
     return (date, tuple(sorted(seats)))
 
 
-def _mark_duplicates(club: Club, games: list[PlannedGame]) -> list[PlannedGame]:
+def _mark_duplicates(
+    club: Club, games: list[PlannedGame], *, stored_before: int | None = None
+) -> list[PlannedGame]:
     """`games` with the duplicates marked, by the record form's rule
     (league.recording.services.duplicate_of): the same date, members and points, in any seat
-    order and at any table, as a live game of the club or as a game earlier in the workbook. One
-    query for the whole workbook (the counted results between its first and last dates)."""
+    order and at any table, as a live game of the club (with `stored_before`, of the games up to
+    it: an import's own batches do not count) or as a game earlier in `games`. One query for them
+    all (the counted results between their first and last dates)."""
     if not games:
         return games
     dates = [g.data.date for g in games]
-    rows = (
-        Result.objects.filter(club=club, counted=True, date__gte=min(dates), date__lte=max(dates))
-        .order_by()
-        .values_list("game_id", "date", "member_id", "points")
+    rows = Result.objects.filter(
+        club=club, counted=True, date__gte=min(dates), date__lte=max(dates)
     )
+    if stored_before is not None:
+        rows = rows.filter(game_id__lte=stored_before)
+    rows = rows.order_by().values_list("game_id", "date", "member_id", "points")
     stored: dict[int, tuple[datetime.date, list[tuple[int, int]]]] = {}
     for game_id, date, member_id, points in rows.iterator(chunk_size=5_000):
         stored.setdefault(game_id, (date, []))[1].append((member_id, points))
@@ -1147,6 +1190,7 @@ def plan_apply(
             if not late and (duplicates or not n.duplicate)
         ]
         plan.games = now
+        plan.duplicate_total = sum(g.duplicate for g in now)
         plan.skipped = len(plan.games) - len(planned_games)
         plan.recorded_meanwhile = sum(meanwhile)
         if not planned_games and not plan.new_names:
@@ -1191,3 +1235,262 @@ def plan_apply(
             },
         )
     return games
+
+
+# --- the preview kept on upload, and the import a worker runs (league.excel.tasks) -------------
+
+
+@dataclass(frozen=True)
+class KeptMember:
+    name: str
+    pk: int  # negative: a new member
+
+
+@dataclass(frozen=True)
+class KeptResult:
+    points: int
+    score: int
+    yen: int | None
+    chombo: int
+
+
+@dataclass(frozen=True)
+class KeptData:
+    date: datetime.date
+    table: str
+    deposits: int
+    rate: str
+
+
+@dataclass(frozen=True)
+class KeptGame:
+    """A previewed game as the preview page shows it (PlannedGame's attributes it reads)."""
+
+    data: KeptData
+    seats: list[tuple[KeptMember, KeptResult]]
+    duplicate: bool
+
+
+@dataclass
+class KeptPlan:
+    """A plan as settled once on upload: what the preview page shows, every count over all
+    the games, and the first SHOWN games; kept in ImportUpload.preview."""
+
+    games: list[KeptGame]
+    total: int
+    problems: list[Problem]
+    problem_total: int
+    unknown: list[UnknownName]
+    by_reading: dict[str, KeptMember]
+    duplicates: int
+    duplicate_indexes: list[int]
+    chip_games: int
+
+    @property
+    def ready(self) -> bool:
+        return self.total > 0 and self.problem_total == 0
+
+
+SHOWN = 200  # games kept for the preview page; all of them are checked and counted
+SHOWN_PROBLEMS = 500
+
+
+def plan_kept(*, club: Club, parsed: Parsed) -> KeptPlan:
+    """The preview of a read workbook: every game settled (a chunk at a time), the first SHOWN
+    games and SHOWN_PROBLEMS problems kept with every count."""
+    versions = list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
+    members = list(
+        Member.objects.filter(club=club, merged_into__isnull=True).order_by("kana", "name")
+    )
+    plan = _settle(club, parsed, members, versions, {}, keep=SHOWN)
+    return KeptPlan(
+        games=[
+            KeptGame(
+                data=KeptData(g.data.date, g.data.table, g.data.deposits, g.data.rate),
+                seats=[
+                    (
+                        KeptMember(m.name, m.pk),
+                        KeptResult(r.points, r.score, r.yen, r.chombo),
+                    )
+                    for m, r in g.seats
+                ],
+                duplicate=g.duplicate,
+            )
+            for g in plan.games
+        ],
+        total=plan.total,
+        problems=plan.problems[:SHOWN_PROBLEMS],
+        problem_total=len(plan.problems),
+        unknown=plan.unknown,
+        by_reading={k: KeptMember(m.name, m.pk) for k, m in plan.by_reading.items()},
+        duplicates=plan.duplicate_total,
+        duplicate_indexes=plan.duplicate_indexes,
+        chip_games=plan.chip_games,
+    )
+
+
+def preview_dump(kept: KeptPlan) -> bytes:
+    def member(m: KeptMember) -> list[Any]:
+        return [m.name, m.pk]
+
+    data = {
+        "games": [
+            [
+                g.data.date.isoformat(),
+                g.data.table,
+                g.data.deposits,
+                g.data.rate,
+                g.duplicate,
+                [[member(m), [r.points, r.score, r.yen, r.chombo]] for m, r in g.seats],
+            ]
+            for g in kept.games
+        ],
+        "total": kept.total,
+        "problems": [[p.sheet, p.row, p.column, p.message, list(p.order)] for p in kept.problems],
+        "problem_total": kept.problem_total,
+        "unknown": [[u.name, u.key, u.places] for u in kept.unknown],
+        "by_reading": {k: member(m) for k, m in kept.by_reading.items()},
+        "duplicates": kept.duplicates,
+        "duplicate_indexes": kept.duplicate_indexes,
+        "chip_games": kept.chip_games,
+    }
+    return zlib.compress(json.dumps(data, ensure_ascii=False).encode(), 1)
+
+
+def preview_load(data: bytes) -> KeptPlan:
+    d = json.loads(zlib.decompress(bytes(data)))
+    return KeptPlan(
+        games=[
+            KeptGame(
+                KeptData(datetime.date.fromisoformat(date), table, deposits, rate),
+                [(KeptMember(*m), KeptResult(*r)) for m, r in seats],
+                duplicate,
+            )
+            for date, table, deposits, rate, duplicate, seats in d["games"]
+        ],
+        total=d["total"],
+        problems=[
+            Problem(sheet, row, column, message, (o[0], o[1], o[2]))
+            for sheet, row, column, message, o in d["problems"]
+        ],
+        problem_total=d["problem_total"],
+        unknown=[UnknownName(n, k, [(s, r) for s, r in places]) for n, k, places in d["unknown"]],
+        by_reading={k: KeptMember(*m) for k, m in d["by_reading"].items()},
+        duplicates=d["duplicates"],
+        duplicate_indexes=d["duplicate_indexes"],
+        chip_games=d["chip_games"],
+    )
+
+
+def names_unknown(*, club: Club, parsed: Parsed) -> tuple[list[UnknownName], list[Member]]:
+    """The workbook's names that are no member of the club now, and the club's members (for the
+    confirmation's choices): names only, no game is settled."""
+    members = list(
+        Member.objects.filter(club=club, merged_into__isnull=True).order_by("kana", "name")
+    )
+    resolver = _Resolver(club, members, {})
+    for source in sorted(parsed.games, key=lambda g: g.order):
+        for i, name in enumerate(source.names):
+            resolver.member(name, source.sheet, source.cells[f"member_{i}"][0])
+    return list(resolver.unknown.values()), members
+
+
+MEMBER_GONE = gettext_lazy(
+    "The member chosen for “%(name)s” is no longer in the club: check the names again."
+)
+
+
+@dataclass
+class Imported:
+    """What import_stored did."""
+
+    games: int = 0
+    members: int = 0
+    skipped: int = 0  # games the club had already (not imported)
+    recorded_meanwhile: int = 0  # of those, recorded after the preview was made
+
+
+def import_stored(
+    *,
+    club: Club,
+    parsed: Parsed,
+    user: models_audit.User,
+    mapping: Mapping[str, int],
+    kana: Mapping[str, str],
+    duplicates: bool,
+    previewed_duplicates: Sequence[int] = (),
+    progress: Callable[[], None] | None = None,
+) -> Imported:
+    """Import a read workbook as the organiser confirmed it (`mapping`: UnknownName.key → the
+    pk of the member chosen; `kana`: readings of new members), in one transaction: all of it or
+    nothing. Under the club's lock (lock_club, first): the new members are created, then the
+    games settled, checked for duplicates and written CHUNK at a time (game_record's rows and
+    audit entries, services.games_record_bulk, with the kept totals), so that memory holds one
+    chunk, however long the history. Games the club has already are skipped unless
+    `duplicates`; those recorded since the preview (not in `previewed_duplicates`, indexes of
+    games in date order) always are. Raises ImportFailed with every problem met."""
+    with transaction.atomic():
+        lock_club(club.pk)
+        versions = list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
+        members = list(Member.objects.filter(club=club, merged_into__isnull=True))
+        by_pk = {m.pk: m for m in members}
+        unknown, _members = names_unknown(club=club, parsed=parsed)
+        chosen: dict[str, Member] = {}
+        for name in unknown:
+            if name.key not in mapping:
+                continue
+            member = by_pk.get(mapping[name.key])
+            if member is None:
+                sheet, row = name.places[0]
+                raise ImportFailed(
+                    [Problem(sheet, row, "", str(MEMBER_GONE) % {"name": name.name})]
+                )
+            chosen[name.key] = member
+        plan = Plan(club, parsed, members, versions, chosen, unknown=unknown)
+        created = _create_members(plan, user, kana)
+        resolver = _Resolver(club, [*members, *created.values()], chosen)
+        stored_before = (
+            Game.objects.filter(club=club).order_by("-pk").values_list("pk", flat=True).first() or 0
+        )
+        previewed = set(previewed_duplicates)
+        outcome = Imported(members=len(created))
+        problems: list[Problem] = list(parsed.problems)
+        game_ids: list[int] = []
+        for games, chunk_problems in _settled_chunks(
+            club, parsed, resolver, versions, progress, stored_before=stored_before
+        ):
+            problems += chunk_problems
+            if problems:  # nothing will be stored: only look for the other problems
+                continue
+            checked = []
+            for planned in games:
+                late = planned.duplicate and planned.index not in previewed
+                if planned.duplicate and (late or not duplicates):
+                    outcome.skipped += 1
+                    outcome.recorded_meanwhile += late
+                    continue
+                checked.append((planned.data, planned.preview))
+            try:
+                written = services.games_record_bulk(club=club, user=user, games=checked)
+            except ServiceError as e:
+                raise ImportFailed(_error_problems(games[0].source, e)) from None
+            game_ids += [g.pk for g in written]
+        if problems:
+            raise ImportFailed(sorted(problems, key=lambda p: p.order))
+        outcome.games = len(game_ids)
+        if not game_ids and not created:
+            return outcome
+        models_audit.audit(
+            club=club,
+            actor=user,
+            action="import.apply",
+            target=f"club:{club.pk}",
+            after={
+                "games": game_ids,
+                "skipped_duplicates": outcome.skipped,
+                **({"recorded_meanwhile": n} if (n := outcome.recorded_meanwhile) else {}),
+                "members": sorted(m.pk for m in created.values()),
+                "mapped": {u.name: chosen[u.key].pk for u in unknown if u.key in chosen},
+            },
+        )
+    return outcome

@@ -1,4 +1,4 @@
-"""How far an import's confirmation has got, readable by any app server while it runs.
+"""How far an import has got, readable by any app server while the worker runs it.
 
 The import records every game in one transaction (all or nothing), so nothing it writes is
 visible until the end. Progress is therefore written from a second database connection of its
@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from django.db import connections
+from django.utils import timezone
 
 from league.models.imports import ImportUpload
 
@@ -62,8 +63,9 @@ class ProgressWriter:
                 self._conn.execute("SET lock_timeout = '200ms'")
             table = ImportUpload._meta.db_table
             self._conn.execute(
-                f'UPDATE "{table}" SET progress_done = %s, progress_total = %s WHERE id = %s',
-                (min(self.done, self.total), self.total, self.upload_id),
+                f'UPDATE "{table}" SET progress_done = %s, progress_total = %s, touched = %s '
+                "WHERE id = %s",
+                (min(self.done, self.total), self.total, timezone.now(), self.upload_id),
             )
         except Exception:  # progress is a courtesy: it never breaks the import
             self.enabled = False
@@ -81,11 +83,20 @@ def progress_of(upload: ImportUpload | None) -> dict[str, Any]:
     """What the page shows: games done of the total (both counted over the checking and the
     writing passes), and whether the count is known at all."""
     if upload is None:
-        return {"known": False, "done": 0, "total": 0, "games": 0, "running": False}
+        return {
+            "known": False,
+            "done": 0,
+            "total": 0,
+            "games": 0,
+            "running": False,
+            "status": "",
+        }
     return {
         "known": upload.progress_total > 0,
         "done": upload.progress_done,
         "total": upload.progress_total,
         "games": upload.games,
-        "running": upload.claimed,
+        "running": upload.status in (ImportUpload.QUEUED, ImportUpload.RUNNING)
+        and not upload.stalled,
+        "status": "stalled" if upload.stalled else upload.status,
     }

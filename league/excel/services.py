@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from league.models import Club
@@ -15,10 +17,10 @@ KEEP = datetime.timedelta(hours=24)
 
 
 def upload_keep(
-    *, club: Club, user: User, filename: str, parsed: bytes, games: int
+    *, club: Club, user: User, filename: str, parsed: bytes, games: int, preview: bytes = b""
 ) -> ImportUpload:
-    """Keep a parsed upload for its organiser, replacing their earlier one for this club and
-    removing every expired upload."""
+    """Keep a parsed upload and its preview for its organiser, replacing their earlier one for
+    this club and removing every expired upload."""
     now = timezone.now()
     with transaction.atomic():
         ImportUpload.objects.filter(expires__lt=now).delete()
@@ -28,6 +30,7 @@ def upload_keep(
             user=user,
             filename=filename[:200],
             parsed=parsed,
+            preview=preview,
             games=games,
             created=now,
             expires=now + KEEP,
@@ -35,13 +38,33 @@ def upload_keep(
 
 
 def upload_claim(*, upload: ImportUpload) -> bool:
-    """Take the upload for confirming; False when another confirmation has it already."""
-    return ImportUpload.objects.filter(pk=upload.pk, claimed=False).update(claimed=True) == 1
+    """Take the upload for confirming; False when another confirmation has it already (one
+    whose worker was stopped mid-way no longer has it, ImportUpload.stalled)."""
+    free = Q(claimed=False) | Q(
+        status__in=[ImportUpload.QUEUED, ImportUpload.RUNNING],
+        touched__lt=timezone.now() - ImportUpload.STALLED_AFTER,
+    )
+    return (
+        ImportUpload.objects.filter(free, pk=upload.pk).update(claimed=True, touched=timezone.now())
+        == 1
+    )
 
 
 def upload_release(*, upload: ImportUpload) -> None:
     """Give a claimed upload back (confirming failed: the preview can be shown again)."""
     ImportUpload.objects.filter(pk=upload.pk).update(claimed=False)
+
+
+def upload_queue(*, upload: ImportUpload, choices: dict[str, Any]) -> None:
+    """A claimed upload confirmed with these choices: waiting for a worker (import_run)."""
+    ImportUpload.objects.filter(pk=upload.pk).update(
+        status=ImportUpload.QUEUED,
+        choices=choices,
+        outcome={},
+        progress_done=0,
+        progress_total=0,
+        touched=timezone.now(),
+    )
 
 
 def upload_discard(*, upload: ImportUpload) -> None:

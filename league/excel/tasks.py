@@ -1,11 +1,13 @@
-"""Spreadsheets too long to make inside a request, made by a worker (`manage.py db_worker`).
+"""Spreadsheets too long to make or read inside a request, by a worker (`manage.py db_worker`).
 
 `export_game_log` writes a club's game log into its ExportFile row, counting rows as it goes so
 that any app server can show how far it has got; the finished file is kept for EXPORT_KEEP and
-then cleared by `clear_expired_exports`, enqueued to run when the file expires."""
+then cleared by `clear_expired_exports`, enqueued to run when the file expires. `import_run`
+imports a workbook its organiser confirmed (league.excel.imports.import_stored)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import io
 from collections.abc import Iterator
@@ -16,8 +18,9 @@ from django.db import transaction
 from django.utils import timezone, translation
 
 from league.core.tasks import default_task_backend, task
-from league.excel import exports
-from league.models import Club, ExportFile
+from league.excel import exports, imports
+from league.excel.progress import ProgressWriter
+from league.models import Club, ExportFile, ImportUpload
 from league.standings import stats
 
 EXPORT_KEEP = datetime.timedelta(days=7)
@@ -107,3 +110,62 @@ def export_start(
         )
         transaction.on_commit(lambda: export_game_log.enqueue(export.pk))
     return export
+
+
+# --- imports ---------------------------------------------------------------------------------
+
+
+@task()
+def import_run(upload_id: int) -> int:
+    """Import a confirmed upload (league.excel.imports.import_stored: one transaction, written a
+    chunk at a time); returns the games imported. What happened waits on the upload's row for
+    the status page: the counts, or the problems (then it waits to be confirmed again)."""
+    claimed = ImportUpload.objects.filter(pk=upload_id, status=ImportUpload.QUEUED).update(
+        status=ImportUpload.RUNNING, progress_done=0, touched=timezone.now()
+    )
+    upload = ImportUpload.objects.select_related("club", "user").filter(pk=upload_id).first()
+    if not claimed or upload is None:
+        return 0
+    choices = upload.choices
+    tick = ProgressWriter(upload.pk, total=upload.games)
+    try:
+        with translation.override(choices.get("language") or settings.LANGUAGE_CODE):
+            try:
+                done = imports.import_stored(
+                    club=upload.club,
+                    parsed=imports.parsed_load(upload.parsed),
+                    user=upload.user,
+                    mapping={k: int(v) for k, v in choices.get("mapping", {}).items()},
+                    kana=choices.get("kana", {}),
+                    duplicates=bool(choices.get("duplicates")),
+                    previewed_duplicates=choices.get("previewed_duplicates", []),
+                    progress=tick.step,
+                )
+            except imports.ImportFailed as e:
+                problems = [[p.sheet, p.row, p.column, p.message] for p in e.problems]
+                ImportUpload.objects.filter(pk=upload_id).update(
+                    status=ImportUpload.FAILED,
+                    claimed=False,
+                    outcome={
+                        "problems": problems[: imports.SHOWN_PROBLEMS],
+                        "count": len(problems),
+                    },
+                    touched=timezone.now(),
+                )
+                return 0
+        tick.finish()
+    except BaseException:
+        ImportUpload.objects.filter(pk=upload_id).update(
+            status=ImportUpload.FAILED, claimed=False, outcome={"error": True}
+        )
+        raise
+    finally:
+        tick.close()
+    ImportUpload.objects.filter(pk=upload_id).update(
+        status=ImportUpload.DONE,
+        parsed=b"",  # imported: the workbook's data is not needed again
+        preview=b"",
+        outcome=dataclasses.asdict(done),
+        touched=timezone.now(),
+    )
+    return done.games

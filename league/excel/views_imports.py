@@ -16,6 +16,7 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -24,12 +25,13 @@ from league.access import club_for
 from league.club.forms_manage import kana_clean
 from league.excel import imports
 from league.excel import services as excel_services
-from league.excel.progress import ProgressWriter, progress_of
-from league.excel.selectors import upload_waiting
-from league.models import Club, Game, ImportUpload, Member
+from league.excel import tasks as import_tasks
+from league.excel.progress import progress_of
+from league.excel.selectors import upload_latest, upload_waiting
+from league.models import Club, ImportUpload, Member
 
 NEW = "new"
-SHOWN_GAMES = 1_000  # a page of tens of thousands of games helps nobody; all of them are checked
+SHOWN_GAMES = imports.SHOWN  # a page of tens of thousands of games helps nobody; all are checked
 SHOWN_PROBLEMS = 500
 UPLOAD_AGAIN = gettext_lazy("Upload the workbook again: the previous upload is no longer here.")
 
@@ -122,12 +124,15 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
         form = UploadForm(players=players)
     if form.is_bound and form.is_valid():
         parsed = form.cleaned_data["workbook"]
+        # Settled once, here: the preview page shows what was kept, however often it is seen.
+        kept = imports.plan_kept(club=club, parsed=parsed)
         excel_services.upload_keep(
             club=club,
             user=request.user,
             filename=request.FILES["workbook"].name or "",
             parsed=imports.parsed_dump(parsed),
             games=len(parsed.games),
+            preview=imports.preview_dump(kept),
         )
         return redirect("import_preview", club.slug)
     return render(
@@ -143,24 +148,32 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _render_preview(
-    request: HttpRequest, upload: ImportUpload, plan: imports.Plan, form: NamesForm
+    request: HttpRequest, upload: ImportUpload, plan: imports.KeptPlan, form: NamesForm
 ) -> HttpResponse:
     return render(
         request,
         "league/excel/import_preview.html",
         {
-            "club": plan.club,
+            "club": upload.club,
             "upload": upload,
             "plan": plan,
             "form": form,
             "games": plan.games[:SHOWN_GAMES],
-            "hidden_games": max(len(plan.games) - SHOWN_GAMES, 0),
+            "hidden_games": max(plan.total - min(len(plan.games), SHOWN_GAMES), 0),
             "problems": plan.problems[:SHOWN_PROBLEMS],
-            "hidden_problems": max(len(plan.problems) - SHOWN_PROBLEMS, 0),
+            "hidden_problems": max(plan.problem_total - SHOWN_PROBLEMS, 0),
             "has_yen": any(g.data.rate for g in plan.games),
-            "players": range(max((len(g.data.seats) for g in plan.games), default=0)),
+            "players": range(max((len(g.seats) for g in plan.games), default=0)),
+            "failure": _failure(upload),
         },
     )
+
+
+def _failure(upload: ImportUpload) -> dict[str, Any] | None:
+    """Why the last confirmation of this upload stored nothing, for the preview shown again."""
+    if upload.status == ImportUpload.FAILED or upload.stalled:
+        return _outcome(upload)
+    return None
 
 
 def _start_over(request: HttpRequest, club: Club, message: str) -> HttpResponse:
@@ -168,100 +181,113 @@ def _start_over(request: HttpRequest, club: Club, message: str) -> HttpResponse:
     return redirect("import_upload", club.slug)
 
 
-def _planned(request: HttpRequest, club: Club) -> tuple[ImportUpload, imports.Plan] | HttpResponse:
-    """The organiser's waiting upload and its plan, or a redirect to start over."""
+def _kept(request: HttpRequest, club: Club) -> tuple[ImportUpload, imports.KeptPlan] | HttpResponse:
+    """The organiser's waiting upload and its preview as settled on upload, or a redirect to
+    start over."""
     upload = upload_waiting(club=club, user=request.user)
-    if upload is None:
+    if upload is None or not upload.preview:
         return _start_over(request, club, str(UPLOAD_AGAIN))
-    return upload, imports.plan_settle(club=club, parsed=imports.parsed_load(upload.parsed))
+    upload.club = club
+    return upload, imports.preview_load(upload.preview)
+
+
+def _members(club: Club) -> list[Member]:
+    return list(Member.objects.filter(club=club, merged_into__isnull=True).order_by("kana", "name"))
 
 
 @require_GET
 def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
+    """The preview settled on upload (never settled again here), with the names to decide."""
     club = club_for(request, slug, organiser=True)
-    loaded = _planned(request, club)
+    loaded = _kept(request, club)
     if isinstance(loaded, HttpResponse):
         return loaded
     upload, plan = loaded
-    form = NamesForm(unknown=plan.unknown, members=plan.members)
+    form = NamesForm(unknown=plan.unknown, members=_members(club))
     return _render_preview(request, upload, plan, form)
 
 
 @require_POST
 def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser's choices for the names, kept on the upload; a worker imports it
+    (league.excel.tasks.import_run) while the status page shows how far it has got."""
     club = club_for(request, slug, organiser=True)
+    loaded = _kept(request, club)
+    if isinstance(loaded, HttpResponse):
+        return loaded
+    upload, plan = loaded
     # Claiming the upload makes a double tap on "import" import once, not twice.
-    upload = upload_waiting(club=club, user=request.user)
-    if upload is None or not excel_services.upload_claim(upload=upload):
+    if not excel_services.upload_claim(upload=upload):
         return _start_over(request, club, str(UPLOAD_AGAIN))
-    try:
-        return _confirm_claimed(request, club, upload)
-    except BaseException:  # an unexpected failure stored nothing: the upload waits again
+    form = NamesForm(request.POST, unknown=plan.unknown, members=_members(club))
+    if not plan.ready or not form.is_valid():
         excel_services.upload_release(upload=upload)
-        raise
+        return _render_preview(request, upload, plan, form)
+    choices = {
+        "mapping": {key: member.pk for key, member in form.mapping().items()},
+        "kana": {k: v for k, v in form.kana().items() if v},
+        "duplicates": bool(form.cleaned_data["duplicates"]),
+        "previewed_duplicates": plan.duplicate_indexes,
+        "language": translation.get_language(),
+    }
+    excel_services.upload_queue(upload=upload, choices=choices)
+    # Not on commit: this view runs outside a transaction, the row above is written already.
+    import_tasks.import_run.enqueue(upload.pk)
+    return redirect("import_status", club.slug)
 
 
-def _confirm_claimed(request: HttpRequest, club: Club, upload: ImportUpload) -> HttpResponse:
-    # Progress over the passes: every game checked, then (with names mapped) checked again,
-    # then written; any server can read it (import_progress) while this request runs.
-    tick = ProgressWriter(upload.pk, total=2 * upload.games)
-    try:
-        plan = imports.plan_settle(
-            club=club, parsed=imports.parsed_load(upload.parsed), progress=tick.step
-        )
-        form = NamesForm(request.POST, unknown=plan.unknown, members=plan.members)
-        if form.is_valid():
-            mapping = form.mapping()
-            if mapping:  # with no name mapped, the plan is the one just settled
-                tick.total += upload.games
-                plan = plan.remap(mapping, progress=tick.step)
-            duplicates = form.cleaned_data["duplicates"]
-            try:
-                games = imports.plan_apply(
-                    plan=plan,
-                    user=request.user,
-                    kana=form.kana(),
-                    duplicates=duplicates,
-                    progress=tick.step,
-                )
-            except imports.ImportFailed as e:
-                plan.problems = e.problems
-            else:
-                tick.finish()
-                return _confirmed(request, club, upload, plan, games)
-    finally:
-        tick.close()
-    excel_services.upload_release(upload=upload)
-    return _render_preview(request, upload, plan, form)
+def _outcome(upload: ImportUpload) -> dict[str, Any]:
+    """What the worker did with the upload, as the status page says it."""
+    outcome = upload.outcome or {}
+    problems = [
+        imports.Problem(sheet, row, column, message)
+        for sheet, row, column, message in outcome.get("problems", [])
+    ]
+    return {
+        "problems": problems,
+        "hidden_problems": max(outcome.get("count", 0) - len(problems), 0),
+        "error": bool(outcome.get("error")) or upload.stalled,
+    }
 
 
-def _confirmed(
-    request: HttpRequest,
-    club: Club,
-    upload: ImportUpload,
-    plan: imports.Plan,
-    games: list[Game],
-) -> HttpResponse:
-    excel_services.upload_discard(upload=upload)
-    skipped = plan.skipped - plan.recorded_meanwhile
-    text = _imported(len(games), len(plan.new_names), skipped)
-    if plan.recorded_meanwhile:  # another organiser's import, or the record form, came first
-        text += " " + ngettext(
-            "%(n)s game was recorded meanwhile by someone else and was not imported again.",
-            "%(n)s games were recorded meanwhile by someone else and were not imported again.",
-            plan.recorded_meanwhile,
-        ) % {"n": plan.recorded_meanwhile}
-    messages.success(request, text)
-    return redirect("club_home", club.slug)
+@require_GET
+def import_status(request: HttpRequest, slug: str) -> HttpResponse:
+    """How the organiser's latest confirmed import stands, from any app server: waiting for a
+    worker, how far it has got, what it imported, or why nothing was stored."""
+    club = club_for(request, slug, organiser=True)
+    upload = upload_latest(club=club, user=request.user)
+    if upload is None or upload.status == ImportUpload.WAITING:
+        return redirect("import_upload", club.slug)
+    text = ""
+    if upload.status == ImportUpload.DONE:
+        done = upload.outcome
+        skipped = done.get("skipped", 0) - done.get("recorded_meanwhile", 0)
+        text = _imported(done.get("games", 0), done.get("members", 0), skipped)
+        if meanwhile := done.get("recorded_meanwhile", 0):
+            text += " " + ngettext(
+                "%(n)s game was recorded meanwhile by someone else and was not imported again.",
+                "%(n)s games were recorded meanwhile by someone else and were not imported again.",
+                meanwhile,
+            ) % {"n": meanwhile}
+    return render(
+        request,
+        "league/excel/import_status.html",
+        {
+            "club": club,
+            "upload": upload,
+            "progress": progress_of(upload),
+            "text": text,
+            **_outcome(upload),
+        },
+    )
 
 
 @require_GET
 def import_progress(request: HttpRequest, slug: str) -> JsonResponse:
-    """How far this organiser's confirmation in this club has got (league.excel.progress), as
-    JSON for the preview page's script; any app server answers it."""
+    """How far this organiser's import in this club has got (league.excel.progress), as JSON;
+    any app server answers it."""
     club = club_for(request, slug, organiser=True)
-    upload = ImportUpload.objects.filter(club=club, user=request.user).order_by("-pk").first()
-    return JsonResponse(progress_of(upload))
+    return JsonResponse(progress_of(upload_latest(club=club, user=request.user)))
 
 
 def _imported(games: int, members: int, skipped: int) -> str:

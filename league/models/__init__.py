@@ -24,6 +24,7 @@ from league.models.members import Member
 from league.models.memberships import Membership, MembershipQuerySet
 from league.models.money import DayShugi, LedgerEntry, LedgerEntryQuerySet
 from league.models.online import OnlineLog, OnlineName
+from league.models.resettles import ResettleRun
 from league.models.rules import RulesVersion
 from league.models.seasons import Season
 from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
@@ -68,6 +69,7 @@ __all__ = [
     "OnlineName",
     "OpenTransfer",
     "PairTotal",
+    "ResettleRun",
     "Result",
     "RulesVersion",
     "Season",

@@ -3,6 +3,8 @@ server can show the preview and confirm it (league.excel.imports reads the file 
 
 from __future__ import annotations
 
+import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -11,8 +13,19 @@ from django.utils import timezone
 class ImportUpload(models.Model):
     """One organiser's upload to one club, parsed, until confirmed, replaced or expired.
 
-    Not business data: the games are recorded (and audited) when the organiser confirms; then,
-    or when a new upload replaces it, or after `expires`, the row is removed."""
+    Not business data: the games are recorded (and audited) by a worker after the organiser
+    confirms (league.excel.tasks.import_run); the row then keeps what happened, for the status
+    page, until a new upload replaces it or `expires`."""
+
+    WAITING = "waiting"  # parsed and previewed: the organiser may confirm it
+    QUEUED = "queued"  # confirmed: a worker will import it
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"  # nothing was stored; `outcome` says why, and it waits again
+    STATUSES = [(s, s) for s in (WAITING, QUEUED, RUNNING, DONE, FAILED)]
+    # A running import that has said nothing for this long was stopped with its worker: its
+    # transaction was rolled back (nothing stored), and it may be confirmed again.
+    STALLED_AFTER = datetime.timedelta(minutes=10)
 
     club = models.ForeignKey("league.Club", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -28,6 +41,13 @@ class ImportUpload(models.Model):
     # own, so that any server can report it while the import's transaction is still open.
     progress_done = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)
+    # The preview, settled once on upload (league.excel.imports.preview_dump): every view of the
+    # preview page shows it, nothing is settled again until the worker imports.
+    preview = models.BinaryField(default=b"")
+    status = models.CharField(max_length=10, choices=STATUSES, default=WAITING)
+    choices = models.JSONField(default=dict)  # the confirmation: names mapped, readings, dups
+    outcome = models.JSONField(default=dict)  # what the worker did, or the problems it met
+    touched = models.DateTimeField(default=timezone.now)  # the worker's last word on it
 
     class Meta:
         app_label = "league"
@@ -35,3 +55,11 @@ class ImportUpload(models.Model):
 
     def __str__(self) -> str:
         return f"{self.filename} ({self.club_id}, {self.user_id})"
+
+    @property
+    def stalled(self) -> bool:
+        """Confirmed, but the worker has said nothing for a while: it was stopped mid-way."""
+        return (
+            self.status in (self.QUEUED, self.RUNNING)
+            and self.touched < timezone.now() - self.STALLED_AFTER
+        )

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+import heapq
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
@@ -22,8 +25,10 @@ from league.models import (
     Day,
     DayShugi,
     Game,
+    ResettleRun,
     Result,
     RulesVersion,
+    Season,
 )
 from league.models.audit import User, audit, stored_user
 from league.models.clubs import lock_club
@@ -138,26 +143,33 @@ def _games_governed_by(version: RulesVersion) -> Iterable[Game]:
     return (
         games.select_related("club", "rules_version")
         .prefetch_related("results__member", "chip_events__winner", "chip_events__discarder")
-        .order_by("date", "number")
+        .order_by("date", "number", "pk")
     )
+
+
+def _change(game: Game, version: RulesVersion) -> ResettleChange:
+    data = game_input_from_stored(game)
+    before = sorted(
+        (r for r in game.results.all() if r.revision == game.revision), key=lambda r: r.seat
+    )
+    try:
+        preview = game_preview(club=game.club, data=data, version=version, check_date=False)
+    except ServiceError as e:
+        problem = " ".join(m for ms in e.errors.values() for m in ms)
+        return ResettleChange(game, before, None, problem)
+    return ResettleChange(game, before, preview.result)
 
 
 def resettle_preview(*, version: RulesVersion) -> list[ResettleChange]:
     """What re-settling the games in `version`'s date range under it would change."""
-    changes = []
-    for game in _games_governed_by(version):
-        data = game_input_from_stored(game)
-        before = sorted(
-            (r for r in game.results.all() if r.revision == game.revision), key=lambda r: r.seat
-        )
-        try:
-            preview = game_preview(club=game.club, data=data, version=version, check_date=False)
-        except ServiceError as e:
-            problem = " ".join(m for ms in e.errors.values() for m in ms)
-            changes.append(ResettleChange(game, before, None, problem))
-            continue
-        changes.append(ResettleChange(game, before, preview.result))
-    return changes
+    return [_change(game, version) for game in _games_governed_by(version)]
+
+
+def resettle_changes(*, version: RulesVersion, chunk: int = 500) -> Iterator[ResettleChange]:
+    """resettle_preview's changes one at a time, read `chunk` games at a time (their results
+    prefetched per chunk): a summary of years of games in bounded memory."""
+    games = _games_governed_by(version)
+    yield from (_change(game, version) for game in games.iterator(chunk_size=chunk))  # type: ignore[attr-defined]
 
 
 RESETTLE_CHANGED = gettext_lazy(
@@ -169,8 +181,19 @@ RESETTLE_CHANGED = gettext_lazy(
 def resettle_key(changes: Iterable[ResettleChange]) -> str:
     """The games a re-settle preview showed, at their revisions, as a SHA-256 digest (64
     characters however many games): applying checks they still are."""
-    listed = ",".join(f"{c.game.pk}:{c.game.revision}" for c in changes)
+    return _key((c.game.pk, c.game.revision) for c in changes)
+
+
+def _key(games: Iterable[tuple[int, int]]) -> str:
+    listed = ",".join(f"{pk}:{revision}" for pk, revision in games)
     return hashlib.sha256(listed.encode()).hexdigest()
+
+
+def resettle_key_now(*, version: RulesVersion) -> str:
+    """resettle_key of the games `version` would re-settle now, from one query of their ids and
+    revisions (nothing settled): what a confirmation compares with the preview's."""
+    games = _games_governed_by(version).prefetch_related(None)  # type: ignore[attr-defined]
+    return _key(games.values_list("pk", "revision").iterator(chunk_size=5_000))
 
 
 def _days_in_dates(version: RulesVersion) -> QuerySet[Day]:
@@ -187,9 +210,10 @@ def _days_in_dates(version: RulesVersion) -> QuerySet[Day]:
     return days
 
 
-def _pin_days(version: RulesVersion, user: User) -> None:
+def _pin_days(version: RulesVersion, user: User) -> set[int]:
     """The days in `version`'s dates whose games are all settled under it now: their day-level
-    money (fees, shūgi, yen unit) is settled under it too (Day.rules_version), audited."""
+    money (fees, shūgi, yen unit) is settled under it too (Day.rules_version), audited. Returns
+    the days it moved."""
     days = _days_in_dates(version)
     days = days.exclude(rules_version=version).exclude(
         pk__in=Game.objects.filter(club=version.club, voided=False)
@@ -199,9 +223,11 @@ def _pin_days(version: RulesVersion, user: User) -> None:
     shugi_days = set(
         DayShugi.objects.filter(day__in=days, voided=False).values_list("day", flat=True)
     )
+    moved: set[int] = set()
     for day in days.select_for_update().order_by("date"):
         if day.pk in shugi_days and not version.rules.session_shugi:
             continue  # its shūgi could not be settled: the day keeps its rules
+        moved.add(day.pk)
         before = day.rules_version_id
         day.rules_version = version
         day.save(update_fields=["rules_version"])
@@ -213,55 +239,96 @@ def _pin_days(version: RulesVersion, user: User) -> None:
             before={"date": day.date.isoformat(), "rules_version": before},
             after={"date": day.date.isoformat(), "rules_version": version.pk},
         )
+    return moved
 
 
-def resettle_apply(*, version: RulesVersion, user: User, expected: str | None = None) -> int:
+BATCH = 200  # games re-settled in one transaction, under the club's lock
+
+
+@dataclass
+class ResettleProgress:
+    """How far resettle_apply has got: games looked at, moved and left (cannot be settled)."""
+
+    total: int = 0
+    done: int = 0
+    moved: int = 0
+    failed: int = 0
+
+
+def resettle_apply(
+    *,
+    version: RulesVersion,
+    user: User,
+    expected: str | None = None,
+    progress: Callable[[ResettleProgress], None] | None = None,
+    batch: int = BATCH,
+) -> int:
     """Re-settle every game of `version`'s date range under it, and the money of its days;
     returns how many games moved. `expected` is resettle_key() of the preview the organiser
     saw: when a concurrent re-settle or edit changed those games, nothing is stored and the
-    loser is told (ServiceError), never a server error."""
-    moved = 0
-    with transaction.atomic():
-        # First, as every writer of the club's games (recording, edits, voids, imports, money):
-        # one re-settle at a time, never waiting for a writer that waits for it.
-        lock_club(version.club_id)
-        changes = resettle_preview(version=version)
-        if expected is not None and resettle_key(changes) != expected:
-            raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))
-        for change in changes:
-            if change.after is None:
-                continue
-            current = Game.objects.select_for_update().get(pk=change.game.pk)
-            if current.revision != change.game.revision:  # edited since the preview was read
-                raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))
-            game = current
-            if game.voided:  # voided since the preview: it counts nowhere, leave it be
-                continue
-            before = game_snapshot(game)
-            data = game_input_from_stored(change.game)
-            game.revision += 1
-            game.rules_version = version
-            game.save()
-            _write_revision(game, Preview(version, change.after), data)
-            audit(
-                club=version.club,
-                actor=user,
-                action="game.resettle",
-                target=f"game:{game.pk}",
-                before=before,
-                after=game_snapshot(game),
-                game=game,
+    loser is told (ServiceError), never a server error.
+
+    In batches of `batch` games, each its own transaction taking the club's lock first (as every
+    writer of its games, so it cannot deadlock with recording or edits) then its games': each
+    game moves as a new revision under the rules, audited, and each day whose games have all
+    moved moves its money (Day.rules_version) in the same batch. A stop between batches
+    leaves every game and day either moved or as it was, under its own rules version; applying
+    again carries on with the rest. `progress` is called after each batch."""
+    state = ResettleProgress(total=resettle_count(version=version))
+    if expected is not None and resettle_key_now(version=version) != expected:
+        raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))
+    last = 0
+    while True:
+        with transaction.atomic():
+            # First, as every writer of the club's games (recording, edits, voids, imports,
+            # money): never waiting for a writer that waits for it.
+            lock_club(version.club_id)
+            games = list(
+                _games_governed_by(version).filter(pk__gt=last).order_by("pk")[:batch]  # type: ignore[attr-defined]
             )
-            moved += 1
-        _pin_days(version, user)
-        touched = {c.game.day_id for c in changes if c.after is not None}
-        touched |= set(
-            Day.objects.filter(club_id=version.club_id, rules_version=version).values_list(
-                "pk", flat=True
-            )
-        )
-        books.post(club_id=version.club_id, days=touched)
-    return moved
+            for game in games:
+                state.done += 1
+                state.moved += _resettle_game(game, version, user, state)
+            pinned = _pin_days(version, user)
+            # The kept books of the batch's days, and of days that moved without a game of it.
+            books.post(club_id=version.club_id, days={g.day_id for g in games} | pinned)
+        if progress is not None:
+            progress(state)
+        if len(games) < batch:
+            return state.moved
+        last = games[-1].pk
+
+
+def _resettle_game(game: Game, version: RulesVersion, user: User, state: ResettleProgress) -> int:
+    """Inside a batch's transaction: the game, locked, as a new revision under `version`; 1
+    when it moved, 0 when it cannot be settled under it (left as it is)."""
+    current = Game.objects.select_for_update().get(pk=game.pk)
+    if current.revision != game.revision or current.voided:
+        # Edited or voided since the batch read it (it waited for our lock): read again.
+        game = _games_governed_by(version).filter(pk=game.pk).first()  # type: ignore[attr-defined]
+        if game is None:
+            return 0
+    change = _change(game, version)
+    if change.after is None:
+        state.failed += 1
+        return 0
+    current = Game.objects.get(pk=game.pk)
+    before = game_snapshot(current)
+    data = game_input_from_stored(game)
+    current.revision += 1
+    current.rules_version = version
+    current.save()
+    _write_revision(current, Preview(version, change.after), data)
+    audit(
+        club=version.club,
+        actor=user,
+        action="game.resettle",
+        target=f"game:{current.pk}",
+        before=before,
+        after=game_snapshot(current),
+        game=current,
+    )
+    return 1
 
 
 def resettle_count(*, version: RulesVersion) -> int:
@@ -275,3 +342,143 @@ def resettle_day_count(*, version: RulesVersion) -> int:
     under `version` would move them (one query)."""
     days = _days_in_dates(version)
     return days.filter(rules_version__isnull=False).exclude(rules_version=version).count()
+
+
+# --- the re-settle's summarised preview --------------------------------------------------------
+
+
+@dataclass
+class ResettleLine:
+    """Counts and totals of a season's or a day's games under the new rules (score in tenths,
+    summed over players as the absolute change)."""
+
+    label: str
+    date: datetime.date | None = None
+    games: int = 0
+    changing: int = 0
+    failing: int = 0
+    score_moved: int = 0
+    yen_moved: int = 0
+
+    def add(self, change: ResettleChange, score: int, yen: int) -> None:
+        self.games += 1
+        self.changing += change.changed
+        self.failing += change.after is None
+        self.score_moved += score
+        self.yen_moved += yen
+
+
+@dataclass(frozen=True)
+class ResettleMove:
+    """One of the largest movements: a player's score in a game, before and after."""
+
+    game: Game
+    name: str
+    score_before: int
+    score_after: int
+    yen_before: int | None
+    yen_after: int | None
+
+    @property
+    def score_change(self) -> int:
+        return self.score_after - self.score_before
+
+
+@dataclass(frozen=True)
+class _Moved:
+    """What league.money.resettle_days reads of a change: the game's pk and its new result."""
+
+    game: Any
+    after: scoring.GameResult | None
+
+
+@dataclass
+class ResettleSummary:
+    """What re-settling under a version would change, summed up: counts and totals per season
+    and per day that moves, the largest movements, the games that cannot be settled."""
+
+    key: str = ""  # resettle_key of every game, for the confirmation
+    games: int = 0
+    changing: int = 0
+    failing: int = 0
+    seasons: list[ResettleLine] = field(default_factory=list)
+    days: list[ResettleLine] = field(default_factory=list)  # the days with a change or a failure
+    largest: list[ResettleMove] = field(default_factory=list)
+    failures: list[ResettleChange] = field(default_factory=list)
+    moved: list[_Moved] = field(default_factory=list)  # for the day money (resettle_days)
+
+
+LARGEST = 10
+SHOWN_FAILURES = 20
+
+
+def resettle_summary(*, version: RulesVersion) -> ResettleSummary:
+    """The summary of re-settling under `version`: every game settled, a chunk of games at a
+    time, and only counts, the LARGEST movements and the first failures kept."""
+    summary = ResettleSummary()
+    seasons = list(Season.objects.filter(club=version.club).order_by("start"))
+    by_season = {s.pk: ResettleLine(s.name) for s in seasons}
+    by_day: dict[datetime.date, ResettleLine] = {}
+    listed: list[tuple[int, int]] = []
+    largest: list[tuple[int, int, ResettleMove]] = []  # a heap of (|change|, order, move)
+    order = itertools.count()
+    for change in resettle_changes(version=version):
+        game = change.game
+        listed.append((game.pk, game.revision))
+        score = yen = 0
+        if change.after is not None:
+            for before, after in zip(change.before, change.after.players, strict=False):
+                score += abs(after.score - before.score)
+                yen += abs((after.yen or 0) - (before.yen or 0))
+                if after.score != before.score:
+                    move = ResettleMove(
+                        game, before.member.name, before.score, after.score, before.yen, after.yen
+                    )
+                    item = (abs(move.score_change), -next(order), move)
+                    if len(largest) < LARGEST:
+                        heapq.heappush(largest, item)
+                    elif item[:2] > largest[0][:2]:
+                        heapq.heapreplace(largest, item)
+            if change.changed:
+                summary.moved.append(_Moved(_Pk(game.pk), change.after))
+        elif len(summary.failures) < SHOWN_FAILURES:
+            summary.failures.append(change)
+        summary.games += 1
+        summary.changing += change.changed
+        summary.failing += change.after is None
+        day = by_day.setdefault(game.date, ResettleLine(f"{game.date:%Y/%m/%d}", game.date))
+        day.add(change, score, yen)
+        for season in seasons:
+            if season.start <= game.date <= season.end:
+                by_season[season.pk].add(change, score, yen)
+    summary.key = _key(listed)
+    summary.seasons = [line for line in by_season.values() if line.games]
+    summary.days = [line for line in by_day.values() if line.changing or line.failing]
+    summary.largest = [move for _size, _order, move in sorted(largest, reverse=True)]
+    return summary
+
+
+@dataclass(frozen=True)
+class _Pk:
+    pk: int
+
+
+def resettle_queue(*, version: RulesVersion, user: User) -> ResettleRun:
+    """A re-settle under `version` confirmed by its organiser, for a worker to run
+    (league.rules.tasks.resettle_run); audited as who asked for it, and when."""
+    with transaction.atomic():
+        lock_club(version.club_id)
+        run = ResettleRun.objects.create(
+            club=version.club,
+            version=version,
+            user=stored_user(user),
+            games_total=resettle_count(version=version),
+        )
+        audit(
+            club=version.club,
+            actor=user,
+            action="rules.resettle",
+            target=f"rules:{version.pk}",
+            after={"games": run.games_total, "run": run.pk},
+        )
+    return run

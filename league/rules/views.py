@@ -26,8 +26,9 @@ from league.club.views_manage import _add_errors
 from league.core import errors as core_errors
 from league.core import format as jancho
 from league.core.errors import problem_message
-from league.models import Club, Result, RulesVersion
+from league.models import Club, ResettleRun, RulesVersion
 from league.rules import services as rules_services
+from league.rules import tasks as rules_tasks
 from league.rules.forms import RulesForm, rules_initial, rules_summary
 from league.rules.presets import preset_label
 
@@ -269,54 +270,58 @@ def _rules_created_messages(request: HttpRequest, club: Club, version: RulesVers
         )
 
 
-@dataclass(frozen=True)
-class ResettleRow:
-    """One game of the preview: each player's stored result beside the new settlement."""
-
-    change: rules_services.ResettleChange
-    players: list[tuple[Result, scoring.PlayerResult | None]]
+SHOWN_DAYS = 60  # days listed in the preview (every day is counted)
+SHOWN_MONEY_DAYS = 30  # days whose money is shown player by player
 
 
 @require_http_methods(["GET", "POST"])
 def rules_resettle(request: HttpRequest, slug: str, version_id: int) -> HttpResponse:
+    """The summarised preview of re-settling the games a version governs (counts and totals per
+    season and day, the largest movements, the days' money); an organiser's confirmation queues
+    it for a worker (league.rules.tasks.resettle_run) and shows its progress."""
     # Everyone in the club may look at what would change; only organisers apply it.
     club = club_for(request, slug, organiser=request.method == "POST")
     version = get_object_or_404(RulesVersion, pk=version_id, club=club)
+    running = (
+        ResettleRun.objects.filter(club=club, status__in=[ResettleRun.QUEUED, ResettleRun.RUNNING])
+        .order_by("-pk")
+        .first()
+    )
     if request.method == "POST":
+        if running is not None and running.active:  # one re-settle of a club at a time
+            return redirect("rules_resettle_run", club.slug, running.pk)
         # Only what the preview showed is applied: a concurrent re-settle or edit is refused
-        # with a message (rules_services.resettle_apply), never a server error.
+        # with a message, never a server error.
         expected = request.POST.get("expected", "")[:100]  # a SHA-256 digest
-        try:
-            moved = rules_services.resettle_apply(
-                version=version, user=request.user, expected=expected
-            )
-        except core_errors.ServiceError as e:
-            for field_messages in e.errors.values():
-                for message in field_messages:
-                    messages.error(request, message)
+        if rules_services.resettle_key_now(version=version) != expected:
+            messages.error(request, str(rules_services.RESETTLE_CHANGED))
             return redirect("rules_resettle", club.slug, version.pk)
-        messages.success(
-            request,
-            ngettext("%(n)s game re-settled.", "%(n)s games re-settled.", moved) % {"n": moved},
-        )
-        return redirect("rules_list", club.slug)
-    changes = rules_services.resettle_preview(version=version)
-    rows = [
-        ResettleRow(
-            c, [(r, c.after.players[i] if c.after else None) for i, r in enumerate(c.before)]
-        )
-        for c in changes
-    ]
+        run = rules_services.resettle_queue(version=version, user=request.user)
+        # Not on commit: this view runs outside a transaction, the run's row is written already.
+        rules_tasks.resettle_run.enqueue(run.pk)
+        return redirect("rules_resettle_run", club.slug, run.pk)
+    summary = rules_services.resettle_summary(version=version)
+    days = money.resettle_days(version=version, changes=summary.moved)
     context = {
         "club": club,
         "version": version,
-        "expected": rules_services.resettle_key(changes),
-        "days": money.resettle_days(version=version, changes=changes),
-        "rows": rows,
-        "changed_count": sum(row.change.changed for row in rows),
-        "failed_count": sum(row.change.after is None for row in rows),
+        "summary": summary,
+        "expected": summary.key,
+        "day_lines": summary.days[:SHOWN_DAYS],
+        "hidden_days": max(len(summary.days) - SHOWN_DAYS, 0),
+        "days": days[:SHOWN_MONEY_DAYS],
+        "hidden_money_days": max(len(days) - SHOWN_MONEY_DAYS, 0),
+        "running": running if running is not None and running.active else None,
     }
     return render(request, "league/rules/rules_resettle.html", context)
+
+
+@require_GET
+def rules_resettle_run(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """How a re-settle stands, from any app server: waiting, how far, done, or stopped."""
+    club = club_for(request, slug)
+    run = get_object_or_404(ResettleRun.objects.select_related("version"), pk=run_id, club=club)
+    return render(request, "league/rules/rules_resettle_run.html", {"club": club, "run": run})
 
 
 # The worked example's final points, by the number of players: 4 × 25,000 and 3 × 35,000, the

@@ -152,10 +152,6 @@ def results_changed(
             [MemberTotal(club_id=club_id, member_id=m, season_id=s) for m, s in season_rows],
             ignore_conflicts=True,
         )
-    MemberDay.objects.bulk_create(
-        [MemberDay(club_id=club_id, member_id=m, date=d) for m, d in sorted(days)],
-        ignore_conflicts=True,
-    )
     # One UPDATE per member and distinct change: a game moves a member's all-time row and the
     # rows of every season holding its date by the same amounts.
     same: dict[tuple[int, tuple[tuple[str, int], ...], int | None], list[int | None]] = {}
@@ -181,7 +177,7 @@ def results_changed(
             MemberTotal.objects.filter(
                 _scope_filter(season_id), member_id=member_id, best__lte=lost
             ).update(best=_best_of(member_id, season))
-    _move_days(days)
+    _move_days(club_id, days)
     # Head-to-head, seats, and the rating replayed from the earliest game changed (by a worker
     # when many games follow it).
     if kept.results_changed(club_id=club_id, removed=removed, added=added, seasons=seasons):
@@ -191,24 +187,39 @@ def results_changed(
 BULK_DAYS = 20  # more member-days than this (an import): read, add and write them back in bulk
 
 
-def _move_days(days: dict[tuple[int, datetime.date], _Delta]) -> None:
-    """Add each (member, date) delta to its MemberDay row. The members' all-time rows are locked
-    (results_changed), so no other writer moves these rows meanwhile: a bulk import reads them,
-    adds in Python and writes them back in a few statements instead of one UPDATE per row."""
+def _move_days(club_id: int, days: dict[tuple[int, datetime.date], _Delta]) -> None:
+    """Add each (member, date) delta to its MemberDay row, made when missing. The members'
+    all-time rows are locked (results_changed), so no other writer moves or makes these rows
+    meanwhile: a bulk import reads them, adds in Python, inserts the new rows with their values
+    and writes the others back in a few statements, instead of one UPDATE per row."""
     changed = {key: d for key, d in days.items() if d.counts}
     if len(changed) <= BULK_DAYS:
+        MemberDay.objects.bulk_create(
+            [MemberDay(club_id=club_id, member_id=m, date=d) for m, d in sorted(days)],
+            ignore_conflicts=True,
+        )
         for (member_id, date), delta in sorted(changed.items()):
             MemberDay.objects.filter(member_id=member_id, date=date).update(
                 **{k: F(k) + v for k, v in delta.counts.items()}
             )
         return
-    members = sorted({m for m, _d in changed})
-    dates = sorted({d for _m, d in changed})
+    members = sorted({m for m, _d in days})
+    dates = sorted({d for _m, d in days})
     rows = [
         row
         for row in MemberDay.objects.filter(member_id__in=members, date__in=dates)
-        if (row.member_id, row.date) in changed
+        if (row.member_id, row.date) in days
     ]
+    found = {(row.member_id, row.date) for row in rows}
+    MemberDay.objects.bulk_create(
+        [
+            MemberDay(club_id=club_id, member_id=m, date=d, **days[(m, d)].counts)
+            for m, d in sorted(days)
+            if (m, d) not in found
+        ],
+        batch_size=1_000,
+    )
+    rows = [row for row in rows if (row.member_id, row.date) in changed]
     fields: set[str] = set()
     for row in rows:
         for name, value in changed[(row.member_id, row.date)].counts.items():

@@ -14,6 +14,13 @@ from league.models import Game, ImportUpload
 from tests.league.test_imports import STANDARD, game, simple, upload
 
 
+def _nth(i: int) -> tuple[tuple[str, int], ...]:
+    """STANDARD with 1,000 points moved from the top to the fourth `i` times: a different game
+    (the same points again would be a duplicate, league.recording.services.duplicate_of)."""
+    (a, pa), b, c, (d, pd) = STANDARD
+    return ((a, pa - 1000 * i), b, c, (d, pd + 1000 * i))
+
+
 def progress_url(club) -> str:
     return reverse("import_progress", args=[club.slug])
 
@@ -30,14 +37,15 @@ def test_progress_is_the_organisers_own_and_404_elsewhere(
         "total": 0,
         "games": 0,
         "running": False,
+        "status": "",
     }
-    upload(organiser_client, club, simple(game(*STANDARD), game(*STANDARD, table="B")))
+    upload(organiser_client, club, simple(game(*STANDARD), game(*_nth(1), table="B")))
     state = organiser_client.get(progress_url(club)).json()
     assert (state["games"], state["running"], state["known"]) == (2, False, False)
 
 
 def test_every_pass_reports_each_game(club, members, organiser):
-    data = simple(*(game(*STANDARD, table=t) for t in "ABC"))
+    data = simple(*(game(*_nth(i), table=t) for i, t in enumerate("ABC")))
     steps: list[str] = []
     plan = imports.plan_settle(
         club=club,
@@ -51,12 +59,14 @@ def test_every_pass_reports_each_game(club, members, organiser):
 
 
 def test_the_confirmation_counts_every_step_and_imports_once(club, members, organiser_client):
-    upload(organiser_client, club, simple(game(*STANDARD), game(*STANDARD, table="B")))
+    upload(organiser_client, club, simple(game(*STANDARD), game(*_nth(1), table="B")))
     confirm = reverse("import_confirm", args=[club.slug])
     assert organiser_client.post(confirm, {}).status_code == 302
     assert organiser_client.post(confirm, {}).status_code == 302  # nothing left to confirm
     assert Game.objects.filter(club=club).count() == 2
-    assert not ImportUpload.objects.filter(club=club).exists()
+    done = ImportUpload.objects.get(club=club)  # kept for the status page, its data dropped
+    assert done.status == ImportUpload.DONE and not done.parsed and not done.preview
+    assert organiser_client.get(progress_url(club)).json()["status"] == "done"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -15,7 +15,16 @@ from league import money
 from league.club import services as club_services
 from league.club.forms_manage import kana_sort_key, normalise_kana
 from league.core import format as jancho
-from league.models import AuditLog, Game, Member, Result, RulesVersion, Season, audit
+from league.models import (
+    AuditLog,
+    Game,
+    Member,
+    ResettleRun,
+    Result,
+    RulesVersion,
+    Season,
+    audit,
+)
 from league.recording import services
 from league.rules import services as rules_services
 from league.rules.forms import RulesForm, rules_initial
@@ -592,16 +601,21 @@ def test_preview_lists_exactly_the_affected_games_with_new_scores(club, organise
 def test_resettle_page_shows_old_and_new_scores(member_client, club, organiser, games):
     version = new_version(club, organiser, uma=[10, 5, -5, -10])
     response = english(member_client).get(reverse("rules_resettle", args=[club.slug, version.pk]))
-    rows = response.context["rows"]
-    assert [row.change.game for row in rows] == games[1:]
-    assert response.context["changed_count"] == 2
-    before, after = rows[0].players[0]
-    assert before.member.name == "青木"
-    assert (before.score, after.score) == (
+    summary = response.context["summary"]
+    assert (summary.games, summary.changing, summary.failing) == (2, 2, 0)
+    # Summed up by day (not every game listed), with the largest movements.
+    assert [line.date for line in summary.days] == sorted({g.date for g in games[1:]})
+    assert sum(line.games for line in summary.days) == 2
+    moves = {(m.game.pk, m.name): m for m in summary.largest}
+    move = moves[(games[1].pk, "青木")]
+    assert (move.score_before, move.score_after) == (
         Result.objects.get(game=games[1], seat=0).score,
         expected_scores(version, games[1])[0],
     )
-    assert b"Re-settle these games" not in response.content  # members only look
+    assert move.score_change and abs(move.score_change) <= abs(summary.largest[0].score_change)
+    page = response.content.decode()
+    assert "The largest movements" in page and "Days that move" in page
+    assert "Re-settle these games" not in page  # members only look
 
 
 def test_applying_resettles_bumps_revisions_and_audits(organiser_client, club, organiser, games):
@@ -611,7 +625,11 @@ def test_applying_resettles_bumps_revisions_and_audits(organiser_client, club, o
     url = reverse("rules_resettle", args=[club.slug, version.pk])
     shown = organiser_client.get(url).context["expected"]
     response = english(organiser_client).post(url, {"expected": shown}, follow=True)
-    assert "2 games re-settled." in [str(m) for m in response.context["messages"]]
+    run = ResettleRun.objects.get()
+    assert response.redirect_chain[-1][0] == reverse("rules_resettle_run", args=[club.slug, run.pk])
+    assert "2 games re-settled." in response.content.decode()
+    assert (run.status, run.games_total, run.games_done, run.games_moved) == ("done", 2, 2, 2)
+    assert AuditLog.objects.get(action="rules.resettle").actor == organiser
     for game in games[1:]:
         game.refresh_from_db()
         assert (game.revision, game.rules_version) == (2, version)
@@ -638,9 +656,10 @@ def test_games_that_cannot_be_settled_are_listed_and_skipped(
     version = new_version(club, organiser, rates={"0.5": {"yen_per_1000": 50, "chip_yen": 200}})
     url = reverse("rules_resettle", args=[club.slug, version.pk])
     response = english(organiser_client).get(url)
-    assert response.context["failed_count"] == 2
-    assert b"Cannot be settled under these rules" in response.content
-    organiser_client.post(url)
+    assert response.context["summary"].failing == 2
+    assert b"Games that cannot be settled under these rules" in response.content
+    organiser_client.post(url, {"expected": response.context["expected"]})
+    assert ResettleRun.objects.get().games_failed == 2
     assert Game.objects.filter(rules_version=version).count() == 0
     assert not AuditLog.objects.filter(action="game.resettle").exists()
 
@@ -665,12 +684,12 @@ def test_resettle_page_query_count_does_not_grow(
     june = rules_services.rules_version_create(
         club=club, user=organiser, effective_from=D(2026, 6, 1), rules_json="pairon-kansai"
     )
-    with django_assert_num_queries(22) as small:
+    with django_assert_num_queries(24) as small:
         url = reverse("rules_resettle", args=[club.slug, april.pk])
-        assert len(member_client.get(url).context["rows"]) == 2
+        assert member_client.get(url).context["summary"].games == 2
     with django_assert_num_queries(len(small.captured_queries)):
         url = reverse("rules_resettle", args=[club.slug, june.pk])
-        assert len(member_client.get(url).context["rows"]) == 6
+        assert member_client.get(url).context["summary"].games == 6
 
 
 # --- the admin -------------------------------------------------------------------------------

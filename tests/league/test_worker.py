@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -112,3 +113,148 @@ def test_a_worker_process_makes_the_export_and_another_process_sees_it(database_
 
     done = shell(env, STATUS.format(pk=export))
     assert done == {"status": "done", "done": 240, "total": 240, "rows": 241}  # and the header
+
+
+IMPORT_SETUP = """
+import datetime, io, json
+from openpyxl import Workbook
+from django.contrib.auth import get_user_model
+from league.excel import imports, services as excel_services, tasks
+from league.models import Club, Member, RulesVersion, ImportUpload
+import scoring
+club = Club.objects.create(slug="i", name="importer")
+RulesVersion.objects.create(club=club, effective_from=datetime.date(2020, 1, 1),
+    rules_json=scoring.PRESETS["mame-no-kai"].rules.to_json(), preset="mame-no-kai")
+user = get_user_model().objects.create_user(username="i", password="x")
+for n in "ABCD":
+    Member.objects.create(club=club, name=n)
+book = Workbook(write_only=True)
+sheet = book.create_sheet("history")
+sheet.append(["date", "table", "E", "pts", "S", "pts", "W", "pts", "N", "pts"])
+for i in range({games}):
+    day = datetime.date(2021, 1, 1) + datetime.timedelta(days=i // 8)
+    sheet.append([day, "A", "A", 45000, "B", 30000, "C", 20000, "D", 5000])
+out = io.BytesIO()
+book.save(out)
+parsed = imports.workbook_read(out.getvalue(), players=4)
+kept = imports.plan_kept(club=club, parsed=parsed)
+upload = excel_services.upload_keep(club=club, user=user, filename="h.xlsx",
+    parsed=imports.parsed_dump(parsed), games=len(parsed.games), preview=imports.preview_dump(kept))
+excel_services.upload_claim(upload=upload)
+excel_services.upload_queue(upload=upload, choices={{"language": "en"}})
+tasks.import_run.enqueue(upload.pk)
+print(json.dumps({{"upload": upload.pk, "games": kept.total}}))
+"""
+
+IMPORT_STATUS = """
+import json
+from league.models import Game, ImportUpload, Result, AuditLog
+from league.models.totals import MemberTotal
+u = ImportUpload.objects.get(pk={pk})
+print(json.dumps({{"status": u.status, "games": Game.objects.count(),
+    "results": Result.objects.count(), "audit": AuditLog.objects.count(),
+    "totals": sum(t.games for t in MemberTotal.objects.filter(season__isnull=True))}}))
+"""
+
+REQUEUE = """
+import json
+from django.utils import timezone
+from league.excel import services as excel_services, tasks
+from league.models import ImportUpload
+u = ImportUpload.objects.get(pk={pk})
+# What the status page offers after ImportUpload.STALLED_AFTER: confirm it again.
+ImportUpload.objects.filter(pk=u.pk).update(touched=timezone.now() - ImportUpload.STALLED_AFTER * 2)
+assert excel_services.upload_claim(upload=u)
+excel_services.upload_queue(upload=u, choices={{"language": "en"}})
+tasks.import_run.enqueue(u.pk)
+print(json.dumps({{"ok": True}}))
+"""
+
+RESETTLE_SETUP = """
+import datetime, json
+from league.models import Club, RulesVersion
+from league.rules import services, tasks
+import scoring
+club = Club.objects.get(slug="i")
+rules = {**scoring.PRESETS["mame-no-kai"].rules.to_json(), "uma": [30, 10, -10, -30]}
+version = services.rules_version_create(club=club, user=None,
+    effective_from=datetime.date(2021, 1, 1), rules_json=rules)
+run = services.resettle_queue(version=version, user=None)
+tasks.resettle_run.enqueue(run.pk)
+print(json.dumps({"run": run.pk, "version": version.pk}))
+"""
+
+RESETTLE_STATUS = """
+import json
+from league.models import Game, ResettleRun
+r = ResettleRun.objects.get(pk={pk})
+print(json.dumps({{"status": r.status, "done": r.games_done, "moved": r.games_moved,
+    "total": r.games_total, "under": Game.objects.filter(rules_version_id={version}).count()}}))
+"""
+
+
+@pytest.mark.database_tasks
+def test_a_worker_killed_mid_import_leaves_nothing_then_imports_and_resettles(database_url):
+    """The import runs in a worker: killed halfway, the database is as before (one transaction)
+    and another process sees the import as running (the status page says it stopped once
+    STALLED_AFTER has passed); confirmed again, a worker imports it; then a re-settle of every
+    game runs in a worker, in batches, its progress read by another process."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "league.settings",
+        "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
+        "DEBUG": "true",
+    }
+    manage(env, "migrate", "--no-input")
+    games = 3_000
+    upload = shell(env, IMPORT_SETUP.format(games=games))["upload"]
+    before = shell(env, IMPORT_STATUS.format(pk=upload))
+    assert before["status"] == "queued" and before["games"] == 0
+
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "manage.py",
+            "db_worker",
+            "--no-reload",
+            "--no-startup-delay",
+            "--interval",
+            "0.1",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while shell(env, IMPORT_STATUS.format(pk=upload))["status"] != "running":
+            assert time.monotonic() < deadline and worker.poll() is None
+            time.sleep(0.2)
+        time.sleep(1.0)  # well inside the import's transaction
+    finally:
+        worker.kill()  # SIGKILL: no clean-up of any kind
+        worker.wait()
+    killed = shell(env, IMPORT_STATUS.format(pk=upload))
+    assert killed == {**before, "status": "running"}  # nothing half-imported
+
+    shell(env, REQUEUE.format(pk=upload))
+    manage(env, "db_worker", "--batch", "--no-startup-delay", "--interval", "0", timeout=600)
+    done = shell(env, IMPORT_STATUS.format(pk=upload))
+    assert done["status"] == "done"
+    assert (done["games"], done["results"], done["totals"]) == (games, 4 * games, 4 * games)
+
+    started = shell(env, RESETTLE_SETUP)
+    run, version = started["run"], started["version"]
+    queued = shell(env, RESETTLE_STATUS.format(pk=run, version=version))
+    assert queued == {"status": "queued", "done": 0, "moved": 0, "total": games, "under": 0}
+    manage(env, "db_worker", "--batch", "--no-startup-delay", "--interval", "0", timeout=600)
+    finished = shell(env, RESETTLE_STATUS.format(pk=run, version=version))
+    assert finished == {
+        "status": "done",
+        "done": games,
+        "moved": games,
+        "total": games,
+        "under": games,
+    }

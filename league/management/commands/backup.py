@@ -66,6 +66,7 @@ from league.models import (
     OnlineName,
     OpenTransfer,
     PairTotal,
+    ResettleRun,
     Result,
     RulesVersion,
     Season,
@@ -110,12 +111,14 @@ MODELS: tuple[type[models.Model], ...] = (
     Invitation,
 )
 # User names' keys (UsernameKey) are written with each user that restore creates; spreadsheets
-# made in the background (ExportFile) can be made again from the games; kept rows (totals,
-# statistics) are rebuilt by restore (league.standings.services.club_rebuild).
+# made in the background (ExportFile) can be made again from the games; a re-settle's progress
+# (ResettleRun) is the audit log's story told again; kept rows (totals, statistics) are rebuilt
+# by restore (league.standings.services.club_rebuild).
 NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     LoginAttempt,
     ImportUpload,
     ExportFile,
+    ResettleRun,
     MemberDay,
     MemberTotal,
     UsernameKey,
