@@ -19,7 +19,16 @@ import scoring
 from league import money
 from league.accounts import invitations
 from league.excel import tasks as export_tasks
-from league.models import ApiToken, Club, Day, LedgerEntry, Member, RulesVersion, Season
+from league.models import (
+    ApiToken,
+    Club,
+    Day,
+    LedgerEntry,
+    Member,
+    ResettleRun,
+    RulesVersion,
+    Season,
+)
 from league.recording import services
 from league.table import services as table_services
 from league.teams import services as team_services
@@ -141,7 +150,10 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
         key=uuid.uuid4(),
         event={"result": "draw", "tenpai": [str(players[0].pk)]},
     )
+    # A re-settle run's progress page (league.rules.tasks): the row its confirmation makes.
+    run = ResettleRun.objects.create(club=club, version=version, user=organiser, games_total=0)
     return {
+        "run_id": run.pk,
         "key": table.key,
         "export_id": export.pk,
         "invitation_id": invitation.pk,
