@@ -335,7 +335,7 @@ def test_the_share_link_and_the_workbook_show_team_standings(
         reverse("export_standings", args=[club.slug]), {"season": season.pk}
     )
     book = load_workbook(io.BytesIO(b"".join(response.streaming_content)))
-    assert len(book.worksheets) == 2
+    assert [ws.title for ws in book.worksheets][:2] == ["成績表", "チーム成績"]  # then 統計
     rows = [list(r) for r in book.worksheets[1].iter_rows(values_only=True)]
     assert rows[1][:2] == [1, "青組"] and float(rows[1][5]) == 37.0
     assert rows[2][:2] == [2, "赤組"] and float(rows[2][4]) == -20.0 and float(rows[2][5]) == -57.0
