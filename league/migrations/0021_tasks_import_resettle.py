@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0019_username_keys'),
+        ('league', '0020_stats_rating'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

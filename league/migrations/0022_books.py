@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0020_stats_rating'),
+        ('league', '0021_tasks_import_resettle'),
     ]
 
     operations = [
