@@ -350,14 +350,16 @@ def member_rebuild(*, member: Member) -> None:
 
 
 def club_rebuild(*, club: Club) -> None:
-    """Recompute every aggregate of a club from its stored results."""
-    MemberTotal.objects.filter(club=club).delete()
-    MemberDay.objects.filter(club=club).delete()
-    _insert_totals(club.pk, None)
-    for season in Season.objects.filter(club=club):
-        _insert_totals(club.pk, season)
-    _insert_days(club.pk)
-    kept.club_rebuilt(club_id=club.pk)
+    """Recompute every aggregate of a club from its stored results, in one transaction (the
+    statistics' replay locks the club's chronicle row)."""
+    with transaction.atomic():
+        MemberTotal.objects.filter(club=club).delete()
+        MemberDay.objects.filter(club=club).delete()
+        _insert_totals(club.pk, None)
+        for season in Season.objects.filter(club=club):
+            _insert_totals(club.pk, season)
+        _insert_days(club.pk)
+        kept.club_rebuilt(club_id=club.pk)
 
 
 __all__ = [

@@ -92,7 +92,9 @@ def test_resettles_racing_twenty_recordings_and_edits_never_deadlock(club, membe
     ]
     calls += [
         lambda c=c, i=i: c.post(
-            new_url, new_game_post(table=f"N{i}") | {"date": DATES[i].isoformat()}
+            new_url,
+            new_game_post(table=f"N{i}")
+            | {"date": DATES[i].isoformat(), "confirm_duplicate": "on"},
         )
         for i, c in enumerate(recorders)
     ]
