@@ -133,7 +133,8 @@ sheet = book.create_sheet("history")
 sheet.append(["date", "table", "E", "pts", "S", "pts", "W", "pts", "N", "pts"])
 for i in range({games}):
     day = datetime.date(2021, 1, 1) + datetime.timedelta(days=i // 8)
-    sheet.append([day, "A", "A", 45000, "B", 30000, "C", 20000, "D", 5000])
+    k = 100 * (i % 8)  # the day's games differ: the same points twice would be a duplicate
+    sheet.append([day, "A", "A", 45000 - k, "B", 30000, "C", 20000, "D", 5000 + k])
 out = io.BytesIO()
 book.save(out)
 parsed = imports.workbook_read(out.getvalue(), players=4)
