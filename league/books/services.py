@@ -45,6 +45,7 @@ from league.models import (
     Result,
     RulesVersion,
 )
+from league.models.games import stored_game_result
 
 Party = int | None
 NO_MONEY = scoring.rules_from_json({"preset": "takabari-kenko"})
@@ -171,35 +172,13 @@ def _day_version(day: Day, versions: Sequence[RulesVersion]) -> RulesVersion | N
     return _version_on(versions, day.date)
 
 
-def _game_result(game: Game) -> scoring.GameResult:
-    rows = list(game.results.all())
-    players = tuple(
-        scoring.PlayerResult(
-            name=str(r.member_id),
-            points=r.points,
-            rank=r.rank,
-            score=r.score,
-            chips=r.chips,
-            yen=r.yen,
-            chombo=r.chombo,
-        )
-        for r in rows
-    )
-    return scoring.GameResult(
-        players=players,
-        total_score=sum(p.score for p in players),
-        deposits=game.deposits,
-        rate=(game.rate or None) if any(r.yen is not None for r in rows) else None,
-    )
-
-
 def settle(day: Day, versions: Sequence[RulesVersion]) -> scoring.DayResult:
     """The day's result from its loaded games, attendees and shūgi (_load)."""
     version = _day_version(day, versions)
     rules = version.rules if version is not None else NO_MONEY
     return scoring.settle_day(
         rules,
-        [_game_result(g) for g in day.games.all() if g.results.all()],
+        [stored_game_result(g, list(g.results.all())) for g in day.games.all() if g.results.all()],
         attendees=[str(m.pk) for m in day.attendees.all()],
         shugi=[scoring.Shugi(str(s.winner_id), s.multiplier) for s in day.shugi.all()],
     )

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+import scoring
 from league.models.clubs import Club
 from league.models.members import Member
 from league.models.rules import RulesVersion
@@ -185,3 +188,25 @@ class ChipEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} {self.kind}"
+
+
+def stored_game_result(game: Game, rows: Sequence[Result]) -> scoring.GameResult:
+    """A stored game back as the engine's value (it re-checks that the numbers add up)."""
+    players = tuple(
+        scoring.PlayerResult(
+            name=str(r.member_id),
+            points=r.points,
+            rank=r.rank,
+            score=r.score,
+            chips=r.chips,
+            yen=r.yen,
+            chombo=r.chombo,
+        )
+        for r in rows
+    )
+    return scoring.GameResult(
+        players=players,
+        total_score=sum(p.score for p in players),
+        deposits=game.deposits,
+        rate=(game.rate or None) if any(r.yen is not None for r in rows) else None,
+    )

@@ -50,6 +50,7 @@ from league.models import (
 )
 from league.models.audit import User, audit, stored_user
 from league.models.clubs import lock_club
+from league.models.games import stored_game_result
 from league.models.members import lock_live_members
 from league.standings.stats import standings
 
@@ -124,28 +125,6 @@ def party(name: str | None) -> Party:
     return None if name is None else int(name)
 
 
-def _stored_game_result(game: Game, rows: Sequence[Result]) -> scoring.GameResult:
-    """A stored game back as the engine's value (it re-checks that the numbers add up)."""
-    players = tuple(
-        scoring.PlayerResult(
-            name=str(r.member_id),
-            points=r.points,
-            rank=r.rank,
-            score=r.score,
-            chips=r.chips,
-            yen=r.yen,
-            chombo=r.chombo,
-        )
-        for r in rows
-    )
-    return scoring.GameResult(
-        players=players,
-        total_score=sum(p.score for p in players),
-        deposits=game.deposits,
-        rate=(game.rate or None) if any(r.yen is not None for r in rows) else None,
-    )
-
-
 def _days_with_data(days: Sequence[Day]) -> None:
     """Load every day's counted games, attendees and shūgi in a constant number of queries."""
     for day in days:  # a Day loaded before must show the games recorded since
@@ -162,7 +141,7 @@ def _days_with_data(days: Sequence[Day]) -> None:
 
 def _settle_loaded_day(day: Day, rules: scoring.Rules) -> scoring.DayResult:
     results = [
-        _stored_game_result(g, list(g.results.all())) for g in day.games.all() if g.results.all()
+        stored_game_result(g, list(g.results.all())) for g in day.games.all() if g.results.all()
     ]
     return scoring.settle_day(
         rules,
@@ -1052,7 +1031,7 @@ def resettle_days(*, version: RulesVersion, changes: Sequence[object]) -> list[R
         for g in day.games.all():
             rows = list(g.results.all())
             if rows:
-                results.append(moved.get(g.pk) or _stored_game_result(g, rows))
+                results.append(moved.get(g.pk) or stored_game_result(g, rows))
         try:
             after = scoring.settle_day(
                 version.rules,
