@@ -57,7 +57,7 @@ def test_a_long_folding_name_is_stored_on_every_path(
 ):
     slug = club.slug
     # 1. The member form.
-    response = organiser_client.post(reverse("member_new", args=[slug]), {"name": name})
+    response = organiser_client.post(reverse("member_new", args=[slug]), {"name_0": name})
     assert response.status_code == 302
     created = Member.objects.get(club=club, name=name)
     assert created.name_key == name_key(name)
