@@ -211,6 +211,7 @@ def table_play(
                 "urls": {
                     "hand": f"/c/{club.slug}/table/{tg.key}/hands/",
                     "undo": f"/c/{club.slug}/table/{tg.key}/undo/",
+                    "value": f"/c/{club.slug}/table/{tg.key}/value/",
                     "state": f"/c/{club.slug}/table/{tg.key}/state/",
                     "finish": f"/c/{club.slug}/table/{tg.key}/finish/",
                 },
@@ -275,6 +276,20 @@ def table_hand(request: HttpRequest, slug: str, key: uuid.UUID) -> JsonResponse:
     except ServiceError as e:
         return _bad(e.errors)
     return JsonResponse(services.state_json(tg), status=201 if created else 200)
+
+
+@require_http_methods(["POST"])
+def table_value(request: HttpRequest, slug: str, key: uuid.UUID) -> JsonResponse:
+    """The point calculator: a winning hand's tiles → han, fu, yaku and the payment."""
+    club = club_for(request, slug, organiser=True)
+    tg = _table_game(club, key)
+    body = _json_body(request)
+    if body is None:
+        return _bad({NON_FIELD: [_("Send the hand as a JSON object.")]})
+    try:
+        return JsonResponse(services.hand_value(tg=tg, data=body))
+    except ServiceError as e:
+        return _bad(e.errors)
 
 
 @require_http_methods(["POST"])
