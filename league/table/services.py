@@ -549,6 +549,93 @@ def table_game_edit(
     return game
 
 
+# --- a game played elsewhere, kept hand by hand ----------------------------------------------
+
+NAME_FIELDS = ("from", "winner", "player")
+NAME_LISTS = ("riichi", "tenpai", "nagashi")
+
+
+def renamed(event: Any, names: dict[str, str]) -> Any:
+    """A hand object with every player named by `names` (e.g. online name → member pk)."""
+    if isinstance(event, list):
+        return [renamed(e, names) for e in event]
+    if not isinstance(event, dict):
+        return event
+    out: dict[str, Any] = {}
+    for k, v in event.items():
+        if k in NAME_FIELDS and isinstance(v, str):
+            out[k] = names.get(v, v)
+        elif k in NAME_LISTS and isinstance(v, list):
+            out[k] = [names.get(p, p) if isinstance(p, str) else p for p in v]
+        elif k in ("winners", "pao"):
+            out[k] = renamed(v, names)
+        else:
+            out[k] = v
+    return out
+
+
+def played_game_keep(
+    *,
+    game: Game,
+    user: User,
+    key: uuid.UUID,
+    members: Sequence[Member],
+    rules: scoring.HandRules,
+    events: Sequence[dict[str, Any]],
+) -> TableGame:
+    """Keep the hands of a game recorded otherwise (an online log, league.online) with it: a table
+    game linked to `game`, its hands as the engine plays them (players named by member pk, as at
+    the table) and each player's hand statistics, so that per-hand statistics count it. Inside
+    the caller's transaction; the engine must agree with the game's points (the caller checked
+    the log), else nothing is kept."""
+    players = tuple(str(m.pk) for m in members)
+    result = scoring.play_game(
+        rules, hands_game_from_json({"players": list(players), "hands": list(events)})
+    )
+    if [r.points for r in game.results.filter(counted=True).order_by("seat")] != list(
+        result.state.points
+    ):
+        raise ServiceError.one(NON_FIELD, _("The hands disagree with the game's points."))
+    tg = TableGame.objects.create(
+        club_id=game.club_id,
+        key=key,
+        date=game.date,
+        table=game.table,
+        rate=game.rate,
+        rules_version=game.rules_version,
+        hand_rules=rules.to_json(),
+        seats=[m.pk for m in members],
+        game=game,
+        created_by=user if getattr(user, "pk", None) else None,
+    )
+    last = len(events) - 1
+    hands = Hand.objects.bulk_create(
+        [
+            Hand(
+                table_game=tg,
+                index=i,
+                revision=game.revision,
+                key=uuid.uuid5(key, str(i)),
+                event=dict(event),
+                marks={},
+                round=r.round,
+                honba=r.honba,
+                sticks=r.sticks,
+                dealer=r.dealer,
+                deltas=list(r.deltas),
+                scores=list(r.scores),
+                ended=(result.state.ended or "") if i == last else "",
+                recorded_by=user if getattr(user, "pk", None) else None,
+            )
+            for i, (event, r) in enumerate(zip(events, result.hands, strict=True))
+        ]
+    )
+    tg.club = game.club
+    played = Played(rules, players, hands, list(result.hands), result.state, result.chombo)
+    HandStat.objects.bulk_create(hand_stats(tg, played, game))
+    return tg
+
+
 # --- statistics at write time ----------------------------------------------------------------
 
 
