@@ -286,7 +286,11 @@ def _hand_text(event: dict[str, Any], names: dict[str, str]) -> str:
         return _("%(winner)s tsumo") % {"winner": name(event.get("winner"))}
     if result == "draw":
         tenpai = "・".join(name(p) for p in event.get("tenpai", []))
-        return _("Draw (tenpai: %(tenpai)s)") % {"tenpai": tenpai} if tenpai else str(_("Draw"))
+        text = _("Draw (tenpai: %(tenpai)s)") % {"tenpai": tenpai} if tenpai else str(_("Draw"))
+        if event.get("nagashi"):
+            nagashi = "・".join(name(p) for p in event["nagashi"])
+            text += " " + _("nagashi mangan: %(players)s") % {"players": nagashi}
+        return text
     if result == "abortive":
         return str(_("Abortive draw"))
     return _("Chombo by %(player)s") % {"player": name(event.get("player"))}
@@ -303,6 +307,10 @@ def _hand_marks(event: dict[str, Any], marks: dict[str, Any], names: dict[str, s
         if win.get("fu") and not win.get("yakuman"):
             hand += _(" %(fu)s fu") % {"fu": win["fu"]}
         mark = marks.get(who, {})
+        if isinstance(win.get("pao"), dict):
+            hand += " " + _("(pao: %(player)s)") % {
+                "player": names.get(str(win["pao"].get("player")), "?")
+            }
         extra = [
             str(text)
             for flag, text in (("ippatsu", _("ippatsu")), ("called", _("called")))
@@ -313,5 +321,6 @@ def _hand_marks(event: dict[str, Any], marks: dict[str, Any], names: dict[str, s
             for count, text in (("ura", _("ura")), ("aka", _("red")))
             if mark.get(count)
         ]
+        extra += [str(y) for y in mark.get("yaku", [])]
         out.append(" ".join([names.get(who, "?"), hand, *extra]))
     return out

@@ -150,6 +150,8 @@ def test_nagashi_and_pao_on_the_phone(phone, live_server, log_in, club_setup, sc
     page.locator("[data-save]").click()
     page.wait_for_url("**/games/*/")
     screenshot("table-pao-saved-game")
+    detail = page.locator(".hands-detail").inner_text()
+    assert "流し満貫 千葉" in detail and "（パオ 土井）" in detail and "（パオ 青木）" in detail
     tg.refresh_from_db()
     results = list(Result.objects.filter(game=tg.game_id, counted=True).order_by("seat"))
     assert [r.points for r in results] == [p["points"] for p in out["final"]["players"]]
