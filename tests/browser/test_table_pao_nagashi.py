@@ -156,3 +156,29 @@ def test_nagashi_and_pao_on_the_phone(phone, live_server, log_in, club_setup, sc
     results = list(Result.objects.filter(game=tg.game_id, counted=True).order_by("seat"))
     assert [r.points for r in results] == [p["points"] for p in out["final"]["players"]]
     assert HandStat.objects.filter(game=tg.game_id).count() == 4
+
+
+def test_three_players_on_the_phone(phone, live_server, log_in, screenshot):
+    """関西ぱいろん 3人: three seats on the score display, ツモ損 counted by the phone and the server."""
+    club = make_club("pairon3", "pairon-kansai-3p", "関西ぱいろん")
+    for name, kana in MEMBER_NAMES[:3]:
+        Member.objects.create(club=club, name=name, kana=kana)
+    make_user("organiser", club, Membership.ORGANISER)
+    page = phone
+    log_in("organiser")
+    members = list(Member.objects.filter(club=club).order_by("pk"))
+    query = "&".join(f"member_{i}={m.pk}" for i, m in enumerate(members))
+    page.goto(f"{live_server.url}/c/pairon3/table/new/?{query}")
+    page.locator("[data-start]").click()
+    page.wait_for_selector("[data-scoreboard]")
+    assert page.locator("[data-seat]").count() == 3
+    names = [m.name for m in members]
+    # 東1: the second seat tsumo mangan: the dealer pays 4,000, the other 2,000 (North absent).
+    page.locator("[data-result='tsumo']").click()
+    pick(page, "winners", names[1])
+    winner_box(page, names[1]).locator("[data-han='5']").first.click()
+    page.locator("[data-record]").click()
+    synced(page)
+    shown = [page.locator(f"[data-seat='{i}'] [data-points]").inner_text() for i in range(3)]
+    assert shown == ["31,000", "41,000", "33,000"]
+    screenshot("table-three-players")
