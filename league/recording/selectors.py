@@ -250,7 +250,8 @@ class HandRow:
 
 def game_hands(*, game: Game, names: list[str]) -> tuple[list[HandRow], str]:
     """The hands of the game's current revision, in order, and its table game's key (one query;
-    a second only for a game with hands). `names` are the players in seat order."""
+    a second only for a game with hands). `names` are the players in seat order. An online
+    game's hands come from its log: no key (it is corrected on the ordinary form, players only)."""
     hands = list(
         Hand.objects.filter(table_game__game=game, live=True)
         .order_by("index")
@@ -258,8 +259,11 @@ def game_hands(*, game: Game, names: list[str]) -> tuple[list[HandRow], str]:
     )
     if not hands:
         return [], ""
-    table = TableGame.objects.filter(game=game).values_list("seats", "key").first()
-    seats, key = table if table else ([], "")
+    table = (
+        TableGame.objects.filter(game=game).values_list("seats", "key", "game__online_log").first()
+    )
+    seats, key, online = table if table else ([], "", None)
+    key = "" if online is not None else key
     by_pk = {str(pk): names[i] for i, pk in enumerate(seats)}
     return [
         HandRow(

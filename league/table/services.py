@@ -25,9 +25,10 @@ from django.utils.translation import gettext as _
 import scoring
 from league import limits
 from league.core.errors import NON_FIELD, ServiceError, problem_message
-from league.models import Game, Hand, HandStat, Member, RulesVersion, TableGame
+from league.models import Game, Hand, HandStat, Member, OnlineLog, RulesVersion, TableGame
 from league.models.audit import User, audit
 from league.models.clubs import Club, lock_club
+from league.models.hands import renamed_event
 from league.models.rules import rules_in_force
 from league.recording import services as recording
 from league.recording.services import ChipInput, GameInput, SeatInput
@@ -501,6 +502,11 @@ def table_game_edit(
         if game is None:
             raise ServiceError.one(NON_FIELD, _("This game has not been saved yet."))
         recording.game_check_revision(game=game, expected_revision=expected_revision)
+        if OnlineLog.objects.filter(game=game).exists():
+            raise ServiceError.one(
+                NON_FIELD,
+                _("An online game's points come from its log: only its players can be corrected."),
+            )
         rules = hand_rules_from_json(tg.hand_rules)
         players = _players(tg)
         events, marks = [], []
@@ -551,27 +557,10 @@ def table_game_edit(
 
 # --- a game played elsewhere, kept hand by hand ----------------------------------------------
 
-NAME_FIELDS = ("from", "winner", "player")
-NAME_LISTS = ("riichi", "tenpai", "nagashi")
-
 
 def renamed(event: Any, names: dict[str, str]) -> Any:
     """A hand object with every player named by `names` (e.g. online name → member pk)."""
-    if isinstance(event, list):
-        return [renamed(e, names) for e in event]
-    if not isinstance(event, dict):
-        return event
-    out: dict[str, Any] = {}
-    for k, v in event.items():
-        if k in NAME_FIELDS and isinstance(v, str):
-            out[k] = names.get(v, v)
-        elif k in NAME_LISTS and isinstance(v, list):
-            out[k] = [names.get(p, p) if isinstance(p, str) else p for p in v]
-        elif k in ("winners", "pao"):
-            out[k] = renamed(v, names)
-        else:
-            out[k] = v
-    return out
+    return renamed_event(event, names)
 
 
 def played_game_keep(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ import pytest
 from league.core.errors import ServiceError
 from league.models import Game, Hand, HandStat, Member, Membership, OnlineLog, Result, TableGame
 from league.online import services
+from league.recording import services as recording
+from league.table import services as table_services
 from tests.conftest import _client, make_club, make_user
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "online"
@@ -66,9 +69,55 @@ def test_an_online_games_hands_are_kept_and_counted(tenhou_club, organiser, play
     wins = sum(len(h.event.get("winners", [])) + (h.event["result"] == "tsumo") for h in hands)
     assert sum(s.wins for s in stats.values()) == wins
     assert stats[players[2].pk].wins >= 1
-    # The game page shows them as a game played at the table.
+    # The game page shows them; the game is corrected on the ordinary form (its players only).
     page = _client(organiser).get(f"/c/{tenhou_club.slug}/games/{game.pk}/")
-    assert page.status_code == 200 and "data-edit-hands" in page.content.decode()
+    body = page.content.decode()
+    assert page.status_code == 200 and "data-game-hands" in body
+    assert "data-edit-hands" not in body and f"/games/{game.pk}/edit/" in body
+
+
+def test_a_name_mapped_to_the_wrong_member_is_corrected_and_the_hands_follow(
+    tenhou_club, organiser, players
+):
+    game = record(tenhou_club, organiser, players, text(GAME))
+    a = str(players[0].pk)
+    wins_before = {s.member_id: s.wins for s in HandStat.objects.filter(game=game, counted=True)}
+    data = recording.game_input_from_stored(game)
+    swapped = [data.seats[2], data.seats[0]]  # 千葉 and 青木 were the other way round
+    seats = list(data.seats)
+    seats[0] = replace(data.seats[0], member=swapped[0].member)
+    seats[2] = replace(data.seats[2], member=swapped[1].member)
+    game = recording.game_edit(
+        game=game, user=organiser, data=replace(data, seats=seats), expected_revision=1
+    )
+    assert game.revision == 2
+    tg = TableGame.objects.get(game=game)
+    assert tg.seats == [players[2].pk, players[1].pk, players[0].pk, players[3].pk]
+    live = list(Hand.objects.filter(table_game=tg, live=True).order_by("index"))
+    assert len(live) == 10 and all(h.revision == 2 for h in live)
+    assert live[0].event["winner"] == a  # 東1 Sidecar's tsumo: the third seat, now 青木
+    assert Hand.objects.filter(table_game=tg, live=False).count() == 10
+    stats = {s.member_id: s for s in HandStat.objects.filter(game=game, counted=True)}
+    assert all(s.revision == 2 for s in stats.values())
+    assert stats[players[0].pk].wins == wins_before[players[2].pk]
+    assert stats[players[2].pk].wins == wins_before[players[0].pk]
+    # Its points are the log's: an edit of them is refused, as is a correction of its hands.
+    data = recording.game_input_from_stored(game)
+    seats = [replace(data.seats[0], points=data.seats[0].points + 1000), *data.seats[1:]]
+    seats[1] = replace(seats[1], points=seats[1].points - 1000)
+    with pytest.raises(ServiceError):
+        recording.game_edit(
+            game=game, user=organiser, data=replace(data, seats=seats), expected_revision=2
+        )
+    with pytest.raises(ServiceError):
+        table_services.table_game_edit(
+            tg=tg,
+            user=organiser,
+            hands=[{"event": h.event} for h in live],
+            expected_revision=2,
+        )
+    game.refresh_from_db()
+    assert game.revision == 2
 
 
 def test_an_online_pao_game_keeps_the_liable_player(tenhou_club, organiser, players):
