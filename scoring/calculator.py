@@ -36,6 +36,74 @@ WINDS = {"east": EAST, "south": SOUTH, "west": WEST, "north": NORTH}
 MELD_KINDS = {"chi": Meld.CHI, "pon": Meld.PON, "kan": Meld.KAN, "ankan": Meld.KAN}
 
 
+# The yaku by the names a Japanese table says (the package names them in romaji); stored with the
+# hand in these names, as Tenhou's logs name them. Dora are counted, not yaku: they are left out.
+YAKU_JA = {
+    "Menzen Tsumo": "門前清自摸和",
+    "Riichi": "立直",
+    "Open Riichi": "オープン立直",
+    "Ippatsu": "一発",
+    "Chankan": "槍槓",
+    "Rinshan Kaihou": "嶺上開花",
+    "Haitei Raoyue": "海底摸月",
+    "Houtei Raoyui": "河底撈魚",
+    "Double Riichi": "両立直",
+    "Double Open Riichi": "オープン両立直",
+    "Nagashi Mangan": "流し満貫",
+    "Renhou": "人和",
+    "Pinfu": "平和",
+    "Tanyao": "断幺九",
+    "Iipeiko": "一盃口",
+    "Yakuhai (haku)": "役牌 白",
+    "Yakuhai (hatsu)": "役牌 發",
+    "Yakuhai (chun)": "役牌 中",
+    "Yakuhai (seat wind east)": "自風 東",
+    "Yakuhai (seat wind south)": "自風 南",
+    "Yakuhai (seat wind west)": "自風 西",
+    "Yakuhai (seat wind north)": "自風 北",
+    "Yakuhai (round wind east)": "場風 東",
+    "Yakuhai (round wind south)": "場風 南",
+    "Yakuhai (round wind west)": "場風 西",
+    "Yakuhai (round wind north)": "場風 北",
+    "Sanshoku Doujun": "三色同順",
+    "Ittsu": "一気通貫",
+    "Chantai": "混全帯幺九",
+    "Honroutou": "混老頭",
+    "Toitoi": "対々和",
+    "San Ankou": "三暗刻",
+    "San Kantsu": "三槓子",
+    "Sanshoku Doukou": "三色同刻",
+    "Chiitoitsu": "七対子",
+    "Shou Sangen": "小三元",
+    "Honitsu": "混一色",
+    "Junchan": "純全帯幺九",
+    "Ryanpeikou": "二盃口",
+    "Chinitsu": "清一色",
+    "Kokushi Musou": "国士無双",
+    "Chuuren Poutou": "九蓮宝燈",
+    "Suu Ankou": "四暗刻",
+    "Daisangen": "大三元",
+    "Shousuushii": "小四喜",
+    "Ryuuiisou": "緑一色",
+    "Suu Kantsu": "四槓子",
+    "Tsuu Iisou": "字一色",
+    "Chinroutou": "清老頭",
+    "Daisharin": "大車輪",
+    "Daichisei": "大七星",
+    "Dai Suushii": "大四喜",
+    "Kokushi Musou Juusanmen Matchi": "国士無双十三面待ち",
+    "Suu Ankou Tanki": "四暗刻単騎",
+    "Daburu Chuuren Poutou": "純正九蓮宝燈",
+    "Tenhou": "天和",
+    "Chiihou": "地和",
+    "Renhou (yakuman)": "人和",
+    "Paarenchan": "八連荘",
+}
+DORA = {"Dora": "dora", "Aka Dora": "aka", "Ura Dora": "ura"}
+# The yakuman a player may be liable for (責任払い), as the hands engine's `pao` names them.
+PAO_YAKU = {"Daisangen": "daisangen", "Dai Suushii": "daisuushii", "Suu Kantsu": "suukantsu"}
+
+
 @dataclass(frozen=True, slots=True)
 class ClubOptions:
     """The options a club sets that the hand rules do not carry."""
@@ -86,6 +154,20 @@ class Valued:
             return {"yakuman": self.yakuman}
         assert self.han is not None and self.fu is not None
         return {"han": self.han, "fu": self.fu} if self.han < 5 else {"han": self.han}
+
+    @property
+    def yaku_names(self) -> list[str]:
+        """The yaku (dora aside) in Japanese, as kept with the hand."""
+        return [YAKU_JA.get(name, name) for name, _han in self.yaku if name not in DORA]
+
+    def dora_count(self, kind: str) -> int:
+        """Dora of one kind (`dora`, `aka`, `ura`) counted in the hand's han."""
+        return sum(han for name, han in self.yaku if DORA.get(name) == kind)
+
+    @property
+    def pao_yaku(self) -> list[str]:
+        """The yakuman of this hand that can have a liable player (the engine's names)."""
+        return [PAO_YAKU[name] for name, _han in self.yaku if name in PAO_YAKU]
 
 
 def _bad(field_name: str, message: str) -> InputError:

@@ -119,7 +119,8 @@ def _preset(players: int, east_only: bool) -> str:
     return "tenhou-tonpuu" if east_only else "tenhou"
 
 
-def _rules_json(preset: str) -> Any:
+def rules_json(preset: str) -> Any:
+    """The hands rules (a preset name or object) of the log's room."""
     if preset == "tenhou-3p-tonpuu":
         return {"preset": "tenhou-3p", "length": "tonpuu"}
     return preset
@@ -507,7 +508,7 @@ def _win_xml(el: ET.Element, names: tuple[str, ...], field: str) -> tuple[int, i
 def check_online_game(game: OnlineGame) -> dict[str, Any]:
     """Recompute every hand with the engine and compare it with the log's own points; return the
     engine's output (`python -m scoring hands`). Raises InputError on any disagreement."""
-    rules = hand_rules_from_json(_rules_json(game.rules))
+    rules = hand_rules_from_json(rules_json(game.rules))
     try:
         result = play_game(rules, hands_game_from_json(game.hands_input()))
     except InputError as e:

@@ -10,6 +10,8 @@ hands again at the game's new revision and the old rows stop being live.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -125,3 +127,27 @@ class HandStat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} r{self.revision} {self.member_id}"
+
+
+NAME_FIELDS = ("from", "winner", "player")
+NAME_LISTS = ("riichi", "tenpai", "nagashi")
+
+
+def renamed_event(event: Any, names: dict[str, str]) -> Any:
+    """A hand object (docs/hands.md) with every player named by `names` (e.g. online name →
+    member pk, or one member's pk → another's); names not in `names` stay."""
+    if isinstance(event, list):
+        return [renamed_event(e, names) for e in event]
+    if not isinstance(event, dict):
+        return event
+    out: dict[str, Any] = {}
+    for k, v in event.items():
+        if k in NAME_FIELDS and isinstance(v, str):
+            out[k] = names.get(v, v)
+        elif k in NAME_LISTS and isinstance(v, list):
+            out[k] = [names.get(p, p) if isinstance(p, str) else p for p in v]
+        elif k in ("winners", "pao"):
+            out[k] = renamed_event(v, names)
+        else:
+            out[k] = v
+    return out

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import datetime
 import re
+import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -23,11 +24,13 @@ from django.utils.translation import gettext as _
 
 import scoring
 from league.core.errors import ServiceError
-from league.models import Club, Game, Member, OnlineLog, OnlineName
+from league.models import Club, Game, Member, OnlineLog, OnlineName, RulesVersion
 from league.models.audit import User, audit, stored_user
 from league.models.clubs import lock_club
 from league.recording import services as recording
+from league.table import services as table
 from scoring import online
+from scoring.hands_json import hand_rules_from_json
 
 LOG = "log"  # the form field every problem of the log is shown on
 NON_FIELD_MEMBERS = "members"
@@ -102,6 +105,22 @@ def log_read(text: str | bytes, *, filename: str = "") -> ReadLog:
     return ReadLog(game, hands)
 
 
+def players_problem(club: Club, read: ReadLog, date: datetime.date) -> str | None:
+    """Why the club cannot take this log on `date`: a 3-player (三麻) log in a club of four, or
+    the other way round (None when it can). The rules in force that day decide; without any, the
+    club's latest."""
+    version = RulesVersion.in_force(club, date) or (
+        RulesVersion.objects.filter(club=club).order_by("-effective_from").first()
+    )
+    logged = len(read.game.names)
+    if version is None or version.rules.players == logged:
+        return None
+    return _(
+        "This log is a game of %(logged)s players; the club's rules on %(date)s are for "
+        "%(club)s players. Nothing was recorded."
+    ) % {"logged": logged, "club": version.rules.players, "date": date.isoformat()}
+
+
 def remembered_members(club: Club, names: Sequence[str]) -> dict[str, Member]:
     """The members the club has mapped these online names to (one query)."""
     rows = OnlineName.objects.filter(club=club, site="tenhou", name__in=list(names))
@@ -139,6 +158,8 @@ def online_game_record(
     (seat order); remember the mapping. Raises ServiceError (nothing stored) for a log already
     recorded, a member chosen twice, or a game the club's rules cannot settle."""
     names = read.game.names
+    if (problem := players_problem(club, read, date)) is not None:
+        raise ServiceError.one(LOG, problem)
     if len(members) != len(names) or len({m.pk for m in members}) != len(members):
         raise ServiceError.one(NON_FIELD_MEMBERS, _("Choose a different member for each seat."))
     data = recording.GameInput(
@@ -158,6 +179,7 @@ def online_game_record(
                 raise _duplicate(found)
             _remember(club, user, names, members)
             game = recording.game_record(club=club, user=user, data=data)
+            kept = _keep_hands(game, user, read, members)
             log = OnlineLog.objects.create(
                 club=club,
                 site=read.game.site,
@@ -179,6 +201,7 @@ def online_game_record(
                     "format": log.log_format,
                     "names": list(names),
                     "members": [m.pk for m in members],
+                    "hands": kept,
                 },
                 game=game,
             )
@@ -189,6 +212,20 @@ def online_game_record(
         if found is not None:
             raise _duplicate(found) from None
         raise
+
+
+def _keep_hands(game: Game, user: User, read: ReadLog, members: Sequence[Member]) -> int:
+    """The log's hands kept with the game (league.table's Hand and HandStat, as a game played at
+    the table), players named by member: the club's per-hand statistics count online games too.
+    The number of hands kept."""
+    rules = replace(hand_rules_from_json(online.rules_json(read.game.rules)), start=read.game.start)
+    names = {name: str(m.pk) for name, m in zip(read.game.names, members, strict=True)}
+    events = [table.renamed(e, names) for e in read.game.events]
+    key = uuid.uuid5(uuid.NAMESPACE_URL, f"jancho:online:{game.club_id}:{read.game.fingerprint}")
+    table.played_game_keep(
+        game=game, user=user, key=key, members=members, rules=rules, events=events
+    )
+    return len(events)
 
 
 def _remember(club: Club, user: User, names: Sequence[str], members: Sequence[Member]) -> None:

@@ -80,6 +80,13 @@ def online_import(request: HttpRequest, slug: str) -> HttpResponse:
             for message in e.errors.get(services.LOG, []):
                 form.add_error(None, message)
         else:
+            if (problem := services.players_problem(club, read, today())) is not None:
+                form.add_error(None, problem)
+                return render(
+                    request,
+                    "league/online/online_import.html",
+                    {"club": club, "form": form, "logs": services.recent_logs(club)},
+                )
             map_form = _map_form(
                 club, read, log=form.cleaned_data["log"], filename=form.cleaned_data["filename"]
             )

@@ -250,7 +250,8 @@ class HandRow:
 
 def game_hands(*, game: Game, names: list[str]) -> tuple[list[HandRow], str]:
     """The hands of the game's current revision, in order, and its table game's key (one query;
-    a second only for a game with hands). `names` are the players in seat order."""
+    a second only for a game with hands). `names` are the players in seat order. An online
+    game's hands come from its log: no key (it is corrected on the ordinary form, players only)."""
     hands = list(
         Hand.objects.filter(table_game__game=game, live=True)
         .order_by("index")
@@ -258,8 +259,11 @@ def game_hands(*, game: Game, names: list[str]) -> tuple[list[HandRow], str]:
     )
     if not hands:
         return [], ""
-    table = TableGame.objects.filter(game=game).values_list("seats", "key").first()
-    seats, key = table if table else ([], "")
+    table = (
+        TableGame.objects.filter(game=game).values_list("seats", "key", "game__online_log").first()
+    )
+    seats, key, online = table if table else ([], "", None)
+    key = "" if online is not None else key
     by_pk = {str(pk): names[i] for i, pk in enumerate(seats)}
     return [
         HandRow(
@@ -286,7 +290,11 @@ def _hand_text(event: dict[str, Any], names: dict[str, str]) -> str:
         return _("%(winner)s tsumo") % {"winner": name(event.get("winner"))}
     if result == "draw":
         tenpai = "・".join(name(p) for p in event.get("tenpai", []))
-        return _("Draw (tenpai: %(tenpai)s)") % {"tenpai": tenpai} if tenpai else str(_("Draw"))
+        text = _("Draw (tenpai: %(tenpai)s)") % {"tenpai": tenpai} if tenpai else str(_("Draw"))
+        if event.get("nagashi"):
+            nagashi = "・".join(name(p) for p in event["nagashi"])
+            text += " " + _("nagashi mangan: %(players)s") % {"players": nagashi}
+        return text
     if result == "abortive":
         return str(_("Abortive draw"))
     return _("Chombo by %(player)s") % {"player": name(event.get("player"))}
@@ -303,6 +311,10 @@ def _hand_marks(event: dict[str, Any], marks: dict[str, Any], names: dict[str, s
         if win.get("fu") and not win.get("yakuman"):
             hand += _(" %(fu)s fu") % {"fu": win["fu"]}
         mark = marks.get(who, {})
+        if isinstance(win.get("pao"), dict):
+            hand += " " + _("(pao: %(player)s)") % {
+                "player": names.get(str(win["pao"].get("player")), "?")
+            }
         extra = [
             str(text)
             for flag, text in (("ippatsu", _("ippatsu")), ("called", _("called")))
@@ -313,5 +325,6 @@ def _hand_marks(event: dict[str, Any], marks: dict[str, Any], names: dict[str, s
             for count, text in (("ura", _("ura")), ("aka", _("red")))
             if mark.get(count)
         ]
+        extra += [str(y) for y in mark.get("yaku", [])]
         out.append(" ".join([names.get(who, "?"), hand, *extra]))
     return out

@@ -26,8 +26,10 @@ from league.models import (
     Club,
     Day,
     Game,
+    Hand,
     HandStat,
     Member,
+    OnlineLog,
     Result,
     RulesVersion,
     TableGame,
@@ -35,6 +37,7 @@ from league.models import (
 from league.models.audit import User, audit, audit_entry, audit_many, stored_user
 from league.models.clubs import lock_club
 from league.models.draw import DrawRound, DrawSeat, DrawTable
+from league.models.hands import renamed_event
 from league.models.members import MERGED_MEMBER, lock_live_members
 from league.models.rules import rules_in_force
 from league.standings import services as aggregates
@@ -564,10 +567,14 @@ def game_edit(
         game = _locked(game, expected_revision)
         if game.voided:
             raise ServiceError.one(NON_FIELD, _("A void game cannot be edited."))
+        online = False
         if not from_hands and game.by_hands:  # type: ignore[attr-defined]
-            raise ServiceError.one(
-                NON_FIELD, _("This game was recorded hand by hand: correct its hands.")
-            )
+            online = OnlineLog.objects.filter(game=game).exists()
+            if not online:
+                raise ServiceError.one(
+                    NON_FIELD, _("This game was recorded hand by hand: correct its hands.")
+                )
+            _online_points_kept(game, data)
         # Settled under the version the game has now (a re-settle may have moved it).
         preview = game_preview(
             club=game.club, data=data, version=game.rules_version, check_date=False
@@ -583,6 +590,8 @@ def game_edit(
         game.deposits = data.deposits
         game.save()
         _write_revision(game, preview, data)
+        if online:
+            _online_hands_follow(game, data)
         books.post(club_id=game.club_id, days=[game.day_id])
         audit(
             club=game.club,
@@ -594,6 +603,62 @@ def game_edit(
             game=game,
         )
     return game
+
+
+def _online_points_kept(game: Game, data: GameInput) -> None:
+    """An online game's points are its log's: an edit may change who played (a name mapped to
+    the wrong member), the table, rate or chips, never the points."""
+    points = list(
+        Result.objects.filter(game=game, revision=game.revision)
+        .order_by("seat")
+        .values_list("points", flat=True)
+    )
+    if points != [s.points for s in data.seats] or data.deposits != game.deposits:
+        raise ServiceError.one(
+            NON_FIELD,
+            _("An online game's points come from its log: only its players can be corrected."),
+        )
+
+
+def _online_hands_follow(game: Game, data: GameInput) -> None:
+    """The hands kept with an online game follow its edit: written again at the new revision
+    with the players as edited (the old rows stay, not live), and so are its hand statistics."""
+    tg = TableGame.objects.get(game=game)
+    members = [s.member for s in data.seats]
+    names = {str(old): str(m.pk) for old, m in zip(tg.seats, members, strict=True)}
+    old = list(Hand.objects.filter(table_game=tg, live=True).order_by("index"))
+    Hand.objects.filter(pk__in=[h.pk for h in old]).update(live=False)
+    Hand.objects.bulk_create(
+        [
+            Hand(
+                table_game=tg,
+                index=h.index,
+                revision=game.revision,
+                key=uuid.uuid4(),
+                event=renamed_event(h.event, names),
+                marks={names.get(k, k): v for k, v in h.marks.items()},
+                round=h.round,
+                honba=h.honba,
+                sticks=h.sticks,
+                dealer=h.dealer,
+                deltas=h.deltas,
+                scores=h.scores,
+                ended=h.ended,
+                recorded_by=h.recorded_by,
+            )
+            for h in old
+        ]
+    )
+    tg.seats = [m.pk for m in members]
+    tg.save(update_fields=["seats"])
+    stats = list(HandStat.objects.filter(game=game, counted=True))
+    HandStat.objects.filter(pk__in=[s.pk for s in stats]).update(counted=False)
+    for stat in stats:
+        stat.pk = None
+        stat.revision = game.revision
+        stat.member_id = int(names.get(str(stat.member_id), stat.member_id))
+        stat.date = game.date
+    HandStat.objects.bulk_create(stats)
 
 
 def game_void(*, game: Game, user: User, reason: str, expected_revision: int | None = None) -> Game:

@@ -113,7 +113,7 @@ def _hands_chart(hands: list[selectors.HandRow], names: list[str]) -> str:
         (name, [(0, start[i] // 100)] + [(h.index + 1, h.scores[i] // 100) for h in hands])
         for i, name in enumerate(names)
     ]
-    step = max(1, len(hands) // 6)
+    step = max(1, -(-len(hands) // 6))  # six labels at most: "南3-1" is wide on a phone
     labels = [(h.index + 1, h.label) for h in hands[::step]]
     return charts.line_chart(
         series,

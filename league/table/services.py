@@ -25,13 +25,16 @@ from django.utils.translation import gettext as _
 import scoring
 from league import limits
 from league.core.errors import NON_FIELD, ServiceError, problem_message
-from league.models import Game, Hand, HandStat, Member, RulesVersion, TableGame
+from league.models import Game, Hand, HandStat, Member, OnlineLog, RulesVersion, TableGame
 from league.models.audit import User, audit
 from league.models.clubs import Club, lock_club
+from league.models.hands import renamed_event
 from league.models.rules import rules_in_force
 from league.recording import services as recording
 from league.recording.services import ChipInput, GameInput, SeatInput
+from scoring import calculator
 from scoring import errors as codes
+from scoring.hand_points import base_points, ron_value, tsumo_shares
 from scoring.hands import STICK
 from scoring.hands_json import hand_rules_from_json, hands_game_from_json
 
@@ -499,6 +502,11 @@ def table_game_edit(
         if game is None:
             raise ServiceError.one(NON_FIELD, _("This game has not been saved yet."))
         recording.game_check_revision(game=game, expected_revision=expected_revision)
+        if OnlineLog.objects.filter(game=game).exists():
+            raise ServiceError.one(
+                NON_FIELD,
+                _("An online game's points come from its log: only its players can be corrected."),
+            )
         rules = hand_rules_from_json(tg.hand_rules)
         players = _players(tg)
         events, marks = [], []
@@ -545,6 +553,76 @@ def table_game_edit(
         HandStat.objects.filter(game=game, counted=True).update(counted=False)
         HandStat.objects.bulk_create(hand_stats(tg, played, game))
     return game
+
+
+# --- a game played elsewhere, kept hand by hand ----------------------------------------------
+
+
+def renamed(event: Any, names: dict[str, str]) -> Any:
+    """A hand object with every player named by `names` (e.g. online name → member pk)."""
+    return renamed_event(event, names)
+
+
+def played_game_keep(
+    *,
+    game: Game,
+    user: User,
+    key: uuid.UUID,
+    members: Sequence[Member],
+    rules: scoring.HandRules,
+    events: Sequence[dict[str, Any]],
+) -> TableGame:
+    """Keep the hands of a game recorded otherwise (an online log, league.online) with it: a table
+    game linked to `game`, its hands as the engine plays them (players named by member pk, as at
+    the table) and each player's hand statistics, so that per-hand statistics count it. Inside
+    the caller's transaction; the engine must agree with the game's points (the caller checked
+    the log), else nothing is kept."""
+    players = tuple(str(m.pk) for m in members)
+    result = scoring.play_game(
+        rules, hands_game_from_json({"players": list(players), "hands": list(events)})
+    )
+    if [r.points for r in game.results.filter(counted=True).order_by("seat")] != list(
+        result.state.points
+    ):
+        raise ServiceError.one(NON_FIELD, _("The hands disagree with the game's points."))
+    tg = TableGame.objects.create(
+        club_id=game.club_id,
+        key=key,
+        date=game.date,
+        table=game.table,
+        rate=game.rate,
+        rules_version=game.rules_version,
+        hand_rules=rules.to_json(),
+        seats=[m.pk for m in members],
+        game=game,
+        created_by=user if getattr(user, "pk", None) else None,
+    )
+    last = len(events) - 1
+    hands = Hand.objects.bulk_create(
+        [
+            Hand(
+                table_game=tg,
+                index=i,
+                revision=game.revision,
+                key=uuid.uuid5(key, str(i)),
+                event=dict(event),
+                marks={},
+                round=r.round,
+                honba=r.honba,
+                sticks=r.sticks,
+                dealer=r.dealer,
+                deltas=list(r.deltas),
+                scores=list(r.scores),
+                ended=(result.state.ended or "") if i == last else "",
+                recorded_by=user if getattr(user, "pk", None) else None,
+            )
+            for i, (event, r) in enumerate(zip(events, result.hands, strict=True))
+        ]
+    )
+    tg.club = game.club
+    played = Played(rules, players, hands, list(result.hands), result.state, result.chombo)
+    HandStat.objects.bulk_create(hand_stats(tg, played, game))
+    return tg
 
 
 # --- statistics at write time ----------------------------------------------------------------
@@ -622,3 +700,113 @@ def _stick_taker(
         return wins[0][0]
     discarder = players.index(str(event["from"]))
     return min((w[0] for w in wins), key=lambda p: (players.index(p) - discarder) % n)
+
+
+# --- the point calculator --------------------------------------------------------------------
+
+CALC_FLAGS = ("tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei")
+MAX_TILES_TEXT = 40  # 14 tiles and their suits: "123456789m12345p" is far below this
+
+
+def _tiles_text(value: object, name: str) -> str:
+    if not isinstance(value, str) or not value or len(value) > MAX_TILES_TEXT:
+        raise ServiceError.one(name, _("Choose the tiles."))
+    return value
+
+
+def _points(value: int) -> str:
+    return f"{value:,}"
+
+
+def payment_text(
+    rules: scoring.HandRules, valued: calculator.Valued, *, dealer: bool, tsumo: bool
+) -> str:
+    """What the hand is paid, honba and sticks aside: "5,200", "1,300・2,600", "2,600 all"."""
+    base = base_points(rules, valued.han, valued.fu, valued.yakuman)
+    if not tsumo:
+        return _("Ron %(points)s") % {"points": _points(ron_value(base, dealer))}
+    shares = tsumo_shares(rules, base, 0, 0 if dealer else 1, rules.players)
+    if dealer:
+        return _("Tsumo %(points)s all") % {"points": _points(shares[1])}
+    others = sorted({v for k, v in shares.items() if k != 1})
+    return _("Tsumo %(others)s / dealer %(dealer)s") % {
+        "others": "・".join(_points(v) for v in others),
+        "dealer": _points(shares[1]),
+    }
+
+
+def _calculator_message(problem: scoring.Problem) -> str:
+    field = problem.field
+    if field == "win":
+        return _("The winning tile is not in the hand.")
+    if field.startswith("melds"):
+        return _("A call (chi, pon, kan) has the wrong tiles.")
+    if "not a winning hand" in problem.message:
+        return _("This is not a winning hand (not complete, or no yaku).")
+    return _("The tiles cannot be read.")
+
+
+def hand_value(*, tg: TableGame, data: Any) -> dict[str, Any]:
+    """The point calculator for the phone: a winning hand's tiles (Tenhou's one-line notation,
+    the winning tile last) to its han and fu (or yakuman), yaku, dora counts and what it is paid,
+    under the game's hand rules (scoring.calculator, with the `mahjong` package)."""
+    if not isinstance(data, dict):
+        raise ServiceError.one(NON_FIELD, _("Send the hand as a JSON object."))
+    rules = hand_rules_from_json(tg.hand_rules)
+    tiles = _tiles_text(data.get("tiles"), "tiles")
+    win = _tiles_text(data.get("win"), "win")
+    melds = data.get("melds") or []
+    if not isinstance(melds, list) or len(melds) > 4:
+        raise ServiceError.one("melds", _("A call (chi, pon, kan) has the wrong tiles."))
+    called = []
+    for i, m in enumerate(melds):
+        if not isinstance(m, dict) or m.get("kind") not in calculator.MELD_KINDS:
+            raise ServiceError.one(f"melds[{i}]", _("A call (chi, pon, kan) has the wrong tiles."))
+        called.append(calculator.CalledMeld(m["kind"], _tiles_text(m.get("tiles"), f"melds[{i}]")))
+    indicators: dict[str, tuple[str, ...]] = {}
+    for name in ("dora", "ura"):
+        value = data.get(name) or []
+        if not isinstance(value, list) or len(value) > 10:
+            raise ServiceError.one(name, _("The tiles cannot be read."))
+        indicators[name] = tuple(_tiles_text(t, name) for t in value)
+    flags = {}
+    for name in CALC_FLAGS:
+        value = data.get(name, False)
+        if not isinstance(value, bool):
+            raise ServiceError.one(name, _("Must be true or false."))
+        flags[name] = value
+    winds = {}
+    for name in ("seat_wind", "round_wind"):
+        value = data.get(name, "east")
+        if value not in calculator.WINDS:
+            raise ServiceError.one(
+                name, _("This value is not allowed here: %(field)s.") % {"field": name}
+            )
+        winds[name] = value
+    haitei = flags.pop("haitei")
+    hand = calculator.WinningHand(
+        tiles=tiles,
+        win=win,
+        melds=tuple(called),
+        dora=indicators["dora"],
+        ura=indicators["ura"] if flags["riichi"] or flags["double_riichi"] else (),
+        haitei=haitei and flags["tsumo"],
+        houtei=haitei and not flags["tsumo"],
+        **flags,
+        **winds,
+    )
+    try:
+        valued = calculator.value_hand(rules, calculator.ClubOptions(), hand)
+    except scoring.InputError as e:
+        raise ServiceError.one(e.problems[0].field, _calculator_message(e.problems[0])) from None
+    dealer = winds["seat_wind"] == "east"
+    return {
+        "han": valued.han,
+        "fu": valued.fu,
+        "yakuman": valued.yakuman,
+        "yaku": valued.yaku_names,
+        "aka": valued.dora_count("aka"),
+        "ura": valued.dora_count("ura"),
+        "pao": valued.pao_yaku,
+        "payment": payment_text(rules, valued, dealer=dealer, tsumo=flags["tsumo"]),
+    }

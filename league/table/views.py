@@ -146,6 +146,7 @@ def _labels() -> dict[str, Any]:
         "sending": _("Sending…"),
         "synced": _("Saved on the server"),
         "ended": _("The game has ended"),
+        "ended_short": _("Game over"),
         "endings": {
             "bust": _("bust"),
             "last-hand": _("last hand"),
@@ -177,6 +178,43 @@ def _labels() -> dict[str, Any]:
         "player": _("Player"),
         "undo_confirm": _("Undo the last hand?"),
         "editing": _("Correcting the saved game: undo back to the wrong hand, record again, save."),
+        "choose_pao_yaku": _("Choose the yakuman the liable player answers for."),
+        "pao": _("Liability (pao): who fed the yakuman"),
+        "pao_short": _("pao"),
+        "pao_yaku": {
+            "daisangen": _("Big three dragons"),
+            "daisuushii": _("Big four winds"),
+            "suukantsu": _("Four kans (yakuman)"),
+        },
+        "nagashi": _("Nagashi mangan"),
+        "calc_open": _("Count from the tiles"),
+        "calc_hand": _("Closed tiles"),
+        "calc_dora": _("Dora indicators"),
+        "calc_ura": _("Ura dora indicators"),
+        "calc_go": _("Count"),
+        "calc_hint": _(
+            "Tap the closed tiles with the winning tile last; add each call with its tiles."
+        ),
+        "calc_no_tiles": _("Tap the hand's tiles first."),
+        "calc_offline": _("The calculator needs the signal: choose the han and fu by hand."),
+        "calls": {
+            "chi": _("Chi"),
+            "pon": _("Pon"),
+            "kan": _("Open kan"),
+            "ankan": _("Closed kan"),
+        },
+        "suit_names": {
+            "m": _("Characters"),
+            "p": _("Circles"),
+            "s": _("Bamboo"),
+            "z": _("Honours"),
+        },
+        "suits": {"m": _("characters (suit)"), "p": _("circles (suit)"), "s": _("bamboo (suit)")},
+        "red": _("red "),
+        "double_riichi": _("Double riichi"),
+        "rinshan": _("After a kan"),
+        "chankan": _("Robbing a kan"),
+        "haitei": _("Last tile"),
         "kinds": {
             "kyuushu": _("Nine terminals"),
             "suufon": _("Four winds"),
@@ -211,6 +249,7 @@ def table_play(
                 "urls": {
                     "hand": f"/c/{club.slug}/table/{tg.key}/hands/",
                     "undo": f"/c/{club.slug}/table/{tg.key}/undo/",
+                    "value": f"/c/{club.slug}/table/{tg.key}/value/",
                     "state": f"/c/{club.slug}/table/{tg.key}/state/",
                     "finish": f"/c/{club.slug}/table/{tg.key}/finish/",
                 },
@@ -275,6 +314,20 @@ def table_hand(request: HttpRequest, slug: str, key: uuid.UUID) -> JsonResponse:
     except ServiceError as e:
         return _bad(e.errors)
     return JsonResponse(services.state_json(tg), status=201 if created else 200)
+
+
+@require_http_methods(["POST"])
+def table_value(request: HttpRequest, slug: str, key: uuid.UUID) -> JsonResponse:
+    """The point calculator: a winning hand's tiles → han, fu, yaku and the payment."""
+    club = club_for(request, slug, organiser=True)
+    tg = _table_game(club, key)
+    body = _json_body(request)
+    if body is None:
+        return _bad({NON_FIELD: [_("Send the hand as a JSON object.")]})
+    try:
+        return JsonResponse(services.hand_value(tg=tg, data=body))
+    except ServiceError as e:
+        return _bad(e.errors)
 
 
 @require_http_methods(["POST"])

@@ -3,7 +3,9 @@
 // the cache first; pages from the network first, falling back to the last copy. Writes (POST)
 // are never cached: table.js keeps the hands in localStorage and sends them itself.
 "use strict";
-var CACHE = "jancho-v1";
+// Static files are cached first under unhashed names: bump this when a cached file changes, so
+// that the new worker drops the old copies (v2: table mode with pao, nagashi and the calculator).
+var CACHE = "jancho-v2";
 var SHELL = [
   "/static/league/app.css",
   "/static/league/table.css",

@@ -51,14 +51,17 @@
   }
 
   // --- the form of one hand -------------------------------------------------------------------
-  var form = { result: null, riichi: [], winners: [], from: null, tenpai: [], kind: null, player: null, wins: {} };
+  var form = { result: null, riichi: [], winners: [], from: null, tenpai: [], nagashi: [], kind: null, player: null, wins: {} };
 
   function resetForm() {
-    form = { result: null, riichi: [], winners: [], from: null, tenpai: [], kind: null, player: null, wins: {} };
+    form = { result: null, riichi: [], winners: [], from: null, tenpai: [], nagashi: [], kind: null, player: null, wins: {} };
   }
 
   function winOf(id) {
-    if (!form.wins[id]) form.wins[id] = { han: null, fu: 30, yakuman: null, ippatsu: false, called: false, ura: 0, aka: 0 };
+    if (!form.wins[id]) {
+      form.wins[id] = { han: null, fu: 30, yakuman: null, ippatsu: false, called: false, ura: 0, aka: 0,
+        pao: null, paoYaku: null, yaku: null, calc: null, valued: "" };
+    }
     return form.wins[id];
   }
 
@@ -71,8 +74,10 @@
     var ev = { result: form.result };
     var win = function (id, w) {
       var out = {};
-      if (w.yakuman) out.yakuman = w.yakuman;
-      else { out.han = w.han; if (w.han < 5) out.fu = w.fu; }
+      if (w.yakuman) {
+        out.yakuman = w.yakuman;
+        if (w.pao) out.pao = { player: w.pao, yaku: w.paoYaku };
+      } else { out.han = w.han; if (w.han < 5) out.fu = w.fu; }
       return out;
     };
     var marks = {};
@@ -82,6 +87,7 @@
       if (w.called) m.called = true;
       if (w.ura) m.ura = w.ura;
       if (w.aka) m.aka = w.aka;
+      if (w.yaku && w.yaku.length) m.yaku = w.yaku.slice();
       if (Object.keys(m).length) marks[id] = m;
     };
     if (form.result === "ron") {
@@ -95,6 +101,7 @@
       markOf(id);
     } else if (form.result === "draw") {
       ev.tenpai = form.tenpai.slice();
+      if (form.nagashi.length) ev.nagashi = form.nagashi.slice();
     } else if (form.result === "abortive") {
       ev.kind = form.kind;
       if (form.kind === "sanchahou" && form.from) ev.from = form.from;
@@ -117,6 +124,7 @@
       for (var i = 0; i < form.winners.length; i++) {
         var w = winOf(form.winners[i]);
         if (!w.yakuman && !w.han) return L.choose_han;
+        if (w.yakuman && w.pao && !w.paoYaku) return L.choose_pao_yaku;
       }
     }
     if (form.result === "abortive" && !form.kind) return L.choose_kind;
@@ -231,21 +239,33 @@
     var row = function (cls) { var d = document.createElement("div"); d.className = "picks " + cls; box.appendChild(d); return d; };
     var hanRow = row("han");
     [1, 2, 3, 4].forEach(function (han) {
-      var b = button(han + L.han, !w.yakuman && w.han === han, function () { w.han = han; w.yakuman = null; });
+      var b = button(han + L.han, !w.yakuman && w.han === han, function () { w.han = han; w.yakuman = null; w.yaku = null; w.valued = ""; w.pao = null; });
       b.dataset.han = han; hanRow.appendChild(b);
     });
     var quick = row("limits");
     [[5, L.mangan], [6, L.haneman], [8, L.baiman], [11, L.sanbaiman]].forEach(function (q) {
       var b = button(q[1], !w.yakuman && w.han === q[0] || (q[0] === 6 && w.han === 7) || (q[0] === 8 && w.han >= 9 && w.han <= 10) || (q[0] === 11 && w.han === 12),
-        function () { w.han = q[0]; w.yakuman = null; });
+        function () { w.han = q[0]; w.yakuman = null; w.yaku = null; w.valued = ""; w.pao = null; });
       b.dataset.han = q[0]; quick.appendChild(b);
     });
-    var ykm = button(L.yakuman, !!w.yakuman, function () { w.yakuman = w.yakuman ? null : 1; w.han = null; });
+    var ykm = button(L.yakuman, !!w.yakuman, function () {
+      w.yakuman = w.yakuman ? null : 1; w.han = null; w.yaku = null; w.valued = "";
+      if (!w.yakuman) { w.pao = null; w.paoYaku = null; }
+    });
     ykm.dataset.yakuman = "1"; quick.appendChild(ykm);
+    if (w.yakuman && rules.yakuman_max > 1) {
+      var times = row("yakuman-count");
+      for (var k = 1; k <= Math.min(rules.yakuman_max, 3); k++) {
+        (function (k) {
+          var b = button("×" + k, w.yakuman === k, function () { w.yakuman = k; });
+          b.dataset.yakumanCount = k; times.appendChild(b);
+        })(k);
+      }
+    }
     if (!w.yakuman && w.han && w.han < 5) {
       var fuRow = row("fu");
       [20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110].forEach(function (fu) {
-        var b = button(fu + L.fu, w.fu === fu, function () { w.fu = fu; });
+        var b = button(fu + L.fu, w.fu === fu, function () { w.fu = fu; w.yaku = null; w.valued = ""; });
         b.dataset.fu = fu; fuRow.appendChild(b);
       });
     }
@@ -254,7 +274,216 @@
     marks.appendChild(button(L.called, w.called, function () { w.called = !w.called; }, "called"));
     if (boot.marks.ura) marks.appendChild(counter(L.ura, w, "ura"));
     if (boot.marks.aka) marks.appendChild(counter(L.aka, w, "aka"));
+    if (w.yakuman && rules.pao.length) paoEditor(box, id, w);
+    var calcRow = row("calc-open");
+    var open = button(L.calc_open, !!w.calc, function () { w.calc = w.calc ? null : newCalc(); }, "calc");
+    calcRow.appendChild(open);
+    if (w.valued) {
+      var got = document.createElement("p");
+      got.className = "valued";
+      got.dataset.valued = "";
+      got.textContent = w.valued;
+      box.appendChild(got);
+    }
+    if (w.calc) box.appendChild(calcEditor(id, w));
     return box;
+  }
+
+  // 責任払い: who fed the yakuman, and which (only the yakuman the club's rules have pao for).
+  function paoEditor(box, id, w) {
+    var wrap = document.createElement("div");
+    wrap.className = "part pao";
+    var p = document.createElement("p");
+    p.className = "part-label";
+    p.textContent = L.pao;
+    wrap.appendChild(p);
+    var who = document.createElement("div");
+    who.className = "picks pao-player";
+    wrap.appendChild(who);
+    seatButtons(who, w.pao ? [w.pao] : [], function (pid) {
+      w.pao = w.pao === pid ? null : pid;
+      if (w.pao && !w.paoYaku && rules.pao.length === 1) w.paoYaku = rules.pao[0];
+    }, { disabled: [id] });
+    if (w.pao) {
+      var yaku = document.createElement("div");
+      yaku.className = "picks pao-yaku";
+      rules.pao.forEach(function (name) {
+        var b = button(L.pao_yaku[name] || name, w.paoYaku === name, function () { w.paoYaku = name; });
+        b.dataset.paoYaku = name;
+        yaku.appendChild(b);
+      });
+      wrap.appendChild(yaku);
+    }
+    box.appendChild(wrap);
+  }
+
+  // --- the point calculator: tap the tiles, the server's engine (the mahjong package) values them
+  var SUITS = ["m", "p", "s", "z"];
+  var HONOURS = "東南西北白發中";
+
+  function newCalc() {
+    return { suit: "m", target: "hand", hand: [], melds: [], dora: [], ura: [], rinshan: false,
+      chankan: false, haitei: false, double_riichi: false, busy: false, error: "" };
+  }
+
+  function tileName(t) {
+    var d = t.charAt(0), suit = t.charAt(1);
+    if (suit === "z") return HONOURS.charAt(Number(d) - 1);
+    return (d === "0" ? L.red + "5" : d) + L.suits[suit];
+  }
+
+  function tilesShown(tiles) {  // "123萬 赤567筒 白白白": a run of one suit, then its name
+    var out = [], run = "", suit = "";
+    var close = function () { if (run) out.push(suit === "z" ? run : run + L.suits[suit]); run = ""; };
+    tiles.forEach(function (t) {
+      if (t.charAt(1) !== suit) { close(); suit = t.charAt(1); }
+      run += suit === "z" ? HONOURS.charAt(Number(t.charAt(0)) - 1) : t.charAt(0) === "0" ? L.red + "5" : t.charAt(0);
+    });
+    close();
+    return out.join(" ");
+  }
+
+  function tileLine(tiles) {  // Tenhou's one-line notation: "123m55z"
+    var out = "", run = "", suit = "";
+    tiles.forEach(function (t) {
+      if (t.charAt(1) !== suit) { if (run) out += run + suit; run = ""; suit = t.charAt(1); }
+      run += t.charAt(0);
+    });
+    return out + (run ? run + suit : "");
+  }
+
+  function calcTarget(c) {
+    if (c.target === "meld") return c.melds[c.melds.length - 1].tiles;
+    return c[c.target];
+  }
+
+  function calcEditor(id, w) {
+    var c = w.calc;
+    var box = document.createElement("div");
+    box.className = "calc";
+    box.dataset.calc = id;
+    var groups = document.createElement("div");
+    groups.className = "calc-groups";
+    var group = function (label, tiles, target, onBack) {
+      var line = document.createElement("div");
+      line.className = "calc-group" + (c.target === target ? " on" : "");
+      line.dataset.group = target;
+      var name = button(label, c.target === target, function () { c.target = target; });
+      name.classList.add("group-name");
+      var text = document.createElement("span");
+      text.className = "calc-tiles";
+      text.textContent = tilesShown(tiles) || "—";
+      line.appendChild(name); line.appendChild(text);
+      if (tiles.length) line.appendChild(button("⌫", false, onBack));
+      groups.appendChild(line);
+    };
+    group(L.calc_hand, c.hand, "hand", function () { c.hand.pop(); });
+    c.melds.forEach(function (m, i) {
+      group(L.calls[m.kind], m.tiles, "meld", function () { m.tiles.pop(); if (!m.tiles.length) { c.melds.splice(i, 1); c.target = "hand"; } });
+    });
+    group(L.calc_dora, c.dora, "dora", function () { c.dora.pop(); });
+    if (form.riichi.indexOf(id) >= 0) group(L.calc_ura, c.ura, "ura", function () { c.ura.pop(); });
+    box.appendChild(groups);
+    var calls = document.createElement("div");
+    calls.className = "picks calc-calls";
+    ["chi", "pon", "kan", "ankan"].forEach(function (kind) {
+      var b = button("+" + L.calls[kind], false, function () {
+        if (c.melds.length >= 4) return;
+        c.melds.push({ kind: kind, tiles: [] }); c.target = "meld";
+      });
+      b.dataset.call = kind;
+      calls.appendChild(b);
+    });
+    box.appendChild(calls);
+    var suits = document.createElement("div");
+    suits.className = "picks calc-suits";
+    SUITS.forEach(function (suit) {
+      var b = button(L.suit_names[suit], c.suit === suit, function () { c.suit = suit; });
+      b.dataset.suit = suit;
+      suits.appendChild(b);
+    });
+    box.appendChild(suits);
+    var pad = document.createElement("div");
+    pad.className = "keypad";
+    var digits = c.suit === "z" ? ["1", "2", "3", "4", "5", "6", "7"] : ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
+    digits.forEach(function (d) {
+      var t = d + c.suit;
+      var b = button(tileName(t), false, function () {
+        var into = calcTarget(c);
+        var full = c.target === "meld" ? (c.melds[c.melds.length - 1].kind.indexOf("kan") >= 0 ? 4 : 3)
+          : c.target === "hand" ? 14 : 5;
+        if (into.length < full) into.push(t);
+        if (c.target === "meld" && into.length === full) c.target = "hand";
+      });
+      b.classList.add("tile", "suit-" + c.suit);
+      b.dataset.tile = t;
+      pad.appendChild(b);
+    });
+    box.appendChild(pad);
+    var flags = document.createElement("div");
+    flags.className = "picks calc-flags";
+    [["double_riichi", L.double_riichi], ["rinshan", L.rinshan], ["chankan", L.chankan], ["haitei", L.haitei]].forEach(function (f) {
+      if (f[0] === "double_riichi" && form.riichi.indexOf(id) < 0) return;
+      var b = button(f[1], c[f[0]], function () { c[f[0]] = !c[f[0]]; });
+      b.dataset.flag = f[0];
+      flags.appendChild(b);
+    });
+    box.appendChild(flags);
+    var hint = document.createElement("p");
+    hint.className = "muted calc-hint";
+    hint.textContent = L.calc_hint;
+    box.appendChild(hint);
+    if (c.error) {
+      var err = document.createElement("p");
+      err.className = "form-message";
+      err.textContent = c.error;
+      box.appendChild(err);
+    }
+    var go = button(c.busy ? L.sending : L.calc_go, false, function () { calculate(id, w); });
+    go.classList.add("primary");
+    go.dataset.calcGo = "";
+    go.disabled = c.busy;
+    box.appendChild(go);
+    return box;
+  }
+
+  function calculate(id, w) {
+    var c = w.calc;
+    if (!c.hand.length) { c.error = L.calc_no_tiles; return; }
+    if (navigator.onLine === false) { c.error = L.calc_offline; return; }
+    var st = view().state;
+    var wind = ["east", "south", "west", "north"];
+    var body = {
+      tiles: tileLine(c.hand), win: c.hand[c.hand.length - 1],
+      melds: c.melds.filter(function (m) { return m.tiles.length; }).map(function (m) { return { kind: m.kind, tiles: tileLine(m.tiles) }; }),
+      dora: c.dora.slice(), ura: c.ura.slice(),
+      tsumo: form.result === "tsumo", riichi: form.riichi.indexOf(id) >= 0 && !c.double_riichi,
+      double_riichi: c.double_riichi, ippatsu: w.ippatsu, rinshan: c.rinshan, chankan: c.chankan,
+      haitei: c.haitei,
+      seat_wind: wind[(players.indexOf(id) - st.dealer + n) % n],
+      round_wind: wind[Math.max(0, "東南西北".indexOf(st.round.charAt(0)))]
+    };
+    c.busy = true; c.error = "";
+    post(boot.urls.value, body).then(function (res) {
+      return res.json().then(function (answer) { return { ok: res.ok, body: answer }; });
+    }).then(function (answer) {
+      c.busy = false;
+      if (!answer.ok) { c.error = flatten(answer.body.errors); render(); return; }
+      var v = answer.body;
+      w.yakuman = v.yakuman || null;
+      w.han = v.yakuman ? null : v.han;
+      if (!v.yakuman && v.fu) w.fu = v.fu;
+      w.yaku = v.yaku;
+      if (boot.marks.aka) w.aka = v.aka;
+      if (boot.marks.ura) w.ura = v.ura;
+      if (body.melds.some(function (m) { return m.kind !== "ankan"; })) w.called = true;
+      var pao = (v.pao || []).filter(function (y) { return rules.pao.indexOf(y) >= 0; });
+      if (v.yakuman && pao.length) w.paoYaku = pao[0]; else { w.pao = null; w.paoYaku = null; }
+      w.valued = (v.yakuman ? L.yakuman + (v.yakuman > 1 ? " ×" + v.yakuman : "") : v.han + L.han + (v.han < 5 ? v.fu + L.fu : ""))
+        + "　" + v.payment + (v.yaku.length ? "（" + v.yaku.join("・") + "）" : "");
+      w.calc = null;
+      render();
+    }).catch(function () { c.busy = false; c.error = L.calc_offline; render(); });
   }
 
   function button(text, on, tap, mark) {
@@ -283,22 +512,30 @@
   function describe(ev) {
     var r = ev.result;
     if (r === "ron") {
-      return ev.winners.map(function (w) { return nameOf(w.player); }).join("・") + " " + L.ron + " ← " + nameOf(ev.from);
+      return ev.winners.map(function (w) { return nameOf(w.player); }).join("・") + " " + L.ron + " ← " + nameOf(ev.from)
+        + ev.winners.map(paoText).join("");
     }
-    if (r === "tsumo") return nameOf(ev.winner) + " " + L.tsumo;
-    if (r === "draw") return L.draw + (ev.tenpai && ev.tenpai.length ? "（" + ev.tenpai.map(nameOf).join("・") + "）" : "");
+    if (r === "tsumo") return nameOf(ev.winner) + " " + L.tsumo + paoText(ev);
+    if (r === "draw") {
+      return L.draw + (ev.tenpai && ev.tenpai.length ? "（" + ev.tenpai.map(nameOf).join("・") + "）" : "")
+        + (ev.nagashi && ev.nagashi.length ? " " + L.nagashi + " " + ev.nagashi.map(nameOf).join("・") : "");
+    }
     if (r === "abortive") return L.abortive + "（" + (L.kinds[ev.kind] || ev.kind) + "）";
     return L.chombo + " " + nameOf(ev.player);
   }
 
+  function paoText(w) {
+    return w.pao ? "（" + L.pao_short + " " + nameOf(w.pao.player) + "）" : "";
+  }
+
   function render() {
     var v = view(), st = v.state;
-    $("[data-round]").textContent = st.round;
+    $("[data-round]").textContent = st.ended ? L.ended_short : st.round;
     $("[data-honba]").textContent = st.honba;
     $("[data-sticks]").textContent = st.sticks;
     $$("[data-seat]").forEach(function (box) {
       var i = Number(box.dataset.seat), id = players[i];
-      box.classList.toggle("dealer", st.dealer === i);
+      box.classList.toggle("dealer", !st.ended && st.dealer === i);
       $("[data-points]", box).textContent = fmt(st.points[i]);
       $("[data-wind]", box).textContent = "東南西北".charAt((i - st.dealer + n) % n);
       var r = $("[data-riichi]", box);
@@ -390,6 +627,9 @@
       form.winners.forEach(function (id) { panel.appendChild(winEditor(id)); });
     } else if (r === "draw") {
       seatButtons(section(panel, L.tenpai, "tenpai"), form.tenpai, function (id) { toggle(form.tenpai, id); });
+      if (rules.nagashi !== "none") {
+        seatButtons(section(panel, L.nagashi, "nagashi"), form.nagashi, function (id) { toggle(form.nagashi, id); });
+      }
     } else if (r === "abortive") {
       var kinds = section(panel, L.kind, "kinds");
       Object.keys(rules.abortive).forEach(function (kind) {

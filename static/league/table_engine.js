@@ -1,8 +1,8 @@
 // The hand arithmetic of docs/hands.md for the phone, so that the score display keeps counting
 // while the signal is gone. The server plays every hand again with scoring.play_hand and its
 // answer replaces this one as soon as it arrives: this copy is for display only. Covers what the
-// table mode records (ron, double ron, tsumo, draw with tenpai, abortive draws, chombo); pao and
-// nagashi are recorded through the API and shown once the server has answered.
+// table mode records: ron, double ron, tsumo, pao (責任払い), draw with tenpai and nagashi mangan,
+// abortive draws, chombo.
 (function (root) {
   "use strict";
   var STICK = 1000;
@@ -33,6 +33,30 @@
       shares[p] = split ? up100(own + Math.floor(absent / 2)) : up100(own);
     }
     return shares;
+  }
+
+  // 責任払い (hand_points.pao_tsumo / pao_ron): the liable player's part of a yakuman.
+  function paoTsumo(shares, honbaEach, liable, pao, yakuman) {
+    var out = {};
+    Object.keys(shares).forEach(function (p) { out[p] = 0; });
+    out[pao] = 0;
+    Object.keys(shares).forEach(function (p) {
+      var part = Math.floor(shares[p] * liable / yakuman);
+      out[pao] += part + honbaEach;
+      out[p] += shares[p] - part;
+    });
+    return out;
+  }
+
+  function paoRon(r, value, honba, from, pao, liable, yakuman) {
+    var half = Math.floor(Math.floor(value * liable / yakuman) / 2);
+    var out = {};
+    out[from] = value - half;
+    out[pao] = half;
+    if (r.pao_ron_honba === "discarder") out[from] += honba;
+    else if (r.pao_ron_honba === "pao") out[pao] += honba;
+    else { var mine = Math.floor(honba / 2 / 100) * 100; out[from] += mine; out[pao] += honba - mine; }
+    return out;
   }
 
   function lastHand(r) { return (r.length === "tonpuu" ? 1 : 2) * r.players - 1; }
@@ -78,6 +102,13 @@
     (ev.riichi || []).forEach(function (id) { deltas[seat(id)] -= STICK; sticks += 1; });
     var stays = false, won = false, stop = null, voided = false;
     var pay = function (winner, payer, amount) { deltas[payer] -= amount; deltas[winner] += amount; };
+    var payAll = function (winner, payments) {
+      Object.keys(payments).forEach(function (p) { pay(winner, Number(p), payments[p]); });
+    };
+    var liableOf = function (w) {
+      if (!w.pao) return null;
+      return { seat: seat(w.pao.player), share: r.pao_scope === "hand" ? w.yakuman : 1 };
+    };
     if (ev.result === "ron") {
       var from = seat(ev.from);
       var claims = ev.winners.map(function (w) { return { seat: seat(w.player), w: w }; });
@@ -87,7 +118,9 @@
         var base = basePoints(r, c.w.han, c.w.fu, c.w.yakuman);
         var value = up100((c.seat === dealer ? 6 : 4) * base);
         var honba = k === 0 || r.multi_ron_honba === "each" ? r.honba_ron * h : 0;
-        pay(c.seat, from, value + honba);
+        var liable = liableOf(c.w);
+        if (liable && liable.seat !== from) payAll(c.seat, paoRon(r, value, honba, from, liable.seat, liable.share, c.w.yakuman));
+        else pay(c.seat, from, value + honba);
       });
       deltas[paid[0].seat] += STICK * sticks;
       sticks = 0;
@@ -97,19 +130,38 @@
     } else if (ev.result === "tsumo") {
       var w = seat(ev.winner);
       var shares = tsumoShares(r, basePoints(r, ev.han, ev.fu, ev.yakuman), w, dealer, n);
-      Object.keys(shares).forEach(function (p) { pay(w, Number(p), shares[p] + r.honba_tsumo * h); });
+      var liableT = liableOf(ev);
+      if (liableT) payAll(w, paoTsumo(shares, r.honba_tsumo * h, liableT.share, liableT.seat, ev.yakuman));
+      else Object.keys(shares).forEach(function (p) { pay(w, Number(p), shares[p] + r.honba_tsumo * h); });
       deltas[w] += STICK * sticks;
       sticks = 0;
       stays = w === dealer; won = true; stop = "agari-yame";
     } else if (ev.result === "draw") {
       var tenpai = (ev.tenpai || []).map(seat);
-      if (tenpai.length > 0 && tenpai.length < n) {
+      var nagashi = (ev.nagashi || []).map(seat);
+      if (nagashi.length && r.nagashi === "win") {  // a mangan tsumo for each nagashi player
+        nagashi.forEach(function (ns) {
+          var ms = tsumoShares(r, 2000, ns, dealer, n);
+          Object.keys(ms).forEach(function (p) { pay(ns, Number(p), ms[p] + r.honba_tsumo * h); });
+        });
+        var first = nagashi.slice().sort(function (a, b) { return (a - dealer + n) % n - (b - dealer + n) % n; })[0];
+        deltas[first] += STICK * sticks;
+        sticks = 0;
+        stays = nagashi.indexOf(dealer) >= 0; won = true; stop = "agari-yame";
+      } else if (nagashi.length) {  // `draw`: the mangan payments replace the tenpai payments
+        nagashi.forEach(function (ns) {
+          var ms = tsumoShares(r, 2000, ns, dealer, n);
+          Object.keys(ms).forEach(function (p) { pay(ns, Number(p), ms[p]); });
+        });
+      } else if (tenpai.length > 0 && tenpai.length < n) {
         var gain = Math.floor(r.draw_pot / tenpai.length), loss = Math.floor(r.draw_pot / (n - tenpai.length));
         for (var s = 0; s < n; s++) deltas[s] += tenpai.indexOf(s) >= 0 ? gain : -loss;
       }
-      stays = tenpai.indexOf(dealer) >= 0 && (r.draw_renchan === "tenpai" ||
-        (r.draw_renchan === "tenpai-from-south" && state.hand >= n));
-      stop = "tenpai-yame";
+      if (!(nagashi.length && r.nagashi === "win")) {
+        stays = tenpai.indexOf(dealer) >= 0 && (r.draw_renchan === "tenpai" ||
+          (r.draw_renchan === "tenpai-from-south" && state.hand >= n));
+        stop = "tenpai-yame";
+      }
     } else if (ev.result === "abortive") {
       var rule = r.abortive[ev.kind];
       stays = rule === "renchan" || (rule === "dealer-claimed" && seat(ev.from) !== dealer);
