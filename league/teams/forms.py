@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import unicodedata
 from typing import Any
 
@@ -10,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import scoring
+from league.core.clock import BAD_DATE, parse_date
 from league.models import Adjustment, Member, Team
 
 BAD_POINTS = gettext_lazy("Enter points with at most one decimal, e.g. ▲20.0 or 5.")
@@ -122,3 +124,29 @@ class AdjustmentForm(forms.Form):
             ]
         else:
             del self.fields["rate"]
+
+
+class MatchDayForm(forms.Form):
+    date = forms.CharField(
+        label=gettext_lazy("Date"),
+        max_length=30,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "2026/11/21"}),
+    )
+    games = forms.CharField(
+        label=gettext_lazy("Games that day"),
+        initial="2",
+        max_length=4,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+    def clean_date(self) -> datetime.date:
+        try:
+            return parse_date(self.cleaned_data["date"])
+        except ValueError:
+            raise forms.ValidationError(BAD_DATE, code="invalid") from None
+
+    def clean_games(self) -> int:
+        try:
+            return scoring.parse_integer(self.cleaned_data["games"])
+        except ValueError:
+            raise forms.ValidationError(_("Enter a number of games."), code="invalid") from None

@@ -8,13 +8,25 @@ season; a member's adjustments count for them and for their team.
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from typing import Any
 
-from django.db.models import Exists, F, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
 from django.db.models.functions import Coalesce
 
-from league.models import Adjustment, Season, Team, TeamMember
+from league.models import Adjustment, Member, Season, Team, TeamMatch, TeamMember, TeamSlot
+from league.models.draw import table_label
 from league.models.totals import MemberTotal
 
 _INT = IntegerField()
@@ -109,4 +121,85 @@ def season_adjustments(*, season: Season) -> list[dict[str, Any]]:
             undone=F("reversed_by__pk"),
         )
         .order_by("-created_at", "-pk")
+    )
+
+
+def match_days(*, season: Season) -> list[dict[str, Any]]:
+    """The season's team match days, latest first: date, games (rounds) and tables recorded out
+    of all. One query."""
+    return list(
+        TeamMatch.objects.filter(season=season)
+        .values("date")
+        .annotate(
+            rounds=Count("round", distinct=True),
+            tables=Count("pk"),
+            recorded=Count("game"),
+        )
+        .order_by("-date")
+    )
+
+
+def match_day(*, season: Season, date: datetime.date) -> list[dict[str, Any]]:
+    """A match day's rounds: each with its tables (label, game number, slots in seat order with
+    the team and the named player). One query."""
+    slots = (
+        TeamSlot.objects.filter(match__season=season, match__date=date)
+        .select_related("match", "match__game", "team", "member")
+        .order_by("match__round", "match__position", "seat")
+    )
+    rounds: dict[int, dict[int, dict[str, Any]]] = {}
+    for s in slots:
+        m = s.match
+        table = rounds.setdefault(m.round, {}).setdefault(
+            m.pk,
+            {
+                "pk": m.pk,
+                "label": table_label(m.position),
+                "game": m.game,
+                "slots": [],
+            },
+        )
+        table["slots"].append(s)
+    out = []
+    for number, tables in rounds.items():
+        rows = list(tables.values())
+        for t in rows:
+            t["ready"] = all(s.member_id is not None for s in t["slots"])
+        out.append({"round": number, "tables": rows})
+    return out
+
+
+def slot_choices(*, season: Season) -> tuple[dict[int, list[Member]], list[Member]]:
+    """Who a slot can name: team id → its roster now, and the substitutes (the club's active
+    members on no team of the season). Two queries."""
+    rosters: dict[int, list[Member]] = defaultdict(list)
+    on_team = (
+        TeamMember.objects.filter(season=season, removed_at__isnull=True)
+        .select_related("member")
+        .order_by("team", "-is_captain", "member__kana", "member")
+    )
+    for row in on_team:
+        rosters[row.team_id].append(row.member)
+    subs = list(
+        Member.objects.filter(club_id=season.club_id, merged_into__isnull=True, is_active=True)
+        .exclude(
+            Exists(
+                TeamMember.objects.filter(
+                    season=season, member=OuterRef("pk"), removed_at__isnull=True
+                )
+            )
+        )
+        .order_by("kana", "name")
+    )
+    return rosters, subs
+
+
+def captain_of(*, season: Season, user: Any) -> set[int]:
+    """The teams of the season whose captain the user is linked to. One query."""
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    return set(
+        TeamMember.objects.filter(
+            season=season, removed_at__isnull=True, is_captain=True, member__user=user
+        ).values_list("team_id", flat=True)
     )

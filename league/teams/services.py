@@ -10,19 +10,36 @@ and, where the season's rules keep money, its yen at a chosen rate) and `adjustm
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from league.core.errors import NON_FIELD, ServiceError
-from league.models import Adjustment, Member, RulesVersion, Season, Team, TeamMember
+from league.models import (
+    Adjustment,
+    Club,
+    Game,
+    Member,
+    RulesVersion,
+    Season,
+    Team,
+    TeamMatch,
+    TeamMember,
+    TeamSlot,
+)
 from league.models.audit import User, audit
 from league.models.clubs import lock_club
+from league.models.draw import table_label
+from league.models.rules import rules_in_force
 from league.models.teams import TEAM_NAME_LENGTH, TEAM_SHORT_LENGTH
+from scoring.fixtures import fixtures
 
 _COLOUR = re.compile(r"#[0-9a-f]{6}")
 MAX_POINTS = 10_000_000  # tenths: ±1,000,000.0, far beyond any real penalty
@@ -308,3 +325,161 @@ def adjustment_reverse(*, entry: Adjustment, user: User, reason: str = "") -> Ad
             reason=reason[:200],
         )
     return reversal
+
+
+# --- team match days -----------------------------------------------------------------------------
+
+MAX_DAY_GAMES = 8  # games (rounds) one match day schedules at most
+
+
+def _matches_snapshot(matches: Sequence[TeamMatch], slots: Sequence[TeamSlot]) -> list[object]:
+    by_match: dict[int, list[int]] = {}
+    for s in sorted(slots, key=lambda s: (s.match_id, s.seat)):
+        by_match.setdefault(s.match_id, []).append(s.team_id)
+    return [
+        {"round": m.round, "table": table_label(m.position), "teams": by_match.get(m.pk, [])}
+        for m in matches
+    ]
+
+
+def match_day_schedule(
+    *, season: Season, user: User, date: datetime.date, games: int
+) -> list[TeamMatch]:
+    """The next `games` rounds of the season's fixture (scoring.fixtures over its teams, in the
+    order they were made, at tables of the rules' players) on `date`: a table per round and
+    group of teams, a slot per team in its seat. The season's rounds go on from the last one
+    scheduled, so that the fixture's evenness holds over the season's whole cycles."""
+    errors: dict[str, list[str]] = {}
+    if not (season.start <= date <= season.end):
+        errors["date"] = [_("Choose a date within the season.")]
+    if not (1 <= games <= MAX_DAY_GAMES):
+        errors["games"] = [_("Choose 1 to %(n)d games.") % {"n": MAX_DAY_GAMES}]
+    if errors:
+        raise ServiceError(errors)
+    version = rules_in_force(season.club, date)
+    size = version.rules.players
+    with transaction.atomic():
+        lock_club(season.club_id)
+        teams = list(Team.objects.filter(season=season).order_by("pk"))
+        try:
+            cycle = fixtures(len(teams), size)
+        except ValueError:
+            raise ServiceError.one(
+                NON_FIELD,
+                _("A team match day needs a multiple of %(n)d teams (%(count)d now).")
+                % {"n": size, "count": len(teams)},
+            ) from None
+        last = TeamMatch.objects.filter(season=season).aggregate(n=Max("round"))["n"] or 0
+        matches: list[TeamMatch] = []
+        slots: list[TeamSlot] = []
+        stored_by = user if getattr(user, "is_authenticated", False) else None
+        for number in range(last + 1, last + 1 + games):
+            for position, table in enumerate(cycle[(number - 1) % len(cycle)]):
+                match = TeamMatch(
+                    club_id=season.club_id,
+                    season=season,
+                    date=date,
+                    round=number,
+                    position=position,
+                    created_by=stored_by,
+                )
+                matches.append(match)
+                slots += [
+                    TeamSlot(match=match, team=teams[i], seat=seat) for seat, i in enumerate(table)
+                ]
+        TeamMatch.objects.bulk_create(matches)
+        for s in slots:
+            s.match_id = s.match.pk
+        TeamSlot.objects.bulk_create(slots)
+        audit(
+            club=season.club,
+            actor=user,
+            action="team_day.schedule",
+            target=f"season:{season.pk}",
+            after={"date": date.isoformat(), "matches": _matches_snapshot(matches, slots)},
+        )
+    return matches
+
+
+def is_captain(*, team_id: int, user: User) -> bool:
+    """Whether the user is linked to a captain on the team's roster now."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return TeamMember.objects.filter(
+        team_id=team_id, removed_at__isnull=True, is_captain=True, member__user=user
+    ).exists()
+
+
+def slot_name(*, slot: TeamSlot, user: User, member: Member, organiser: bool) -> TeamSlot:
+    """The captain of the slot's team (or an organiser) names who plays it: a member of the
+    team's roster, or a substitute (a member of the club on no team of the season). Named again
+    before the game is recorded, the slot changes, audited with before and after."""
+    with transaction.atomic():
+        lock_club(slot.match.club_id)
+        slot = TeamSlot.objects.select_for_update().select_related("match", "team").get(pk=slot.pk)
+        if not organiser and not is_captain(team_id=slot.team_id, user=user):
+            raise PermissionDenied
+        if slot.match.game_id is not None:
+            raise ServiceError.one(NON_FIELD, _("This table's game is recorded already."))
+        if member.club_id != slot.match.club_id or member.merged_into_id is not None:
+            raise ServiceError.one("member", _("Choose a member of this club."))
+        place = (
+            TeamMember.objects.filter(
+                season_id=slot.match.season_id, member=member, removed_at__isnull=True
+            )
+            .values_list("team_id", flat=True)
+            .first()
+        )
+        if place is not None and place != slot.team_id:
+            raise ServiceError.one("member", _("This member plays for another team."))
+        if TeamSlot.objects.filter(match=slot.match, member=member).exclude(pk=slot.pk).exists():
+            raise ServiceError.one("member", _("This member already plays at this table."))
+        before = {"member": slot.member_id, "substitute": slot.substitute}
+        slot.member = member
+        slot.substitute = place is None
+        slot.named_by = user if getattr(user, "is_authenticated", False) else None
+        slot.named_at = timezone.now()
+        slot.save(update_fields=["member", "substitute", "named_by", "named_at"])
+        audit(
+            club=slot.match.season.club,
+            actor=user,
+            action="team_slot.name",
+            target=f"team_slot:{slot.pk}",
+            before=before,
+            after={"member": member.pk, "substitute": slot.substitute, "team": slot.team_id},
+        )
+    return slot
+
+
+def match_link_game(*, club: Club, user: User, match_id: int, game: Game) -> TeamMatch | None:
+    """Mark a match table as played by `game` (recorded from it, in the game's transaction):
+    only when the table is the club's, of the game's date, not yet recorded, and its named
+    players are the game's, seat for seat."""
+    match = (
+        TeamMatch.objects.select_for_update()
+        .filter(pk=match_id, club=club, date=game.date, game=None)
+        .first()
+    )
+    if match is None:
+        return None
+    named = list(
+        TeamSlot.objects.filter(match=match).order_by("seat").values_list("member_id", flat=True)
+    )
+    played = list(
+        game.results.filter(revision=game.revision)
+        .order_by("seat")
+        .values_list("member_id", flat=True)
+    )
+    if None in named or named != played:
+        return None
+    match.game = game
+    match.save(update_fields=["game"])
+    audit(
+        club=club,
+        actor=user,
+        action="team_match.recorded",
+        target=f"team_match:{match.pk}",
+        game=game,
+        after={"round": match.round, "table": table_label(match.position), "game": game.pk},
+    )
+    return match

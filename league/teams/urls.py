@@ -18,4 +18,11 @@ urlpatterns = [
         views.adjustment_undo,
         name="adjustment_undo",
     ),
+    path("seasons/<int:season_id>/teams/days/new/", views.team_day_new, name="team_day_new"),
+    path("seasons/<int:season_id>/teams/days/<date:date>/", views.team_day, name="team_day"),
+    path(
+        "seasons/<int:season_id>/teams/slots/<int:slot_id>/",
+        views.slot_name,
+        name="team_slot_name",
+    ),
 ]

@@ -6,18 +6,25 @@ standings (one aggregate over the kept member totals), the rosters and the adjus
 
 from __future__ import annotations
 
+import datetime
+from typing import Any
+from urllib.parse import urlencode
+
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from league import limits
 from league.access import club_for
+from league.core.clock import today
 from league.core.errors import ServiceError
-from league.models import Adjustment, Member, Season, Team, TeamMember
+from league.models import Adjustment, Club, Member, Season, Team, TeamMember, TeamSlot
 from league.teams import selectors, services
-from league.teams.forms import AdjustmentForm, TeamForm
+from league.teams.forms import AdjustmentForm, MatchDayForm, TeamForm
 
 
 def _add_errors(form: forms.Form, error: ServiceError) -> None:
@@ -46,6 +53,7 @@ def season_teams(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
         "standings_rows": standings,
         "teams": [(row, rosters.get(row["pk"], [])) for row in standings],
         "adjustments": selectors.season_adjustments(season=season),
+        "match_days": selectors.match_days(season=season),
     }
     return render(request, "league/teams/season_teams.html", context)
 
@@ -151,3 +159,98 @@ def adjustment_undo(
     else:
         messages.success(request, _("The adjustment was undone."))
     return redirect("season_teams", club.slug, season_id)
+
+
+# --- team match days ---------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def team_day_new(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    form = MatchDayForm(request.POST or None, initial={"date": f"{today():%Y/%m/%d}"})
+    if request.method == "POST" and form.is_valid():
+        date = form.cleaned_data["date"]
+        try:
+            services.match_day_schedule(
+                season=season, user=request.user, date=date, games=form.cleaned_data["games"]
+            )
+        except ServiceError as e:
+            _add_errors(form, e)
+        else:
+            messages.success(request, _("The match day was scheduled."))
+            return redirect("team_day", club.slug, season.pk, date)
+    context = {"club": club, "season": season, "form": form}
+    return render(request, "league/teams/team_day_form.html", context)
+
+
+def _record_url(club: Club, date: datetime.date, table: dict[str, Any]) -> str:
+    params: dict[str, object] = {
+        "date": date.isoformat(),
+        "table": table["label"],
+        "team_match": table["pk"],
+    }
+    for seat, slot in enumerate(table["slots"]):
+        params[f"member_{seat}"] = slot.member.name
+    return f"{reverse('game_new', args=[club.slug])}?{urlencode(params)}"
+
+
+@require_safe
+def team_day(request: HttpRequest, slug: str, season_id: int, date: datetime.date) -> HttpResponse:
+    """A match day: its rounds' tables, each slot's team and the player named for it; a captain
+    names theirs, an organiser any, and records a table whose players are all named. A fixed
+    number of queries: the club and role, the season, the slots, the rosters and substitutes,
+    the user's captaincies."""
+    club = club_for(request, slug)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    rounds = selectors.match_day(season=season, date=date)
+    if not rounds:
+        raise Http404
+    captain_of = selectors.captain_of(season=season, user=request.user)
+    rosters, subs = selectors.slot_choices(season=season)
+    for r in rounds:
+        for table in r["tables"]:
+            if table["ready"] and table["game"] is None and club.is_organiser:
+                table["record_url"] = _record_url(club, date, table)
+            for slot in table["slots"]:
+                slot.can_name = table["game"] is None and (
+                    club.is_organiser or slot.team_id in captain_of
+                )
+                slot.roster = rosters.get(slot.team_id, [])
+                slot.wind = "東南西北"[slot.seat] if slot.seat < 4 else ""
+    context = {
+        "club": club,
+        "season": season,
+        "date": date,
+        "rounds": rounds,
+        "substitutes": subs,
+        "standings_rows": selectors.team_standings(season=season),
+    }
+    return render(request, "league/teams/team_day.html", context)
+
+
+@require_POST
+def slot_name(request: HttpRequest, slug: str, season_id: int, slot_id: int) -> HttpResponse:
+    club = club_for(request, slug)
+    slot = get_object_or_404(
+        TeamSlot.objects.select_related("match"),
+        match__club=club,
+        match__season_id=season_id,
+        pk=slot_id,
+    )
+    member_id = limits.row_id(request.POST.get("member", ""))
+    member = Member.objects.filter(club=club, pk=member_id).first() if member_id else None
+    if member is None:
+        messages.error(request, _("Choose who plays."))
+    else:
+        try:
+            services.slot_name(
+                slot=slot, user=request.user, member=member, organiser=club.is_organiser
+            )
+        except ServiceError as e:
+            for field_messages in e.errors.values():
+                for message in field_messages:
+                    messages.error(request, message)
+        else:
+            messages.success(request, _("%(name)s plays.") % {"name": member.name})
+    return redirect("team_day", club.slug, season_id, slot.match.date)
