@@ -25,9 +25,20 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from league.models import Adjustment, Member, Season, Team, TeamMatch, TeamMember, TeamSlot
+from league.models import (
+    Adjustment,
+    Member,
+    Season,
+    Stage,
+    StageEntry,
+    Team,
+    TeamMatch,
+    TeamMember,
+    TeamSlot,
+)
 from league.models.draw import table_label
-from league.models.totals import MemberTotal
+from league.models.totals import MemberDay, MemberTotal
+from scoring import stages
 
 _INT = IntegerField()
 
@@ -203,3 +214,103 @@ def captain_of(*, season: Season, user: Any) -> set[int]:
             season=season, removed_at__isnull=True, is_captain=True, member__user=user
         ).values_list("team_id", flat=True)
     )
+
+
+# --- events in stages --------------------------------------------------------------------------
+
+
+def _member_days(season: Season, stage: Stage) -> dict[int, tuple[int, int]]:
+    """member → (games, score) over the stage's dates, from the kept day totals. One query."""
+    rows = (
+        MemberDay.objects.filter(
+            club_id=season.club_id, date__range=(stage.first_day, stage.last_day)
+        )
+        .values("member")
+        .annotate(g=Sum("games"), s=Sum("score"))
+        .values_list("member", "g", "s")
+    )
+    return {m: (g, s) for m, g, s in rows}
+
+
+def stage_standings(*, stage: Stage, rosters: dict[int, int] | None = None) -> list[dict[str, Any]]:
+    """A stage's standings, best first: each entrant (a member or a team) with its games and
+    score in the stage's dates (the kept day totals; a team's are its members' now), the points
+    it carried in, its total and position (ties share one). The first stage's entrants are
+    everyone who played in its dates (members) or the season's teams; a later stage's, those
+    who went through (its entries). Stage totals count games only, not adjustments (they have
+    no date of play; they count in the season's standings). Four queries, three when
+    `rosters` (member → team) is given."""
+    season = stage.season
+    days = _member_days(season, stage)
+    teams = stage.entrants == Stage.TEAMS
+    rows: dict[int, dict[str, Any]] = {}
+    entries = list(
+        StageEntry.objects.filter(stage=stage).select_related("member", "team").order_by("place")
+    )
+    if entries:
+        for e in entries:
+            who = e.team if teams else e.member
+            if who is None:
+                continue
+            rows[who.pk] = {
+                "key": who.pk,
+                "name": who.name,
+                "colour": getattr(who, "colour", ""),
+                "games": 0,
+                "score": 0,
+                "carried": e.carried,
+                "order": e.place,
+            }
+    elif teams:
+        for t in Team.objects.filter(season=season).order_by("pk"):
+            rows[t.pk] = {
+                "key": t.pk,
+                "name": t.name,
+                "colour": t.colour,
+                "games": 0,
+                "score": 0,
+                "carried": 0,
+                "order": 0,
+            }
+    else:
+        names = dict(Member.objects.filter(pk__in=days).values_list("pk", "name"))
+        for pk, name in names.items():
+            rows[pk] = {
+                "key": pk,
+                "name": name,
+                "colour": "",
+                "games": 0,
+                "score": 0,
+                "carried": 0,
+                "order": 0,
+            }
+    if teams:
+        if rosters is None:
+            rosters = dict(
+                TeamMember.objects.filter(season=season, removed_at__isnull=True).values_list(
+                    "member", "team"
+                )
+            )
+        for member, (g, s) in days.items():
+            row = rows.get(rosters.get(member, 0))
+            if row is not None:
+                row["games"] += g
+                row["score"] += s
+    else:
+        for member, (g, s) in days.items():
+            row = rows.get(member)
+            if row is not None:
+                row["games"], row["score"] = g, s
+    entrants = [
+        stages.Entrant(key=r["key"], total=r["carried"] + r["score"], order=r["order"])
+        for r in rows.values()
+    ]
+    through = set()
+    if stage.advance is not None:
+        through = {e.key for e in stages.advance(entrants, stage.advance, stage.ties)}
+    out = []
+    for position, e in stages.ranked(entrants):
+        row = rows[e.key]
+        row.update(total=e.total, position=position, through=e.key in through)
+        out.append(row)
+    return out

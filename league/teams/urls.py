@@ -25,4 +25,11 @@ urlpatterns = [
         views.slot_name,
         name="team_slot_name",
     ),
+    path("seasons/<int:season_id>/stages/", views.season_stages, name="season_stages"),
+    path("seasons/<int:season_id>/stages/new/", views.stage_new, name="stage_new"),
+    path(
+        "seasons/<int:season_id>/stages/<int:stage_id>/close/",
+        views.stage_close,
+        name="stage_close",
+    ),
 ]

@@ -22,9 +22,9 @@ from league import limits
 from league.access import club_for
 from league.core.clock import today
 from league.core.errors import ServiceError
-from league.models import Adjustment, Club, Member, Season, Team, TeamMember, TeamSlot
+from league.models import Adjustment, Club, Member, Season, Stage, Team, TeamMember, TeamSlot
 from league.teams import selectors, services
-from league.teams.forms import AdjustmentForm, MatchDayForm, TeamForm
+from league.teams.forms import AdjustmentForm, MatchDayForm, StageForm, TeamForm
 
 
 def _add_errors(form: forms.Form, error: ServiceError) -> None:
@@ -254,3 +254,82 @@ def slot_name(request: HttpRequest, slug: str, season_id: int, slot_id: int) -> 
         else:
             messages.success(request, _("%(name)s plays.") % {"name": member.name})
     return redirect("team_day", club.slug, season_id, slot.match.date)
+
+
+# --- events in stages ----------------------------------------------------------------------------
+
+
+@require_safe
+def season_stages(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """The event page: each stage's standings and who went through. Per stage a fixed number of
+    queries (a season has at most services.MAX_STAGES stages), whatever the history."""
+    club = club_for(request, slug)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    stage_rows = list(Stage.objects.filter(season=season).order_by("number"))
+    rosters = dict(
+        TeamMember.objects.filter(season=season, removed_at__isnull=True).values_list(
+            "member", "team"
+        )
+    )
+    stages = []
+    for i, stage in enumerate(stage_rows):
+        stage.season = season
+        nxt = stage_rows[i + 1] if i + 1 < len(stage_rows) else None
+        rows = selectors.stage_standings(stage=stage, rosters=rosters)
+        stages.append(
+            {
+                "stage": stage,
+                "rows": rows,
+                "next": nxt,
+                "can_close": club.is_organiser
+                and stage.closed_at is None
+                and stage.advance is not None
+                and nxt is not None,
+            }
+        )
+    context = {"club": club, "season": season, "stages": stages}
+    return render(request, "league/teams/season_stages.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def stage_new(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    form = StageForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        data = services.StageInput(
+            name=d["name"],
+            first_day=d["first_day"],
+            last_day=d["last_day"],
+            entrants=d["entrants"],
+            advance=d["advance"],
+            carry=d["carry"],
+            bonus=d["bonus"],
+            ties=d["ties"],
+            fixed_table=d["fixed_table"],
+        )
+        try:
+            services.stage_create(season=season, user=request.user, data=data)
+        except ServiceError as e:
+            _add_errors(form, e)
+        else:
+            messages.success(request, _("The stage was added."))
+            return redirect("season_stages", club.slug, season.pk)
+    context = {"club": club, "season": season, "form": form}
+    return render(request, "league/teams/stage_form.html", context)
+
+
+@require_POST
+def stage_close(request: HttpRequest, slug: str, season_id: int, stage_id: int) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    stage = get_object_or_404(Stage, club=club, season_id=season_id, pk=stage_id)
+    try:
+        services.stage_close(stage=stage, user=request.user)
+    except ServiceError as e:
+        for field_messages in e.errors.values():
+            for message in field_messages:
+                messages.error(request, message)
+    else:
+        messages.success(request, _("The stage was closed: those through are in the next one."))
+    return redirect("season_stages", club.slug, season_id)
