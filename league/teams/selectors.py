@@ -28,6 +28,7 @@ from django.db.models.functions import Coalesce
 from league.models import (
     Adjustment,
     Member,
+    Result,
     Season,
     Stage,
     StageEntry,
@@ -43,8 +44,13 @@ from scoring import stages
 _INT = IntegerField()
 
 
-def _sum(rows: Any, field: str) -> Coalesce:
-    grouped = rows.order_by().values("season").annotate(s=Sum(field)).values("s")[:1]
+def _sum(rows: Any, field: str, by: str = "season") -> Coalesce:
+    grouped = rows.order_by().values(by).annotate(s=Sum(field)).values("s")[:1]
+    return Coalesce(Subquery(grouped, output_field=_INT), Value(0), output_field=_INT)
+
+
+def _count(rows: Any) -> Coalesce:
+    grouped = rows.order_by().values("counted").annotate(n=Count("pk")).values("n")[:1]
     return Coalesce(Subquery(grouped, output_field=_INT), Value(0), output_field=_INT)
 
 
@@ -55,8 +61,9 @@ def with_teams(seasons: QuerySet[Season]) -> QuerySet[Season]:
 
 
 def team_standings(*, season: Season) -> list[dict[str, Any]]:
-    """The season's teams, best first: games, the members' total, adjustments, total and position
-    (ties share a position), with the team's colour and names. One query."""
+    """The season's teams, best first: games, the members' total (and the games its substitutes
+    played at its team match slots), adjustments, total and position (ties share a position),
+    with the team's colour and names. One query."""
     on_team = {
         "member__team_places__team": OuterRef("pk"),
         "member__team_places__removed_at__isnull": True,
@@ -64,11 +71,19 @@ def team_standings(*, season: Season) -> list[dict[str, Any]]:
     member_totals = MemberTotal.objects.filter(season=season, **on_team)
     member_adjust = Adjustment.objects.filter(season=season, **on_team)
     team_adjust = Adjustment.objects.filter(season=season, team=OuterRef("pk"))
+    # A substitute's games at the team's slot count for the team (their stored results).
+    substitute = Result.objects.filter(
+        counted=True,
+        game__team_match__season=season,
+        game__team_match__slots__team=OuterRef("pk"),
+        game__team_match__slots__substitute=True,
+        game__team_match__slots__member=F("member"),
+    )
     rows = list(
         Team.objects.filter(season=season)
         .annotate(
-            games=_sum(member_totals, "games"),
-            scores=_sum(member_totals, "total"),
+            games=_sum(member_totals, "games") + _count(substitute),
+            scores=_sum(member_totals, "total") + _sum(substitute, "score", "counted"),
             adjust=_sum(member_adjust, "points") + _sum(team_adjust, "points"),
         )
         .annotate(total=F("scores") + F("adjust"))

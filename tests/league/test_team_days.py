@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from league.core.errors import ServiceError
 from league.models import AuditLog, Member, Membership, Season, TeamMatch, TeamSlot
+from league.recording import services as recording
 from league.teams import selectors, services
 from tests.conftest import PASSWORD, make_user
 
@@ -157,6 +158,26 @@ def test_recording_from_the_table_prefills_the_form_and_links_the_game(
     assert organiser_client.post(address, posted).status_code == 302
     second.refresh_from_db()
     assert second.game is None
+
+
+def test_a_substitutes_game_at_the_slot_counts_for_the_team(club, season, four_teams, organiser):
+    (match,) = services.match_day_schedule(season=season, user=organiser, date=D, games=1)
+    _fill(match, organiser, ["控え", "青1", "黄1", "緑1"])  # 控え plays 赤組's slot
+    data = recording.GameInput(
+        date=D,
+        seats=[
+            recording.SeatInput(Member.objects.get(name=n), p)
+            for n, p in zip(["控え", "青1", "黄1", "緑1"], POINTS, strict=True)
+        ],
+    )
+    game = recording.game_record(club=club, user=organiser, data=data, team_match=match.pk)
+    first = game.results.get(member__name="控え").score
+    rows = {r["name"]: (r["games"], r["scores"]) for r in selectors.team_standings(season=season)}
+    assert rows["赤組"] == (1, first) and first > 0
+    # Corrected, the team's figure follows the game's current revision.
+    recording.game_void(game=game, user=organiser, reason="entered wrongly")
+    rows = {r["name"]: (r["games"], r["scores"]) for r in selectors.team_standings(season=season)}
+    assert rows["赤組"] == (0, 0)
 
 
 def test_the_day_is_isolated_and_members_only_see_it(
