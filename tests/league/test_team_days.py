@@ -181,7 +181,7 @@ def test_a_substitutes_game_at_the_slot_counts_for_the_team(club, season, four_t
 
 
 def test_the_day_is_isolated_and_members_only_see_it(
-    club, season, four_teams, organiser, member_client, stranger_client
+    club, season, four_teams, organiser, member_user, member_client, stranger_client
 ):
     (match,) = services.match_day_schedule(season=season, user=organiser, date=D, games=1)
     day = reverse("team_day", args=[club.slug, season.pk, D])
@@ -202,6 +202,12 @@ def test_the_day_is_isolated_and_members_only_see_it(
     assert c.get(day).status_code == 404
     assert c.post(name, {"member": member.pk}).status_code == 404
     assert TeamSlot.objects.get(pk=slot.pk).member is None
+    # Linked to 赤組's captain, the member names 赤組's slot on the page, and only that one.
+    Member.objects.filter(name="赤1").update(user=member_user)
+    page = member_client.get(day).content.decode()
+    assert page.count('name="member"') == 1
+    assert member_client.post(name, {"member": member.pk}).status_code == 302
+    assert TeamSlot.objects.get(pk=slot.pk).member == member
 
 
 def stranger_client_club():
