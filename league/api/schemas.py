@@ -433,6 +433,9 @@ class TeamOut(Schema):
     scores: int = Field(description="The members' season totals, in tenths.")
     adjust: int = Field(description="Adjustments outside any game, in tenths.")
     total: int
+    match_points: int | None = Field(
+        description="Where the season ranks teams by match points: the team's; else null."
+    )
     members: list[TeamMemberOut]
 
 

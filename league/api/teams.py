@@ -41,7 +41,7 @@ def season_teams(request: HttpRequest, slug: Slug, season_id: SeasonPath) -> dic
         "teams": [
             {
                 **{k: row[k] for k in ("name", "short_name", "colour", "position", "games")},
-                **{k: row[k] for k in ("scores", "adjust", "total")},
+                **{k: row[k] for k in ("scores", "adjust", "total", "match_points")},
                 "id": row["pk"],
                 "members": [
                     {

@@ -13,6 +13,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.db.models import (
+    Case,
     Count,
     Exists,
     F,
@@ -22,6 +23,7 @@ from django.db.models import (
     Subquery,
     Sum,
     Value,
+    When,
 )
 from django.db.models.functions import Coalesce
 
@@ -86,16 +88,49 @@ def team_standings(*, season: Season) -> list[dict[str, Any]]:
             scores=_sum(member_totals, "total") + _sum(substitute, "score", "counted"),
             adjust=_sum(member_adjust, "points") + _sum(team_adjust, "points"),
         )
-        .annotate(total=F("scores") + F("adjust"))
-        .values("pk", "name", "short_name", "colour", "games", "scores", "adjust", "total")
-        .order_by("-total", "name", "pk")
+        .annotate(total=F("scores") + F("adjust"), match_points=_match_points(season))
+        .values(
+            "pk",
+            "name",
+            "short_name",
+            "colour",
+            "games",
+            "scores",
+            "adjust",
+            "total",
+            "match_points",
+        )
+        .order_by(F("match_points").desc(nulls_last=True), "-total", "name", "pk")
     )
     position, previous = 0, None
     for i, row in enumerate(rows, start=1):
-        if row["total"] != previous:
-            position, previous = i, row["total"]
+        key = (row["match_points"], row["total"])
+        if key != previous:
+            position, previous = i, key
         row["position"] = position
     return rows
+
+
+def _match_points(season: Season) -> Any:
+    """Where the season ranks teams by match points: the points by place (Result.rank, kept
+    at write time) of the team's players at its team match tables, current revisions only;
+    else None."""
+    points = [int(p) for p in season.team_match_points or []]
+    if not points:
+        return Value(None, output_field=_INT)
+    played = Result.objects.filter(
+        counted=True,
+        game__team_match__season=season,
+        game__team_match__slots__team=OuterRef("pk"),
+        game__team_match__slots__member=F("member"),
+    ).annotate(
+        mp=Case(
+            *(When(rank=place, then=Value(p)) for place, p in enumerate(points, start=1)),
+            default=Value(0),
+            output_field=_INT,
+        )
+    )
+    return _sum(played, "mp", "counted")
 
 
 def team_rosters(*, season: Season) -> dict[int, list[dict[str, Any]]]:

@@ -656,3 +656,33 @@ def stage_close(*, stage: Stage, user: User) -> list[StageEntry]:
             },
         )
     return entries
+
+
+def team_points_set(*, season: Season, user: User, points: Sequence[int]) -> Season:
+    """Rank the season's teams by match points by place at team match tables (`points`, best
+    first, one per seat of the rules' tables), or, empty, by the members' scores. Audited."""
+    points = [int(p) for p in points]
+    if points:
+        size = rules_in_force(season.club, season.end).rules.players
+        if len(points) != size:
+            raise ServiceError.one(
+                "points", _("Enter %(n)d match points, one for each place.") % {"n": size}
+            )
+        if any(not (-1000 <= p <= 1000) for p in points):
+            raise ServiceError.one("points", _("Enter match points from −1000 to 1000."))
+    with transaction.atomic():
+        lock_club(season.club_id)
+        season = Season.objects.select_for_update().get(pk=season.pk)
+        before = list(season.team_match_points or [])
+        if before != points:
+            season.team_match_points = points
+            season.save(update_fields=["team_match_points"])
+            audit(
+                club=season.club,
+                actor=user,
+                action="season.team_points",
+                target=f"season:{season.pk}",
+                before={"team_match_points": before},
+                after={"team_match_points": points},
+            )
+    return season

@@ -32,4 +32,5 @@ urlpatterns = [
         views.stage_close,
         name="stage_close",
     ),
+    path("seasons/<int:season_id>/teams/points/", views.team_points, name="team_points"),
 ]

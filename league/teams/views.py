@@ -7,6 +7,7 @@ standings (one aggregate over the kept member totals), the rosters and the adjus
 from __future__ import annotations
 
 import datetime
+import unicodedata
 from typing import Any
 from urllib.parse import urlencode
 
@@ -18,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+import scoring
 from league import limits
 from league.access import club_for
 from league.core.clock import today
@@ -333,3 +335,26 @@ def stage_close(request: HttpRequest, slug: str, season_id: int, stage_id: int) 
     else:
         messages.success(request, _("The stage was closed: those through are in the next one."))
     return redirect("season_stages", club.slug, season_id)
+
+
+@require_POST
+def team_points(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """The organiser sets how team standings count: match points by place, or (empty) the
+    members' scores."""
+    club = club_for(request, slug, organiser=True)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    text = unicodedata.normalize("NFKC", request.POST.get("points", ""))[:100]
+    try:
+        points = [
+            scoring.parse_integer(p) for p in text.replace(",", " ").replace("、", " ").split()
+        ]
+        services.team_points_set(season=season, user=request.user, points=points)
+    except ValueError:
+        messages.error(request, _("Enter match points as whole numbers, e.g. 4 2 1 0."))
+    except ServiceError as e:
+        for field_messages in e.errors.values():
+            for message in field_messages:
+                messages.error(request, message)
+    else:
+        messages.success(request, _("How team standings count was saved."))
+    return redirect("season_teams", club.slug, season_id)

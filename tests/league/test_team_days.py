@@ -230,3 +230,46 @@ def test_the_day_page_queries_do_not_grow(club, season, four_teams, organiser, o
     for slot in TeamSlot.objects.select_related("team"):  # each team's captain plays
         _name(slot, organiser, slot.team.short_name + "1")
     assert count() == few
+
+
+def test_match_points_where_the_season_says_so(
+    club, season, four_teams, organiser, organiser_client
+):
+    first, second = services.match_day_schedule(season=season, user=organiser, date=D, games=2)
+    for match, names, pts in (
+        (first, ["赤1", "青1", "黄1", "緑1"], (60000, 20000, 15000, 5000)),
+        (second, ["青2", "黄2", "緑2", "赤2"], (26000, 25500, 24500, 24000)),
+    ):
+        _fill(match, organiser, names)
+        data = recording.GameInput(
+            date=D,
+            seats=[
+                recording.SeatInput(Member.objects.get(name=n), p)
+                for n, p in zip(names, pts, strict=True)
+            ],
+        )
+        recording.game_record(club=club, user=organiser, data=data, team_match=match.pk)
+    by_score = [r["name"] for r in selectors.team_standings(season=season)]
+    url = reverse("team_points", args=[club.slug, season.pk])
+    assert organiser_client.post(url, {"points": "4 2 1"}).status_code == 302  # 3 of 4
+    season.refresh_from_db()
+    assert season.team_match_points == []
+    assert organiser_client.post(url, {"points": "４、２、１、０"}).status_code == 302
+    season.refresh_from_db()
+    assert season.team_match_points == [4, 2, 1, 0]
+    # 赤: 1st then 4th = 4; 青: 2nd, 1st = 6; 黄: 3rd, 2nd = 3; 緑: 4th, 3rd = 1.
+    rows = selectors.team_standings(season=season)
+    assert [(r["name"], r["match_points"], r["position"]) for r in rows] == [
+        ("青組", 6, 1),
+        ("赤組", 4, 2),
+        ("黄組", 3, 3),
+        ("緑組", 1, 4),
+    ]
+    assert by_score[0] == "赤組"  # by the scores 赤組's big win would put it first
+    entry = AuditLog.objects.get(action="season.team_points")
+    assert entry.after == {"team_match_points": [4, 2, 1, 0]}
+    page = organiser_client.get(reverse("season_teams", args=[club.slug, season.pk]))
+    assert "4・2・1・0" in page.content.decode()
+    assert organiser_client.post(url, {"points": ""}).status_code == 302  # back to scores
+    season.refresh_from_db()
+    assert selectors.team_standings(season=season)[0]["match_points"] is None
