@@ -288,6 +288,15 @@ def pages(club, user, members) -> list[tuple[str, str]]:
         team_services.adjustment_book(
             season=season, user=user, team=team, kind="penalty", points=-100, reason="遅刻"
         )
+    if not season.team_matches.exists():  # a team match day of two games, and a stage of teams
+        team_services.match_day_schedule(season=season, user=user, date=season.end, games=2)
+        team_services.stage_create(
+            season=season,
+            user=user,
+            data=team_services.StageInput(
+                "レギュラー", season.start, season.end, entrants="teams", advance=4, carry="half"
+            ),
+        )
     member = members[0]
     member.__class__.objects.filter(pk=member.pk).update(user=user)  # who also plays: My page
     day = LAST_DAY
@@ -304,6 +313,8 @@ def pages(club, user, members) -> list[tuple[str, str]]:
         ("season standings", reverse("season_standings", args=[club.slug, season.pk])),
         ("season race", reverse("season_race", args=[club.slug, season.pk])),
         ("season teams", reverse("season_teams", args=[club.slug, season.pk])),
+        ("team match day", reverse("team_day", args=[club.slug, season.pk, season.end])),
+        ("season stages", reverse("season_stages", args=[club.slug, season.pk])),
         ("all-time standings", standings),
         ("player (all time)", reverse("player_detail", args=[club.slug, member.pk])),
         (

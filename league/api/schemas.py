@@ -410,3 +410,89 @@ class RatingGameOut(Schema):
 class RatingHistoryOut(Schema):
     member_id: int
     games: list[RatingGameOut]
+
+
+# --- teams, fixtures and stages (league.teams) --------------------------------------------------
+
+
+class TeamMemberOut(Schema):
+    member_id: int
+    name: str
+    captain: bool
+    games: int
+    total: int = Field(description="Season total in tenths of 1,000 points, adjustments in.")
+
+
+class TeamOut(Schema):
+    id: int
+    name: str
+    short_name: str
+    colour: str
+    position: int
+    games: int
+    scores: int = Field(description="The members' season totals, in tenths.")
+    adjust: int = Field(description="Adjustments outside any game, in tenths.")
+    total: int
+    match_points: int | None = Field(
+        description="Where the season ranks teams by match points: the team's; else null."
+    )
+    members: list[TeamMemberOut]
+
+
+class TeamsOut(Schema):
+    season: int
+    teams: list[TeamOut]
+
+
+class SlotOut(Schema):
+    seat: int = Field(description="0 = 東 (the first dealer)")
+    team_id: int
+    member_id: int | None
+    member: str | None
+    substitute: bool
+
+
+class FixtureOut(Schema):
+    id: int
+    round: int
+    date: datetime.date
+    table: str
+    game_id: int | None
+    slots: list[SlotOut]
+
+
+class FixturesOut(Schema):
+    season: int
+    date: datetime.date | None
+    matches: list[FixtureOut]
+
+
+class StageRowOut(Schema):
+    id: int = Field(description="The member's or the team's id, as `entrants` says.")
+    name: str
+    position: int
+    games: int
+    carried: int
+    score: int
+    total: int
+    through: bool
+
+
+class StageOut(Schema):
+    number: int
+    name: str
+    first_day: datetime.date
+    last_day: datetime.date
+    entrants: str
+    advance: int | None
+    carry: str
+    bonus: list[int]
+    ties: str
+    fixed_table: bool
+    closed: bool
+    rows: list[StageRowOut]
+
+
+class StagesOut(Schema):
+    season: int
+    stages: list[StageOut]

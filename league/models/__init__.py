@@ -28,7 +28,16 @@ from league.models.resettles import ResettleRun
 from league.models.rules import RulesVersion
 from league.models.seasons import Season
 from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
-from league.models.teams import Adjustment, AdjustmentQuerySet, Team, TeamMember
+from league.models.teams import (
+    Adjustment,
+    AdjustmentQuerySet,
+    Stage,
+    StageEntry,
+    Team,
+    TeamMatch,
+    TeamMember,
+    TeamSlot,
+)
 from league.models.totals import MemberDay, MemberTotal
 
 __all__ = [
@@ -74,8 +83,12 @@ __all__ = [
     "RulesVersion",
     "Season",
     "SeatTotal",
+    "Stage",
+    "StageEntry",
     "TableGame",
     "Team",
+    "TeamMatch",
     "TeamMember",
+    "TeamSlot",
     "UsernameKey",
 ]

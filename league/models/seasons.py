@@ -23,6 +23,9 @@ class Season(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     final_standings = models.JSONField(null=True, blank=True, editable=False)
+    # Team standings by match points (league.teams): the points a team's player earns by place
+    # at a team match table, best first (e.g. [4, 2, 1, 0]); empty, by the members' scores.
+    team_match_points = models.JSONField(default=list, blank=True)
 
     class Meta:
         verbose_name = _("season")

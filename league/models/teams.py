@@ -140,3 +140,152 @@ class Adjustment(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise PermissionError("adjustments are immutable: book a reversing entry")
+
+
+class TeamMatch(models.Model):
+    """A table of a team match day: one slot per team (`TeamSlot`), the season's fixture round
+    it plays (scoring.fixtures), and its game once recorded from it."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="team_matches")
+    date = models.DateField(_("date"))
+    round = models.PositiveIntegerField(_("round"))  # the season's fixture round, from 1
+    position = models.PositiveSmallIntegerField()  # 0 = table A
+    game = models.OneToOneField(
+        "league.Game", null=True, blank=True, on_delete=models.PROTECT, related_name="team_match"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["season", "round", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "round", "position"], name="team_match_table_once"
+            ),
+        ]
+        indexes = [models.Index(fields=["season", "date"], name="team_match_day")]
+
+    def __str__(self) -> str:
+        return f"{self.season_id} R{self.round} {self.position}"
+
+
+class TeamSlot(models.Model):
+    """A team's seat at a match table (0 = 東), and the player its captain or an organiser named
+    for it: from the roster, or a substitute (a member on no team of the season)."""
+
+    match = models.ForeignKey(TeamMatch, on_delete=models.PROTECT, related_name="slots")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="slots")
+    seat = models.PositiveSmallIntegerField()
+    member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    substitute = models.BooleanField(_("substitute"), default=False)
+    named_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    named_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "team"], name="team_slot_team_once"),
+            models.UniqueConstraint(fields=["match", "seat"], name="team_slot_seat_once"),
+            models.UniqueConstraint(
+                fields=["match", "member"],
+                condition=Q(member__isnull=False),
+                name="team_slot_member_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} {self.seat} {self.team_id}"
+
+
+class Stage(models.Model):
+    """A stage of an event (a season with a cut, or a cup): its own games (those in its dates),
+    how many go through to the next stage (`advance`, none for the last), the tie order at the
+    cut, and what they carry (scoring.stages). Its entrants are everyone for the first stage,
+    members or teams; for a later one, the `StageEntry` rows written when the stage before it
+    closed. A fixed table: the stage is one table of those through, no draw."""
+
+    MEMBERS = "members"
+    TEAMS = "teams"
+    ENTRANTS = [(MEMBERS, _("members")), (TEAMS, _("teams"))]
+    CARRY = [
+        ("all", _("all points")),
+        ("half", _("half the points")),
+        ("none", _("none")),
+        ("bonus", _("a bonus by place")),
+    ]
+    TIES = [("seat", _("exactly N (tie order)")), ("split", _("everyone tied at the cut"))]
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="stages")
+    number = models.PositiveSmallIntegerField(_("stage"))  # 1, 2, … in order of play
+    name = models.CharField(_("name"), max_length=50)
+    first_day = models.DateField(_("first day"))
+    last_day = models.DateField(_("last day"))
+    entrants = models.CharField(_("entrants"), max_length=10, choices=ENTRANTS, default=MEMBERS)
+    advance = models.PositiveIntegerField(_("going through"), null=True, blank=True)
+    carry = models.CharField(_("carried"), max_length=10, choices=CARRY, default="all")
+    bonus = models.JSONField(_("bonus by place"), default=list, blank=True)  # tenths, by place
+    ties = models.CharField(_("ties at the cut"), max_length=10, choices=TIES, default="seat")
+    fixed_table = models.BooleanField(_("fixed table"), default=False)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["season", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "number"], name="stage_number_once"),
+            models.CheckConstraint(
+                condition=Q(last_day__gte=models.F("first_day")), name="stage_days_in_order"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class StageEntry(models.Model):
+    """Who entered a later stage (a member or a team), its place in the stage before and the
+    points it carries in: written once, when the stage before closed."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="entries")
+    member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    place = models.PositiveIntegerField()  # in the stage before
+    total_before = models.IntegerField()  # tenths, its total in the stage before
+    carried = models.IntegerField()  # tenths
+
+    class Meta:
+        ordering = ["stage", "place", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stage", "member"],
+                condition=Q(member__isnull=False),
+                name="stage_entry_member_once",
+            ),
+            models.UniqueConstraint(
+                fields=["stage", "team"],
+                condition=Q(team__isnull=False),
+                name="stage_entry_team_once",
+            ),
+            models.CheckConstraint(
+                condition=(Q(member__isnull=True) & Q(team__isnull=False))
+                | (Q(member__isnull=False) & Q(team__isnull=True)),
+                name="stage_entry_member_or_team",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage_id}: {self.member_id or self.team_id}"

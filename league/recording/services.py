@@ -41,6 +41,7 @@ from league.models.hands import renamed_event
 from league.models.members import MERGED_MEMBER, lock_live_members
 from league.models.rules import rules_in_force
 from league.standings import services as aggregates
+from league.teams import services as teams
 
 # --- inputs ----------------------------------------------------------------------------------
 
@@ -378,6 +379,7 @@ def game_record(
     data: GameInput,
     draw_table: int | None = None,
     confirm_duplicate: bool = False,
+    team_match: int | None = None,
 ) -> Game:
     """Record a new game. The same `submission_key` twice records one game and returns it.
 
@@ -386,7 +388,8 @@ def game_record(
 
     Recorded from any path, a game whose players are those of a table of its day's draw not yet
     recorded is that table's game (`draw_table`, the card it was recorded from, first): the
-    card stops offering to record it."""
+    card stops offering to record it. Recorded from a team match table (`team_match`) with its
+    named players in its seats, the game is that table's (league.teams.services.match_link_game)."""
     existing = _game_by_submission(club, data.submission_key)
     if existing is not None:
         return existing
@@ -426,6 +429,8 @@ def game_record(
                 game=game,
             )
             _link_to_draw(club, user, game, prefer=draw_table)
+            if team_match is not None:
+                teams.match_link_game(club=club, user=user, match_id=team_match, game=game)
             return game
     except IntegrityError:
         # A concurrent request with the same submission key won the race: return its game.

@@ -24,7 +24,7 @@ from league.access import club_for
 from league.club import services as club_services
 from league.core.clock import parse_date, today
 from league.core.errors import ServiceError
-from league.models import Club, Game, Member, Result, RulesVersion
+from league.models import Club, Game, Member, Result, RulesVersion, TeamMatch
 from league.models.clubs import lock_club
 from league.recording import breakdown, services
 from league.recording.forms import CHIP_ROWS, WINDS, GameForm, VoidForm
@@ -151,6 +151,7 @@ def _record(request: HttpRequest, club: Club, form: GameForm) -> Game:
                 data=data,
                 draw_table=limits.row_id(request.GET.get("draw_table", "")),
                 confirm_duplicate=form.cleaned_data["confirm_duplicate"],
+                team_match=limits.row_id(request.GET.get("team_match", "")),
             ),
         )
     except services.DuplicateGame:
@@ -248,6 +249,9 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, saved % {"number": game.number, "table": game.table})
                 if _linked_to_draw(request, club, game):
                     return redirect("draw_day", club.slug, game.date)
+                match = TeamMatch.objects.filter(game=game).values_list("season", flat=True)
+                if season_id := match.first():
+                    return redirect("team_day", club.slug, season_id, game.date)
                 return redirect("day_detail", club.slug, game.date)
             data = form.game_input()
             preview = services.game_preview(club=club, data=data)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import unicodedata
 from typing import Any
 
@@ -10,7 +11,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import scoring
-from league.models import Adjustment, Member, Team
+from league.core.clock import BAD_DATE, parse_date
+from league.models import Adjustment, Member, Stage, Team
 
 BAD_POINTS = gettext_lazy("Enter points with at most one decimal, e.g. ▲20.0 or 5.")
 
@@ -122,3 +124,83 @@ class AdjustmentForm(forms.Form):
             ]
         else:
             del self.fields["rate"]
+
+
+class MatchDayForm(forms.Form):
+    date = forms.CharField(
+        label=gettext_lazy("Date"),
+        max_length=30,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "2026/11/21"}),
+    )
+    games = forms.CharField(
+        label=gettext_lazy("Games that day"),
+        initial="2",
+        max_length=4,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+    def clean_date(self) -> datetime.date:
+        try:
+            return parse_date(self.cleaned_data["date"])
+        except ValueError:
+            raise forms.ValidationError(BAD_DATE, code="invalid") from None
+
+    def clean_games(self) -> int:
+        try:
+            return scoring.parse_integer(self.cleaned_data["games"])
+        except ValueError:
+            raise forms.ValidationError(_("Enter a number of games."), code="invalid") from None
+
+
+class StageForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Stage name"), max_length=50)
+    first_day = forms.CharField(label=gettext_lazy("First day"), max_length=30)
+    last_day = forms.CharField(label=gettext_lazy("Last day"), max_length=30)
+    entrants = forms.ChoiceField(label=gettext_lazy("Entrants"), choices=Stage.ENTRANTS)
+    advance = forms.CharField(
+        label=gettext_lazy("Going through"),
+        required=False,
+        max_length=5,
+        help_text=gettext_lazy("The top N by total go on. Empty for the last stage."),
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    ties = forms.ChoiceField(label=gettext_lazy("Ties at the cut"), choices=Stage.TIES)
+    carry = forms.ChoiceField(label=gettext_lazy("What they carry"), choices=Stage.CARRY)
+    bonus = forms.CharField(
+        label=gettext_lazy("Bonus by place"),
+        required=False,
+        max_length=200,
+        help_text=gettext_lazy(
+            "Points for 1st, 2nd, … separated by commas or spaces, e.g. 30 20 10."
+        ),
+    )
+    fixed_table = forms.BooleanField(label=gettext_lazy("A fixed table"), required=False)
+
+    def _date(self, name: str) -> datetime.date:
+        try:
+            return parse_date(self.cleaned_data[name])
+        except ValueError:
+            raise forms.ValidationError(BAD_DATE, code="invalid") from None
+
+    def clean_first_day(self) -> datetime.date:
+        return self._date("first_day")
+
+    def clean_last_day(self) -> datetime.date:
+        return self._date("last_day")
+
+    def clean_advance(self) -> int | None:
+        text = self.cleaned_data["advance"].strip()
+        if not text:
+            return None
+        try:
+            return scoring.parse_integer(text)
+        except ValueError:
+            raise forms.ValidationError(_("Enter a number."), code="invalid") from None
+
+    def clean_bonus(self) -> list[int]:
+        text = unicodedata.normalize("NFKC", self.cleaned_data["bonus"])
+        parts = [p for p in text.replace("、", " ").replace(",", " ").split() if p]
+        try:
+            return [parse_points(p) for p in parts]
+        except ValueError:
+            raise forms.ValidationError(BAD_POINTS, code="invalid") from None

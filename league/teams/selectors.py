@@ -8,20 +8,51 @@ season; a member's adjustments count for them and for their team.
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from typing import Any
 
-from django.db.models import Exists, F, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.functions import Coalesce
 
-from league.models import Adjustment, Season, Team, TeamMember
-from league.models.totals import MemberTotal
+from league.models import (
+    Adjustment,
+    Member,
+    Result,
+    Season,
+    Stage,
+    StageEntry,
+    Team,
+    TeamMatch,
+    TeamMember,
+    TeamSlot,
+)
+from league.models.draw import table_label
+from league.models.totals import MemberDay, MemberTotal
+from scoring import stages
 
 _INT = IntegerField()
 
 
-def _sum(rows: Any, field: str) -> Coalesce:
-    grouped = rows.order_by().values("season").annotate(s=Sum(field)).values("s")[:1]
+def _sum(rows: Any, field: str, by: str = "season") -> Coalesce:
+    grouped = rows.order_by().values(by).annotate(s=Sum(field)).values("s")[:1]
+    return Coalesce(Subquery(grouped, output_field=_INT), Value(0), output_field=_INT)
+
+
+def _count(rows: Any) -> Coalesce:
+    grouped = rows.order_by().values("counted").annotate(n=Count("pk")).values("n")[:1]
     return Coalesce(Subquery(grouped, output_field=_INT), Value(0), output_field=_INT)
 
 
@@ -32,8 +63,9 @@ def with_teams(seasons: QuerySet[Season]) -> QuerySet[Season]:
 
 
 def team_standings(*, season: Season) -> list[dict[str, Any]]:
-    """The season's teams, best first: games, the members' total, adjustments, total and position
-    (ties share a position), with the team's colour and names. One query."""
+    """The season's teams, best first: games, the members' total (and the games its substitutes
+    played at its team match slots), adjustments, total and position (ties share a position),
+    with the team's colour and names. One query."""
     on_team = {
         "member__team_places__team": OuterRef("pk"),
         "member__team_places__removed_at__isnull": True,
@@ -41,23 +73,64 @@ def team_standings(*, season: Season) -> list[dict[str, Any]]:
     member_totals = MemberTotal.objects.filter(season=season, **on_team)
     member_adjust = Adjustment.objects.filter(season=season, **on_team)
     team_adjust = Adjustment.objects.filter(season=season, team=OuterRef("pk"))
+    # A substitute's games at the team's slot count for the team (their stored results).
+    substitute = Result.objects.filter(
+        counted=True,
+        game__team_match__season=season,
+        game__team_match__slots__team=OuterRef("pk"),
+        game__team_match__slots__substitute=True,
+        game__team_match__slots__member=F("member"),
+    )
     rows = list(
         Team.objects.filter(season=season)
         .annotate(
-            games=_sum(member_totals, "games"),
-            scores=_sum(member_totals, "total"),
+            games=_sum(member_totals, "games") + _count(substitute),
+            scores=_sum(member_totals, "total") + _sum(substitute, "score", "counted"),
             adjust=_sum(member_adjust, "points") + _sum(team_adjust, "points"),
         )
-        .annotate(total=F("scores") + F("adjust"))
-        .values("pk", "name", "short_name", "colour", "games", "scores", "adjust", "total")
-        .order_by("-total", "name", "pk")
+        .annotate(total=F("scores") + F("adjust"), match_points=_match_points(season))
+        .values(
+            "pk",
+            "name",
+            "short_name",
+            "colour",
+            "games",
+            "scores",
+            "adjust",
+            "total",
+            "match_points",
+        )
+        .order_by(F("match_points").desc(nulls_last=True), "-total", "name", "pk")
     )
     position, previous = 0, None
     for i, row in enumerate(rows, start=1):
-        if row["total"] != previous:
-            position, previous = i, row["total"]
+        key = (row["match_points"], row["total"])
+        if key != previous:
+            position, previous = i, key
         row["position"] = position
     return rows
+
+
+def _match_points(season: Season) -> Any:
+    """Where the season ranks teams by match points: the points by place (Result.rank, kept
+    at write time) of the team's players at its team match tables, current revisions only;
+    else None."""
+    points = [int(p) for p in season.team_match_points or []]
+    if not points:
+        return Value(None, output_field=_INT)
+    played = Result.objects.filter(
+        counted=True,
+        game__team_match__season=season,
+        game__team_match__slots__team=OuterRef("pk"),
+        game__team_match__slots__member=F("member"),
+    ).annotate(
+        mp=Case(
+            *(When(rank=place, then=Value(p)) for place, p in enumerate(points, start=1)),
+            default=Value(0),
+            output_field=_INT,
+        )
+    )
+    return _sum(played, "mp", "counted")
 
 
 def team_rosters(*, season: Season) -> dict[int, list[dict[str, Any]]]:
@@ -110,3 +183,184 @@ def season_adjustments(*, season: Season) -> list[dict[str, Any]]:
         )
         .order_by("-created_at", "-pk")
     )
+
+
+def match_days(*, season: Season) -> list[dict[str, Any]]:
+    """The season's team match days, latest first: date, games (rounds) and tables recorded out
+    of all. One query."""
+    return list(
+        TeamMatch.objects.filter(season=season)
+        .values("date")
+        .annotate(
+            rounds=Count("round", distinct=True),
+            tables=Count("pk"),
+            recorded=Count("game"),
+        )
+        .order_by("-date")
+    )
+
+
+def match_day(*, season: Season, date: datetime.date) -> list[dict[str, Any]]:
+    """A match day's rounds: each with its tables (label, game number, slots in seat order with
+    the team and the named player). One query."""
+    slots = (
+        TeamSlot.objects.filter(match__season=season, match__date=date)
+        .select_related("match", "match__game", "team", "member")
+        .order_by("match__round", "match__position", "seat")
+    )
+    rounds: dict[int, dict[int, dict[str, Any]]] = {}
+    for s in slots:
+        m = s.match
+        table = rounds.setdefault(m.round, {}).setdefault(
+            m.pk,
+            {
+                "pk": m.pk,
+                "label": table_label(m.position),
+                "game": m.game,
+                "slots": [],
+            },
+        )
+        table["slots"].append(s)
+    out = []
+    for number, tables in rounds.items():
+        rows = list(tables.values())
+        for t in rows:
+            t["ready"] = all(s.member_id is not None for s in t["slots"])
+        out.append({"round": number, "tables": rows})
+    return out
+
+
+def slot_choices(*, season: Season) -> tuple[dict[int, list[Member]], list[Member]]:
+    """Who a slot can name: team id → its roster now, and the substitutes (the club's active
+    members on no team of the season). Two queries."""
+    rosters: dict[int, list[Member]] = defaultdict(list)
+    on_team = (
+        TeamMember.objects.filter(season=season, removed_at__isnull=True)
+        .select_related("member")
+        .order_by("team", "-is_captain", "member__kana", "member")
+    )
+    for row in on_team:
+        rosters[row.team_id].append(row.member)
+    subs = list(
+        Member.objects.filter(club_id=season.club_id, merged_into__isnull=True, is_active=True)
+        .exclude(
+            Exists(
+                TeamMember.objects.filter(
+                    season=season, member=OuterRef("pk"), removed_at__isnull=True
+                )
+            )
+        )
+        .order_by("kana", "name")
+    )
+    return rosters, subs
+
+
+def captain_of(*, season: Season, user: Any) -> set[int]:
+    """The teams of the season whose captain the user is linked to. One query."""
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    return set(
+        TeamMember.objects.filter(
+            season=season, removed_at__isnull=True, is_captain=True, member__user=user
+        ).values_list("team_id", flat=True)
+    )
+
+
+# --- events in stages --------------------------------------------------------------------------
+
+
+def _member_days(season: Season, stage: Stage) -> dict[int, tuple[int, int]]:
+    """member → (games, score) over the stage's dates, from the kept day totals. One query."""
+    rows = (
+        MemberDay.objects.filter(
+            club_id=season.club_id, date__range=(stage.first_day, stage.last_day)
+        )
+        .values("member")
+        .annotate(g=Sum("games"), s=Sum("score"))
+        .values_list("member", "g", "s")
+    )
+    return {m: (g, s) for m, g, s in rows}
+
+
+def stage_standings(*, stage: Stage, rosters: dict[int, int] | None = None) -> list[dict[str, Any]]:
+    """A stage's standings, best first: each entrant (a member or a team) with its games and
+    score in the stage's dates (the kept day totals; a team's are its members' now), the points
+    it carried in, its total and position (ties share one). The first stage's entrants are
+    everyone who played in its dates (members) or the season's teams; a later stage's, those
+    who went through (its entries). Stage totals count games only, not adjustments (they have
+    no date of play; they count in the season's standings). Four queries, three when
+    `rosters` (member → team) is given."""
+    season = stage.season
+    days = _member_days(season, stage)
+    teams = stage.entrants == Stage.TEAMS
+    rows: dict[int, dict[str, Any]] = {}
+    entries = list(
+        StageEntry.objects.filter(stage=stage).select_related("member", "team").order_by("place")
+    )
+    if entries:
+        for e in entries:
+            who = e.team if teams else e.member
+            if who is None:
+                continue
+            rows[who.pk] = {
+                "key": who.pk,
+                "name": who.name,
+                "colour": getattr(who, "colour", ""),
+                "games": 0,
+                "score": 0,
+                "carried": e.carried,
+                "order": e.place,
+            }
+    elif teams:
+        for t in Team.objects.filter(season=season).order_by("pk"):
+            rows[t.pk] = {
+                "key": t.pk,
+                "name": t.name,
+                "colour": t.colour,
+                "games": 0,
+                "score": 0,
+                "carried": 0,
+                "order": 0,
+            }
+    else:
+        names = dict(Member.objects.filter(pk__in=days).values_list("pk", "name"))
+        for pk, name in names.items():
+            rows[pk] = {
+                "key": pk,
+                "name": name,
+                "colour": "",
+                "games": 0,
+                "score": 0,
+                "carried": 0,
+                "order": 0,
+            }
+    if teams:
+        if rosters is None:
+            rosters = dict(
+                TeamMember.objects.filter(season=season, removed_at__isnull=True).values_list(
+                    "member", "team"
+                )
+            )
+        for member, (g, s) in days.items():
+            row = rows.get(rosters.get(member, 0))
+            if row is not None:
+                row["games"] += g
+                row["score"] += s
+    else:
+        for member, (g, s) in days.items():
+            row = rows.get(member)
+            if row is not None:
+                row["games"], row["score"] = g, s
+    entrants = [
+        stages.Entrant(key=r["key"], total=r["carried"] + r["score"], order=r["order"])
+        for r in rows.values()
+    ]
+    through = set()
+    if stage.advance is not None:
+        through = {e.key for e in stages.advance(entrants, stage.advance, stage.ties)}
+    out = []
+    for position, e in stages.ranked(entrants):
+        row = rows[e.key]
+        row.update(total=e.total, position=position, through=e.key in through)
+        out.append(row)
+    return out

@@ -10,19 +10,40 @@ and, where the season's rules keep money, its yen at a chosen rate) and `adjustm
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from league.core.errors import NON_FIELD, ServiceError
-from league.models import Adjustment, Member, RulesVersion, Season, Team, TeamMember
+from league.models import (
+    Adjustment,
+    Club,
+    Game,
+    Member,
+    RulesVersion,
+    Season,
+    Stage,
+    StageEntry,
+    Team,
+    TeamMatch,
+    TeamMember,
+    TeamSlot,
+)
 from league.models.audit import User, audit
 from league.models.clubs import lock_club
+from league.models.draw import table_label
+from league.models.rules import rules_in_force
 from league.models.teams import TEAM_NAME_LENGTH, TEAM_SHORT_LENGTH
+from league.teams.selectors import stage_standings
+from scoring.fixtures import fixtures
+from scoring.stages import CARRY_MODES, carried
 
 _COLOUR = re.compile(r"#[0-9a-f]{6}")
 MAX_POINTS = 10_000_000  # tenths: ±1,000,000.0, far beyond any real penalty
@@ -308,3 +329,360 @@ def adjustment_reverse(*, entry: Adjustment, user: User, reason: str = "") -> Ad
             reason=reason[:200],
         )
     return reversal
+
+
+# --- team match days -----------------------------------------------------------------------------
+
+MAX_DAY_GAMES = 8  # games (rounds) one match day schedules at most
+
+
+def _matches_snapshot(matches: Sequence[TeamMatch], slots: Sequence[TeamSlot]) -> list[object]:
+    by_match: dict[int, list[int]] = {}
+    for s in sorted(slots, key=lambda s: (s.match_id, s.seat)):
+        by_match.setdefault(s.match_id, []).append(s.team_id)
+    return [
+        {"round": m.round, "table": table_label(m.position), "teams": by_match.get(m.pk, [])}
+        for m in matches
+    ]
+
+
+def _day_teams(season: Season, date: datetime.date) -> tuple[list[Team], int]:
+    """The teams that play on `date` and the rounds they played before it: the season's teams
+    over the season, or, in a later stage of teams (a final), those who went through, over the
+    stage's dates."""
+    stage = Stage.objects.filter(
+        season=season, entrants=Stage.TEAMS, first_day__lte=date, last_day__gte=date
+    ).first()
+    matches = TeamMatch.objects.filter(season=season)
+    if stage is None or stage.number == 1:
+        teams = list(Team.objects.filter(season=season).order_by("pk"))
+        if stage is not None:
+            matches = matches.filter(date__range=(stage.first_day, stage.last_day))
+    else:
+        entries = StageEntry.objects.filter(stage=stage).select_related("team")
+        teams = [e.team for e in entries.order_by("place", "pk") if e.team is not None]
+        matches = matches.filter(date__range=(stage.first_day, stage.last_day))
+    return teams, matches.values("round").distinct().count()
+
+
+def match_day_schedule(
+    *, season: Season, user: User, date: datetime.date, games: int
+) -> list[TeamMatch]:
+    """The next `games` rounds of the season's fixture (scoring.fixtures over its teams, in the
+    order they were made, at tables of the rules' players) on `date`: a table per round and
+    group of teams, a slot per team in its seat. The season's rounds go on from the last one
+    scheduled, so that the fixture's evenness holds over the season's whole cycles. In a later
+    stage of teams (a final), only those who went through play, from its own first round."""
+    errors: dict[str, list[str]] = {}
+    if not (season.start <= date <= season.end):
+        errors["date"] = [_("Choose a date within the season.")]
+    if not (1 <= games <= MAX_DAY_GAMES):
+        errors["games"] = [_("Choose 1 to %(n)d games.") % {"n": MAX_DAY_GAMES}]
+    if errors:
+        raise ServiceError(errors)
+    version = rules_in_force(season.club, date)
+    size = version.rules.players
+    with transaction.atomic():
+        lock_club(season.club_id)
+        teams, done = _day_teams(season, date)
+        try:
+            cycle = fixtures(len(teams), size)
+        except ValueError:
+            raise ServiceError.one(
+                NON_FIELD,
+                _("A team match day needs a multiple of %(n)d teams (%(count)d now).")
+                % {"n": size, "count": len(teams)},
+            ) from None
+        last = TeamMatch.objects.filter(season=season).aggregate(n=Max("round"))["n"] or 0
+        matches: list[TeamMatch] = []
+        slots: list[TeamSlot] = []
+        stored_by = user if getattr(user, "is_authenticated", False) else None
+        for k, number in enumerate(range(last + 1, last + 1 + games)):
+            for position, table in enumerate(cycle[(done + k) % len(cycle)]):
+                match = TeamMatch(
+                    club_id=season.club_id,
+                    season=season,
+                    date=date,
+                    round=number,
+                    position=position,
+                    created_by=stored_by,
+                )
+                matches.append(match)
+                slots += [
+                    TeamSlot(match=match, team=teams[i], seat=seat) for seat, i in enumerate(table)
+                ]
+        TeamMatch.objects.bulk_create(matches)
+        for s in slots:
+            s.match_id = s.match.pk
+        TeamSlot.objects.bulk_create(slots)
+        audit(
+            club=season.club,
+            actor=user,
+            action="team_day.schedule",
+            target=f"season:{season.pk}",
+            after={"date": date.isoformat(), "matches": _matches_snapshot(matches, slots)},
+        )
+    return matches
+
+
+def is_captain(*, team_id: int, user: User) -> bool:
+    """Whether the user is linked to a captain on the team's roster now."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return TeamMember.objects.filter(
+        team_id=team_id, removed_at__isnull=True, is_captain=True, member__user=user
+    ).exists()
+
+
+def slot_name(*, slot: TeamSlot, user: User, member: Member, organiser: bool) -> TeamSlot:
+    """The captain of the slot's team (or an organiser) names who plays it: a member of the
+    team's roster, or a substitute (a member of the club on no team of the season). Named again
+    before the game is recorded, the slot changes, audited with before and after."""
+    with transaction.atomic():
+        lock_club(slot.match.club_id)
+        slot = TeamSlot.objects.select_for_update().select_related("match", "team").get(pk=slot.pk)
+        if not organiser and not is_captain(team_id=slot.team_id, user=user):
+            raise PermissionDenied
+        if slot.match.game_id is not None:
+            raise ServiceError.one(NON_FIELD, _("This table's game is recorded already."))
+        if member.club_id != slot.match.club_id or member.merged_into_id is not None:
+            raise ServiceError.one("member", _("Choose a member of this club."))
+        place = (
+            TeamMember.objects.filter(
+                season_id=slot.match.season_id, member=member, removed_at__isnull=True
+            )
+            .values_list("team_id", flat=True)
+            .first()
+        )
+        if place is not None and place != slot.team_id:
+            raise ServiceError.one("member", _("This member plays for another team."))
+        if TeamSlot.objects.filter(match=slot.match, member=member).exclude(pk=slot.pk).exists():
+            raise ServiceError.one("member", _("This member already plays at this table."))
+        before = {"member": slot.member_id, "substitute": slot.substitute}
+        slot.member = member
+        slot.substitute = place is None
+        slot.named_by = user if getattr(user, "is_authenticated", False) else None
+        slot.named_at = timezone.now()
+        slot.save(update_fields=["member", "substitute", "named_by", "named_at"])
+        audit(
+            club=slot.match.season.club,
+            actor=user,
+            action="team_slot.name",
+            target=f"team_slot:{slot.pk}",
+            before=before,
+            after={"member": member.pk, "substitute": slot.substitute, "team": slot.team_id},
+        )
+    return slot
+
+
+def match_link_game(*, club: Club, user: User, match_id: int, game: Game) -> TeamMatch | None:
+    """Mark a match table as played by `game` (recorded from it, in the game's transaction):
+    only when the table is the club's, of the game's date, not yet recorded, and its named
+    players are the game's, seat for seat."""
+    match = (
+        TeamMatch.objects.select_for_update()
+        .filter(pk=match_id, club=club, date=game.date, game=None)
+        .first()
+    )
+    if match is None:
+        return None
+    named = list(
+        TeamSlot.objects.filter(match=match).order_by("seat").values_list("member_id", flat=True)
+    )
+    played = list(
+        game.results.filter(revision=game.revision)
+        .order_by("seat")
+        .values_list("member_id", flat=True)
+    )
+    if None in named or named != played:
+        return None
+    match.game = game
+    match.save(update_fields=["game"])
+    audit(
+        club=club,
+        actor=user,
+        action="team_match.recorded",
+        target=f"team_match:{match.pk}",
+        game=game,
+        after={"round": match.round, "table": table_label(match.position), "game": game.pk},
+    )
+    return match
+
+
+# --- events in stages ----------------------------------------------------------------------------
+
+MAX_STAGES = 10
+
+
+@dataclass(frozen=True)
+class StageInput:
+    name: str
+    first_day: datetime.date
+    last_day: datetime.date
+    entrants: str = Stage.MEMBERS
+    advance: int | None = None  # None: the last stage
+    carry: str = "all"
+    bonus: Sequence[int] = ()
+    ties: str = "seat"
+    fixed_table: bool = False
+
+
+def stage_snapshot(stage: Stage) -> dict[str, object]:
+    return {
+        "number": stage.number,
+        "name": stage.name,
+        "first_day": stage.first_day.isoformat(),
+        "last_day": stage.last_day.isoformat(),
+        "entrants": stage.entrants,
+        "advance": stage.advance,
+        "carry": stage.carry,
+        "bonus": list(stage.bonus),
+        "ties": stage.ties,
+        "fixed_table": stage.fixed_table,
+    }
+
+
+def stage_create(*, season: Season, user: User, data: StageInput) -> Stage:
+    """A season's next stage, after the ones it has: its dates inside the season's and after
+    the stage before, members or teams as the stage before."""
+    errors: dict[str, list[str]] = {}
+    name = " ".join(data.name.split())
+    if not name or len(name) > 50:
+        errors["name"] = [_("Enter a name of at most %(n)d characters.") % {"n": 50}]
+    if data.entrants not in (Stage.MEMBERS, Stage.TEAMS):
+        errors["entrants"] = [_("Choose members or teams.")]
+    if data.carry not in CARRY_MODES:
+        errors["carry"] = [_("Choose what those going through carry.")]
+    elif data.carry == "bonus" and not data.bonus:
+        errors["bonus"] = [_("Enter the bonus for each place, best first.")]
+    if data.ties not in ("seat", "split"):
+        errors["ties"] = [_("Choose how ties at the cut go.")]
+    if data.advance is not None and not (1 <= data.advance <= 1000):
+        errors["advance"] = [_("Enter how many go through (1 or more), or leave it empty.")]
+    if data.last_day < data.first_day:
+        errors["last_day"] = [_("The last day comes on or after the first.")]
+    elif not (season.start <= data.first_day and data.last_day <= season.end):
+        errors["first_day"] = [_("Choose dates within the season.")]
+    with transaction.atomic():
+        lock_club(season.club_id)
+        before = Stage.objects.filter(season=season).order_by("-number").first()
+        if before is not None:
+            if before.advance is None:
+                errors["advance"] = [_("The stage before is the last one: it sends nobody on.")]
+            if data.first_day <= before.last_day:
+                errors["first_day"] = [_("A stage starts after the stage before ends.")]
+            if data.entrants != before.entrants:
+                errors["entrants"] = [_("Every stage of an event has members or every one teams.")]
+            if before.number >= MAX_STAGES:
+                errors["name"] = [_("An event has at most %(n)d stages.") % {"n": MAX_STAGES}]
+        if errors:
+            raise ServiceError(errors)
+        stage = Stage.objects.create(
+            club_id=season.club_id,
+            season=season,
+            number=1 if before is None else before.number + 1,
+            name=name,
+            first_day=data.first_day,
+            last_day=data.last_day,
+            entrants=data.entrants,
+            advance=data.advance,
+            carry=data.carry,
+            bonus=list(data.bonus),
+            ties=data.ties,
+            fixed_table=data.fixed_table,
+        )
+        audit(
+            club=season.club,
+            actor=user,
+            action="stage.create",
+            target=f"stage:{stage.pk}",
+            after=stage_snapshot(stage),
+        )
+    return stage
+
+
+def stage_close(*, stage: Stage, user: User) -> list[StageEntry]:
+    """Close a stage: the top `advance` by total (the tie order at the cut: the place in the
+    stage before, then the order they were made in) go into the next stage with what they carry
+    (scoring.stages.carried, half rounded as the rules in force on the stage's last day round),
+    written once as the next stage's entries."""
+    with transaction.atomic():
+        lock_club(stage.club_id)
+        stage = Stage.objects.select_for_update().select_related("season").get(pk=stage.pk)
+        if stage.closed_at is not None:
+            raise ServiceError.one(NON_FIELD, _("This stage is closed already."))
+        if stage.advance is None:
+            raise ServiceError.one(NON_FIELD, _("The last stage sends nobody on."))
+        after = Stage.objects.filter(season=stage.season, number=stage.number + 1).first()
+        if after is None:
+            raise ServiceError.one(NON_FIELD, _("Add the next stage first."))
+        rules = rules_in_force(stage.season.club, stage.last_day).rules
+        rows = stage_standings(stage=stage)
+        through = [r for r in rows if r["through"]]
+        member = stage.entrants == Stage.MEMBERS
+        entries = [
+            StageEntry(
+                stage=after,
+                member_id=r["key"] if member else None,
+                team_id=None if member else r["key"],
+                place=r["position"],
+                total_before=r["total"],
+                carried=carried(
+                    r["total"],
+                    stage.carry,
+                    place=r["position"],
+                    rounding=rules.rounding,
+                    negative=rules.rounding_negative,
+                    bonus=stage.bonus,
+                ),
+            )
+            for r in through
+        ]
+        StageEntry.objects.bulk_create(entries)
+        stage.closed_at = timezone.now()
+        stage.closed_by = user if getattr(user, "is_authenticated", False) else None
+        stage.save(update_fields=["closed_at", "closed_by"])
+        audit(
+            club=stage.season.club,
+            actor=user,
+            action="stage.close",
+            target=f"stage:{stage.pk}",
+            after={
+                "next": after.pk,
+                "through": [
+                    {"key": e.member_id or e.team_id, "place": e.place, "carried": e.carried}
+                    for e in entries
+                ],
+            },
+        )
+    return entries
+
+
+def team_points_set(*, season: Season, user: User, points: Sequence[int]) -> Season:
+    """Rank the season's teams by match points by place at team match tables (`points`, best
+    first, one per seat of the rules' tables), or, empty, by the members' scores. Audited."""
+    points = [int(p) for p in points]
+    if points:
+        size = rules_in_force(season.club, season.end).rules.players
+        if len(points) != size:
+            raise ServiceError.one(
+                "points", _("Enter %(n)d match points, one for each place.") % {"n": size}
+            )
+        if any(not (-1000 <= p <= 1000) for p in points):
+            raise ServiceError.one("points", _("Enter match points from −1000 to 1000."))
+    with transaction.atomic():
+        lock_club(season.club_id)
+        season = Season.objects.select_for_update().get(pk=season.pk)
+        before = list(season.team_match_points or [])
+        if before != points:
+            season.team_match_points = points
+            season.save(update_fields=["team_match_points"])
+            audit(
+                club=season.club,
+                actor=user,
+                action="season.team_points",
+                target=f"season:{season.pk}",
+                before={"team_match_points": before},
+                after={"team_match_points": points},
+            )
+    return season

@@ -18,4 +18,19 @@ urlpatterns = [
         views.adjustment_undo,
         name="adjustment_undo",
     ),
+    path("seasons/<int:season_id>/teams/days/new/", views.team_day_new, name="team_day_new"),
+    path("seasons/<int:season_id>/teams/days/<date:date>/", views.team_day, name="team_day"),
+    path(
+        "seasons/<int:season_id>/teams/slots/<int:slot_id>/",
+        views.slot_name,
+        name="team_slot_name",
+    ),
+    path("seasons/<int:season_id>/stages/", views.season_stages, name="season_stages"),
+    path("seasons/<int:season_id>/stages/new/", views.stage_new, name="stage_new"),
+    path(
+        "seasons/<int:season_id>/stages/<int:stage_id>/close/",
+        views.stage_close,
+        name="stage_close",
+    ),
+    path("seasons/<int:season_id>/teams/points/", views.team_points, name="team_points"),
 ]

@@ -6,18 +6,27 @@ standings (one aggregate over the kept member totals), the rosters and the adjus
 
 from __future__ import annotations
 
+import datetime
+import unicodedata
+from typing import Any
+from urllib.parse import urlencode
+
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+import scoring
+from league import limits
 from league.access import club_for
+from league.core.clock import today
 from league.core.errors import ServiceError
-from league.models import Adjustment, Member, Season, Team, TeamMember
+from league.models import Adjustment, Club, Member, Season, Stage, Team, TeamMember, TeamSlot
 from league.teams import selectors, services
-from league.teams.forms import AdjustmentForm, TeamForm
+from league.teams.forms import AdjustmentForm, MatchDayForm, StageForm, TeamForm
 
 
 def _add_errors(form: forms.Form, error: ServiceError) -> None:
@@ -46,6 +55,7 @@ def season_teams(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
         "standings_rows": standings,
         "teams": [(row, rosters.get(row["pk"], [])) for row in standings],
         "adjustments": selectors.season_adjustments(season=season),
+        "match_days": selectors.match_days(season=season),
     }
     return render(request, "league/teams/season_teams.html", context)
 
@@ -150,4 +160,201 @@ def adjustment_undo(
                 messages.error(request, message)
     else:
         messages.success(request, _("The adjustment was undone."))
+    return redirect("season_teams", club.slug, season_id)
+
+
+# --- team match days ---------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def team_day_new(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    form = MatchDayForm(request.POST or None, initial={"date": f"{today():%Y/%m/%d}"})
+    if request.method == "POST" and form.is_valid():
+        date = form.cleaned_data["date"]
+        try:
+            services.match_day_schedule(
+                season=season, user=request.user, date=date, games=form.cleaned_data["games"]
+            )
+        except ServiceError as e:
+            _add_errors(form, e)
+        else:
+            messages.success(request, _("The match day was scheduled."))
+            return redirect("team_day", club.slug, season.pk, date)
+    context = {"club": club, "season": season, "form": form}
+    return render(request, "league/teams/team_day_form.html", context)
+
+
+def _record_url(club: Club, date: datetime.date, table: dict[str, Any]) -> str:
+    params: dict[str, object] = {
+        "date": date.isoformat(),
+        "table": table["label"],
+        "team_match": table["pk"],
+    }
+    for seat, slot in enumerate(table["slots"]):
+        params[f"member_{seat}"] = slot.member.name
+    return f"{reverse('game_new', args=[club.slug])}?{urlencode(params)}"
+
+
+@require_safe
+def team_day(request: HttpRequest, slug: str, season_id: int, date: datetime.date) -> HttpResponse:
+    """A match day: its rounds' tables, each slot's team and the player named for it; a captain
+    names theirs, an organiser any, and records a table whose players are all named. A fixed
+    number of queries: the club and role, the season, the slots, the rosters and substitutes,
+    the user's captaincies."""
+    club = club_for(request, slug)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    rounds = selectors.match_day(season=season, date=date)
+    if not rounds:
+        raise Http404
+    captain_of = selectors.captain_of(season=season, user=request.user)
+    rosters, subs = selectors.slot_choices(season=season)
+    for r in rounds:
+        for table in r["tables"]:
+            if table["ready"] and table["game"] is None and club.is_organiser:
+                table["record_url"] = _record_url(club, date, table)
+            for slot in table["slots"]:
+                slot.can_name = table["game"] is None and (
+                    club.is_organiser or slot.team_id in captain_of
+                )
+                slot.roster = rosters.get(slot.team_id, [])
+                slot.wind = "東南西北"[slot.seat] if slot.seat < 4 else ""
+    context = {
+        "club": club,
+        "season": season,
+        "date": date,
+        "rounds": rounds,
+        "substitutes": subs,
+        "standings_rows": selectors.team_standings(season=season),
+    }
+    return render(request, "league/teams/team_day.html", context)
+
+
+@require_POST
+def slot_name(request: HttpRequest, slug: str, season_id: int, slot_id: int) -> HttpResponse:
+    club = club_for(request, slug)
+    slot = get_object_or_404(
+        TeamSlot.objects.select_related("match"),
+        match__club=club,
+        match__season_id=season_id,
+        pk=slot_id,
+    )
+    member_id = limits.row_id(request.POST.get("member", ""))
+    member = Member.objects.filter(club=club, pk=member_id).first() if member_id else None
+    if member is None:
+        messages.error(request, _("Choose who plays."))
+    else:
+        try:
+            services.slot_name(
+                slot=slot, user=request.user, member=member, organiser=club.is_organiser
+            )
+        except ServiceError as e:
+            for field_messages in e.errors.values():
+                for message in field_messages:
+                    messages.error(request, message)
+        else:
+            messages.success(request, _("%(name)s plays.") % {"name": member.name})
+    return redirect("team_day", club.slug, season_id, slot.match.date)
+
+
+# --- events in stages ----------------------------------------------------------------------------
+
+
+@require_safe
+def season_stages(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """The event page: each stage's standings and who went through. Per stage a fixed number of
+    queries (a season has at most services.MAX_STAGES stages), whatever the history."""
+    club = club_for(request, slug)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    stage_rows = list(Stage.objects.filter(season=season).order_by("number"))
+    rosters = dict(
+        TeamMember.objects.filter(season=season, removed_at__isnull=True).values_list(
+            "member", "team"
+        )
+    )
+    stages = []
+    for i, stage in enumerate(stage_rows):
+        stage.season = season
+        nxt = stage_rows[i + 1] if i + 1 < len(stage_rows) else None
+        rows = selectors.stage_standings(stage=stage, rosters=rosters)
+        stages.append(
+            {
+                "stage": stage,
+                "rows": rows,
+                "next": nxt,
+                "can_close": club.is_organiser
+                and stage.closed_at is None
+                and stage.advance is not None
+                and nxt is not None,
+            }
+        )
+    context = {"club": club, "season": season, "stages": stages}
+    return render(request, "league/teams/season_stages.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def stage_new(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    form = StageForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        data = services.StageInput(
+            name=d["name"],
+            first_day=d["first_day"],
+            last_day=d["last_day"],
+            entrants=d["entrants"],
+            advance=d["advance"],
+            carry=d["carry"],
+            bonus=d["bonus"],
+            ties=d["ties"],
+            fixed_table=d["fixed_table"],
+        )
+        try:
+            services.stage_create(season=season, user=request.user, data=data)
+        except ServiceError as e:
+            _add_errors(form, e)
+        else:
+            messages.success(request, _("The stage was added."))
+            return redirect("season_stages", club.slug, season.pk)
+    context = {"club": club, "season": season, "form": form}
+    return render(request, "league/teams/stage_form.html", context)
+
+
+@require_POST
+def stage_close(request: HttpRequest, slug: str, season_id: int, stage_id: int) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    stage = get_object_or_404(Stage, club=club, season_id=season_id, pk=stage_id)
+    try:
+        services.stage_close(stage=stage, user=request.user)
+    except ServiceError as e:
+        for field_messages in e.errors.values():
+            for message in field_messages:
+                messages.error(request, message)
+    else:
+        messages.success(request, _("The stage was closed: those through are in the next one."))
+    return redirect("season_stages", club.slug, season_id)
+
+
+@require_POST
+def team_points(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """The organiser sets how team standings count: match points by place, or (empty) the
+    members' scores."""
+    club = club_for(request, slug, organiser=True)
+    season = get_object_or_404(Season, club=club, pk=season_id)
+    text = unicodedata.normalize("NFKC", request.POST.get("points", ""))[:100]
+    try:
+        points = [
+            scoring.parse_integer(p) for p in text.replace(",", " ").replace("、", " ").split()
+        ]
+        services.team_points_set(season=season, user=request.user, points=points)
+    except ValueError:
+        messages.error(request, _("Enter match points as whole numbers, e.g. 4 2 1 0."))
+    except ServiceError as e:
+        for field_messages in e.errors.values():
+            for message in field_messages:
+                messages.error(request, message)
+    else:
+        messages.success(request, _("How team standings count was saved."))
     return redirect("season_teams", club.slug, season_id)

@@ -280,6 +280,9 @@ def test_the_schema_is_public_and_names_every_operation(client) -> None:
         ("POST", "/api/clubs/{slug}/tables/{table_key}/game"),
         ("GET", "/api/clubs/{slug}/games/{game_id}/hands"),
         ("PUT", "/api/clubs/{slug}/games/{game_id}/hands"),
+        ("GET", "/api/clubs/{slug}/seasons/{season_id}/teams"),
+        ("GET", "/api/clubs/{slug}/seasons/{season_id}/fixtures"),
+        ("GET", "/api/clubs/{slug}/seasons/{season_id}/stages"),
     }
     assert schema["components"]["securitySchemes"]["TokenAuth"]["scheme"] == "bearer"
 

@@ -60,7 +60,9 @@ def seeded(club, members, organiser) -> dict[str, object]:
         user=organiser,
         data=GameInput(date=DATE, seats=seats, deposits=1000, rate="0.3"),
     )
-    Season.objects.create(club=club, name="2026", start=DATE.replace(month=1, day=1), end=DATE)
+    season = Season.objects.create(
+        club=club, name="2026", start=DATE.replace(month=1, day=1), end=DATE
+    )
     secret = api_auth.token_create(club=club, user=organiser, name="schemathesis")[1]
     table = table_services.table_start(
         club=club, user=organiser, key=uuid.uuid4(), date=DATE, members=members[:4], rate="0.3"
@@ -73,6 +75,7 @@ def seeded(club, members, organiser) -> dict[str, object]:
         "table_key": str(table.key),
         "index": 0,
         "member_id": members[0].pk,  # a player who played the game (statistics endpoints)
+        "season_id": season.pk,  # teams, fixtures and stages (none: empty lists)
     }
 
 

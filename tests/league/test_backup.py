@@ -37,6 +37,10 @@ from league.models import (
     Membership,
     RulesVersion,
     Season,
+    Stage,
+    StageEntry,
+    TeamMatch,
+    TeamSlot,
 )
 from league.money import services as money_services
 from league.online import services as online
@@ -108,6 +112,16 @@ def build_club(club: Club, organiser, members: list[Member]) -> None:
     teams.adjustment_book(
         season=season, user=organiser, team=team, kind="penalty", points=-50, reason="遅刻"
     )
+    # A team match table with a named slot, and a season's two stages, one entry carried in.
+    match = TeamMatch.objects.create(club=club, season=season, date=DAY_2, round=1, position=0)
+    TeamSlot.objects.create(match=match, team=team, seat=0, member=a)
+    stages = [
+        Stage.objects.create(
+            club=club, season=season, number=n, name=f"第{n}", first_day=DAY_1, last_day=DAY_2
+        )
+        for n in (1, 2)
+    ]
+    StageEntry.objects.create(stage=stages[1], team=team, place=1, total_before=10, carried=5)
     table = table_services.table_start(  # a game played hand by hand: a yakuman busts the dealer
         club=club,
         user=organiser,

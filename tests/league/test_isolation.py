@@ -28,6 +28,8 @@ from league.models import (
     ResettleRun,
     RulesVersion,
     Season,
+    TeamMatch,
+    TeamSlot,
 )
 from league.recording import services
 from league.table import services as table_services
@@ -132,6 +134,16 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
         rate="0.3",
         reason=f"{players[1].name}のチョンボ",
     )
+    # A team match day's table (league.teams): made directly, one team is not a fixture.
+    match = TeamMatch.objects.create(club=club, season=season, date=DATE, round=1, position=0)
+    slot = TeamSlot.objects.create(match=match, team=team, seat=0)
+    stage = team_services.stage_create(
+        season=season,
+        user=organiser,
+        data=team_services.StageInput(
+            f"{players[0].name}の予選", DATE, DATE, advance=2, carry="half"
+        ),
+    )
     token = ApiToken.objects.create(
         user=organiser, club=club, name="bot", prefix="abcd", key_hash="0" * 64
     )
@@ -163,6 +175,8 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
         "member_id": players[0].pk,
         "season_id": season.pk,
         "team_id": team.pk,
+        "slot_id": slot.pk,
+        "stage_id": stage.pk,
         "adjustment_id": adjustment.pk,
         "version_id": version.pk,
         "entry_id": entry.pk,

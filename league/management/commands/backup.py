@@ -71,9 +71,13 @@ from league.models import (
     RulesVersion,
     Season,
     SeatTotal,
+    Stage,
+    StageEntry,
     TableGame,
     Team,
+    TeamMatch,
     TeamMember,
+    TeamSlot,
     UsernameKey,
 )
 
@@ -105,6 +109,10 @@ MODELS: tuple[type[models.Model], ...] = (
     Team,
     TeamMember,
     Adjustment,
+    TeamMatch,
+    TeamSlot,
+    Stage,
+    StageEntry,
     LedgerEntry,
     AuditLog,
     ApiToken,
@@ -148,6 +156,10 @@ def club_rows(club: Club, model: type[models.Model]) -> models.QuerySet[Any]:
         rows = model._base_manager.filter(round__day__club=club)
     elif model is TeamMember:
         rows = model._base_manager.filter(team__club=club)
+    elif model is TeamSlot:
+        rows = model._base_manager.filter(match__club=club)
+    elif model is StageEntry:
+        rows = model._base_manager.filter(stage__club=club)
     elif model is Hand:
         rows = model._base_manager.filter(table_game__club=club)
     else:

@@ -1,0 +1,100 @@
+"""A team match day on a phone: 4 teams of 2 at マメの会, the organiser schedules a day of two
+games, names a player for each team's slot (a substitute for one), records both tables from
+their pre-filled forms and sees the team standings; a captain names their own team's player."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from league.models import Member, Membership, Season, TeamMatch
+from league.teams import services
+from tests.conftest import make_club, make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DAY = datetime.date(2026, 10, 10)
+POINTS = ["40000", "30000", "20000", "10000"]
+
+
+@pytest.fixture
+def league(db):
+    club = make_club("mame", "mame-no-kai", "マメの会")
+    organiser = make_user("organiser", club, Membership.ORGANISER)
+    captain = make_user("captain", club, Membership.MEMBER)
+    season = Season.objects.create(
+        club=club,
+        name="2026秋リーグ",
+        start=datetime.date(2026, 10, 1),
+        end=datetime.date(2026, 12, 31),
+    )
+    for name, colour in [
+        ("赤", "#c53030"),
+        ("青", "#2b6cb0"),
+        ("黄", "#d69e2e"),
+        ("緑", "#38a169"),
+    ]:
+        people = [Member.objects.create(club=club, name=f"{name}の{i}") for i in ("一", "二")]
+        data = services.TeamInput(f"{name}チーム", name, colour, people, [people[0]])
+        services.team_create(season=season, user=organiser, data=data)
+    Member.objects.filter(name="赤の一").update(user=captain)
+    Member.objects.create(club=club, name="助っ人")
+    return club, season
+
+
+def no_sideways_scroll(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_team_day_on_a_phone(phone, live_server, log_in, league, screenshot) -> None:
+    _club, season = league
+    log_in("organiser")
+    phone.goto(f"{live_server.url}/c/mame/seasons/{season.pk}/teams/")
+    with phone.expect_navigation():
+        phone.get_by_role("link", name="チーム戦の日を組む").click()
+    phone.fill("#id_date", "2026/10/10")
+    phone.fill("#id_games", "２")
+    with phone.expect_navigation():
+        phone.click("form.card button[type=submit]")
+    day_url = phone.url
+    assert phone.locator("section.team-match").count() == 2
+    screenshot("team-day-1-scheduled")
+    no_sideways_scroll(phone)
+
+    # Game 1: each team's first player, but 黄's slot goes to the substitute.
+    for number, pick in ((1, "の一"), (2, "の二")):
+        table = phone.locator(f'section.team-match[data-round="{number}"]')
+        for team in ("赤", "青", "黄", "緑"):
+            slot = table.locator(f'[data-slot="{team}"]')
+            who = "助っ人" if (team, number) == ("黄", 1) else f"{team}{pick}"
+            slot.locator("select").select_option(label=who)
+            with phone.expect_navigation():
+                slot.locator("button").click()
+        table = phone.locator(f'section.team-match[data-round="{number}"]')
+        assert "補欠" in table.inner_text() if number == 1 else True
+        if number == 1:
+            screenshot("team-day-2-players-named")
+        seated = [table.locator(".slot-player").nth(i).inner_text() for i in range(4)]
+        with phone.expect_navigation():
+            table.locator("[data-record-table]").click()
+        for i, name in enumerate(seated):  # the form is filled in seat order
+            assert phone.input_value(f"#id_member_{i}") == name
+            phone.fill(f"#id_points_{i}", POINTS[i])
+        if number == 1:
+            screenshot("team-day-3-record-form-prefilled")
+        with phone.expect_navigation():
+            phone.click("button[name=action][value=preview]:not(.default-action)")
+        with phone.expect_navigation():
+            phone.click("button[name=action][value=save]")
+        assert phone.url == day_url
+        assert phone.locator(
+            f'section.team-match[data-round="{number}"] [data-recorded]'
+        ).is_visible()
+    assert not TeamMatch.objects.filter(game=None).exists()
+    phone.locator("#team-standings").scroll_into_view_if_needed()
+    rows = phone.locator("#team-standings tbody tr").all_inner_texts()
+    assert len(rows) == 4
+    assert all("\t2\t" in r for r in rows), rows  # 黄's substitute's game counts for 黄
+    screenshot("team-day-4-team-standings")
+    no_sideways_scroll(phone)
