@@ -40,6 +40,7 @@ from league.recording.services import (
     game_preview,
     game_snapshot,
 )
+from league.standings import services as standings_services
 
 
 def rules_version_create(
@@ -286,9 +287,11 @@ def resettle_apply(
             games = list(
                 _games_governed_by(version).filter(pk__gt=last).order_by("pk")[:batch]  # type: ignore[attr-defined]
             )
-            for game in games:
-                state.done += 1
-                state.moved += _resettle_game(game, version, user, state)
+            # The head-to-head rows and the rating move once a batch, not once a game.
+            with standings_services.statistics_batched(version.club_id):
+                for game in games:
+                    state.done += 1
+                    state.moved += _resettle_game(game, version, user, state)
             pinned = _pin_days(version, user)
             # The kept books of the batch's days, and of days that moved without a game of it.
             books.post(club_id=version.club_id, days={g.day_id for g in games} | pinned)
