@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -73,8 +74,14 @@ def start(args: list[str]) -> None:
     addrport = args or ["127.0.0.1:8000"]
     # The background worker (long exports and other tasks) runs beside the server and stops
     # with it.
-    say("starting the background worker: manage.py db_worker")
+    # --no-reload: under DEBUG db_worker reloads on code changes by default, and its reloader's
+    # child outlives a stopped parent (a second worker left running after dev.py stops). Restart
+    # dev.py to give the worker changed code.
+    say("starting the background worker: manage.py db_worker --no-reload")
     worker = subprocess.Popen([str(PYTHON), "manage.py", "db_worker", "--no-reload"], cwd=ROOT)
+    # Stopped by a signal (not Ctrl-C, which reaches every process of the terminal): unwind
+    # through `finally` below, so that the worker and the server stop too.
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(143))
     say(f"starting the server: runserver {' '.join(addrport)} (Ctrl-C stops both)")
     try:
         code = subprocess.run(

@@ -907,3 +907,23 @@ def test_the_resettle_key_is_a_digest_however_many_games():
     assert len(resettle_key(changes(5))) == len(resettle_key(changes(10_000))) == 64
     assert resettle_key(changes(10_000)) == resettle_key(changes(10_000))
     assert resettle_key(changes(10_000, bump=9_999)) != resettle_key(changes(10_000))
+
+
+@pytest.mark.parametrize(("total", "done"), [(0, 0), (40, 10)])
+def test_a_running_resettle_shows_a_bar_only_with_games_counted(
+    organiser_client, club, organiser, total, done
+):
+    """Before the worker has counted any game (or with none to move) the bar is indeterminate,
+    never a determinate bar of max 0 (which a browser draws as empty or part-filled)."""
+    version = new_version(club, organiser, uma=[10, 5, -5, -10])
+    run = ResettleRun.objects.create(
+        club=club, version=version, status=ResettleRun.RUNNING, games_total=total, games_done=done
+    )
+    page = english(organiser_client).get(reverse("rules_resettle_run", args=[club.slug, run.pk]))
+    html = page.content.decode()
+    if total:
+        assert f'<progress max="{total}" value="{done}">' in html
+        assert "Re-settling: 10 of 40 games." in html
+    else:
+        assert "<progress></progress>" in html and 'max="0"' not in html
+        assert "counting the games" in html
