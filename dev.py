@@ -83,19 +83,39 @@ def start(args: list[str]) -> None:
     # through `finally` below, so that the worker and the server stop too.
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(143))
     say(f"starting the server: runserver {' '.join(addrport)} (Ctrl-C stops both)")
+    # The server in a process group of its own: its autoreloader runs the server as a child,
+    # which would outlive a stopped parent; the whole group is stopped below.
+    group = {"process_group": 0} if os.name == "posix" else {}
+    server = subprocess.Popen([str(PYTHON), "manage.py", "runserver", *addrport], cwd=ROOT, **group)
     try:
-        code = subprocess.run(
-            [str(PYTHON), "manage.py", "runserver", *addrport], cwd=ROOT
-        ).returncode
+        code = server.wait()
     except KeyboardInterrupt:
         code = 0
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            worker.kill()
+        stop(server, group=bool(group))
+        stop(worker)
     sys.exit(code)
+
+
+def stop(process: subprocess.Popen, *, group: bool = False) -> None:
+    """Terminate a child (with `group`, every process of its process group), and kill it when it
+    has not stopped after 10 seconds."""
+
+    def send(sig: int) -> None:
+        try:
+            if group:
+                os.killpg(process.pid, sig)
+            else:
+                process.send_signal(sig)
+        except ProcessLookupError:
+            pass
+
+    send(signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        send(getattr(signal, "SIGKILL", signal.SIGTERM))
+        process.wait(timeout=5)
 
 
 def test(args: list[str]) -> None:
