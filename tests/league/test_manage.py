@@ -927,3 +927,18 @@ def test_a_running_resettle_shows_a_bar_only_with_games_counted(
     else:
         assert "<progress></progress>" in html and 'max="0"' not in html
         assert "counting the games" in html
+
+
+def test_a_resettle_batch_ends_when_its_time_is_up(club, organiser, games, monkeypatch):
+    """Recording waits for a batch (the club's lock): a batch stops after BATCH_SECONDS however
+    few games it has moved, and the next carries on."""
+    monkeypatch.setattr(rules_services, "BATCH_SECONDS", 0)  # one game a batch
+    version = new_version(club, organiser, uma=[10, 5, -5, -10])
+    seen: list[tuple[int, int]] = []
+    moved = rules_services.resettle_apply(
+        version=version, user=organiser, progress=lambda s: seen.append((s.done, s.moved))
+    )
+    assert moved == 2 and seen == [(1, 1), (2, 2)]
+    assert all(
+        g.rules_version == version for g in Game.objects.filter(pk__in=[games[1].pk, games[2].pk])
+    )
