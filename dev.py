@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -73,22 +74,48 @@ def start(args: list[str]) -> None:
     addrport = args or ["127.0.0.1:8000"]
     # The background worker (long exports and other tasks) runs beside the server and stops
     # with it.
-    say("starting the background worker: manage.py db_worker")
+    # --no-reload: under DEBUG db_worker reloads on code changes by default, and its reloader's
+    # child outlives a stopped parent (a second worker left running after dev.py stops). Restart
+    # dev.py to give the worker changed code.
+    say("starting the background worker: manage.py db_worker --no-reload")
     worker = subprocess.Popen([str(PYTHON), "manage.py", "db_worker", "--no-reload"], cwd=ROOT)
+    # Stopped by a signal (not Ctrl-C, which reaches every process of the terminal): unwind
+    # through `finally` below, so that the worker and the server stop too.
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(143))
     say(f"starting the server: runserver {' '.join(addrport)} (Ctrl-C stops both)")
+    # The server in a process group of its own: its autoreloader runs the server as a child,
+    # which would outlive a stopped parent; the whole group is stopped below.
+    group = {"process_group": 0} if os.name == "posix" else {}
+    server = subprocess.Popen([str(PYTHON), "manage.py", "runserver", *addrport], cwd=ROOT, **group)
     try:
-        code = subprocess.run(
-            [str(PYTHON), "manage.py", "runserver", *addrport], cwd=ROOT
-        ).returncode
+        code = server.wait()
     except KeyboardInterrupt:
         code = 0
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            worker.kill()
+        stop(server, group=bool(group))
+        stop(worker)
     sys.exit(code)
+
+
+def stop(process: subprocess.Popen, *, group: bool = False) -> None:
+    """Terminate a child (with `group`, every process of its process group), and kill it when it
+    has not stopped after 10 seconds."""
+
+    def send(sig: int) -> None:
+        try:
+            if group:
+                os.killpg(process.pid, sig)
+            else:
+                process.send_signal(sig)
+        except ProcessLookupError:
+            pass
+
+    send(signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        send(getattr(signal, "SIGKILL", signal.SIGTERM))
+        process.wait(timeout=5)
 
 
 def test(args: list[str]) -> None:

@@ -7,9 +7,14 @@ Builds a scratch database (PostgreSQL `janchou_load` on 127.0.0.1, dropped after
 SQLite with --db sqlite), starts --servers gunicorn instances (2 on PostgreSQL, each with
 --workers workers) on their own 127.0.0.1 ports, checks that nothing a request needs lives in
 one server (a login session, a form's CSRF token and the login throttle all work across them),
-and for each scenario (season standings page, day page, API record) runs --clients client
-processes spread over the servers, with keep-alive connections for --seconds, then prints
-requests per second, p50/p99 latency and the error count (any status but 200/201 is an error).
+starts a background worker (`manage.py db_worker`) beside them, and for each scenario (a bare
+Django view, the yardstick: benchmarks/bench_urls.py; season standings page, day page, day
+ledger, API record) runs --clients client processes spread over the servers, with keep-alive
+connections for --seconds, then prints requests per second, p50/p99 latency, the error count
+(any status but 200/201 is an error) and the bare view's requests per second over the page's
+(aim: within 3x). The same at 1 client (p50/p99 mean something there on 2 cores), then at 1
+client while the worker re-settles every game of the club (a rules change), each p50/p99 beside
+the idle one.
 Only 127.0.0.1 is ever contacted; every loop is bounded in time.
 """
 
@@ -77,11 +82,15 @@ def prepare(games: int) -> dict[str, object]:
     }
 
 
-SCENARIOS = ("standings", "day page", "API record")
+SCENARIOS = ("bare view", "standings", "day page", "ledger", "API record")
 
 
 def scenario_request(name: str, ctx: dict, rng: random.Random) -> tuple[str, str, bytes, dict]:
     slug = ctx["slug"]
+    if name == "bare view":  # the yardstick: benchmarks/bench_urls.py
+        return "GET", "/bench/bare/", b"", {"Cookie": ctx["cookie"]}
+    if name == "ledger":
+        return "GET", f"/c/{slug}/days/{ctx['day']}/ledger/", b"", {"Cookie": ctx["cookie"]}
     if name == "standings":
         return "GET", f"/c/{slug}/seasons/{ctx['season']}/", b"", {"Cookie": ctx["cookie"]}
     if name == "day page":
@@ -171,6 +180,10 @@ def main() -> None:
         "SECURE_SSL_REDIRECT": "false",
         "SESSION_COOKIE_SECURE": "false",
         "CSRF_COOKIE_SECURE": "false",
+        # The app's settings with the bare view (benchmarks/bench_settings.py, bench_urls.py).
+        "DJANGO_SETTINGS_MODULE": "bench_settings",
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "benchmarks"), str(ROOT)]),
+        "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
     }
     psql = ["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c"]
     if args.db == "postgres":
@@ -218,6 +231,15 @@ def run(args: argparse.Namespace, env: dict[str, str]) -> None:
         )
         for port in ports
     ]
+    # The background worker beside the servers, as in production (README): the import's preview
+    # and import, and the re-settle below, are its tasks.
+    procs.append(
+        subprocess.Popen(
+            [sys.executable, "manage.py", "db_worker", "--no-reload", "--interval", "0.5"],
+            env=env,
+            cwd=ROOT,
+        )
+    )
     try:
         for port in ports:
             wait_for(port)
@@ -238,28 +260,101 @@ def run(args: argparse.Namespace, env: dict[str, str]) -> None:
                     for i in range(args.clients)
                 ],
             )
-            for name in SCENARIOS:
-                work = [
-                    (name, ports[i % len(ports)], ctx, args.seconds, i) for i in range(args.clients)
-                ]
-                results = pool.map(client, work)
-                latencies = sorted(x for lat, _ in results for x in lat)
-                errors = sum(e for _, e in results)
-                if not latencies:
-                    print(f"  {name:12} no successful requests, {errors} errors")
-                    continue
-                p50 = statistics.median(latencies) * 1000
-                p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
-                rps = (len(latencies) + errors) / args.seconds
-                print(
-                    f"  {name:12} {rps:7.1f} req/s | p50 {p50:6.1f} ms | p99 {p99:6.1f} ms"
-                    f" | errors {errors}"
-                )
+            idle: dict[str, tuple[float, float, float, int]] = {}
+            for clients in sorted({args.clients, 1}, reverse=True):
+                print(f"{clients} client(s), {args.seconds:g} s a scenario:")
+                for name in SCENARIOS:
+                    measured = measure(pool, name, ports, ctx, clients, args.seconds)
+                    if clients == args.clients:
+                        idle[name] = measured
+                    if clients == 1:
+                        idle[f"1:{name}"] = measured
+                    key = "bare view" if clients == args.clients else "1:bare view"
+                    report(name, measured, idle.get(key))
+            busy_worker(pool, ports, ctx, env, args.seconds, idle)
     finally:
         for proc in procs:
             proc.terminate()
         for proc in procs:
             proc.wait(timeout=30)
+
+
+def measure(pool, name: str, ports: list[int], ctx: dict, clients: int, seconds: float):
+    """Requests per second, p50 and p99 in ms, and errors of one scenario with `clients`."""
+    work = [(name, ports[i % len(ports)], ctx, seconds, i) for i in range(clients)]
+    results = pool.map(client, work)
+    latencies = sorted(x for lat, _ in results for x in lat)
+    errors = sum(e for _, e in results)
+    if not latencies:
+        return 0.0, 0.0, 0.0, errors
+    p50 = statistics.median(latencies) * 1000
+    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
+    return (len(latencies) + errors) / seconds, p50, p99, errors
+
+
+def report(name: str, measured, yardstick) -> None:
+    rps, p50, p99, errors = measured
+    line = f"  {name:12} {rps:7.1f} req/s | p50 {p50:6.1f} ms | p99 {p99:6.1f} ms | errors {errors}"
+    if yardstick is not None and name != "bare view" and rps:
+        line += f" | bare view / page {yardstick[0] / rps:4.2f}x (aim: within 3x)"
+    print(line)
+
+
+BUSY_SETUP = """
+import datetime, json
+import scoring
+from league.models import Club, Game
+from league.rules import services, tasks
+club = Club.objects.get(slug={slug!r})
+first = Game.objects.filter(club=club).order_by("date").values_list("date", flat=True)[0]
+rules = {{**scoring.PRESETS["mame-no-kai"].rules.to_json(), "uma": [30, 10, -10, -30]}}
+version = services.rules_version_create(club=club, user=None,
+    effective_from=max(first, datetime.date(2000, 1, 2)), rules_json=rules)
+run = services.resettle_queue(version=version, user=None)
+tasks.resettle_run.enqueue(run.pk)
+print(json.dumps({{"run": run.pk, "games": run.games_total}}))
+"""
+
+BUSY_STATUS = """
+import json
+from league.models import ResettleRun
+r = ResettleRun.objects.get(pk={pk})
+print(json.dumps({{"status": r.status, "done": r.games_done, "total": r.games_total}}))
+"""
+
+
+def _shell(env: dict[str, str], code: str) -> dict:
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def busy_worker(pool, ports, ctx, env, seconds: float, idle: dict) -> None:
+    """Request latency at 1 client while the worker re-settles every game of the club, beside
+    the same with the worker idle (measured above)."""
+    started = _shell(env, BUSY_SETUP.format(slug=ctx["slug"]))
+    time.sleep(2)  # the worker picks it up (its interval is 0.5 s)
+    print(f"1 client while the worker re-settles {started['games']:,} games:")
+    for name in ("standings", "day page", "API record"):
+        measured = measure(pool, name, ports, ctx, 1, seconds)
+        report(name, measured, None)
+        calm = idle.get(f"1:{name}")
+        if calm and calm[1]:
+            print(
+                f"  {'':12} p50 busy / idle {measured[1] / calm[1]:4.2f}x"
+                f" | p99 busy / idle {measured[2] / calm[2]:4.2f}x"
+            )
+    status = _shell(env, BUSY_STATUS.format(pk=started["run"]))
+    print(
+        f"  the re-settle meanwhile: {status['status']}, {status['done']:,} of "
+        f"{status['total']:,} games"
+    )
 
 
 # --- nothing of a request lives in one server -------------------------------------------------
@@ -415,7 +510,12 @@ def import_across_servers(a: int, b: int, ctx: dict) -> None:
     conn.close()
     if uploaded.status != 302:
         raise SystemExit(f"uploading on :{a}: HTTP {uploaded.status} (expected a redirect)")
-    status, html, _c = _get(b, f"/c/{slug}/import/preview/", jar)
+    deadline = time.monotonic() + 120  # the worker settles the preview (its progress page)
+    while True:
+        status, html, _c = _get(b, f"/c/{slug}/import/preview/", jar)
+        if status != 200 or "import/confirm/" in html or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
     if status != 200 or "import/confirm/" not in html:
         raise SystemExit(f"the preview of :{a}'s upload on :{b}: HTTP {status}")
     token = html.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
@@ -435,7 +535,9 @@ def import_across_servers(a: int, b: int, ctx: dict) -> None:
     confirmed = conn.getresponse()
     confirmed.read()
     conn.close()
-    after = _games_on(a, ctx)
+    deadline = time.monotonic() + 120  # the worker imports it
+    while (after := _games_on(a, ctx)) - before < IMPORT_GAMES and time.monotonic() < deadline:
+        time.sleep(0.5)
     if confirmed.status != 302 or after - before != IMPORT_GAMES:
         raise SystemExit(
             f"confirming on :{b} what was uploaded on :{a}: HTTP {confirmed.status}, "

@@ -85,6 +85,11 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("rules/resettle/<int:run_id>/", rules_views.rules_resettle_run, name="rules_resettle_run"),
     path("invitations/", invitations.invitation_list, name="invitation_list"),
     path(
+        "invitations/<int:invitation_id>/mail/",
+        invitations.invitation_mail_again,
+        name="invitation_mail_again",
+    ),
+    path(
         "invitations/<int:invitation_id>/revoke/",
         invitations.invitation_revoke,
         name="invitation_revoke",

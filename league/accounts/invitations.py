@@ -21,9 +21,15 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core import mail
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Q
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -128,8 +134,12 @@ def invitation_create(
     days: int = DEFAULT_EXPIRY_DAYS,
     max_uses: int = 1,
     note: str = "",
+    email: str = "",
 ) -> tuple[Invitation, str]:
-    """A new invitation and its secret (never stored: shown once)."""
+    """A new invitation and its secret (never stored: shown once). With `email` the link is
+    mailed instead (mail_status "queued": the caller enqueues league.accounts.tasks.
+    invitation_mail, which makes the secret the mail carries); the secret returned then opens
+    nothing."""
     if role not in (Membership.MEMBER, Membership.ORGANISER):
         raise ServiceError.one("role", _("Choose member or organiser."))
     if days not in EXPIRY_DAYS:
@@ -148,9 +158,12 @@ def invitation_create(
     note = " ".join(note.split())
     if errors := limits.column_problems(Invitation, note=note):
         raise ServiceError(errors)
+    email = _mail_address(club, email)
     secret = SECRET_PREFIX + secrets.token_urlsafe(24)
     with transaction.atomic():
         invitation = Invitation.objects.create(
+            email=email,
+            mail_status=MAIL_QUEUED if email else "",
             club=club,
             role=role,
             member=member,
@@ -375,3 +388,141 @@ def _member_for(
     if choice.club_id != invitation.club_id or choice.merged_into_id is not None:
         raise ServiceError.one("member", _("Choose your name, or add yourself as a new player."))
     return choice
+
+
+# --- by mail: the request queues it, the worker sends it -------------------------------------
+
+MAIL_QUEUED, MAIL_SENT, MAIL_FAILED = "queued", "sent", "failed"
+MAILS_PER_DAY = 50  # invitation mails one club may send in 24 hours (not a mail relay)
+MAIL_SUBJECT = "league/accounts/invitation_mail_subject.txt"
+MAIL_BODY = "league/accounts/invitation_mail.txt"
+
+
+def mail_available() -> bool:
+    """Whether this installation sends mail (settings: SMTP configured, or DEBUG's console)."""
+    return bool(getattr(settings, "PASSWORD_RESET_BY_MAIL", False))
+
+
+def _mail_address(club: Club, email: str) -> str:
+    """The address checked ("" for none), within the club's daily number of mails."""
+    email = email.strip()
+    if not email:
+        return ""
+    if not mail_available():
+        raise ServiceError.one("email", _("This installation sends no mail."))
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise ServiceError.one("email", _("Enter a valid email address.")) from None
+    local, _at, domain = email.rpartition("@")
+    since = timezone.now() - datetime.timedelta(days=1)
+    sent = Invitation.objects.filter(club=club, mail_at__gte=since).exclude(email="").count()
+    queued = Invitation.objects.filter(club=club, mail_status=MAIL_QUEUED).count()
+    if sent + queued >= MAILS_PER_DAY:
+        raise ServiceError.one(
+            "email",
+            _("This club has sent %(n)s invitation mails today: make a link instead.")
+            % {"n": MAILS_PER_DAY},
+        )
+    return f"{local}@{domain.lower()}"
+
+
+def invitation_mail_again(*, invitation: Invitation, user: User) -> Invitation:
+    """Queue a mailed invitation's mail again (it failed, or never arrived): the worker makes a
+    new secret, so that a link in an earlier mail stops working. The caller enqueues the task."""
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+        if not invitation.email:
+            raise ServiceError.one(NON_FIELD, _("This invitation was not sent by mail."))
+        if invitation.mail_status == MAIL_QUEUED:
+            raise ServiceError.one(NON_FIELD, _("The mail is already waiting to be sent."))
+        status = state(invitation)
+        if status != OK:
+            raise ServiceError.one(NON_FIELD, refusal(status))
+        _mail_address(invitation.club, invitation.email)  # the club's daily number
+        before = _snapshot(invitation)
+        invitation.mail_status, invitation.mail_error = MAIL_QUEUED, ""
+        invitation.save(update_fields=["mail_status", "mail_error"])
+        audit(
+            club=invitation.club,
+            actor=user,
+            action="invitation.mail_again",
+            target=f"invitation:{invitation.pk}",
+            before=before,
+            after={**_snapshot(invitation), "mail": MAIL_QUEUED},
+        )
+    return invitation
+
+
+def invitation_mail_send(*, invitation_id: int, base_url: str) -> str:
+    """The worker's part: make the invitation's secret and mail the link to its address, in one
+    transaction (a mail that could not be sent keeps the old secret and says why on the
+    organisers' list). Returns the mail status ("" when there was nothing to send)."""
+    try:
+        with transaction.atomic():
+            invitation = (
+                Invitation.objects.select_for_update(of=("self",))
+                .select_related("club", "member")
+                .filter(pk=invitation_id)
+                .first()
+            )
+            if invitation is None or not invitation.email:
+                return ""
+            if invitation.mail_status != MAIL_QUEUED:
+                return invitation.mail_status  # sent already (a task run twice)
+            status = state(invitation)
+            if status != OK:
+                raise _NotSent(refusal(status))
+            secret = SECRET_PREFIX + secrets.token_urlsafe(24)
+            before = _snapshot(invitation)
+            invitation.token_hash = hash_secret(secret)
+            invitation.prefix = secret[:PREFIX_LENGTH]
+            invitation.mail_status, invitation.mail_error = MAIL_SENT, ""
+            invitation.mail_at = timezone.now()
+            invitation.save(
+                update_fields=["token_hash", "prefix", "mail_status", "mail_error", "mail_at"]
+            )
+            audit(
+                club=invitation.club,
+                actor=None,
+                action="invitation.mail",
+                target=f"invitation:{invitation.pk}",
+                before=before,
+                after={**_snapshot(invitation), "mail": MAIL_SENT},
+            )
+            link = base_url.rstrip("/") + reverse("invitation_join", args=[secret])
+            context = {"invitation": invitation, "club": invitation.club, "link": link}
+            subject = " ".join(render_to_string(MAIL_SUBJECT, context).split())
+            body = render_to_string(MAIL_BODY, context)
+            mail.send_mail(subject, body, None, [invitation.email])
+    except Exception as e:  # the mail server refused it or could not be reached
+        why = e.message if isinstance(e, _NotSent) else f"{type(e).__name__}: {e}"
+        _mail_failed(invitation_id, why)
+        return MAIL_FAILED
+    return MAIL_SENT
+
+
+class _NotSent(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def _mail_failed(invitation_id: int, why: str) -> None:
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().filter(pk=invitation_id).first()
+        if invitation is None:
+            return
+        before = _snapshot(invitation)
+        invitation.mail_status = MAIL_FAILED
+        invitation.mail_error = " ".join(why.split())[:200]
+        invitation.mail_at = timezone.now()
+        invitation.save(update_fields=["mail_status", "mail_error", "mail_at"])
+        audit(
+            club=invitation.club,
+            actor=None,
+            action="invitation.mail",
+            target=f"invitation:{invitation.pk}",
+            before=before,
+            after={**_snapshot(invitation), "mail": MAIL_FAILED, "error": invitation.mail_error},
+        )

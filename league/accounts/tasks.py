@@ -1,5 +1,6 @@
 """Mail sent by the worker (league.core.tasks), so that a request never waits for a mail server:
-a password reset answers in the same time whether or not the address is known."""
+a password reset answers in the same time whether or not the address is known, and an
+invitation mail's failure waits on the organisers' list (league.accounts.invitations)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.utils import translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from league.accounts import invitations
 from league.core.tasks import task
 
 SUBJECT_TEMPLATE = "registration/password_reset_subject.txt"
@@ -38,3 +40,10 @@ def password_reset_mail(
     with translation.override(language):
         PasswordResetForm().send_mail(SUBJECT_TEMPLATE, EMAIL_TEMPLATE, context, None, email)
     return True
+
+
+@task()
+def invitation_mail(*, invitation_id: int, base_url: str, language: str) -> str:
+    """Mail an invitation's link (a secret made now) to its address; returns the mail status."""
+    with translation.override(language):
+        return invitations.invitation_mail_send(invitation_id=invitation_id, base_url=base_url)

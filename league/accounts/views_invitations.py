@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -24,6 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from league.access import club_for
 from league.accounts import invitations
+from league.accounts import tasks as account_tasks
 from league.core.errors import ServiceError, show_errors
 from league.core.errors import add_errors as _add_errors
 from league.models import Club, Member, Membership
@@ -72,6 +74,16 @@ class InvitationForm(forms.Form):
         required=False,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
+    email = forms.CharField(  # checked by the service, which names the field
+        label=gettext_lazy("Send it by mail to (optional)"),
+        max_length=254,
+        required=False,
+        help_text=gettext_lazy(
+            "The link is mailed in the background and not shown here; the list below says "
+            "whether the mail went."
+        ),
+        widget=forms.EmailInput(attrs={"autocomplete": "off"}),
+    )
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
@@ -79,6 +91,8 @@ class InvitationForm(forms.Form):
         member_field = self.fields["member"]
         assert isinstance(member_field, forms.ModelChoiceField)
         member_field.queryset = invitations.unlinked_members(club)
+        if not invitations.mail_available():
+            del self.fields["email"]
 
 
 class JoinForm(forms.Form):
@@ -156,10 +170,19 @@ def invitation_list(request: HttpRequest, slug: str) -> HttpResponse:
                 days=data["days"],
                 max_uses=data["max_uses"],
                 note=data["note"],
+                email=data.get("email", ""),
             )
         except ServiceError as e:
             _add_errors(form, e)
         else:
+            if invitation.email:  # the worker makes the link and mails it: nothing to show
+                _mail_enqueue(request, invitation)
+                messages.success(
+                    request,
+                    _("The invitation mail to %(email)s is on its way.")
+                    % {"email": invitation.email},
+                )
+                return redirect("invitation_list", club.slug)
             # Rendered, not redirected: the link exists only in this response.
             link = request.build_absolute_uri(reverse("invitation_join", args=[secret]))
             new = {"invitation": invitation, "link": link, "qr": qr_svg(link)}
@@ -168,6 +191,34 @@ def invitation_list(request: HttpRequest, slug: str) -> HttpResponse:
             response["Referrer-Policy"] = "same-origin"
             return response
     return _render_list(request, club, form)
+
+
+def _mail_enqueue(request: HttpRequest, invitation: Invitation) -> None:
+    """Queue the invitation's mail for the worker (league.accounts.tasks.invitation_mail). Not
+    on commit: this view runs outside a transaction, the invitation's row is written already."""
+    account_tasks.invitation_mail.enqueue(
+        invitation_id=invitation.pk,
+        base_url=request.build_absolute_uri("/"),
+        language=translation.get_language(),
+    )
+
+
+@require_POST
+def invitation_mail_again(request: HttpRequest, slug: str, invitation_id: int) -> HttpResponse:
+    club = club_for(request, slug, organiser=True)
+    invitation = get_object_or_404(Invitation, pk=invitation_id, club=club)
+    try:
+        invitation = invitations.invitation_mail_again(invitation=invitation, user=request.user)
+    except ServiceError as e:
+        show_errors(request, e)
+    else:
+        _mail_enqueue(request, invitation)
+        messages.success(
+            request,
+            _("The invitation mail to %(email)s is on its way again.")
+            % {"email": invitation.email},
+        )
+    return redirect("invitation_list", club.slug)
 
 
 @require_POST

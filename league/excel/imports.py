@@ -1295,14 +1295,17 @@ SHOWN = 200  # games kept for the preview page; all of them are checked and coun
 SHOWN_PROBLEMS = 500
 
 
-def plan_kept(*, club: Club, parsed: Parsed) -> KeptPlan:
+def plan_kept(
+    *, club: Club, parsed: Parsed, progress: Callable[[], None] | None = None
+) -> KeptPlan:
     """The preview of a read workbook: every game settled (a chunk at a time), the first SHOWN
-    games and SHOWN_PROBLEMS problems kept with every count."""
+    games and SHOWN_PROBLEMS problems kept with every count. `progress` is called once per game
+    (league.excel.tasks.import_preview)."""
     versions = list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
     members = list(
         Member.objects.filter(club=club, merged_into__isnull=True).order_by("kana", "name")
     )
-    plan = _settle(club, parsed, members, versions, {}, keep=SHOWN)
+    plan = _settle(club, parsed, members, versions, {}, progress, keep=SHOWN)
     return KeptPlan(
         games=[
             KeptGame(

@@ -2,7 +2,8 @@
 
 `export_game_log` writes a club's game log into its ExportFile row, counting rows as it goes so
 that any app server can show how far it has got; the finished file is kept for EXPORT_KEEP and
-then cleared by `clear_expired_exports`, enqueued to run when the file expires. `import_run`
+then cleared by `clear_expired_exports`, enqueued to run when the file expires.
+`import_preview` settles an uploaded workbook's games once for its preview page, and `import_run`
 imports a workbook its organiser confirmed (league.excel.imports.import_stored)."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import io
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -113,6 +115,53 @@ def export_start(
 
 
 # --- imports ---------------------------------------------------------------------------------
+
+
+PREVIEW_PROGRESS_EVERY = 0.5  # seconds between two progress writes of a preview
+
+
+@task()
+def import_preview(upload_id: int, language: str) -> int:
+    """Settle an uploaded workbook's games for its preview, once, and keep the preview on the
+    upload (ImportUpload.preview); returns the games checked. Nothing is written to the club:
+    no transaction is held, so the progress is written on the upload's row as it goes, on
+    either database, for the preview page that waits for it."""
+    upload = (
+        ImportUpload.objects.select_related("club")
+        .filter(pk=upload_id, status=ImportUpload.WAITING, preview=b"")
+        .first()
+    )
+    if upload is None:  # replaced, confirmed, or previewed already
+        return 0
+    parsed = imports.parsed_load(upload.parsed)
+    total = len(parsed.games)
+    done, last = 0, time.monotonic()
+
+    def step() -> None:
+        nonlocal done, last
+        done += 1
+        now = time.monotonic()
+        if now - last >= PREVIEW_PROGRESS_EVERY:
+            last = now
+            ImportUpload.objects.filter(pk=upload_id).update(
+                progress_done=done, progress_total=total, touched=timezone.now()
+            )
+
+    try:
+        with translation.override(language or settings.LANGUAGE_CODE):
+            kept = imports.plan_kept(club=upload.club, parsed=parsed, progress=step)
+    except Exception:
+        ImportUpload.objects.filter(pk=upload_id).update(
+            outcome={"preview_error": True}, touched=timezone.now()
+        )
+        raise
+    ImportUpload.objects.filter(pk=upload_id, status=ImportUpload.WAITING).update(
+        preview=imports.preview_dump(kept),
+        progress_done=0,
+        progress_total=0,
+        touched=timezone.now(),
+    )
+    return total
 
 
 @task()

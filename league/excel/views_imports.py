@@ -3,8 +3,8 @@
 Organisers only. Nothing is stored in the club's data before the confirmation. The workbook is
 read once, on upload; what was read waits in the database for its organiser
 (league.models.imports.ImportUpload), so that any app server shows the preview and confirms it.
-The preview settles the read games again (names may have been mapped, members added meanwhile),
-but never parses the file again.
+A worker settles the read games for the preview once (league.excel.tasks.import_preview) while
+the preview page shows how far it has got; the file is never parsed again.
 """
 
 from __future__ import annotations
@@ -124,16 +124,17 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
         form = UploadForm(players=players)
     if form.is_bound and form.is_valid():
         parsed = form.cleaned_data["workbook"]
-        # Settled once, here: the preview page shows what was kept, however often it is seen.
-        kept = imports.plan_kept(club=club, parsed=parsed)
-        excel_services.upload_keep(
+        upload = excel_services.upload_keep(
             club=club,
             user=request.user,
             filename=request.FILES["workbook"].name or "",
             parsed=imports.parsed_dump(parsed),
             games=len(parsed.games),
-            preview=imports.preview_dump(kept),
         )
+        # Settled once, by a worker (thousands of games take longer than a request should): the
+        # preview page shows its progress, then what was kept, however often it is seen. Not on
+        # commit: this view runs outside a transaction, the upload's row is written already.
+        import_tasks.import_preview.enqueue(upload.pk, translation.get_language())
         return redirect("import_preview", club.slug)
     return render(
         request,
@@ -185,10 +186,22 @@ def _kept(request: HttpRequest, club: Club) -> tuple[ImportUpload, imports.KeptP
     """The organiser's waiting upload and its preview as settled on upload, or a redirect to
     start over."""
     upload = upload_waiting(club=club, user=request.user)
-    if upload is None or not upload.preview:
+    if upload is None or upload.preview_failed:
         return _start_over(request, club, str(UPLOAD_AGAIN))
     upload.club = club
+    if not upload.preview:  # a worker is settling it: the page waits and shows how far
+        return _preview_wait(request, upload)
     return upload, imports.preview_load(upload.preview)
+
+
+def _preview_wait(request: HttpRequest, upload: ImportUpload) -> HttpResponse:
+    if request.method != "GET":
+        return redirect("import_preview", upload.club.slug)
+    return render(
+        request,
+        "league/excel/import_preview_wait.html",
+        {"club": upload.club, "upload": upload, "known": upload.progress_total > 0},
+    )
 
 
 def _members(club: Club) -> list[Member]:

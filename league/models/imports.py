@@ -41,8 +41,9 @@ class ImportUpload(models.Model):
     # own, so that any server can report it while the import's transaction is still open.
     progress_done = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)
-    # The preview, settled once on upload (league.excel.imports.preview_dump): every view of the
-    # preview page shows it, nothing is settled again until the worker imports.
+    # The preview, settled once after upload by a worker (league.excel.tasks.import_preview,
+    # league.excel.imports.preview_dump): every view of the preview page shows it, nothing is
+    # settled again until the worker imports. Empty while the worker settles it (progress_*).
     preview = models.BinaryField(default=b"")
     status = models.CharField(max_length=10, choices=STATUSES, default=WAITING)
     choices = models.JSONField(default=dict)  # the confirmation: names mapped, readings, dups
@@ -55,6 +56,16 @@ class ImportUpload(models.Model):
 
     def __str__(self) -> str:
         return f"{self.filename} ({self.club_id}, {self.user_id})"
+
+    @property
+    def preview_failed(self) -> bool:
+        """Uploaded, but its preview was not made: the worker failed on it, or said nothing for
+        STALLED_AFTER (stopped mid-way). The workbook is uploaded again."""
+        if self.status != self.WAITING or self.preview:
+            return False
+        return bool((self.outcome or {}).get("preview_error")) or (
+            self.touched < timezone.now() - self.STALLED_AFTER
+        )
 
     @property
     def stalled(self) -> bool:

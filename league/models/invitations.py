@@ -39,6 +39,17 @@ class Invitation(models.Model):
     revoked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # Sent by mail (league.accounts.tasks.invitation_mail): the worker makes the link's secret
+    # when it sends the mail, so that no secret waits in the task queue. The organiser's list
+    # shows whether it went, or why not.
+    email = models.EmailField(_("email"), blank=True)
+    mail_status = models.CharField(
+        max_length=10,
+        blank=True,
+        choices=[("queued", "queued"), ("sent", "sent"), ("failed", "failed")],
+    )
+    mail_error = models.CharField(max_length=200, blank=True)
+    mail_at = models.DateTimeField(null=True, blank=True)  # when it was sent or failed
 
     class Meta:
         app_label = "league"
@@ -63,4 +74,5 @@ def invitation_snapshot(invitation: Invitation) -> dict[str, object]:
         "max_uses": invitation.max_uses,
         "uses": invitation.uses,
         "revoked": invitation.revoked_at is not None,
+        **({"email": invitation.email} if invitation.email else {}),
     }

@@ -7,6 +7,7 @@ import datetime
 import hashlib
 import heapq
 import itertools
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,7 @@ from league.recording.services import (
     game_preview,
     game_snapshot,
 )
+from league.standings import services as standings_services
 
 
 def rules_version_create(
@@ -243,6 +245,9 @@ def _pin_days(version: RulesVersion, user: User) -> set[int]:
 
 
 BATCH = 200  # games re-settled in one transaction, under the club's lock
+# ... and for at most about this long: the club's lock makes recording wait for the batch, and
+# a request must not wait past its server's timeout however slow each game is on a busy machine.
+BATCH_SECONDS = 2.0
 
 
 @dataclass
@@ -268,8 +273,9 @@ def resettle_apply(
     saw: when a concurrent re-settle or edit changed those games, nothing is stored and the
     loser is told (ServiceError), never a server error.
 
-    In batches of `batch` games, each its own transaction taking the club's lock first (as every
-    writer of its games, so it cannot deadlock with recording or edits) then its games': each
+    In batches of `batch` games (fewer when BATCH_SECONDS have passed), each its own transaction
+    taking the club's lock first (as every writer of its games, so it cannot deadlock with
+    recording or edits) then its games': each
     game moves as a new revision under the rules, audited, and each day whose games have all
     moved moves its money (Day.rules_version) in the same batch. A stop between batches
     leaves every game and day either moved or as it was, under its own rules version; applying
@@ -286,17 +292,24 @@ def resettle_apply(
             games = list(
                 _games_governed_by(version).filter(pk__gt=last).order_by("pk")[:batch]  # type: ignore[attr-defined]
             )
-            for game in games:
-                state.done += 1
-                state.moved += _resettle_game(game, version, user, state)
+            started = time.monotonic()
+            moved: list[Game] = []
+            # The head-to-head rows and the rating move once a batch, not once a game.
+            with standings_services.statistics_batched(version.club_id):
+                for game in games:
+                    state.done += 1
+                    state.moved += _resettle_game(game, version, user, state)
+                    moved.append(game)
+                    if time.monotonic() - started >= BATCH_SECONDS:
+                        break
             pinned = _pin_days(version, user)
             # The kept books of the batch's days, and of days that moved without a game of it.
-            books.post(club_id=version.club_id, days={g.day_id for g in games} | pinned)
+            books.post(club_id=version.club_id, days={g.day_id for g in moved} | pinned)
         if progress is not None:
             progress(state)
-        if len(games) < batch:
+        if len(games) < batch and len(moved) == len(games):
             return state.moved
-        last = games[-1].pk
+        last = moved[-1].pk
 
 
 def _resettle_game(game: Game, version: RulesVersion, user: User, state: ResettleProgress) -> int:

@@ -29,7 +29,8 @@ was the best, it is recomputed from the stored results of that member and scope.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -181,6 +182,23 @@ def results_changed(
     # Head-to-head, seats, and the rating replayed from the earliest game changed (by a worker
     # when many games follow it).
     if kept.results_changed(club_id=club_id, removed=removed, added=added, seasons=seasons):
+        tasks.enqueue_replay(club_id)
+
+
+@contextmanager
+def statistics_batched(club_id: int) -> Iterator[None]:
+    """Inside one transaction that changes many games of a club (a re-settle's batch): their
+    head-to-head and seat rows move once and the rating is replayed once from the earliest of
+    them, when the block ends (league.standings.kept.Batch), not once per game. The standings
+    totals still move game by game. An exception leaves nothing to flush: the transaction rolls
+    back."""
+    batch = kept.Batch(club_id)
+    token = kept.BATCH.set(batch)
+    try:
+        yield
+    finally:
+        kept.BATCH.reset(token)
+    if batch.flush():
         tasks.enqueue_replay(club_id)
 
 

@@ -94,3 +94,90 @@ def test_progress_is_written_outside_the_imports_transaction(club, organiser):
     writer.close()
     kept.refresh_from_db()
     assert (kept.progress_done, kept.progress_total) == (4, 10)
+
+
+# --- the preview is settled by a worker, not in the upload's request ---------------------------
+
+
+def _run_queued() -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    for queued in DBTaskResult.objects.order_by("enqueued_at"):
+        queued.task.call(*queued.task_result.args, **queued.task_result.kwargs)
+        queued.delete()
+
+
+@pytest.mark.database_tasks
+def test_the_upload_only_reads_the_workbook_and_a_worker_settles_its_preview(
+    club, members, organiser_client
+):
+    from tests.league.test_imports import english
+
+    client = english(organiser_client)
+    rows = [game(*_nth(i), table=f"T{i}") for i in range(6)]
+    assert upload(client, club, simple(*rows)).status_code == 302
+    kept = ImportUpload.objects.get(club=club)
+    assert (kept.games, kept.preview) == (6, b"")  # read, not settled, in the request
+    preview = reverse("import_preview", args=[club.slug])
+    waiting = client.get(preview).content.decode()
+    assert "Checking 6 games…" in waiting and "<progress></progress>" in waiting
+    assert 'http-equiv="refresh"' in waiting and "import/confirm/" not in waiting
+    confirm = reverse("import_confirm", args=[club.slug])
+    assert client.post(confirm, {}).url == preview  # nothing to confirm yet: back to wait
+    ImportUpload.objects.filter(pk=kept.pk).update(progress_done=2, progress_total=6)
+    assert "Checking the games: 2 of 6." in client.get(preview).content.decode()
+
+    _run_queued()  # the worker
+    kept.refresh_from_db()
+    assert kept.preview and (kept.progress_done, kept.progress_total) == (0, 0)
+    shown = client.get(preview)
+    assert shown.context["plan"].total == 6 and "import/confirm/" in shown.content.decode()
+    assert client.post(confirm, {}).status_code == 302
+    _run_queued()
+    assert Game.objects.filter(club=club).count() == 6
+
+
+def test_the_preview_task_writes_its_progress_as_it_goes(club, members, organiser, monkeypatch):
+    from league.excel import services as excel_services
+    from league.excel import tasks as excel_tasks
+
+    parsed = imports.workbook_read(
+        simple(*[game(*_nth(i), table=f"T{i}") for i in range(4)]), players=4
+    )
+    kept = excel_services.upload_keep(
+        club=club, user=organiser, filename="a.xlsx", parsed=imports.parsed_dump(parsed), games=4
+    )
+    seen: list[tuple[int, int]] = []
+    real_step = imports._settle
+
+    def watching(*args, **kwargs):
+        progress = args[5]
+
+        def step() -> None:
+            progress()
+            row = ImportUpload.objects.get(pk=kept.pk)
+            seen.append((row.progress_done, row.progress_total))
+
+        return real_step(*args[:5], step, **kwargs)
+
+    monkeypatch.setattr(imports, "_settle", watching)
+    monkeypatch.setattr(excel_tasks, "PREVIEW_PROGRESS_EVERY", 0)
+    assert excel_tasks.import_preview.call(kept.pk, "en") == 4
+    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    kept.refresh_from_db()
+    assert imports.preview_load(kept.preview).total == 4
+
+
+def test_a_preview_the_worker_could_not_make_sends_back_to_upload(
+    club, organiser, organiser_client
+):
+    from league.excel import services as excel_services
+
+    kept = excel_services.upload_keep(
+        club=club, user=organiser, filename="a.xlsx", parsed=b"", games=4
+    )
+    ImportUpload.objects.filter(pk=kept.pk).update(outcome={"preview_error": True})
+    response = organiser_client.get(reverse("import_preview", args=[club.slug]))
+    assert response.status_code == 302 and response.url == reverse(
+        "import_upload", args=[club.slug]
+    )

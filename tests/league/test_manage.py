@@ -907,3 +907,38 @@ def test_the_resettle_key_is_a_digest_however_many_games():
     assert len(resettle_key(changes(5))) == len(resettle_key(changes(10_000))) == 64
     assert resettle_key(changes(10_000)) == resettle_key(changes(10_000))
     assert resettle_key(changes(10_000, bump=9_999)) != resettle_key(changes(10_000))
+
+
+@pytest.mark.parametrize(("total", "done"), [(0, 0), (40, 10)])
+def test_a_running_resettle_shows_a_bar_only_with_games_counted(
+    organiser_client, club, organiser, total, done
+):
+    """Before the worker has counted any game (or with none to move) the bar is indeterminate,
+    never a determinate bar of max 0 (which a browser draws as empty or part-filled)."""
+    version = new_version(club, organiser, uma=[10, 5, -5, -10])
+    run = ResettleRun.objects.create(
+        club=club, version=version, status=ResettleRun.RUNNING, games_total=total, games_done=done
+    )
+    page = english(organiser_client).get(reverse("rules_resettle_run", args=[club.slug, run.pk]))
+    html = page.content.decode()
+    if total:
+        assert f'<progress max="{total}" value="{done}">' in html
+        assert "Re-settling: 10 of 40 games." in html
+    else:
+        assert "<progress></progress>" in html and 'max="0"' not in html
+        assert "counting the games" in html
+
+
+def test_a_resettle_batch_ends_when_its_time_is_up(club, organiser, games, monkeypatch):
+    """Recording waits for a batch (the club's lock): a batch stops after BATCH_SECONDS however
+    few games it has moved, and the next carries on."""
+    monkeypatch.setattr(rules_services, "BATCH_SECONDS", 0)  # one game a batch
+    version = new_version(club, organiser, uma=[10, 5, -5, -10])
+    seen: list[tuple[int, int]] = []
+    moved = rules_services.resettle_apply(
+        version=version, user=organiser, progress=lambda s: seen.append((s.done, s.moved))
+    )
+    assert moved == 2 and seen == [(1, 1), (2, 2)]
+    assert all(
+        g.rules_version == version for g in Game.objects.filter(pk__in=[games[1].pk, games[2].pk])
+    )
