@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0027_stats_replay_pending'),
+        ('league', '0028_teams4'),
     ]
 
     operations = [
