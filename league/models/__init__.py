@@ -29,7 +29,7 @@ from league.models.rules import RulesVersion
 from league.models.seasons import Season
 from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
 from league.models.teams import Adjustment, AdjustmentQuerySet, Team, TeamMember
-from league.models.totals import MemberDay, MemberTotal
+from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
 
 __all__ = [
     "Adjustment",
@@ -61,6 +61,7 @@ __all__ = [
     "Member",
     "MemberDay",
     "MemberGame",
+    "MemberRateTotal",
     "MemberRating",
     "MemberTotal",
     "Membership",
