@@ -69,6 +69,12 @@ class DayAccount(models.Model):
             models.Index(
                 fields=["club", "date"], condition=~Q(outstanding=0), name="dayaccount_open"
             ),
+            # A member's days not settled (My page, a statement): not every day they played.
+            models.Index(
+                fields=["member", "date"],
+                condition=~Q(outstanding=0),
+                name="dayaccount_member_open",
+            ),
         ]
 
     def __str__(self) -> str:
