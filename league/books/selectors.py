@@ -242,10 +242,13 @@ def club_books(*, club: Club) -> Books:
         by_day.setdefault(t.day_id, OpenDayTransfers(t.day, [])).transfers.append(t)
     debts = open_debts(club=club)
     days: dict[int, int] = defaultdict(int)
-    for member_id, yen in DayAccount.objects.filter(
-        OPEN, club=club, member__isnull=False
-    ).values_list("member_id", "outstanding"):
-        days[member_id] += yen
+    # The club's own rows (member None) are left out here, not in SQL: `member IS NOT NULL`
+    # would lead SQLite to the index of every row (dayaccount_club) instead of the open ones.
+    for member_id, yen in DayAccount.objects.filter(OPEN, club=club).values_list(
+        "member_id", "outstanding"
+    ):
+        if member_id is not None:
+            days[member_id] += yen
     owed: dict[int, int] = defaultdict(int)
     for d in debts:
         owed[d.debtor_id] -= d.remaining

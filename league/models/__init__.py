@@ -38,7 +38,7 @@ from league.models.teams import (
     TeamMember,
     TeamSlot,
 )
-from league.models.totals import MemberDay, MemberTotal
+from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
 
 __all__ = [
     "Adjustment",
@@ -70,6 +70,7 @@ __all__ = [
     "Member",
     "MemberDay",
     "MemberGame",
+    "MemberRateTotal",
     "MemberRating",
     "MemberTotal",
     "Membership",

@@ -69,6 +69,12 @@ class DayAccount(models.Model):
             models.Index(
                 fields=["club", "date"], condition=~Q(outstanding=0), name="dayaccount_open"
             ),
+            # A member's days not settled (My page, a statement): not every day they played.
+            models.Index(
+                fields=["member", "date"],
+                condition=~Q(outstanding=0),
+                name="dayaccount_member_open",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -159,8 +165,11 @@ class BookLine(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["member", "date", "seq", "yen"], name="bookline_member"),
+            # The club's own account. `member` (always null here) is in the key so that SQLite,
+            # which has no statistics, sees two matched columns and prefers it to the club's
+            # foreign-key index over every line.
             models.Index(
-                fields=["club", "date", "seq", "yen"],
+                fields=["club", "member", "date", "seq", "yen"],
                 condition=Q(member__isnull=True),
                 name="bookline_club",
             ),

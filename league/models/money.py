@@ -108,6 +108,13 @@ class LedgerEntry(models.Model):
             models.Index(fields=["day", "id"], name="ledger_day"),
             # Open debts and statements: a club's entries in order.
             models.Index(fields=["club", "kind", "id"], name="ledger_club_kind"),
+            # A season's pot payouts (tagged by note): a few rows, found without reading the
+            # club's whole ledger.
+            models.Index(
+                fields=["club", "note"],
+                condition=Q(kind__in=["expense", "prize"]),
+                name="ledger_pot",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -1,7 +1,8 @@
 """The standings and chart series kept up to date at write time (see league.standings.services).
 
 `MemberTotal` is one member's standings row over one scope: all time (`season` is None) or one
-season (a game counts in every season whose dates hold it, as on the season's page). `MemberDay`
+season (a game counts in every season whose dates hold it, as on the season's page);
+`MemberRateTotal` the same over one rate tier's games (the standings filtered by rate). `MemberDay`
 is one member's totals on one date: the race chart, the day's running totals and the player's
 long-history chart read it. Both hold only sums and counts of `Result(counted=True)` rows (and
 `best`, their highest score), so that `manage.py rebuild_aggregates` can always recompute them.
@@ -13,7 +14,9 @@ from django.db import models
 from django.db.models import Q
 
 
-class MemberTotal(models.Model):
+class Totals(models.Model):
+    """A member's standings sums over one scope (the fields MemberTotal and MemberRateTotal share)."""
+
     club = models.ForeignKey("league.Club", on_delete=models.PROTECT, related_name="+")
     member = models.ForeignKey("league.Member", on_delete=models.PROTECT, related_name="+")
     season = models.ForeignKey(
@@ -34,6 +37,11 @@ class MemberTotal(models.Model):
     yen = models.BigIntegerField(default=0)
 
     class Meta:
+        abstract = True
+
+
+class MemberTotal(Totals):
+    class Meta:
         constraints = [
             models.UniqueConstraint(
                 fields=["member", "season"],
@@ -53,6 +61,36 @@ class MemberTotal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member_id} @ {self.season_id or 'all'}: {self.games}"
+
+
+class MemberRateTotal(Totals):
+    """MemberTotal's sums over the games of one rate tier (`rate`, a name of the rules' rates;
+    games without a rate have none): the standings filtered by rate, for all time or a season."""
+
+    rate = models.CharField(max_length=20)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member", "season", "rate"],
+                condition=Q(season__isnull=False),
+                name="member_rate_total_once_per_season",
+            ),
+            models.UniqueConstraint(
+                fields=["member", "rate"],
+                condition=Q(season__isnull=True),
+                name="member_rate_total_once_all_time",
+            ),
+        ]
+        indexes = [
+            # The standings filtered by rate: one scope's rows of a club and rate.
+            models.Index(
+                fields=["club", "rate", "season", "total"], name="member_rate_total_scope"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member_id} @ {self.season_id or 'all'} {self.rate}: {self.games}"
 
 
 class MemberDay(models.Model):

@@ -1117,8 +1117,12 @@ def _champion(season: Season) -> Member | None:
     if season.closed_at is not None and season.final_standings is not None:
         first = season.final_standings[0] if season.final_standings else None
     else:
-        rows = standings(
-            club=season.club, start=season.start, end=season.end, min_games=season.min_games
+        rows = standings(  # the season's kept totals (seasons=[season]), not its results
+            club=season.club,
+            start=season.start,
+            end=season.end,
+            min_games=season.min_games,
+            seasons=[season],
         )
         first = rows.first()
     if first is None or not first["qualified"]:

@@ -16,7 +16,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 from league import money
 from league.books import selectors as book_selectors
 from league.models import Club, Day, LedgerEntry, Member, Result, Season
-from league.models.totals import MemberTotal
+from league.models.totals import MemberDay, MemberTotal
 from league.money import signs
 
 # The money derivation's own steps (league.money.services): the same code as the statement's,
@@ -187,8 +187,9 @@ def member_account(*, member: Member, days: int = RECENT_MONEY_DAYS) -> Account:
 
 def _latest_days(member: Member, days: int) -> list[Day]:
     """The member's latest `days` days (played, came or with an entry of theirs), oldest first:
-    one query over indexed rows."""
-    played = Result.objects.filter(game__day=OuterRef("pk"), member=member, counted=True)
+    one query over indexed rows (whether they played: their kept MemberDay row of the date, one
+    index probe, not a search among all their results)."""
+    played = MemberDay.objects.filter(member=member, date=OuterRef("date"), games__gt=0)
     came = Day.attendees.through.objects.filter(day=OuterRef("pk"), member=member)
     theirs = LedgerEntry.objects.filter(day=OuterRef("pk")).filter(
         Q(payer=member) | Q(payee=member) | Q(borrower=member)

@@ -27,7 +27,7 @@ from django.db.models.functions import Rank
 
 from league.models import Club, HandStat, Member, Season
 from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
-from league.models.totals import MemberDay, MemberTotal
+from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
 
 _INT = IntegerField()
 
@@ -42,7 +42,8 @@ def scope_for(
     end: datetime.date | None,
     rate: str | None,
 ) -> tuple[bool, Season | None]:
-    """Whether a period is kept (all time, or exactly one season's dates, any rate), and which."""
+    """Whether a period's statistics are kept (all time, or exactly one season's dates, every
+    rate), and which season. The standings are kept for each rate too (`standings`)."""
     if rate:
         return False, None
     if start is None and end is None:
@@ -57,14 +58,19 @@ def standings(
     *,
     club: Club,
     season: Season | None,
+    rate: str | None = None,
     min_games: int = 0,
     field: str = "total",
     descending: bool = True,
 ) -> QuerySet[Any]:
-    """league.standings.stats.standings' rows for all time (`season` None) or one season, from the kept
-    totals: one indexed read of the scope's rows."""
+    """league.standings.stats.standings' rows for all time (`season` None) or one season, of
+    every game or of one rate's (`rate`), from the kept totals: one indexed read of the scope's
+    rows."""
     primary = F(field).desc() if descending else F(field).asc()
-    rows = MemberTotal.objects.filter(club=club, games__gt=0)
+    if rate:
+        rows = MemberRateTotal.objects.filter(club=club, rate=rate, games__gt=0)
+    else:
+        rows = MemberTotal.objects.filter(club=club, games__gt=0)
     rows = rows.filter(season__isnull=True) if season is None else rows.filter(season=season)
     return (
         rows.values(

@@ -32,13 +32,14 @@ import datetime
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, F, IntegerField, Max, Q, Subquery, Sum, Value
+from django.db.models import Count, F, IntegerField, Max, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, Greatest
 
 from league.models import Club, Game, Member, Result, Season
-from league.models.totals import MemberDay, MemberTotal
+from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
 from league.standings import kept, tasks
 
 TOTAL_FIELDS = (
@@ -59,6 +60,7 @@ DAY_FIELDS = ("games", "score", "chips", "yen", "yen_games")
 RANK_FIELDS = ("first", "second", "third", "fourth")
 
 Scope = tuple[int, int | None]  # (member id, season id or None for all time)
+RateScope = tuple[int, int | None, str]  # the same over one rate tier's games
 
 
 @dataclass
@@ -78,13 +80,17 @@ def _seasons_holding(seasons: Sequence[Season], date: datetime.date) -> list[int
 
 def _collect(
     removed: Iterable[Result], added: Iterable[Result], seasons: Sequence[Season]
-) -> tuple[dict[Scope, _Delta], dict[tuple[int, datetime.date], _Delta]]:
+) -> tuple[dict[Scope, _Delta], dict[RateScope, _Delta], dict[tuple[int, datetime.date], _Delta]]:
     totals: dict[Scope, _Delta] = {}
+    rated: dict[RateScope, _Delta] = {}
     days: dict[tuple[int, datetime.date], _Delta] = {}
     for sign, rows in ((-1, removed), (1, added)):
         for r in rows:
-            for season_id in [None, *_seasons_holding(seasons, r.date)]:
-                d = totals.setdefault((r.member_id, season_id), _Delta())
+            scopes = [None, *_seasons_holding(seasons, r.date)]
+            deltas = [totals.setdefault((r.member_id, s), _Delta()) for s in scopes]
+            if r.rate:
+                deltas += [rated.setdefault((r.member_id, s, r.rate), _Delta()) for s in scopes]
+            for d in deltas:
                 d.add("games", sign)
                 d.add("total", sign * r.score)
                 d.add("rank_sum", sign * r.rank)
@@ -106,15 +112,17 @@ def _collect(
             day.add("chips", sign * r.chips)
             day.add("yen", sign * (r.yen or 0))
             day.add("yen_games", sign * int(r.yen is not None))
-    return totals, days
+    return totals, rated, days
 
 
 def _scope_filter(season_id: int | None) -> Q:
     return Q(season__isnull=True) if season_id is None else Q(season_id=season_id)
 
 
-def _best_of(member_id: int, season: Season | None) -> Subquery:
+def _best_of(member_id: int, season: Season | None, rate: str | None = None) -> Subquery:
     rows = Result.objects.filter(member_id=member_id, counted=True)
+    if rate is not None:
+        rows = rows.filter(rate=rate)
     if season is not None:
         rows = rows.filter(date__gte=season.start, date__lte=season.end)
     return Subquery(rows.order_by().values("member").annotate(m=Max("score")).values("m")[:1])
@@ -146,13 +154,43 @@ def results_changed(
     # committed (and is moved here) or waits for these locks before building its rows.
     seasons = list(Season.objects.filter(club_id=club_id))
     by_id = {s.pk: s for s in seasons}
-    totals, days = _collect(removed, added, seasons)
+    totals, rated, days = _collect(removed, added, seasons)
     season_rows = sorted((m, s) for m, s in totals if s is not None)
     if season_rows:
         MemberTotal.objects.bulk_create(
             [MemberTotal(club_id=club_id, member_id=m, season_id=s) for m, s in season_rows],
             ignore_conflicts=True,
         )
+    _move_totals(MemberTotal.objects.all(), totals, by_id)
+    by_rate: dict[str, dict[Scope, _Delta]] = {}
+    for (member_id, season_id, rate), delta in sorted(
+        rated.items(), key=lambda kv: (kv[0][0], kv[0][2], kv[0][1] or 0)
+    ):
+        by_rate.setdefault(rate, {})[(member_id, season_id)] = delta
+    if rated:
+        MemberRateTotal.objects.bulk_create(
+            [
+                MemberRateTotal(club_id=club_id, member_id=m, season_id=s, rate=rate)
+                for m, s, rate in sorted(rated, key=lambda k: (k[0], k[2], k[1] or 0))
+            ],
+            ignore_conflicts=True,
+        )
+    for rate, rate_totals in by_rate.items():
+        _move_totals(MemberRateTotal.objects.filter(rate=rate), rate_totals, by_id, rate)
+    _move_days(club_id, days)
+    # Head-to-head, seats, and the rating replayed from the earliest game changed (by a worker
+    # when many games follow it).
+    if kept.results_changed(club_id=club_id, removed=removed, added=added, seasons=seasons):
+        tasks.enqueue_replay(club_id)
+
+
+def _move_totals(
+    rows: QuerySet[Any],
+    totals: dict[Scope, _Delta],
+    by_id: dict[int, Season],
+    rate: str | None = None,
+) -> None:
+    """Move the rows of `rows` (MemberTotal, or one rate's MemberRateTotal) by `totals`."""
     # One UPDATE per member and distinct change: a game moves a member's all-time row and the
     # rows of every season holding its date by the same amounts.
     same: dict[tuple[int, tuple[tuple[str, int], ...], int | None], list[int | None]] = {}
@@ -170,19 +208,14 @@ def results_changed(
         where = Q(season_id__in=[s for s in scopes if s is not None])
         if None in scopes:
             where |= Q(season__isnull=True)
-        MemberTotal.objects.filter(where, member_id=member_id).update(**changes)
+        rows.filter(where, member_id=member_id).update(**changes)
     for (member_id, season_id), delta in totals.items():
         lost = delta.removed_best
         if lost is not None and (delta.added_best is None or delta.added_best < lost):
             season = by_id.get(season_id) if season_id is not None else None
-            MemberTotal.objects.filter(
-                _scope_filter(season_id), member_id=member_id, best__lte=lost
-            ).update(best=_best_of(member_id, season))
-    _move_days(club_id, days)
-    # Head-to-head, seats, and the rating replayed from the earliest game changed (by a worker
-    # when many games follow it).
-    if kept.results_changed(club_id=club_id, removed=removed, added=added, seasons=seasons):
-        tasks.enqueue_replay(club_id)
+            rows.filter(_scope_filter(season_id), member_id=member_id, best__lte=lost).update(
+                best=_best_of(member_id, season, rate)
+            )
 
 
 @contextmanager
@@ -288,6 +321,7 @@ def _insert_totals(club_id: int, season: Season | None, member_id: int | None = 
         rows = rows.filter(date__gte=season.start, date__lte=season.end)
     if member_id is not None:
         rows = rows.filter(member_id=member_id)
+    _insert_rate_totals(club_id, season, rows)
     grouped = rows.order_by().values("member").annotate(**_total_aggregates())
     MemberTotal.objects.bulk_create(
         (
@@ -295,6 +329,26 @@ def _insert_totals(club_id: int, season: Season | None, member_id: int | None = 
                 club_id=club_id,
                 member_id=g["member"],
                 season=season,
+                best=g["best_"],
+                **{name: g[name + "_"] for name in TOTAL_FIELDS},
+            )
+            for g in grouped.iterator()
+        ),
+        batch_size=1000,
+    )
+
+
+def _insert_rate_totals(club_id: int, season: Season | None, rows: QuerySet[Result]) -> None:
+    grouped = (
+        rows.exclude(rate="").order_by().values("member", "rate").annotate(**_total_aggregates())
+    )
+    MemberRateTotal.objects.bulk_create(
+        (
+            MemberRateTotal(
+                club_id=club_id,
+                member_id=g["member"],
+                season=season,
+                rate=g["rate"],
                 best=g["best_"],
                 **{name: g[name + "_"] for name in TOTAL_FIELDS},
             )
@@ -344,6 +398,7 @@ def season_rebuild(*, season: Season) -> None:
             .values_list("pk", flat=True)
         )
         MemberTotal.objects.filter(season=season).delete()
+        MemberRateTotal.objects.filter(season=season).delete()
         _insert_totals(season.club_id, season)
         kept.season_rebuilt(season=season)
 
@@ -358,6 +413,7 @@ def member_rebuild(*, member: Member) -> None:
             .values_list("pk", flat=True)
         )
         MemberTotal.objects.filter(member=member).delete()
+        MemberRateTotal.objects.filter(member=member).delete()
         MemberDay.objects.filter(member=member).delete()
         _insert_totals(member.club_id, None, member.pk)
         for season in Season.objects.filter(club_id=member.club_id):
@@ -372,6 +428,7 @@ def club_rebuild(*, club: Club) -> None:
     statistics' replay locks the club's chronicle row)."""
     with transaction.atomic():
         MemberTotal.objects.filter(club=club).delete()
+        MemberRateTotal.objects.filter(club=club).delete()
         MemberDay.objects.filter(club=club).delete()
         _insert_totals(club.pk, None)
         for season in Season.objects.filter(club=club):

@@ -100,18 +100,23 @@ def standings(
     each group. `order` is a key of SORTS, ascending, or descending with "-" in front (as
     django-tables2 writes it); ties fall back to the total, then the kana.
 
-    All time, and the dates of one of `seasons` (the caller's, already fetched), without a rate
-    read the totals kept at write time (league.standings.services): the same rows from a few rows.
-    Any other period is aggregated from the results.
+    All time, and the dates of one of `seasons` (the caller's, already fetched), with or without
+    a rate, read the totals kept at write time (league.standings.services): the same rows from a
+    few rows. Any other period is aggregated from the results.
     """
     descending = order.startswith("-")
     field = SORTS.get(order.lstrip("-"), "position")
     if field == "position":  # position 1 is the highest total
         field, descending = "total", not descending
-    kept, season = aggregate_selectors.scope_for(seasons, start, end, rate)
-    if kept:
+    kept, season = aggregate_selectors.scope_for(seasons, start, end, None)
+    if kept:  # any rate: a rate tier's totals are kept too
         return aggregate_selectors.standings(
-            club=club, season=season, min_games=min_games, field=field, descending=descending
+            club=club,
+            season=season,
+            rate=rate,
+            min_games=min_games,
+            field=field,
+            descending=descending,
         )
     primary = F(field).desc() if descending else F(field).asc()
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from league.core.errors import ServiceError
 from league.models import Club, Day, Member, RulesVersion, Season
 from league.models.stats import MemberGame, PairTotal
-from league.models.totals import MemberDay, MemberTotal
+from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
 from league.recording import selectors
 from league.recording.services import (
     ChipInput,
@@ -49,6 +49,12 @@ def kept() -> tuple[dict[Any, dict[str, Any]], dict[Any, dict[str, Any]]]:
             totals[key] = row
         else:
             assert row == dict.fromkeys(TOTAL_FIELDS, 0) | {"best": None}, (key, row)
+    for row in MemberRateTotal.objects.values("member", "season", "rate", *TOTAL_FIELDS):
+        key = (row.pop("member"), row.pop("season"), row.pop("rate"))
+        if row["games"]:
+            totals[key] = row
+        else:
+            assert row == dict.fromkeys(TOTAL_FIELDS, 0) | {"best": None}, (key, row)
     for row in MemberDay.objects.values("member", "date", *aggregates.DAY_FIELDS):
         key = (row.pop("member"), row.pop("date"))
         if row["games"]:
@@ -64,24 +70,34 @@ def assert_kept_equals_rebuilt_and_live(club: Club) -> None:
     call_command("rebuild_aggregates", club.slug, verbosity=0)
     assert kept() == incremental
     assert stats_snapshot() == statistics
-    # The pages' rows equal the live aggregate over the results (all time, each season).
+    # The pages' rows equal the live aggregate over the results (all time, each season; every
+    # rate and each rate tier). All time is aggregated live from a first day before any game.
     seasons = list(Season.objects.filter(club=club))
     for start, end, min_games in [(None, None, 0), *((s.start, s.end, 2) for s in seasons)]:
-        for order in ("position", "-games", "best", "avoid_last_rate"):
-            fast = list(
-                stats.standings(
-                    club=club,
-                    start=start,
-                    end=end,
-                    min_games=min_games,
-                    order=order,
-                    seasons=seasons,
+        for rate in (None, "0.3", "0.5"):
+            for order in ("position", "-games", "best", "avoid_last_rate"):
+                fast = list(
+                    stats.standings(
+                        club=club,
+                        start=start,
+                        end=end,
+                        rate=rate,
+                        min_games=min_games,
+                        order=order,
+                        seasons=seasons,
+                    )
                 )
-            )
-            live = list(
-                stats.standings(club=club, start=start, end=end, min_games=min_games, order=order)
-            )
-            assert [dict(r) for r in fast] == [dict(r) for r in live]
+                live = list(
+                    stats.standings(
+                        club=club,
+                        start=start or datetime.date(1, 1, 1),
+                        end=end,
+                        rate=rate,
+                        min_games=min_games,
+                        order=order,
+                    )
+                )
+                assert [dict(r) for r in fast] == [dict(r) for r in live], (start, rate, order)
     for day in Day.objects.filter(club=club):
         live_rows = list(
             stats.counted_results(club=club, start=day.date, end=day.date)
@@ -373,3 +389,47 @@ def test_a_bulk_import_moves_many_member_days_as_a_rebuild_would(club, members):
     assert len(batch) * 4 > BULK_DAYS
     services.games_record_bulk(club=club, user=None, games=batch)
     assert_kept_equals_rebuilt_and_live(club)
+
+
+@pytest.mark.django_db
+def test_standings_filtered_by_rate_read_the_kept_rate_totals(member_client, club, members):
+    """The standings of one rate tier, all time and a season's, read MemberRateTotal: no query
+    touches the results, and the queries do not grow with history."""
+    season = Season.objects.create(club=club, name="s", start=DATES[0], end=DATES[-1])
+    points = [40_000, 30_000, 20_000, 10_000]
+
+    def play(date: datetime.date, rate: str, order: list[Member]) -> None:
+        game_record(
+            club=club,
+            user=None,
+            data=GameInput(
+                date=date,
+                seats=[SeatInput(m, p) for m, p in zip(order, points, strict=False)],
+                rate=rate,
+            ),
+        )
+
+    pages = [
+        reverse("standings", args=[club.slug]) + "?rate=0.3",
+        reverse("season_standings", args=[club.slug, season.pk]) + "?rate=0.3",
+        reverse("standings", args=[club.slug]) + f"?rate=0.5&season={season.pk}",
+    ]
+    play(DATES[0], "0.3", members[:4])
+    play(DATES[0], "0.5", members[:4][::-1])
+    counts = {}
+    for url in pages:
+        with CaptureQueriesContext(connection) as captured:
+            assert member_client.get(url).status_code == 200
+        counts[url] = len(captured)
+        assert not [q for q in captured if '"league_result"' in q["sql"]], url
+    for date in DATES[1:2]:
+        play(date, "0.3", members[:4][::-1])
+        play(date, "0.5", members[:4])
+    for url in pages:
+        with CaptureQueriesContext(connection) as captured:
+            response = member_client.get(url)
+        assert len(captured) == counts[url], url
+        assert not [q for q in captured if '"league_result"' in q["sql"]], url
+    rows = {r.record["member"]: r.record for r in response.context["table"].page.object_list}
+    assert rows[members[0].pk]["games"] == 2  # 0.5 only: one a date
+    assert rows[members[0].pk]["first"] == 1
