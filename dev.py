@@ -122,6 +122,11 @@ def test(args: list[str]) -> None:
     ensure_venv()
     install("requirements-dev.txt")
     versions = subprocess.check_output([PYTHON, "-c", VERSIONS], text=True).strip()
+    # The suite runs in one process per core (pytest-xdist), each with its own test database;
+    # JANCHO_TEST_WORKERS=0 (or -n given here) runs it otherwise.
+    workers = os.environ.get("JANCHO_TEST_WORKERS", "auto")
+    if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args):
+        args = ["-n", workers, "--dist", "worksteal", *args] if workers != "0" else args
     say(f"running pytest with {versions}")
     code = subprocess.run([str(PYTHON), "-m", "pytest", *args], cwd=ROOT).returncode
     if code == PYTEST_NO_TESTS:
