@@ -156,7 +156,7 @@ def make_club(slug: str = "books", rules: dict = SHUGI_RULES) -> tuple[Club, lis
 
 
 @settings(
-    max_examples=60,
+    max_examples=30,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -37,7 +37,7 @@ from league.recording.forms import CHIP_ROWS
 from tests.conftest import MEMBER_NAMES
 
 SETTINGS = settings(
-    max_examples=150,
+    max_examples=60,
     deadline=None,
     database=None,  # no .hypothesis/ directory left behind
     suppress_health_check=[
@@ -576,7 +576,7 @@ def settled(club: Club, game: ValidGame) -> scoring.GameResult:
     )
 
 
-@settings(SETTINGS, max_examples=60)  # three requests each
+@settings(SETTINGS, max_examples=30)  # three requests each
 @given(st.data(), valid_games())
 def test_a_valid_game_typed_any_way_is_previewed_then_saved_once(client, known, data, game):
     club = known.club

@@ -216,7 +216,7 @@ def hostile_rules(draw: st.DrawFn) -> str:
 
 
 @settings(
-    max_examples=120,
+    max_examples=50,
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.test import Client
 
 import scoring
 from league.management.commands.loaddemo import CLUBS
@@ -30,8 +31,23 @@ def counts() -> dict[str, int]:
 
 
 @pytest.mark.django_db
-def test_loaddemo_creates_the_six_clubs_settled_and_audited():
+def test_loaddemo_then_again():
+    """One load (it records some 180 games through the services, the slowest part of the suite
+    when it was done once per check), every check of the loaded clubs, then a second load that
+    changes nothing."""
     out = loaddemo()
+    clubs_are_settled_and_audited(out)
+    games_are_settled_as_the_engine_settles_them()
+    past_days_are_closed_and_their_money_agrees()
+    the_demo_days_message_is_pinned()
+    before = counts()
+    out = loaddemo()
+    assert "exist already" in out
+    assert "demo / demo-jancho" in out
+    assert counts() == before
+
+
+def clubs_are_settled_and_audited(out: str) -> None:
     assert "demo / demo-jancho" in out and "admin / admin-jancho" in out
     assert "http://127.0.0.1:8000/" in out
 
@@ -92,19 +108,7 @@ def test_loaddemo_creates_the_six_clubs_settled_and_audited():
         assert players <= attendees and len(attendees - players) <= 1
 
 
-@pytest.mark.django_db
-def test_loaddemo_twice_changes_nothing():
-    loaddemo()
-    before = counts()
-    out = loaddemo()
-    assert "exist already" in out
-    assert "demo / demo-jancho" in out
-    assert counts() == before
-
-
-@pytest.mark.django_db
-def test_loaddemo_games_are_settled_as_the_engine_settles_them():
-    loaddemo()
+def games_are_settled_as_the_engine_settles_them() -> None:
     for game in Game.objects.filter(voided=False).select_related("rules_version"):
         results = list(Result.objects.filter(game=game, counted=True).order_by("seat"))
         settled = scoring.settle_game(
@@ -130,15 +134,13 @@ def test_loaddemo_games_are_settled_as_the_engine_settles_them():
         ]
 
 
-@pytest.mark.django_db
-def test_loaddemo_closes_every_past_day_and_its_money_agrees():
+def past_days_are_closed_and_their_money_agrees() -> None:
     """締め as a real club does: all days but the latest are closed with nothing left open, some
     with a deferred debt; the latest day is still being settled. Statement balances and open
     debts then agree with the days' open transfers."""
     from league import money
     from league.models import LedgerEntry
 
-    loaddemo()
     for club in Club.objects.all():
         days = list(Day.objects.filter(club=club).order_by("date"))
         money_days = [d for d in days if money.day_ledger(day=d).has_money]
@@ -167,3 +169,15 @@ def test_loaddemo_closes_every_past_day_and_its_money_agrees():
             statement = money.member_statement(member=member)
             assert statement.balance == expected, (club.slug, member.name)
     assert LedgerEntry.objects.filter(kind=LedgerEntry.DEFERRAL).exists()
+
+
+def the_demo_days_message_is_pinned() -> None:
+    """The day's message to share (LINE) for a demo day, word for word."""
+    from tests.league.test_sharing import DEMO_DAY, DEMO_TEXT, share_url, text_of
+
+    client = Client()
+    client.login(username="demo", password="demo-jancho")
+    club = Club.objects.get(slug="mame-no-kai")
+    response = client.get(share_url(club, DEMO_DAY))
+    assert response.status_code == 200
+    assert text_of(response) == DEMO_TEXT

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from io import StringIO
 
-import pytest
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -76,15 +73,7 @@ def text_of(response) -> str:
     return html.unescape(body[start : body.index("</textarea>")])
 
 
-@pytest.mark.django_db
-def test_the_demo_days_message_is_pinned():
-    call_command("loaddemo", stdout=StringIO())
-    client = Client()
-    client.login(username="demo", password="demo-jancho")
-    club = Club.objects.get(slug="mame-no-kai")
-    response = client.get(share_url(club, DEMO_DAY))
-    assert response.status_code == 200
-    assert text_of(response) == DEMO_TEXT
+# The demo day's message is pinned in test_loaddemo.py, which loads the demo once for every check.
 
 
 def test_paid_lent_and_deferred_transfers_say_so(member_client, club, players):
