@@ -208,7 +208,7 @@ def test_a_worker_killed_mid_import_leaves_nothing_then_imports_and_resettles(da
         "DEBUG": "true",
     }
     manage(env, "migrate", "--no-input")
-    games = 3_000
+    games = 1_500  # the import takes seconds, long enough to be killed inside its transaction
     upload = shell(env, IMPORT_SETUP.format(games=games))["upload"]
     before = shell(env, IMPORT_STATUS.format(pk=upload))
     assert before["status"] == "queued" and before["games"] == 0
