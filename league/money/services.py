@@ -1118,7 +1118,11 @@ def _champion(season: Season) -> Member | None:
         first = season.final_standings[0] if season.final_standings else None
     else:
         rows = standings(
-            club=season.club, start=season.start, end=season.end, min_games=season.min_games
+            club=season.club,
+            start=season.start,
+            end=season.end,
+            min_games=season.min_games,
+            seasons=[season],  # the kept rows, with the members' adjustments
         )
         first = rows.first()
     if first is None or not first["qualified"]:
