@@ -167,13 +167,28 @@ def standings(
 
 
 def season_totals(*, club: Club, seasons: Sequence[Season]) -> list[dict[str, Any]]:
-    """Every season's rows: season, member, name, games, total (one query)."""
-    return list(
+    """Every season's rows: season, member, name, games, total (one query). The total counts
+    the member's adjustments in the season, as the season's standings do."""
+    booked = (
+        Adjustment.objects.filter(season=OuterRef("season"), member=OuterRef("member"))
+        .order_by()
+        .values("member")
+        .annotate(s=Sum("points"))
+        .values("s")
+    )
+    adjust = Coalesce(Subquery(booked, output_field=_INT), Value(0), output_field=_INT)
+    rows = list(
         MemberTotal.objects.filter(club=club, season__in=[s.pk for s in seasons], games__gt=0)
-        .values("season", "member", "games", "total")
-        .annotate(name=F("member__name"))
+        .values("season", "member", "games")
+        .annotate(
+            name=F("member__name"),
+            season_total=ExpressionWrapper(F("total") + adjust, output_field=_INT),
+        )
         .order_by()
     )
+    for row in rows:
+        row["total"] = row.pop("season_total")
+    return rows
 
 
 def race_rows(*, club: Club, start: datetime.date, end: datetime.date) -> QuerySet[Any]:

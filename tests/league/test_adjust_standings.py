@@ -134,3 +134,17 @@ def test_the_form_offers_the_m_league_chombo(club, members, organiser_client, se
     assert form.initial["reason"] == "チョンボ"
     plain = organiser_client.get(url).context["form"]
     assert "points" not in plain.initial
+
+
+def test_the_season_leader_counts_adjustments(club, members, organiser, season, member_client):
+    _a, _b, _c, d, e = members
+    services.adjustment_book(
+        season=season, user=organiser, member=e, kind="chombo", points=-200, reason="誤ロン"
+    )
+    services.adjustment_book(
+        season=season, user=organiser, member=d, kind="bonus", points=800, reason="大会運営"
+    )
+    # 土井 ▲18.0 + 80.0 = +62.0 passes 江藤 +55.0 ▲20.0 = +35.0.
+    response = member_client.get(reverse("standings", args=[club.slug]))
+    ((_season, leaders),) = response.context["season_leaders"]
+    assert [(r["name"], r["total"]) for r in leaders] == [("土井", 620)]
