@@ -349,6 +349,7 @@ NOTE = Column("note", gettext_lazy("Note"))
 
 def _standings_columns(shown: Shown) -> list[Column]:
     formats = {
+        "adjust": "score",
         "total": "score",
         "best": "score",
         "average": "average",
@@ -367,7 +368,7 @@ def _standings_columns(shown: Shown) -> list[Column]:
 
 def _standings_value(key: str, row: dict[str, Any]) -> Any:
     value = row[key]
-    if key in ("total", "best"):
+    if key in ("total", "best", "adjust"):
         return score_value(value)
     if key in ("average", "avg_rank"):
         return hundredths_value(value)

@@ -31,7 +31,7 @@ from league.money.views_accounts import describe_entry
 from league.standings import selectors as aggregate_selectors
 from league.standings import stats
 from league.standings.filters import StandingsFilter
-from league.standings.tables import Shown
+from league.standings.tables import Shown, with_adjust
 from league.teams import selectors as team_selectors
 from league.teams.selectors import with_teams
 
@@ -77,6 +77,7 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
         return _bad_filter(filterset)
     args = filterset.standings_args()
     shown = Shown.for_rules(stats.rules_between(versions, args["start"], args["end"]))
+    shown = with_adjust(shown, list(filterset.seasons.values()), args)  # a season's 調整
     period, ascii_period = _period_names(filterset, args)
     season = filterset.seasons.get(filterset.form.cleaned_data.get("season") or "")
     teams: list[dict[str, Any]] = []

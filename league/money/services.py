@@ -1122,7 +1122,7 @@ def _champion(season: Season) -> Member | None:
             start=season.start,
             end=season.end,
             min_games=season.min_games,
-            seasons=[season],
+            seasons=[season],  # the kept rows, with the members' adjustments
         )
         first = rows.first()
     if first is None or not first["qualified"]:

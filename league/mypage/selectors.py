@@ -98,7 +98,10 @@ def standing(*, club: Club, member: Member, season: Season | None) -> Standing |
     # qualified players ahead of it instead, which is the standings table's Rank() by total.
     scope = MemberTotal.objects.filter(club=club, games__gt=0, games__gte=min_games)
     scope = scope.filter(season__isnull=True) if season is None else scope.filter(season=season)
-    counts = scope.aggregate(ahead=Count("pk", filter=Q(total__gt=row["total"])), of=Count("pk"))
+    scope = aggregate_selectors.with_season_total(scope, season)  # adjustments count
+    counts = scope.aggregate(
+        ahead=Count("pk", filter=Q(season_total__gt=row["total"])), of=Count("pk")
+    )
     position = counts["ahead"] + 1 if row["qualified"] else None
     return Standing(row, season, position, counts["of"])
 

@@ -18,14 +18,18 @@ from django.db.models import (
     ExpressionWrapper,
     F,
     IntegerField,
+    OuterRef,
     Q,
     QuerySet,
+    Subquery,
     Sum,
+    Value,
     Window,
 )
-from django.db.models.functions import Rank
+from django.db.models.functions import Coalesce, Rank
+from django.db.models.query import ValuesIterable
 
-from league.models import Club, HandStat, Member, Season
+from league.models import Adjustment, Club, HandStat, Member, Season
 from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
 
@@ -54,6 +58,50 @@ def scope_for(
     return False, None
 
 
+class _AdjustedRows(ValuesIterable):
+    """The rows with `total` the season total (games and adjustments, what ranks), `scores` the
+    games' total alone, `adjust` the adjustments (0 for all time)."""
+
+    def __iter__(self) -> Any:
+        for row in super().__iter__():
+            row["scores"] = row["total"]
+            row["total"] = row.pop("season_total")
+            yield row
+
+
+def _adjustments(season: Season | None) -> Any:
+    """A member's adjustments in the season (league.teams), as a subquery of the row's query: no
+    query of its own, whatever the number of rows."""
+    if season is None:
+        return Value(0, output_field=_INT)
+    booked = (
+        Adjustment.objects.filter(season=season, member=OuterRef("member"))
+        .order_by()
+        .values("member")
+        .annotate(s=Sum("points"))
+        .values("s")
+    )
+    return Coalesce(Subquery(booked, output_field=_INT), Value(0), output_field=_INT)
+
+
+def with_season_total(rows: QuerySet[MemberTotal], season: Season | None) -> QuerySet[Any]:
+    """Kept rows annotated with `season_total`: their total plus the member's adjustments."""
+    return rows.annotate(
+        season_total=ExpressionWrapper(F("total") + _adjustments(season), output_field=_INT)
+    )
+
+
+def has_adjustments(season: Season | None) -> bool:
+    """Whether any member of the season has adjustments (the standings then show them): read
+    with the season where league.teams.selectors.with_teams annotated it, else one query."""
+    if season is None:
+        return False
+    known = getattr(season, "has_adjustments", None)
+    if known is not None:
+        return bool(known)
+    return Adjustment.objects.filter(season=season, member__isnull=False).exists()
+
+
 def standings(
     *,
     club: Club,
@@ -65,14 +113,20 @@ def standings(
 ) -> QuerySet[Any]:
     """league.standings.stats.standings' rows for all time (`season` None) or one season, of
     every game or of one rate's (`rate`), from the kept totals: one indexed read of the scope's
-    rows."""
+    rows.
+
+    A season's rows count the members' adjustments (league.teams' `Adjustment`, booked outside
+    any game: M.League's chombo): `total` is the games' total (`scores`) plus `adjust`, and ranks;
+    the averages and rates are the games' alone. Read by a subquery in the same query."""
+    if field == "total":
+        field = "season_total"
     primary = F(field).desc() if descending else F(field).asc()
     if rate:
         rows = MemberRateTotal.objects.filter(club=club, rate=rate, games__gt=0)
     else:
         rows = MemberTotal.objects.filter(club=club, games__gt=0)
     rows = rows.filter(season__isnull=True) if season is None else rows.filter(season=season)
-    return (
+    out = (
         rows.values(
             "member",
             "games",
@@ -100,22 +154,47 @@ def standings(
             top_two_rate=_per_game(F("first") + F("second"), 10_000),
             avoid_last_rate=_per_game(F("games") - F("lasts"), 10_000),
             qualified=ExpressionWrapper(Q(games__gte=min_games), output_field=BooleanField()),
+            adjust=_adjustments(season),
         )
         .annotate(
-            position=Window(Rank(), partition_by=[F("qualified")], order_by=F("total").desc()),
+            season_total=ExpressionWrapper(F("total") + F("adjust"), output_field=_INT),
         )
-        .order_by(F("qualified").desc(), primary, F("total").desc(), F("kana").asc(), "member")
+        .annotate(
+            position=Window(
+                Rank(), partition_by=[F("qualified")], order_by=F("season_total").desc()
+            ),
+        )
+        .order_by(
+            F("qualified").desc(), primary, F("season_total").desc(), F("kana").asc(), "member"
+        )
     )
+    out._iterable_class = _AdjustedRows
+    return out
 
 
 def season_totals(*, club: Club, seasons: Sequence[Season]) -> list[dict[str, Any]]:
-    """Every season's rows: season, member, name, games, total (one query)."""
-    return list(
+    """Every season's rows: season, member, name, games, total (one query). The total counts
+    the member's adjustments in the season, as the season's standings do."""
+    booked = (
+        Adjustment.objects.filter(season=OuterRef("season"), member=OuterRef("member"))
+        .order_by()
+        .values("member")
+        .annotate(s=Sum("points"))
+        .values("s")
+    )
+    adjust = Coalesce(Subquery(booked, output_field=_INT), Value(0), output_field=_INT)
+    rows = list(
         MemberTotal.objects.filter(club=club, season__in=[s.pk for s in seasons], games__gt=0)
-        .values("season", "member", "games", "total")
-        .annotate(name=F("member__name"))
+        .values("season", "member", "games")
+        .annotate(
+            name=F("member__name"),
+            season_total=ExpressionWrapper(F("total") + adjust, output_field=_INT),
+        )
         .order_by()
     )
+    for row in rows:
+        row["total"] = row.pop("season_total")
+    return rows
 
 
 def race_rows(*, club: Club, start: datetime.date, end: datetime.date) -> QuerySet[Any]:

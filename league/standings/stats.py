@@ -21,6 +21,7 @@ from django.db.models import (
     Q,
     QuerySet,
     Sum,
+    Value,
     Window,
 )
 from django.db.models.functions import Cast, Coalesce, Rank
@@ -102,7 +103,9 @@ def standings(
 
     All time, and the dates of one of `seasons` (the caller's, already fetched), with or without
     a rate, read the totals kept at write time (league.standings.services): the same rows from a
-    few rows. Any other period is aggregated from the results.
+    few rows. Any other period is aggregated from the results. A season's rows count the members'
+    adjustments in `total` (selectors.standings), with a rate too (an adjustment has no rate);
+    other periods have none (`adjust` 0).
     """
     descending = order.startswith("-")
     field = SORTS.get(order.lstrip("-"), "position")
@@ -150,6 +153,8 @@ def standings(
             chombo=Sum("chombo"),
             chips=Sum("chips"),
             yen=Coalesce(Sum("yen"), 0),
+            scores=Sum("score"),
+            adjust=Value(0, output_field=_INT),  # adjustments are a season's (the kept rows)
             qualified=ExpressionWrapper(Q(games__gte=min_games), output_field=BooleanField()),
         )
         .annotate(

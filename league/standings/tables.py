@@ -8,6 +8,7 @@ formatted by the same functions as the template filters (league.core.format).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,7 @@ from django_tables2.data import TableQuerysetData
 import scoring
 from league.core import format as jancho
 from league.models import Club, Season
+from league.standings import selectors as aggregate_selectors
 from league.standings import stats
 
 DEFAULT_ORDER = "position"
@@ -39,6 +41,7 @@ class Shown:
     yen: bool = True  # only when the rules have rate tiers (健康麻雀 has none)
     busts_caused: bool = False  # 飛ばした回数: only with 飛び賞 paid to the buster
     yakitori: bool = False  # only when the rules have 焼き鳥
+    adjust: bool = False  # 調整: only for a season with members' adjustments (league.teams)
 
     @classmethod
     def for_rules(cls, rules: Iterable[scoring.Rules]) -> Shown:
@@ -59,7 +62,19 @@ class Shown:
             out.append("chips")
         if not self.yen:
             out.append("yen")
+        if not self.adjust:
+            out.append("adjust")
         return tuple(out)
+
+
+def with_adjust(shown: Shown, seasons: Sequence[Season], period: dict[str, Any]) -> Shown:
+    """`shown` with the adjustments' column when the period is a season whose members have any."""
+    kept, season = aggregate_selectors.scope_for(
+        seasons, period.get("start"), period.get("end"), period.get("rate")
+    )
+    if kept and aggregate_selectors.has_adjustments(season):
+        return dataclasses.replace(shown, adjust=True)
+    return shown
 
 
 class StandingsData(TableQuerysetData):
@@ -99,7 +114,7 @@ class Row:
 
 # What a member looks for first, the only statistics a phone shows until "every column" is ticked
 # (the others have the class "more"; app.css).
-PHONE_COLUMNS = frozenset({"games", "total", "avg_rank", "yen"})
+PHONE_COLUMNS = frozenset({"games", "adjust", "total", "avg_rank", "yen"})
 
 
 class NumberColumn(tables.Column):
@@ -117,7 +132,8 @@ class NumberColumn(tables.Column):
         more = "" if name in PHONE_COLUMNS else " more"
         super().__init__(
             verbose_name=header,
-            order_by=(stats.SORTS[name],),
+            order_by=(stats.SORTS[name],) if name in stats.SORTS else None,
+            orderable=name in stats.SORTS,  # 調整 explains the total: not a sort of its own
             attrs={
                 "th": {"class": f"num{more}", "scope": "col"},
                 "td": {"class": _signed if signed else "num"},
@@ -145,6 +161,10 @@ class StandingsTable(tables.Table):
         attrs={"th": {"class": "name", "scope": "col"}, "td": {"class": "name"}},
     )
     games = NumberColumn(_("Games"), name="games")
+    # Translators: 調整, a season's penalties and bonuses booked outside any game (in the total)
+    adjust = NumberColumn(
+        _("Adj."), name="adjust", show=lambda v: jancho.score(v) if v else "", signed=True
+    )
     total = NumberColumn(_("Total"), name="total", show=jancho.score, signed=True)
     average = NumberColumn(_("Average"), name="average", show=jancho.average, signed=True)
     avg_rank = NumberColumn(

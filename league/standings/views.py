@@ -23,7 +23,7 @@ from league.models import Club, Season
 from league.standings import selectors as aggregate_selectors
 from league.standings import stats
 from league.standings.filters import StandingsFilter
-from league.standings.tables import Shown, StandingsTable
+from league.standings.tables import Shown, StandingsTable, with_adjust
 from league.teams import selectors as team_selectors
 from league.teams.selectors import with_teams
 
@@ -64,7 +64,7 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
 @require_safe
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
-    seasons = list(Season.objects.filter(club=club).order_by("-start", "-pk"))
+    seasons = list(with_teams(Season.objects.filter(club=club)).order_by("-start", "-pk"))
     versions = stats.rules_versions(club=club)
     every_rate = stats.rate_names([v.rules for v in versions])
     filterset = StandingsFilter(request.GET, seasons=seasons, rates=every_rate)
@@ -97,7 +97,9 @@ def _table(
     links: bool = True,
     **period: Any,
 ) -> StandingsTable:
-    """The table in the order of ?sort= (validated by tables2), one page of PER_PAGE rows."""
+    """The table in the order of ?sort= (validated by tables2), one page of PER_PAGE rows. A
+    season's members' adjustments get their column (調整) when there are any (one query)."""
+    shown = with_adjust(shown, seasons, period)
     table = StandingsTable(
         club=club,
         shown=shown,

@@ -58,8 +58,14 @@ def _count(rows: Any) -> Coalesce:
 
 def with_teams(seasons: QuerySet[Season]) -> QuerySet[Season]:
     """Seasons with `has_teams`, read in the same query: a page shows team standings only for a
-    season that has teams, without a query for the others."""
-    return seasons.annotate(has_teams=Exists(Team.objects.filter(season=OuterRef("pk"))))
+    season that has teams, without a query for the others; and `has_adjustments` (any member's
+    adjustment: the individual standings show their column, league.standings.tables)."""
+    return seasons.annotate(
+        has_teams=Exists(Team.objects.filter(season=OuterRef("pk"))),
+        has_adjustments=Exists(
+            Adjustment.objects.filter(season=OuterRef("pk"), member__isnull=False)
+        ),
+    )
 
 
 def team_standings(*, season: Season) -> list[dict[str, Any]]:

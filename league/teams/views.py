@@ -22,11 +22,15 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 import scoring
 from league import limits
 from league.access import club_for
+from league.core import format as jancho
 from league.core.clock import today
 from league.core.errors import ServiceError
 from league.models import Adjustment, Club, Member, Season, Stage, Team, TeamMember, TeamSlot
 from league.teams import selectors, services
 from league.teams.forms import AdjustmentForm, MatchDayForm, StageForm, TeamForm
+
+# M.League's chombo, booked to the season total (m-league.aja0.com/?p=66023): the form's preset.
+CHOMBO_POINTS = 200  # tenths of 1,000 points
 
 
 def _add_errors(form: forms.Form, error: ServiceError) -> None:
@@ -119,6 +123,8 @@ def adjustment_new(request: HttpRequest, slug: str, season_id: int) -> HttpRespo
     members = _members(club.pk)
     rates = services.season_rates(season)
     initial = {"kind": request.GET.get("kind", Adjustment.PENALTY)}
+    if initial["kind"] == Adjustment.CHOMBO:  # M.League's: ▲20.0 to the season total
+        initial |= {"points": jancho.score(-CHOMBO_POINTS), "reason": _("Chombo")}
     form = AdjustmentForm(
         request.POST or None, initial=initial, members=members, teams=teams, rates=rates
     )
