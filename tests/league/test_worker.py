@@ -177,12 +177,13 @@ from league.models import Club, RulesVersion
 from league.rules import services, tasks
 import scoring
 club = Club.objects.get(slug="i")
-rules = {**scoring.PRESETS["mame-no-kai"].rules.to_json(), "uma": [30, 10, -10, -30]}
+rules = {{**scoring.PRESETS["mame-no-kai"].rules.to_json(), "uma": [30, 10, -10, -30]}}
 version = services.rules_version_create(club=club, user=None,
-    effective_from=datetime.date(2021, 1, 1), rules_json=rules)
+    effective_from=datetime.date(2021, 1, 1) + datetime.timedelta(days={from_day}),
+    rules_json=rules)
 run = services.resettle_queue(version=version, user=None)
 tasks.resettle_run.enqueue(run.pk)
-print(json.dumps({"run": run.pk, "version": version.pk}))
+print(json.dumps({{"run": run.pk, "version": version.pk}}))
 """
 
 RESETTLE_STATUS = """
@@ -246,16 +247,20 @@ def test_a_worker_killed_mid_import_leaves_nothing_then_imports_and_resettles(da
     assert done["status"] == "done"
     assert (done["games"], done["results"], done["totals"]) == (games, 4 * games, 4 * games)
 
-    started = shell(env, RESETTLE_SETUP)
+    # The new rules from the 158th day: the 236 games of the last 30 days are re-settled (all
+    # 1,500 took minutes), the earlier ones stay under the old version.
+    from_day = 158
+    resettled = games - 8 * from_day
+    started = shell(env, RESETTLE_SETUP.format(from_day=from_day))
     run, version = started["run"], started["version"]
     queued = shell(env, RESETTLE_STATUS.format(pk=run, version=version))
-    assert queued == {"status": "queued", "done": 0, "moved": 0, "total": games, "under": 0}
+    assert queued == {"status": "queued", "done": 0, "moved": 0, "total": resettled, "under": 0}
     manage(env, "db_worker", "--batch", "--no-startup-delay", "--interval", "0", timeout=600)
     finished = shell(env, RESETTLE_STATUS.format(pk=run, version=version))
     assert finished == {
         "status": "done",
-        "done": games,
-        "moved": games,
-        "total": games,
-        "under": games,
+        "done": resettled,
+        "moved": resettled,
+        "total": resettled,
+        "under": resettled,
     }
