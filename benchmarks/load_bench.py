@@ -194,7 +194,7 @@ def main() -> None:
         run(args, env)
     finally:
         if args.db == "postgres":
-            subprocess.run([*psql, "DROP DATABASE IF EXISTS janchou_load"], check=True)
+            subprocess.run([*psql, "DROP DATABASE IF EXISTS janchou_load WITH (FORCE)"], check=True)
 
 
 def run(args: argparse.Namespace, env: dict[str, str]) -> None:
@@ -276,7 +276,12 @@ def run(args: argparse.Namespace, env: dict[str, str]) -> None:
         for proc in procs:
             proc.terminate()
         for proc in procs:
-            proc.wait(timeout=30)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                # The worker finishes its task on SIGTERM; a benchmark's re-settle need not.
+                proc.kill()
+                proc.wait()
 
 
 def measure(pool, name: str, ports: list[int], ctx: dict, clients: int, seconds: float):
