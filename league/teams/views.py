@@ -11,7 +11,6 @@ import unicodedata
 from typing import Any
 from urllib.parse import urlencode
 
-from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -24,19 +23,13 @@ from league import limits
 from league.access import club_for
 from league.core import format as jancho
 from league.core.clock import today
-from league.core.errors import ServiceError
+from league.core.errors import ServiceError, add_errors, show_errors
 from league.models import Adjustment, Club, Member, Season, Stage, Team, TeamMember, TeamSlot
 from league.teams import selectors, services
 from league.teams.forms import AdjustmentForm, MatchDayForm, StageForm, TeamForm
 
 # M.League's chombo, booked to the season total (m-league.aja0.com/?p=66023): the form's preset.
 CHOMBO_POINTS = 200  # tenths of 1,000 points
-
-
-def _add_errors(form: forms.Form, error: ServiceError) -> None:
-    for field, field_messages in error.errors.items():
-        for message in field_messages:
-            form.add_error(field if field in form.fields else None, message)
 
 
 def _members(club_id: int) -> list[Member]:
@@ -98,7 +91,7 @@ def _team_form(
                 team = services.team_edit(team=team, user=request.user, data=data)
                 messages.success(request, _("Team %(name)s was saved.") % {"name": team.name})
         except ServiceError as e:
-            _add_errors(form, e)
+            add_errors(form, e)
         else:
             return redirect("season_teams", club.slug, season.pk)
     context = {"club": club, "season": season, "team": team, "form": form}
@@ -144,7 +137,7 @@ def adjustment_new(request: HttpRequest, slug: str, season_id: int) -> HttpRespo
                 reason=form.cleaned_data["reason"],
             )
         except ServiceError as e:
-            _add_errors(form, e)
+            add_errors(form, e)
         else:
             messages.success(request, _("The adjustment was booked."))
             return redirect("season_teams", club.slug, season.pk)
@@ -161,9 +154,7 @@ def adjustment_undo(
     try:
         services.adjustment_reverse(entry=entry, user=request.user)
     except ServiceError as e:
-        for field_messages in e.errors.values():
-            for message in field_messages:
-                messages.error(request, message)
+        show_errors(request, e)
     else:
         messages.success(request, _("The adjustment was undone."))
     return redirect("season_teams", club.slug, season_id)
@@ -184,7 +175,7 @@ def team_day_new(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
                 season=season, user=request.user, date=date, games=form.cleaned_data["games"]
             )
         except ServiceError as e:
-            _add_errors(form, e)
+            add_errors(form, e)
         else:
             messages.success(request, _("The match day was scheduled."))
             return redirect("team_day", club.slug, season.pk, date)
@@ -256,9 +247,7 @@ def slot_name(request: HttpRequest, slug: str, season_id: int, slot_id: int) -> 
                 slot=slot, user=request.user, member=member, organiser=club.is_organiser
             )
         except ServiceError as e:
-            for field_messages in e.errors.values():
-                for message in field_messages:
-                    messages.error(request, message)
+            show_errors(request, e)
         else:
             messages.success(request, _("%(name)s plays.") % {"name": member.name})
     return redirect("team_day", club.slug, season_id, slot.match.date)
@@ -320,7 +309,7 @@ def stage_new(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
         try:
             services.stage_create(season=season, user=request.user, data=data)
         except ServiceError as e:
-            _add_errors(form, e)
+            add_errors(form, e)
         else:
             messages.success(request, _("The stage was added."))
             return redirect("season_stages", club.slug, season.pk)
@@ -335,9 +324,7 @@ def stage_close(request: HttpRequest, slug: str, season_id: int, stage_id: int) 
     try:
         services.stage_close(stage=stage, user=request.user)
     except ServiceError as e:
-        for field_messages in e.errors.values():
-            for message in field_messages:
-                messages.error(request, message)
+        show_errors(request, e)
     else:
         messages.success(request, _("The stage was closed: those through are in the next one."))
     return redirect("season_stages", club.slug, season_id)
@@ -358,9 +345,7 @@ def team_points(request: HttpRequest, slug: str, season_id: int) -> HttpResponse
     except ValueError:
         messages.error(request, _("Enter match points as whole numbers, e.g. 4 2 1 0."))
     except ServiceError as e:
-        for field_messages in e.errors.values():
-            for message in field_messages:
-                messages.error(request, message)
+        show_errors(request, e)
     else:
         messages.success(request, _("How team standings count was saved."))
     return redirect("season_teams", club.slug, season_id)
