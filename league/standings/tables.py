@@ -11,13 +11,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from html import escape as html_escape
 from typing import Any
 
 import django_tables2 as tables
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.functional import cached_property
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -115,6 +116,11 @@ class Row:
 # What a member looks for first, the only statistics a phone shows until "every column" is ticked
 # (the others have the class "more"; app.css).
 PHONE_COLUMNS = frozenset({"games", "adjust", "total", "avg_rank", "yen"})
+
+
+def _escaped(text: Any) -> str:
+    """A cell's text for HTML: as it is when safe already, else escaped (as `format_html` does)."""
+    return str(text) if hasattr(text, "__html__") else html_escape(str(text))
 
 
 class NumberColumn(tables.Column):
@@ -233,15 +239,14 @@ class StandingsTable(tables.Table):
                     css = f"num {jancho.sign_class(value)}".strip() if column.signed else "num"
                     css += "" if name in PHONE_COLUMNS else " more"
                     cells.append(Cell(css, column.show(value)))
-            html = format_html_join(
-                "",
-                '<{0} {1}class="{2}">{3}</{0}>',
-                (
-                    ("th", mark_safe('scope="row" '), c.css, c.html)
+            # Plain string building: format_html per cell was half the page's time.
+            html = mark_safe(
+                "".join(
+                    f'<th scope="row" class="{c.css}">{_escaped(c.html)}</th>'
                     if c.header
-                    else ("td", "", c.css, c.html)
+                    else f'<td class="{c.css}">{_escaped(c.html)}</td>'
                     for c in cells
-                ),
+                )
             )
             rows.append(Row(record, "" if record["qualified"] else "unqualified", cells, html))
         return rows
