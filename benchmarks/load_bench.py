@@ -111,11 +111,13 @@ def scenario_request(name: str, ctx: dict, rng: random.Random) -> tuple[str, str
     return "POST", f"/api/clubs/{slug}/games", json.dumps(body).encode(), headers
 
 
-def client(args: tuple[str, int, dict, float, int]) -> tuple[list[float], int]:
+def client(args: tuple[str, int, dict, float, int]) -> tuple[list[float], dict[str, int]]:
+    """One client's latencies, and its errors by what they were (an HTTP status with the start
+    of its body, or the exception's name)."""
     name, port, ctx, seconds, seed = args
     rng = random.Random(seed)
     latencies: list[float] = []
-    errors = 0
+    errors: dict[str, int] = {}
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
@@ -124,11 +126,13 @@ def client(args: tuple[str, int, dict, float, int]) -> tuple[list[float], int]:
         try:
             conn.request(method, path, body=body or None, headers=headers)
             response = conn.getresponse()
-            response.read()
+            content = response.read()
             if response.status not in (200, 201):  # a redirect to the login page is an error too
-                errors += 1
-        except (OSError, http.client.HTTPException):
-            errors += 1
+                what = f"HTTP {response.status} {content[:80].decode(errors='replace')!r}"
+                errors[what] = errors.get(what, 0) + 1
+        except (OSError, http.client.HTTPException) as error:
+            what = type(error).__name__
+            errors[what] = errors.get(what, 0) + 1
             conn.close()
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             continue
@@ -286,23 +290,32 @@ def run(args: argparse.Namespace, env: dict[str, str]) -> None:
 
 def measure(pool, name: str, ports: list[int], ctx: dict, clients: int, seconds: float):
     """Requests per second, p50 and p99 in ms, and errors of one scenario with `clients`."""
-    work = [(name, ports[i % len(ports)], ctx, seconds, i) for i in range(clients)]
+    # A fresh seed each time: a run that repeated an earlier run's games would be refused as
+    # duplicates (409), as the same four players with the same points on the same day are.
+    base = random.randrange(1 << 30)
+    work = [(name, ports[i % len(ports)], ctx, seconds, base + i) for i in range(clients)]
     results = pool.map(client, work)
     latencies = sorted(x for lat, _ in results for x in lat)
-    errors = sum(e for _, e in results)
+    errors: dict[str, int] = {}
+    for _, kinds in results:
+        for what, n in kinds.items():
+            errors[what] = errors.get(what, 0) + n
     if not latencies:
         return 0.0, 0.0, 0.0, errors
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
-    return (len(latencies) + errors) / seconds, p50, p99, errors
+    return (len(latencies) + sum(errors.values())) / seconds, p50, p99, errors
 
 
 def report(name: str, measured, yardstick) -> None:
     rps, p50, p99, errors = measured
-    line = f"  {name:12} {rps:7.1f} req/s | p50 {p50:6.1f} ms | p99 {p99:6.1f} ms | errors {errors}"
+    count = sum(errors.values())
+    line = f"  {name:12} {rps:7.1f} req/s | p50 {p50:6.1f} ms | p99 {p99:6.1f} ms | errors {count}"
     if yardstick is not None and name != "bare view" and rps:
         line += f" | bare view / page {yardstick[0] / rps:4.2f}x (aim: within 3x)"
     print(line)
+    for what, n in sorted(errors.items()):
+        print(f"  {'':12} error x{n}: {what}")
 
 
 BUSY_SETUP = """

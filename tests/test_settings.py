@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,7 +12,14 @@ from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core.exceptions import ImproperlyConfigured
 
-from league.conf.env import DEV_SECRET_KEY, env_bool, env_database, env_list, env_secret_key
+from league.conf.env import (
+    DEV_SECRET_KEY,
+    env_bool,
+    env_database,
+    env_list,
+    env_secret_key,
+    sqlite_options,
+)
 
 
 @pytest.mark.parametrize("value", ["true", "TRUE", "1", "yes", "Yes"])
@@ -74,7 +84,83 @@ def test_secret_key_has_a_dev_default_only_under_debug(monkeypatch):
 def test_database_defaults_to_the_sqlite_file(monkeypatch):
     monkeypatch.delenv("DATABASE_URL", raising=False)
     config = env_database(Path("/srv/db.sqlite3"))
-    assert config == {"ENGINE": "django.db.backends.sqlite3", "NAME": Path("/srv/db.sqlite3")}
+    assert config == {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": Path("/srv/db.sqlite3"),
+        **sqlite_options(),
+    }
+    assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    url_config = env_database_from("sqlite:////srv/other.sqlite3", monkeypatch)
+    assert url_config["OPTIONS"] == config["OPTIONS"]
+
+
+def env_database_from(url, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", url)
+    return env_database(Path("unused"))
+
+
+# Two writers that each read, then write, in a transaction on their own connection: the way a
+# game is recorded (look up the day, then insert). Run in a fresh process on a file database.
+TWO_WRITERS = """
+import os, sys, threading
+import django
+from django.conf import settings
+django.setup()
+if sys.argv[1] == "deferred":
+    settings.DATABASES["default"]["OPTIONS"].pop("transaction_mode")
+from django.db import connection, transaction
+with connection.cursor() as cursor:
+    cursor.execute("CREATE TABLE t (x integer)")
+connection.close()
+barrier = threading.Barrier(2)
+outcome = []
+
+def writer():
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM t")
+            try:
+                barrier.wait(timeout=1)
+            except threading.BrokenBarrierError:
+                pass  # IMMEDIATE: the other writer waits at its BEGIN, before it reads
+            cursor.execute("INSERT INTO t VALUES (1)")
+        outcome.append("ok")
+    except Exception as error:
+        outcome.append(str(error))
+    finally:
+        connection.close()
+
+threads = [threading.Thread(target=writer) for _ in range(2)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(sorted(outcome))
+"""
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"), [("immediate", "['ok', 'ok']"), ("deferred", "database is locked")]
+)
+def test_two_sqlite_writers_wait_for_each_other(tmp_path, mode, expected):
+    """Several processes write to one SQLite file (the app servers and the task worker). With
+    the settings' IMMEDIATE transactions both writers succeed; the default DEFERRED ones, shown
+    for contrast, refuse one at once (load_bench's concurrent API records were 500s)."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "league.settings",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'two.sqlite3'}",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", TWO_WRITERS, mode],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert done.returncode == 0, done.stderr
+    assert expected in done.stdout
 
 
 def test_database_url_selects_postgres(monkeypatch):

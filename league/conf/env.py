@@ -74,11 +74,26 @@ def env_secret_key(debug: bool) -> str:
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false.")
 
 
+# SQLite with several writers (two gunicorn workers and the task worker): every transaction
+# begins IMMEDIATE, so a writer waits for the write lock (up to `timeout` seconds) at its start.
+# A DEFERRED transaction that read first and then writes is refused at once with "database is
+# locked" when another writer holds the lock: load_bench's concurrent API records were 500s.
+# WAL lets pages read while a game is written.
+def sqlite_options() -> dict[str, Any]:
+    return {
+        "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    }
+
+
 def env_database(default_sqlite: Path) -> dict[str, Any]:
     """DATABASE_URL if set (sqlite or postgres only), else the SQLite file default_sqlite."""
     url = _get("DATABASE_URL")
     if url is None:
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": default_sqlite}
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": default_sqlite, **sqlite_options()}
     try:
         config = dj_database_url.parse(url, conn_max_age=0)
     except ValueError as exc:
@@ -89,4 +104,6 @@ def env_database(default_sqlite: Path) -> dict[str, Any]:
         raise ImproperlyConfigured(
             f"DATABASE_URL scheme {scheme!r} is not supported: use sqlite:// or postgres://."
         )
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        config.update(sqlite_options())
     return config
