@@ -42,6 +42,21 @@ def make_user(username: str, club: Club | None = None, role: str = Membership.ME
     return user
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """The suite's SQLite database is in memory, one connection that the live server's threads
+    share with the test (pytest-django's live_server). IMMEDIATE transactions, which the settings
+    ask for so that separate processes writing one SQLite file wait for each other, made the
+    browser tests hang there; that connection has no other writer to wait for, so the suite's
+    in-memory database begins transactions as SQLite does by default. The setting itself is
+    checked on a file database in tests/test_settings.py."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database.get("OPTIONS", {}).pop("transaction_mode", None)
+
+
 @pytest.fixture
 def club(db) -> Club:
     return make_club("mame", "mame-no-kai", "マメの会")
