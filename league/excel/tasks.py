@@ -109,7 +109,7 @@ def export_game_log(export_id: int) -> int:
 def _clear_expired() -> int:
     """Delete the expired files and their rows; how many rows. A file is removed before its
     row, so that no row is left pointing at nothing; a file already gone is no error."""
-    expired = ExportFile.objects.filter(expires__lte=timezone.now())
+    expired = ExportFile.objects.filter(expires__lte=timezone.now())  # one moment for both
     names = list(expired.exclude(file_name="").values_list("file_name", flat=True))
     storage = export_storage()
     for name in names:
