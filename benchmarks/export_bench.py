@@ -7,6 +7,9 @@ standings_bench.build: games settled by `scoring`, inserted in bulk), then print
 
 - the export's time: league.excel.exports.game_log_workbook saved by exports.xlsx_response, the code
   path of the download view (one query read in chunks, every cell formatted, strings checked);
+- the time of the background export (league.excel.tasks.export_game_log: the same workbook,
+  counted as it goes, saved to a temporary file and copied into the exports storage; the path of
+  a log longer than EXPORT_INLINE_ROWS);
 - the time of bare openpyxl writing the same cells (the same values, already in a list: no
   query, no formats) to a write-only workbook, and the ratio of the two;
 - peak memory of each: tracemalloc's peak (Python allocations) and the growth of the process's
@@ -62,6 +65,35 @@ def export(club, **period: object) -> int:
     )
     size = int(response["Content-Length"])
     response.close()
+    return size
+
+
+def task(club) -> int:
+    """The background export, as the worker runs it; returns the stored file's size."""
+    import datetime
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from league.excel import tasks
+    from league.models import ExportFile
+
+    user, _ = get_user_model().objects.get_or_create(username="bench-export")
+    export = ExportFile.objects.create(
+        club=club,
+        user=user,
+        kind="game-log",
+        params={"language": "ja"},
+        name="bench.xlsx",
+        fallback="bench.xlsx",
+        rows_total=tasks.export_rows(club=club, params={}),
+        expires=timezone.now() + datetime.timedelta(hours=1),
+    )
+    tasks.export_game_log.call(export.pk)
+    export.refresh_from_db()
+    storage = tasks.export_storage()
+    size = storage.size(export.file_name)
+    storage.delete(export.file_name)  # the next run writes its own
     return size
 
 
@@ -125,9 +157,11 @@ def child_time(runs: int) -> dict[str, float]:
     club = _club()
     values = bare_values(club)
     export(club)  # warm up: the database file in the page cache, imports done
-    samples: dict[str, list[tuple[float, float]]] = {"export": [], "bare": []}
+    task(club)
+    samples: dict[str, list[tuple[float, float]]] = {"export": [], "task": [], "bare": []}
     for _ in range(runs):
         samples["export"].append(_timed(lambda: export(club)))
+        samples["task"].append(_timed(lambda: task(club)))
         samples["bare"].append(_timed(lambda: bare(values)))
     out: dict[str, float] = {"rows": len(values) - 1, "size": export(club) / 2**20}
     for name, pairs in samples.items():
@@ -145,6 +179,12 @@ def child_memory_export() -> dict[str, float]:
     return _memory(lambda: export(club))
 
 
+def child_memory_task() -> dict[str, float]:
+    club = _club()
+    task(club)  # imports, translations and the storage's directory first
+    return _memory(lambda: task(club))
+
+
 def child_memory_bare() -> dict[str, float]:
     values = bare_values(_club())  # held before measuring: only the writing is measured
     bare(values[:100])
@@ -155,13 +195,15 @@ CHILDREN = {
     "build": lambda args: child_build(args.games[0]),
     "time": lambda args: child_time(args.runs),
     "memory-export": lambda args: child_memory_export(),
+    "memory-task": lambda args: child_memory_task(),
     "memory-bare": lambda args: child_memory_bare(),
 }
 
 
 def run_child(mode: str, url: str, args: argparse.Namespace) -> dict[str, float]:
     command = [sys.executable, __file__, "--child", mode, "--runs", str(args.runs)]
-    env = {**os.environ, "DATABASE_URL": url}
+    exports_root = str(Path(url.removeprefix("sqlite:///")).parent / "exports")
+    env = {**os.environ, "DATABASE_URL": url, "EXPORT_ROOT": exports_root}
     if mode == "build":
         command += ["--games", str(args.games[0])]
     result = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
@@ -176,22 +218,35 @@ def measure(games: int, args: argparse.Namespace) -> dict[str, float]:
         print(f"  built {games:,} games ({games * 4:,} rows) in {figures['build']:.1f} s")
         figures |= run_child("time", url, sized)
         figures |= {f"export_{k}": v for k, v in run_child("memory-export", url, sized).items()}
+        figures |= {f"task_{k}": v for k, v in run_child("memory-task", url, sized).items()}
         figures |= {f"bare_{k}": v for k, v in run_child("memory-bare", url, sized).items()}
     return figures
 
 
 def report(games: int, f: dict[str, float]) -> None:
     print(f"{games:,} games: {int(f['rows']):,} rows, {f['size']:.1f} MB .xlsx")
-    for name, label in (("export", "export (view's path)"), ("bare", "bare openpyxl")):
+    labels = (
+        ("export", "export (view's path)"),
+        ("task", "export (worker's path)"),
+        ("bare", "bare openpyxl"),
+    )
+    for name, label in labels:
         print(
-            f"  {label:21} {f[f'{name}_wall']:7.2f} s wall {f[f'{name}_cpu']:7.2f} s CPU"
+            f"  {label:22} {f[f'{name}_wall']:7.2f} s wall {f[f'{name}_cpu']:7.2f} s CPU"
             f" | tracemalloc peak {f[f'{name}_peak']:6.1f} MB"
             f" | ru_maxrss +{f[f'{name}_rss']:6.1f} MB"
         )
-    print(
-        f"  ratio export / bare:  {f['export_wall'] / f['bare_wall']:.2f} wall,"
-        f" {f['export_cpu'] / f['bare_cpu']:.2f} CPU"
-    )
+    for name in ("export", "task"):
+        print(
+            f"  ratio {name} / bare:  {f[f'{name}_wall'] / f['bare_wall']:.2f} wall,"
+            f" {f[f'{name}_cpu'] / f['bare_cpu']:.2f} CPU"
+        )
+    print(f"  {_load()}")
+
+
+def _load() -> str:
+    one, five, _fifteen = os.getloadavg()
+    return f"load average {one:.1f} / {five:.1f}"
 
 
 def main() -> None:

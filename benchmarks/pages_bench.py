@@ -12,7 +12,9 @@ repaid unless from the latest 30 days), and the kept aggregates and books are bu
 rebuild_aggregates` and `manage.py rebuild_money`. The money pages (debts, the statement's first
 page, the day ledger, the payment sheet, the pot) are measured with the others.
 For each size it prints each page's time through Django's full stack (test client, median of
---runs after a warm-up) and its query count, then each page's growth from the smallest size.
+--runs after a warm-up; a file response is read to its end), the least CPU time of the process
+for it (steadier when other work shares the machine; on PostgreSQL it leaves out the server's
+work) and its query count, then each page's growth from the smallest size, and the load average.
 
 --clubs: on PostgreSQL, one club of --games games is measured alone, then again after
 --clubs - 1 other clubs are added until the database holds --total games; prints the ratio.
@@ -344,7 +346,13 @@ def pages(club, user, members) -> list[tuple[str, str]]:
     ]
 
 
+CPU: dict[str, float] = {}  # each page's least CPU time of this process (ms), by label and size
+
+
 def measure(client, urls: list[tuple[str, str]], runs: int) -> dict[str, tuple[float, int]]:
+    """Each page's median wall-clock time (ms) and query count; its least CPU time of this
+    process goes to CPU (steadier on a shared machine; on SQLite it includes the database's work,
+    on PostgreSQL not the server's)."""
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
@@ -354,12 +362,17 @@ def measure(client, urls: list[tuple[str, str]], runs: int) -> dict[str, tuple[f
         with CaptureQueriesContext(connection) as captured:
             response = client.get(url)
         assert response.status_code == 200, (url, response.status_code)
-        samples = []
+        samples, cpu = [], []
         for _ in range(runs):
-            start = time.perf_counter()
-            client.get(url)
+            start, start_cpu = time.perf_counter(), time.process_time()
+            response = client.get(url)
+            if response.streaming:  # a file: sent, as a server would send it
+                b"".join(response.streaming_content)
+                response.close()
             samples.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
         out[label] = (statistics.median(samples) * 1000, len(captured))
+        CPU[label] = min(cpu) * 1000
     return out
 
 
@@ -386,6 +399,7 @@ def run_sizes(sizes: list[int], runs: int, label: str) -> None:
     client = Client()
     client.force_login(user)
     results: dict[int, dict[str, tuple[float, int]]] = {}
+    cpu: dict[int, dict[str, float]] = {}
     built = 0
     for size in sizes:
         start = time.perf_counter()
@@ -400,11 +414,16 @@ def run_sizes(sizes: list[int], runs: int, label: str) -> None:
             flush=True,
         )
         results[size] = measure(client, pages(club, user, members), runs)
-    header = "".join(f" | {s:>9,} games" for s in sizes)
-    print(f"\n  {label}: server time in ms (median of {runs}), queries")
+        cpu[size] = dict(CPU)
+        print(f"  measured {size:,} games; {_load()}", flush=True)
+    header = "".join(f" | {s:>9,} games (CPU)" for s in sizes)
+    print(f"\n  {label}: server time in ms (median of {runs}; least CPU time), queries")
     print(f"  {'page':22}{header} | growth")
     for page in results[sizes[0]]:
-        cells = "".join(f" | {results[s][page][0]:7.1f} ({results[s][page][1]:2d})" for s in sizes)
+        cells = "".join(
+            f" | {results[s][page][0]:7.1f} ({cpu[s][page]:6.1f}) ({results[s][page][1]:2d})"
+            for s in sizes
+        )
         growth = results[sizes[-1]][page][0] / results[sizes[0]][page][0]
         flags = [
             f">{aim:.0f}ms@{s:,}"

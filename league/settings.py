@@ -42,6 +42,18 @@ INSTALLED_APPS: list[str] = [
 # A game log longer than this many rows (one per player per game: 40,000 is 10,000 games) is made
 # by a worker rather than inside the request (league.excel.tasks).
 EXPORT_INLINE_ROWS: int = env_int("EXPORT_INLINE_ROWS", 40_000)
+# Where a game log made by a worker is kept until it expires (league.excel.tasks): a private
+# directory that no URL serves; the download view sends the file to its maker alone. Every app
+# server and worker must see the same directory (or set STORAGES["exports"] to a shared storage).
+EXPORT_ROOT: str = env_str("EXPORT_ROOT", str(BASE_DIR / "exports"))
+STORAGES: dict[str, dict[str, Any]] = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "exports": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": EXPORT_ROOT},
+    },
+}
 # An edit or void of an old game replays the rating from that game on: inside the request when
 # at most this many member games (one per player per game) follow it, else by a worker.
 RATING_INLINE_GAMES: int = env_int("RATING_INLINE_GAMES", 2_000)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -112,6 +113,23 @@ def stranger_client(stranger) -> Client:
 def fast_password_hashing(settings) -> None:
     """Password hashing is deliberately slow; the tests log in hundreds of times."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session")
+def exports_root(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("exports")
+
+
+@pytest.fixture(autouse=True)
+def exports_kept_aside(settings, exports_root) -> None:
+    """Finished background exports go to a temporary directory, not the checkout's exports/."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "exports": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(exports_root)},
+        },
+    }
 
 
 @pytest.fixture(autouse=True)

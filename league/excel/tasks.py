@@ -1,8 +1,10 @@
 """Spreadsheets too long to make or read inside a request, by a worker (`manage.py db_worker`).
 
-`export_game_log` writes a club's game log into its ExportFile row, counting rows as it goes so
-that any app server can show how far it has got; the finished file is kept for EXPORT_KEEP and
-then cleared by `clear_expired_exports`, enqueued to run when the file expires.
+`export_game_log` writes a club's game log to a file, counting rows as it goes so that any app
+server can show how far it has got: the write-only workbook is saved to a temporary file and
+copied a chunk at a time into the "exports" storage (settings.STORAGES), so that memory does not
+grow with the log. The finished file is kept for EXPORT_KEEP and then cleared, file and row, by
+`clear_expired_exports`, enqueued to run when the file expires.
 `import_preview` settles an uploaded workbook's games once for its preview page, and `import_run`
 imports a workbook its organiser confirmed (league.excel.imports.import_stored)."""
 
@@ -10,12 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import io
+import tempfile
 import time
 from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
+from django.core.files import File
+from django.core.files.storage import Storage, storages
 from django.db import transaction
 from django.utils import timezone, translation
 
@@ -52,6 +56,20 @@ def _counted(rows: Iterator[tuple[Any, ...]], export_id: int) -> Iterator[tuple[
             ExportFile.objects.filter(pk=export_id).update(rows_done=done, touched=timezone.now())
 
 
+def export_storage() -> Storage:
+    """Where finished game logs are kept (settings.STORAGES["exports"]: a private directory)."""
+    return storages["exports"]
+
+
+def _write_file(export: ExportFile, workbook: Any) -> str:
+    """The workbook saved to an anonymous temporary file, then copied into the storage in
+    chunks (File.chunks): the file is never held in memory whole. Returns its stored name."""
+    with tempfile.TemporaryFile() as file:
+        workbook.save(file)
+        file.seek(0)
+        return export_storage().save(f"game-log/{export.club_id}/{export.pk}.xlsx", File(file))
+
+
 @task()
 def export_game_log(export_id: int) -> int:
     """Make the game log of an ExportFile's period; returns the rows written."""
@@ -68,37 +86,49 @@ def export_game_log(export_id: int) -> int:
                 rows_filter=lambda rows: _counted(rows, export_id),
                 **_period(export.params),
             )
-            buffer = io.BytesIO()
-            workbook.save(buffer)
+            name = _write_file(export, workbook)
     except Exception:
         ExportFile.objects.filter(pk=export_id).update(status=ExportFile.FAILED)
         raise
     now = timezone.now()
     written = ExportFile.objects.filter(pk=export_id).update(
         status=ExportFile.DONE,
-        data=buffer.getvalue(),
+        file_name=name,
         rows_done=export.rows_total,
         finished=now,
         touched=now,
         expires=now + EXPORT_KEEP,
     )
-    if written and default_task_backend.supports_defer:
+    if not written:  # the row was cleared meanwhile: nobody will ask for the file
+        export_storage().delete(name)
+    elif default_task_backend.supports_defer:
         clear_expired_exports.using(run_after=now + EXPORT_KEEP).enqueue()
     return export.rows_total
+
+
+def _clear_expired() -> int:
+    """Delete the expired files and their rows; how many rows. A file is removed before its
+    row, so that no row is left pointing at nothing; a file already gone is no error."""
+    expired = ExportFile.objects.filter(expires__lte=timezone.now())  # one moment for both
+    names = list(expired.exclude(file_name="").values_list("file_name", flat=True))
+    storage = export_storage()
+    for name in names:
+        storage.delete(name)  # FileSystemStorage: a missing file is ignored
+    deleted, _kinds = expired.delete()
+    return deleted
 
 
 @task()
 def clear_expired_exports() -> int:
     """Remove the files whose time is up; returns how many."""
-    deleted, _kinds = ExportFile.objects.filter(expires__lte=timezone.now()).delete()
-    return deleted
+    return _clear_expired()
 
 
 def export_start(
     *, club: Club, user: Any, params: dict[str, Any], name: str, fallback: str
 ) -> ExportFile:
     """An ExportFile for the game log of `params`' period, queued for a worker on commit."""
-    ExportFile.objects.filter(expires__lte=timezone.now()).delete()
+    _clear_expired()
     with transaction.atomic():
         export = ExportFile.objects.create(
             club=club,

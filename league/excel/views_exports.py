@@ -11,7 +11,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -193,13 +194,20 @@ def export_status(request: HttpRequest, slug: str, export_id: int) -> HttpRespon
 
 
 @require_safe
-def export_download(request: HttpRequest, slug: str, export_id: int) -> HttpResponse:
+def export_download(request: HttpRequest, slug: str, export_id: int) -> HttpResponseBase:
     club = club_for(request, slug)
     export = _own_export(request, club, export_id)
     if export.status != ExportFile.DONE:
         return redirect("export_status", club.slug, export.pk)
-    data = ExportFile.objects.values_list("data", flat=True).get(pk=export.pk)
-    response = HttpResponse(bytes(data), content_type=exports.XLSX)
+    if export.file_name:  # sent from disk a chunk at a time
+        try:
+            file = export_tasks.export_storage().open(export.file_name, "rb")
+        except FileNotFoundError:  # cleared from under its row (a restore, a hand): gone
+            raise Http404 from None
+        response: HttpResponseBase = FileResponse(file, content_type=exports.XLSX)
+    else:  # a file finished before files were kept in storage, still in its row
+        data = ExportFile.objects.values_list("data", flat=True).get(pk=export.pk)
+        response = HttpResponse(bytes(data), content_type=exports.XLSX)
     response["Content-Disposition"] = exports.content_disposition(export.name, export.fallback)
     response["Cache-Control"] = "private, no-store"
     return response

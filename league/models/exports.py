@@ -30,6 +30,10 @@ class ExportFile(models.Model):
     rows_done = models.PositiveIntegerField(default=0)  # progress, written as the worker goes
     rows_total = models.PositiveIntegerField(default=0)
     touched = models.DateTimeField(default=timezone.now)  # the worker's last word on it
+    # The finished file's name in the "exports" storage (settings.STORAGES), written there a
+    # chunk at a time; `data` held the whole file in the row before, and is read only for a file
+    # finished before the change (until it expires).
+    file_name = models.CharField(max_length=200, blank=True, default="", editable=False)
     data = models.BinaryField(null=True, editable=False)
     created = models.DateTimeField(default=timezone.now)
     finished = models.DateTimeField(null=True)

@@ -47,8 +47,10 @@ def test_a_long_game_log_is_offered_as_a_file_made_in_the_background(
     file = member_client.get(url("export_download", club, export.pk))
     assert file.status_code == 200
     assert file["Content-Disposition"].startswith('attachment; filename="mame_all-time_game-log')
-    background = load_workbook(io.BytesIO(file.content))
+    background = load_workbook(io.BytesIO(file.getvalue()))
     assert values(background.active) == values(direct.active)
+    # Kept as a file in the exports storage, not in the row: sent from disk.
+    assert export.data is None and export_tasks.export_storage().exists(export.file_name)
 
 
 def test_the_period_goes_with_the_file(
@@ -62,7 +64,7 @@ def test_the_period_goes_with_the_file(
     assert export.params["start"] == export.params["end"] == DATE.isoformat()
     assert export.rows_total == 12
     workbook = load_workbook(
-        io.BytesIO(member_client.get(url("export_download", club, export.pk)).content)
+        io.BytesIO(member_client.get(url("export_download", club, export.pk)).getvalue())
     )
     assert len(values(workbook.active)) == 1 + 12
 
@@ -110,14 +112,48 @@ def test_a_worker_stopped_mid_way_is_said_and_offers_a_new_try(
     assert url("export_game_log", club) in page
 
 
-def test_expired_files_are_cleared_by_a_task(member_client, club, history, settings):
+def test_expired_files_are_cleared_by_a_task(
+    member_client, club, history, settings, django_capture_on_commit_callbacks
+):
     settings.EXPORT_INLINE_ROWS = 4
-    member_client.post(url("export_game_log_start", club))
+    with django_capture_on_commit_callbacks(execute=True):
+        member_client.post(url("export_game_log_start", club))
     export = ExportFile.objects.get()
     ExportFile.objects.update(expires=timezone.now() - datetime.timedelta(seconds=1))
     assert member_client.get(url("export_status", club, export.pk)).status_code == 404
+    assert export_tasks.export_storage().exists(export.file_name)
     assert export_tasks.clear_expired_exports.call() == 1
     assert not ExportFile.objects.exists()
+    assert not export_tasks.export_storage().exists(export.file_name)  # the file went with it
+
+
+def test_a_file_finished_before_files_were_kept_on_disk_is_still_sent(
+    member_client, member_user, club, history
+):
+    """A row made before the change holds its file in `data` until it expires."""
+    export = ExportFile.objects.create(
+        club=club,
+        user=member_user,
+        kind="game-log",
+        name="log.xlsx",
+        fallback="log.xlsx",
+        status=ExportFile.DONE,
+        data=b"PK-old-file",
+        expires=timezone.now() + datetime.timedelta(days=1),
+    )
+    file = member_client.get(url("export_download", club, export.pk))
+    assert file.status_code == 200 and file.content == b"PK-old-file"
+
+
+def test_a_kept_file_gone_from_the_disk_is_a_404(
+    member_client, club, history, settings, django_capture_on_commit_callbacks
+):
+    settings.EXPORT_INLINE_ROWS = 4
+    with django_capture_on_commit_callbacks(execute=True):
+        member_client.post(url("export_game_log_start", club))
+    export = ExportFile.objects.get()
+    export_tasks.export_storage().delete(export.file_name)
+    assert member_client.get(url("export_download", club, export.pk)).status_code == 404
 
 
 def test_a_short_game_log_is_still_sent_at_once(member_client, club, history):

@@ -49,8 +49,10 @@ from openpyxl import load_workbook
 from league.models import ExportFile
 e = ExportFile.objects.get(pk={pk})
 rows = None
-if e.data is not None:
-    rows = load_workbook(io.BytesIO(bytes(e.data))).active.max_row
+if e.file_name:
+    from league.excel.tasks import export_storage
+    with export_storage().open(e.file_name, "rb") as file:
+        rows = load_workbook(io.BytesIO(file.read())).active.max_row
 from league.core.tasks import default_task_backend
 print(json.dumps({{"status": e.status, "done": e.rows_done, "total": e.rows_total, "rows": rows}}))
 """
@@ -95,10 +97,11 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.mark.database_tasks
-def test_a_worker_process_makes_the_export_and_another_process_sees_it(database_url):
+def test_a_worker_process_makes_the_export_and_another_process_sees_it(database_url, tmp_path):
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
+        "EXPORT_ROOT": str(tmp_path / "exports"),  # the worker writes there, the app reads it
         "DJANGO_SETTINGS_MODULE": "league.settings",
         "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
         "DEBUG": "true",
