@@ -34,6 +34,7 @@ from league.recording import services as recording
 from league.recording.services import ChipInput, GameInput, SeatInput
 from scoring import calculator
 from scoring import errors as codes
+from scoring.hand_options import hand_preset_for
 from scoring.hand_points import base_points, ron_value, tsumo_shares
 from scoring.hands import STICK
 from scoring.hands_json import hand_rules_from_json, hands_game_from_json
@@ -55,12 +56,17 @@ CHIP_MARKS = {
 def hand_rules_for(version: RulesVersion) -> scoring.HandRules:
     """The hand rules a club plays by: the hand preset of the same name as the club's settlement
     preset (docs/hands.md: the club presets share their names), else Tenhou's (3 players:
-    `tenhou-3p`), with the club's starting points in either case."""
+    `tenhou-3p`), with the club's starting points and its 切り上げ満貫 and 数え役満 (the
+    version's hand options)."""
     rules = version.rules
-    preset = scoring.HAND_PRESETS.get(version.preset)
-    if preset is None or preset.rules.players != rules.players:
-        preset = scoring.HAND_PRESETS["tenhou" if rules.players == 4 else "tenhou-3p"]
-    return replace(preset.rules, start=rules.start)
+    preset = hand_preset_for(version.preset, rules.players)
+    return version.hand_options.applied(replace(preset.rules, start=rules.start))
+
+
+def club_options_for(version: RulesVersion) -> calculator.ClubOptions:
+    """The point calculator's club options (喰いタン, 赤ドラ, 後付け) of a rules version."""
+    options = version.hand_options
+    return calculator.ClubOptions(kuitan=options.kuitan, aka=options.aka, atozuke=options.atozuke)
 
 
 # --- reading a game back ---------------------------------------------------------------------
@@ -796,7 +802,7 @@ def hand_value(*, tg: TableGame, data: Any) -> dict[str, Any]:
         **winds,
     )
     try:
-        valued = calculator.value_hand(rules, calculator.ClubOptions(), hand)
+        valued = calculator.value_hand(rules, club_options_for(tg.rules_version), hand)
     except scoring.InputError as e:
         raise ServiceError.one(e.problems[0].field, _calculator_message(e.problems[0])) from None
     dealer = winds["seat_wind"] == "east"
@@ -809,4 +815,5 @@ def hand_value(*, tg: TableGame, data: Any) -> dict[str, Any]:
         "ura": valued.dora_count("ura"),
         "pao": valued.pao_yaku,
         "payment": payment_text(rules, valued, dealer=dealer, tsumo=flags["tsumo"]),
+        "check_atozuke": valued.check_atozuke,
     }
