@@ -753,12 +753,26 @@ def _calculator_message(problem: scoring.Problem) -> str:
 
 
 def hand_value(*, tg: TableGame, data: Any) -> dict[str, Any]:
-    """The point calculator for the phone: a winning hand's tiles (Tenhou's one-line notation,
-    the winning tile last) to its han and fu (or yakuman), yaku, dora counts and what it is paid,
-    under the game's hand rules (scoring.calculator, with the `mahjong` package)."""
+    """The point calculator for the phone, under the game's hand rules (kept when it started)
+    and the options of its rules version."""
+    rules = hand_rules_from_json(tg.hand_rules)
+    return value_for(rules=rules, club=club_options_for(tg.rules_version), data=data)
+
+
+def club_hand_value(*, version: RulesVersion, data: Any) -> dict[str, Any]:
+    """The point calculator under a club's rules version (the API's): its hand rules and
+    options."""
+    return value_for(rules=hand_rules_for(version), club=club_options_for(version), data=data)
+
+
+def value_for(
+    *, rules: scoring.HandRules, club: calculator.ClubOptions, data: Any
+) -> dict[str, Any]:
+    """A winning hand's tiles (Tenhou's one-line notation, the winning tile among them) to its
+    han and fu (or yakuman), yaku, dora counts and what it is paid, honba and sticks aside
+    (scoring.calculator, with the `mahjong` package). ServiceError naming the field."""
     if not isinstance(data, dict):
         raise ServiceError.one(NON_FIELD, _("Send the hand as a JSON object."))
-    rules = hand_rules_from_json(tg.hand_rules)
     tiles = _tiles_text(data.get("tiles"), "tiles")
     win = _tiles_text(data.get("win"), "win")
     melds = data.get("melds") or []
@@ -802,7 +816,7 @@ def hand_value(*, tg: TableGame, data: Any) -> dict[str, Any]:
         **winds,
     )
     try:
-        valued = calculator.value_hand(rules, club_options_for(tg.rules_version), hand)
+        valued = calculator.value_hand(rules, club, hand)
     except scoring.InputError as e:
         raise ServiceError.one(e.problems[0].field, _calculator_message(e.problems[0])) from None
     dealer = winds["seat_wind"] == "east"
@@ -816,4 +830,24 @@ def hand_value(*, tg: TableGame, data: Any) -> dict[str, Any]:
         "pao": valued.pao_yaku,
         "payment": payment_text(rules, valued, dealer=dealer, tsumo=flags["tsumo"]),
         "check_atozuke": valued.check_atozuke,
+        **payment_points(rules, valued, dealer=dealer, tsumo=flags["tsumo"]),
     }
+
+
+def payment_points(
+    rules: scoring.HandRules, valued: calculator.Valued, *, dealer: bool, tsumo: bool
+) -> dict[str, int | None]:
+    """payment_text's figures: `points` the winner receives in all, and who pays them: `ron`
+    (the discarder), or `tsumo_dealer` (a non-dealer's tsumo) and `tsumo_others` (each
+    non-dealer)."""
+    base = base_points(rules, valued.han, valued.fu, valued.yakuman)
+    out: dict[str, int | None] = {"ron": None, "tsumo_dealer": None, "tsumo_others": None}
+    if not tsumo:
+        out["ron"] = ron_value(base, dealer)
+        return {"points": out["ron"], **out}
+    winner = 0 if dealer else 1
+    shares = tsumo_shares(rules, base, winner, 0, rules.players)
+    if not dealer:
+        out["tsumo_dealer"] = shares[0]
+    out["tsumo_others"] = max(v for k, v in shares.items() if k != 0)
+    return {"points": sum(shares.values()), **out}
