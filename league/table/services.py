@@ -32,6 +32,7 @@ from league.models.hands import renamed_event
 from league.models.rules import rules_in_force
 from league.recording import services as recording
 from league.recording.services import ChipInput, GameInput, SeatInput
+from league.standings import hand_totals
 from scoring import calculator
 from scoring import errors as codes
 from scoring.hand_options import hand_preset_for
@@ -483,7 +484,9 @@ def table_game_save(*, tg: TableGame, user: User) -> Game:
         game = recording.game_record(club=tg.club, user=user, data=data, draw_table=tg.draw_table)
         tg.game = caller.game = game
         tg.save(update_fields=["game"])
-        HandStat.objects.bulk_create(hand_stats(tg, played, game))
+        hand_totals.hand_stats_changed(
+            added=HandStat.objects.bulk_create(hand_stats(tg, played, game))
+        )
         audit(
             club=tg.club,
             actor=user,
@@ -556,8 +559,11 @@ def table_game_edit(
         game = recording.game_edit(
             game=game, user=user, data=data, expected_revision=expected_revision, from_hands=True
         )
-        HandStat.objects.filter(game=game, counted=True).update(counted=False)
-        HandStat.objects.bulk_create(hand_stats(tg, played, game))
+        old = list(HandStat.objects.filter(game=game, counted=True))
+        HandStat.objects.filter(pk__in=[s.pk for s in old]).update(counted=False)
+        hand_totals.hand_stats_changed(
+            added=HandStat.objects.bulk_create(hand_stats(tg, played, game)), removed=old
+        )
     return game
 
 
@@ -627,7 +633,7 @@ def played_game_keep(
     )
     tg.club = game.club
     played = Played(rules, players, hands, list(result.hands), result.state, result.chombo)
-    HandStat.objects.bulk_create(hand_stats(tg, played, game))
+    hand_totals.hand_stats_changed(added=HandStat.objects.bulk_create(hand_stats(tg, played, game)))
     return tg
 
 
