@@ -11,6 +11,10 @@ random), inserted in bulk with every day but the latest two paid (one payment in
 repaid unless from the latest 30 days), and the kept aggregates and books are built by `manage.py
 rebuild_aggregates` and `manage.py rebuild_money`. The money pages (debts, the statement's first
 page, the day ledger, the payment sheet, the pot) are measured with the others.
+Every game of the history is kept as recorded hand by hand (issue 23): four HandStat rows each,
+with yaku, in bulk; the latest day also has one game played hand by hand through table mode
+(league.table: started, its hands recorded, saved), whose page shows the hand-by-hand table and
+chart ("game page (hands)"); the player pages sum the hand statistics of the whole history.
 For each size it prints each page's time through Django's full stack (test client, median of
 --runs after a warm-up; a file response is read to its end), the least CPU time of the process
 for it (steadier when other work shares the machine; on PostgreSQL it leaves out the server's
@@ -110,7 +114,7 @@ def add_history(club, version, members, first_game: int, games: int, seed: int =
     """Games number first_game … first_game + games - 1 counted back from LAST_DAY, in bulk."""
     from django.db import transaction
 
-    from league.models import Day, Game, Result
+    from league.models import Day, Game, HandStat, Result
 
     rng = random.Random(seed + first_game)
     pool = _pool(rng)
@@ -167,6 +171,87 @@ def add_history(club, version, members, first_game: int, games: int, seed: int =
                 ),
                 batch_size=5000,
             )
+            HandStat.objects.bulk_create(
+                (_hand_stat(rng, game, m, club) for game, seated, _result in rows for m in seated),
+                batch_size=5000,
+            )
+
+
+YAKU = ("立直", "門前清自摸和", "平和", "断幺九", "役牌 白", "一盃口", "混一色", "対々和")
+
+
+def _hand_stat(rng: random.Random, game, member, club):
+    """One player's hand statistics of one hanchan (about 10 hands), plausibly random."""
+    from league.models import HandStat
+
+    hands = rng.randrange(8, 14)
+    wins = rng.randrange(0, 4)
+    deal_ins = rng.randrange(0, 3)
+    draws = rng.randrange(0, 3)
+    yaku: dict[str, int] = {}
+    for _ in range(wins):
+        for name in rng.sample(YAKU, 2):
+            yaku[name] = yaku.get(name, 0) + 1
+    return HandStat(
+        game=game,
+        revision=1,
+        member=member,
+        club=club,
+        date=game.date,
+        hands=hands,
+        wins=wins,
+        called_wins=rng.randrange(0, wins + 1),
+        deal_ins=deal_ins,
+        riichi=rng.randrange(0, 4),
+        win_points=wins * rng.randrange(10, 80) * 100,
+        deal_in_points=deal_ins * rng.randrange(10, 80) * 100,
+        draws=draws,
+        draw_tenpai=rng.randrange(0, draws + 1),
+        ippatsu=rng.randrange(0, 2) if wins else 0,
+        yakuman=0,
+        yaku=yaku,
+    )
+
+
+def table_game(club, user, members):
+    """One hanchan of the latest day played hand by hand in table mode and saved (once): the
+    game page with its hands. A draw, a double ron, a draw carrying a riichi stick, a tsumo and
+    a yakuman that busts the discarder."""
+    import uuid
+
+    from league.models import TableGame
+    from league.table import services as table
+
+    existing = TableGame.objects.filter(club=club, game__isnull=False).first()
+    if existing is not None:
+        return existing.game
+    a, b, c, d = (str(m.pk) for m in members[:4])
+    tg = table.table_start(
+        club=club, user=user, key=uuid.uuid4(), date=LAST_DAY, members=members[:4], rate="0.3"
+    )
+    hands = [
+        ({"result": "draw", "tenpai": [a], "riichi": [a]}, {}),
+        (
+            {
+                "result": "ron",
+                "from": c,
+                "winners": [{"player": b, "han": 3, "fu": 30}, {"player": d, "han": 2, "fu": 40}],
+            },
+            {b: {"called": True, "yaku": ["断幺九", "役牌 白"]}, d: {"yaku": ["立直"]}},
+        ),
+        ({"result": "draw", "tenpai": [], "riichi": [c]}, {}),
+        (
+            {"result": "tsumo", "winner": d, "han": 5, "riichi": [d]},
+            {d: {"ippatsu": True, "ura": 1, "yaku": ["立直", "門前清自摸和"]}},
+        ),
+        (
+            {"result": "ron", "from": a, "winners": [{"player": d, "yakuman": 1}]},
+            {d: {"yaku": ["大三元"]}},
+        ),
+    ]
+    for i, (event, marks) in enumerate(hands):
+        table.hand_record(tg=tg, user=user, index=i, key=uuid.uuid4(), event=event, marks=marks)
+    return table.table_game_save(tg=tg, user=user)
 
 
 def add_payments(club, members) -> None:
@@ -269,7 +354,6 @@ def pages(club, user, members) -> list[tuple[str, str]]:
     from league.models import Game, Season
 
     season = Season.objects.filter(club=club).order_by("-end").first()
-    game = Game.objects.filter(club=club).order_by("-date", "-number").first()
     # Eight teams of five in the latest season, with an adjustment each (league.teams): the
     # season's pages and the share link show team standings, and the teams page is measured.
     from league.teams import services as team_services
@@ -301,6 +385,8 @@ def pages(club, user, members) -> list[tuple[str, str]]:
         )
     member = members[0]
     member.__class__.objects.filter(pk=member.pk).update(user=user)  # who also plays: My page
+    hands_game = table_game(club, user, members)
+    game = Game.objects.filter(club=club).exclude(pk=hands_game.pk).order_by("-date", "-number")[0]
     day = LAST_DAY
     standings = reverse("standings", args=[club.slug])
     # The share link, money shown: what anyone with the link reads (league.public).
@@ -312,6 +398,7 @@ def pages(club, user, members) -> list[tuple[str, str]]:
         ("day ledger", reverse("day_ledger", args=[club.slug, day])),
         ("record form", reverse("game_new", args=[club.slug])),
         ("game page", reverse("game_detail", args=[club.slug, game.pk])),
+        ("game page (hands)", reverse("game_detail", args=[club.slug, hands_game.pk])),
         ("season standings", reverse("season_standings", args=[club.slug, season.pk])),
         ("season race", reverse("season_race", args=[club.slug, season.pk])),
         ("season teams", reverse("season_teams", args=[club.slug, season.pk])),
@@ -319,6 +406,7 @@ def pages(club, user, members) -> list[tuple[str, str]]:
         ("season stages", reverse("season_stages", args=[club.slug, season.pk])),
         ("all-time standings", standings),
         ("player (all time)", reverse("player_detail", args=[club.slug, member.pk])),
+        ("player (hand stats)", reverse("player_detail", args=[club.slug, members[3].pk])),
         (
             "player (season)",
             reverse("player_detail", args=[club.slug, member.pk]) + f"?season={season.pk}",
@@ -347,6 +435,14 @@ def pages(club, user, members) -> list[tuple[str, str]]:
 
 
 CPU: dict[str, float] = {}  # each page's least CPU time of this process (ms), by label and size
+
+
+def _check_hands(client, urls: dict[str, str]) -> None:
+    """The hand pages show what they are measured for: the hands, the hand statistics."""
+    game = client.get(urls["game page (hands)"]).content.decode()
+    assert "data-game-hands" in game, "the game page has no hands"
+    player = client.get(urls["player (hand stats)"]).content.decode()
+    assert "断幺九" in player or "立直" in player, "the player page has no hand statistics"
 
 
 def measure(client, urls: list[tuple[str, str]], runs: int) -> dict[str, tuple[float, int]]:
@@ -413,7 +509,9 @@ def run_sizes(sizes: list[int], runs: int, label: str) -> None:
             f"rebuild_aggregates and rebuild_money {rebuild_s:.1f} s; {_load()}",
             flush=True,
         )
-        results[size] = measure(client, pages(club, user, members), runs)
+        urls = pages(club, user, members)
+        _check_hands(client, dict(urls))
+        results[size] = measure(client, urls, runs)
         cpu[size] = dict(CPU)
         print(f"  measured {size:,} games; {_load()}", flush=True)
     header = "".join(f" | {s:>9,} games (CPU)" for s in sizes)

@@ -12,8 +12,10 @@ Club options map onto the package's configuration:
 - 喰いタン (`kuitan`) → `has_open_tanyao`; 赤ドラ (`aka`) → `has_aka_dora`;
 - 切り上げ満貫 (`kiriage`) and 数え役満 (`kazoe`: `yakuman` or `sanbaiman`) come from the hand rules
   (they are the engine's too); several yakuman count only when `yakuman_max` > 1;
-- 後付け (`atozuke`): the package always allows it (it judges the finished hand only), so a club
-  without 後付け has to judge that at the table: `atozuke=False` is refused rather than ignored.
+- 後付け (`atozuke`): the package always allows it (it judges the finished hand only, not when
+  its yaku was settled), so for a club without 後付け an open hand is valued and marked
+  `check_atozuke`: the table judges whether the yaku was there before the call. A closed hand
+  is not concerned.
 
 Pure Python, no Django, no floats.
 """
@@ -148,6 +150,7 @@ class Valued:
     fu: int | None
     yakuman: int | None
     yaku: tuple[tuple[str, int], ...] = field(default_factory=tuple)  # (name, han or 13 × k)
+    check_atozuke: bool = False  # a club without 後付け, an open hand: the table judges it
 
     def win_fields(self) -> dict[str, int]:
         if self.yakuman:
@@ -188,8 +191,6 @@ def value_hand(rules: HandRules, club: ClubOptions, hand: WinningHand) -> Valued
     """The han and fu (or yakuman) and yaku of `hand` under `rules` and the club's options.
     Raises InputError (code `calculator`) for tiles that cannot be read or a hand that is no
     winning hand (no yaku, not complete)."""
-    if not club.atozuke:
-        raise _bad("atozuke", "a club without 後付け judges it at the table: not supported")
     if hand.seat_wind not in WINDS or hand.round_wind not in WINDS:
         raise _bad("seat_wind", "must be east, south, west or north")
     aka = True  # a red five is read as the red five; it counts as dora only with the club's 赤ドラ
@@ -255,7 +256,8 @@ def value_hand(rules: HandRules, club: ClubOptions, hand: WinningHand) -> Valued
         for y in result.yaku or ()
         if y.is_yakuman
     )
+    check = not club.atozuke and bool(result.is_open_hand)
     if yakuman_count:
-        return Valued(None, None, min(yakuman_count, rules.yakuman_max), yaku)
+        return Valued(None, None, min(yakuman_count, rules.yakuman_max), yaku, check)
     han, fu = int(result.han), int(result.fu)
-    return Valued(han, fu, None, yaku)
+    return Valued(han, fu, None, yaku, check)

@@ -8,7 +8,8 @@ in the URL and must be the token's, else 404 as on the web.
 
 Errors: 401 without a live token, 404 for anything outside the token's club, 403 for a write by a
 token whose user is no longer an organiser, 422 `{"errors": {field: [messages]}}` for bad input
-(fields named as in the request: "players[1].points"), 409 when the game changed meanwhile, or when a new or corrected game repeats a live game of
+(fields named as in the request: "players[1].points"; the point calculator, which stores nothing,
+answers its bad input 400 in the same shape), 409 when the game changed meanwhile, or when a new or corrected game repeats a live game of
 its day (same members and points): the answer names it (`duplicate_of`) and the body's
 `"confirm_duplicate": true` saves it anyway.
 """
@@ -138,13 +139,20 @@ def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
     return api.create_response(request, {"errors": {NON_FIELD: [message]}}, status=413)
 
 
+# Operations (by url_name) whose bad input is a 400, as their description says: the calculator
+# stores nothing, and answers a wrong type as it answers tiles it cannot read.
+BAD_REQUEST_OPERATIONS = frozenset({"calculator"})
+
+
 @api.exception_handler(ValidationError)
 def _validation_errors(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     """Schema errors in the same shape as the services' (pydantic's messages, in English)."""
     errors: dict[str, list[str]] = {}
     for error in exc.errors:
         errors.setdefault(_request_field(error.get("loc", ())), []).append(str(error["msg"]))
-    return api.create_response(request, {"errors": errors}, status=422)
+    match = getattr(request, "resolver_match", None)
+    status = 400 if match is not None and match.url_name in BAD_REQUEST_OPERATIONS else 422
+    return api.create_response(request, {"errors": errors}, status=status)
 
 
 def _request_field(loc: Sequence[Any]) -> str:

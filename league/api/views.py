@@ -12,6 +12,7 @@ from league.api import games  # noqa: F401
 from league.api import tables  # noqa: F401
 from league.api import stats  # noqa: F401
 from league.api import teams  # noqa: F401
+from league.api import calculator  # noqa: F401
 
 # isort: on
 from league.api.base import api

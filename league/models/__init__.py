@@ -17,7 +17,7 @@ from league.models.clubs import Club
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
 from league.models.exports import ExportFile
 from league.models.games import ChipEvent, Day, Game, Result
-from league.models.hands import Hand, HandStat, TableGame
+from league.models.hands import Hand, HandStat, HandStatTotal, TableGame
 from league.models.imports import ImportUpload
 from league.models.invitations import Invitation
 from league.models.members import Member
@@ -62,6 +62,7 @@ __all__ = [
     "Game",
     "Hand",
     "HandStat",
+    "HandStatTotal",
     "ImportUpload",
     "Invitation",
     "LedgerEntry",

@@ -129,6 +129,49 @@ class HandStat(models.Model):
         return f"{self.game_id} r{self.revision} {self.member_id}"
 
 
+HAND_SUMS = (
+    "hands",
+    "wins",
+    "called_wins",
+    "deal_ins",
+    "riichi",
+    "win_points",
+    "deal_in_points",
+    "draws",
+    "draw_tenpai",
+    "ippatsu",
+    "yakuman",
+)
+
+
+class HandStatTotal(models.Model):
+    """A member's hand statistics over all time: the counted HandStat rows summed (`games` of
+    them, each field, the yaku by name), kept at write time (league.standings.hand_totals) so
+    that the player page reads one row however long the history; `manage.py
+    rebuild_aggregates` recomputes them. A season is a bounded span: its page sums the rows."""
+
+    member = models.OneToOneField(
+        Member, on_delete=models.PROTECT, primary_key=True, related_name="+"
+    )
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    games = models.IntegerField(default=0)
+    hands = models.IntegerField(default=0)
+    wins = models.IntegerField(default=0)
+    called_wins = models.IntegerField(default=0)
+    deal_ins = models.IntegerField(default=0)
+    riichi = models.IntegerField(default=0)
+    win_points = models.BigIntegerField(default=0)
+    deal_in_points = models.BigIntegerField(default=0)
+    draws = models.IntegerField(default=0)
+    draw_tenpai = models.IntegerField(default=0)
+    ippatsu = models.IntegerField(default=0)
+    yakuman = models.IntegerField(default=0)
+    yaku = models.JSONField(default=dict, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.member_id}: {self.games}"
+
+
 NAME_FIELDS = ("from", "winner", "player")
 NAME_LISTS = ("riichi", "tenpai", "nagashi")
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from league.core.errors import ServiceError
 from league.models.clubs import Club
+from scoring.hand_options import HandOptions, default_hand_options, hand_options_from_json
 
 
 class RulesVersion(models.Model):
@@ -25,6 +26,9 @@ class RulesVersion(models.Model):
     effective_from = models.DateField(_("takes effect on"))
     rules_json = models.JSONField(_("rules"))
     preset = models.CharField(_("based on preset"), max_length=50, blank=True)
+    # The club's hand options (scoring.hand_options: 喰いタン, 後付け, 赤ドラ, 切り上げ満貫, 数え役満);
+    # empty for a version made before they were kept: the hand preset's then.
+    hand_options_json = models.JSONField(_("hand options"), default=dict, blank=True)
     note = models.CharField(_("note"), max_length=200, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
@@ -47,6 +51,11 @@ class RulesVersion(models.Model):
     @cached_property
     def rules(self) -> scoring.Rules:
         return scoring.rules_from_json(self.rules_json)
+
+    @cached_property
+    def hand_options(self) -> HandOptions:
+        defaults = default_hand_options(self.preset, self.rules.players)
+        return hand_options_from_json(self.hand_options_json or None, defaults)
 
     @classmethod
     def in_force(cls, club: Club, date: datetime.date) -> RulesVersion | None:

@@ -40,6 +40,7 @@ from league.models.draw import DrawRound, DrawSeat, DrawTable
 from league.models.hands import renamed_event
 from league.models.members import MERGED_MEMBER, lock_live_members
 from league.models.rules import rules_in_force
+from league.standings import hand_totals
 from league.standings import services as aggregates
 from league.teams import services as teams
 
@@ -658,12 +659,14 @@ def _online_hands_follow(game: Game, data: GameInput) -> None:
     tg.save(update_fields=["seats"])
     stats = list(HandStat.objects.filter(game=game, counted=True))
     HandStat.objects.filter(pk__in=[s.pk for s in stats]).update(counted=False)
+    hand_totals.hand_stats_changed(removed=stats)
     for stat in stats:
         stat.pk = None
         stat.revision = game.revision
         stat.member_id = int(names.get(str(stat.member_id), stat.member_id))
         stat.date = game.date
     HandStat.objects.bulk_create(stats)
+    hand_totals.hand_stats_changed(added=stats)
 
 
 def game_void(*, game: Game, user: User, reason: str, expected_revision: int | None = None) -> Game:
@@ -684,7 +687,9 @@ def game_void(*, game: Game, user: User, reason: str, expected_revision: int | N
         removed = list(Result.objects.filter(game=game, counted=True))
         Result.objects.filter(game=game, counted=True).update(counted=False)
         aggregates.games_uncounted(rows=removed)
-        HandStat.objects.filter(game=game, counted=True).update(counted=False)
+        uncounted = list(HandStat.objects.filter(game=game, counted=True))
+        HandStat.objects.filter(pk__in=[s.pk for s in uncounted]).update(counted=False)
+        hand_totals.hand_stats_changed(removed=uncounted)
         books.post(club_id=game.club_id, days=[game.day_id])
         audit(
             club=game.club,

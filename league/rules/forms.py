@@ -19,6 +19,7 @@ from league import limits
 from league.club.forms_manage import DateInputField, NumberField
 from league.core.errors import problem_message
 from league.core.format import chip_kind, chip_kind_key
+from scoring.hand_options import HandOptions
 from scoring.rules import BELOW_ZERO, CHOMBO_MODES, DEPOSITS, PLAYER_COUNTS, ROUNDINGS, TIES
 
 # Rows offered for rate tiers and chip kinds (a club with more uses the JSON editor), and each
@@ -237,6 +238,13 @@ def _yen(label: Any, **kwargs: Any) -> NumberField:
     return NumberField(label=label, required=False, min_value=0, **kwargs)
 
 
+HAND_FIELDS = ("hand_kuitan", "hand_atozuke", "hand_aka", "hand_kiriage", "hand_kazoe")
+
+
+def hand_options_initial(options: HandOptions) -> dict[str, Any]:
+    return {f"hand_{name}": value for name, value in options.to_json().items()}
+
+
 class RulesForm(forms.Form):
     """A rules version: the common fields, or the whole rules object as JSON ("advanced").
 
@@ -303,6 +311,26 @@ class RulesForm(forms.Form):
     surcharge_percent = _yen(gettext_lazy("Surcharge on deferred debts (%)"))
     prize_cap = _yen(gettext_lazy("Prize cap (yen)"))
 
+    # The club's hand options (scoring.hand_options), kept with the version; table mode and the
+    # point calculator play by them. Kept apart from the rules object: the JSON does not hold them.
+    hand_kuitan = forms.BooleanField(label=gettext_lazy("Open tanyao (喰いタン)"), required=False)
+    hand_atozuke = forms.BooleanField(
+        label=gettext_lazy("Yaku settled on the winning tile (後付け)"), required=False
+    )
+    hand_aka = forms.BooleanField(label=gettext_lazy("Red fives (赤ドラ)"), required=False)
+    hand_kiriage = forms.BooleanField(
+        label=gettext_lazy("Round up to mangan (切り上げ満貫): 4 han 30 fu and 3 han 60 fu"),
+        required=False,
+    )
+    hand_kazoe = forms.ChoiceField(  # left out (a form posted by a script): the preset's
+        label=gettext_lazy("13 han or more (数え役満)"),
+        required=False,
+        choices=[
+            ("yakuman", gettext_lazy("a yakuman (数え役満)")),
+            ("sanbaiman", gettext_lazy("a sanbaiman")),
+        ],
+    )
+
     advanced = forms.BooleanField(
         label=gettext_lazy("Use the JSON below instead of the fields above"), required=False
     )
@@ -345,8 +373,16 @@ class RulesForm(forms.Form):
         self._row_index: dict[tuple[str, str], int] = {}
 
     def rule_field_names(self) -> list[str]:
-        meta = {"effective_from", "note", "preset", "advanced", "rules_json"}
+        meta = {"effective_from", "note", "preset", "advanced", "rules_json", *HAND_FIELDS}
         return [name for name in self.fields if name not in meta]
+
+    def hand_fields(self) -> list[Any]:
+        return [self[name] for name in HAND_FIELDS]
+
+    def hand_options_json(self) -> dict[str, Any]:
+        """The hand options as rules_version_create takes them (after is_valid())."""
+        sent = {name.removeprefix("hand_"): self.cleaned_data[name] for name in HAND_FIELDS}
+        return {name: value for name, value in sent.items() if value != ""}
 
     # Rows for the template: (name, first value, second value) bound fields.
     def rate_rows(self) -> list[tuple[Any, Any, Any]]:

@@ -42,6 +42,8 @@ from league.recording.services import (
     game_snapshot,
 )
 from league.standings import services as standings_services
+from scoring import errors as codes
+from scoring.hand_options import HandOptions, default_hand_options, hand_options_from_json
 
 
 def rules_version_create(
@@ -52,12 +54,16 @@ def rules_version_create(
     rules_json: object,
     preset: str = "",
     note: str = "",
+    hand_options: object = None,
 ) -> RulesVersion:
-    """A new rules version. Old games keep their settlement until they are re-settled."""
+    """A new rules version. Old games keep their settlement until they are re-settled.
+    `hand_options` (scoring.hand_options as JSON; a field left out, or None, takes the hand
+    preset's value) are kept with it in full."""
     try:
         rules = scoring.rules_from_json(rules_json)
     except scoring.InputError as e:
         raise ServiceError({"rules_json": [problem_message(p) for p in e.problems]}) from None
+    options = hand_options_checked(hand_options, preset, rules.players)
     errors = limits.column_problems(RulesVersion, preset=preset, note=note)
     if problems := limits.rules_problem_messages(rules):
         errors["rules_json"] = problems
@@ -71,7 +77,7 @@ def rules_version_create(
     if RulesVersion.objects.filter(club=club, effective_from=effective_from).exists():
         raise taken
     try:
-        version = _rules_version_insert(club, user, effective_from, rules, preset, note)
+        version = _rules_version_insert(club, user, effective_from, rules, preset, note, options)
     except IntegrityError:  # a concurrent organiser took the date first
         raise taken from None
     return version
@@ -84,6 +90,7 @@ def _rules_version_insert(
     rules: scoring.Rules,
     preset: str,
     note: str,
+    options: HandOptions,
 ) -> RulesVersion:
     with transaction.atomic():
         lock_club(club.pk)  # first, as every writer of the club's games and money
@@ -102,6 +109,7 @@ def _rules_version_insert(
             rules_json=rules.to_json(),
             preset=preset,
             note=note,
+            hand_options_json=options.to_json(),
             created_by=stored_user(user),
         )
         audit(
@@ -109,9 +117,37 @@ def _rules_version_insert(
             actor=user,
             action="rules.create",
             target=f"rules:{version.pk}",
-            after={"effective_from": effective_from.isoformat(), "rules": version.rules_json},
+            after={
+                "effective_from": effective_from.isoformat(),
+                "rules": version.rules_json,
+                "hand_options": version.hand_options_json,
+            },
         )
     return version
+
+
+HAND_OPTION_MESSAGES = {
+    "kazoe": gettext_lazy("Choose yakuman or sanbaiman."),
+}
+
+
+def hand_options_checked(obj: object, preset: str, players: int) -> HandOptions:
+    """The hand options sent, over the preset's; a ServiceError naming each bad field
+    (`hand_kuitan` …, as the rules form names them)."""
+    try:
+        return hand_options_from_json(obj, default_hand_options(preset, players))
+    except scoring.InputError as e:
+        errors: dict[str, list[str]] = {}
+        for p in e.problems:
+            name = p.field.removeprefix("hand_options").removeprefix(".")
+            if not name:
+                message = _("The hand options must be an object.")
+            elif p.code == codes.UNKNOWN_FIELD:
+                message = _("Unknown field.")
+            else:
+                message = str(HAND_OPTION_MESSAGES.get(name, _("Must be true or false.")))
+            errors.setdefault(f"hand_{name}" if name else "hand_options", []).append(message)
+        raise ServiceError(errors) from None
 
 
 @dataclass(frozen=True)

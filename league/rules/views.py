@@ -29,8 +29,9 @@ from league.core.errors import problem_message
 from league.models import Club, ResettleRun, RulesVersion
 from league.rules import services as rules_services
 from league.rules import tasks as rules_tasks
-from league.rules.forms import RulesForm, rules_initial, rules_summary
+from league.rules.forms import RulesForm, hand_options_initial, rules_initial, rules_summary
 from league.rules.presets import preset_label
+from scoring.hand_options import HandOptions, default_hand_options
 
 
 @require_GET
@@ -51,16 +52,17 @@ def rules_list(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _base_rules(club: Club, choice: str) -> tuple[str, dict[str, object], str]:
-    """What a new version starts from: ("current" or a preset's name, its rules, its preset)."""
-    if choice in scoring.PRESETS:
-        return choice, scoring.PRESETS[choice].rules.to_json(), choice
-    current = RulesVersion.in_force(club, timezone.localdate())
-    current = current or RulesVersion.objects.filter(club=club).first()
-    if current is None:  # a new club: its first rules come from a preset
-        name = next(iter(scoring.PRESETS))
-        return name, scoring.PRESETS[name].rules.to_json(), name
-    return "current", current.rules_json, current.preset
+def _base_rules(club: Club, choice: str) -> tuple[str, dict[str, object], str, HandOptions]:
+    """What a new version starts from: ("current" or a preset's name, its rules, its preset, its
+    hand options: the current version's, or the preset's)."""
+    if choice not in scoring.PRESETS:
+        current = RulesVersion.in_force(club, timezone.localdate())
+        current = current or RulesVersion.objects.filter(club=club).first()
+        if current is not None:
+            return "current", current.rules_json, current.preset, current.hand_options
+        choice = next(iter(scoring.PRESETS))  # a new club: its first rules come from a preset
+    rules = scoring.PRESETS[choice].rules
+    return choice, rules.to_json(), choice, default_hand_options(choice, rules.players)
 
 
 @dataclass(frozen=True)
@@ -81,21 +83,44 @@ class RulesCheck:
     failing: int  # recorded games from this date that the new rules cannot settle
 
 
-def _check_token(effective_from: object, rules: scoring.Rules) -> str:
-    text = json.dumps([str(effective_from), rules.to_json()], sort_keys=True, ensure_ascii=False)
+def _check_token(effective_from: object, rules: scoring.Rules, hand: object = None) -> str:
+    text = json.dumps(
+        [str(effective_from), rules.to_json(), hand], sort_keys=True, ensure_ascii=False
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def rules_check(club: Club, effective_from: datetime.date, rules: scoring.Rules) -> RulesCheck:
+def _hand_summary(options: dict[str, object]) -> dict[str, str]:
+    form = RulesForm()
+    lines = {}
+    for name, value in options.items():
+        field = form.fields[f"hand_{name}"]
+        if isinstance(value, bool):
+            lines[str(field.label)] = _("yes") if value else _("no")
+        else:
+            lines[str(field.label)] = str(dict(field.choices).get(value, value))  # type: ignore[attr-defined]
+    return lines
+
+
+def rules_check(
+    club: Club,
+    effective_from: datetime.date,
+    rules: scoring.Rules,
+    hand: dict[str, object] | None = None,
+) -> RulesCheck:
     before = RulesVersion.in_force(club, effective_from)
     old = dict(rules_summary(before.rules)) if before else {}
     new = dict(rules_summary(rules))
+    if hand is not None:
+        new |= _hand_summary(hand)
+        if before is not None:
+            old |= _hand_summary(before.hand_options.to_json())
     changes = [(label, old.get(label, ""), value) for label, value in new.items()]
     changes += [(label, value, "") for label, value in old.items() if label not in new]
     unsaved = RulesVersion(club=club, effective_from=effective_from, rules_json=rules.to_json())
     preview = rules_services.resettle_preview(version=unsaved)
     return RulesCheck(
-        token=_check_token(effective_from, rules),
+        token=_check_token(effective_from, rules, hand),
         changes=[c for c in changes if c[1] != c[2]],
         games=sum(1 for change in preview if change.changed),
         failing=sum(1 for change in preview if change.after is None),
@@ -108,15 +133,21 @@ def rules_new(request: HttpRequest, slug: str) -> HttpResponse:
     against the rules in force on that date, and how many recorded games would settle
     differently); the second, confirming exactly those rules, saves them."""
     club = club_for(request, slug, organiser=True)
-    base, base_json, preset = _base_rules(club, request.GET.get("from", ""))
-    initial = {**rules_initial(base_json), "preset": preset, "effective_from": timezone.localdate()}
+    base, base_json, preset, hand_options = _base_rules(club, request.GET.get("from", ""))
+    initial = {
+        **rules_initial(base_json),
+        **hand_options_initial(hand_options),
+        "preset": preset,
+        "effective_from": timezone.localdate(),
+    }
     form = RulesForm(request.POST or None, initial=initial)
     check = None
     if request.method == "POST" and form.is_valid():
         assert form.rules is not None
         effective_from = form.cleaned_data["effective_from"]
-        if request.POST.get("confirm") != _check_token(effective_from, form.rules):
-            check = rules_check(club, effective_from, form.rules)
+        hand = form.hand_options_json()
+        if request.POST.get("confirm") != _check_token(effective_from, form.rules, hand):
+            check = rules_check(club, effective_from, form.rules, hand)
         else:
             check = None
     if request.method == "POST" and form.is_valid() and check is None:
@@ -129,6 +160,7 @@ def rules_new(request: HttpRequest, slug: str) -> HttpResponse:
                 rules_json=form.rules.to_json(),
                 preset=form.cleaned_data["preset"],
                 note=form.cleaned_data["note"],
+                hand_options=form.hand_options_json(),
             )
         except core_errors.ServiceError as e:
             _add_errors(form, e)

@@ -29,7 +29,8 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Rank
 from django.db.models.query import ValuesIterable
 
-from league.models import Adjustment, Club, HandStat, Member, Season
+from league.models import Adjustment, Club, HandStat, HandStatTotal, Member, Season
+from league.models.hands import HAND_SUMS
 from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
 
@@ -241,27 +242,16 @@ def member_days(
 
 # --- hand statistics (league.table's HandStat, kept at write time) ---------------------------
 
-HAND_SUMS = (
-    "hands",
-    "wins",
-    "called_wins",
-    "deal_ins",
-    "riichi",
-    "win_points",
-    "deal_in_points",
-    "draws",
-    "draw_tenpai",
-    "ippatsu",
-    "yakuman",
-)
-
 
 def hand_stats(
     *, member: Member, start: datetime.date | None = None, end: datetime.date | None = None
 ) -> dict[str, Any] | None:
     """A player's hand statistics over the games recorded hand by hand in the period (counted
     only), or None without any: sums and rates in hundredths of a percent (as standings), and the
-    averages in points. One query, and one more for the yaku of the games that have any."""
+    averages in points. For all time, the kept total (HandStatTotal): one query however long the
+    history; for a period, its rows summed: one query, and one more for the yaku."""
+    if start is None and end is None:
+        return _hand_stats_all_time(member)
     rows = HandStat.objects.filter(member=member, counted=True)
     if start is not None:
         rows = rows.filter(date__gte=start)
@@ -270,15 +260,26 @@ def hand_stats(
     sums = rows.aggregate(games=Count("id"), **{f: Sum(f) for f in HAND_SUMS})
     if not sums["games"]:
         return None
-
-    def rate(part: int, whole: int) -> int | None:
-        return part * 10_000 // whole if whole else None
-
-    hands, wins = sums["hands"], sums["wins"]
     yaku: dict[str, int] = {}
     for listed in rows.exclude(yaku={}).values_list("yaku", flat=True):
         for name, count in listed.items():
             yaku[name] = yaku.get(name, 0) + count
+    return _hand_rates(sums, yaku)
+
+
+def _hand_stats_all_time(member: Member) -> dict[str, Any] | None:
+    total = HandStatTotal.objects.filter(member=member).first()
+    if total is None or not total.games:
+        return None
+    sums = {"games": total.games, **{f: getattr(total, f) for f in HAND_SUMS}}
+    return _hand_rates(sums, total.yaku or {})
+
+
+def _hand_rates(sums: dict[str, Any], yaku: dict[str, int]) -> dict[str, Any]:
+    def rate(part: int, whole: int) -> int | None:
+        return part * 10_000 // whole if whole else None
+
+    hands, wins = sums["hands"], sums["wins"]
     return {
         **sums,
         "win_rate": rate(wins, hands),

@@ -40,7 +40,7 @@ from django.db.models.functions import Coalesce, Greatest
 
 from league.models import Club, Game, Member, Result, Season
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
-from league.standings import kept, tasks
+from league.standings import hand_totals, kept, tasks
 
 TOTAL_FIELDS = (
     "games",
@@ -435,6 +435,7 @@ def club_rebuild(*, club: Club) -> None:
             _insert_totals(club.pk, season)
         _insert_days(club.pk)
         kept.club_rebuilt(club_id=club.pk)
+        hand_totals.club_rebuilt(club_id=club.pk)
 
 
 __all__ = [

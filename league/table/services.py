@@ -32,8 +32,10 @@ from league.models.hands import renamed_event
 from league.models.rules import rules_in_force
 from league.recording import services as recording
 from league.recording.services import ChipInput, GameInput, SeatInput
+from league.standings import hand_totals
 from scoring import calculator
 from scoring import errors as codes
+from scoring.hand_options import hand_preset_for
 from scoring.hand_points import base_points, ron_value, tsumo_shares
 from scoring.hands import STICK
 from scoring.hands_json import hand_rules_from_json, hands_game_from_json
@@ -55,12 +57,17 @@ CHIP_MARKS = {
 def hand_rules_for(version: RulesVersion) -> scoring.HandRules:
     """The hand rules a club plays by: the hand preset of the same name as the club's settlement
     preset (docs/hands.md: the club presets share their names), else Tenhou's (3 players:
-    `tenhou-3p`), with the club's starting points in either case."""
+    `tenhou-3p`), with the club's starting points and its 切り上げ満貫 and 数え役満 (the
+    version's hand options)."""
     rules = version.rules
-    preset = scoring.HAND_PRESETS.get(version.preset)
-    if preset is None or preset.rules.players != rules.players:
-        preset = scoring.HAND_PRESETS["tenhou" if rules.players == 4 else "tenhou-3p"]
-    return replace(preset.rules, start=rules.start)
+    preset = hand_preset_for(version.preset, rules.players)
+    return version.hand_options.applied(replace(preset.rules, start=rules.start))
+
+
+def club_options_for(version: RulesVersion) -> calculator.ClubOptions:
+    """The point calculator's club options (喰いタン, 赤ドラ, 後付け) of a rules version."""
+    options = version.hand_options
+    return calculator.ClubOptions(kuitan=options.kuitan, aka=options.aka, atozuke=options.atozuke)
 
 
 # --- reading a game back ---------------------------------------------------------------------
@@ -477,7 +484,9 @@ def table_game_save(*, tg: TableGame, user: User) -> Game:
         game = recording.game_record(club=tg.club, user=user, data=data, draw_table=tg.draw_table)
         tg.game = caller.game = game
         tg.save(update_fields=["game"])
-        HandStat.objects.bulk_create(hand_stats(tg, played, game))
+        hand_totals.hand_stats_changed(
+            added=HandStat.objects.bulk_create(hand_stats(tg, played, game))
+        )
         audit(
             club=tg.club,
             actor=user,
@@ -550,8 +559,11 @@ def table_game_edit(
         game = recording.game_edit(
             game=game, user=user, data=data, expected_revision=expected_revision, from_hands=True
         )
-        HandStat.objects.filter(game=game, counted=True).update(counted=False)
-        HandStat.objects.bulk_create(hand_stats(tg, played, game))
+        old = list(HandStat.objects.filter(game=game, counted=True))
+        HandStat.objects.filter(pk__in=[s.pk for s in old]).update(counted=False)
+        hand_totals.hand_stats_changed(
+            added=HandStat.objects.bulk_create(hand_stats(tg, played, game)), removed=old
+        )
     return game
 
 
@@ -621,7 +633,7 @@ def played_game_keep(
     )
     tg.club = game.club
     played = Played(rules, players, hands, list(result.hands), result.state, result.chombo)
-    HandStat.objects.bulk_create(hand_stats(tg, played, game))
+    hand_totals.hand_stats_changed(added=HandStat.objects.bulk_create(hand_stats(tg, played, game)))
     return tg
 
 
@@ -747,12 +759,26 @@ def _calculator_message(problem: scoring.Problem) -> str:
 
 
 def hand_value(*, tg: TableGame, data: Any) -> dict[str, Any]:
-    """The point calculator for the phone: a winning hand's tiles (Tenhou's one-line notation,
-    the winning tile last) to its han and fu (or yakuman), yaku, dora counts and what it is paid,
-    under the game's hand rules (scoring.calculator, with the `mahjong` package)."""
+    """The point calculator for the phone, under the game's hand rules (kept when it started)
+    and the options of its rules version."""
+    rules = hand_rules_from_json(tg.hand_rules)
+    return value_for(rules=rules, club=club_options_for(tg.rules_version), data=data)
+
+
+def club_hand_value(*, version: RulesVersion, data: Any) -> dict[str, Any]:
+    """The point calculator under a club's rules version (the API's): its hand rules and
+    options."""
+    return value_for(rules=hand_rules_for(version), club=club_options_for(version), data=data)
+
+
+def value_for(
+    *, rules: scoring.HandRules, club: calculator.ClubOptions, data: Any
+) -> dict[str, Any]:
+    """A winning hand's tiles (Tenhou's one-line notation, the winning tile among them) to its
+    han and fu (or yakuman), yaku, dora counts and what it is paid, honba and sticks aside
+    (scoring.calculator, with the `mahjong` package). ServiceError naming the field."""
     if not isinstance(data, dict):
         raise ServiceError.one(NON_FIELD, _("Send the hand as a JSON object."))
-    rules = hand_rules_from_json(tg.hand_rules)
     tiles = _tiles_text(data.get("tiles"), "tiles")
     win = _tiles_text(data.get("win"), "win")
     melds = data.get("melds") or []
@@ -796,7 +822,7 @@ def hand_value(*, tg: TableGame, data: Any) -> dict[str, Any]:
         **winds,
     )
     try:
-        valued = calculator.value_hand(rules, calculator.ClubOptions(), hand)
+        valued = calculator.value_hand(rules, club, hand)
     except scoring.InputError as e:
         raise ServiceError.one(e.problems[0].field, _calculator_message(e.problems[0])) from None
     dealer = winds["seat_wind"] == "east"
@@ -809,4 +835,25 @@ def hand_value(*, tg: TableGame, data: Any) -> dict[str, Any]:
         "ura": valued.dora_count("ura"),
         "pao": valued.pao_yaku,
         "payment": payment_text(rules, valued, dealer=dealer, tsumo=flags["tsumo"]),
+        "check_atozuke": valued.check_atozuke,
+        **payment_points(rules, valued, dealer=dealer, tsumo=flags["tsumo"]),
     }
+
+
+def payment_points(
+    rules: scoring.HandRules, valued: calculator.Valued, *, dealer: bool, tsumo: bool
+) -> dict[str, int | None]:
+    """payment_text's figures: `points` the winner receives in all, and who pays them: `ron`
+    (the discarder), or `tsumo_dealer` (a non-dealer's tsumo) and `tsumo_others` (each
+    non-dealer)."""
+    base = base_points(rules, valued.han, valued.fu, valued.yakuman)
+    out: dict[str, int | None] = {"ron": None, "tsumo_dealer": None, "tsumo_others": None}
+    if not tsumo:
+        out["ron"] = ron_value(base, dealer)
+        return {"points": out["ron"], **out}
+    winner = 0 if dealer else 1
+    shares = tsumo_shares(rules, base, winner, 0, rules.players)
+    if not dealer:
+        out["tsumo_dealer"] = shares[0]
+    out["tsumo_others"] = max(v for k, v in shares.items() if k != 0)
+    return {"points": sum(shares.values()), **out}

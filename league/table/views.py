@@ -197,6 +197,7 @@ def _labels() -> dict[str, Any]:
         ),
         "calc_no_tiles": _("Tap the hand's tiles first."),
         "calc_offline": _("The calculator needs the signal: choose the han and fu by hand."),
+        "check_atozuke": _("No 後付け here: check the yaku was there before the call."),
         "calls": {
             "chi": _("Chi"),
             "pon": _("Pon"),

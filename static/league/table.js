@@ -480,7 +480,8 @@
       var pao = (v.pao || []).filter(function (y) { return rules.pao.indexOf(y) >= 0; });
       if (v.yakuman && pao.length) w.paoYaku = pao[0]; else { w.pao = null; w.paoYaku = null; }
       w.valued = (v.yakuman ? L.yakuman + (v.yakuman > 1 ? " ×" + v.yakuman : "") : v.han + L.han + (v.han < 5 ? v.fu + L.fu : ""))
-        + "　" + v.payment + (v.yaku.length ? "（" + v.yaku.join("・") + "）" : "");
+        + "　" + v.payment + (v.yaku.length ? "（" + v.yaku.join("・") + "）" : "")
+        + (v.check_atozuke ? "　" + L.check_atozuke : "");
       w.calc = null;
       render();
     }).catch(function () { c.busy = false; c.error = L.calc_offline; render(); });

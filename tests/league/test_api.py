@@ -283,6 +283,7 @@ def test_the_schema_is_public_and_names_every_operation(client) -> None:
         ("GET", "/api/clubs/{slug}/seasons/{season_id}/teams"),
         ("GET", "/api/clubs/{slug}/seasons/{season_id}/fixtures"),
         ("GET", "/api/clubs/{slug}/seasons/{season_id}/stages"),
+        ("POST", "/api/clubs/{slug}/calculator"),
     }
     assert schema["components"]["securitySchemes"]["TokenAuth"]["scheme"] == "bearer"
 

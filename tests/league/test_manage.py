@@ -27,7 +27,8 @@ from league.models import (
 )
 from league.recording import services
 from league.rules import services as rules_services
-from league.rules.forms import RulesForm, rules_initial
+from league.rules.forms import RulesForm, hand_options_initial, rules_initial
+from scoring.hand_options import default_hand_options
 
 D = datetime.date
 
@@ -321,7 +322,9 @@ def test_season_refuses_bad_dates(organiser_client, club, typed):
 def rules_post(preset: str = "mame-no-kai", **overrides: str) -> dict[str, str]:
     """POST data for the rules form as it comes pre-filled from `preset`, with `overrides`."""
     data: dict[str, str] = {}
-    for key, value in rules_initial(scoring.PRESETS[preset].rules.to_json()).items():
+    rules = scoring.PRESETS[preset].rules
+    hand = hand_options_initial(default_hand_options(preset, rules.players))
+    for key, value in (rules_initial(rules.to_json()) | hand).items():
         if key == "uma":
             data |= {f"uma_{i}": str(v) for i, v in enumerate(value)}
         elif value is True:

@@ -699,7 +699,18 @@ def test_rules_are_stored_normalised(club, organiser, rules_json):
     assert stored.rules == scoring.rules_from_json(rules_json)
     assert (stored.preset, stored.note, stored.created_by) == ("x", "new uma", organiser)
     log = AuditLog.objects.get(action="rules.create")
-    assert log.after == {"effective_from": "2024-04-01", "rules": full}
+    assert log.after == {
+        "effective_from": "2024-04-01",
+        "rules": full,
+        # The hand options kept with it: preset "x" has no hand preset, so Tenhou's.
+        "hand_options": {
+            "kuitan": True,
+            "aka": True,
+            "atozuke": True,
+            "kiriage": False,
+            "kazoe": "yakuman",
+        },
+    }
     assert log.target == f"rules:{version.pk}"
 
 

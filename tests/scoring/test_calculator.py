@@ -88,7 +88,9 @@ def test_what_cannot_be_valued_is_refused_naming_the_field(hand, field):
     assert caught.value.problems[0].field == field
 
 
-def test_a_club_without_atozuke_is_refused_not_ignored():
-    with pytest.raises(InputError) as caught:
-        value_hand(TENHOU, ClubOptions(atozuke=False), OPEN_TANYAO)
-    assert caught.value.problems[0].field == "atozuke"
+def test_a_club_without_atozuke_gets_an_open_hand_valued_and_marked_for_the_table():
+    valued = value_hand(TENHOU, ClubOptions(atozuke=False), OPEN_TANYAO)
+    assert (valued.han, valued.check_atozuke) == (1, True)
+    assert not value_hand(TENHOU, ClubOptions(), OPEN_TANYAO).check_atozuke
+    closed = WinningHand(tiles="22444m333567p444s", win="4s")
+    assert not value_hand(TENHOU, ClubOptions(atozuke=False), closed).check_atozuke

@@ -52,6 +52,7 @@ from league.models import (
     Game,
     Hand,
     HandStat,
+    HandStatTotal,
     ImportUpload,
     Invitation,
     LedgerEntry,
@@ -137,6 +138,7 @@ NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     MemberGame,
     MemberRating,
     ClubChronicle,
+    HandStatTotal,
     # The kept books (league.books): restore rebuilds them from the records.
     DayAccount,
     OpenTransfer,

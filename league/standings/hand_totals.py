@@ -1,0 +1,88 @@
+"""The all-time hand statistics kept at write time (league.models.hands.HandStatTotal).
+
+Every writer that counts or uncounts HandStat rows (a table game saved or edited by its hands, an
+online log kept, a game's new revision, a void) calls `hand_stats_changed` with the rows, inside
+its transaction and after the club's lock: the members' totals move by those rows. `club_rebuilt`
+recomputes a club's from the counted rows (manage.py rebuild_aggregates, restore).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Count, Sum
+
+from league.models import HandStat, HandStatTotal
+from league.models.hands import HAND_SUMS
+
+
+def _add(total: HandStatTotal, stat: HandStat, sign: int) -> None:
+    total.games += sign
+    for name in HAND_SUMS:
+        setattr(total, name, getattr(total, name) + sign * getattr(stat, name))
+    yaku = dict(total.yaku or {})
+    for name, count in (stat.yaku or {}).items():
+        left = yaku.get(name, 0) + sign * count
+        if left:
+            yaku[name] = left
+        else:
+            yaku.pop(name, None)
+    total.yaku = yaku
+
+
+def hand_stats_changed(*, added: Iterable[HandStat] = (), removed: Iterable[HandStat] = ()) -> None:
+    """Move the members' all-time totals by the rows now counted (`added`) and no longer
+    counted (`removed`). A constant number of queries per call."""
+    changes = [(s, 1) for s in added] + [(s, -1) for s in removed]
+    if not changes:
+        return
+    members = {s.member_id for s, _sign in changes}
+    totals = {
+        t.member_id: t
+        for t in HandStatTotal.objects.select_for_update().filter(member_id__in=members)
+    }
+    new = {
+        m: HandStatTotal(
+            member_id=m, club_id=next(s.club_id for s, _ in changes if s.member_id == m)
+        )
+        for m in members
+        if m not in totals
+    }
+    for stat, sign in changes:
+        _add(totals.get(stat.member_id) or new[stat.member_id], stat, sign)
+    HandStatTotal.objects.bulk_create(new.values())
+    fields = ["games", *HAND_SUMS, "yaku"]
+    HandStatTotal.objects.bulk_update(totals.values(), fields)
+
+
+def club_rebuilt(*, club_id: int) -> None:
+    """Recompute a club's totals from its counted HandStat rows."""
+    HandStatTotal.objects.filter(club_id=club_id).delete()
+    rows = HandStat.objects.filter(club_id=club_id, counted=True)
+    sums: dict[int, dict[str, Any]] = {
+        r["member_id"]: r
+        for r in rows.values("member_id")
+        .annotate(games=Count("id"), **{f: Sum(f) for f in HAND_SUMS})
+        .order_by("member_id")
+    }
+    yaku: dict[int, dict[str, int]] = {}
+    for member_id, listed in (
+        rows.exclude(yaku={}).values_list("member_id", "yaku").iterator(chunk_size=5000)
+    ):
+        mine = yaku.setdefault(member_id, {})
+        for name, count in listed.items():
+            mine[name] = mine.get(name, 0) + count
+    HandStatTotal.objects.bulk_create(
+        (
+            HandStatTotal(
+                member_id=m,
+                club_id=club_id,
+                games=r["games"],
+                **{f: r[f] or 0 for f in HAND_SUMS},
+                yaku=yaku.get(m, {}),
+            )
+            for m, r in sums.items()
+        ),
+        batch_size=2000,
+    )

@@ -1,0 +1,93 @@
+"""A club's hand options (issue 23): 喰いタン, 後付け, 赤ドラ, 切り上げ満貫 and 数え役満.
+
+They are kept with a club's rules version (as JSON, `to_json` / `hand_options_from_json`) and
+default to the club's hand preset: `kiriage` and `kazoe` are the hand rules' own fields (the
+engine pays by them), `kuitan`, `aka` and `atozuke` are the point calculator's (`ClubOptions`).
+The presets do not state 喰いタン or 後付け: both default to allowed, as on Tenhou; 赤ドラ
+defaults to on except where a preset's source says the rule set has none.
+
+Pure Python, no Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from . import errors
+from .errors import InputError, Problem
+from .hand_presets import HAND_PRESETS, HandPreset
+from .hand_rules import KAZOE, HandRules
+
+FIELDS = ("kuitan", "aka", "atozuke", "kiriage", "kazoe")
+# Presets whose source says there are no red fives: RMU's A rules (M rules "add 赤ドラ to A").
+NO_AKA = frozenset({"rmu-a"})
+
+
+@dataclass(frozen=True, slots=True)
+class HandOptions:
+    kuitan: bool = True  # 喰いタン: tanyao counts in an open hand
+    aka: bool = True  # 赤ドラ: a red five is a dora
+    atozuke: bool = True  # 後付け: an open hand may get its yaku on the winning tile
+    kiriage: bool = False  # 切り上げ満貫: 4 han 30 fu and 3 han 60 fu are paid as a mangan
+    kazoe: str = "yakuman"  # 数え役満: 13 han or more is a yakuman, else a sanbaiman
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in FIELDS}
+
+    def applied(self, rules: HandRules) -> HandRules:
+        """The hand rules with this club's 切り上げ満貫 and 数え役満."""
+        return replace(rules, kiriage=self.kiriage, kazoe=self.kazoe)
+
+
+def hand_preset_for(preset: str, players: int) -> HandPreset:
+    """The hand preset of a club whose settlement preset is `preset`: the one of the same name
+    (docs/hands.md: the club presets share their names), else Tenhou's (3 players: `tenhou-3p`)."""
+    found = HAND_PRESETS.get(preset)
+    if found is None or found.rules.players != players:
+        found = HAND_PRESETS["tenhou" if players == 4 else "tenhou-3p"]
+    return found
+
+
+def default_hand_options(preset: str, players: int) -> HandOptions:
+    """The options a club has until it chooses: its hand preset's."""
+    found = hand_preset_for(preset, players)
+    return HandOptions(
+        aka=found.name not in NO_AKA, kiriage=found.rules.kiriage, kazoe=found.rules.kazoe
+    )
+
+
+def hand_options_from_json(obj: object, defaults: HandOptions) -> HandOptions:
+    """Options as kept (a JSON object; a field left out takes its default). Raises InputError
+    naming each bad field (`hand_options.kuitan` …)."""
+    if obj is None:
+        return defaults
+    if not isinstance(obj, dict):
+        raise InputError([Problem("hand_options", errors.TYPE, "must be an object")])
+    problems = []
+    for name in obj:
+        if name not in FIELDS:
+            problems.append(Problem(f"hand_options.{name}", errors.UNKNOWN_FIELD, "unknown field"))
+    values: dict[str, Any] = {}
+    for name in FIELDS:
+        if name not in obj:
+            continue
+        value = obj[name]
+        if name == "kazoe":
+            if value not in KAZOE:
+                problems.append(
+                    Problem(
+                        "hand_options.kazoe",
+                        errors.CHOICE,
+                        f"must be one of {', '.join(KAZOE)}",
+                        {"choices": KAZOE},
+                    )
+                )
+                continue
+        elif not isinstance(value, bool):
+            problems.append(Problem(f"hand_options.{name}", errors.TYPE, "must be true or false"))
+            continue
+        values[name] = value
+    if problems:
+        raise InputError(problems)
+    return replace(defaults, **values)

@@ -1,0 +1,139 @@
+"""A club's hand options (issue 23): 喰いタン, 後付け, 赤ドラ, 切り上げ満貫 and 数え役満 are kept with
+its rules version, edited in the rules form and played by table mode and its calculator."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from league.core.errors import ServiceError
+from league.models import RulesVersion
+from league.rules import services as rules_services
+from league.table import services
+from scoring.hand_options import HandOptions, default_hand_options
+from tests.league.test_manage import post_rules, rules_post
+
+DATE = datetime.date(2026, 11, 20)
+CHANGED = datetime.date(2026, 11, 1)
+OPEN_TANYAO = {
+    "tiles": "234m456p66s",
+    "win": "6s",
+    "melds": [{"kind": "chi", "tiles": "234s"}, {"kind": "pon", "tiles": "888p"}],
+    "seat_wind": "south",
+}
+
+
+def start(club, members, user):
+    return services.table_start(
+        club=club, user=user, key=uuid.uuid4(), date=DATE, members=members[:4], rate="0.3"
+    )
+
+
+def value(client, club, tg, body):
+    url = f"/c/{club.slug}/table/{tg.key}/value/"
+    return client.post(url, json.dumps(body), "application/json")
+
+
+def new_version(club, user, **options):
+    base = RulesVersion.objects.get(club=club)
+    return rules_services.rules_version_create(
+        club=club,
+        user=user,
+        effective_from=CHANGED,
+        rules_json=base.rules_json,
+        preset=base.preset,
+        hand_options=options,
+    )
+
+
+def test_defaults_are_the_presets():
+    assert default_hand_options("mame-no-kai", 4) == HandOptions()
+    assert default_hand_options("takabari-kenko", 4) == HandOptions(kiriage=True, kazoe="sanbaiman")
+    assert not default_hand_options("rmu-a", 4).aka
+    assert default_hand_options("unknown", 3) == HandOptions()  # tenhou-3p
+
+
+def test_without_kuitan_an_open_tanyao_has_no_yaku_in_table_mode(
+    organiser_client, club, members, organiser
+):
+    before = start(club, members, organiser)
+    assert value(organiser_client, club, before, OPEN_TANYAO).json()["yaku"] == ["断幺九"]
+    new_version(club, organiser, kuitan=False)
+    tg = start(club, members, organiser)
+    answer = value(organiser_client, club, tg, OPEN_TANYAO)
+    assert answer.status_code == 400
+    assert list(answer.json()["errors"]) == ["tiles"]  # not a winning hand: no yaku
+    # The game started under the old version keeps it.
+    assert value(organiser_client, club, before, OPEN_TANYAO).status_code == 200
+
+
+def test_without_atozuke_an_open_hand_is_marked_for_the_table(
+    organiser_client, club, members, organiser
+):
+    new_version(club, organiser, atozuke=False)
+    tg = start(club, members, organiser)
+    assert value(organiser_client, club, tg, OPEN_TANYAO).json()["check_atozuke"] is True
+
+
+def ron_4_han_30_fu(tg, user, members):
+    a, b = (str(m.pk) for m in members[:2])
+    event = {"result": "ron", "from": a, "winners": [{"player": b, "han": 4, "fu": 30}]}
+    hand, _new = services.hand_record(tg=tg, user=user, index=0, key=uuid.uuid4(), event=event)
+    return hand.deltas[:2]
+
+
+def test_kiriage_makes_4_han_30_fu_a_mangan_and_the_version_is_remembered(club, members, organiser):
+    before = start(club, members, organiser)
+    version = new_version(club, organiser, kiriage=True, kazoe="sanbaiman")
+    tg = start(club, members, organiser)
+    assert tg.rules_version == version
+    assert (tg.hand_rules["kiriage"], tg.hand_rules["kazoe"]) == (True, "sanbaiman")
+    assert ron_4_han_30_fu(tg, organiser, members) == [-8000, 8000]
+    assert ron_4_han_30_fu(before, organiser, members) == [-7700, 7700]
+    version.refresh_from_db()
+    assert version.hand_options_json == {
+        "kuitan": True,
+        "aka": True,
+        "atozuke": True,
+        "kiriage": True,
+        "kazoe": "sanbaiman",
+    }
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [({"kuitan": "no"}, "hand_kuitan"), ({"kazoe": "triple"}, "hand_kazoe"), ([1], "hand_options")],
+)
+def test_bad_options_are_refused_naming_the_field(club, organiser, options, field):
+    base = RulesVersion.objects.get(club=club)
+    with pytest.raises(ServiceError) as caught:
+        rules_services.rules_version_create(
+            club=club,
+            user=organiser,
+            effective_from=CHANGED,
+            rules_json=base.rules_json,
+            hand_options=options,
+        )
+    assert list(caught.value.errors) == [field]
+    assert RulesVersion.objects.filter(club=club).count() == 1
+
+
+def test_the_rules_form_edits_the_options(organiser_client, club):
+    url = reverse("rules_new", args=[club.slug])
+    form = organiser_client.get(f"{url}?from=takabari-kenko").context["form"]
+    assert (form["hand_kiriage"].value(), form["hand_kazoe"].value()) == (True, "sanbaiman")
+    assert form["hand_kuitan"].value() is True
+    page = organiser_client.get(url).content.decode()
+    assert "喰いタン" in page and "切り上げ満貫" in page
+    bad = post_rules(organiser_client, club, rules_post(hand_kazoe="triple"))
+    assert bad.status_code == 200 and "hand_kazoe" in bad.context["form"].errors
+    assert RulesVersion.objects.filter(club=club).count() == 1
+    data = rules_post(hand_kuitan="", hand_aka="on", hand_atozuke="on", hand_kazoe="yakuman")
+    data = {k: v for k, v in data.items() if v != ""}
+    assert post_rules(organiser_client, club, data).status_code == 302
+    version = RulesVersion.objects.get(club=club, effective_from=datetime.date(2026, 4, 1))
+    assert version.hand_options == HandOptions(kuitan=False)
