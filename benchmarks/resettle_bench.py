@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/resettle_bench.py [--games 1000 10000] [--db sqlite|postgres|both]
     .venv/bin/python benchmarks/resettle_bench.py --short      # 1,000 games on SQLite (CI)
 
-Per database (SQLite in a temporary file; PostgreSQL as a scratch database `janchou_resettle` on
+Per database (SQLite in a temporary file; PostgreSQL as a scratch database `janchou_resettle` (--pg-name) on
 127.0.0.1, dropped afterwards), in a fresh process per size: a club of N games settled by
 `scoring` and inserted in bulk (benchmarks/standings_bench.build), its kept totals and books
 rebuilt, then a new rules version (another uma) from the first game's date. The re-settle is
@@ -87,7 +87,7 @@ def measure(games: int) -> None:
     print(
         f"  {games:>6,} games re-settled in {seconds:6.1f} s | {games / seconds:6.1f} games/s"
         f" | {queries / games:5.1f} queries a game | moved {moved:,}"
-        f" | peak {peak_mb():.0f} MB"
+        f" | peak {peak_mb():.0f} MB | load average {os.getloadavg()[0]:.1f}"
     )
 
 
@@ -96,6 +96,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[1_000, 10_000])
     parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
     parser.add_argument("--short", action="store_true")
+    parser.add_argument("--pg-name", default="janchou_resettle", help="scratch database name")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:  # a fresh process per database and size: settings load once per backend
@@ -111,7 +112,7 @@ def main() -> None:
         targets.append(("SQLite", None))
     if args.db in ("postgres", "both"):
         if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode == 0:
-            targets.append(("PostgreSQL", "janchou_resettle"))
+            targets.append(("PostgreSQL", args.pg_name))
         else:
             print("SKIP: PostgreSQL is not answering on 127.0.0.1:5432")
     print(f"load average {os.getloadavg()[0]:.1f} (2 cores)")
