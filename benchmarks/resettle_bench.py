@@ -3,15 +3,15 @@
     .venv/bin/python benchmarks/resettle_bench.py [--games 1000 10000] [--db sqlite|postgres|both]
     .venv/bin/python benchmarks/resettle_bench.py --short      # 1,000 games on SQLite (CI)
 
-Per database (SQLite in a temporary file; PostgreSQL as a scratch database `janchou_resettle` (--pg-name) on
-127.0.0.1, dropped afterwards), in a fresh process per size: a club of N games settled by
-`scoring` and inserted in bulk (benchmarks/standings_bench.build), its kept totals and books
-rebuilt, then a new rules version (another uma) from the first game's date. The re-settle is
-queued as the page queues it (league.rules.services.resettle_queue) and the worker's task
-(league.rules.tasks.resettle_run: batches of league.rules.services.BATCH games, each its own
-transaction under the club's lock, every game a new revision with its audit entry and its days'
-books) is called in this process. Prints the time, games per second, queries per game and the
-process's peak memory.
+Per database (SQLite in a temporary file; PostgreSQL as a scratch database on 127.0.0.1,
+`janchou_resettle` unless --pg-name says, dropped afterwards), in a fresh process per size: a club
+of N games settled by `scoring` and inserted in bulk (benchmarks/standings_bench.build), its kept
+totals and books rebuilt, then a new rules version (another uma) from the first game's date. The
+re-settle is queued as the page queues it (league.rules.services.resettle_queue) and the worker's
+task (league.rules.tasks.resettle_run: batches of league.rules.services.BATCH games, each its own
+transaction under the club's lock, its games written in bulk as new revisions with an audit entry
+each, its days' books once a batch) is called in this process. Prints the time, games per second,
+queries per game and the process's peak memory.
 """
 
 from __future__ import annotations

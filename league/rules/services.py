@@ -281,9 +281,11 @@ def resettle_apply(
 
     In batches of `batch` games (fewer when BATCH_SECONDS have passed), each its own transaction
     taking the club's lock first (as every writer of its games, so it cannot deadlock with
-    recording or edits) then its games': each
-    game moves as a new revision under the rules, audited, and each day whose games have all
-    moved moves its money (Day.rules_version) in the same batch. A stop between batches
+    recording or edits) then its games': the batch's
+    games are settled by the engine and move as new revisions under the rules in bulk
+    (_resettle_batch: a few statements whatever its size), each audited, and each day whose
+    games have all moved moves its money (Day.rules_version) in the same batch; the kept totals
+    and each day's books move once a batch. A stop between batches
     leaves every game and day either moved or as it was, under its own rules version; applying
     again carries on with the rest. `progress` is called after each batch."""
     state = ResettleProgress(total=resettle_count(version=version))

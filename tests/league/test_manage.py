@@ -950,7 +950,7 @@ def test_a_resettle_batch_costs_the_same_queries_however_many_games(
     club, organiser, members, django_assert_num_queries
 ):
     """A batch loads, settles and writes its games in bulk: its queries do not grow with its
-    games (a game each used to cost about 28)."""
+    games (each game used to cost 28 to 40 of its own)."""
     chip = [services.ChipInput("ippatsu", members[0], members[1])]
 
     def add(n: int, date: datetime.date) -> None:
