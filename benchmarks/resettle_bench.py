@@ -3,15 +3,15 @@
     .venv/bin/python benchmarks/resettle_bench.py [--games 1000 10000] [--db sqlite|postgres|both]
     .venv/bin/python benchmarks/resettle_bench.py --short      # 1,000 games on SQLite (CI)
 
-Per database (SQLite in a temporary file; PostgreSQL as a scratch database `janchou_resettle` on
-127.0.0.1, dropped afterwards), in a fresh process per size: a club of N games settled by
-`scoring` and inserted in bulk (benchmarks/standings_bench.build), its kept totals and books
-rebuilt, then a new rules version (another uma) from the first game's date. The re-settle is
-queued as the page queues it (league.rules.services.resettle_queue) and the worker's task
-(league.rules.tasks.resettle_run: batches of league.rules.services.BATCH games, each its own
-transaction under the club's lock, every game a new revision with its audit entry and its days'
-books) is called in this process. Prints the time, games per second, queries per game and the
-process's peak memory.
+Per database (SQLite in a temporary file; PostgreSQL as a scratch database on 127.0.0.1,
+`janchou_resettle` unless --pg-name says, dropped afterwards), in a fresh process per size: a club
+of N games settled by `scoring` and inserted in bulk (benchmarks/standings_bench.build), its kept
+totals and books rebuilt, then a new rules version (another uma) from the first game's date. The
+re-settle is queued as the page queues it (league.rules.services.resettle_queue) and the worker's
+task (league.rules.tasks.resettle_run: batches of league.rules.services.BATCH games, each its own
+transaction under the club's lock, its games written in bulk as new revisions with an audit entry
+each, its days' books once a batch) is called in this process. Prints the time, games per second,
+queries per game and the process's peak memory.
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def measure(games: int) -> None:
     print(
         f"  {games:>6,} games re-settled in {seconds:6.1f} s | {games / seconds:6.1f} games/s"
         f" | {queries / games:5.1f} queries a game | moved {moved:,}"
-        f" | peak {peak_mb():.0f} MB"
+        f" | peak {peak_mb():.0f} MB | load average {os.getloadavg()[0]:.1f}"
     )
 
 
@@ -96,6 +96,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[1_000, 10_000])
     parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
     parser.add_argument("--short", action="store_true")
+    parser.add_argument("--pg-name", default="janchou_resettle", help="scratch database name")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:  # a fresh process per database and size: settings load once per backend
@@ -111,7 +112,7 @@ def main() -> None:
         targets.append(("SQLite", None))
     if args.db in ("postgres", "both"):
         if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode == 0:
-            targets.append(("PostgreSQL", "janchou_resettle"))
+            targets.append(("PostgreSQL", args.pg_name))
         else:
             print("SKIP: PostgreSQL is not answering on 127.0.0.1:5432")
     print(f"load average {os.getloadavg()[0]:.1f} (2 cores)")

@@ -14,14 +14,17 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import scoring
 from league import limits
 from league.books import services as books
+from league.core.bulk import bulk_set
 from league.core.errors import NON_FIELD, ServiceError, problem_message
 from league.models import (
+    ChipEvent,
     Club,
     Day,
     DayShugi,
@@ -31,15 +34,18 @@ from league.models import (
     RulesVersion,
     Season,
 )
-from league.models.audit import User, audit, stored_user
+from league.models.audit import User, audit, audit_entry, audit_many, stored_user
 from league.models.clubs import lock_club
+from league.models.members import lock_live_members
 from league.money import services as money_services
 from league.recording.services import (
+    BULK_CHUNK,
+    GameInput,
     Preview,
-    _write_revision,
+    _revision_rows,
     game_input_from_stored,
     game_preview,
-    game_snapshot,
+    snapshot_of,
 )
 from league.standings import services as standings_services
 from scoring import errors as codes
@@ -311,9 +317,11 @@ def resettle_apply(
 
     In batches of `batch` games (fewer when BATCH_SECONDS have passed), each its own transaction
     taking the club's lock first (as every writer of its games, so it cannot deadlock with
-    recording or edits) then its games': each
-    game moves as a new revision under the rules, audited, and each day whose games have all
-    moved moves its money (Day.rules_version) in the same batch. A stop between batches
+    recording or edits) then its games': the batch's
+    games are settled by the engine and move as new revisions under the rules in bulk
+    (_resettle_batch: a few statements whatever its size), each audited, and each day whose
+    games have all moved moves its money (Day.rules_version) in the same batch; the kept totals
+    and each day's books move once a batch. A stop between batches
     leaves every game and day either moved or as it was, under its own rules version; applying
     again carries on with the rest. `progress` is called after each batch."""
     state = ResettleProgress(total=resettle_count(version=version))
@@ -329,17 +337,12 @@ def resettle_apply(
                 _games_governed_by(version).filter(pk__gt=last).order_by("pk")[:batch]  # type: ignore[attr-defined]
             )
             started = time.monotonic()
-            moved: list[Game] = []
             # The head-to-head rows and the rating move once a batch, not once a game.
             with standings_services.statistics_batched(version.club_id):
-                for game in games:
-                    state.done += 1
-                    state.moved += _resettle_game(game, version, user, state)
-                    moved.append(game)
-                    if time.monotonic() - started >= BATCH_SECONDS:
-                        break
+                moved = _resettle_batch(games, version, user, state, started)
             pinned = _pin_days(version, user)
-            # The kept books of the batch's days, and of days that moved without a game of it.
+            # The kept books of the batch's days, and of days that moved without a game of it:
+            # each day once a batch, however many of its games moved.
             books.post(club_id=version.club_id, days={g.day_id for g in moved} | pinned)
         if progress is not None:
             progress(state)
@@ -348,36 +351,111 @@ def resettle_apply(
         last = moved[-1].pk
 
 
-def _resettle_game(game: Game, version: RulesVersion, user: User, state: ResettleProgress) -> int:
-    """Inside a batch's transaction: the game, locked, as a new revision under `version`; 1
-    when it moved, 0 when it cannot be settled under it (left as it is)."""
-    current = Game.objects.select_for_update().get(pk=game.pk)
-    if current.revision != game.revision or current.voided:
-        # Edited or voided since the batch read it (it waited for our lock): read again.
-        game = _games_governed_by(version).filter(pk=game.pk).first()  # type: ignore[attr-defined]
-        if game is None:
-            return 0
-    change = _change(game, version)
-    if change.after is None:
-        state.failed += 1
-        return 0
-    current = Game.objects.get(pk=game.pk)
-    before = game_snapshot(current)
-    data = game_input_from_stored(game)
-    current.revision += 1
-    current.rules_version = version
-    current.save()
-    _write_revision(current, Preview(version, change.after), data)
-    audit(
-        club=version.club,
-        actor=user,
-        action="game.resettle",
-        target=f"game:{current.pk}",
-        before=before,
-        after=game_snapshot(current),
-        game=current,
+def _resettle_batch(
+    games: list[Game],
+    version: RulesVersion,
+    user: User,
+    state: ResettleProgress,
+    started: float,
+) -> list[Game]:
+    """Inside a batch's transaction, under the club's lock: `games` (read with their rows by
+    _games_governed_by) locked, settled under `version` by the engine, and the ones it can
+    settle written as new revisions in bulk: the games, their rows, their kept totals and
+    their audit entries ("game.resettle", one per game) in a few statements whatever the
+    batch's size. Stops settling once BATCH_SECONDS have passed since `started`; returns the
+    games looked at (moved or not), in order."""
+    if not games:
+        return []
+    ids = [g.pk for g in games]
+    # The batch's games locked, in id order (as an edit locks one); one edited or voided since
+    # the batch read it (it waited for our lock) is read again.
+    locked = {
+        pk: (revision, voided)
+        for pk, revision, voided in Game.objects.select_for_update()
+        .filter(pk__in=ids)
+        .order_by("pk")
+        .values_list("pk", "revision", "voided")
+    }
+    stale = {g.pk for g in games if locked.get(g.pk) != (g.revision, False)}
+    fresh: dict[int, Game] = {}
+    if stale:
+        fresh = {g.pk: g for g in _games_governed_by(version).filter(pk__in=stale)}  # type: ignore[attr-defined]
+    looked: list[Game] = []
+    settled: list[tuple[Game, ResettleChange, GameInput]] = []
+    for game in games:
+        looked.append(game)
+        state.done += 1
+        current = fresh.get(game.pk) if game.pk in stale else game
+        if current is not None:
+            change = _change(current, version)
+            if change.after is None:
+                state.failed += 1
+            else:
+                settled.append((current, change, game_input_from_stored(current)))
+        if time.monotonic() - started >= BATCH_SECONDS:
+            break
+    if not settled:
+        return looked
+    _write_resettled(settled, version, user)
+    state.moved += len(settled)
+    return looked
+
+
+def _write_resettled(
+    settled: Sequence[tuple[Game, ResettleChange, GameInput]], version: RulesVersion, user: User
+) -> None:
+    """The settled games as new revisions, as recording's _write_revision writes one, in bulk."""
+    lock_live_members(
+        {s.member.pk for _g, _c, data in settled for s in data.seats}
+        | {c.winner.pk for _g, _c, data in settled for c in data.chips}
+        | {c.discarder.pk for _g, _c, data in settled for c in data.chips if c.discarder}
     )
-    return 1
+    ids = [game.pk for game, _c, _d in settled]
+    removed = list(Result.objects.filter(game_id__in=ids, counted=True))
+    Result.objects.filter(game_id__in=ids, counted=True).update(counted=False)
+    befores = []
+    now = timezone.now()
+    for game, _change, _data in settled:
+        befores.append(
+            snapshot_of(
+                game,
+                sorted(
+                    (r for r in game.results.all() if r.revision == game.revision),
+                    key=lambda r: r.seat,
+                ),
+                [c for c in game.chip_events.all() if c.revision == game.revision],
+            )
+        )
+        game.revision += 1
+        game.rules_version = version
+        game.updated_at = now
+    bulk_set(Game, [game for game, _c, _d in settled], ["revision", "rules_version", "updated_at"])
+    results: list[Result] = []
+    chips: list[ChipEvent] = []
+    entries = []
+    for (game, change, data), before in zip(settled, befores, strict=True):
+        assert change.after is not None
+        game_results, game_chips = _revision_rows(game, Preview(version, change.after), data)
+        results += game_results
+        chips += game_chips
+        entries.append(
+            audit_entry(
+                club=version.club,
+                actor=user,
+                action="game.resettle",
+                target=f"game:{game.pk}",
+                before=before,
+                after=snapshot_of(game, game_results, game_chips),
+                game=game,
+            )
+        )
+    Result.objects.bulk_create(results, batch_size=BULK_CHUNK)
+    ChipEvent.objects.bulk_create(chips, batch_size=BULK_CHUNK)
+    # The kept totals, once for the batch (league.standings.services).
+    standings_services.results_changed(
+        club=version.club_id, removed=removed, added=[r for r in results if r.counted]
+    )
+    audit_many(entries)
 
 
 def resettle_count(*, version: RulesVersion) -> int:

@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Min, Q
 
+from league.core.bulk import bulk_set
 from league.models import ChipEvent, Game, Member, Result, Season
 from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
 from league.standings import rating
@@ -137,7 +138,7 @@ def _apply(
                 fields.add(name)
             rows.append(row)
     if rows:
-        model.objects.bulk_update(rows, sorted(fields), batch_size=CHUNK)
+        bulk_set(model, rows, sorted(fields), batch_size=CHUNK)
 
 
 def _scopes_q(scopes: set[int | None]) -> Q:

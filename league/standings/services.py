@@ -38,6 +38,7 @@ from django.db import transaction
 from django.db.models import Count, F, IntegerField, Max, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, Greatest
 
+from league.core.bulk import bulk_set
 from league.models import Club, Game, Member, Result, Season
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
 from league.standings import hand_totals, kept, tasks
@@ -277,7 +278,7 @@ def _move_days(club_id: int, days: dict[tuple[int, datetime.date], _Delta]) -> N
             setattr(row, name, getattr(row, name) + value)
             fields.add(name)
     if rows and fields:
-        MemberDay.objects.bulk_update(rows, sorted(fields), batch_size=500)
+        bulk_set(MemberDay, rows, sorted(fields), batch_size=500)
 
 
 def games_counted(*, games: Sequence[Game]) -> None:
