@@ -107,6 +107,7 @@ MODELS: tuple[type[models.Model], ...] = (
     TableGame,
     Hand,
     HandStat,
+    LedgerEntry,  # before Adjustment, whose yen is a ledger entry
     Team,
     TeamMember,
     Adjustment,
@@ -114,7 +115,6 @@ MODELS: tuple[type[models.Model], ...] = (
     TeamSlot,
     Stage,
     StageEntry,
-    LedgerEntry,
     AuditLog,
     ApiToken,
     Invitation,
