@@ -420,7 +420,9 @@ def match_day_schedule(
     order they were made, at tables of the rules' players) on `date`: a table per round and
     group of teams, a slot per team in its seat. The season's rounds go on from the last one
     scheduled, so that the fixture's evenness holds over the season's whole cycles. In a later
-    stage of teams (a final), only those who went through play, from its own first round."""
+    stage of teams (a final), only those who went through play, from its own first round.
+    Teams off a multiple of the table size sit out in turn (scoring.fixtures' byes): the teams
+    sitting a round out have no table in it."""
     errors: dict[str, list[str]] = {}
     if not (season.start <= date <= season.end):
         errors["date"] = [_("Choose a date within the season.")]
@@ -436,11 +438,11 @@ def match_day_schedule(
         try:
             cycle = fixtures(len(teams), size)
         except ValueError:
-            raise ServiceError.one(
-                NON_FIELD,
-                _("A team match day needs a multiple of %(n)d teams (%(count)d now).")
-                % {"n": size, "count": len(teams)},
-            ) from None
+            if len(teams) < size:
+                message = _("A team match day needs at least %(n)d teams (%(count)d now).")
+            else:
+                message = _("No fixture is known for %(count)d teams at tables of %(n)d.")
+            raise ServiceError.one(NON_FIELD, message % {"n": size, "count": len(teams)}) from None
         last = TeamMatch.objects.filter(season=season).aggregate(n=Max("round"))["n"] or 0
         matches: list[TeamMatch] = []
         slots: list[TeamSlot] = []
