@@ -46,6 +46,7 @@ from league.models.members import lock_live_members
 from league.models.money import LedgerEntry, entries_written
 from league.models.rules import rules_in_force
 from league.models.teams import TEAM_NAME_LENGTH, TEAM_SHORT_LENGTH
+from league.models.totals import MemberTotal
 from league.teams.selectors import stage_standings
 from scoring.fixtures import fixtures
 from scoring.stages import CARRY_MODES, carried
@@ -294,6 +295,11 @@ def adjustment_book(
         )
         if ledger is not None:
             entries_written.send(Adjustment, club_id=season.club_id, entries=[ledger])
+        if member is not None:  # listed in the season's standings, with 0 games if none
+            MemberTotal.objects.bulk_create(
+                [MemberTotal(club_id=season.club_id, member=member, season=season)],
+                ignore_conflicts=True,
+            )
         audit(
             club=season.club,
             actor=user,

@@ -103,6 +103,10 @@ def test_the_statement_page_and_my_page_show_the_adjustment(
     assert debts.status_code == 200 and a.name in debts.content.decode()
     _book(season, organiser, members[1], 100)  # the club owes: its row names the club
     assert organiser_client.get(reverse("debt_list", args=[club.slug])).status_code == 200
+    pot = organiser_client.get(reverse("club_pot", args=[club.slug])).content.decode()
+    assert "シーズン調整：遅刻" in pot  # the club's account names it
+    mine = organiser_client.get(reverse("member_statement", args=[club.slug, a.pk]))
+    assert "シーズン調整：遅刻" in mine.content.decode()
 
 
 def test_no_rate_no_yen_and_a_team_gets_no_yen(club, members, organiser, season):
