@@ -10,4 +10,5 @@ class LeagueConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from league.books import signals as books_signals  # noqa: F401  (entries from below)
         from league.standings import signals  # noqa: F401  (a season's totals follow its dates)

@@ -3,7 +3,9 @@
 Pure integers, no Django. A team league's day is rounds of tables of `table_size` teams (one
 slot per team); `fixtures(n, table_size)` gives one cycle of rounds in which
 
-- every team plays every round (the number of teams is a multiple of the table size);
+- every team plays every round (the number of teams is a multiple of the table size), or, when
+  it is not, the same number of teams sits out each round and every team sits out equally
+  often, in every stretch of `n` rounds (byes: Pantheon #453's 9 teams of 4);
 - every two teams meet an even number of times, at least twice;
 - every team starts in every seat (東, 南, 西, 北) equally often.
 
@@ -17,6 +19,14 @@ every count of meetings is multiplied by the number of rotations (an even number
 size, or twice it when odd). An 8-team league of 4 therefore has 28 rounds a cycle: each team
 plays 28 games, meets each other team 12 times and sits 7 times in each seat; M.League's 90-odd
 games a team are three cycles and a bit, which the league keeps track of by the round number.
+
+Byes: with `n` teams and `b = n mod table_size` left over, there are `n` blocks; block `j` sits
+out teams j, j+1, …, j+b−1 (mod n) and the others play the whole fixture of `n − b` teams
+among themselves. The blocks take turns, one round each: round r is block r mod n's next round.
+So every team sits out b rounds in every n, every pair plays together in some block (n > 2b)
+and meets an even number of times in each, and every team sits in every seat equally often
+over the cycle. 9 teams of 4: 9 blocks of the 8-team fixture, 252 rounds a cycle; every pair
+meets 84 times, every team sits out 28 rounds and sits 56 times in each seat.
 """
 
 from __future__ import annotations
@@ -98,6 +108,8 @@ def base_rounds(n: int, table_size: int) -> list[list[Table]]:
 
 def fixtures(n: int, table_size: int = 4) -> list[Round]:
     """One cycle of rounds for `n` teams (see the module's note), deterministic."""
+    if table_size >= 2 and n > table_size and n % table_size:
+        return _with_byes(n, table_size)
     base = base_rounds(n, table_size)
     rotations = table_size if table_size % 2 == 0 else 2 * table_size
     out: list[Round] = []
@@ -106,6 +118,29 @@ def fixtures(n: int, table_size: int = 4) -> list[Round]:
         for tables in base:
             out.append(tuple(t[s:] + t[:s] for t in tables))
     return out
+
+
+def _with_byes(n: int, table_size: int) -> list[Round]:
+    """The cycle of `n` teams when some sit out each round (the module's note: byes)."""
+    b = n % table_size
+    inner = fixtures(n - b, table_size)  # a multiple of the table size: no byes inside
+    blocks = []
+    for j in range(n):
+        out = {(j + i) % n for i in range(b)}
+        playing = [t for t in range(n) if t not in out]
+        blocks.append([tuple(tuple(playing[x] for x in t) for t in r) for r in inner])
+    return [blocks[j][i] for i in range(len(inner)) for j in range(n)]
+
+
+def sit_outs(rounds: list[Round], n: int) -> Counter[int]:
+    """How often each of the `n` teams sat a round out."""
+    count: Counter[int] = Counter(dict.fromkeys(range(n), 0))
+    for tables in rounds:
+        seated = {t for table in tables for t in table}
+        for t in range(n):
+            if t not in seated:
+                count[t] += 1
+    return count
 
 
 def meetings(rounds: list[Round]) -> Counter[tuple[int, int]]:

@@ -251,7 +251,8 @@ def club_books(*, club: Club) -> Books:
             days[member_id] += yen
     owed: dict[int, int] = defaultdict(int)
     for d in debts:
-        owed[d.debtor_id] -= d.remaining
+        if d.debtor_id is not None:  # None: the club owes a season bonus
+            owed[d.debtor_id] -= d.remaining
         if d.creditor_id is not None:
             owed[d.creditor_id] += d.remaining
     ids = set(days) | set(owed)

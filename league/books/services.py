@@ -21,6 +21,7 @@ What each entry kind does, as in the reference:
 | loan | borrower +a, payee −a (`borrowed`) | lender +a, payee −a; borrower owes lender a |
 | deferral (+ s) | borrower +a, payee −a (`deferred`) | borrower −s, payee +s; owes payee a+s |
 | expense / prize | | (the club's account −a) |
+| adjustment (a season's yen) | | borrower −a, payee +a (one is the club); owed until paid |
 | reversal | the opposite of what it reverses | |
 """
 
@@ -50,6 +51,7 @@ from league.models.games import stored_game_result
 Party = int | None
 NO_MONEY = scoring.rules_from_json({"preset": "takabari-kenko"})
 DEBT_KINDS = (LedgerEntry.LOAN, LedgerEntry.DEFERRAL)
+OWED_KINDS = (*DEBT_KINDS, LedgerEntry.ADJUSTMENT)  # entries that leave a debt until paid
 SETTLED_BY = {  # which column of DayAccount an entry's day effect goes to
     LedgerEntry.PAYMENT: "paid",
     LedgerEntry.LOAN: "borrowed",
@@ -85,6 +87,9 @@ def balance_effects(entry: LedgerEntry) -> dict[Party, int]:
     elif e.kind == LedgerEntry.DEFERRAL:
         out[e.borrower_id] = -sign * e.surcharge
         out[e.payee_id] = out.get(e.payee_id, 0) + sign * e.surcharge
+    elif e.kind == LedgerEntry.ADJUSTMENT:
+        out[e.borrower_id] = -sign * e.amount
+        out[e.payee_id] = out.get(e.payee_id, 0) + sign * e.amount
     return out
 
 
@@ -95,6 +100,8 @@ def club_line(entry: LedgerEntry) -> tuple[str, int] | None:
         return BookLine.SURCHARGE, sign * e.surcharge
     if e.kind in (LedgerEntry.EXPENSE, LedgerEntry.PRIZE):
         return entry.kind, -sign * e.amount
+    if e.kind == LedgerEntry.ADJUSTMENT:  # the club is owed a penalty, owes a bonus
+        return entry.kind, balance_effects(entry)[None]
     return None
 
 
@@ -295,7 +302,7 @@ def _debt_ids(entries: Iterable[LedgerEntry]) -> set[int]:
     ids = set()
     for entry in entries:
         _sign, e = _base(entry)
-        if e.kind in DEBT_KINDS:
+        if e.kind in OWED_KINDS:
             ids.add(e.pk)
         if e.debt_id is not None:
             ids.add(e.debt_id)
@@ -325,9 +332,9 @@ def post_debts(club_id: int, debt_ids: Iterable[int]) -> None:
             repaid[e.debt_id] = repaid.get(e.debt_id, 0) + e.amount
     rows = []
     for e in live:
-        if e.pk in ids and e.kind in DEBT_KINDS:
+        if e.pk in ids and e.kind in OWED_KINDS:
             loan = e.kind == LedgerEntry.LOAN
-            principal = e.amount if loan else e.amount + e.surcharge
+            principal = e.amount + (e.surcharge if e.kind == LedgerEntry.DEFERRAL else 0)
             paid = repaid.get(e.pk, 0)
             rows.append(
                 DebtAccount(
@@ -406,5 +413,5 @@ def club_rebuild(*, club_id: int) -> None:
         .order_by("id")
     )
     BookLine.objects.bulk_create([li for e in entries for li in _entry_lines(e)], batch_size=2000)
-    debts = LedgerEntry.objects.filter(club_id=club_id, kind__in=DEBT_KINDS)
+    debts = LedgerEntry.objects.filter(club_id=club_id, kind__in=OWED_KINDS)
     post_debts(club_id, debts.values_list("pk", flat=True))

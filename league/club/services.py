@@ -32,6 +32,7 @@ from league.core import names
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.readings import reading_of
 from league.models import (
+    Adjustment,
     ChipEvent,
     Club,
     Day,
@@ -161,6 +162,7 @@ def _moved_ids(gone: Member) -> dict[str, list[int]]:
         "ledger_payer": _ids(LedgerEntry.objects.filter(payer=gone)),
         "ledger_payee": _ids(LedgerEntry.objects.filter(payee=gone)),
         "ledger_borrower": _ids(LedgerEntry.objects.filter(borrower=gone)),
+        "adjustments": _ids(Adjustment.objects.filter(member=gone)),
         "days": list(attend.order_by("day_id").values_list("day_id", flat=True)),
         "shugi": _ids(DayShugi.objects.filter(winner=gone)),
         "draw_seats": _ids(DrawSeat.objects.filter(member=gone)),
@@ -291,6 +293,7 @@ def member_merge(*, keep: Member, gone: Member, user: User, key: str | None = No
         _base_update(LedgerEntry.objects.filter(payer=gone), payer=keep)
         _base_update(LedgerEntry.objects.filter(payee=gone), payee=keep)
         _base_update(LedgerEntry.objects.filter(borrower=gone), borrower=keep)
+        _base_update(Adjustment.objects.filter(member=gone), member=keep)  # with their yen
         DayShugi.objects.filter(winner=gone).update(winner=keep)
         through = Day.attendees.through.objects
         both = set(through.filter(member_id=keep.pk).values_list("day_id", flat=True))

@@ -919,7 +919,13 @@ DEBT_COLUMNS = (
 
 def _debt_rows(club: Club, debts: Iterable[money.Debt], today: datetime.date) -> list[list[Any]]:
     return [
-        [d.debtor.name, _party_name(club, d.creditor), d.remaining, d.since, d.age_days(today)]
+        [
+            _party_name(club, d.debtor),
+            _party_name(club, d.creditor),
+            d.remaining,
+            d.since,
+            d.age_days(today),
+        ]
         for d in sorted(debts, key=lambda d: (d.since, d.entry.pk))
     ]
 

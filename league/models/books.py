@@ -107,7 +107,9 @@ class OpenTransfer(models.Model):
 class DebtAccount(models.Model):
     entry = models.OneToOneField(LedgerEntry, on_delete=models.PROTECT, related_name="kept_debt")
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
-    debtor = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    debtor = models.ForeignKey(  # None: the club (a season bonus's yen it owes a member)
+        Member, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     creditor = models.ForeignKey(
         Member, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

@@ -7,11 +7,17 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.dispatch import Signal
 from django.utils.translation import gettext_lazy as _
 
 from league.models.clubs import Club
 from league.models.games import Day
 from league.models.members import Member
+
+# Sent by a writer below league.books (league.teams' adjustments) inside its transaction, holding
+# the club's lock, with `club_id` and the `entries` it created: league.books posts their kept rows
+# (league/books/signals.py), so they move with the records or not at all.
+entries_written = Signal()
 
 
 class DayShugi(models.Model):
@@ -59,6 +65,10 @@ class LedgerEntry(models.Model):
     EXPENSE = "expense"  # the club paid someone outside it (the venue) from its pot
     PRIZE = "prize"  # the club paid a champion from its pot
     REVERSAL = "reversal"  # undoes `reverses`
+    # The yen of a season adjustment (league.models.teams.Adjustment) between a member and the
+    # club, kept as a debt until paid: a penalty's `borrower` owes the club (payee None), a
+    # bonus's club owes the `payee` (borrower None). No day; undone with its adjustment.
+    ADJUSTMENT = "adjustment"
     KINDS = [
         (PAYMENT, _("payment")),
         (LOAN, _("loan")),
@@ -66,6 +76,7 @@ class LedgerEntry(models.Model):
         (EXPENSE, _("expense")),
         (PRIZE, _("prize")),
         (REVERSAL, _("reversal")),
+        (ADJUSTMENT, _("adjustment")),
     ]
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="ledger")

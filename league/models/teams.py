@@ -108,6 +108,14 @@ class Adjustment(models.Model):
     points = models.IntegerField(_("points"))  # tenths of 1,000 points, as Result.score
     rate = models.CharField(_("rate"), max_length=50, blank=True)  # a rules rate's name
     yen = models.BigIntegerField(_("yen"), null=True, blank=True)  # points at the rate
+    # A member's yen in the books: the ledger entry (kind adjustment, or the reversal of it)
+    entry = models.OneToOneField(
+        "league.LedgerEntry",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="adjustment",
+    )
     reason = models.CharField(_("reason"), max_length=200)
     reverses = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"

@@ -51,12 +51,12 @@ def _reference(club: Club) -> dict[str, dict[Any, Any]]:
         base = e.reverses if e.kind == LedgerEntry.REVERSAL else e
         assert base is not None
         sign = -1 if e.kind == LedgerEntry.REVERSAL else 1
-        if base.kind == LedgerEntry.DEFERRAL and change.get(None):
+        if base.kind in (LedgerEntry.DEFERRAL, LedgerEntry.ADJUSTMENT) and change.get(None):
             club_entries.append((when, e.pk, change[None]))
         elif base.kind in (LedgerEntry.EXPENSE, LedgerEntry.PRIZE):
             club_entries.append((when, e.pk, -sign * base.amount))
     debts = {
-        d.entry.pk: (d.debtor.pk, d.creditor_pk, d.principal, d.repaid, d.remaining, d.since)
+        d.entry.pk: (d.debtor_id, d.creditor_pk, d.principal, d.repaid, d.remaining, d.since)
         for d in money._debts(entries)
     }
     return {

@@ -14,6 +14,7 @@ Each entry kind does two things, kept apart below:
 | loan (lender pays for borrower) | borrower +a, payee −a | lender +a, payee −a | borrower owes lender a |
 | deferral (+ surcharge s) | borrower +a, payee −a | borrower −s, payee +s | borrower owes payee a+s |
 | expense / prize | | | (the club's pot only) |
+| adjustment (a season's yen) | | borrower −a, payee +a | borrower owes payee a (one is the club) |
 | reversal | the opposite of the entry it reverses |
 """
 
@@ -88,6 +89,9 @@ def _effects(entry: LedgerEntry) -> tuple[Effects, Effects]:
         day[payee] -= a
         balance[borrower] -= entry.surcharge
         balance[payee] += entry.surcharge
+    elif entry.kind == LedgerEntry.ADJUSTMENT:
+        balance[borrower] -= a
+        balance[payee] += a
     return dict(day), dict(balance)
 
 
@@ -370,8 +374,8 @@ def transfer_defer(
 
 @dataclass(frozen=True)
 class Debt:
-    entry: LedgerEntry  # the loan or deferral
-    debtor: Member
+    entry: LedgerEntry  # the loan, deferral or adjustment
+    debtor: Member | None  # None: the club (a season bonus's yen)
     creditor: Member | None  # None: the club
     principal: int  # with any surcharge
     repaid: int
@@ -383,6 +387,10 @@ class Debt:
     @property
     def creditor_pk(self) -> int | None:
         return self.creditor.pk if self.creditor is not None else None
+
+    @property
+    def debtor_id(self) -> int | None:
+        return self.debtor.pk if self.debtor is not None else None
 
     @property
     def since(self) -> datetime.date:
@@ -409,6 +417,8 @@ def _debts(entries: Sequence[LedgerEntry]) -> list[Debt]:
             debts.append(Debt(e, e.borrower, e.payer, e.amount, repaid[e.pk]))
         elif e.kind == LedgerEntry.DEFERRAL:
             debts.append(Debt(e, e.borrower, e.payee, e.amount + e.surcharge, repaid[e.pk]))
+        elif e.kind == LedgerEntry.ADJUSTMENT:
+            debts.append(Debt(e, e.borrower, e.payee, e.amount, repaid[e.pk]))
     return debts
 
 
@@ -494,6 +504,10 @@ def _reverse(entry: LedgerEntry, user: User, note: str, action: str) -> LedgerEn
     """Inside a transaction holding the club's lock: the reversal of `entry`, audited."""
     if entry.kind == LedgerEntry.REVERSAL:
         raise ServiceError.one(NON_FIELD, _("A correction cannot itself be reversed."))
+    if entry.kind == LedgerEntry.ADJUSTMENT:
+        raise ServiceError.one(
+            NON_FIELD, _("Undo the adjustment on the season's teams page: its points go with it.")
+        )
     if LedgerEntry.objects.filter(reverses=entry).exists():
         raise ServiceError.one(NON_FIELD, str(ALREADY_REVERSED))
     live_repayments = LedgerEntry.objects.filter(debt=entry).exclude(
@@ -715,7 +729,7 @@ class Position:
     def debts_total(self) -> int:
         """+ owed to the member, − owed by the member."""
         return sum(
-            d.remaining if d.debtor.pk != self.member_pk else -d.remaining for d in self.debts
+            d.remaining if d.debtor_id != self.member_pk else -d.remaining for d in self.debts
         )
 
     @property
@@ -740,7 +754,7 @@ class Accounts:
             for ledger in self.ledgers
             if ledger.outstanding.get(member.pk)
         ]
-        debts = [d for d in self.debts if member.pk in (d.debtor.pk, d.creditor_pk)]
+        debts = [d for d in self.debts if member.pk in (d.debtor_id, d.creditor_pk)]
         return Position(open_days, debts, member.pk)
 
     @property

@@ -34,7 +34,8 @@ def flow(entry: LedgerEntry, member_pk: int) -> int:
 
 def later(entry: LedgerEntry, member_pk: int) -> int:
     """What `entry` leaves to move on a later day, + to receive, − to pay: a deferral's amount with
-    its surcharge, a loan's amount owed to the lender. 0 for anything else."""
+    its surcharge, a loan's amount owed to the lender, a season adjustment's yen. 0 for anything
+    else."""
     original = entry.reverses if entry.kind == LedgerEntry.REVERSAL else entry
     if original is None:
         return 0
@@ -49,6 +50,11 @@ def later(entry: LedgerEntry, member_pk: int) -> int:
         if original.borrower_id == member_pk:
             return -original.amount * sign
         if original.payer_id == member_pk:
+            return original.amount * sign
+    if original.kind == LedgerEntry.ADJUSTMENT:  # a season penalty owed, a bonus to receive
+        if original.borrower_id == member_pk:
+            return -original.amount * sign
+        if original.payee_id == member_pk:
             return original.amount * sign
     return 0
 

@@ -76,6 +76,7 @@ def describe_entry(entry: LedgerEntry, me: Member) -> str:
     assert original is not None
     kind, payer, payee, borrower = original.kind, entry.payer, entry.payee, entry.borrower
     names = {"payer": _name(payer), "payee": _name(payee), "borrower": _name(borrower)}
+    names["note"] = original.note
     if kind == LedgerEntry.PAYMENT and original.debt_id is not None:
         text = _("Repaid %(payee)s") if payer == me else _("%(payer)s repaid a debt")
     elif kind == LedgerEntry.PAYMENT:
@@ -89,6 +90,8 @@ def describe_entry(entry: LedgerEntry, me: Member) -> str:
             text = _("Paid by %(payer)s for %(borrower)s")
     elif kind == LedgerEntry.DEFERRAL:
         text = _("Deferred paying %(payee)s") if borrower == me else _("%(borrower)s deferred")
+    elif kind == LedgerEntry.ADJUSTMENT:
+        text = _("Season adjustment: %(note)s")
     elif kind == LedgerEntry.PRIZE:
         text = _("Champion's prize from the club pot")
     else:
@@ -163,7 +166,7 @@ def _debt_rows(statement: money.Statement, today: datetime.date) -> list[DebtRow
         if owes:
             text = _("Owes %(name)s") % {"name": _name(debt.creditor)}
         else:
-            text = _("Owed by %(name)s") % {"name": debt.debtor.name}
+            text = _("Owed by %(name)s") % {"name": _name(debt.debtor)}
         rows.append(DebtRow(debt, text, debt.remaining, owes, debt.age_days(today)))
     return rows
 

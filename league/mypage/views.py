@@ -41,7 +41,7 @@ class DebtLine:
 def _debt_lines(position: money.Position, me: Member) -> list[DebtLine]:
     lines = []
     for debt in sorted(position.debts, key=lambda d: (d.since, d.entry.pk)):
-        owes = debt.debtor.pk == me.pk
+        owes = debt.debtor_id == me.pk
         other = debt.creditor if owes else debt.debtor
         lines.append(DebtLine(debt, other, owes, debt.remaining))
     return lines
@@ -50,7 +50,7 @@ def _debt_lines(position: money.Position, me: Member) -> list[DebtLine]:
 def _debt_lines_of(debts: list[money.Debt], me: Member) -> list[DebtLine]:
     return [
         DebtLine(
-            d, d.creditor if d.debtor.pk == me.pk else d.debtor, d.debtor.pk == me.pk, d.remaining
+            d, d.creditor if d.debtor_id == me.pk else d.debtor, d.debtor_id == me.pk, d.remaining
         )
         for d in debts
     ]

@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import (
     BooleanField,
     Count,
+    Exists,
     ExpressionWrapper,
     F,
     IntegerField,
@@ -26,7 +27,7 @@ from django.db.models import (
     Value,
     Window,
 )
-from django.db.models.functions import Coalesce, Rank
+from django.db.models.functions import Coalesce, NullIf, Rank
 from django.db.models.query import ValuesIterable
 
 from league.models import Adjustment, Club, HandStat, HandStatTotal, Member, Season
@@ -38,7 +39,8 @@ _INT = IntegerField()
 
 
 def _per_game(expression: Any, scale: int) -> ExpressionWrapper:
-    return ExpressionWrapper(expression * scale / F("games"), output_field=_INT)
+    """Per game; None for a row without games (a member listed for their adjustments)."""
+    return ExpressionWrapper(expression * scale / NullIf(F("games"), 0), output_field=_INT)
 
 
 def scope_for(
@@ -124,6 +126,9 @@ def standings(
     primary = F(field).desc() if descending else F(field).asc()
     if rate:
         rows = MemberRateTotal.objects.filter(club=club, rate=rate, games__gt=0)
+    elif season is not None:  # and members with adjustments, listed with 0 games if none
+        booked = Adjustment.objects.filter(season=season, member=OuterRef("member"))
+        rows = MemberTotal.objects.filter(Q(games__gt=0) | Exists(booked), club=club)
     else:
         rows = MemberTotal.objects.filter(club=club, games__gt=0)
     rows = rows.filter(season__isnull=True) if season is None else rows.filter(season=season)

@@ -39,7 +39,7 @@ from django.db.models import Count, F, IntegerField, Max, Q, QuerySet, Subquery,
 from django.db.models.functions import Coalesce, Greatest
 
 from league.core.bulk import bulk_set
-from league.models import Club, Game, Member, Result, Season
+from league.models import Adjustment, Club, Game, Member, Result, Season
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
 from league.standings import hand_totals, kept, tasks
 
@@ -337,6 +337,18 @@ def _insert_totals(club_id: int, season: Season | None, member_id: int | None = 
         ),
         batch_size=1000,
     )
+    if season is not None:  # a member with adjustments is listed, with 0 games if none
+        booked = Adjustment.objects.filter(season=season, member__isnull=False)
+        if member_id is not None:
+            booked = booked.filter(member_id=member_id)
+        MemberTotal.objects.bulk_create(
+            (
+                MemberTotal(club_id=club_id, member_id=m, season=season)
+                for m in booked.order_by().values_list("member", flat=True).distinct()
+            ),
+            batch_size=1000,
+            ignore_conflicts=True,
+        )
 
 
 def _insert_rate_totals(club_id: int, season: Season | None, rows: QuerySet[Result]) -> None:

@@ -19,6 +19,7 @@ from django.db.models import (
     F,
     IntegerField,
     OuterRef,
+    Q,
     QuerySet,
     Subquery,
     Sum,
@@ -288,16 +289,38 @@ def _member_days(season: Season, stage: Stage) -> dict[int, tuple[int, int]]:
     return {m: (g, s) for m, g, s in rows}
 
 
+def _stage_adjustments(season: Season, stage: Stage) -> list[tuple[int | None, int | None, int]]:
+    """(member, team, points) of the adjustments booked in `stage`: after the stage before it
+    closed (its carried points were fixed then), and before this one closed, unless it is the
+    last stage (which takes every later one). An adjustment has no date of play: the stage
+    open when it was booked is the one it counts in. One query."""
+    rows = Adjustment.objects.filter(season=season)
+    before = Stage.objects.filter(season=season, number__lt=stage.number).order_by("-number")
+    if stage.number > 1:  # nothing while the stage before is open (NULL compares false)
+        rows = rows.filter(created_at__gte=Subquery(before.values("closed_at")[:1]))
+    if stage.closed_at is not None:
+        later = Stage.objects.filter(season=season, number__gt=stage.number)
+        rows = rows.filter(Q(created_at__lt=stage.closed_at) | ~Exists(later))
+    return list(
+        rows.order_by()
+        .values("member", "team")
+        .annotate(s=Sum("points"))
+        .values_list("member", "team", "s")
+    )
+
+
 def stage_standings(*, stage: Stage, rosters: dict[int, int] | None = None) -> list[dict[str, Any]]:
     """A stage's standings, best first: each entrant (a member or a team) with its games and
     score in the stage's dates (the kept day totals; a team's are its members' now), the points
     it carried in, its total and position (ties share one). The first stage's entrants are
     everyone who played in its dates (members) or the season's teams; a later stage's, those
-    who went through (its entries). Stage totals count games only, not adjustments (they have
-    no date of play; they count in the season's standings). Four queries, three when
-    `rosters` (member → team) is given."""
+    who went through (its entries). The adjustments booked in the stage count in its total
+    (`adjust`; a member's for their team too, as the season's team standings), and a member
+    with adjustments but no game in the first stage is listed with 0 games. Five queries, four
+    when `rosters` (member → team) is given."""
     season = stage.season
     days = _member_days(season, stage)
+    booked = _stage_adjustments(season, stage)
     teams = stage.entrants == Stage.TEAMS
     rows: dict[int, dict[str, Any]] = {}
     entries = list(
@@ -329,7 +352,8 @@ def stage_standings(*, stage: Stage, rosters: dict[int, int] | None = None) -> l
                 "order": 0,
             }
     else:
-        names = dict(Member.objects.filter(pk__in=days).values_list("pk", "name"))
+        adjusted = {m for m, _t, _s in booked if m is not None}
+        names = dict(Member.objects.filter(pk__in={*days, *adjusted}).values_list("pk", "name"))
         for pk, name in names.items():
             rows[pk] = {
                 "key": pk,
@@ -340,6 +364,8 @@ def stage_standings(*, stage: Stage, rosters: dict[int, int] | None = None) -> l
                 "carried": 0,
                 "order": 0,
             }
+    for row in rows.values():
+        row["adjust"] = 0
     if teams:
         if rosters is None:
             rosters = dict(
@@ -352,13 +378,23 @@ def stage_standings(*, stage: Stage, rosters: dict[int, int] | None = None) -> l
             if row is not None:
                 row["games"] += g
                 row["score"] += s
+        for member, team, points in booked:
+            row = rows.get(team if team is not None else rosters.get(member or 0, 0))
+            if row is not None:
+                row["adjust"] += points
     else:
         for member, (g, s) in days.items():
             row = rows.get(member)
             if row is not None:
                 row["games"], row["score"] = g, s
+        for member, _team, points in booked:
+            row = rows.get(member or 0)
+            if row is not None:
+                row["adjust"] += points
     entrants = [
-        stages.Entrant(key=r["key"], total=r["carried"] + r["score"], order=r["order"])
+        stages.Entrant(
+            key=r["key"], total=r["carried"] + r["score"] + r["adjust"], order=r["order"]
+        )
         for r in rows.values()
     ]
     through = set()

@@ -4,8 +4,11 @@ Teams: `team_create` and `team_edit` (name, short name, colour, roster, captains
 on at most one team per season; a roster change leaves the old row with `removed_at` set.
 
 Adjustments: `adjustment_book` (a penalty, bonus or chombo to a member or a team, with its points
-and, where the season's rules keep money, its yen at a chosen rate) and `adjustment_reverse`
-(a new entry with the opposite amounts). Nothing is updated or deleted.
+and, where the season's rules keep money, a member's yen at a chosen rate) and
+`adjustment_reverse` (a new entry with the opposite amounts). Nothing is updated or deleted.
+A member's yen reaches the books in the same transaction: a ledger entry of kind adjustment
+(a penalty: the member owes the club; a bonus: the club owes the member, a debt until paid),
+undone by its reversal, posted by league.books through `entries_written`.
 """
 
 from __future__ import annotations
@@ -39,8 +42,11 @@ from league.models import (
 from league.models.audit import User, audit
 from league.models.clubs import lock_club
 from league.models.draw import table_label
+from league.models.members import lock_live_members
+from league.models.money import LedgerEntry, entries_written
 from league.models.rules import rules_in_force
 from league.models.teams import TEAM_NAME_LENGTH, TEAM_SHORT_LENGTH
+from league.models.totals import MemberTotal
 from league.teams.selectors import stage_standings
 from scoring.fixtures import fixtures
 from scoring.stages import CARRY_MODES, carried
@@ -250,7 +256,9 @@ def adjustment_book(
     elif len(reason) > 200:
         errors["reason"] = [_("Use at most %(n)d characters.") % {"n": 200}]
     yen = None
-    if rate:
+    if rate and team is not None:
+        errors["rate"] = [_("Yen is booked to a member: leave the rate empty for a team.")]
+    elif rate:
         rates = season_rates(season)
         if rate not in rates:
             errors["rate"] = [_("Choose one of the rates of the season's rules.")]
@@ -260,6 +268,18 @@ def adjustment_book(
         raise ServiceError(errors)
     with transaction.atomic():
         lock_club(season.club_id)
+        ledger = None
+        if yen and member is not None:
+            lock_live_members([member.pk], shared=True)  # as every money writer
+            ledger = LedgerEntry.objects.create(
+                club_id=season.club_id,
+                kind=LedgerEntry.ADJUSTMENT,
+                borrower=member if yen < 0 else None,  # owes the club a penalty
+                payee=member if yen > 0 else None,  # is owed a bonus by the club
+                amount=abs(yen),
+                note=reason,
+                created_by=user if getattr(user, "is_authenticated", False) else None,
+            )
         entry = Adjustment.objects.create(
             club_id=season.club_id,
             season=season,
@@ -270,8 +290,16 @@ def adjustment_book(
             rate=rate,
             yen=yen,
             reason=reason,
+            entry=ledger,
             created_by=user if getattr(user, "is_authenticated", False) else None,
         )
+        if ledger is not None:
+            entries_written.send(Adjustment, club_id=season.club_id, entries=[ledger])
+        if member is not None:  # listed in the season's standings, with 0 games if none
+            MemberTotal.objects.bulk_create(
+                [MemberTotal(club_id=season.club_id, member=member, season=season)],
+                ignore_conflicts=True,
+            )
         audit(
             club=season.club,
             actor=user,
@@ -293,6 +321,7 @@ def _snapshot(entry: Adjustment) -> dict[str, object]:
         "rate": entry.rate,
         "yen": entry.yen,
         "reverses": entry.reverses_id,
+        "ledger": entry.entry_id,
     }
 
 
@@ -306,6 +335,28 @@ def adjustment_reverse(*, entry: Adjustment, user: User, reason: str = "") -> Ad
             raise ServiceError.one(NON_FIELD, _("A reversal cannot be undone: book it again."))
         if Adjustment.objects.filter(reverses=entry).exists():
             raise ServiceError.one(NON_FIELD, _("This adjustment was already undone."))
+        ledger = None
+        if entry.entry_id is not None:
+            original = LedgerEntry.objects.get(pk=entry.entry_id)
+            repaid = LedgerEntry.objects.filter(debt=original).exclude(
+                pk__in=LedgerEntry.objects.filter(reverses__debt=original).values("reverses")
+            )
+            if repaid.exists():
+                raise ServiceError.one(
+                    NON_FIELD,
+                    _("Its yen was paid in part or in full: correct the payments first."),
+                )
+            lock_live_members([original.borrower_id, original.payee_id], shared=True)
+            ledger = LedgerEntry.objects.create(
+                club_id=entry.club_id,
+                kind=LedgerEntry.REVERSAL,
+                borrower_id=original.borrower_id,
+                payee_id=original.payee_id,
+                amount=original.amount,
+                reverses=original,
+                note=reason[:200],
+                created_by=user if getattr(user, "is_authenticated", False) else None,
+            )
         reversal = Adjustment.objects.create(
             club_id=entry.club_id,
             season_id=entry.season_id,
@@ -317,8 +368,11 @@ def adjustment_reverse(*, entry: Adjustment, user: User, reason: str = "") -> Ad
             yen=None if entry.yen is None else -entry.yen,
             reason=reason[:200],
             reverses=entry,
+            entry=ledger,
             created_by=user if getattr(user, "is_authenticated", False) else None,
         )
+        if ledger is not None:
+            entries_written.send(Adjustment, club_id=entry.club_id, entries=[ledger])
         audit(
             club=entry.club,
             actor=user,
@@ -372,7 +426,9 @@ def match_day_schedule(
     order they were made, at tables of the rules' players) on `date`: a table per round and
     group of teams, a slot per team in its seat. The season's rounds go on from the last one
     scheduled, so that the fixture's evenness holds over the season's whole cycles. In a later
-    stage of teams (a final), only those who went through play, from its own first round."""
+    stage of teams (a final), only those who went through play, from its own first round.
+    Teams off a multiple of the table size sit out in turn (scoring.fixtures' byes): the teams
+    sitting a round out have no table in it."""
     errors: dict[str, list[str]] = {}
     if not (season.start <= date <= season.end):
         errors["date"] = [_("Choose a date within the season.")]
@@ -388,11 +444,11 @@ def match_day_schedule(
         try:
             cycle = fixtures(len(teams), size)
         except ValueError:
-            raise ServiceError.one(
-                NON_FIELD,
-                _("A team match day needs a multiple of %(n)d teams (%(count)d now).")
-                % {"n": size, "count": len(teams)},
-            ) from None
+            if len(teams) < size:
+                message = _("A team match day needs at least %(n)d teams (%(count)d now).")
+            else:
+                message = _("No fixture is known for %(count)d teams at tables of %(n)d.")
+            raise ServiceError.one(NON_FIELD, message % {"n": size, "count": len(teams)}) from None
         last = TeamMatch.objects.filter(season=season).aggregate(n=Max("round"))["n"] or 0
         matches: list[TeamMatch] = []
         slots: list[TeamSlot] = []

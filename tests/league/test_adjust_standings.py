@@ -148,3 +148,37 @@ def test_the_season_leader_counts_adjustments(club, members, organiser, season, 
     response = member_client.get(reverse("standings", args=[club.slug]))
     ((_season, leaders),) = response.context["season_leaders"]
     assert [(r["name"], r["total"]) for r in leaders] == [("土井", 620)]
+
+
+def test_a_member_with_adjustments_and_no_game_is_listed_with_0_games(
+    club, members, organiser, season, member_client
+):
+    """馬場 played no game of the season: a bonus lists them (0 games, no averages), in the
+    table, on the page (the same queries) and after the kept rows are rebuilt."""
+    from django.core.management import call_command
+
+    b = members[1]
+    url = reverse("season_standings", args=[club.slug, season.pk])
+    with CaptureQueriesContext(connection) as before:
+        member_client.get(url)
+    services.adjustment_book(
+        season=season, user=organiser, member=b, kind="bonus", points=100, reason="運営"
+    )
+    rows = stats.standings(club=club, start=season.start, end=season.end, seasons=[season])
+    baba = next(r for r in rows if r["name"] == "馬場")
+    assert (baba["games"], baba["scores"], baba["adjust"], baba["total"]) == (0, 0, 100, 100)
+    assert baba["average"] is None and baba["position"] == 2
+    with CaptureQueriesContext(connection) as after:
+        response = member_client.get(url)
+    assert len(after) == len(before) and "馬場" in response.content.decode()
+    workbook = member_client.get(
+        reverse("export_standings", args=[club.slug]), {"season": season.pk}
+    )
+    ws = load_workbook(io.BytesIO(b"".join(workbook.streaming_content))).worksheets[0]
+    assert "馬場" in [r[1] for r in ws.iter_rows(values_only=True)]
+    mine = mypage.standing(club=club, member=b, season=season)
+    assert mine is not None and mine.row["games"] == 0 and mine.row["total"] == 100
+    call_command("rebuild_aggregates", club.slug, verbosity=0)
+    assert ("馬場", 0, 100, 100, 2) in _rows(club, season)
+    # All time lists only who played.
+    assert "馬場" not in [r["name"] for r in stats.standings(club=club)]

@@ -112,6 +112,15 @@ def build_club(club: Club, organiser, members: list[Member]) -> None:
     teams.adjustment_book(
         season=season, user=organiser, team=team, kind="penalty", points=-50, reason="遅刻"
     )
+    teams.adjustment_book(  # a member's, with its yen in the books (a ledger entry)
+        season=season,
+        user=organiser,
+        member=b,
+        kind="chombo",
+        points=-200,
+        reason="誤ロン",
+        rate="0.3",
+    )
     # A team match table with a named slot, and a season's two stages, one entry carried in.
     match = TeamMatch.objects.create(club=club, season=season, date=DAY_2, round=1, position=0)
     TeamSlot.objects.create(match=match, team=team, seat=0, member=a)

@@ -25,10 +25,22 @@ from league import money
 from league.books import selectors as book_selectors
 from league.club import services as club_services
 from league.core.errors import ServiceError
-from league.models import BookLine, Club, Day, DayAccount, Game, LedgerEntry, Member, RulesVersion
+from league.models import (
+    Adjustment,
+    BookLine,
+    Club,
+    Day,
+    DayAccount,
+    Game,
+    LedgerEntry,
+    Member,
+    RulesVersion,
+    Season,
+)
 from league.money import reference
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
+from league.teams import services as team_services
 from tests.league.test_money_agreement import DATES, NAMES, RULES, Runner, _points
 
 pytestmark = pytest.mark.django_db
@@ -53,6 +65,8 @@ WRITERS = [
     "shugi",
     "attend",
     "merge",
+    "adjust",
+    "unadjust",
 ]
 OPS = st.lists(
     st.tuples(
@@ -141,6 +155,34 @@ class BooksRunner(Runner):
         if keep != gone:
             club_services.member_merge(keep=keep, gone=gone, user=self.user)
             self.members = list(Member.objects.filter(club=self.club).order_by("pk"))
+
+    def adjust(self, a: int, b: int, c: int) -> None:
+        """A season adjustment with yen (issue 25): a penalty owed to the club, a bonus it owes."""
+        season = Season.objects.get_or_create(
+            club=self.club, name="通年", defaults={"start": DATES[0], "end": DATES[-1]}
+        )[0]
+        live = list(Member.objects.filter(club=self.club, merged_into__isnull=True).order_by("pk"))
+        points = (1 + b % 300) * (1 if c % 2 else -1)
+        team_services.adjustment_book(
+            season=season,
+            user=self.user,
+            member=live[a % len(live)],
+            kind="bonus" if points > 0 else "penalty",
+            points=points,
+            reason="調整",
+            rate=["0.2", "0.3"][b % 2],
+        )
+
+    def unadjust(self, a: int, b: int, c: int) -> None:
+        live = list(
+            Adjustment.objects.filter(
+                club=self.club, reverses__isnull=True, reversed_by__isnull=True
+            )
+            .exclude(kind=Adjustment.REVERSAL)
+            .order_by("id")
+        )
+        if live:
+            team_services.adjustment_reverse(entry=live[a % len(live)], user=self.user)
 
 
 def make_club(slug: str = "books", rules: dict = SHUGI_RULES) -> tuple[Club, list[Member], object]:

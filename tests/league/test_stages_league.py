@@ -194,3 +194,52 @@ def test_a_stage_must_follow_the_one_before(mleague):
             data=services.StageInput("おまけ", FINAL, FINAL, entrants="members"),
         )
     assert {"advance", "first_day", "entrants"} <= set(e.value.errors)
+
+
+def test_adjustments_count_in_the_stage_they_were_booked_in(mleague):
+    """An adjustment counts in the stage open when it was booked (after the stage before it
+    closed, before its own close): a team's, and its members', for the team; a member with an
+    adjustment but no game is listed in a members' first stage with 0 games."""
+    club, organiser, season, teams, regular, final = mleague
+    _play_day(club, organiser, season, REGULAR, 2, TOP_DOWN)
+    player7 = teams[7].roster.get().member
+    services.adjustment_book(
+        season=season, user=organiser, team=teams[7], kind="bonus", points=1000, reason="特別"
+    )
+    services.adjustment_book(
+        season=season, user=organiser, member=player7, kind="bonus", points=500, reason="特別"
+    )
+    rows = {r["name"]: r for r in selectors.stage_standings(stage=regular)}
+    assert (rows["チーム7"]["adjust"], rows["チーム7"]["total"]) == (1500, -1002 + 1500)
+    assert rows["チーム7"]["through"] and rows["チーム7"]["position"] == 4  # 49.8: over チーム3
+    assert all(r["adjust"] == 0 for r in selectors.stage_standings(stage=final))
+    services.stage_close(stage=regular, user=organiser)
+    regular.refresh_from_db()
+    # Booked after the cut: the final's, not the regular stage's.
+    services.adjustment_book(
+        season=season, user=organiser, member=player7, kind="chombo", points=-200, reason="誤ロン"
+    )
+    assert {r["name"]: r["adjust"] for r in selectors.stage_standings(stage=regular)}[
+        "チーム7"
+    ] == 1500
+    final_rows = {r["name"]: r for r in selectors.stage_standings(stage=final)}
+    assert final_rows["チーム7"]["adjust"] == -200
+    assert final_rows["チーム7"]["total"] == final_rows["チーム7"]["carried"] - 200
+    # Individuals: a member who never played, with an adjustment, is listed with 0 games.
+    other = Season.objects.create(
+        club=club, name="個人戦", start=datetime.date(2026, 10, 1), end=datetime.date(2026, 12, 31)
+    )
+    cup = services.stage_create(
+        season=other,
+        user=organiser,
+        data=services.StageInput("予選", REGULAR, REGULAR, advance=2),
+    )
+    services.stage_create(
+        season=other, user=organiser, data=services.StageInput("決勝", FINAL, FINAL)
+    )
+    idle = Member.objects.create(club=club, name="見学")
+    services.adjustment_book(
+        season=other, user=organiser, member=idle, kind="bonus", points=100, reason="運営"
+    )
+    rows = {r["name"]: r for r in selectors.stage_standings(stage=cup)}
+    assert (rows["見学"]["games"], rows["見学"]["adjust"], rows["見学"]["total"]) == (0, 100, 100)

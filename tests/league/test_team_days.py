@@ -67,24 +67,47 @@ def test_a_day_schedules_the_next_rounds_of_the_fixture(season, four_teams, orga
     assert entry.after["matches"][0]["teams"] == [t.pk for t in four_teams]
 
 
-def test_a_day_needs_a_multiple_of_the_tables_teams_and_a_date_in_the_season(
-    season, four_teams, organiser, club
-):
+def test_a_day_needs_a_date_in_the_season_and_enough_teams(season, organiser, club):
     with pytest.raises(ServiceError) as e:
         services.match_day_schedule(
             season=season, user=organiser, date=datetime.date(2027, 1, 5), games=0
         )
     assert set(e.value.errors) == {"date", "games"}
-    extra = Member.objects.create(club=club, name="五番")
-    services.team_create(
-        season=season,
-        user=organiser,
-        data=services.TeamInput("紫組", "紫", "#805ad5", [extra], []),
-    )
+    for name in ("赤", "青", "黄"):
+        data = services.TeamInput(f"{name}組", name, "#c53030", [], [])
+        services.team_create(season=season, user=organiser, data=data)
     with pytest.raises(ServiceError) as e:
         services.match_day_schedule(season=season, user=organiser, date=D, games=1)
-    assert "5" in str(e.value.errors)
+    assert "3" in str(e.value.errors)
     assert not TeamMatch.objects.exists()
+
+
+def test_a_fifth_team_sits_out_in_turn(season, four_teams, organiser, club):
+    """5 teams at tables of 4: one team sits out each round, each once in five rounds, and over
+    the cycle (20 rounds) every team meets every other equally and sits in every seat."""
+    extra = Member.objects.create(club=club, name="五番")
+    five = [
+        *four_teams,
+        services.team_create(
+            season=season,
+            user=organiser,
+            data=services.TeamInput("紫組", "紫", "#805ad5", [extra], []),
+        ),
+    ]
+    services.match_day_schedule(season=season, user=organiser, date=D, games=5)
+    played = [set(m.slots.values_list("team", flat=True)) for m in TeamMatch.objects.all()]
+    assert len(played) == 5 and all(len(p) == 4 for p in played)
+    sat_out = Counter(t.pk for p in played for t in five if t.pk not in p)
+    assert sorted(sat_out.values()) == [1, 1, 1, 1, 1]
+    for date in (D2, datetime.date(2026, 10, 24), datetime.date(2026, 10, 31)):
+        services.match_day_schedule(season=season, user=organiser, date=date, games=5)
+    seats = Counter(TeamSlot.objects.values_list("team", "seat"))
+    assert len(seats) == 20 and set(seats.values()) == {4}
+    met = Counter()
+    for match in TeamMatch.objects.prefetch_related("slots"):
+        teams = sorted(s.team_id for s in match.slots.all())
+        met.update((a, b) for i, a in enumerate(teams) for b in teams[i + 1 :])
+    assert len(met) == 10 and set(met.values()) == {12}
 
 
 def test_captains_name_their_own_slot_organisers_any(

@@ -1,11 +1,13 @@
 """Team fixtures (scoring.fixtures): every team plays every round, every two teams meet an even
-number of times (at least twice), every team starts in every seat equally often."""
+number of times (at least twice), every team starts in every seat equally often; with a count of
+teams off the table size, the same number sits out each round and every team equally often, in
+every stretch of n rounds (Pantheon #453: 9 teams of 4)."""
 
 from __future__ import annotations
 
 import pytest
 
-from scoring.fixtures import NOT_A_MULTIPLE, fixtures, meetings, seat_counts
+from scoring.fixtures import fixtures, meetings, seat_counts, sit_outs
 
 
 def _check(n, size):
@@ -48,11 +50,44 @@ def test_other_league_sizes_are_even_if_not_equal(n):
     _check(n, 4)
 
 
-def test_a_team_count_off_the_table_size_is_refused():
-    with pytest.raises(ValueError, match=NOT_A_MULTIPLE):
-        fixtures(9, 4)
+def _check_byes(n, size):
+    rounds = fixtures(n, size)
+    out = n % size
+    for tables in rounds:
+        seated = [t for table in tables for t in table]
+        assert len(seated) == len(set(seated)) == n - out  # the same number sits out each round
+        assert all(len(table) == size for table in tables)
+    assert len(rounds) % n == 0
+    for start in range(0, len(rounds), n):  # every team sits out `out` rounds in every n
+        assert set(sit_outs(rounds[start : start + n], n).values()) == {out}
+    met = meetings(rounds)
+    assert len(met) == n * (n - 1) // 2
+    assert all(c >= 2 and c % 2 == 0 for c in met.values())
+    seats = seat_counts(rounds)
+    assert len(set(seats.values())) == 1 and len(seats) == n * size
+    return rounds, met, seats
+
+
+def test_nine_teams_of_four_sit_out_in_turn_and_meet_equally():
+    rounds, met, seats = _check_byes(9, 4)
+    assert len(rounds) == 252
+    assert set(met.values()) == {84} and set(seats.values()) == {56}
+    assert set(sit_outs(rounds, 9).values()) == {28}
+    assert [set(range(9)) - {t for table in r for t in table} for r in rounds[:9]] == [
+        {t} for t in range(9)
+    ]  # the first nine rounds: each team sits out once, in turn
+
+
+@pytest.mark.parametrize(("n", "size"), [(5, 4), (6, 4), (7, 4), (10, 4), (4, 3), (10, 3)])
+def test_other_counts_off_the_table_size_sit_out_evenly(n, size):
+    _check_byes(n, size)
+
+
+def test_too_few_teams_or_an_unsupported_size_is_refused():
     with pytest.raises(ValueError):
         fixtures(2, 4)
+    with pytest.raises(ValueError):
+        fixtures(7, 3)  # 6 teams of three-player tables: no design
 
 
 def test_deterministic():

@@ -108,6 +108,7 @@ MODELS: tuple[type[models.Model], ...] = (
     TableGame,
     Hand,
     HandStat,
+    LedgerEntry,  # before Adjustment, whose yen is a ledger entry
     Team,
     TeamMember,
     Adjustment,
@@ -115,7 +116,6 @@ MODELS: tuple[type[models.Model], ...] = (
     TeamSlot,
     Stage,
     StageEntry,
-    LedgerEntry,
     AuditLog,
     ApiToken,
     Invitation,
