@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from scoring_test_support import assert_one_line_error, run_cli
@@ -160,3 +163,14 @@ def test_an_unhashable_chombo_mode_is_bad_input_not_a_traceback(capsys, mode):
     game.pop("chips")
     line = refused_in_process(capsys, json.dumps(game))
     assert line.startswith("game 0: rules.chombo.mode: ")
+
+
+def test_a_reader_that_stops_early_is_not_an_error():
+    """`python -m scoring hand-presets | head -c 120` (as in the README) prints no traceback."""
+    root = Path(__file__).resolve().parents[2]
+    shell = f"{sys.executable} -m scoring hand-presets | head -c 120 >/dev/null"
+    run = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", shell], cwd=root, capture_output=True, text=True
+    )
+    assert run.stderr == ""
+    assert run.returncode == 0
