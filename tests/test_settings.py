@@ -197,3 +197,17 @@ def test_the_configured_database_migrates_and_stores():
     """Makes each CI leg create and use its test database (SQLite, or DATABASE_URL's)."""
     Group.objects.create(name="雀荘 東")
     assert Group.objects.get().name == "雀荘 東"
+
+
+@pytest.mark.django_db
+def test_the_suites_postgresql_connections_do_not_wait_for_the_disk():
+    """tests/conftest.py: the suite's own PostgreSQL connections commit with
+    synchronous_commit=off (the app's settings are not touched)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only (DATABASE_URL=postgres://…)")
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "off"
+    assert "synchronous_commit" not in str(env_database(Path("unused")).get("OPTIONS", {}))
