@@ -415,8 +415,9 @@ WINDS = "東南西北"
 
 def final_tables(*, stage: Stage, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A fixed-table stage's final tables as seated now: each with its label, its name for a
-    game's table ("Final A"), and its players in seat order (wind, place they went through in,
-    and their row of `rows`, the stage's standings: games, total, position). The table's games
+    game's table ("Final A"), and its players in seat order (wind, the order they went through
+    in, their place in the stage before, and from `rows`, the stage's standings: games, total,
+    position). The table's games
     are its players' (a final's game is one table's: league.teams.services.final_table_errors).
     One query."""
     by_member = {r["key"]: r for r in rows}
@@ -448,6 +449,7 @@ def final_tables(*, stage: Stage, rows: list[dict[str, Any]]) -> list[dict[str, 
                 "name": s["name"],
                 "member": s["member"],
                 "place": s["place"],
+                "qualified": row.get("order"),  # their place in the stage before (ties shared)
                 "games": row.get("games", 0),
                 "total": row.get("total", 0),
                 "position": row.get("position"),

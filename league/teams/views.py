@@ -24,7 +24,17 @@ from league.access import club_for
 from league.core import format as jancho
 from league.core.clock import today
 from league.core.errors import ServiceError, add_errors, show_errors
-from league.models import Adjustment, Club, Member, Season, Stage, Team, TeamMember, TeamSlot
+from league.models import (
+    Adjustment,
+    Club,
+    FinalSeat,
+    Member,
+    Season,
+    Stage,
+    Team,
+    TeamMember,
+    TeamSlot,
+)
 from league.teams import selectors, services
 from league.teams.forms import AdjustmentForm, MatchDayForm, StageForm, TeamForm
 
@@ -365,6 +375,11 @@ def stage_close(request: HttpRequest, slug: str, season_id: int, stage_id: int) 
         show_errors(request, e)
     else:
         messages.success(request, _("The stage was closed: those through are in the next one."))
+        seated = FinalSeat.objects.filter(
+            stage__season_id=season_id, stage__number=stage.number + 1, current=True
+        )
+        if seated.exists():
+            messages.success(request, _("The final tables were seated."))
     return redirect("season_stages", club.slug, season_id)
 
 
