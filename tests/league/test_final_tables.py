@@ -16,11 +16,14 @@ from django.urls import reverse
 
 from league.api import auth as api_auth
 from league.core.errors import ServiceError
+from league.excel import imports
 from league.models import AuditLog, FinalSeat, Game, Member, Season
 from league.recording import services as recording
 from league.teams import selectors, services
 from tests.conftest import make_club, make_user
 from tests.league.test_api import call
+from tests.league.test_imports import game as sheet_game
+from tests.league.test_imports import plan_of, simple
 
 QUAL = datetime.date(2026, 10, 10)
 FINAL = datetime.date(2026, 11, 3)
@@ -283,3 +286,21 @@ def test_the_form_and_the_api_refuse_a_non_finalist_and_the_page_shows_the_table
     for name in ("P3", "P5", "P6", "P7"):
         assert f"{name} " not in final_card and f">{name}<" not in final_card
     assert "この卓の半荘を記録" in final_card
+
+
+def test_an_import_with_a_non_finalist_at_the_final_is_refused_at_its_cell(cup):
+    club, organiser, _season, _players, qual, _final = cup
+    services.stage_close(stage=qual, user=organiser)
+    final_four = (("P0", 40100), ("P4", 30000), ("P1", 20000), ("P2", 9900))
+    others = (("P3", 40100), ("P5", 30000), ("P6", 20000), ("P7", 9900))
+    wrong = (("P0", 40100), ("P4", 30000), ("P1", 20000), ("P5", 9900))
+    data = simple(*(sheet_game(*g, date=FINAL, table="") for g in (final_four, others, wrong)))
+    plan = plan_of(club, data)
+    assert plan.ready, plan.problems
+    with pytest.raises(imports.ImportFailed) as e:
+        imports.plan_apply(plan=plan, user=organiser)
+    (problem,) = e.value.problems
+    assert problem.row == 4 and "P5" in problem.message  # the third game's row, P5's cell
+    assert not Game.objects.filter(date=FINAL).exists()  # all or nothing
+    data = simple(*(sheet_game(*g, date=FINAL, table="") for g in (final_four, others)))
+    assert len(imports.plan_apply(plan=plan_of(club, data), user=organiser)) == 2
