@@ -478,6 +478,20 @@ class StageRowOut(Schema):
     through: bool
 
 
+class FinalSeatOut(Schema):
+    member_id: int
+    name: str
+    wind: str = Field(description="The seat of the table's first hanchan: 東 is 起家.")
+    place: int = Field(description="The order they went through in, from 1.")
+
+
+class FinalTableOut(Schema):
+    label: str
+    drawn: bool = Field(description="The seats were drawn; else by place.")
+    games: int = Field(description="Hanchan played at the table.")
+    seats: list[FinalSeatOut]
+
+
 class StageOut(Schema):
     number: int
     name: str
@@ -489,8 +503,12 @@ class StageOut(Schema):
     bonus: list[int]
     ties: str
     fixed_table: bool
+    seating: str = Field(description="A fixed table's seats: by place (order) or drawn (draw).")
     closed: bool
     rows: list[StageRowOut]
+    tables: list[FinalTableOut] = Field(
+        description="A fixed-table stage of members: its final tables as seated now."
+    )
 
 
 class StagesOut(Schema):

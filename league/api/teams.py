@@ -120,8 +120,30 @@ def season_stages(request: HttpRequest, slug: Slug, season_id: SeasonPath) -> di
                     k: getattr(stage, k)
                     for k in ("number", "name", "first_day", "last_day", "entrants", "advance")
                 },
-                **{k: getattr(stage, k) for k in ("carry", "bonus", "ties", "fixed_table")},
+                **{
+                    k: getattr(stage, k)
+                    for k in ("carry", "bonus", "ties", "fixed_table", "seating")
+                },
                 "closed": stage.closed_at is not None,
+                "tables": [
+                    {
+                        "label": t["label"],
+                        "drawn": t["drawn"],
+                        "games": t["games"],
+                        "seats": [
+                            {
+                                "member_id": p["member"],
+                                **{k: p[k] for k in ("name", "wind", "place")},
+                            }
+                            for p in t["seats"]
+                        ],
+                    }
+                    for t in (
+                        selectors.final_tables(stage=stage, rows=rows)
+                        if stage.fixed_table and stage.entrants == Stage.MEMBERS
+                        else []
+                    )
+                ],
                 "rows": [
                     {
                         "id": r["key"],

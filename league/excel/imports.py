@@ -1199,6 +1199,9 @@ def plan_apply(
         # game_record's validation for each game, now with the new members in their seats;
         # then every game written in bulk, with game_record's rows and audit entries.
         checked, problems = [], []
+        finals = services.final_tables_of(
+            club=plan.club, dates={g.data.date for g in planned_games}
+        )
         for planned in planned_games:
             if progress is not None:
                 progress()
@@ -1209,6 +1212,8 @@ def plan_apply(
             try:
                 version = planned.preview.rules_version
                 preview = services.game_preview(club=plan.club, data=data, version=version)
+                if final := services.final_table_problems(finals, data):
+                    raise ServiceError(final)
             except ServiceError as e:
                 problems += _error_problems(planned.source, e)
                 continue

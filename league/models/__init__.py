@@ -31,6 +31,7 @@ from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTot
 from league.models.teams import (
     Adjustment,
     AdjustmentQuerySet,
+    FinalSeat,
     Stage,
     StageEntry,
     Team,
@@ -59,6 +60,7 @@ __all__ = [
     "DrawSeat",
     "DrawTable",
     "ExportFile",
+    "FinalSeat",
     "Game",
     "Hand",
     "HandStat",

@@ -217,7 +217,9 @@ class Stage(models.Model):
     how many go through to the next stage (`advance`, none for the last), the tie order at the
     cut, and what they carry (scoring.stages). Its entrants are everyone for the first stage,
     members or teams; for a later one, the `StageEntry` rows written when the stage before it
-    closed. A fixed table: the stage is one table of those through, no draw."""
+    closed. A fixed table: the stage is one table of those through, no draw; for members, they
+    are seated at final tables (`FinalSeat`) when the stage before closes, `seating` saying how
+    the seats go (the places' order, or drawn)."""
 
     MEMBERS = "members"
     TEAMS = "teams"
@@ -229,6 +231,7 @@ class Stage(models.Model):
         ("bonus", _("a bonus by place")),
     ]
     TIES = [("seat", _("exactly N (tie order)")), ("split", _("everyone tied at the cut"))]
+    SEATING = [("order", _("by place (the top qualifier is East)")), ("draw", _("drawn"))]
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="stages")
@@ -242,6 +245,7 @@ class Stage(models.Model):
     bonus = models.JSONField(_("bonus by place"), default=list, blank=True)  # tenths, by place
     ties = models.CharField(_("ties at the cut"), max_length=10, choices=TIES, default="seat")
     fixed_table = models.BooleanField(_("fixed table"), default=False)
+    seating = models.CharField(_("seats"), max_length=10, choices=SEATING, default="order")
     closed_at = models.DateTimeField(null=True, blank=True)
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -297,3 +301,38 @@ class StageEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stage_id}: {self.member_id or self.team_id}"
+
+
+class FinalSeat(models.Model):
+    """A finalist's seat at a fixed-table stage of members: the table (0 = A; the places in
+    blocks, the top ones at A), the seat of its first hanchan (0 = 東, 起家) and the place they
+    went through in. A seating is a revision of the stage's rows: seating again (a new draw)
+    writes a new revision and marks the rows before it `current=False`; nothing is deleted."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="final_seats")
+    revision = models.PositiveIntegerField(default=1)
+    table = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    place = models.PositiveIntegerField()  # the order they went through in, from 1
+    drawn = models.BooleanField(default=False)  # the seats were drawn, not by place
+    current = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["stage", "revision", "table", "seat"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stage", "revision", "member"], name="final_seat_member_once"
+            ),
+            models.UniqueConstraint(
+                fields=["stage", "revision", "table", "seat"], name="final_seat_once"
+            ),
+        ]
+        indexes = [models.Index(fields=["stage", "current"], name="final_seat_current")]
+
+    def __str__(self) -> str:
+        return f"{self.stage_id}.{self.revision} {self.table}/{self.seat}: {self.member_id}"

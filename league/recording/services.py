@@ -311,6 +311,24 @@ def game_preview(
     return Preview(version, result, [s.member for s in data.seats])
 
 
+def check_final_table(*, club: Club, data: GameInput) -> None:
+    """On the dates of a seated fixed-table final, a game with a finalist is one final table's,
+    its players exactly the table's (league.teams.services.final_table_errors): else a
+    ServiceError naming the seats. One query."""
+    teams.final_table_check(club_id=club.pk, date=data.date, members=[s.member for s in data.seats])
+
+
+def final_tables_of(*, club: Club, dates: Iterable[datetime.date]) -> list[Any]:
+    """The seated final tables over `dates` (league.teams.services.final_tables), for checking
+    many games with final_table_problems. One query."""
+    return teams.final_tables(club_id=club.pk, dates=dates)
+
+
+def final_table_problems(finals: Sequence[Any], data: GameInput) -> dict[str, list[str]]:
+    """check_final_table's errors for one game, over final_tables_of's tables."""
+    return teams.final_table_errors(finals, data.date, [s.member for s in data.seats])
+
+
 def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
     """Store a settled revision's rows; the rows of earlier revisions stop counting, and the
     kept totals (league.standings.services) move with them in the same transaction."""
@@ -404,6 +422,7 @@ def game_record(
             existing = _game_by_submission(club, data.submission_key)
             if existing is not None:
                 return existing
+            check_final_table(club=club, data=data)
             _check_duplicate(club, data, confirm_duplicate)
             number = (day.games.aggregate(n=Max("number"))["n"] or 0) + 1
             game = Game.objects.create(
@@ -473,6 +492,11 @@ def games_record_bulk(
             | {c.winner.pk for data, _preview in games for c in data.chips}
             | {c.discarder.pk for data, _preview in games for c in data.chips if c.discarder}
         )
+        finals = final_tables_of(club=club, dates=dates)  # as game_record checks
+        for data, _preview in games:
+            problems = final_table_problems(finals, data)
+            if problems:
+                raise ServiceError(problems)
         numbers = dict(
             Game.objects.filter(day__in=list(days.values()))
             .order_by()
@@ -586,6 +610,8 @@ def game_edit(
             club=game.club, data=data, version=game.rules_version, check_date=False
         )
         before = game_snapshot(game)
+        if {p["member"] for p in before["players"]} != {s.member.pk for s in data.seats}:
+            check_final_table(club=game.club, data=data)  # new players: a final's still hold
         if _result_key((p["member"], p["points"]) for p in before["players"]) != _result_key(
             (s.member.pk, s.points) for s in data.seats
         ):  # players or points changed: the edit may make it repeat another game

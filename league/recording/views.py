@@ -254,7 +254,9 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
                     return redirect("team_day", club.slug, season_id, game.date)
                 return redirect("day_detail", club.slug, game.date)
             data = form.game_input()
-            preview = services.game_preview(club=club, data=data)
+            settled = services.game_preview(club=club, data=data)
+            services.check_final_table(club=club, data=data)  # said before saving, too
+            preview = settled
             rate_warning = _rate_warning(club, data)
             duplicate = services.duplicate_of(club=club, data=data)
         except ServiceError as e:

@@ -174,7 +174,17 @@ class StageForm(forms.Form):
             "Points for 1st, 2nd, … separated by commas or spaces, e.g. 30 20 10."
         ),
     )
-    fixed_table = forms.BooleanField(label=gettext_lazy("A fixed table"), required=False)
+    fixed_table = forms.BooleanField(
+        label=gettext_lazy("A fixed table"),
+        required=False,
+        help_text=gettext_lazy(
+            "Members: those through from the stage before are seated at final tables of the"
+            " rules' players, the top places at table A; only they play its games."
+        ),
+    )
+    seating = forms.ChoiceField(
+        label=gettext_lazy("Seats at a fixed table"), choices=Stage.SEATING, required=False
+    )
 
     def _date(self, name: str) -> datetime.date:
         try:

@@ -27,9 +27,11 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
 from league.models import (
     Adjustment,
+    FinalSeat,
     Member,
     Result,
     Season,
@@ -406,3 +408,52 @@ def stage_standings(*, stage: Stage, rosters: dict[int, int] | None = None) -> l
         row.update(total=e.total, position=position, through=e.key in through)
         out.append(row)
     return out
+
+
+WINDS = "東南西北"
+
+
+def final_tables(*, stage: Stage, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A fixed-table stage's final tables as seated now: each with its label, its name for a
+    game's table ("Final A"), and its players in seat order (wind, the order they went through
+    in, their place in the stage before, and from `rows`, the stage's standings: games, total,
+    position). The table's games
+    are its players' (a final's game is one table's: league.teams.services.final_table_errors).
+    One query."""
+    by_member = {r["key"]: r for r in rows}
+    seats = (
+        FinalSeat.objects.filter(stage=stage, current=True)
+        .order_by("table", "seat")
+        .values("table", "seat", "member", "place", "drawn", "revision", "created_at")
+        .annotate(name=F("member__name"))
+    )
+    tables: dict[int, dict[str, Any]] = {}
+    for s in seats:
+        label = table_label(s["table"])
+        table = tables.setdefault(
+            s["table"],
+            {
+                "label": label,
+                "name": _("Final %(table)s") % {"table": label},
+                "drawn": s["drawn"],
+                "revision": s["revision"],
+                "seated_at": s["created_at"],
+                "seats": [],
+                "games": 0,
+            },
+        )
+        row = by_member.get(s["member"], {})
+        table["seats"].append(
+            {
+                "wind": WINDS[s["seat"]] if s["seat"] < len(WINDS) else "",
+                "name": s["name"],
+                "member": s["member"],
+                "place": s["place"],
+                "qualified": row.get("order"),  # their place in the stage before (ties shared)
+                "games": row.get("games", 0),
+                "total": row.get("total", 0),
+                "position": row.get("position"),
+            }
+        )
+        table["games"] = max(table["games"], row.get("games", 0))
+    return list(tables.values())

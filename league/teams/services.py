@@ -14,8 +14,9 @@ undone by its reversal, posted by league.books through `entries_written`.
 from __future__ import annotations
 
 import datetime
+import random
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied
@@ -28,8 +29,10 @@ from league.core.errors import NON_FIELD, ServiceError
 from league.models import (
     Adjustment,
     Club,
+    FinalSeat,
     Game,
     Member,
+    Result,
     RulesVersion,
     Season,
     Stage,
@@ -581,6 +584,7 @@ class StageInput:
     bonus: Sequence[int] = ()
     ties: str = "seat"
     fixed_table: bool = False
+    seating: str = "order"  # a fixed table of members: seats by place, or "draw"
 
 
 def stage_snapshot(stage: Stage) -> dict[str, object]:
@@ -595,6 +599,7 @@ def stage_snapshot(stage: Stage) -> dict[str, object]:
         "bonus": list(stage.bonus),
         "ties": stage.ties,
         "fixed_table": stage.fixed_table,
+        "seating": stage.seating,
     }
 
 
@@ -615,6 +620,8 @@ def stage_create(*, season: Season, user: User, data: StageInput) -> Stage:
         errors["ties"] = [_("Choose how ties at the cut go.")]
     if data.advance is not None and not (1 <= data.advance <= 1000):
         errors["advance"] = [_("Enter how many go through (1 or more), or leave it empty.")]
+    if data.seating not in ("order", "draw"):
+        errors["seating"] = [_("Choose how the seats at a fixed table go.")]
     if data.last_day < data.first_day:
         errors["last_day"] = [_("The last day comes on or after the first.")]
     elif not (season.start <= data.first_day and data.last_day <= season.end):
@@ -631,6 +638,10 @@ def stage_create(*, season: Season, user: User, data: StageInput) -> Stage:
                 errors["entrants"] = [_("Every stage of an event has members or every one teams.")]
             if before.number >= MAX_STAGES:
                 errors["name"] = [_("An event has at most %(n)d stages.") % {"n": MAX_STAGES}]
+        if data.fixed_table and data.entrants == Stage.MEMBERS and "first_day" not in errors:
+            problem = _fixed_table_problem(season, before, data.first_day)
+            if problem:
+                errors["fixed_table"] = [problem]
         if errors:
             raise ServiceError(errors)
         stage = Stage.objects.create(
@@ -646,6 +657,7 @@ def stage_create(*, season: Season, user: User, data: StageInput) -> Stage:
             bonus=list(data.bonus),
             ties=data.ties,
             fixed_table=data.fixed_table,
+            seating=data.seating,
         )
         audit(
             club=season.club,
@@ -695,6 +707,9 @@ def stage_close(*, stage: Stage, user: User) -> list[StageEntry]:
             for r in through
         ]
         StageEntry.objects.bulk_create(entries)
+        if after.fixed_table and after.entrants == Stage.MEMBERS:
+            after.season = stage.season
+            _seat_final(after, user)  # in the same transaction: seated, or not closed
         stage.closed_at = timezone.now()
         stage.closed_by = user if getattr(user, "is_authenticated", False) else None
         stage.save(update_fields=["closed_at", "closed_by"])
@@ -712,6 +727,218 @@ def stage_close(*, stage: Stage, user: User) -> list[StageEntry]:
             },
         )
     return entries
+
+
+# --- fixed-table finals of members ------------------------------------------------------------
+
+
+def _fixed_table_problem(season: Season, before: Stage | None, first_day: datetime.date) -> str:
+    """Why a members' stage cannot be a fixed table after `before`, or "": it seats exactly
+    those through from the stage before, a whole number of tables of the rules' players."""
+    if before is None:
+        return _("A fixed table seats those through from the stage before: add it after one.")
+    if before.advance is None:
+        return ""  # said on `advance`
+    if before.ties != "seat":
+        return _(
+            "A fixed table seats exactly the top N: set the stage before's ties at the cut to"
+            " the tie order."
+        )
+    version = RulesVersion.in_force(season.club, first_day)
+    size = version.rules.players if version is not None else 4
+    if before.advance % size:
+        return _(
+            "A fixed table seats %(size)d players: the stage before sends %(n)d on, make it a"
+            " multiple of %(size)d."
+        ) % {"size": size, "n": before.advance}
+    return ""
+
+
+def _seats_snapshot(seats: Iterable[FinalSeat]) -> list[dict[str, object]]:
+    tables: dict[int, list[int]] = {}
+    for s in sorted(seats, key=lambda s: (s.table, s.seat)):
+        tables.setdefault(s.table, []).append(s.member_id)
+    return [{"table": table_label(t), "members": m} for t, m in tables.items()]
+
+
+def _seat_final(stage: Stage, user: User) -> list[FinalSeat]:
+    """Seat those through at the stage's final tables (the club locked, the stage's row too):
+    in the order they went through (place, then the cut's tie order: StageEntry's order), a
+    table of the rules' players at a time, the top ones at table A; at each table the seats
+    (東 = 起家 of the first hanchan) by place, or drawn when the stage says so. A stage seated
+    before is seated again as a new revision, only while none of its games is recorded."""
+    if not stage.fixed_table or stage.entrants != Stage.MEMBERS:
+        raise ServiceError.one(NON_FIELD, _("This stage is not a fixed table of members."))
+    through = [
+        e
+        for e in StageEntry.objects.filter(stage=stage).order_by("place", "pk")
+        if e.member_id is not None
+    ]
+    if not through:
+        raise ServiceError.one(
+            NON_FIELD, _("Nobody has gone through to this stage yet: close the stage before it.")
+        )
+    size = rules_in_force(stage.season.club, stage.first_day).rules.players
+    if len(through) % size:
+        raise ServiceError.one(
+            NON_FIELD,
+            _(
+                "%(n)d went through: a fixed table seats %(size)d players, so the final needs a"
+                " multiple of %(size)d."
+            )
+            % {"n": len(through), "size": size},
+        )
+    old = list(FinalSeat.objects.filter(stage=stage, current=True))
+    if (
+        old
+        and Result.objects.filter(
+            counted=True,
+            club_id=stage.club_id,
+            member_id__in=[s.member_id for s in old],
+            date__range=(stage.first_day, stage.last_day),
+        ).exists()
+    ):
+        raise ServiceError.one(
+            NON_FIELD,
+            _("The final's games have begun: its seats stand. Void its games to seat it again."),
+        )
+    revision = 1
+    if old:  # seated again: the rows before stay, no longer current
+        revision = (FinalSeat.objects.filter(stage=stage).aggregate(n=Max("revision"))["n"]) + 1
+        FinalSeat.objects.filter(stage=stage, current=True).update(current=False)
+    order = {e.pk: n for n, e in enumerate(through, start=1)}
+    drawn = stage.seating == "draw"
+    stored_by = user if getattr(user, "is_authenticated", False) else None
+    seats: list[FinalSeat] = []
+    for t in range(len(through) // size):
+        block = through[t * size : (t + 1) * size]
+        if drawn:
+            random.SystemRandom().shuffle(block)
+        seats += [
+            FinalSeat(
+                stage=stage,
+                revision=revision,
+                table=t,
+                seat=i,
+                member_id=e.member_id,
+                place=order[e.pk],
+                drawn=drawn,
+                created_by=stored_by,
+            )
+            for i, e in enumerate(block)
+        ]
+    FinalSeat.objects.bulk_create(seats)
+    audit(
+        club=stage.season.club,
+        actor=user,
+        action="stage.seat",
+        target=f"stage:{stage.pk}",
+        before={"tables": _seats_snapshot(old)} if old else None,
+        after={"revision": revision, "drawn": drawn, "tables": _seats_snapshot(seats)},
+    )
+    return seats
+
+
+def final_seat(*, stage: Stage, user: User) -> list[FinalSeat]:
+    """The organiser's 決勝卓を組む: seat those through at the stage's final tables, or seat
+    them again (a new draw) before its first game. Audited."""
+    with transaction.atomic():
+        lock_club(stage.club_id)
+        stage = Stage.objects.select_for_update().select_related("season__club").get(pk=stage.pk)
+        return _seat_final(stage, user)
+
+
+@dataclass(frozen=True)
+class FinalTable:
+    """A final table as a game's check reads it: its stage, dates, label and players."""
+
+    stage: str
+    first_day: datetime.date
+    last_day: datetime.date
+    label: str
+    members: tuple[int, ...]  # seat order
+    names: tuple[str, ...]
+
+
+def final_tables(*, club_id: int, dates: Iterable[datetime.date]) -> list[FinalTable]:
+    """The seated final tables of the club's fixed-table stages over any of `dates`. One query."""
+    dates = set(dates)
+    if not dates:
+        return []
+    rows = (
+        FinalSeat.objects.filter(
+            current=True,
+            stage__club_id=club_id,
+            stage__first_day__lte=max(dates),
+            stage__last_day__gte=min(dates),
+        )
+        .order_by("stage__season", "stage__number", "table", "seat")
+        .values_list(
+            "stage_id",
+            "stage__name",
+            "stage__first_day",
+            "stage__last_day",
+            "table",
+            "member_id",
+            "member__name",
+        )
+    )
+    tables: dict[tuple[int, int], list[tuple[str, datetime.date, datetime.date, int, str]]] = {}
+    for stage_id, name, first, last, table, member, member_name in rows:
+        tables.setdefault((stage_id, table), []).append((name, first, last, member, member_name))
+    return [
+        FinalTable(
+            stage=seats[0][0],
+            first_day=seats[0][1],
+            last_day=seats[0][2],
+            label=table_label(table),
+            members=tuple(s[3] for s in seats),
+            names=tuple(s[4] for s in seats),
+        )
+        for (_stage, table), seats in tables.items()
+    ]
+
+
+def final_table_errors(
+    tables: Sequence[FinalTable], date: datetime.date, members: Sequence[Member]
+) -> dict[str, list[str]]:
+    """Why a game of `members` (seat order) on `date` cannot be recorded, by form field: on the
+    dates of a seated final, a game with any of its finalists is one final table's game, its
+    players exactly that table's (in any seats: later hanchan may sit otherwise). Games of
+    players none of whom is a finalist are not the final's, and are not held up."""
+    on_day = [t for t in tables if t.first_day <= date <= t.last_day]
+    ids = [m.pk for m in members]
+    if not any(pk in t.members for t in on_day for pk in ids):
+        return {}
+    if any(set(t.members) == set(ids) and len(t.members) == len(ids) for t in on_day):
+        return {}
+    table = max(on_day, key=lambda t: sum(pk in t.members for pk in ids))  # the first of the best
+    players = "、".join(table.names)
+    errors: dict[str, list[str]] = {}
+    for i, m in enumerate(members):
+        if m.pk is None or m.pk not in table.members:
+            errors[f"member_{i}"] = [
+                _("%(name)s is not seated at final table %(table)s of %(stage)s (%(players)s).")
+                % {"name": m.name, "table": table.label, "stage": table.stage, "players": players}
+            ]
+    if not errors:
+        errors[NON_FIELD] = [
+            _("A game of final table %(table)s of %(stage)s is played by its %(n)d: %(players)s.")
+            % {
+                "table": table.label,
+                "stage": table.stage,
+                "n": len(table.members),
+                "players": players,
+            }
+        ]
+    return errors
+
+
+def final_table_check(*, club_id: int, date: datetime.date, members: Sequence[Member]) -> None:
+    """final_table_errors over the final tables of the game's date: a ServiceError, if any."""
+    errors = final_table_errors(final_tables(club_id=club_id, dates=[date]), date, members)
+    if errors:
+        raise ServiceError(errors)
 
 
 def team_points_set(*, season: Season, user: User, points: Sequence[int]) -> Season:

@@ -32,5 +32,10 @@ urlpatterns = [
         views.stage_close,
         name="stage_close",
     ),
+    path(
+        "seasons/<int:season_id>/stages/<int:stage_id>/seat/",
+        views.stage_seat,
+        name="stage_seat",
+    ),
     path("seasons/<int:season_id>/teams/points/", views.team_points, name="team_points"),
 ]

@@ -24,7 +24,17 @@ from league.access import club_for
 from league.core import format as jancho
 from league.core.clock import today
 from league.core.errors import ServiceError, add_errors, show_errors
-from league.models import Adjustment, Club, Member, Season, Stage, Team, TeamMember, TeamSlot
+from league.models import (
+    Adjustment,
+    Club,
+    FinalSeat,
+    Member,
+    Season,
+    Stage,
+    Team,
+    TeamMember,
+    TeamSlot,
+)
 from league.teams import selectors, services
 from league.teams.forms import AdjustmentForm, MatchDayForm, StageForm, TeamForm
 
@@ -271,8 +281,13 @@ def season_stages(request: HttpRequest, slug: str, season_id: int) -> HttpRespon
     stages = []
     for i, stage in enumerate(stage_rows):
         stage.season = season
+        before = stage_rows[i - 1] if i else None
         nxt = stage_rows[i + 1] if i + 1 < len(stage_rows) else None
         rows = selectors.stage_standings(stage=stage, rosters=rosters)
+        final = stage.fixed_table and stage.entrants == Stage.MEMBERS
+        tables = selectors.final_tables(stage=stage, rows=rows) if final else []
+        for table in tables:
+            table["record_url"] = _final_record_url(club, stage, table)
         stages.append(
             {
                 "stage": stage,
@@ -282,10 +297,42 @@ def season_stages(request: HttpRequest, slug: str, season_id: int) -> HttpRespon
                 and stage.closed_at is None
                 and stage.advance is not None
                 and nxt is not None,
+                "tables": tables,
+                # 決勝卓を組む: once the stage before closed; again (a new draw) before its games
+                "can_seat": club.is_organiser
+                and final
+                and before is not None
+                and before.closed_at is not None
+                and (not tables or (stage.seating == "draw" and not any(r["games"] for r in rows))),
             }
         )
     context = {"club": club, "season": season, "stages": stages}
     return render(request, "league/teams/season_stages.html", context)
+
+
+def _final_record_url(club: Club, stage: Stage, table: dict[str, Any]) -> str:
+    """The new-game form for a final table's next hanchan: its players in their seats, the
+    date today's when within the stage's dates, else its first day."""
+    day = today()
+    date = day if stage.first_day <= day <= stage.last_day else stage.first_day
+    params: dict[str, object] = {"date": date.isoformat(), "table": table["name"]}
+    for seat, player in enumerate(table["seats"]):
+        params[f"member_{seat}"] = player["name"]
+    return f"{reverse('game_new', args=[club.slug])}?{urlencode(params)}"
+
+
+@require_POST
+def stage_seat(request: HttpRequest, slug: str, season_id: int, stage_id: int) -> HttpResponse:
+    """決勝卓を組む: the organiser seats those through at the stage's final tables."""
+    club = club_for(request, slug, organiser=True)
+    stage = get_object_or_404(Stage, club=club, season_id=season_id, pk=stage_id)
+    try:
+        services.final_seat(stage=stage, user=request.user)
+    except ServiceError as e:
+        show_errors(request, e)
+    else:
+        messages.success(request, _("The final tables were seated."))
+    return redirect(f"{reverse('season_stages', args=[club.slug, season_id])}#stage-{stage.number}")
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -305,6 +352,7 @@ def stage_new(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
             bonus=d["bonus"],
             ties=d["ties"],
             fixed_table=d["fixed_table"],
+            seating=d["seating"] or "order",
         )
         try:
             services.stage_create(season=season, user=request.user, data=data)
@@ -327,6 +375,11 @@ def stage_close(request: HttpRequest, slug: str, season_id: int, stage_id: int) 
         show_errors(request, e)
     else:
         messages.success(request, _("The stage was closed: those through are in the next one."))
+        seated = FinalSeat.objects.filter(
+            stage__season_id=season_id, stage__number=stage.number + 1, current=True
+        )
+        if seated.exists():
+            messages.success(request, _("The final tables were seated."))
     return redirect("season_stages", club.slug, season_id)
 
 

@@ -9,6 +9,7 @@ import datetime
 import pytest
 
 from league.models import Member, Membership, Season, TeamMatch
+from league.recording import services as recording
 from league.teams import services
 from tests.conftest import make_club, make_user
 
@@ -97,4 +98,80 @@ def test_a_team_day_on_a_phone(phone, live_server, log_in, league, screenshot) -
     assert len(rows) == 4
     assert all("\t2\t" in r for r in rows), rows  # 黄's substitute's game counts for 黄
     screenshot("team-day-4-team-standings")
+    no_sideways_scroll(phone)
+
+
+def test_a_fixed_table_final_on_a_phone(phone, live_server, log_in, screenshot) -> None:
+    """An individual cup at マメの会: 8 played the qualifier; the organiser closes it on the
+    event page, the top 4 are seated at final table A, its record link fills the form in seat
+    order; a non-finalist in a seat is refused on that seat; the table's four are saved and
+    the final's standings list the four only."""
+    club = make_club("mame", "mame-no-kai", "マメの会")
+    organiser = make_user("organiser", club, Membership.ORGANISER)
+    season = Season.objects.create(
+        club=club,
+        name="秋の大会",
+        start=datetime.date(2026, 10, 1),
+        end=datetime.date(2026, 12, 31),
+    )
+    people = [Member.objects.create(club=club, name=f"選手{i}") for i in range(8)]
+    qual = services.stage_create(
+        season=season, user=organiser, data=services.StageInput("予選", DAY, DAY, advance=4)
+    )
+    final_day = datetime.date(2026, 11, 3)
+    services.stage_create(
+        season=season,
+        user=organiser,
+        data=services.StageInput("決勝", final_day, final_day, fixed_table=True),
+    )
+    for table in (people[:4], people[4:]):
+        recording.game_record(
+            club=club,
+            user=organiser,
+            data=recording.GameInput(
+                date=DAY,
+                seats=[recording.SeatInput(m, int(p)) for m, p in zip(table, POINTS, strict=True)],
+            ),
+            confirm_duplicate=True,
+        )
+    log_in("organiser")
+    phone.on("dialog", lambda dialog: dialog.accept())
+    stages_url = f"{live_server.url}/c/mame/seasons/{season.pk}/stages/"
+    phone.goto(stages_url)
+    with phone.expect_navigation():
+        phone.get_by_role("button", name="締めて決勝へ進める").click()
+    qual.refresh_from_db()
+    assert qual.closed_at is not None
+    table = phone.locator('[data-final-table="A"]')
+    players = table.locator(".final-player").all_inner_texts()
+    # 40,000 / 30,000 at both tables: 選手0 and 選手4 tie first, 選手1 and 選手5 third.
+    assert players == ["選手0", "選手4", "選手1", "選手5"]
+    assert "東" in table.inner_text() and "決勝A卓" in table.inner_text()
+    phone.locator("#stage-2").scroll_into_view_if_needed()
+    screenshot("final-1-table-seated")
+    no_sideways_scroll(phone)
+
+    with phone.expect_navigation():
+        table.locator("[data-record-final]").click()
+    for i, name in enumerate(players):  # the form is filled in seat order
+        assert phone.input_value(f"#id_member_{i}") == name
+        phone.fill(f"#id_points_{i}", POINTS[i])
+    phone.fill("#id_member_3", "選手2")  # out in the qualifier
+    with phone.expect_navigation():
+        phone.click("button[name=action][value=preview]:not(.default-action)")
+    assert "選手2は決勝A卓（決勝）の選手ではありません" in phone.inner_text("main")
+    screenshot("final-2-non-finalist-refused")
+    no_sideways_scroll(phone)
+    phone.fill("#id_member_3", "選手5")
+    with phone.expect_navigation():
+        phone.click("button[name=action][value=preview]:not(.default-action)")
+    with phone.expect_navigation():
+        phone.click("button[name=action][value=save]")
+    phone.goto(stages_url)
+    final = phone.locator("#stage-2")
+    rows = final.locator("table.stage-standings tbody tr").all_inner_texts()
+    assert len(rows) == 4 and all(any(p in r for p in players) for r in rows), rows
+    assert "1半荘消化" in final.inner_text()
+    final.scroll_into_view_if_needed()
+    screenshot("final-3-standings-of-the-four")
     no_sideways_scroll(phone)
