@@ -39,7 +39,7 @@ from league.core import names
 from league.core.errors import NON_FIELD, ServiceError
 from league.models import Club, Member, Membership
 from league.models import audit as models_audit
-from league.models.audit import User, audit
+from league.models.audit import User, audit, save_audited
 from league.models.invitations import Invitation, invitation_snapshot
 from league.models.memberships import invitation_revoked, links_revoke
 
@@ -279,15 +279,14 @@ def _use(found: Invitation, user: User, choice: Member | str | None, name: str) 
             )
         if locked.user_id is not None and locked.user_id != user.pk:
             raise ServiceError.one("member", _("This player already has a login."))
-        before = {"user": locked.user_id}
-        locked.user = user
-        locked.save(update_fields=["user"])
-        audit(
+        save_audited(
+            locked,
+            {"user": user},
             club=club,
             actor=user,
             action="member.link",
             target=f"member:{locked.pk}",
-            before=before,
+            before={"user": locked.user_id},
             after={"user": user.pk, "invitation": invitation.pk},
         )
         member = locked

@@ -34,7 +34,7 @@ from league.models import (
     RulesVersion,
     TableGame,
 )
-from league.models.audit import User, audit, audit_entry, audit_many, stored_user
+from league.models.audit import User, audit, audit_entry, audit_many, save_audited, stored_user
 from league.models.clubs import lock_club
 from league.models.draw import DrawRound, DrawSeat, DrawTable
 from league.models.hands import renamed_event
@@ -806,9 +806,9 @@ def table_link_game(*, club: Club, user: User, table_id: int, game: Game) -> Dra
         )
         if players != recorded:
             return None
-        table.game = game
-        table.save(update_fields=["game"])
-        audit(
+        save_audited(
+            table,
+            {"game": game},
             club=club,
             actor=user,
             action="draw.recorded",
