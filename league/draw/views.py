@@ -15,14 +15,14 @@ from urllib.parse import urlencode
 from django import forms
 from django.contrib import messages
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from openpyxl import Workbook
 
-from league.access import club_for
+from league.access import club_for, day_for
 from league.club import services as club_services
 from league.core.clock import today
 from league.core.errors import ServiceError, add_errors
@@ -148,7 +148,7 @@ def record_start(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def draw_day(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
-    day = _day(club, date)
+    day = day_for(club, date)
     attendance = sel.day_attendance(day)
     rounds = sel.current_rounds(day)
     current = sel.current_round(rounds)
@@ -221,18 +221,10 @@ def draw_check_in(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
     return _post_to_draw(request, club, date, form, check_in)
 
 
-def _day(club: Club, date: datetime.date) -> Day:
-    """A day of this club that exists (opened on the draw's start page), else 404."""
-    day = sel.day_of(club, date)
-    if day is None:
-        raise Http404
-    return day
-
-
 def _organiser_day(request: HttpRequest, slug: str, date: datetime.date) -> tuple[Club, Day]:
-    """The club from the URL (organisers only) and its day (_day), for a draw page's POST."""
+    """The club from the URL (organisers only) and its day (day_for), for a draw page's POST."""
     club = club_for(request, slug, organiser=True)
-    return club, _day(club, date)
+    return club, day_for(club, date)
 
 
 @require_http_methods(["GET", "POST"])
@@ -326,7 +318,7 @@ def _schedule_lines(rounds: list[sel.RoundView]) -> list[PlayerLine]:
 def draw_schedule(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     """A cup day's whole schedule: drawn at once, shown per round and per player, printable."""
     club = club_for(request, slug, organiser=request.method == "POST")
-    day = _day(club, date)
+    day = day_for(club, date)
     form = ScheduleForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         try:
@@ -360,7 +352,7 @@ def draw_schedule(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
 @require_safe
 def draw_schedule_export(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
-    rounds = sel.current_rounds(_day(club, date))
+    rounds = sel.current_rounds(day_for(club, date))
     book = Workbook()
     title = _("Schedule %(date)s") % {"date": date.strftime("%Y-%m-%d")}
     write_sheet(

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 import scoring
 from league import money
-from league.access import club_for
+from league.access import club_for, day_for
 from league.core.errors import ServiceError, add_errors
 from league.models import Club, Day, DayShugi, LedgerEntry, Member
 from league.money import services as money_services
@@ -80,9 +80,7 @@ class RateGroup:
 
 
 def _club_day(club: Club, date: datetime.date) -> Day:
-    day = Day.objects.filter(club=club, date=date).first()
-    if day is None:
-        raise Http404
+    day = day_for(club, date)
     day.club = club  # the services read day.club; this saves a query
     return day
 
