@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest
 
-from league.models import Club, Member, Membership
+from league.models import Club, Day, Member, Membership
 
 
 def club_for(request: HttpRequest, slug: str, *, organiser: bool = False) -> Club:
@@ -37,3 +39,11 @@ def club_for(request: HttpRequest, slug: str, *, organiser: bool = False) -> Clu
     if organiser and not club.is_organiser:  # type: ignore[attr-defined]
         raise PermissionDenied
     return club
+
+
+def day_for(club: Club, date: datetime.date) -> Day:
+    """The club's day at `date`, else 404: a day is looked up inside the club of the URL."""
+    day = Day.objects.filter(club=club, date=date).first()
+    if day is None:
+        raise Http404
+    return day

@@ -39,9 +39,9 @@ from league.core import names
 from league.core.errors import NON_FIELD, ServiceError
 from league.models import Club, Member, Membership
 from league.models import audit as models_audit
-from league.models.audit import User, audit
+from league.models.audit import User, audit, save_audited
 from league.models.invitations import Invitation, invitation_snapshot
-from league.models.memberships import links_revoke
+from league.models.memberships import invitation_revoked, links_revoke
 
 SECRET_PREFIX = "inv_"
 PREFIX_LENGTH = 10  # Invitation.prefix: "inv_" and the secret's first 6 random characters
@@ -189,18 +189,7 @@ def invitation_revoke(*, invitation: Invitation, user: User) -> Invitation:
         invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
         if invitation.revoked_at is not None:
             raise ServiceError.one(NON_FIELD, _("This invitation is already cancelled."))
-        before = _snapshot(invitation)
-        invitation.revoked_at = timezone.now()
-        invitation.revoked_by = models_audit.stored_user(user)
-        invitation.save(update_fields=["revoked_at", "revoked_by"])
-        audit(
-            club=invitation.club,
-            actor=user,
-            action="invitation.revoke",
-            target=f"invitation:{invitation.pk}",
-            before=before,
-            after=_snapshot(invitation),
-        )
+        invitation_revoked(invitation, actor=user)
     return invitation
 
 
@@ -290,15 +279,14 @@ def _use(found: Invitation, user: User, choice: Member | str | None, name: str) 
             )
         if locked.user_id is not None and locked.user_id != user.pk:
             raise ServiceError.one("member", _("This player already has a login."))
-        before = {"user": locked.user_id}
-        locked.user = user
-        locked.save(update_fields=["user"])
-        audit(
+        save_audited(
+            locked,
+            {"user": user},
             club=club,
             actor=user,
             action="member.link",
             target=f"member:{locked.pk}",
-            before=before,
+            before={"user": locked.user_id},
             after={"user": user.pk, "invitation": invitation.pk},
         )
         member = locked

@@ -356,9 +356,9 @@ def membership_remove(*, membership: Membership, actor: User, leaving: bool = Fa
         invitations.invitations_of_revoked(club=current.club, creator=current.user, actor=actor)
         linked = list(Member.objects.filter(club_id=current.club_id, user_id=current.user_id))
         for member in linked:
-            member.user = None
-            member.save(update_fields=["user"])
-            audit(
+            save_audited(
+                member,
+                {"user": None},
                 club=current.club,
                 actor=actor,
                 action="member.unlink",

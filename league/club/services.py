@@ -556,15 +556,14 @@ def club_set_rating_min_games(*, club: Club, user: User, games: int) -> Club:
         locked = Club.objects.select_for_update().get(pk=club.pk)
         if locked.rating_min_games == games:
             return locked
-        before = {"rating_min_games": locked.rating_min_games}
-        locked.rating_min_games = games
-        locked.save(update_fields=["rating_min_games"])
-        audit(
+        save_audited(
+            locked,
+            {"rating_min_games": games},
             club=locked,
             actor=user,
             action="club.rating_min_games",
             target=f"club:{locked.pk}",
-            before=before,
+            before={"rating_min_games": locked.rating_min_games},
             after={"rating_min_games": games},
         )
     return locked
@@ -717,9 +716,9 @@ def member_set_active(*, member: Member, user: User, active: bool) -> Member:
             return member
         if active and member.merged_into_id is not None:  # it lives on as the survivor
             raise ServiceError.one(NON_FIELD, str(MERGED_INACTIVE))
-        member.is_active = active
-        member.save(update_fields=["is_active"])
-        audit(
+        save_audited(
+            member,
+            {"is_active": active},
             club=member.club,
             actor=user,
             action="member.activate" if active else "member.deactivate",

@@ -7,22 +7,25 @@ looked up inside the club from the URL.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
+from django import forms
 from django.contrib import messages
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from openpyxl import Workbook
 
-from league.access import club_for
+from league.access import club_for, day_for
 from league.club import services as club_services
 from league.core.clock import today
-from league.core.errors import ServiceError
+from league.core.errors import ServiceError, add_errors
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.draw.forms import (
@@ -66,6 +69,28 @@ def _errors(request: HttpRequest, errors: dict[str, list[str]]) -> None:
 
 def _to_draw(club: Club, date: datetime.date) -> HttpResponse:
     return redirect("draw_day", club.slug, date)
+
+
+def _post_to_draw(
+    request: HttpRequest,
+    club: Club,
+    date: datetime.date,
+    form: forms.Form,
+    act: Callable[[dict[str, Any]], str | None],
+) -> HttpResponse:
+    """A draw page's form-only POST: the form's or the service's errors as messages, else the
+    action's success message (when it gives one); back to the day's draw either way."""
+    if not form.is_valid():
+        _errors(request, form.errors)
+        return _to_draw(club, date)
+    try:
+        done = act(form.cleaned_data)
+    except ServiceError as e:
+        _errors(request, e.errors)
+    else:
+        if done:
+            messages.success(request, done)
+    return _to_draw(club, date)
 
 
 def _proposal(club: Club, day: Day, members: dict[int, Member]) -> Proposal | None:
@@ -123,7 +148,7 @@ def record_start(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def draw_day(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
-    day = _day(club, date)
+    day = day_for(club, date)
     attendance = sel.day_attendance(day)
     rounds = sel.current_rounds(day)
     current = sel.current_round(rounds)
@@ -177,36 +202,29 @@ def draw_day(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespon
 
 @require_POST
 def draw_check_in(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
-    club = club_for(request, slug, organiser=True)
-    _day(club, date)
+    club = _organiser_day(request, slug, date)[0]  # 404 when the day does not exist
     everyone = list(Member.objects.filter(club=club))
     form = CheckInForm(
         request.POST,
         members=[m for m in everyone if m.merged_into_id is None],
         aliases=[m for m in everyone if m.merged_into_id is not None],
     )
-    if not form.is_valid():
-        _errors(request, form.errors)
-        return _to_draw(club, date)
-    try:
+
+    def check_in(_data: dict[str, Any]) -> str:
         with transaction.atomic():  # a new guest is kept only if they are checked in
             member = form.member or club_services.member_create(
                 club=club, user=request.user, name=form.guest_name, is_guest=True
             )
             draw.attendance_check_in(club=club, user=request.user, date=date, member=member)
-    except ServiceError as e:
-        _errors(request, e.errors)
-    else:
-        messages.success(request, _("Checked in: %(name)s") % {"name": member.name})
-    return _to_draw(club, date)
+        return _("Checked in: %(name)s") % {"name": member.name}
+
+    return _post_to_draw(request, club, date, form, check_in)
 
 
-def _day(club: Club, date: datetime.date) -> Day:
-    """A day of this club that exists (opened on the draw's start page), else 404."""
-    day = sel.day_of(club, date)
-    if day is None:
-        raise Http404
-    return day
+def _organiser_day(request: HttpRequest, slug: str, date: datetime.date) -> tuple[Club, Day]:
+    """The club from the URL (organisers only) and its day (day_for), for a draw page's POST."""
+    club = club_for(request, slug, organiser=True)
+    return club, day_for(club, date)
 
 
 @require_http_methods(["GET", "POST"])
@@ -226,83 +244,56 @@ def draw_start(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 def draw_leave(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
-    club = club_for(request, slug, organiser=True)
-    day = _day(club, date)
+    club, day = _organiser_day(request, slug, date)
     form = LeaveForm(request.POST, members=Member.objects.filter(club=club, merged_into=None))
-    if form.is_valid():
-        member = form.cleaned_data["member"]
-        try:
-            draw.attendance_leave(club=club, user=request.user, day=day, member=member)
-        except ServiceError as e:
-            _errors(request, e.errors)
-        else:
-            messages.success(request, _("Left: %(name)s") % {"name": member.name})
-    else:
-        _errors(request, form.errors)
-    return _to_draw(club, date)
+
+    def leave(data: dict[str, Any]) -> str:
+        draw.attendance_leave(club=club, user=request.user, day=day, member=data["member"])
+        return _("Left: %(name)s") % {"name": data["member"].name}
+
+    return _post_to_draw(request, club, date, form, leave)
 
 
 @require_POST
 def draw_round(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
-    club = club_for(request, slug, organiser=True)
-    _day(club, date)
-    form = DrawForm(request.POST)
-    form.is_valid()  # two booleans: always valid
-    redraw = bool(form.cleaned_data.get("redraw"))
-    try:
+    club = _organiser_day(request, slug, date)[0]  # 404 when the day does not exist
+
+    def draw_next(data: dict[str, Any]) -> str:
         stored = draw.round_draw(
             club=club,
             user=request.user,
             date=date,
-            seats_drawn=bool(form.cleaned_data.get("seats_drawn")),
-            redraw=redraw,
+            seats_drawn=bool(data.get("seats_drawn")),
+            redraw=bool(data.get("redraw")),
         )
-    except ServiceError as e:
-        _errors(request, e.errors)
-    else:
-        messages.success(request, _("Round %(n)s drawn.") % {"n": stored.number})
-    return _to_draw(club, date)
+        return _("Round %(n)s drawn.") % {"n": stored.number}
+
+    return _post_to_draw(request, club, date, DrawForm(request.POST), draw_next)  # always valid
 
 
 @require_POST
 def draw_swap(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
-    club = club_for(request, slug, organiser=True)
-    day = _day(club, date)
+    club, day = _organiser_day(request, slug, date)
     form = SwapForm(request.POST, members=Member.objects.filter(club=club, merged_into=None))
-    if form.is_valid():
-        first, second = form.cleaned_data["first"], form.cleaned_data["second"]
-        try:
-            draw.seat_swap(club=club, user=request.user, day=day, first=first, second=second)
-        except ServiceError as e:
-            _errors(request, e.errors)
-        else:
-            messages.success(
-                request, _("Swapped %(a)s and %(b)s.") % {"a": first.name, "b": second.name}
-            )
-    else:
-        _errors(request, form.errors)
-    return _to_draw(club, date)
+
+    def swap(data: dict[str, Any]) -> str:
+        first, second = data["first"], data["second"]
+        draw.seat_swap(club=club, user=request.user, day=day, first=first, second=second)
+        return _("Swapped %(a)s and %(b)s.") % {"a": first.name, "b": second.name}
+
+    return _post_to_draw(request, club, date, form, swap)
 
 
 @require_POST
 def draw_lock(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
-    club = club_for(request, slug, organiser=True)
-    day = _day(club, date)
-    form = LockForm(request.POST)
-    if form.is_valid():
-        try:
-            draw.table_lock(
-                club=club,
-                user=request.user,
-                day=day,
-                table_id=form.cleaned_data["table"],
-                locked=form.cleaned_data["locked"],
-            )
-        except ServiceError as e:
-            _errors(request, e.errors)
-    else:
-        _errors(request, form.errors)
-    return _to_draw(club, date)
+    club, day = _organiser_day(request, slug, date)
+
+    def lock(data: dict[str, Any]) -> None:
+        draw.table_lock(
+            club=club, user=request.user, day=day, table_id=data["table"], locked=data["locked"]
+        )
+
+    return _post_to_draw(request, club, date, LockForm(request.POST), lock)
 
 
 def _schedule_lines(rounds: list[sel.RoundView]) -> list[PlayerLine]:
@@ -327,7 +318,7 @@ def _schedule_lines(rounds: list[sel.RoundView]) -> list[PlayerLine]:
 def draw_schedule(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     """A cup day's whole schedule: drawn at once, shown per round and per player, printable."""
     club = club_for(request, slug, organiser=request.method == "POST")
-    day = _day(club, date)
+    day = day_for(club, date)
     form = ScheduleForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         try:
@@ -339,9 +330,7 @@ def draw_schedule(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
                 seats_drawn=form.cleaned_data["seats_drawn"],
             )
         except ServiceError as e:
-            for field_name, errors in e.errors.items():
-                for message in errors:
-                    form.add_error(field_name if field_name in form.fields else None, message)
+            add_errors(form, e)
         else:
             return redirect("draw_schedule", club.slug, date)
     rounds = sel.current_rounds(day)
@@ -363,7 +352,7 @@ def draw_schedule(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
 @require_safe
 def draw_schedule_export(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
-    rounds = sel.current_rounds(_day(club, date))
+    rounds = sel.current_rounds(day_for(club, date))
     book = Workbook()
     title = _("Schedule %(date)s") % {"date": date.strftime("%Y-%m-%d")}
     write_sheet(

@@ -129,20 +129,29 @@ def links_revoke(*, creator_id: Any, club_id: Any = None, actor: Any, why: str) 
         links = links.filter(club_id=club_id)
     revoked = 0
     for invitation in links.select_related("club").order_by("pk"):
-        before = invitation_snapshot(invitation)
-        invitation.revoked_at = now
-        invitation.revoked_by = stored_user(actor)
-        invitation.save(update_fields=["revoked_at", "revoked_by"])
-        audit(
-            club=invitation.club,
-            actor=actor,
-            action="invitation.revoke",
-            target=f"invitation:{invitation.pk}",
-            before=before,
-            after={**invitation_snapshot(invitation), "why": why},
-        )
+        invitation_revoked(invitation, actor=actor, now=now, why=why)
         revoked += 1
     return revoked
+
+
+def invitation_revoked(
+    invitation: Invitation, *, actor: Any, now: Any = None, why: str | None = None
+) -> None:
+    """Mark one open invitation link cancelled (at `now`, else now), audited (`why` says what
+    cancelled it, when not an organiser by hand). The caller holds the link's row lock."""
+    before = invitation_snapshot(invitation)
+    invitation.revoked_at = now or timezone.now()
+    invitation.revoked_by = stored_user(actor)
+    invitation.save(update_fields=["revoked_at", "revoked_by"])
+    after = invitation_snapshot(invitation)
+    audit(
+        club=invitation.club,
+        actor=actor,
+        action="invitation.revoke",
+        target=f"invitation:{invitation.pk}",
+        before=before,
+        after=after if why is None else {**after, "why": why},
+    )
 
 
 def tokens_revoke(*, user_id: Any, club_id: Any = None, actor: Any, why: str) -> int:

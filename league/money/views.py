@@ -8,7 +8,7 @@ has no ledger: every URL here answers 404 for it, like a day that does not exist
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,8 +25,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 import scoring
 from league import money
-from league.access import club_for
-from league.core.errors import ServiceError
+from league.access import club_for, day_for
+from league.core.errors import ServiceError, add_errors
 from league.models import Club, Day, DayShugi, LedgerEntry, Member
 from league.money import services as money_services
 from league.money.forms import (
@@ -80,9 +80,7 @@ class RateGroup:
 
 
 def _club_day(club: Club, date: datetime.date) -> Day:
-    day = Day.objects.filter(club=club, date=date).first()
-    if day is None:
-        raise Http404
+    day = day_for(club, date)
     day.club = club  # the services read day.club; this saves a query
     return day
 
@@ -308,51 +306,62 @@ def _settle(request: HttpRequest, day: Day, data: dict[str, Any]) -> str:
         m.pk: m.name
         for m in Member.objects.filter(pk__in=[p for p in (payer, payee) if p is not None])
     }
+    lender: Member | None = None
     if data["action"] == PAY:
         entry = money.transfer_pay(
             day=day, user=request.user, payer=payer, payee=payee, amount=amount
         )
-        return _("Paid: %(payer)s → %(payee)s %(amount)s yen") % {
-            "payer": names[payer],
-            "payee": names[payee],
-            "amount": f"{entry.amount:,}",
-        }
-    if data["action"] == BORROW:
-        lender: Member = data["lender"]
+        text = _("Paid: %(payer)s → %(payee)s %(amount)s yen")
+    elif data["action"] == BORROW:
+        lender = data["lender"]
         entry = money.transfer_borrow(
             day=day, user=request.user, payer=payer, payee=payee, lender=lender, amount=amount
         )
-        return _("Borrowed: %(lender)s paid %(payee)s %(amount)s yen for %(payer)s") % {
-            "lender": lender.name,
-            "payee": names[payee],
-            "payer": names[payer],
-            "amount": f"{entry.amount:,}",
-        }
-    entry = money.transfer_defer(
-        day=day, user=request.user, payer=payer, payee=payee, amount=amount
-    )
-    return _("Deferred: %(payer)s owes %(payee)s %(total)s yen (%(surcharge)s yen added)") % {
+        text = _("Borrowed: %(lender)s paid %(payee)s %(amount)s yen for %(payer)s")
+    else:
+        entry = money.transfer_defer(
+            day=day, user=request.user, payer=payer, payee=payee, amount=amount
+        )
+        text = _("Deferred: %(payer)s owes %(payee)s %(total)s yen (%(surcharge)s yen added)")
+    # One set of values for the three messages (each names the ones it shows).
+    return text % {
         "payer": names[payer],
         "payee": names[payee],
+        "lender": lender.name if lender is not None else "",
+        "amount": f"{entry.amount:,}",
         "total": f"{entry.amount + entry.surcharge:,}",
         "surcharge": f"{entry.surcharge:,}",
     }
 
 
-@require_POST
-def transfer_settle(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+def _ledger_post(
+    request: HttpRequest,
+    slug: str,
+    date: datetime.date,
+    form_class: type[TransferForm] | type[AttendeesForm],
+    act: Callable[[Club, Day, dict[str, Any]], str],
+) -> HttpResponse:
+    """A day ledger's form POST (organisers, a day with money): the form's or the service's
+    errors as messages, else the action's success message; back to the day's ledger."""
     club = club_for(request, slug, organiser=True)
     day = _club_day(club, date)
     _money_rules(day)
-    form = TransferForm(request.POST, club=club)
+    form = form_class(request.POST, club=club)
     if not form.is_valid():
         _error_messages(request, form.errors)
     else:
         try:
-            messages.success(request, _settle(request, day, form.cleaned_data))
+            messages.success(request, act(club, day, form.cleaned_data))
         except ServiceError as e:
             _error_messages(request, e.errors)
     return redirect("day_ledger", club.slug, day.date)
+
+
+@require_POST
+def transfer_settle(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    return _ledger_post(
+        request, slug, date, TransferForm, lambda _club, day, data: _settle(request, day, data)
+    )
 
 
 # --- who was there, session shūgi ------------------------------------------------------------
@@ -360,24 +369,14 @@ def transfer_settle(request: HttpRequest, slug: str, date: datetime.date) -> Htt
 
 @require_POST
 def day_attendees(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
-    club = club_for(request, slug, organiser=True)
-    day = _club_day(club, date)
-    _money_rules(day)
-    form = AttendeesForm(request.POST, club=club)
-    if not form.is_valid():
-        _error_messages(request, form.errors)
-        return redirect("day_ledger", club.slug, day.date)
-    chosen = list(form.cleaned_data["members"])
-    try:
+    def attend(club: Club, day: Day, data: dict[str, Any]) -> str:
+        chosen = list(data["members"])
         money_services.day_attendees_add(
             club=club, user=request.user, date=day.date, members=chosen
         )
-    except ServiceError as e:
-        _error_messages(request, e.errors)
-    else:
-        names = "、".join(m.name for m in chosen)
-        messages.success(request, _("Attending: %(names)s") % {"names": names})
-    return redirect("day_ledger", club.slug, day.date)
+        return _("Attending: %(names)s") % {"names": "、".join(m.name for m in chosen)}
+
+    return _ledger_post(request, slug, date, AttendeesForm, attend)
 
 
 def _shugi_add(request: HttpRequest, club: Club, day: Day) -> None:
@@ -446,9 +445,7 @@ def entry_reverse(request: HttpRequest, slug: str, entry_id: int) -> HttpRespons
         try:
             money.entry_reverse(entry=entry, user=request.user, note=form.cleaned_data["note"])
         except ServiceError as e:
-            for field_name, field_messages in e.errors.items():
-                for message in field_messages:
-                    form.add_error(field_name if field_name in form.fields else None, message)
+            add_errors(form, e)
         else:
             messages.success(request, _("Entry corrected: it no longer counts."))
             return redirect(back)

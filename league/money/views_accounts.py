@@ -23,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from league import money
 from league.access import club_for
 from league.books import selectors as book_selectors
-from league.core.errors import ServiceError
+from league.core.errors import ServiceError, add_errors
 from league.core.format import yen
 from league.models import Club, LedgerEntry, Member, Season
 from league.models.rules import club_has_money
@@ -47,12 +47,6 @@ class PotForm(forms.Form):
         if cost < 0:
             raise forms.ValidationError(_("Enter zero or more yen."))
         return cost
-
-
-def _add_errors(form: forms.Form, error: ServiceError) -> None:
-    for field, field_messages in error.errors.items():
-        for message in field_messages:
-            form.add_error(field if field in form.fields else None, message)
 
 
 def _money_club(request: HttpRequest, slug: str, *, organiser: bool = False) -> Club:
@@ -309,7 +303,7 @@ def club_pot(request: HttpRequest, slug: str) -> HttpResponse:
                 season=season, user=request.user, venue_cost=form.cleaned_data["venue_cost"]
             )
         except ServiceError as e:
-            _add_errors(form, e)
+            add_errors(form, e)
         else:
             paid = sum(e.amount for e in entries)
             messages.success(request, _("Paid out %(amount)s yen.") % {"amount": yen(paid)})

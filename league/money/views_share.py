@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import datetime
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from league import money
-from league.access import club_for
+from league.access import club_for, day_for
 from league.models import RulesVersion
 from league.money import sharing
 from league.recording import selectors
@@ -18,9 +18,7 @@ from league.recording import selectors
 @require_safe
 def day_share(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
-    day = selectors.club_day(club=club, date=date)
-    if day is None:
-        raise Http404
+    day = day_for(club, date)
     version = RulesVersion.in_force(club, day.date)
     ledger = None
     if version is not None and version.rules.has_money:

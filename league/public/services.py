@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
 from league.models import Club
-from league.models.audit import audit, save_audited
+from league.models.audit import save_audited
 
 User = AbstractBaseUser | AnonymousUser
 TOKEN_BYTES = 32  # 43 URL-safe characters: not guessable
@@ -34,9 +34,9 @@ def _set_token(club: Club, user: User, action: str, token: str) -> Club:
             return locked  # already on: the link people have keeps working
         if action == "share.disable" and not was_on:
             return locked
-        locked.share_token = token
-        locked.save(update_fields=["share_token"])
-        audit(
+        save_audited(
+            locked,
+            {"share_token": token},
             club=locked,
             actor=user,
             action=action,

@@ -28,7 +28,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 from league import money
-from league.access import club_for
+from league.access import club_for, day_for
 from league.models import Club, Day, RulesVersion, Season
 from league.money import sharing
 from league.public import services
@@ -240,9 +240,7 @@ def public_days(request: HttpRequest, club: Club, token: str) -> HttpResponse:
 @public_page
 def public_day(request: HttpRequest, club: Club, token: str, date: datetime.date) -> HttpResponse:
     """The day's totals and games (voided ones left out); with money allowed, yen and payments."""
-    day = selectors.club_day(club=club, date=date)
-    if day is None:
-        raise Http404
+    day = day_for(club, date)
     games = [g for g in selectors.day_games(day=day) if not g.voided]
     ledger = selectors.day_ledger_rows(day=day)
     payments = None

@@ -34,7 +34,7 @@ from league.models import (
     RulesVersion,
     TableGame,
 )
-from league.models.audit import User, audit, audit_entry, audit_many, stored_user
+from league.models.audit import User, audit, audit_entry, audit_many, save_audited, stored_user
 from league.models.clubs import lock_club
 from league.models.draw import DrawRound, DrawSeat, DrawTable
 from league.models.hands import renamed_event
@@ -242,15 +242,10 @@ def game_settled_again(*, game: Game) -> scoring.GameResult | None:
     """A stored game settled again under its own rules version, for its score parts (the game
     page explains each score with them). `game` comes from selectors.club_game (its current
     results and chip events loaded); None if it cannot be settled (it could when it was stored)."""
-    results = sorted(game.current_results, key=lambda r: r.seat)  # type: ignore[attr-defined]
-    chips = game.current_chip_events  # type: ignore[attr-defined]
-    data = GameInput(
-        date=game.date,
-        table=game.table,
-        deposits=game.deposits,
-        rate=game.rate,
-        seats=[_seat_input(r) for r in results],
-        chips=[ChipInput(c.kind, c.winner, c.discarder, c.multiplier) for c in chips],
+    data = _stored_input(
+        game,
+        game.current_results,  # type: ignore[attr-defined]
+        game.current_chip_events,  # type: ignore[attr-defined]
     )
     try:
         return scoring.settle_game(game.rules_version.rules, _to_scoring(data))
@@ -733,16 +728,22 @@ def game_void(*, game: Game, user: User, reason: str, expected_revision: int | N
 def game_input_from_stored(game: Game, revision: int | None = None) -> GameInput:
     """A stored game back as input (to edit it or re-settle it)."""
     revision = revision or game.revision
-    results = sorted(
-        (r for r in game.results.all() if r.revision == revision), key=lambda r: r.seat
+    return _stored_input(
+        game,
+        [r for r in game.results.all() if r.revision == revision],
+        [c for c in game.chip_events.all() if c.revision == revision],
     )
-    chips = [c for c in game.chip_events.all() if c.revision == revision]
+
+
+def _stored_input(game: Game, results: Iterable[Result], chips: Iterable[ChipEvent]) -> GameInput:
+    """A game's stored rows of one revision (its results in any order, its chip events) as
+    the input that settles it."""
     return GameInput(
         date=game.date,
         table=game.table,
         deposits=game.deposits,
         rate=game.rate,
-        seats=[_seat_input(r) for r in results],
+        seats=[_seat_input(r) for r in sorted(results, key=lambda r: r.seat)],
         chips=[ChipInput(c.kind, c.winner, c.discarder, c.multiplier) for c in chips],
     )
 
@@ -832,9 +833,9 @@ def table_link_game(*, club: Club, user: User, table_id: int, game: Game) -> Dra
         )
         if players != recorded:
             return None
-        table.game = game
-        table.save(update_fields=["game"])
-        audit(
+        save_audited(
+            table,
+            {"game": game},
             club=club,
             actor=user,
             action="draw.recorded",

@@ -23,7 +23,7 @@ from league import limits
 from league.access import club_for
 from league.club import services as club_services
 from league.core.clock import parse_date, today
-from league.core.errors import ServiceError
+from league.core.errors import ServiceError, add_errors
 from league.models import Club, Game, Member, Result, RulesVersion, TeamMatch
 from league.models.clubs import lock_club
 from league.recording import breakdown, services
@@ -418,9 +418,7 @@ def game_void(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
                 expected_revision=form.cleaned_data["revision"],
             )
         except ServiceError as e:
-            for field_name, errors in e.errors.items():
-                for message in errors:
-                    form.add_error(field_name if field_name in form.fields else None, message)
+            add_errors(form, e)
         else:
             messages.success(request, _("Game %(number)s voided.") % {"number": game.number})
             return redirect("game_detail", club.slug, game.pk)

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from league.access import club_for
+from league.access import club_for, day_for
 from league.models import Game, RulesVersion
 from league.recording import breakdown, selectors, services
 from league.recording.forms import WINDS
@@ -55,9 +55,7 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def day_detail(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
-    day = selectors.club_day(club=club, date=date)
-    if day is None:
-        raise Http404
+    day = day_for(club, date)
     ledger = selectors.day_ledger_rows(day=day)
     version = RulesVersion.in_force(club, day.date)
     games = selectors.day_games(day=day)

@@ -34,7 +34,7 @@ from league.models import (
     RulesVersion,
     Season,
 )
-from league.models.audit import User, audit, audit_entry, audit_many, stored_user
+from league.models.audit import User, audit, audit_entry, audit_many, save_audited, stored_user
 from league.models.clubs import lock_club
 from league.models.members import lock_live_members
 from league.money import services as money_services
@@ -272,15 +272,14 @@ def _pin_days(version: RulesVersion, user: User) -> set[int]:
         if day.pk in shugi_days and not version.rules.session_shugi:
             continue  # its shūgi could not be settled: the day keeps its rules
         moved.add(day.pk)
-        before = day.rules_version_id
-        day.rules_version = version
-        day.save(update_fields=["rules_version"])
-        audit(
+        save_audited(
+            day,
+            {"rules_version": version},
             club=version.club,
             actor=user,
             action="day.resettle",
             target=f"day:{day.pk}",
-            before={"date": day.date.isoformat(), "rules_version": before},
+            before={"date": day.date.isoformat(), "rules_version": day.rules_version_id},
             after={"date": day.date.isoformat(), "rules_version": version.pk},
         )
     return moved
