@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -116,6 +117,19 @@ def member_client(member_user) -> Client:
 @pytest.fixture
 def stranger_client(stranger) -> Client:
     return _client(stranger)
+
+
+@pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    """Each test starts in the site's default language (Japanese), whatever an earlier test in
+    the same process left active: a request through LocaleMiddleware leaves its language active
+    in the thread, and code called outside a request (the LINE text's lines, say) then spoke
+    English after a test that had asked for English."""
+    from django.conf import settings
+    from django.utils import translation
+
+    with translation.override(settings.LANGUAGE_CODE):
+        yield
 
 
 @pytest.fixture(autouse=True)
