@@ -267,18 +267,19 @@ def team_games(*, season: Season, date: datetime.date) -> dict[int, dict[str, in
     """Member → their games at the season's team match slots: `before` the day, `shown` up to
     and including it (recorded games, current revisions), and the `last` round they played
     before the day (0: none; rounds run on over the season). One query."""
+    # From the season's slots (its team match days' index), not from the club's results.
     rows = (
-        Result.objects.filter(
-            counted=True,
-            date__lte=date,
-            game__team_match__season=season,
-            game__team_match__slots__member=F("member"),
+        TeamSlot.objects.filter(
+            match__season=season,
+            match__date__lte=date,
+            match__game__results__counted=True,
+            match__game__results__member=F("member"),
         )
         .values("member")
         .annotate(
-            before=Count("pk", filter=Q(date__lt=date)),
+            before=Count("pk", filter=Q(match__date__lt=date)),
             shown=Count("pk"),
-            last=Max("game__team_match__round", filter=Q(date__lt=date)),
+            last=Max("match__round", filter=Q(match__date__lt=date)),
         )
         .values_list("member", "before", "shown", "last")
     )

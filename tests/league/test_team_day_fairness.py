@@ -138,6 +138,18 @@ def test_the_suggestion_follows_fewest_games_then_fewest_meetings(
     assert "赤5（0半荘）" in html and "赤1（2半荘）" in html
 
 
+def test_a_voided_game_does_not_count(club, season, teams, organiser, organiser_client):
+    (match,) = _day(season, organiser, D1, 1)
+    _play(club, organiser, match, "赤1", 1)
+    _day(season, organiser, D2, 1)
+    html = _page(organiser_client, club, season, D2).content.decode()
+    assert "赤1（1半荘）" in html and "おすすめ：赤2（名簿順）" in html  # 赤2…赤5: 0 games
+    match.refresh_from_db()
+    recording.game_void(game=match.game, user=organiser, reason="entered wrongly")
+    html = _page(organiser_client, club, season, D2).content.decode()
+    assert "赤1（0半荘）" in html and "おすすめ：赤1（名簿順）" in html
+
+
 def _fake(round_, tables):
     """A day as selectors.match_day gives it: tables of (team, member or None) slots."""
     return [
