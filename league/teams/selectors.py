@@ -18,6 +18,7 @@ from django.db.models import (
     Exists,
     F,
     IntegerField,
+    Max,
     OuterRef,
     Q,
     QuerySet,
@@ -44,7 +45,7 @@ from league.models import (
 )
 from league.models.draw import table_label
 from league.models.totals import MemberDay, MemberTotal
-from scoring import stages
+from scoring import lineup, stages
 
 _INT = IntegerField()
 
@@ -262,6 +263,113 @@ def slot_choices(*, season: Season) -> tuple[dict[int, list[Member]], list[Membe
         .order_by("kana", "name")
     )
     return rosters, subs
+
+
+def team_games(*, season: Season, date: datetime.date) -> dict[int, dict[str, int]]:
+    """Member → their games at the season's team match slots: `before` the day, `shown` up to
+    and including it (recorded games, current revisions), and the `last` round they played
+    before the day (0: none; rounds run on over the season). One query."""
+    # From the season's slots (its team match days' index), not from the club's results.
+    rows = (
+        TeamSlot.objects.filter(
+            match__season=season,
+            match__date__lte=date,
+            match__game__results__counted=True,
+            match__game__results__member=F("member"),
+        )
+        .values("member")
+        .annotate(
+            before=Count("pk", filter=Q(match__date__lt=date)),
+            shown=Count("pk"),
+            last=Max("match__round", filter=Q(match__date__lt=date)),
+        )
+        .values_list("member", "before", "shown", "last")
+    )
+    return {m: {"before": b, "shown": s, "last": last or 0} for m, b, s, last in rows}
+
+
+def met_before(*, season: Season, date: datetime.date) -> dict[tuple[int, int], int]:
+    """(roster player, player named on the day) → how many counted games of the season before
+    the day they played together: the draw's season meetings (league.draw.selectors.season_pairs:
+    the same games), for only the pairs the day's slots can make. One query, whatever the
+    history's length."""
+    roster = TeamMember.objects.filter(season=season, removed_at__isnull=True).values("member")
+    named = TeamSlot.objects.filter(
+        match__season=season, match__date=date, member__isnull=False
+    ).values("member")
+    rows = (
+        Result.objects.filter(
+            club_id=season.club_id,
+            counted=True,
+            date__gte=season.start,
+            date__lt=date,
+            member__in=roster,
+            game__results__counted=True,
+            game__results__member__in=named,
+        )
+        .values("member", "game__results__member")
+        .annotate(n=Count("game", distinct=True))
+        .values_list("member", "game__results__member", "n")
+    )
+    return {(a, b): n for a, b, n in rows if a != b}
+
+
+def suggest_players(
+    rounds: list[dict[str, Any]],
+    rosters: dict[int, list[Member]],
+    games: dict[int, dict[str, int]],
+    met: dict[tuple[int, int], int],
+) -> None:
+    """Set on each slot of the day not yet named (its table not recorded) `suggested` (a roster
+    player's id, or None) and `suggested_by` (scoring.lineup's rule), walking the day in order:
+    the roster player with the fewest games (those before the day, the day's named slots, and
+    the suggestions of earlier slots), then the fewest meetings with the players already named
+    at the table (this season before the day, and at the day's tables), then the one out
+    longest, then the roster's order. Nobody named or suggested in the slot's round is
+    suggested for it. No query: on the day's slots (match_day), the rosters (slot_choices) and
+    the figures of team_games and met_before."""
+    played: dict[int, set[int]] = defaultdict(set)  # member → the day's rounds named/suggested
+    in_round: dict[int, set[int]] = defaultdict(set)
+    met_today: dict[tuple[int, int], int] = defaultdict(int)
+    for r in rounds:
+        for table in r["tables"]:
+            named = [s.member_id for s in table["slots"] if s.member_id is not None]
+            for m in named:
+                played[m].add(r["round"])
+                in_round[r["round"]].add(m)
+                for other in named:
+                    if other != m:
+                        met_today[(m, other)] += 1
+    for r in rounds:
+        number = r["round"]
+        for table in r["tables"]:
+            opponents = [s.member_id for s in table["slots"] if s.member_id is not None]
+            for slot in table["slots"]:
+                slot.suggested, slot.suggested_by = None, ""
+                if slot.member_id is not None or table["game"] is not None:
+                    continue
+                candidates = []
+                for order, m in enumerate(rosters.get(slot.team_id, [])):
+                    if m.pk in in_round[number]:
+                        continue
+                    before = games.get(m.pk, {})
+                    earlier = [n for n in played[m.pk] if n < number]
+                    candidates.append(
+                        lineup.Candidate(
+                            key=m.pk,
+                            games=before.get("before", 0) + len(played[m.pk]),
+                            met=sum(
+                                met.get((m.pk, o), 0) + met_today[(m.pk, o)] for o in opponents
+                            ),
+                            last=max(earlier, default=before.get("last", 0)),
+                            order=order,
+                        )
+                    )
+                pick = lineup.suggest(candidates)
+                if pick is not None:
+                    slot.suggested, slot.suggested_by = pick
+                    played[pick[0]].add(number)
+                    in_round[number].add(pick[0])
 
 
 def captain_of(*, season: Season, user: Any) -> set[int]:

@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import scoring
@@ -37,6 +38,16 @@ from league.models import (
 )
 from league.teams import selectors, services
 from league.teams.forms import AdjustmentForm, MatchDayForm, StageForm, TeamForm
+from scoring import lineup
+
+# Why a slot's player is suggested (scoring.lineup's rules), as the page says it.
+SUGGESTED_BY = {
+    lineup.FEWEST_GAMES: gettext_lazy("fewest games"),
+    lineup.FEWEST_MEETINGS: gettext_lazy("fewest meetings with this table"),
+    lineup.LONGEST_OUT: gettext_lazy("out longest"),
+    lineup.ROSTER_ORDER: gettext_lazy("roster order"),
+    lineup.ONLY_ONE: gettext_lazy("the only one free"),
+}
 
 # M.League's chombo, booked to the season total (m-league.aja0.com/?p=66023): the form's preset.
 CHOMBO_POINTS = 200  # tenths of 1,000 points
@@ -207,9 +218,11 @@ def _record_url(club: Club, date: datetime.date, table: dict[str, Any]) -> str:
 @require_safe
 def team_day(request: HttpRequest, slug: str, season_id: int, date: datetime.date) -> HttpResponse:
     """A match day: its rounds' tables, each slot's team and the player named for it; a captain
-    names theirs, an organiser any, and records a table whose players are all named. A fixed
-    number of queries: the club and role, the season, the slots, the rosters and substitutes,
-    the user's captaincies."""
+    names theirs, an organiser any, and records a table whose players are all named. Each slot
+    not named yet has a roster player suggested (selectors.suggest_players: fewest games, then
+    fewest meetings with the table), and each roster player shows their games. A fixed number
+    of queries: the club and role, the season, the slots, the rosters and substitutes, the
+    user's captaincies, the team match games, the season's meetings, the team standings."""
     club = club_for(request, slug)
     season = get_object_or_404(Season, club=club, pk=season_id)
     rounds = selectors.match_day(season=season, date=date)
@@ -217,6 +230,15 @@ def team_day(request: HttpRequest, slug: str, season_id: int, date: datetime.dat
         raise Http404
     captain_of = selectors.captain_of(season=season, user=request.user)
     rosters, subs = selectors.slot_choices(season=season)
+    games = selectors.team_games(season=season, date=date)
+    selectors.suggest_players(
+        rounds, rosters, games, selectors.met_before(season=season, date=date)
+    )
+    names: dict[int, str] = {}
+    for roster in rosters.values():
+        for m in roster:
+            m.team_games = games.get(m.pk, {}).get("shown", 0)
+            names[m.pk] = m.name
     for r in rounds:
         for table in r["tables"]:
             if table["ready"] and table["game"] is None and club.is_organiser:
@@ -227,6 +249,9 @@ def team_day(request: HttpRequest, slug: str, season_id: int, date: datetime.dat
                 )
                 slot.roster = rosters.get(slot.team_id, [])
                 slot.wind = "東南西北"[slot.seat] if slot.seat < 4 else ""
+                if slot.suggested is not None:
+                    slot.suggested_name = names[slot.suggested]
+                    slot.suggested_why = SUGGESTED_BY[slot.suggested_by]
     context = {
         "club": club,
         "season": season,

@@ -63,15 +63,34 @@ def test_a_team_day_on_a_phone(phone, live_server, log_in, league, screenshot) -
     screenshot("team-day-1-scheduled")
     no_sideways_scroll(phone)
 
-    # Game 1: each team's first player, but 黄's slot goes to the substitute.
+    # Each slot suggests a roster player, with why: at first everyone has 0 games, so the
+    # roster's order (captains first).
+    table = phone.locator('section.team-match[data-round="1"]')
+    hint = table.locator('[data-slot="赤"] .slot-hint').inner_text()
+    assert hint == "おすすめ：赤の一（名簿順）", hint
+    selected = table.locator('[data-slot="赤"] select option:checked').inner_text()
+    assert selected == "赤の一（0半荘）", selected
+
+    # Game 1: each team's first player, but 黄's slot goes to the substitute. Game 2: the
+    # suggestion (the second players: fewest games, as the first ones played game 1), taken as
+    # pre-selected; but for 黄 (whose first player has not played) the captain's own choice.
     for number, pick in ((1, "の一"), (2, "の二")):
         table = phone.locator(f'section.team-match[data-round="{number}"]')
         for team in ("赤", "青", "黄", "緑"):
             slot = table.locator(f'[data-slot="{team}"]')
             who = "助っ人" if (team, number) == ("黄", 1) else f"{team}{pick}"
-            slot.locator("select").select_option(label=who)
+            label = who if who == "助っ人" else f"{who}（0半荘）"
+            if number == 2 and team != "黄":
+                assert (
+                    slot.locator(".slot-hint").inner_text() == f"おすすめ：{who}（出場が少ない順）"
+                )
+                assert slot.locator("select option:checked").inner_text() == label
+            else:
+                slot.locator("select").select_option(label=label)
             with phone.expect_navigation():
                 slot.locator("button").click()
+            if (team, number) == ("赤", 2):
+                screenshot("team-day-5-suggested-and-games")
         table = phone.locator(f'section.team-match[data-round="{number}"]')
         assert "補欠" in table.inner_text() if number == 1 else True
         if number == 1:
