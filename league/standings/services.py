@@ -432,6 +432,7 @@ def member_rebuild(*, member: Member) -> None:
         for season in Season.objects.filter(club_id=member.club_id):
             _insert_totals(member.club_id, season, member.pk)
         _insert_days(member.club_id, member.pk)
+        hand_totals.member_rebuilt(member=member)
         if kept.member_rebuilt(member=member):
             tasks.enqueue_replay(member.club_id)
 
