@@ -46,7 +46,7 @@ from league.models.draw import table_label
 from league.models.money import LedgerEntry, ledger_record
 from league.models.rules import rules_in_force
 from league.models.teams import TEAM_NAME_LENGTH, TEAM_SHORT_LENGTH
-from league.models.totals import MemberTotal
+from league.models.totals import list_adjusted
 from league.teams.selectors import stage_standings
 from scoring.fixtures import fixtures
 from scoring.stages import CARRY_MODES, carried
@@ -293,10 +293,7 @@ def adjustment_book(
             created_by=user if getattr(user, "is_authenticated", False) else None,
         )
         if member is not None:  # listed in the season's standings, with 0 games if none
-            MemberTotal.objects.bulk_create(
-                [MemberTotal(club_id=season.club_id, member=member, season=season)],
-                ignore_conflicts=True,
-            )
+            list_adjusted(season.club_id, season.pk, [member.pk])
         audit(
             club=season.club,
             actor=user,
