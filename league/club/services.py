@@ -126,6 +126,8 @@ class MergePreview:
     draw_attendance: int
     invitations: int
     merged_from: int
+    hand_stats: int
+    team_places: int
     user_link: bool
     key: str
 
@@ -143,6 +145,8 @@ class MergePreview:
             (_("Draw check-ins"), self.draw_attendance),
             (_("Invitations"), self.invitations),
             (_("Records merged into it before"), self.merged_from),
+            (_("Hand statistics (games recorded hand by hand)"), self.hand_stats),
+            (_("Team places"), self.team_places),
         ]
 
 
@@ -278,6 +282,8 @@ def merge_preview(*, keep: Member, gone: Member) -> MergePreview:
         draw_attendance=len(moved["draw_attendance"]),
         invitations=len(moved["invitations"]),
         merged_from=len(moved["merged_from"]),
+        hand_stats=len(moved["hand_stats"]),
+        team_places=len(moved["team_places"]),
         user_link=gone.user_id is not None,
         key=_key(keep, gone, moved),
     )

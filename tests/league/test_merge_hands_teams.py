@@ -41,8 +41,10 @@ def test_a_merge_moves_the_hand_statistics_and_the_total_equals_a_rebuild(club, 
     _table_game(club, organiser, [b, guest, d, c])  # the guest in another seat
     gone_rows = sorted(HandStat.objects.filter(member=guest).values_list("pk", flat=True))
     assert gone_rows and _kept_rows(guest)
+    preview = club_services.merge_preview(keep=a, gone=guest)
+    assert preview.hand_stats == len(gone_rows) == 1
 
-    club_services.member_merge(keep=a, gone=guest, user=organiser)
+    club_services.member_merge(keep=a, gone=guest, user=organiser, key=preview.key)
 
     assert not HandStat.objects.filter(member=guest).exists()
     assert HandStat.objects.filter(member=a, counted=True).count() == 2
@@ -84,8 +86,10 @@ def test_a_merge_of_a_rostered_guest_moves_the_place(club, members, organiser, s
     red = _team(season, organiser, "赤組", [b, guest], captains=[guest])
     blue = _team(season, organiser, "青組", [c, d])
     place = TeamMember.objects.get(member=guest)
+    preview = club_services.merge_preview(keep=a, gone=guest)
+    assert preview.team_places == 1
 
-    club_services.member_merge(keep=a, gone=guest, user=organiser)
+    club_services.member_merge(keep=a, gone=guest, user=organiser, key=preview.key)
 
     assert _places(red) == [(a.pk, True), (b.pk, False)]  # the captain's mark goes with it
     assert _places(blue) == [(c.pk, False), (d.pk, False)]
