@@ -43,7 +43,9 @@ from league.models import (
     Member,
     Result,
     Season,
+    StageEntry,
     TeamMember,
+    TeamSlot,
 )
 from league.models.audit import User, audit, save_audited
 from league.models.clubs import lock_club
@@ -171,6 +173,8 @@ def _moved_ids(gone: Member) -> dict[str, list[int]]:
         "adjustments": _ids(Adjustment.objects.filter(member=gone)),
         "hand_stats": _ids(HandStat.objects.filter(member=gone)),
         "team_places": _ids(TeamMember.objects.filter(member=gone)),
+        "team_slots": _ids(TeamSlot.objects.filter(member=gone)),
+        "stage_entries": _ids(StageEntry.objects.filter(member=gone)),
         "days": list(attend.order_by("day_id").values_list("day_id", flat=True)),
         "shugi": _ids(DayShugi.objects.filter(winner=gone)),
         "draw_seats": _ids(DrawSeat.objects.filter(member=gone)),
@@ -202,6 +206,16 @@ def _merge_problem(keep: Member, gone: Member) -> str | None:
             _("%(a)s and %(b)s were drawn in the same round: they are two different players."),
         ),
         (Attendance, "day", _("%(a)s and %(b)s were both checked in on the same day's draw.")),
+        (
+            TeamSlot,
+            "match",
+            _("%(a)s and %(b)s are named at the same team match table: name another player."),
+        ),
+        (
+            StageEntry,
+            "stage",
+            _("%(a)s and %(b)s both went through to the same stage: they are two players."),
+        ),
     )
     for model, field, message in together:
         kept_rows = model.objects.filter(member=keep).values(field)
@@ -304,7 +318,7 @@ def _base_update(queryset: django_models.QuerySet[Any], **values: Any) -> int:
 
 def member_merge(*, keep: Member, gone: Member, user: User, key: str | None = None) -> Member:
     """Merge `gone` into `keep`: every result (all revisions), chip event, ledger entry,
-    adjustment, hand statistics row, team place, shūgi, attendance, draw seat, invitation and the
+    adjustment, hand statistics row, team place, team match seat, stage entry, shūgi, attendance, draw seat, invitation and the
     login link move to `keep` (a place on a team both held: one stays, see _places_ended; places
     on two teams of one season: refused); `gone` stays,
     inactive, with `merged_into` set. `key` is the preview's: when the rows changed since, nothing
@@ -341,6 +355,8 @@ def member_merge(*, keep: Member, gone: Member, user: User, key: str | None = No
         HandStat.objects.filter(member=gone).update(member=keep)  # its total: member_rebuild
         ended = _places_ended(keep, gone)
         TeamMember.objects.filter(member=gone).update(member=keep)
+        TeamSlot.objects.filter(member=gone).update(member=keep)
+        StageEntry.objects.filter(member=gone).update(member=keep)
         DayShugi.objects.filter(winner=gone).update(winner=keep)
         through = Day.attendees.through.objects
         both = set(through.filter(member_id=keep.pk).values_list("day_id", flat=True))

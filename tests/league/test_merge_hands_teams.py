@@ -130,3 +130,73 @@ def test_places_on_two_teams_of_one_season_are_refused(club, members, organiser,
     assert Member.objects.get(pk=guest.pk).merged_into_id is None
     assert TeamMember.objects.filter(member=guest, removed_at__isnull=True).count() == 1
     assert not AuditLog.objects.filter(action="member.merge").exists()
+
+
+def _match(season, organiser, teams_):
+    """One team match table of the season's teams (four teams at tables of four)."""
+    (match,) = teams.match_day_schedule(
+        season=season, user=organiser, date=datetime.date(2026, 10, 10), games=1
+    )
+    return {s.team_id: s for s in match.slots.all()}
+
+
+def test_a_merge_moves_the_named_team_match_seat(club, members, organiser, season):
+    a, b, c, d, guest = members
+    ones = [_team(season, organiser, f"組{i}", [m]) for i, m in enumerate([guest, b, c, d])]
+    slots = _match(season, organiser, ones)
+    slot = teams.slot_name(slot=slots[ones[0].pk], user=organiser, member=guest, organiser=True)
+
+    club_services.member_merge(keep=a, gone=guest, user=organiser)
+
+    slot.refresh_from_db()
+    assert slot.member_id == a.pk
+    entry = AuditLog.objects.get(action="member.merge")
+    assert entry.after["moved"]["team_slots"] == [slot.pk]
+
+
+def test_two_records_named_at_one_team_match_table_are_refused(club, members, organiser, season):
+    a, b, c, d, guest = members
+    ones = [_team(season, organiser, f"組{i}", [m]) for i, m in enumerate([guest, b, c, d])]
+    slots = _match(season, organiser, ones)
+    teams.slot_name(slot=slots[ones[0].pk], user=organiser, member=guest, organiser=True)
+    teams.slot_name(slot=slots[ones[1].pk], user=organiser, member=a, organiser=True)  # a sub
+    with pytest.raises(ServiceError) as e:
+        club_services.member_merge(keep=a, gone=guest, user=organiser)
+    assert "江藤" in e.value.errors["other"][0]
+    assert Member.objects.get(pk=guest.pk).merged_into_id is None
+
+
+def _stage_entry(season, stage_number, member, place):
+    from league.models import Stage, StageEntry
+
+    stage, _ = Stage.objects.get_or_create(
+        club=season.club,
+        season=season,
+        number=stage_number,
+        defaults={"name": f"第{stage_number}", "first_day": season.start, "last_day": season.end},
+    )
+    return StageEntry.objects.create(
+        stage=stage, member=member, place=place, total_before=0, carried=0
+    )
+
+
+def test_a_merge_moves_a_stage_entry_and_refuses_two_in_one_stage(club, members, organiser, season):
+    from league.models import StageEntry
+
+    a, b, _c, _d, guest = members
+    _stage_entry(season, 2, guest, 1)
+    _stage_entry(season, 2, b, 2)
+    _stage_entry(season, 3, guest, 1)
+    entry = _stage_entry(season, 3, a, 2)
+    with pytest.raises(ServiceError) as e:  # both went through to stage 3
+        club_services.member_merge(keep=a, gone=guest, user=organiser)
+    assert "江藤" in e.value.errors["other"][0]
+
+    club_services.member_merge(keep=b, gone=a, user=organiser)  # 青木 only in stage 3
+
+    entry.refresh_from_db()
+    assert entry.member_id == b.pk
+    stages = StageEntry.objects.filter(member=b).values_list("stage__number", flat=True)
+    assert sorted(stages) == [2, 3]
+    audit = AuditLog.objects.get(action="member.merge")
+    assert audit.after["moved"]["stage_entries"] == [entry.pk]
