@@ -1,5 +1,6 @@
-"""Ledger entries written below league.books (a season adjustment's yen, league.teams) are posted
-to the kept books in the writer's transaction, as every other money writer posts them."""
+"""Every ledger entry, written by league.models.money.ledger_record (league.money's entries, and
+below league.books league.teams' adjustment yen and its reversal), is posted to the kept books in
+the writer's transaction."""
 
 from __future__ import annotations
 

@@ -37,11 +37,15 @@ from league.models import (
     Club,
     Day,
     DayShugi,
+    HandStat,
     Invitation,
     LedgerEntry,
     Member,
     Result,
     Season,
+    StageEntry,
+    TeamMember,
+    TeamSlot,
 )
 from league.models.audit import User, audit, save_audited
 from league.models.clubs import lock_club
@@ -124,6 +128,8 @@ class MergePreview:
     draw_attendance: int
     invitations: int
     merged_from: int
+    hand_stats: int
+    team_places: int
     user_link: bool
     key: str
 
@@ -141,6 +147,8 @@ class MergePreview:
             (_("Draw check-ins"), self.draw_attendance),
             (_("Invitations"), self.invitations),
             (_("Records merged into it before"), self.merged_from),
+            (_("Hand statistics (games recorded hand by hand)"), self.hand_stats),
+            (_("Team places"), self.team_places),
         ]
 
 
@@ -163,6 +171,10 @@ def _moved_ids(gone: Member) -> dict[str, list[int]]:
         "ledger_payee": _ids(LedgerEntry.objects.filter(payee=gone)),
         "ledger_borrower": _ids(LedgerEntry.objects.filter(borrower=gone)),
         "adjustments": _ids(Adjustment.objects.filter(member=gone)),
+        "hand_stats": _ids(HandStat.objects.filter(member=gone)),
+        "team_places": _ids(TeamMember.objects.filter(member=gone)),
+        "team_slots": _ids(TeamSlot.objects.filter(member=gone)),
+        "stage_entries": _ids(StageEntry.objects.filter(member=gone)),
         "days": list(attend.order_by("day_id").values_list("day_id", flat=True)),
         "shugi": _ids(DayShugi.objects.filter(winner=gone)),
         "draw_seats": _ids(DrawSeat.objects.filter(member=gone)),
@@ -194,6 +206,16 @@ def _merge_problem(keep: Member, gone: Member) -> str | None:
             _("%(a)s and %(b)s were drawn in the same round: they are two different players."),
         ),
         (Attendance, "day", _("%(a)s and %(b)s were both checked in on the same day's draw.")),
+        (
+            TeamSlot,
+            "match",
+            _("%(a)s and %(b)s are named at the same team match table: name another player."),
+        ),
+        (
+            StageEntry,
+            "stage",
+            _("%(a)s and %(b)s both went through to the same stage: they are two players."),
+        ),
     )
     for model, field, message in together:
         kept_rows = model.objects.filter(member=keep).values(field)
@@ -206,7 +228,39 @@ def _merge_problem(keep: Member, gone: Member) -> str | None:
         )
     if keep.user_id is not None and gone.user_id is not None and keep.user_id != gone.user_id:
         return _("Both records are linked to a login: unlink one of them first.")
+    kept_places = TeamMember.objects.filter(member=keep, removed_at__isnull=True)
+    elsewhere = (  # a place in a season where the survivor plays for another team
+        TeamMember.objects.filter(
+            member=gone, removed_at__isnull=True, season__in=kept_places.values("season")
+        )
+        .exclude(team__in=kept_places.values("team"))
+        .select_related("season")
+        .first()
+    )
+    if elsewhere is not None:
+        return _(
+            "%(a)s and %(b)s are on different teams in %(season)s: take one of them off "
+            "their team first."
+        ) % {**names, "season": elsewhere.season.name}
     return None
+
+
+def _places_ended(keep: Member, gone: Member) -> list[int]:
+    """Where both records hold a place on the same team, one place stays (a captain's, else the
+    survivor's) and the other ends (`removed_at`), as a roster edit ends a place: the ids ended.
+    Places on different teams of one season were refused (_merge_problem)."""
+    places: dict[int, list[TeamMember]] = {}
+    for row in TeamMember.objects.filter(
+        member_id__in=[keep.pk, gone.pk], removed_at__isnull=True
+    ).order_by("pk"):
+        places.setdefault(row.team_id, []).append(row)
+    ended = [
+        min(rows, key=lambda r: (r.is_captain, r.member_id == keep.pk)).pk
+        for rows in places.values()
+        if len(rows) == 2
+    ]
+    TeamMember.objects.filter(pk__in=ended).update(removed_at=timezone.now())
+    return sorted(ended)
 
 
 def _key(keep: Member, gone: Member, moved: dict[str, list[int]]) -> str:
@@ -242,6 +296,8 @@ def merge_preview(*, keep: Member, gone: Member) -> MergePreview:
         draw_attendance=len(moved["draw_attendance"]),
         invitations=len(moved["invitations"]),
         merged_from=len(moved["merged_from"]),
+        hand_stats=len(moved["hand_stats"]),
+        team_places=len(moved["team_places"]),
         user_link=gone.user_id is not None,
         key=_key(keep, gone, moved),
     )
@@ -261,8 +317,10 @@ def _base_update(queryset: django_models.QuerySet[Any], **values: Any) -> int:
 
 
 def member_merge(*, keep: Member, gone: Member, user: User, key: str | None = None) -> Member:
-    """Merge `gone` into `keep`: every result (all revisions), chip event, ledger entry, shūgi,
-    attendance, draw seat, invitation and the login link move to `keep`; `gone` stays,
+    """Merge `gone` into `keep`: every result (all revisions), chip event, ledger entry,
+    adjustment, hand statistics row, team place, team match seat, stage entry, shūgi, attendance, draw seat, invitation and the
+    login link move to `keep` (a place on a team both held: one stays, see _places_ended; places
+    on two teams of one season: refused); `gone` stays,
     inactive, with `merged_into` set. `key` is the preview's: when the rows changed since, nothing
     is merged (ServiceError). The kept totals of both are rebuilt in the same transaction."""
     with transaction.atomic():
@@ -294,6 +352,11 @@ def member_merge(*, keep: Member, gone: Member, user: User, key: str | None = No
         _base_update(LedgerEntry.objects.filter(payee=gone), payee=keep)
         _base_update(LedgerEntry.objects.filter(borrower=gone), borrower=keep)
         _base_update(Adjustment.objects.filter(member=gone), member=keep)  # with their yen
+        HandStat.objects.filter(member=gone).update(member=keep)  # its total: member_rebuild
+        ended = _places_ended(keep, gone)
+        TeamMember.objects.filter(member=gone).update(member=keep)
+        TeamSlot.objects.filter(member=gone).update(member=keep)
+        StageEntry.objects.filter(member=gone).update(member=keep)
         DayShugi.objects.filter(winner=gone).update(winner=keep)
         through = Day.attendees.through.objects
         both = set(through.filter(member_id=keep.pk).values_list("day_id", flat=True))
@@ -331,6 +394,7 @@ def member_merge(*, keep: Member, gone: Member, user: User, key: str | None = No
                 "rows_of": gone.pk,
                 "moved": moved,
                 "days_both_attended": sorted(both & set(moved["days"])),
+                "team_places_ended": ended,
             },
             after={
                 "gone": {

@@ -10,13 +10,15 @@ from django.db.models import Q
 from django.dispatch import Signal
 from django.utils.translation import gettext_lazy as _
 
+from league.models.audit import User, stored_user
 from league.models.clubs import Club
 from league.models.games import Day
-from league.models.members import Member
+from league.models.members import Member, lock_live_members
 
-# Sent by a writer below league.books (league.teams' adjustments) inside its transaction, holding
-# the club's lock, with `club_id` and the `entries` it created: league.books posts their kept rows
-# (league/books/signals.py), so they move with the records or not at all.
+# Sent by `ledger_record` (below) inside its caller's transaction, holding the club's lock, with
+# `club_id` and the `entries` it created: league.books posts their kept rows
+# (league/books/signals.py), so they move with the records or not at all. Writers below
+# league.books (league.teams' adjustments) reach the books only this way.
 entries_written = Signal()
 
 
@@ -45,6 +47,13 @@ class DayShugi(models.Model):
 
 
 class LedgerEntryQuerySet(models.QuerySet["LedgerEntry"]):
+    def live_repayments(self, debt: LedgerEntry) -> LedgerEntryQuerySet:
+        """The payments of `debt` (a loan, a deferral, an adjustment's yen) not reversed: one
+        of them, and the debt cannot be reversed before it is."""
+        return self.filter(debt=debt).exclude(
+            pk__in=LedgerEntry.objects.filter(reverses__debt=debt).values("reverses")
+        )
+
     def update(self, **kwargs: Any) -> int:
         raise PermissionError("ledger entries are immutable: add a reversing entry")
 
@@ -138,3 +147,19 @@ class LedgerEntry(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise PermissionError("ledger entries are immutable: add a reversing entry")
+
+
+def ledger_record(*, club_id: int, user: User, **fields: Any) -> LedgerEntry:
+    """The one writer of ledger entries (league.money's every entry, league.teams' adjustment yen
+    and its reversal), inside its caller's transaction holding the club's lock: the parties'
+    rows locked as every money writer locks them (lock_live_members, shared: a merge waits, a
+    merged party is refused), the entry created and posted to the kept books in the same
+    transaction (`entries_written`, league/books/signals.py). The caller audits it."""
+    parties = [
+        fields.get(f"{party}_id", getattr(fields.get(party), "pk", None))
+        for party in ("payer", "payee", "borrower")
+    ]
+    lock_live_members(parties, shared=True)
+    entry = LedgerEntry.objects.create(club_id=club_id, created_by=stored_user(user), **fields)
+    entries_written.send(LedgerEntry, club_id=club_id, entries=[entry])
+    return entry

@@ -10,6 +10,8 @@ long-history chart read it. Both hold only sums and counts of `Result(counted=Tr
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import models
 from django.db.models import Q
 
@@ -65,7 +67,14 @@ class MemberTotal(Totals):
 
 class MemberRateTotal(Totals):
     """MemberTotal's sums over the games of one rate tier (`rate`, a name of the rules' rates;
-    games without a rate have none): the standings filtered by rate, for all time or a season."""
+    games without a rate have none): the standings filtered by rate, for all time or a season.
+
+    A season's row of rate `ADJUSTED` ("", the rate no game is kept under) is all zero: the
+    member has adjustments in the season, and is listed in its every rate's standings, with 0
+    games where they played none at that rate (as MemberTotal's zero row lists them without a
+    rate). Written with it: `list_adjusted`."""
+
+    ADJUSTED = ""
 
     rate = models.CharField(max_length=20)
 
@@ -116,3 +125,25 @@ class MemberDay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.member_id} {self.date}: {self.games}"
+
+
+def list_adjusted(club_id: int, season_id: int, member_ids: Iterable[int]) -> None:
+    """Members with adjustments in a season listed in its standings, with 0 games if they have
+    none: their zero kept rows (MemberTotal's, and MemberRateTotal's of rate ADJUSTED for every
+    rate's), where they have none yet. Two queries (league.teams' booking, every rebuild)."""
+    ids = sorted(set(member_ids))
+    MemberTotal.objects.bulk_create(
+        (MemberTotal(club_id=club_id, member_id=m, season_id=season_id) for m in ids),
+        batch_size=1000,
+        ignore_conflicts=True,
+    )
+    MemberRateTotal.objects.bulk_create(
+        (
+            MemberRateTotal(
+                club_id=club_id, member_id=m, season_id=season_id, rate=MemberRateTotal.ADJUSTED
+            )
+            for m in ids
+        ),
+        batch_size=1000,
+        ignore_conflicts=True,
+    )

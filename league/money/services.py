@@ -53,6 +53,7 @@ from league.models.audit import User, audit, stored_user
 from league.models.clubs import lock_club
 from league.models.games import stored_game_result
 from league.models.members import lock_live_members
+from league.models.money import ledger_record
 from league.standings.stats import standings
 
 Party = int | None
@@ -271,13 +272,8 @@ def _amount(transfer: scoring.Transfer, amount: int | None) -> int:
 
 
 def _record(club: Club, user: User, action: str, **fields: object) -> LedgerEntry:
-    parties = [
-        fields.get(f"{party}_id", getattr(fields.get(party), "pk", None))
-        for party in ("payer", "payee", "borrower")
-    ]
-    lock_live_members(parties, shared=True)  # type: ignore[arg-type]
-    entry = LedgerEntry.objects.create(club=club, created_by=stored_user(user), **fields)
-    books.post(club_id=club.pk, entries=[entry])  # the kept books, in the same transaction
+    entry = ledger_record(club_id=club.pk, user=user, **fields)  # posted to the kept books
+    entry.club = club
     audit(
         club=club,
         actor=user,
@@ -510,10 +506,7 @@ def _reverse(entry: LedgerEntry, user: User, note: str, action: str) -> LedgerEn
         )
     if LedgerEntry.objects.filter(reverses=entry).exists():
         raise ServiceError.one(NON_FIELD, str(ALREADY_REVERSED))
-    live_repayments = LedgerEntry.objects.filter(debt=entry).exclude(
-        pk__in=LedgerEntry.objects.filter(reverses__debt=entry).values("reverses")
-    )
-    if live_repayments.exists():
+    if LedgerEntry.objects.live_repayments(entry).exists():
         raise ServiceError.one(NON_FIELD, _("Reverse the repayments of this debt first."))
     return _record(
         entry.club,

@@ -3,7 +3,8 @@
 Every writer that counts or uncounts HandStat rows (a table game saved or edited by its hands, an
 online log kept, a game's new revision, a void) calls `hand_stats_changed` with the rows, inside
 its transaction and after the club's lock: the members' totals move by those rows. `club_rebuilt`
-recomputes a club's from the counted rows (manage.py rebuild_aggregates, restore).
+recomputes a club's from the counted rows (manage.py rebuild_aggregates, restore), `member_rebuilt`
+one member's (a merge moved their rows).
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Count, Sum
+from django.db.models import Count, QuerySet, Sum
 
-from league.models import HandStat, HandStatTotal
+from league.models import HandStat, HandStatTotal, Member
 from league.models.hands import HAND_SUMS
 
 
@@ -59,7 +60,18 @@ def hand_stats_changed(*, added: Iterable[HandStat] = (), removed: Iterable[Hand
 def club_rebuilt(*, club_id: int) -> None:
     """Recompute a club's totals from its counted HandStat rows."""
     HandStatTotal.objects.filter(club_id=club_id).delete()
-    rows = HandStat.objects.filter(club_id=club_id, counted=True)
+    _insert(club_id, HandStat.objects.filter(club_id=club_id, counted=True))
+
+
+def member_rebuilt(*, member: Member) -> None:
+    """Recompute one member's total from their counted HandStat rows (both members of a merge:
+    the survivor's sums what both records played, the merged record's is gone with its rows)."""
+    HandStatTotal.objects.filter(member=member).delete()
+    _insert(member.club_id, HandStat.objects.filter(member=member, counted=True))
+
+
+def _insert(club_id: int, rows: QuerySet[HandStat]) -> None:
+    """The totals of the members of `rows` (counted HandStat rows), in four queries."""
     sums: dict[int, dict[str, Any]] = {
         r["member_id"]: r
         for r in rows.values("member_id")

@@ -120,11 +120,20 @@ def standings(
 
     A season's rows count the members' adjustments (league.teams' `Adjustment`, booked outside
     any game: M.League's chombo): `total` is the games' total (`scores`) plus `adjust`, and ranks;
-    the averages and rates are the games' alone. Read by a subquery in the same query."""
+    the averages and rates are the games' alone. Read by a subquery in the same query. A member
+    with adjustments in the season is listed with 0 games where they played none (in the scope's
+    rate too: their zero kept row, MemberRateTotal.ADJUSTED)."""
     if field == "total":
         field = "season_total"
     primary = F(field).desc() if descending else F(field).asc()
-    if rate:
+    if rate and season is not None:  # and members with adjustments, 0 games at the rate if none
+        played = MemberRateTotal.objects.filter(
+            season=season, rate=rate, games__gt=0, member=OuterRef("member")
+        )
+        booked = Adjustment.objects.filter(season=season, member=OuterRef("member"))
+        adjusted = Q(Exists(booked), ~Exists(played), rate=MemberRateTotal.ADJUSTED)
+        rows = MemberRateTotal.objects.filter(Q(rate=rate, games__gt=0) | adjusted, club=club)
+    elif rate:
         rows = MemberRateTotal.objects.filter(club=club, rate=rate, games__gt=0)
     elif season is not None:  # and members with adjustments, listed with 0 games if none
         booked = Adjustment.objects.filter(season=season, member=OuterRef("member"))

@@ -40,7 +40,7 @@ from django.db.models.functions import Coalesce, Greatest
 
 from league.core.bulk import bulk_set
 from league.models import Adjustment, Club, Game, Member, Result, Season
-from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
+from league.models.totals import MemberDay, MemberRateTotal, MemberTotal, list_adjusted
 from league.standings import hand_totals, kept, tasks
 
 TOTAL_FIELDS = (
@@ -341,13 +341,8 @@ def _insert_totals(club_id: int, season: Season | None, member_id: int | None = 
         booked = Adjustment.objects.filter(season=season, member__isnull=False)
         if member_id is not None:
             booked = booked.filter(member_id=member_id)
-        MemberTotal.objects.bulk_create(
-            (
-                MemberTotal(club_id=club_id, member_id=m, season=season)
-                for m in booked.order_by().values_list("member", flat=True).distinct()
-            ),
-            batch_size=1000,
-            ignore_conflicts=True,
+        list_adjusted(
+            club_id, season.pk, booked.order_by().values_list("member", flat=True).distinct()
         )
 
 
@@ -432,6 +427,7 @@ def member_rebuild(*, member: Member) -> None:
         for season in Season.objects.filter(club_id=member.club_id):
             _insert_totals(member.club_id, season, member.pk)
         _insert_days(member.club_id, member.pk)
+        hand_totals.member_rebuilt(member=member)
         if kept.member_rebuilt(member=member):
             tasks.enqueue_replay(member.club_id)
 

@@ -8,7 +8,8 @@ and, where the season's rules keep money, a member's yen at a chosen rate) and
 `adjustment_reverse` (a new entry with the opposite amounts). Nothing is updated or deleted.
 A member's yen reaches the books in the same transaction: a ledger entry of kind adjustment
 (a penalty: the member owes the club; a bonus: the club owes the member, a debt until paid),
-undone by its reversal, posted by league.books through `entries_written`.
+undone by its reversal, both written by league.models.money's `ledger_record` (the writer of
+every ledger entry), which posts them to league.books through `entries_written`.
 """
 
 from __future__ import annotations
@@ -45,11 +46,10 @@ from league.models import (
 from league.models.audit import User, audit
 from league.models.clubs import lock_club
 from league.models.draw import table_label
-from league.models.members import lock_live_members
-from league.models.money import LedgerEntry, entries_written
+from league.models.money import LedgerEntry, ledger_record
 from league.models.rules import rules_in_force
 from league.models.teams import TEAM_NAME_LENGTH, TEAM_SHORT_LENGTH
-from league.models.totals import MemberTotal
+from league.models.totals import list_adjusted
 from league.teams.selectors import stage_standings
 from scoring.fixtures import fixtures
 from scoring.stages import CARRY_MODES, carried
@@ -272,16 +272,15 @@ def adjustment_book(
     with transaction.atomic():
         lock_club(season.club_id)
         ledger = None
-        if yen and member is not None:
-            lock_live_members([member.pk], shared=True)  # as every money writer
-            ledger = LedgerEntry.objects.create(
+        if yen and member is not None:  # the books' rows, in this transaction
+            ledger = ledger_record(
                 club_id=season.club_id,
+                user=user,
                 kind=LedgerEntry.ADJUSTMENT,
                 borrower=member if yen < 0 else None,  # owes the club a penalty
                 payee=member if yen > 0 else None,  # is owed a bonus by the club
                 amount=abs(yen),
                 note=reason,
-                created_by=user if getattr(user, "is_authenticated", False) else None,
             )
         entry = Adjustment.objects.create(
             club_id=season.club_id,
@@ -296,13 +295,8 @@ def adjustment_book(
             entry=ledger,
             created_by=user if getattr(user, "is_authenticated", False) else None,
         )
-        if ledger is not None:
-            entries_written.send(Adjustment, club_id=season.club_id, entries=[ledger])
         if member is not None:  # listed in the season's standings, with 0 games if none
-            MemberTotal.objects.bulk_create(
-                [MemberTotal(club_id=season.club_id, member=member, season=season)],
-                ignore_conflicts=True,
-            )
+            list_adjusted(season.club_id, season.pk, [member.pk])
         audit(
             club=season.club,
             actor=user,
@@ -341,24 +335,20 @@ def adjustment_reverse(*, entry: Adjustment, user: User, reason: str = "") -> Ad
         ledger = None
         if entry.entry_id is not None:
             original = LedgerEntry.objects.get(pk=entry.entry_id)
-            repaid = LedgerEntry.objects.filter(debt=original).exclude(
-                pk__in=LedgerEntry.objects.filter(reverses__debt=original).values("reverses")
-            )
-            if repaid.exists():
+            if LedgerEntry.objects.live_repayments(original).exists():
                 raise ServiceError.one(
                     NON_FIELD,
                     _("Its yen was paid in part or in full: correct the payments first."),
                 )
-            lock_live_members([original.borrower_id, original.payee_id], shared=True)
-            ledger = LedgerEntry.objects.create(
+            ledger = ledger_record(
                 club_id=entry.club_id,
+                user=user,
                 kind=LedgerEntry.REVERSAL,
                 borrower_id=original.borrower_id,
                 payee_id=original.payee_id,
                 amount=original.amount,
                 reverses=original,
                 note=reason[:200],
-                created_by=user if getattr(user, "is_authenticated", False) else None,
             )
         reversal = Adjustment.objects.create(
             club_id=entry.club_id,
@@ -374,8 +364,6 @@ def adjustment_reverse(*, entry: Adjustment, user: User, reason: str = "") -> Ad
             entry=ledger,
             created_by=user if getattr(user, "is_authenticated", False) else None,
         )
-        if ledger is not None:
-            entries_written.send(Adjustment, club_id=entry.club_id, entries=[ledger])
         audit(
             club=entry.club,
             actor=user,

@@ -182,3 +182,90 @@ def test_a_member_with_adjustments_and_no_game_is_listed_with_0_games(
     assert ("馬場", 0, 100, 100, 2) in _rows(club, season)
     # All time lists only who played.
     assert "馬場" not in [r["name"] for r in stats.standings(club=club)]
+
+
+def test_filtered_by_rate_a_member_with_adjustments_and_no_game_at_it_is_listed(
+    club, members, organiser, season, member_client
+):
+    """As without a rate: the season's standings of one rate list 馬場 (no game of the season)
+    and 大野 (games at another rate only) for their adjustments, with 0 games at the rate, and
+    土井 (games at it) once; on the page for the same queries, and after a rebuild."""
+    from django.core.management import call_command
+
+    from league.models import Member
+
+    a, b, c, d, _e = members
+    f = Member.objects.create(club=club, name="大野", kana="おおの")
+    seats = [(a, 40000), (c, 30000), (d, 20000), (f, 10000)]
+    data = recording.GameInput(
+        date=D, seats=[recording.SeatInput(m, p, 0) for m, p in seats], rate="0.2"
+    )
+    recording.game_record(club=club, user=None, data=data)
+    url = reverse("season_standings", args=[club.slug, season.pk]) + "?rate=0.3"
+
+    def rows(rate):
+        listed = list(
+            stats.standings(
+                club=club, start=season.start, end=season.end, seasons=[season], rate=rate
+            )
+        )
+        named = {r["name"]: (r["games"], r["scores"], r["adjust"], r["total"]) for r in listed}
+        assert len(named) == len(listed)  # nobody twice
+        return named
+
+    with CaptureQueriesContext(connection) as before:
+        member_client.get(url)
+    assert set(rows("0.3")) == {"江藤", "千葉", "土井", "青木"}
+    games, scores, _adjust, _total = rows("0.2")["大野"]
+    for member, kind, points in [(b, "bonus", 100), (f, "penalty", -200), (d, "bonus", 300)]:
+        services.adjustment_book(
+            season=season, user=organiser, member=member, kind=kind, points=points, reason="運営"
+        )
+    at_03 = rows("0.3")
+    assert at_03["馬場"] == (0, 0, 100, 100)
+    assert at_03["大野"] == (0, 0, -200, -200)
+    assert at_03["土井"] == (1, -180, 300, 120)
+    assert set(at_03) == {"江藤", "千葉", "土井", "青木", "馬場", "大野"}
+    at_02 = rows("0.2")
+    assert at_02["馬場"] == (0, 0, 100, 100)
+    assert at_02["大野"] == (games, scores, -200, scores - 200) and games == 1
+    assert set(at_02) == {"青木", "千葉", "土井", "大野", "馬場"}
+    with CaptureQueriesContext(connection) as after:
+        response = member_client.get(url)
+    assert len(after) == len(before) and "大野" in response.content.decode()
+    call_command("rebuild_aggregates", club.slug, verbosity=0)
+    assert rows("0.3") == at_03 and rows("0.2") == at_02
+    # All time with a rate lists only who played at it.
+    assert "馬場" not in [r["name"] for r in stats.standings(club=club, rate="0.3")]
+
+
+def test_migration_0034_lists_members_of_earlier_adjustments_in_every_rate(
+    club, members, organiser, season
+):
+    """Adjustments booked before the rate-filtered standings listed them: 0034 writes their zero
+    rows, after which the filtered standings list them as a booking now would."""
+    import importlib
+
+    from django.apps import apps
+
+    from league.models import MemberRateTotal
+
+    migration = importlib.import_module("league.migrations.0035_money6")
+    b = members[1]
+    services.adjustment_book(
+        season=season, user=organiser, member=b, kind="bonus", points=100, reason="運営"
+    )
+
+    def names():
+        rows = stats.standings(
+            club=club, start=season.start, end=season.end, seasons=[season], rate="0.3"
+        )
+        return [r["name"] for r in rows]
+
+    assert "馬場" in names()
+    MemberRateTotal.objects.filter(rate=MemberRateTotal.ADJUSTED).delete()  # as before 0034
+    assert "馬場" not in names()
+    migration.list_adjusted(apps, None)
+    assert "馬場" in names()
+    migration.list_adjusted(apps, None)  # twice: nothing more
+    assert MemberRateTotal.objects.filter(rate=MemberRateTotal.ADJUSTED).count() == 1
