@@ -129,12 +129,10 @@ class LedgerEntry(models.Model):
             # Open debts and statements: a club's entries in order.
             models.Index(fields=["club", "kind", "id"], name="ledger_club_kind"),
             # A season's pot payouts (tagged by note): a few rows, found without reading the
-            # club's whole ledger.
-            models.Index(
-                fields=["club", "note"],
-                condition=Q(kind__in=["expense", "prize"]),
-                name="ledger_pot",
-            ),
+            # club's whole ledger. Not a partial index: SQLite uses a partial index only when the
+            # query repeats its condition with the same literal values, and Django binds them as
+            # parameters, so the pot read every entry of the club (36 ms at 100,000 games).
+            models.Index(fields=["club", "note"], name="ledger_note"),
         ]
 
     def __str__(self) -> str:

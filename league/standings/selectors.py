@@ -483,9 +483,19 @@ def _holders(rows: QuerySet[MemberGame], field: str) -> tuple[int, list[MemberGa
     return best, list(holders[:RECORDS_SHOWN])
 
 
+def _first(rows: QuerySet[Any], field: str, *ties: str) -> list[Any]:
+    """The RECORDS_SHOWN rows with the highest `field`, ties ordered by the columns `ties`, in
+    one query: the index on (club, -field) is walked from the top and only the ties at the cut
+    are sorted, however many rows share the highest values (a threshold read then every row at
+    or above it grew with history where many games share a score)."""
+    return list(rows.order_by(f"-{field}", *ties)[:RECORDS_SHOWN])
+
+
 def _top(rows: QuerySet[Any], field: str, key: Any) -> list[Any]:
     """The RECORDS_SHOWN rows with the highest `field`, ties ordered by `key` (in Python): the
-    index on `field` finds the threshold, then only the rows at or above it are read."""
+    index on `field` finds the threshold, then only the rows at or above it are read. For rows
+    whose tie order needs text (a member's reading) sorted as Python sorts it, and whose count
+    does not grow with history."""
     values = list(rows.order_by(f"-{field}").values_list(field, flat=True)[:RECORDS_SHOWN])
     if not values:
         return []
@@ -501,8 +511,8 @@ def records(*, club: Club, seasons: Sequence[Season]) -> dict[str, Any]:
     clean, clean_holders = _holders(games, "clean")
     yakuman = games.filter(yakuman__gt=0)
     return {
-        "high_scores": _top(
-            games.select_related("member"), "score", lambda g: (g.date, g.number, g.member_id)
+        "high_scores": _first(
+            games.select_related("member"), "score", "date", "number", "member_id"
         ),
         "tops": tops,
         "tops_holders": tops_holders,
@@ -519,11 +529,12 @@ def records(*, club: Club, seasons: Sequence[Season]) -> dict[str, Any]:
             yakuman.select_related("member").order_by("-date", "-number")[:YAKUMAN_SHOWN]
         ),
         "yakuman_count": yakuman.count(),
-        "big_days": _top(
+        "big_days": _first(
             MemberDay.objects.filter(club=club, yen_games__gt=0, yen__gt=0).select_related(
                 "member"
             ),
             "yen",
-            lambda d: (d.date, d.member_id),
+            "date",
+            "member_id",
         ),
     }

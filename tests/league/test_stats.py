@@ -652,3 +652,30 @@ def test_the_standings_workbook_has_a_statistics_sheet(member_client, club, thre
         reverse("export_standings", args=[club.slug]) + f"?start={DAY}&end={DAY}"
     )
     assert len(load_workbook(io.BytesIO(b"".join(ranged.streaming_content))).sheetnames) == 1
+
+
+def test_records_break_ties_by_date_game_and_member_in_one_query(
+    club, three_games, django_assert_num_queries
+):
+    """Many games share the highest score: the record lists the first five in (date, game,
+    member) order, the same as sorting every row, reading only those five."""
+    from league.models import MemberDay
+
+    a, b, c, d, e = three_games
+    for i in range(4):
+        seated = [[a, b, c, d], [e, a, b, c]][i % 2]
+        _record(club, seated, [45_000, 30_000, 15_000, 10_000], date=DAY + datetime.timedelta(i))
+    everyone = sorted(
+        MemberGame.objects.filter(club=club),
+        key=lambda g: (-g.score, g.date, g.number, g.member_id),
+    )
+    days = sorted(
+        MemberDay.objects.filter(club=club, yen_games__gt=0, yen__gt=0),
+        key=lambda m: (-m.yen, m.date, m.member_id),
+    )
+    records = selectors.records(club=club, seasons=[])
+    assert [g.pk for g in records["high_scores"]] == [g.pk for g in everyone[:5]]
+    assert [m.pk for m in records["big_days"]] == [m.pk for m in days[:5]]
+    assert everyone[0].score == everyone[4].score  # ties at the top
+    with django_assert_num_queries(1):
+        selectors._first(MemberGame.objects.filter(club=club), "score", "date", "number")
