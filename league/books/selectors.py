@@ -10,9 +10,10 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Q, Sum
+from django.db.models import Q, QuerySet, Sum
 
 from league.models import (
     BookLine,
@@ -159,6 +160,49 @@ def _member_lines(member: Member):  # type: ignore[no-untyped-def]
     )
 
 
+def _by_pk(rows: QuerySet[Any], ids: set[int]) -> dict[int, Any]:
+    """`rows` with these primary keys, by key: always one query, also for no keys (ids start
+    at 1, so 0 matches nothing), so that a page's query count does not depend on what its
+    lines hold."""
+    return {row.pk: row for row in rows.filter(pk__in=sorted(ids) or [0])}
+
+
+def _loaded(rows: list[BookLine]) -> list[BookLine]:
+    """`rows` with their day and ledger entry, and the entry's day, parties and reversal, read by
+    primary key in three queries. One query joining the nine tables took PostgreSQL 8 ms to
+    plan on every statement page and My page (and 0.4 ms to run); these plan in a fraction of a
+    millisecond."""
+    entries = _by_pk(
+        LedgerEntry.objects.select_related("reversed_by"),
+        {r.entry_id for r in rows if r.entry_id is not None},
+    )
+    parties = {
+        pk
+        for e in entries.values()
+        for pk in (e.payer_id, e.payee_id, e.borrower_id)
+        if pk is not None
+    }
+    members = _by_pk(Member.objects.all(), parties)
+    days = _by_pk(
+        Day.objects.all(),
+        {r.day_id for r in rows if r.day_id is not None}
+        | {e.day_id for e in entries.values() if e.day_id is not None},
+    )
+    for e in entries.values():
+        for name in ("payer", "payee", "borrower"):
+            pk = getattr(e, f"{name}_id")
+            if pk is not None:
+                e._state.fields_cache[name] = members[pk]
+        if e.day_id is not None:
+            e._state.fields_cache["day"] = days[e.day_id]
+    for r in rows:
+        if r.entry_id is not None:
+            r._state.fields_cache["entry"] = entries[r.entry_id]
+        if r.day_id is not None:
+            r._state.fields_cache["day"] = days[r.day_id]
+    return rows
+
+
 def statement(*, member: Member, page: int = 1, per_page: int = STATEMENT_PAGE) -> Statement:
     """One page of `member`'s statement, the newest first (page 1), its lines oldest first with
     the balance carried over from the lines before it. A fixed number of queries; the first
@@ -170,7 +214,7 @@ def statement(*, member: Member, page: int = 1, per_page: int = STATEMENT_PAGE) 
     start = (page - 1) * per_page
     newest_first = BookLine.objects.filter(member=member).order_by("-date", "-seq")
     newer = sum(newest_first[:start].values_list("yen", flat=True)) if start else 0
-    found = list(_member_lines(member).order_by("-date", "-seq")[start : start + per_page + 1])
+    found = _loaded(list(newest_first[start : start + per_page + 1]))
     older = len(found) > per_page
     rows = found[:per_page][::-1]
     out = _lines(member, rows, where.total - newer)
@@ -188,7 +232,8 @@ def full_statement(*, member: Member) -> Statement:
 
 def latest_lines(*, member: Member, count: int) -> tuple[list[Line], bool]:
     """The member's latest `count` lines, newest first, and whether older ones exist."""
-    rows = list(_member_lines(member).order_by("-date", "-seq")[: count + 1])
+    newest_first = BookLine.objects.filter(member=member).order_by("-date", "-seq")
+    rows = _loaded(list(newest_first[: count + 1]))
     shown = rows[:count][::-1]
     return _lines(member, shown, sum(r.yen for r in shown))[::-1], len(rows) > count
 
@@ -278,7 +323,7 @@ def club_account(
     start = (max(1, page) - 1) * per_page
     newest_first = lines.order_by("-date", "-seq")
     newer = sum(newest_first[:start].values_list("yen", flat=True)) if start else 0
-    found = list(newest_first.select_related("day", "entry")[start : start + per_page + 1])
+    found = _loaded(list(newest_first[start : start + per_page + 1]))
     rows = found[:per_page][::-1]
     running = total - newer - sum(r.yen for r in rows)
     out = []

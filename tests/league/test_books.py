@@ -309,12 +309,16 @@ def _grow(club: Club, members: list[Member], user: object, days: int) -> None:
 
 MONEY_PAGES = {
     "debt_list": (lambda club, m: ("debt_list", [club.slug]), 9),
-    "member_statement": (lambda club, m: ("member_statement", [club.slug, m.pk]), 10),
-    # My page: 24, and its latest days (the day box finds today among them): 25.
-    "my_page": (lambda club, m: ("my_page", [club.slug]), 25),
+    "member_statement": (
+        lambda club, m: ("member_statement", [club.slug, m.pk]),
+        13,
+    ),  # 10 + 3 by key
+    # My page: 24, and its latest days (the day box finds today among them): 25; the statement
+    # lines' entries, their parties and days, read by key (league.books.selectors._loaded): 28.
+    "my_page": (lambda club, m: ("my_page", [club.slug]), 28),
     "day_ledger": (lambda club, m: ("day_ledger", [club.slug, DATES[0]]), 15),
     "payment_sheet": (lambda club, m: ("export_payment_sheet", [club.slug, DATES[0]]), 14),
-    "club_pot": (lambda club, m: ("club_pot", [club.slug]), 13),
+    "club_pot": (lambda club, m: ("club_pot", [club.slug]), 16),
 }
 
 
