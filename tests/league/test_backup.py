@@ -30,6 +30,7 @@ from league.models import (
     AuditLog,
     Club,
     Day,
+    FinalSeat,
     Game,
     Invitation,
     LedgerEntry,
@@ -131,6 +132,17 @@ def build_club(club: Club, organiser, members: list[Member]) -> None:
         for n in (1, 2)
     ]
     StageEntry.objects.create(stage=stages[1], team=team, place=1, total_before=10, carried=5)
+    # A fixed-table final a month later, its first finalist seated.
+    final = Stage.objects.create(
+        club=club,
+        season=season,
+        number=3,
+        name="決勝",
+        first_day=DAY_2 + datetime.timedelta(days=30),
+        last_day=DAY_2 + datetime.timedelta(days=30),
+        fixed_table=True,
+    )
+    FinalSeat.objects.create(stage=final, table=0, seat=0, member=a, place=1, created_by=organiser)
     table = table_services.table_start(  # a game played hand by hand: a yakuman busts the dealer
         club=club,
         user=organiser,

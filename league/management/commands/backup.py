@@ -49,6 +49,7 @@ from league.models import (
     DrawSeat,
     DrawTable,
     ExportFile,
+    FinalSeat,
     Game,
     Hand,
     HandStat,
@@ -116,6 +117,7 @@ MODELS: tuple[type[models.Model], ...] = (
     TeamSlot,
     Stage,
     StageEntry,
+    FinalSeat,
     AuditLog,
     ApiToken,
     Invitation,
@@ -162,7 +164,7 @@ def club_rows(club: Club, model: type[models.Model]) -> models.QuerySet[Any]:
         rows = model._base_manager.filter(team__club=club)
     elif model is TeamSlot:
         rows = model._base_manager.filter(match__club=club)
-    elif model is StageEntry:
+    elif model in (StageEntry, FinalSeat):
         rows = model._base_manager.filter(stage__club=club)
     elif model is Hand:
         rows = model._base_manager.filter(table_game__club=club)
