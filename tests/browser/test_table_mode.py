@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
+from playwright.sync_api import expect
 
 import scoring
 from league.core.clock import today
@@ -61,6 +62,14 @@ def points(page: Page) -> list[str]:
     return [page.locator(f"[data-seat='{i}'] [data-points]").inner_text() for i in range(4)]
 
 
+def assert_points(page: Page, expected: list[str]) -> None:
+    """Each seat's points as expected, waiting for the scoreboard's script to write them (read
+    at once, the first seat was sometimes still empty)."""
+    for i, value in enumerate(expected):
+        expect(page.locator(f"[data-seat='{i}'] [data-points]")).to_have_text(value)
+    assert points(page) == expected
+
+
 def synced(page: Page) -> None:
     page.wait_for_selector("[data-sync].ok")
 
@@ -79,7 +88,7 @@ def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, s
     screenshot("table-start")
     page.locator("[data-start]").click()
     page.wait_for_selector("[data-scoreboard]")
-    assert points(page) == ["25,000"] * 4
+    assert_points(page, ["25,000"] * 4)
     assert page.locator("[data-round]").inner_text() == "東1"
 
     # 東1: 青木 (the dealer) declares riichi; a draw with 青木 and 馬場 tenpai.
@@ -90,7 +99,7 @@ def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, s
     screenshot("table-draw")
     record(page)
     synced(page)
-    assert points(page) == ["25,500", "26,500", "23,500", "23,500"]
+    assert_points(page, ["25,500", "26,500", "23,500", "23,500"])
     assert page.locator("[data-honba]").inner_text() == "1"
     assert page.locator("[data-sticks]").inner_text() == "1"
 
@@ -103,7 +112,7 @@ def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, s
     page.once("dialog", lambda d: d.accept())
     page.locator("[data-undo]").click()
     synced(page)
-    assert points(page) == ["25,500", "26,500", "23,500", "23,500"]
+    assert_points(page, ["25,500", "26,500", "23,500", "23,500"])
 
     # 東1 1本場: a double ron on 土井's discard; 馬場 (first in turn) takes the stick and honba.
     page.locator("[data-result='ron']").click()
@@ -116,7 +125,7 @@ def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, s
     screenshot("table-double-ron")
     record(page)
     synced(page)
-    assert points(page) == ["25,500", "33,000", "25,500", "16,000"]
+    assert_points(page, ["25,500", "33,000", "25,500", "16,000"])
     assert page.locator("[data-round]").inner_text() == "東2"
 
     # The signal goes: three hands recorded offline.
@@ -140,7 +149,7 @@ def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, s
     record(page)
     page.wait_for_selector("[data-sync].waiting")
     assert "3" in page.locator("[data-sync]").inner_text()
-    assert points(page) == ["▲24,600", "30,900", "20,400", "73,300"]
+    assert_points(page, ["▲24,600", "30,900", "20,400", "73,300"])
     assert page.locator("[data-finish]").is_hidden()
     screenshot("table-offline")
     tg = TableGame.objects.get()
@@ -208,7 +217,7 @@ def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, s
     panel_pick(page, "from", "馬場")
     win(page, "土井", yakuman=True)
     record(page)
-    assert points(page) == ["23,400", "▲17,100", "20,400", "73,300"]
+    assert_points(page, ["23,400", "▲17,100", "20,400", "73,300"])
     page.locator("[data-save-edit]").click()
     page.wait_for_url(f"**/games/{game.pk}/")
     screenshot("table-corrected-game")

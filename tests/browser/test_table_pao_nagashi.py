@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
+from playwright.sync_api import expect
 
 import scoring
 from league.models import Hand, HandStat, Member, Membership, Result, TableGame
@@ -40,6 +41,14 @@ def points(page: Page) -> list[str]:
     return [page.locator(f"[data-seat='{i}'] [data-points]").inner_text() for i in range(4)]
 
 
+def assert_points(page: Page, expected: list[str]) -> None:
+    """Each seat's points as expected, waiting for the scoreboard's script to write them (read
+    at once, the first seat was sometimes still empty)."""
+    for i, value in enumerate(expected):
+        expect(page.locator(f"[data-seat='{i}'] [data-points]")).to_have_text(value)
+    assert points(page) == expected
+
+
 def synced(page: Page) -> None:
     page.wait_for_selector("[data-sync].ok")
 
@@ -67,7 +76,7 @@ def test_nagashi_and_pao_on_the_phone(phone, live_server, log_in, club_setup, sc
     screenshot("table-nagashi")
     page.locator("[data-record]").click()
     synced(page)
-    assert points(page) == ["21,000", "22,000", "34,000", "23,000"]
+    assert_points(page, ["21,000", "22,000", "34,000", "23,000"])
     assert "流し満貫 千葉" in page.locator("[data-hands] .hand-text").first.inner_text()
 
     # 東2: 千葉 wins on 青木's discard; the hand is counted from its tiles: 大三元, 土井 liable.
@@ -93,7 +102,7 @@ def test_nagashi_and_pao_on_the_phone(phone, live_server, log_in, club_setup, sc
     page.locator("[data-record]").click()
     # Without the liable player the hand is an ordinary yakuman ron: undo and record it again.
     synced(page)
-    assert points(page) == ["▲11,000", "22,000", "66,000", "23,000"]
+    assert_points(page, ["▲11,000", "22,000", "66,000", "23,000"])
     page.once("dialog", lambda d: d.accept())
     page.locator("[data-undo]").click()
     synced(page)
@@ -107,7 +116,7 @@ def test_nagashi_and_pao_on_the_phone(phone, live_server, log_in, club_setup, sc
     screenshot("table-pao")
     page.locator("[data-record]").click()
     synced(page)
-    assert points(page) == ["5,000", "22,000", "66,000", "7,000"]
+    assert_points(page, ["5,000", "22,000", "66,000", "7,000"])
     assert "パオ 土井" in page.locator("[data-hands] .hand-text").first.inner_text()
 
     # 東3, offline: 馬場 tsumo 大四喜 fed by 青木, who pays it all and busts.
@@ -122,13 +131,13 @@ def test_nagashi_and_pao_on_the_phone(phone, live_server, log_in, club_setup, sc
     box.locator("[data-pao-yaku='daisuushii']").click()
     page.locator("[data-record]").click()
     page.wait_for_selector("[data-sync].waiting")
-    assert points(page) == ["▲27,000", "54,000", "66,000", "7,000"]
+    assert_points(page, ["▲27,000", "54,000", "66,000", "7,000"])
     screenshot("table-pao-offline")
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     synced(page)
     page.wait_for_selector("[data-finish]:visible")
-    assert points(page) == ["▲27,000", "54,000", "66,000", "7,000"]
+    assert_points(page, ["▲27,000", "54,000", "66,000", "7,000"])
     screenshot("table-pao-ended")
 
     tg = TableGame.objects.get()
