@@ -189,17 +189,18 @@ def _loaded(rows: list[BookLine]) -> list[BookLine]:
         | {e.day_id for e in entries.values() if e.day_id is not None},
     )
     for e in entries.values():
-        for name in ("payer", "payee", "borrower"):
-            pk = getattr(e, f"{name}_id")
-            if pk is not None:
-                e._state.fields_cache[name] = members[pk]
-        if e.day_id is not None:
-            e._state.fields_cache["day"] = days[e.day_id]
+        for name, found in (
+            ("payer", members),
+            ("payee", members),
+            ("borrower", members),
+            ("day", days),
+        ):
+            if (pk := getattr(e, f"{name}_id")) is not None:
+                LedgerEntry._meta.get_field(name).set_cached_value(e, found[pk])
     for r in rows:
-        if r.entry_id is not None:
-            r._state.fields_cache["entry"] = entries[r.entry_id]
-        if r.day_id is not None:
-            r._state.fields_cache["day"] = days[r.day_id]
+        for name, found in (("entry", entries), ("day", days)):
+            if (pk := getattr(r, f"{name}_id")) is not None:
+                BookLine._meta.get_field(name).set_cached_value(r, found[pk])
     return rows
 
 
