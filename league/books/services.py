@@ -34,6 +34,7 @@ from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 
 import scoring
+from league.core.bulk import bulk_insert
 from league.models import (
     BookLine,
     Day,
@@ -290,9 +291,9 @@ def post_days(club_id: int, day_ids: Iterable[int], *, chunk: int = 500) -> None
         DayAccount.objects.filter(day_id__in=part).delete()
         OpenTransfer.objects.filter(day_id__in=part).delete()
         BookLine.objects.filter(day_id__in=part).delete()
-        DayAccount.objects.bulk_create(accounts, batch_size=2000)
-        OpenTransfer.objects.bulk_create(transfers, batch_size=2000)
-        BookLine.objects.bulk_create(lines, batch_size=2000)
+        bulk_insert(DayAccount, accounts, batch_size=2000)
+        bulk_insert(OpenTransfer, transfers, batch_size=2000)
+        bulk_insert(BookLine, lines, batch_size=2000)
 
 
 # --- debts and entries without a day ------------------------------------------------------------

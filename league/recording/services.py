@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 import scoring
 from league import limits
 from league.books import services as books
+from league.core.bulk import bulk_insert
 from league.core.clock import TOKYO
 from league.core.errors import NON_FIELD, ServiceError, _service_error
 from league.models import (
@@ -516,7 +517,7 @@ def games_record_bulk(
                     recorded_by=recorder,
                 )
             )
-        Game.objects.bulk_create(new_games, batch_size=BULK_CHUNK)  # sets the pks
+        bulk_insert(Game, new_games, returning=True, batch_size=BULK_CHUNK)  # sets the pks
         results: list[Result] = []
         chip_events: list[ChipEvent] = []
         entries = []
@@ -534,8 +535,8 @@ def games_record_bulk(
                     game=game,
                 )
             )
-        Result.objects.bulk_create(results, batch_size=BULK_CHUNK)
-        ChipEvent.objects.bulk_create(chip_events, batch_size=BULK_CHUNK)
+        bulk_insert(Result, results, batch_size=BULK_CHUNK)
+        bulk_insert(ChipEvent, chip_events, batch_size=BULK_CHUNK)
         audit_many(entries)
         # The kept totals, once for the whole batch, in the same transaction.
         aggregates.results_changed(

@@ -28,7 +28,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Min, Q
 
-from league.core.bulk import bulk_set
+from league.core.bulk import bulk_insert, bulk_set
 from league.models import ChipEvent, Game, Member, Result, Season
 from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
 from league.standings import rating
@@ -363,7 +363,7 @@ def _replay(club_id: int, since: Key | None, old_rows: list[tuple[int, ...]] | N
             )
             c.state, c.tops, c.clean = outcome.after, tops, clean
     old.delete()
-    MemberGame.objects.bulk_create(written, batch_size=CHUNK)
+    bulk_insert(MemberGame, written, batch_size=CHUNK)
     touched = sorted(carried)
     for start in range(0, len(touched), CHUNK):
         MemberRating.objects.filter(member_id__in=touched[start : start + CHUNK]).delete()

@@ -174,6 +174,19 @@ tasks.import_run.enqueue(u.pk)
 print(json.dumps({{"ok": True}}))
 """
 
+STOPPING_WORKER = """
+import sys, time
+import django
+django.setup()
+from league.books import services as books
+def post(**kwargs):
+    open(sys.argv[1], "w").close()
+    time.sleep(600)
+books.post = post
+from django.core.management import call_command
+call_command("db_worker", "--no-reload", "--no-startup-delay", "--interval", "0.1")
+"""
+
 RESETTLE_SETUP = """
 import datetime, json
 from league.models import Club, RulesVersion
@@ -199,7 +212,9 @@ print(json.dumps({{"status": r.status, "done": r.games_done, "moved": r.games_mo
 
 
 @pytest.mark.database_tasks
-def test_a_worker_killed_mid_import_leaves_nothing_then_imports_and_resettles(database_url):
+def test_a_worker_killed_mid_import_leaves_nothing_then_imports_and_resettles(
+    database_url, tmp_path
+):
     """The import runs in a worker: killed halfway, the database is as before (one transaction)
     and another process sees the import as running (the status page says it stopped once
     STALLED_AFTER has passed); confirmed again, a worker imports it; then a re-settle of every
@@ -212,21 +227,16 @@ def test_a_worker_killed_mid_import_leaves_nothing_then_imports_and_resettles(da
         "DEBUG": "true",
     }
     manage(env, "migrate", "--no-input")
-    games = 1_500  # the import takes seconds, long enough to be killed inside its transaction
+    games = 1_500
     upload = shell(env, IMPORT_SETUP.format(games=games))["upload"]
     before = shell(env, IMPORT_STATUS.format(pk=upload))
     assert before["status"] == "queued" and before["games"] == 0
 
+    # A worker that stops inside the import's transaction once its games, results and audit
+    # entries are written (the books are posted last), and says so: killed there, on cue.
+    marker = tmp_path / "inside-the-import"
     worker = subprocess.Popen(
-        [
-            sys.executable,
-            "manage.py",
-            "db_worker",
-            "--no-reload",
-            "--no-startup-delay",
-            "--interval",
-            "0.1",
-        ],
+        [sys.executable, "-c", STOPPING_WORKER, str(marker)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -234,10 +244,10 @@ def test_a_worker_killed_mid_import_leaves_nothing_then_imports_and_resettles(da
     )
     try:
         deadline = time.monotonic() + 120
-        while shell(env, IMPORT_STATUS.format(pk=upload))["status"] != "running":
+        while not marker.exists():
             assert time.monotonic() < deadline and worker.poll() is None
-            time.sleep(0.2)
-        time.sleep(1.0)  # well inside the import's transaction
+            time.sleep(0.1)
+        assert shell(env, IMPORT_STATUS.format(pk=upload))["status"] == "running"
     finally:
         worker.kill()  # SIGKILL: no clean-up of any kind
         worker.wait()
