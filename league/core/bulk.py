@@ -7,6 +7,7 @@ job's time. bulk_set writes the SQL directly, with the values as parameters."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -75,11 +76,20 @@ _AS_IS = frozenset(
 )
 
 
-def _as_is(field: Any) -> bool:
+def _converter(field: Any) -> Any:
+    """How a field's Python value becomes the driver's: None (as it is), or a function of it.
+    Dates are adapted directly (get_db_prep_save's to_python pass leaves a date as it is)."""
     if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
-        return False
+        return False  # pre_save sets it: the general path
     target = field.target_field if field.is_relation else field
-    return target.get_internal_type() in _AS_IS
+    kind = target.get_internal_type()
+    if kind in _AS_IS:
+        return None
+    if kind == "DateField":
+        adapt = connection.ops.adapt_datefield_value
+        prepare = field.get_db_prep_save
+        return lambda v: adapt(v) if type(v) is datetime.date else prepare(v, connection)
+    return lambda v: field.get_db_prep_save(v, connection)
 
 
 def bulk_insert(
@@ -89,8 +99,9 @@ def bulk_insert(
     building of the INSERT in Python (a compiler pass and get_db_prep_save per value: half of an
     import's time). Each field's value is taken as bulk_create takes it (pre_save with add=True,
     then get_db_prep_save), except for the plain types of _AS_IS, which go to the driver as they
-    are. `returning`: the new primary keys are set on the rows, ascending in the rows' order.
-    Inside the caller's transaction; no signals, no conflict handling; returns the rows.
+    are, and dates, adapted directly. `returning`: the new primary keys are set on the rows,
+    ascending in the rows' order. Inside the caller's transaction; no signals, no conflict
+    handling; returns the rows.
 
     PostgreSQL: one COPY (the keys drawn from the table's sequence first), since psycopg parses
     a statement's placeholders in Python, which for thousands of them cost more than the insert.
@@ -100,51 +111,91 @@ def bulk_insert(
         return rows
     opts = model._meta
     pk = opts.pk
-    quote = connection.ops.quote_name
-    table = quote(opts.db_table)
-    postgres = connection.vendor == "postgresql"
+    if returning and connection.vendor == "postgresql":
+        for row, key in zip(rows, _draw_keys(model, len(rows)), strict=True):
+            row.pk = key
+    with_pk = rows[0].pk is not None
+    fields = [f for f in opts.concrete_fields if with_pk or f is not pk]
+    how = [(f, f.attname, _converter(f)) for f in fields]
+    values = []
+    for row in rows:
+        row._state.adding = False
+        row._state.db = connection.alias
+        values.append(
+            [
+                getattr(row, name)
+                if convert is None
+                else convert(getattr(row, name))
+                if convert
+                else field.get_db_prep_save(field.pre_save(row, True), connection)
+                for field, name, convert in how
+            ]
+        )
+    keys = _insert(
+        model, fields, values, returning and connection.vendor != "postgresql", batch_size
+    )
+    if keys:  # SQLite's RETURNING (PostgreSQL's were drawn before)
+        for row, key in zip(rows, keys, strict=True):
+            row.pk = key
+    return rows
+
+
+def bulk_insert_values(
+    model: type[Model], names: Sequence[str], values: Iterable[Sequence[Any]]
+) -> None:
+    """Insert rows given as tuples of `names`' values (in Python terms, as a model instance
+    would hold them: no instance is made), as bulk_insert would. Fields left out take their
+    database column's default, so give every field without one."""
+    opts = model._meta
+    fields = [opts.get_field(name) for name in names]
+    convert = [_converter(f) for f in fields]
+    if any(c is False for c in convert):
+        raise ValueError("bulk_insert_values cannot fill auto_now fields")
+    rows = [
+        [v if c is None else c(v) for v, c in zip(value, convert, strict=True)] for value in values
+    ]
+    _insert(model, fields, rows, False, 1_000)
+
+
+def _draw_keys(model: type[Model], count: int) -> list[int]:
+    """PostgreSQL: `count` new primary keys from the table's sequence, ascending."""
+    opts = model._meta
     with connection.cursor() as cursor:
-        if returning and postgres:
-            cursor.execute(
-                "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
-                [opts.db_table, pk.column, len(rows)],
-            )
-            for row, (key,) in zip(rows, sorted(cursor.fetchall()), strict=True):
-                row.pk = key
-        with_pk = rows[0].pk is not None
-        fields = [f for f in opts.concrete_fields if with_pk or f is not pk]
-        plain = [_as_is(f) for f in fields]
-        values = []
-        for row in rows:
-            row._state.adding = False
-            row._state.db = connection.alias
-            values.append(
-                [
-                    getattr(row, field.attname)
-                    if as_is
-                    else field.get_db_prep_save(field.pre_save(row, True), connection)
-                    for field, as_is in zip(fields, plain, strict=True)
-                ]
-            )
-        columns = ", ".join(quote(f.column) for f in fields)
-        if postgres:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [opts.db_table, opts.pk.column, count],
+        )
+        return sorted(key for (key,) in cursor.fetchall())
+
+
+def _insert(
+    model: type[Model], fields: list[Any], values: list[Any], returning: bool, batch_size: int
+) -> list[Any]:
+    """Write prepared `values` (lists in `fields`' order); the new keys when `returning`."""
+    if not values:
+        return []
+    quote = connection.ops.quote_name
+    table = quote(model._meta.db_table)
+    columns = ", ".join(quote(f.column) for f in fields)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
             with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
                 for value in values:
                     copy.write_row(value)
-            return rows
+            return []
         one = "(" + ", ".join(["%s"] * len(fields)) + ")"
         if not returning:
             cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES {one}", values)
-            return rows
-        size = max(1, min(batch_size, connection.ops.bulk_batch_size(fields, rows)))
-        for start in range(0, len(rows), size):
+            return []
+        keys = []
+        size = max(1, min(batch_size, connection.ops.bulk_batch_size(fields, values)))
+        for start in range(0, len(values), size):
             chunk = values[start : start + size]
             cursor.execute(
                 f"INSERT INTO {table} ({columns}) VALUES "
                 + ", ".join([one] * len(chunk))
-                + f" RETURNING {quote(pk.column)}",
+                + f" RETURNING {quote(model._meta.pk.column)}",
                 [value for row in chunk for value in row],
             )
-            for row, (key,) in zip(rows[start : start + size], cursor.fetchall(), strict=True):
-                row.pk = key
-    return rows
+            keys += [key for (key,) in cursor.fetchall()]
+        return keys

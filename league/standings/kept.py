@@ -28,7 +28,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Min, Q
 
-from league.core.bulk import bulk_insert, bulk_set
+from league.core.bulk import bulk_insert_values, bulk_set
 from league.models import ChipEvent, Game, Member, Result, Season
 from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
 from league.standings import rating
@@ -279,6 +279,29 @@ def _old_rows(club_id: int, since: Key | None) -> models.QuerySet[MemberGame, tu
     )
 
 
+# A replayed member game, as _replay writes it (no model instance is made for it).
+_WRITTEN = (
+    "club_id",
+    "member_id",
+    "game_id",
+    "date",
+    "number",
+    "n",
+    "rank",
+    "score",
+    "yakuman",
+    "mu_before",
+    "sigma_before",
+    "mu",
+    "sigma",
+    "expected",
+    "tops_before",
+    "tops",
+    "clean_before",
+    "clean",
+)
+
+
 def _replay(club_id: int, since: Key | None, old_rows: list[tuple[int, ...]] | None) -> int:
     after = _from(since)
     carried: dict[int, _Carried] = {}
@@ -340,30 +363,30 @@ def _replay(club_id: int, since: Key | None, old_rows: list[tuple[int, ...]] | N
             tops = c.tops + 1 if rank == 1 else 0
             clean = 0 if last else c.clean + 1
             written.append(
-                MemberGame(
-                    club_id=club_id,
-                    member_id=member_id,
-                    game_id=game_id,
-                    date=date,
-                    number=number,
-                    n=outcome.after.games,
-                    rank=rank,
-                    score=score,
-                    yakuman=yakuman.get((game_id, member_id), 0),
-                    mu_before=c.state.mu,
-                    sigma_before=c.state.sigma,
-                    mu=outcome.after.mu,
-                    sigma=outcome.after.sigma,
-                    expected=outcome.expected,
-                    tops_before=c.tops,
-                    tops=tops,
-                    clean_before=c.clean,
-                    clean=clean,
+                (
+                    club_id,
+                    member_id,
+                    game_id,
+                    date,
+                    number,
+                    outcome.after.games,
+                    rank,
+                    score,
+                    yakuman.get((game_id, member_id), 0),
+                    c.state.mu,
+                    c.state.sigma,
+                    outcome.after.mu,
+                    outcome.after.sigma,
+                    outcome.expected,
+                    c.tops,
+                    tops,
+                    c.clean,
+                    clean,
                 )
             )
             c.state, c.tops, c.clean = outcome.after, tops, clean
     old.delete()
-    bulk_insert(MemberGame, written, batch_size=CHUNK)
+    bulk_insert_values(MemberGame, _WRITTEN, written)
     touched = sorted(carried)
     for start in range(0, len(touched), CHUNK):
         MemberRating.objects.filter(member_id__in=touched[start : start + CHUNK]).delete()
