@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-from django.db.models import Prefetch, Q, prefetch_related_objects
+from django.db.models import Q
 from django.utils import timezone
 
 import scoring
@@ -43,6 +44,7 @@ from league.models import (
     DebtAccount,
     Game,
     LedgerEntry,
+    Member,
     OpenTransfer,
     Result,
     RulesVersion,
@@ -149,17 +151,53 @@ def _entry_lines(entry: LedgerEntry) -> list[BookLine]:
 # --- a day ------------------------------------------------------------------------------------
 
 
-def _load(day_ids: Iterable[int]) -> list[Day]:
-    days = list(Day.objects.filter(pk__in=list(day_ids)).order_by("date"))
-    counted = Result.objects.filter(counted=True).order_by("seat")
-    games = Game.objects.filter(voided=False).order_by("number")
-    prefetch_related_objects(
-        days,
-        Prefetch("games", queryset=games.prefetch_related(Prefetch("results", queryset=counted))),
-        "attendees",
-        Prefetch("shugi", queryset=DayShugi.objects.filter(voided=False)),
-    )
-    return days
+class _DayInputs:
+    """What settling a day reads: its games (in order, each with its counted results by seat),
+    attendees and shūgi, read as plain rows (_load), not model instances."""
+
+    __slots__ = ("attendees", "day", "games", "shugi")
+
+    def __init__(self, day: Day) -> None:
+        self.day = day
+        self.games: list[tuple[Any, list[Any]]] = []  # (game row, its result rows)
+        self.attendees: list[int] = []
+        self.shugi: list[tuple[int, int]] = []
+
+
+def _load(day_ids: Iterable[int]) -> list[_DayInputs]:
+    ids = list(day_ids)
+    loaded = {d.pk: _DayInputs(d) for d in Day.objects.filter(pk__in=ids).order_by("date")}
+    results: dict[int, list[Any]] = {}
+    for game in (
+        Game.objects.filter(day_id__in=ids, voided=False)
+        .order_by("day_id", "number")
+        .values_list("pk", "day_id", "deposits", "rate", "rules_version_id", named=True)
+    ):
+        results[game.pk] = []
+        loaded[game.day_id].games.append((game, results[game.pk]))
+    for row in (
+        Result.objects.filter(game__day_id__in=ids, counted=True)
+        .order_by("game_id", "seat")
+        .values_list(
+            "game_id", "member_id", "points", "rank", "score", "chips", "yen", "chombo", named=True
+        )
+    ):
+        if row.game_id in results:
+            results[row.game_id].append(row)
+    member_order = [f"member__{name}" for name in Member._meta.ordering]
+    for day_id, member_id in (
+        Day.attendees.through.objects.filter(day_id__in=ids)
+        .order_by("day_id", *member_order)
+        .values_list("day_id", "member_id")
+    ):
+        loaded[day_id].attendees.append(member_id)
+    for day_id, winner_id, multiplier in (
+        DayShugi.objects.filter(day_id__in=ids, voided=False)
+        .order_by("day_id", "id")
+        .values_list("day_id", "winner_id", "multiplier")
+    ):
+        loaded[day_id].shugi.append((winner_id, multiplier))
+    return list(loaded.values())
 
 
 def _version_on(versions: Sequence[RulesVersion], date: datetime.date) -> RulesVersion | None:
@@ -170,25 +208,26 @@ def _version_on(versions: Sequence[RulesVersion], date: datetime.date) -> RulesV
     return current
 
 
-def _day_version(day: Day, versions: Sequence[RulesVersion]) -> RulesVersion | None:
+def _day_version(inputs: _DayInputs, versions: Sequence[RulesVersion]) -> RulesVersion | None:
     by_id = {v.pk: v for v in versions}
+    day = inputs.day
     if day.rules_version_id is not None:
         return by_id.get(day.rules_version_id)
-    for game in day.games.all():
-        if game.results.all() and game.rules_version_id in by_id:
+    for game, rows in inputs.games:
+        if rows and game.rules_version_id in by_id:
             return by_id[game.rules_version_id]
     return _version_on(versions, day.date)
 
 
-def settle(day: Day, versions: Sequence[RulesVersion]) -> scoring.DayResult:
+def settle(inputs: _DayInputs, versions: Sequence[RulesVersion]) -> scoring.DayResult:
     """The day's result from its loaded games, attendees and shūgi (_load)."""
-    version = _day_version(day, versions)
+    version = _day_version(inputs, versions)
     rules = version.rules if version is not None else NO_MONEY
     return scoring.settle_day(
         rules,
-        [stored_game_result(g, list(g.results.all())) for g in day.games.all() if g.results.all()],
-        attendees=[str(m.pk) for m in day.attendees.all()],
-        shugi=[scoring.Shugi(str(s.winner_id), s.multiplier) for s in day.shugi.all()],
+        [stored_game_result(game, rows) for game, rows in inputs.games if rows],
+        attendees=[str(m) for m in inputs.attendees],
+        shugi=[scoring.Shugi(str(winner), times) for winner, times in inputs.shugi],
     )
 
 
@@ -273,7 +312,7 @@ def post_days(club_id: int, day_ids: Iterable[int], *, chunk: int = 500) -> None
     for start in range(0, len(ids), chunk):
         part = ids[start : start + chunk]
         days = _load(part)
-        by_day: dict[int, list[LedgerEntry]] = {d.pk: [] for d in days}
+        by_day: dict[int, list[LedgerEntry]] = {d.day.pk: [] for d in days}
         for e in (
             LedgerEntry.objects.filter(day_id__in=part)
             .select_related("reverses", "day")
@@ -283,8 +322,8 @@ def post_days(club_id: int, day_ids: Iterable[int], *, chunk: int = 500) -> None
         accounts: list[DayAccount] = []
         transfers: list[OpenTransfer] = []
         lines: list[BookLine] = []
-        for day in days:
-            a, t, li = _post_day(day, settle(day, versions), by_day[day.pk])
+        for inputs in days:
+            a, t, li = _post_day(inputs.day, settle(inputs, versions), by_day[inputs.day.pk])
             accounts += a
             transfers += t
             lines += li

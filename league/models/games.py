@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -190,8 +191,11 @@ class ChipEvent(models.Model):
         return f"{self.game} {self.kind}"
 
 
-def stored_game_result(game: Game, rows: Sequence[Result]) -> scoring.GameResult:
-    """A stored game back as the engine's value (it re-checks that the numbers add up)."""
+def stored_game_result(game: Game | Any, rows: Sequence[Result | Any]) -> scoring.GameResult:
+    """A stored game back as the engine's value (it re-checks that the numbers add up). `game`
+    and `rows` may be model instances or rows read with values_list(named=True): only the game's
+    deposits and rate, and the results' member_id, points, rank, score, chips, yen and chombo
+    are read."""
     players = tuple(
         scoring.PlayerResult(
             name=str(r.member_id),
