@@ -23,7 +23,7 @@ from django.core.files.storage import Storage, storages
 from django.db import transaction
 from django.utils import timezone, translation
 
-from league.core.tasks import default_task_backend, task
+from league.core.tasks import collector_paused, default_task_backend, task
 from league.excel import exports, imports
 from league.excel.progress import ProgressWriter
 from league.models import Club, ExportFile, ImportUpload
@@ -208,7 +208,10 @@ def import_run(upload_id: int) -> int:
     choices = upload.choices
     tick = ProgressWriter(upload.pk, total=upload.games)
     try:
-        with translation.override(choices.get("language") or settings.LANGUAGE_CODE):
+        with (
+            translation.override(choices.get("language") or settings.LANGUAGE_CODE),
+            collector_paused(),
+        ):
             try:
                 done = imports.import_stored(
                     club=upload.club,
