@@ -42,6 +42,7 @@ from league.club import services as club_services
 from league.core import names
 from league.core.clock import BAD_DATE, parse_date
 from league.core.errors import ServiceError
+from league.core.tasks import collector_paused
 from league.excel import guard
 from league.excel.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY, HANDS_TITLE, sheet_title
 from league.models import Club, Game, Member, Result, RulesVersion
@@ -798,8 +799,9 @@ def _at(row: _Row, column: int | None, message: str) -> Problem:
 def workbook_read(data: bytes, *, players: int) -> Parsed:
     """Every game and every problem of the workbook; WorkbookError when it cannot be read."""
     parsed = Parsed()
-    for sheet in _sheets(data):
-        _read_sheet(parsed, sheet, players)
+    with collector_paused():  # every row read is kept until the end (core.tasks)
+        for sheet in _sheets(data):
+            _read_sheet(parsed, sheet, players)
     if parsed.rows == 0 and not parsed.problems:
         raise WorkbookError(str(NO_GAMES))
     return parsed

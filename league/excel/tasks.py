@@ -163,7 +163,8 @@ def import_preview(upload_id: int, language: str) -> int:
     )
     if upload is None:  # replaced, confirmed, or previewed already
         return 0
-    parsed = imports.parsed_load(upload.parsed)
+    with collector_paused():
+        parsed = imports.parsed_load(upload.parsed)
     total = len(parsed.games)
     done, last = 0, time.monotonic()
 
@@ -178,7 +179,7 @@ def import_preview(upload_id: int, language: str) -> int:
             )
 
     try:
-        with translation.override(language or settings.LANGUAGE_CODE):
+        with translation.override(language or settings.LANGUAGE_CODE), collector_paused():
             kept = imports.plan_kept(club=upload.club, parsed=parsed, progress=step)
     except Exception:
         ImportUpload.objects.filter(pk=upload_id).update(
