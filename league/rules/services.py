@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy
 import scoring
 from league import limits
 from league.books import services as books
-from league.core.bulk import bulk_set
+from league.core.bulk import bulk_insert, bulk_set
 from league.core.errors import NON_FIELD, ServiceError, problem_message
 from league.models import (
     ChipEvent,
@@ -448,8 +448,8 @@ def _write_resettled(
                 game=game,
             )
         )
-    Result.objects.bulk_create(results, batch_size=BULK_CHUNK)
-    ChipEvent.objects.bulk_create(chips, batch_size=BULK_CHUNK)
+    bulk_insert(Result, results, batch_size=BULK_CHUNK)
+    bulk_insert(ChipEvent, chips, batch_size=BULK_CHUNK)
     # The kept totals, once for the batch (league.standings.services).
     standings_services.results_changed(
         club=version.club_id, removed=removed, added=[r for r in results if r.counted]
