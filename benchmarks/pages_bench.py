@@ -400,11 +400,16 @@ def pages(club, user, members) -> list[tuple[str, str]]:
         ("game page", reverse("game_detail", args=[club.slug, game.pk])),
         ("game page (hands)", reverse("game_detail", args=[club.slug, hands_game.pk])),
         ("season standings", reverse("season_standings", args=[club.slug, season.pk])),
+        (
+            "season (hand columns)",
+            reverse("season_standings", args=[club.slug, season.pk]) + "?hands=1&sort=-win_rate",
+        ),
         ("season race", reverse("season_race", args=[club.slug, season.pk])),
         ("season teams", reverse("season_teams", args=[club.slug, season.pk])),
         ("team match day", reverse("team_day", args=[club.slug, season.pk, season.end])),
         ("season stages", reverse("season_stages", args=[club.slug, season.pk])),
         ("all-time standings", standings),
+        ("all-time (hand cols.)", standings + "?hands=1"),
         ("player (all time)", reverse("player_detail", args=[club.slug, member.pk])),
         ("player (hand stats)", reverse("player_detail", args=[club.slug, members[3].pk])),
         (
@@ -443,6 +448,11 @@ def _check_hands(client, urls: dict[str, str]) -> None:
     assert "data-game-hands" in game, "the game page has no hands"
     player = client.get(urls["player (hand stats)"]).content.decode()
     assert "断幺九" in player or "立直" in player, "the player page has no hand statistics"
+    for page in ("season (hand columns)", "all-time (hand cols.)"):
+        standings = client.get(urls[page]).content.decode()
+        assert "data-hand-columns" in standings and "和了率" in standings, (
+            f"{page}: no hand columns"
+        )
 
 
 def measure(client, urls: list[tuple[str, str]], runs: int) -> dict[str, tuple[float, int]]:

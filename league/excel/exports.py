@@ -42,7 +42,7 @@ from league.models import Club, Hand, LedgerEntry, Member, Season
 from league.money import sharing, signs
 from league.standings import selectors as kept
 from league.standings import stats
-from league.standings.tables import Shown, StandingsTable
+from league.standings.tables import HAND_KEYS, Shown, StandingsTable
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 GAME_LOG_PROPERTY = "janchou-game-log"  # wb.properties.title of a game log (the importer's cue)
@@ -356,6 +356,8 @@ def _standings_columns(shown: Shown) -> list[Column]:
         "avg_rank": "hundredths",
         "chips": "yen",
         "yen": "yen",
+        "avg_win": "yen",  # points
+        "avg_deal_in": "yen",
     }
     columns = []
     for key, column in _HEADER.items():
@@ -366,8 +368,9 @@ def _standings_columns(shown: Shown) -> list[Column]:
     return [*columns, NOTE]
 
 
-def _standings_value(key: str, row: dict[str, Any]) -> Any:
-    value = row[key]
+def _standings_value(key: str, row: dict[str, Any], hand: dict[str, Any]) -> Any:
+    # A hand column (Shown.hands): the member's figures, an empty cell without any.
+    value = hand.get(HAND_KEYS[key]) if key in HAND_KEYS else row[key]
     if key in ("total", "best", "adjust"):
         return score_value(value)
     if key in ("average", "avg_rank"):
@@ -393,16 +396,19 @@ def standings_workbook(
     period: str,
     teams: Sequence[dict[str, Any]] = (),
     rosters: dict[int, list[dict[str, Any]]] | None = None,
+    hand_rows: dict[int, dict[str, Any]] | None = None,
 ) -> Workbook:
     """The standings table with every statistic (rows: league.standings.stats.standings, qualified players
     first). Players below the minimum follow under a caption of their own, without positions, so
-    that the sheet never shows a second "1"."""
+    that the sheet never shows a second "1". With `shown.hands`, the hand columns of each member's
+    figures in `hand_rows` (league.standings.tables.hand_columns)."""
     columns = _standings_columns(shown)
     keys = [c.key for c in columns[:-1]]
     ranked: list[list[Any]] = []
     unranked: list[list[Any]] = []
+    hands = hand_rows or {}
     for row in rows:
-        line = [_standings_value(k, row) for k in keys]
+        line = [_standings_value(k, row, hands.get(row["member"], {})) for k in keys]
         if row["qualified"]:
             ranked.append([*line, _standings_note(row)])
         else:

@@ -32,7 +32,7 @@ from league.money.views_accounts import describe_entry
 from league.standings import selectors as aggregate_selectors
 from league.standings import stats
 from league.standings.filters import StandingsFilter
-from league.standings.tables import Shown, with_adjust
+from league.standings.tables import Shown, hand_columns, wants_hands, with_adjust
 from league.teams import selectors as team_selectors
 from league.teams.selectors import with_teams
 
@@ -71,7 +71,8 @@ def _bad_filter(filterset: StandingsFilter) -> HttpResponse:
 
 @require_safe
 def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
-    """?season=, ?start=&end=, ?rate=, ?min_games= as on the standings pages; none: all time."""
+    """?season=, ?start=&end=, ?rate=, ?min_games= as on the standings pages; none: all time.
+    ?hands=1 adds the hand columns, as on the pages."""
     club = club_for(request, slug)
     filterset, versions = _period_filter(request, club)
     if not filterset.is_valid():
@@ -79,6 +80,7 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
     args = filterset.standings_args()
     shown = Shown.for_rules(stats.rules_between(versions, args["start"], args["end"]))
     shown = with_adjust(shown, list(filterset.seasons.values()), args)  # a season's 調整
+    shown, hands = hand_columns(shown, club=club, wanted=wants_hands(request.GET), period=args)
     period, ascii_period = _period_names(filterset, args)
     season = filterset.seasons.get(filterset.form.cleaned_data.get("season") or "")
     teams: list[dict[str, Any]] = []
@@ -94,6 +96,7 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
         period=period,
         teams=teams,
         rosters=rosters,
+        hand_rows=hands.rows if hands is not None else None,
     )
     # The statistics are kept for all time and each season: their sheet comes with those.
     is_kept, season = aggregate_selectors.scope_for(

@@ -122,7 +122,12 @@ class HandStat(models.Model):
             ),
         ]
         indexes = [
-            models.Index(fields=["member", "counted", "date"], name="hand_stat_member"),
+            # A member's rows of a period (the player page; the standings sorted by a hand
+            # column) and a club's (the standings' hand columns: a season's, summed per member),
+            # read without the rest of the history. The date before `counted`: SQLite reads a
+            # boolean filter (WHERE counted) as no equality, and would stop at the first column.
+            models.Index(fields=["member", "date", "counted"], name="hand_stat_member_date"),
+            models.Index(fields=["club", "date", "counted"], name="hand_stat_club_date"),
         ]
 
     def __str__(self) -> str:

@@ -43,6 +43,14 @@ def _per_game(expression: Any, scale: int) -> ExpressionWrapper:
     return ExpressionWrapper(expression * scale / NullIf(F("games"), 0), output_field=_INT)
 
 
+def sort_term(field: str, descending: bool) -> Any:
+    """The standings' first ORDER BY term: a hand column (`hand_sort`) puts the players without
+    games recorded hand by hand last either way (NULL sorts first on one database, last on the
+    other)."""
+    nulls = {"nulls_last": True} if field == "hand_sort" else {}
+    return F(field).desc(**nulls) if descending else F(field).asc(**nulls)
+
+
 def scope_for(
     seasons: Sequence[Season],
     start: datetime.date | None,
@@ -113,6 +121,7 @@ def standings(
     min_games: int = 0,
     field: str = "total",
     descending: bool = True,
+    hand_sort: Any = None,
 ) -> QuerySet[Any]:
     """league.standings.stats.standings' rows for all time (`season` None) or one season, of
     every game or of one rate's (`rate`), from the kept totals: one indexed read of the scope's
@@ -122,10 +131,11 @@ def standings(
     any game: M.League's chombo): `total` is the games' total (`scores`) plus `adjust`, and ranks;
     the averages and rates are the games' alone. Read by a subquery in the same query. A member
     with adjustments in the season is listed with 0 games where they played none (in the scope's
-    rate too: their zero kept row, MemberRateTotal.ADJUSTED)."""
+    rate too: their zero kept row, MemberRateTotal.ADJUSTED). `hand_sort` (hand_sort_key) is
+    annotated as `hand_sort` for `field` to sort by."""
     if field == "total":
         field = "season_total"
-    primary = F(field).desc() if descending else F(field).asc()
+    primary = sort_term(field, descending)
     if rate and season is not None:  # and members with adjustments, 0 games at the rate if none
         played = MemberRateTotal.objects.filter(
             season=season, rate=rate, games__gt=0, member=OuterRef("member")
@@ -141,6 +151,7 @@ def standings(
     else:
         rows = MemberTotal.objects.filter(club=club, games__gt=0)
     rows = rows.filter(season__isnull=True) if season is None else rows.filter(season=season)
+    sort = {} if hand_sort is None else {"hand_sort": hand_sort}
     out = (
         rows.values(
             "member",
@@ -170,6 +181,7 @@ def standings(
             avoid_last_rate=_per_game(F("games") - F("lasts"), 10_000),
             qualified=ExpressionWrapper(Q(games__gte=min_games), output_field=BooleanField()),
             adjust=_adjustments(season),
+            **sort,
         )
         .annotate(
             season_total=ExpressionWrapper(F("total") + F("adjust"), output_field=_INT),
@@ -266,11 +278,7 @@ def hand_stats(
     history; for a period, its rows summed: one query, and one more for the yaku."""
     if start is None and end is None:
         return _hand_stats_all_time(member)
-    rows = HandStat.objects.filter(member=member, counted=True)
-    if start is not None:
-        rows = rows.filter(date__gte=start)
-    if end is not None:
-        rows = rows.filter(date__lte=end)
+    rows = _hand_rows(HandStat.objects.filter(member=member, counted=True), start, end)
     sums = rows.aggregate(games=Count("id"), **{f: Sum(f) for f in HAND_SUMS})
     if not sums["games"]:
         return None
@@ -289,22 +297,90 @@ def _hand_stats_all_time(member: Member) -> dict[str, Any] | None:
     return _hand_rates(sums, total.yaku or {})
 
 
-def _hand_rates(sums: dict[str, Any], yaku: dict[str, int]) -> dict[str, Any]:
-    def rate(part: int, whole: int) -> int | None:
-        return part * 10_000 // whole if whole else None
+# Each figure of the hand statistics: (numerator, denominator, scale), the sums' numerator ×
+# scale // denominator (None where the denominator is 0). Rates in hundredths of a percent, the
+# averages in points. The one definition of these figures: the player page (`_hand_rates`), the
+# standings' hand columns (`hand_table`) and their sort in the database (`hand_sort_key`).
+HAND_FIGURES: dict[str, tuple[str, str, int]] = {
+    "win_rate": ("wins", "hands", 10_000),
+    "deal_in_rate": ("deal_ins", "hands", 10_000),
+    "riichi_rate": ("riichi", "hands", 10_000),
+    "called_rate": ("called_wins", "wins", 10_000),  # of wins: the winner's 副露 toggle
+    "draw_tenpai_rate": ("draw_tenpai", "draws", 10_000),
+    "avg_win": ("win_points", "wins", 1),
+    "avg_deal_in": ("deal_in_points", "deal_ins", 1),
+}
 
-    hands, wins = sums["hands"], sums["wins"]
+
+def _hand_rates(sums: dict[str, Any], yaku: dict[str, int]) -> dict[str, Any]:
+    figures = {
+        name: sums[part] * scale // sums[whole] if sums[whole] else None
+        for name, (part, whole, scale) in HAND_FIGURES.items()
+    }
     return {
         **sums,
-        "win_rate": rate(wins, hands),
-        "deal_in_rate": rate(sums["deal_ins"], hands),
-        "riichi_rate": rate(sums["riichi"], hands),
-        "called_rate": rate(sums["called_wins"], wins),
-        "draw_tenpai_rate": rate(sums["draw_tenpai"], sums["draws"]),
-        "avg_win": sums["win_points"] // wins if wins else None,
-        "avg_deal_in": sums["deal_in_points"] // sums["deal_ins"] if sums["deal_ins"] else None,
+        **figures,
         "yaku": sorted(yaku.items(), key=lambda item: (-item[1], item[0])),
     }
+
+
+def hand_table(
+    *, club: Club, start: datetime.date | None, end: datetime.date | None
+) -> dict[int, dict[str, Any]]:
+    """Every member's hand statistics in the period (`hand_stats`' figures without the yaku),
+    by member id: only members with games recorded hand by hand. One query: for all time the
+    kept totals (HandStatTotal, a row per member); for a period its counted HandStat rows summed
+    per member (the index on club, counted, date reads the period's rows only)."""
+    if start is None and end is None:
+        totals = HandStatTotal.objects.filter(club=club, games__gt=0).values(
+            "member_id", "games", *HAND_SUMS
+        )
+        return {t["member_id"]: _hand_rates(t, {}) for t in totals}
+    rows = _hand_rows(HandStat.objects.filter(club=club, counted=True), start, end)
+    sums = (
+        rows.values("member_id")
+        .annotate(games=Count("id"), **{f: Sum(f) for f in HAND_SUMS})
+        .order_by()
+    )
+    return {s["member_id"]: _hand_rates(s, {}) for s in sums}
+
+
+def _hand_rows(
+    rows: QuerySet[HandStat], start: datetime.date | None, end: datetime.date | None
+) -> QuerySet[HandStat]:
+    if start is not None:
+        rows = rows.filter(date__gte=start)
+    if end is not None:
+        rows = rows.filter(date__lte=end)
+    return rows
+
+
+# The standings' hand columns that sort (league.standings.tables): "hand_games" is `games` above.
+HAND_SORT_SUMS = {"hand_games": "games", "hands": "hands"}
+
+
+def hand_sort_key(*, start: datetime.date | None, end: datetime.date | None, field: str) -> Any:
+    """The hand column `field` (a key of HAND_FIGURES or HAND_SORT_SUMS) of the standings row's
+    member, as an expression of the standings query (the row's `member`), so that the database
+    sorts by it: NULL without games recorded hand by hand. For all time, the member's kept total
+    (its primary key); for a period, the member's rows of the period (the index on member,
+    counted, date): per row, whatever the length of the history."""
+    if start is None and end is None:
+        total = HandStatTotal.objects.filter(member=OuterRef("member"), games__gt=0)
+        value = _hand_expression(field, lambda name: F(name))
+        return Subquery(total.annotate(v=value).values("v")[:1], output_field=_INT)
+    rows = _hand_rows(HandStat.objects.filter(member=OuterRef("member"), counted=True), start, end)
+    value = _hand_expression(field, lambda name: Count("id") if name == "games" else Sum(name))
+    summed = rows.order_by().values("member").annotate(v=value).values("v")
+    return Subquery(summed, output_field=_INT)
+
+
+def _hand_expression(field: str, column: Any) -> Any:
+    if field in HAND_SORT_SUMS:
+        return ExpressionWrapper(column(HAND_SORT_SUMS[field]), output_field=_INT)
+    part, whole, scale = HAND_FIGURES[field]
+    # Integer division of non-negative sums: the same truncation as `_hand_rates`' //.
+    return ExpressionWrapper(column(part) * scale / NullIf(column(whole), 0), output_field=_INT)
 
 
 # --- head-to-head, seats, the rating and the records (league.models.stats) -----------------

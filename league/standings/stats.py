@@ -66,6 +66,12 @@ SORTS: Mapping[str, str] = {
         "yen",
     )
 } | {"position": "position", "name": "kana"}
+# The hand columns (league.standings.tables, shown on request): sorted by the database on
+# `hand_sort`, an expression of the row's member (selectors.hand_sort_key), players without games
+# recorded hand by hand last either way. Not with a rate: hand statistics have none.
+HAND_SORTS: frozenset[str] = frozenset(
+    {*aggregate_selectors.HAND_FIGURES, *aggregate_selectors.HAND_SORT_SUMS}
+) - {"draw_tenpai_rate"}
 
 
 def counted_results(
@@ -108,7 +114,13 @@ def standings(
     other periods have none (`adjust` 0).
     """
     descending = order.startswith("-")
-    field = SORTS.get(order.lstrip("-"), "position")
+    name = order.lstrip("-")
+    hand_sort = None
+    if name in HAND_SORTS and not rate:
+        field = "hand_sort"
+        hand_sort = aggregate_selectors.hand_sort_key(start=start, end=end, field=name)
+    else:
+        field = SORTS.get(name, "position")
     if field == "position":  # position 1 is the highest total
         field, descending = "total", not descending
     kept, season = aggregate_selectors.scope_for(seasons, start, end, None)
@@ -120,8 +132,12 @@ def standings(
             min_games=min_games,
             field=field,
             descending=descending,
+            hand_sort=hand_sort,
         )
-    primary = F(field).desc() if descending else F(field).asc()
+    primary = aggregate_selectors.sort_term(field, descending)
+    # After the aggregates: the member's hand figure once per member, not in the GROUP BY (where
+    # it would be computed for every result row).
+    sort = {} if hand_sort is None else {"hand_sort": hand_sort}
 
     return (
         counted_results(club=club, start=start, end=end, rate=rate)
@@ -159,6 +175,7 @@ def standings(
         )
         .annotate(
             position=Window(Rank(), partition_by=[F("qualified")], order_by=F("total").desc()),
+            **sort,
         )
         .order_by(F("qualified").desc(), primary, F("total").desc(), F("kana").asc(), "member")
     )

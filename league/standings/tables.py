@@ -4,6 +4,10 @@ Sorting is the database's: a click on a header sends ?sort=<column> (or -<column
 checks that the column exists and is orderable, and `StandingsData` asks `stats.standings` for the
 rows in that order, so that qualified players stay first and nothing is sorted in Python. Cells are
 formatted by the same functions as the template filters (league.core.format).
+
+The hand columns (和了率 … 平均放銃 and how many games and hands they count) are asked for with
+?hands=1 (`hand_columns`): their figures come from one more query (selectors.hand_table), and a
+sort by one of them is the standings query's too (selectors.hand_sort_key).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from django_tables2.data import TableQuerysetData
+from django_tables2.utils import OrderBy
 
 import scoring
 from league.core import format as jancho
@@ -43,6 +48,7 @@ class Shown:
     busts_caused: bool = False  # 飛ばした回数: only with 飛び賞 paid to the buster
     yakitori: bool = False  # only when the rules have 焼き鳥
     adjust: bool = False  # 調整: only for a season with members' adjustments (league.teams)
+    hands: bool = False  # the hand columns: on request (?hands=1), where the period has any
 
     @classmethod
     def for_rules(cls, rules: Iterable[scoring.Rules]) -> Shown:
@@ -65,6 +71,8 @@ class Shown:
             out.append("yen")
         if not self.adjust:
             out.append("adjust")
+        if not self.hands:
+            out += HAND_COLUMNS
         return tuple(out)
 
 
@@ -76,6 +84,53 @@ def with_adjust(shown: Shown, seasons: Sequence[Season], period: dict[str, Any])
     if kept and aggregate_selectors.has_adjustments(season):
         return dataclasses.replace(shown, adjust=True)
     return shown
+
+
+# The hand statistics' columns (和了率 … 平均放銃, from the games recorded hand by hand) and how
+# many games and hands they count: each column's key in selectors.hand_table's figures.
+HAND_COLUMNS = (
+    "hand_games",
+    "hands",
+    "win_rate",
+    "deal_in_rate",
+    "riichi_rate",
+    "called_rate",
+    "avg_win",
+    "avg_deal_in",
+)
+HAND_KEYS = {name: "games" if name == "hand_games" else name for name in HAND_COLUMNS}
+HANDS_PARAM = "hands"  # ?hands=1: the hand columns (in the address: a link passed on keeps them)
+
+
+def wants_hands(query: Any) -> bool:
+    """Whether the page's GET parameters ask for the hand columns."""
+    return query.get(HANDS_PARAM) == "1"
+
+
+@dataclass(frozen=True)
+class HandColumns:
+    """The hand columns asked for: each member's figures (selectors.hand_table), or why none are
+    shown (`missing`: "rate" with a rate filter, "none" without games recorded hand by hand)."""
+
+    rows: dict[int, dict[str, Any]]
+    missing: str = ""
+
+
+def hand_columns(
+    shown: Shown, *, club: Club, wanted: bool, period: dict[str, Any]
+) -> tuple[Shown, HandColumns | None]:
+    """`shown` with the hand columns and their figures when `wanted` and the period (its start,
+    end and rate) has games recorded hand by hand: one query, none when not `wanted`."""
+    if not wanted:
+        return shown, None
+    if period.get("rate"):  # hand statistics are not kept per rate
+        return shown, HandColumns({}, "rate")
+    rows = aggregate_selectors.hand_table(
+        club=club, start=period.get("start"), end=period.get("end")
+    )
+    if not rows:
+        return shown, HandColumns({}, "none")
+    return dataclasses.replace(shown, hands=True), HandColumns(rows)
 
 
 class StandingsData(TableQuerysetData):
@@ -115,7 +170,8 @@ class Row:
 
 # What a member looks for first, the only statistics a phone shows until "every column" is ticked
 # (the others have the class "more"; app.css).
-PHONE_COLUMNS = frozenset({"games", "adjust", "total", "avg_rank", "yen"})
+# The hand columns, asked for by the viewer, are shown on a phone too.
+PHONE_COLUMNS = frozenset({"games", "adjust", "total", "avg_rank", "yen", *HAND_COLUMNS})
 
 
 def _escaped(text: Any) -> str:
@@ -136,10 +192,11 @@ class NumberColumn(tables.Column):
         descending_first: bool = True,  # the most games, the highest total... first
     ) -> None:
         more = "" if name in PHONE_COLUMNS else " more"
+        sorts = name in stats.SORTS or name in stats.HAND_SORTS
         super().__init__(
             verbose_name=header,
-            order_by=(stats.SORTS[name],) if name in stats.SORTS else None,
-            orderable=name in stats.SORTS,  # 調整 explains the total: not a sort of its own
+            order_by=(stats.SORTS.get(name, name),) if sorts else None,
+            orderable=sorts,  # 調整 explains the total: not a sort of its own
             attrs={
                 "th": {"class": f"num{more}", "scope": "col"},
                 "td": {"class": _signed if signed else "num"},
@@ -151,6 +208,12 @@ class NumberColumn(tables.Column):
 
     def render(self, value: Any) -> str:
         return self.show(value)
+
+
+def _dash(show: Callable[[Any], str]) -> Callable[[Any], str]:
+    """A hand column's cell: "–" for a player without games recorded hand by hand (or a figure
+    with nothing to divide by: no wins, no deal-ins), as the player page formats it otherwise."""
+    return lambda value: "–" if value is None else show(value)
 
 
 class StandingsTable(tables.Table):
@@ -191,6 +254,25 @@ class StandingsTable(tables.Table):
     chombo = NumberColumn(_("Chombo"), name="chombo")
     chips = NumberColumn(_("Chips"), name="chips", show=jancho.count, signed=True)
     yen = NumberColumn(_("Yen"), name="yen", show=jancho.yen, signed=True)
+    # The hand columns (Shown.hands), labelled as the player page's hand statistics.
+    hand_games = NumberColumn(
+        # Translators: a standings column: how many of the player's games were recorded hand by hand
+        pgettext_lazy("standings", "Hand games"),
+        name="hand_games",
+        show=_dash(str),
+    )
+    # Translators: a standings column: how many hands (局) those games had
+    hands = NumberColumn(pgettext_lazy("standings", "Hands"), name="hands", show=_dash(str))
+    win_rate = NumberColumn(_("Win %"), name="win_rate", show=_dash(jancho.percent))
+    deal_in_rate = NumberColumn(
+        _("Deal-in %"), name="deal_in_rate", show=_dash(jancho.percent), descending_first=False
+    )
+    riichi_rate = NumberColumn(_("Riichi %"), name="riichi_rate", show=_dash(jancho.percent))
+    called_rate = NumberColumn(_("Called wins %"), name="called_rate", show=_dash(jancho.percent))
+    avg_win = NumberColumn(_("Avg. win"), name="avg_win", show=_dash(jancho.yen))
+    avg_deal_in = NumberColumn(  # the least dealt in first, as the lowest average rank
+        _("Avg. deal-in"), name="avg_deal_in", show=_dash(jancho.yen), descending_first=False
+    )
 
     class Meta:
         orderable = True
@@ -209,9 +291,14 @@ class StandingsTable(tables.Table):
         season: Season | None = None,
         min_games: int = 0,
         links: bool = True,
+        hands: HandColumns | None = None,
+        hand_toggle: bool = False,
     ) -> None:
         self.club = club
         self.season = season
+        self.hand_figures = hands  # asked for (?hands=1): the figures, or why there are none
+        self.hand_rows = hands.rows if hands is not None else {}
+        self.hand_toggle = hand_toggle  # the page offers to show or hide the hand columns
         self.links = links  # False on the public pages (league.public): names without links
         self.min_games = min_games
         super().__init__(data=StandingsData(query), exclude=shown.hidden())
@@ -228,9 +315,10 @@ class StandingsTable(tables.Table):
         rows = []
         for bound_row in self.paginated_rows:
             record = bound_row.record
+            hand = self.hand_rows.get(record["member"], {})
             cells = []
             for name, column in columns:
-                value = record.get(name)
+                value = hand.get(HAND_KEYS[name]) if name in HAND_KEYS else record.get(name)
                 if name == "position":
                     cells.append(Cell("num pos", self.render_position(record, value)))
                 elif name == "name":
@@ -250,6 +338,11 @@ class StandingsTable(tables.Table):
             )
             rows.append(Row(record, "" if record["qualified"] else "unqualified", cells, html))
         return rows
+
+    @property
+    def hand_sorted(self) -> bool:
+        """Sorted by a hand column: hiding them goes back to the default order too."""
+        return any(OrderBy(alias).bare in HAND_COLUMNS for alias in self.order_by or ())
 
     def render_position(self, record: dict[str, Any], value: int) -> str:
         """Positions rank qualified players only: the others get a dash, not a second "1"."""

@@ -3,7 +3,8 @@ every season's leader.
 
 Each page is a fixed number of queries: the club and the user's role, the rules versions, the
 seasons, the standings aggregate (one query per page of the table, LazyPaginator: no COUNT over
-the grouped rows) and, on the all-time page, one query for every season's leader.
+the grouped rows) and, on the all-time page, one query for every season's leader. The hand
+columns, when asked for (?hands=1), add one query.
 """
 
 from __future__ import annotations
@@ -23,7 +24,13 @@ from league.models import Club, Season
 from league.standings import selectors as aggregate_selectors
 from league.standings import stats
 from league.standings.filters import StandingsFilter
-from league.standings.tables import Shown, StandingsTable, with_adjust
+from league.standings.tables import (
+    Shown,
+    StandingsTable,
+    hand_columns,
+    wants_hands,
+    with_adjust,
+)
 from league.teams import selectors as team_selectors
 from league.teams.selectors import with_teams
 
@@ -49,6 +56,7 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
             rate=filterset.standings_args()["rate"],
             min_games=season.min_games,
             seasons=[season],
+            hand_toggle=True,
         )
     context = {
         "club": club,
@@ -72,7 +80,14 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     if filterset.is_valid():
         period = filterset.standings_args()
         rules = stats.rules_between(versions, period["start"], period["end"])
-        table = _table(request, club=club, shown=Shown.for_rules(rules), seasons=seasons, **period)
+        table = _table(
+            request,
+            club=club,
+            shown=Shown.for_rules(rules),
+            seasons=seasons,
+            hand_toggle=True,
+            **period,
+        )
     leaders = season_leaders(club=club, seasons=seasons)
     context = {
         "club": club,
@@ -95,17 +110,24 @@ def _table(
     season: Season | None = None,
     seasons: Sequence[Season] = (),
     links: bool = True,
+    hand_toggle: bool = False,
     **period: Any,
 ) -> StandingsTable:
     """The table in the order of ?sort= (validated by tables2), one page of PER_PAGE rows. A
-    season's members' adjustments get their column (調整) when there are any (one query)."""
+    season's members' adjustments get their column (調整) when there are any (one query). Where
+    the page offers them (`hand_toggle`), ?hands=1 adds the hand columns (one query)."""
     shown = with_adjust(shown, seasons, period)
+    shown, hands = hand_columns(
+        shown, club=club, wanted=hand_toggle and wants_hands(request.GET), period=period
+    )
     table = StandingsTable(
         club=club,
         shown=shown,
         season=season,
         min_games=period.get("min_games", 0),
         links=links,
+        hands=hands,
+        hand_toggle=hand_toggle,
         query=lambda order: stats.standings(club=club, order=order, seasons=seasons, **period),
     )
     RequestConfig(request, paginate=False).configure(table)

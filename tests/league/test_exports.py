@@ -29,7 +29,7 @@ from league.money.views_accounts import describe_entry
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from league.standings import stats
-from league.standings.tables import StandingsTable
+from league.standings.tables import HAND_COLUMNS, StandingsTable
 from tests.conftest import make_club, make_user
 
 DATE = datetime.date(2026, 11, 21)
@@ -368,8 +368,9 @@ def test_standings_of_a_season_are_the_selector_values(member_client, club, play
     response, workbook = download(member_client, url("export_standings", club), season=season.pk)
     ws = workbook.active
     rows = values(ws)
-    # mame-no-kai: every column but 調整 (no adjustments this season)
-    columns = [k for k in StandingsTable.base_columns if k != "adjust"]
+    # mame-no-kai: every column but 調整 (no adjustments this season) and the hand columns (not
+    # asked for: ?hands=1, tests/league/test_standings_hands.py)
+    columns = [k for k in StandingsTable.base_columns if k != "adjust" and k not in HAND_COLUMNS]
     assert rows[0] == [ja(StandingsTable.base_columns[k].verbose_name) for k in columns] + [
         ja(exports.NOTE.header)
     ]
