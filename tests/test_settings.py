@@ -168,6 +168,12 @@ def test_database_url_selects_postgres(monkeypatch):
     config = env_database(Path("unused"))
     assert config["ENGINE"] == "django.db.backends.postgresql"
     assert (config["HOST"], config["PORT"], config["NAME"]) == ("db.example", 5433, "janchou")
+    assert (config["CONN_MAX_AGE"], config["CONN_HEALTH_CHECKS"]) == (60, True)  # kept, checked
+    monkeypatch.setenv("DATABASE_CONN_MAX_AGE", "0")
+    assert env_database(Path("unused"))["CONN_MAX_AGE"] == 0  # a connection per request
+    monkeypatch.setenv("DATABASE_CONN_MAX_AGE", "ten")
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_CONN_MAX_AGE"):
+        env_database(Path("unused"))
 
 
 @pytest.mark.parametrize(

@@ -106,4 +106,9 @@ def env_database(default_sqlite: Path) -> dict[str, Any]:
         )
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config.update(sqlite_options())
+    else:
+        # PostgreSQL starts a process per connection (several ms): an app server's or worker's
+        # connection is kept between requests, checked before reuse, and closed when idle.
+        config["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60)
+        config["CONN_HEALTH_CHECKS"] = True
     return config
