@@ -49,8 +49,15 @@ def workbook(games: int) -> bytes:
         if len(set(seats)) < 4:
             seats = NAMES[i % 2 * 4 : i % 2 * 4 + 4]
         row: list[object] = [day, "AB"[i % 2]]
+        # More than eight games a day repeat the eight seatings: the points differ by game,
+        # so that none is a duplicate of another game of its day (the top gives the last more).
+        step = (i // 8) % 40 * 100
         for k in range(4):
-            row += [seats[k], POINTS[(i + k) % 4]]
+            points = POINTS[(i + k) % 4]
+            row += [
+                seats[k],
+                points - step if points == POINTS[0] else points + step * (points == POINTS[3]),
+            ]
         sheet.append([*row, 0])
     out = io.BytesIO()
     book.save(out)
