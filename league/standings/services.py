@@ -38,7 +38,7 @@ from django.db import transaction
 from django.db.models import Count, F, IntegerField, Max, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, Greatest
 
-from league.core.bulk import bulk_set
+from league.core.bulk import bulk_insert, bulk_set
 from league.models import Adjustment, Club, Game, Member, Result, Season
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal, list_adjusted
 from league.standings import hand_totals, kept, tasks
@@ -263,13 +263,13 @@ def _move_days(club_id: int, days: dict[tuple[int, datetime.date], _Delta]) -> N
         if (row.member_id, row.date) in days
     ]
     found = {(row.member_id, row.date) for row in rows}
-    MemberDay.objects.bulk_create(
+    bulk_insert(
+        MemberDay,
         [
             MemberDay(club_id=club_id, member_id=m, date=d, **days[(m, d)].counts)
             for m, d in sorted(days)
             if (m, d) not in found
         ],
-        batch_size=1_000,
     )
     rows = [row for row in rows if (row.member_id, row.date) in changed]
     fields: set[str] = set()
