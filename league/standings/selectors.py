@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
 from django.db.models import (
     BooleanField,
     Count,
@@ -254,16 +255,41 @@ def day_totals(*, club_id: int, date: datetime.date) -> list[dict[str, Any]]:
     ]
 
 
-def member_days(
-    *, member: Member, start: datetime.date | None, end: datetime.date | None
+def member_day_points(
+    *, member: Member, start: datetime.date | None, end: datetime.date | None, points: int
 ) -> list[tuple[datetime.date, int, int]]:
-    """A member's (date, games, score) per day played, oldest first."""
-    rows = MemberDay.objects.filter(member=member, games__gt=0)
+    """A member's running totals at the end of days played, oldest first, thinned to at most
+    `points` days evenly (every ⌈days / points⌉-th day, and the last day always): (date, games
+    so far, score so far). The running sums and the thinning are done by the database (window
+    functions over the kept MemberDay rows), so only the kept points come back, however long
+    the history."""
+    table = MemberDay._meta.db_table
+    field = MemberDay._meta.get_field("date")
+    where, params = ["member_id = %s", "games > 0"], [member.pk]
     if start is not None:
-        rows = rows.filter(date__gte=start)
+        where.append("date >= %s")
+        params.append(field.get_db_prep_value(start, connection))
     if end is not None:
-        rows = rows.filter(date__lte=end)
-    return list(rows.order_by("date").values_list("date", "games", "score"))
+        where.append("date <= %s")
+        params.append(field.get_db_prep_value(end, connection))
+    sql = f"""
+        SELECT date, so_far_games, so_far_score FROM (
+            SELECT date,
+                SUM(games) OVER (ORDER BY date ROWS UNBOUNDED PRECEDING) AS so_far_games,
+                SUM(score) OVER (ORDER BY date ROWS UNBOUNDED PRECEDING) AS so_far_score,
+                ROW_NUMBER() OVER (ORDER BY date) AS n,
+                COUNT(*) OVER () AS days
+            FROM {table} WHERE {" AND ".join(where)}
+        ) AS running
+        WHERE n = days OR n %% ((days + %s - 1) / %s) = 0
+        ORDER BY date
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, points, points])
+        return [
+            (field.to_python(date), int(games), int(score))
+            for date, games, score in cursor.fetchall()
+        ]
 
 
 # --- hand statistics (league.table's HandStat, kept at write time) ---------------------------

@@ -116,22 +116,6 @@ def _cumulative(history: Sequence[tuple[datetime.date, int]]) -> list[charts.Poi
     return points
 
 
-def _daily_cumulative(
-    days: Sequence[tuple[datetime.date, int, int]],
-) -> tuple[list[charts.Point], list[datetime.date]]:
-    """The running total at the end of each day played (x = games played so far), thinned to at
-    most CHART_POINTS points evenly over the days (the last day always kept)."""
-    step = max(1, -(-len(days) // CHART_POINTS))
-    points, dates, games, total = [(0, 0)], [], 0, 0
-    for i, (date, day_games, day_score) in enumerate(days):
-        games += day_games
-        total += day_score
-        if (i + 1) % step == 0 or i == len(days) - 1:
-            points.append((games, total))
-            dates.append(date)
-    return points, dates
-
-
 def _score_chart(
     points: Sequence[charts.Point], dates: Sequence[datetime.date], by_day: bool = False
 ) -> SafeString:
@@ -187,9 +171,11 @@ def player_detail(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
     if row is not None and row["games"] > CHART_GAMES:
         # A long history: the chart's points are the ends of the days played (kept totals),
         # at most CHART_POINTS of them, so the page costs the same at any length.
-        cumulative, dates = _daily_cumulative(
-            aggregate_selectors.member_days(member=member, start=start, end=end)
+        kept = aggregate_selectors.member_day_points(
+            member=member, start=start, end=end, points=CHART_POINTS
         )
+        cumulative = [(0, 0), *((games, total) for _date, games, total in kept)]
+        dates = [date for date, _games, _total in kept]
         score_chart = _score_chart(cumulative, dates, by_day=True)
     else:
         history = list(results.order_by("date", "game__number").values_list("date", "score"))
