@@ -1,9 +1,12 @@
-"""The app's URLs and /bench/bare/: a Django view that returns a few bytes, through the same
-middleware, served by the same gunicorn as the pages it is the yardstick of."""
+"""The app's URLs and two yardsticks, served by the same gunicorn through the same middleware as
+the pages they measure: /bench/bare/, a Django view that returns a few bytes, and
+/bench/bare/c/<club>/, the same after what every club page does first (the session, the user, the
+club and the viewer's membership: league.access.club_for)."""
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import path
 
+from league.access import club_for
 from league.urls import urlpatterns as app_urlpatterns
 
 
@@ -11,4 +14,13 @@ def bare(request: HttpRequest) -> HttpResponse:
     return HttpResponse(b"ok", content_type="text/plain")
 
 
-urlpatterns = [path("bench/bare/", bare), *app_urlpatterns]
+def bare_club(request: HttpRequest, slug: str) -> HttpResponse:
+    club_for(request, slug)
+    return HttpResponse(b"ok", content_type="text/plain")
+
+
+urlpatterns = [
+    path("bench/bare/", bare),
+    path("bench/bare/c/<slug:slug>/", bare_club),
+    *app_urlpatterns,
+]

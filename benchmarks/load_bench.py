@@ -12,7 +12,8 @@ Django view, the yardstick: benchmarks/bench_urls.py; season standings page, day
 ledger, API record) runs --clients client processes spread over the servers, with keep-alive
 connections for --seconds, then prints requests per second, p50/p99 latency, the error count
 (any status but 200/201 is an error) and the bare view's requests per second over the page's
-(aim: within 3x). The same at 1 client (p50/p99 mean something there on 2 cores), then at 1
+(aim: within 3x), and the same over a second yardstick, the bare view after the club's access
+check (session, user, club, membership: what every club page does before its own work). The same at 1 client (p50/p99 mean something there on 2 cores), then at 1
 client while the worker re-settles every game of the club (a rules change), each p50/p99 beside
 the idle one.
 Only 127.0.0.1 is ever contacted; every loop is bounded in time.
@@ -82,13 +83,15 @@ def prepare(games: int) -> dict[str, object]:
     }
 
 
-SCENARIOS = ("bare view", "standings", "day page", "ledger", "API record")
+SCENARIOS = ("bare view", "signed-in bare", "standings", "day page", "ledger", "API record")
 
 
 def scenario_request(name: str, ctx: dict, rng: random.Random) -> tuple[str, str, bytes, dict]:
     slug = ctx["slug"]
     if name == "bare view":  # the yardstick: benchmarks/bench_urls.py
         return "GET", "/bench/bare/", b"", {"Cookie": ctx["cookie"]}
+    if name == "signed-in bare":  # the second yardstick: the club's access check, then bytes
+        return "GET", f"/bench/bare/c/{slug}/", b"", {"Cookie": ctx["cookie"]}
     if name == "ledger":
         return "GET", f"/c/{slug}/days/{ctx['day']}/ledger/", b"", {"Cookie": ctx["cookie"]}
     if name == "standings":
@@ -273,8 +276,13 @@ def run(args: argparse.Namespace, env: dict[str, str]) -> None:
                         idle[name] = measured
                     if clients == 1:
                         idle[f"1:{name}"] = measured
-                    key = "bare view" if clients == args.clients else "1:bare view"
-                    report(name, measured, idle.get(key))
+                    prefix = "" if clients == args.clients else "1:"
+                    report(
+                        name,
+                        measured,
+                        idle.get(f"{prefix}bare view"),
+                        idle.get(f"{prefix}signed-in bare"),
+                    )
             busy_worker(pool, ports, ctx, env, args.seconds, idle)
     finally:
         for proc in procs:
@@ -307,12 +315,14 @@ def measure(pool, name: str, ports: list[int], ctx: dict, clients: int, seconds:
     return (len(latencies) + sum(errors.values())) / seconds, p50, p99, errors
 
 
-def report(name: str, measured, yardstick) -> None:
+def report(name: str, measured, yardstick, signed_in=None) -> None:
     rps, p50, p99, errors = measured
     count = sum(errors.values())
-    line = f"  {name:12} {rps:7.1f} req/s | p50 {p50:6.1f} ms | p99 {p99:6.1f} ms | errors {count}"
+    line = f"  {name:14} {rps:7.1f} req/s | p50 {p50:6.1f} ms | p99 {p99:6.1f} ms | errors {count}"
     if yardstick is not None and name != "bare view" and rps:
-        line += f" | bare view / page {yardstick[0] / rps:4.2f}x (aim: within 3x)"
+        line += f" | bare view / page {yardstick[0] / rps:5.2f}x (aim: within 3x)"
+    if signed_in is not None and name not in ("bare view", "signed-in bare") and rps:
+        line += f" | signed-in bare / page {signed_in[0] / rps:5.2f}x"
     print(line)
     for what, n in sorted(errors.items()):
         print(f"  {'':12} error x{n}: {what}")
