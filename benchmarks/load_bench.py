@@ -22,6 +22,7 @@ Only 127.0.0.1 is ever contacted; every loop is bounded in time.
 from __future__ import annotations
 
 import argparse
+import datetime
 import hashlib
 import http.client
 import json
@@ -76,7 +77,11 @@ def prepare(games: int) -> dict[str, object]:
     return {
         "slug": club.slug,
         "season": season.pk,
-        "day": Day.objects.filter(club=club).latest("date").date.isoformat(),
+        "day": (last := Day.objects.filter(club=club).latest("date").date).isoformat(),
+        # The API's records go to the 60 days after it, so that the measured day page and ledger
+        # show the same day throughout (records into it made them longer as the run went on),
+        # and no day grows past a club's evening (each record re-settles its day's money).
+        "record_days": [(last + datetime.timedelta(days=d)).isoformat() for d in range(1, 61)],
         "members": list(Member.objects.filter(club=club).values_list("pk", flat=True)),
         "cookie": f"{settings.SESSION_COOKIE_NAME}={session.session_key}",
         "token": secret,
@@ -102,7 +107,7 @@ def scenario_request(name: str, ctx: dict, rng: random.Random) -> tuple[str, str
     points = [rng.randrange(-50, 500) * 100 for _ in range(3)]
     points.append(100_000 - sum(points))
     body = {
-        "date": "2026-12-31",
+        "date": rng.choice(ctx["record_days"]),
         "rate": "0.3",
         "players": [{"member_id": m, "points": p} for m, p in zip(seated, points, strict=True)],
     }
