@@ -217,3 +217,22 @@ def test_the_suites_postgresql_connections_do_not_wait_for_the_disk():
         cursor.execute("SHOW synchronous_commit")
         assert cursor.fetchone()[0] == "off"
     assert "synchronous_commit" not in str(env_database(Path("unused")).get("OPTIONS", {}))
+
+
+def test_the_wsgi_entry_point_loads_the_views_and_freezes_them_out_of_the_collector():
+    """league/wsgi.py: every view imported before the first request, then gc.freeze()."""
+    code = (
+        "import gc, sys, league.wsgi; "
+        "print(gc.get_freeze_count() > 10_000, 'league.standings.views' in sys.modules)"
+    )
+    env = {**os.environ, "DEBUG": "false", "SECRET_KEY": "s" * 50, "ALLOWED_HOSTS": "x"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]
