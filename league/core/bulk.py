@@ -1,9 +1,12 @@
-"""bulk_set: Django's QuerySet.bulk_update without its cost in Python.
+"""bulk_set and bulk_insert: Django's QuerySet.bulk_update and bulk_create without their cost in
+Python, for the writes of thousands of rows (an import, a re-settle's batch).
 
 bulk_update writes the same statement (UPDATE … SET f = CASE WHEN id = … THEN … END) but builds
 it from a Case(When(pk=…)) expression per row and field, resolved and compiled one by one: for
 the kept totals of a re-settle's batch or an import (thousands of rows) that took most of the
-job's time. bulk_set writes the SQL directly, with the values as parameters."""
+job's time. bulk_set writes the SQL directly, with the values as parameters. bulk_insert (and
+bulk_insert_values, for rows that need no model instance) does the same for INSERT: half of an
+import's time was Django compiling its INSERTs and preparing each value."""
 
 from __future__ import annotations
 
@@ -77,10 +80,11 @@ _AS_IS = frozenset(
 
 
 def _converter(field: Any) -> Any:
-    """How a field's Python value becomes the driver's: None (as it is), or a function of it.
+    """How a field's Python value becomes the driver's: None (as it is), a function of it, or
+    False (auto_now fields: pre_save sets the value, then get_db_prep_save, as bulk_create does).
     Dates are adapted directly (get_db_prep_save's to_python pass leaves a date as it is)."""
     if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
-        return False  # pre_save sets it: the general path
+        return False
     target = field.target_field if field.is_relation else field
     kind = target.get_internal_type()
     if kind in _AS_IS:
