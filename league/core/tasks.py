@@ -3,7 +3,8 @@
 app's own database and run by `manage.py db_worker` (README: "Background work").
 
 A task takes ids, never model instances, and is enqueued on commit, so that a worker never looks
-for a row that is not there yet."""
+for a row that is not there yet. `collector_paused` is for long work whose rows live until it ends
+(the import's tasks, and the workbook's reading at upload)."""
 
 from __future__ import annotations
 

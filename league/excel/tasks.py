@@ -163,8 +163,13 @@ def import_preview(upload_id: int, language: str) -> int:
     )
     if upload is None:  # replaced, confirmed, or previewed already
         return 0
-    with collector_paused():
-        parsed = imports.parsed_load(upload.parsed)
+    with collector_paused():  # the workbook's games live until the preview is kept
+        return _preview(upload, language)
+
+
+def _preview(upload: ImportUpload, language: str) -> int:
+    upload_id = upload.pk
+    parsed = imports.parsed_load(upload.parsed)
     total = len(parsed.games)
     done, last = 0, time.monotonic()
 
@@ -179,7 +184,7 @@ def import_preview(upload_id: int, language: str) -> int:
             )
 
     try:
-        with translation.override(language or settings.LANGUAGE_CODE), collector_paused():
+        with translation.override(language or settings.LANGUAGE_CODE):
             kept = imports.plan_kept(club=upload.club, parsed=parsed, progress=step)
     except Exception:
         ImportUpload.objects.filter(pk=upload_id).update(
