@@ -10,7 +10,7 @@ import datetime
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, Max, OuterRef
@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 import scoring
 from league import limits
 from league.books import services as books
-from league.core.bulk import bulk_insert
+from league.core.bulk import bulk_insert, bulk_insert_values
 from league.core.clock import TOKYO
 from league.core.errors import NON_FIELD, ServiceError, _service_error
 from league.models import (
@@ -152,15 +152,31 @@ def _check_duplicate(
 
 def game_snapshot(game: Game) -> dict[str, Any]:
     """A game's current state as plain JSON, for the audit log's before/after."""
-    results = Result.objects.filter(game=game, revision=game.revision).select_related("member")
+    results = list(
+        Result.objects.filter(game=game, revision=game.revision).select_related("member")
+    )
     chips = ChipEvent.objects.filter(game=game, revision=game.revision).order_by("id")
-    return snapshot_of(game, list(results), list(chips))
+    return snapshot_of(game, results, list(chips), names_of(results))
+
+
+def names_of(results: Iterable[Result]) -> dict[int, str]:
+    """The names of results' members (each with its member loaded), for snapshot_of."""
+    return {r.member_id: r.member.name for r in results}
+
+
+def seat_names(data: GameInput) -> dict[int, str]:
+    """The names of a game input's seated members, for snapshot_of."""
+    return {s.member.pk: s.member.name for s in data.seats}
 
 
 def snapshot_of(
-    game: Game, results: Sequence[Result], chips: Sequence[ChipEvent]
+    game: Game,
+    results: Sequence[Result | ResultRow],
+    chips: Sequence[ChipEvent],
+    names: dict[int, str],
 ) -> dict[str, Any]:
-    """game_snapshot from rows at hand (results in seat order, chips in creation order)."""
+    """game_snapshot from rows at hand (results in seat order, chips in creation order; `names`
+    by member id)."""
     return {
         "date": game.date.isoformat(),
         "table": game.table,
@@ -174,7 +190,7 @@ def snapshot_of(
         "players": [
             {
                 "member": r.member_id,
-                "name": r.member.name,
+                "name": names[r.member_id],
                 "seat": r.seat,
                 "points": r.points,
                 "chombo": r.chombo,
@@ -332,10 +348,10 @@ def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
     removed = list(Result.objects.filter(game=game, counted=True))
     Result.objects.filter(game=game, counted=True).update(counted=False)
     results, chips = _revision_rows(game, preview, data)
-    added = Result.objects.bulk_create(results)
+    write_results(results)
     ChipEvent.objects.bulk_create(chips)
     aggregates.results_changed(
-        club=game.club_id, removed=removed, added=[r for r in added if r.counted]
+        club=game.club_id, removed=removed, added=[r for r in results if r.counted]
     )
 
 
@@ -345,16 +361,46 @@ def _lock_live_members(data: GameInput) -> None:
     lock_live_members(ids | {c.discarder.pk for c in data.chips if c.discarder is not None})
 
 
+class ResultRow(NamedTuple):
+    """A new revision's Result as its column values, not a model instance (making and then
+    reading tens of thousands of instances was a tenth of an import's time). Written by
+    write_results; the kept totals (league.standings) and snapshot_of read it as a Result."""
+
+    game_id: int
+    revision: int
+    member_id: int
+    seat: int
+    points: int
+    chombo: int
+    rank: int
+    score: int
+    chips: int
+    yen: int | None
+    last: bool
+    busted_by_seat: int | None
+    busts_caused: int
+    yakitori: bool
+    club_id: int
+    date: datetime.date
+    rate: str
+    counted: bool
+
+
+def write_results(rows: Sequence[ResultRow]) -> None:
+    """Insert new revisions' results (inside the caller's transaction)."""
+    bulk_insert_values(Result, ResultRow._fields, rows)
+
+
 def _revision_rows(
     game: Game, preview: Preview, data: GameInput
-) -> tuple[list[Result], list[ChipEvent]]:
+) -> tuple[list[ResultRow], list[ChipEvent]]:
     """A settled revision's rows, not saved yet."""
     bottom = max(p.rank for p in preview.result.players)
     results = [
-        Result(
-            game=game,
+        ResultRow(
+            game_id=game.pk,
             revision=game.revision,
-            member=seat.member,
+            member_id=seat.member.pk,
             seat=i,
             points=settled.points,
             chombo=settled.chombo,
@@ -518,7 +564,7 @@ def games_record_bulk(
                 )
             )
         bulk_insert(Game, new_games, returning=True, batch_size=BULK_CHUNK)  # sets the pks
-        results: list[Result] = []
+        results: list[ResultRow] = []
         chip_events: list[ChipEvent] = []
         entries = []
         for game, (data, preview) in zip(new_games, games, strict=True):
@@ -531,11 +577,11 @@ def games_record_bulk(
                     actor=user,
                     action="game.create",
                     target=f"game:{game.pk}",
-                    after=snapshot_of(game, game_results, game_chips),
+                    after=snapshot_of(game, game_results, game_chips, seat_names(data)),
                     game=game,
                 )
             )
-        bulk_insert(Result, results, batch_size=BULK_CHUNK)
+        write_results(results)
         bulk_insert(ChipEvent, chip_events, batch_size=BULK_CHUNK)
         audit_many(entries)
         # The kept totals, once for the whole batch, in the same transaction.

@@ -42,10 +42,14 @@ from league.recording.services import (
     BULK_CHUNK,
     GameInput,
     Preview,
+    ResultRow,
     _revision_rows,
     game_input_from_stored,
     game_preview,
+    names_of,
+    seat_names,
     snapshot_of,
+    write_results,
 )
 from league.standings import services as standings_services
 from scoring import errors as codes
@@ -415,21 +419,22 @@ def _write_resettled(
     befores = []
     now = timezone.now()
     for game, _change, _data in settled:
+        current = sorted(
+            (r for r in game.results.all() if r.revision == game.revision), key=lambda r: r.seat
+        )
         befores.append(
             snapshot_of(
                 game,
-                sorted(
-                    (r for r in game.results.all() if r.revision == game.revision),
-                    key=lambda r: r.seat,
-                ),
+                current,
                 [c for c in game.chip_events.all() if c.revision == game.revision],
+                names_of(current),
             )
         )
         game.revision += 1
         game.rules_version = version
         game.updated_at = now
     bulk_set(Game, [game for game, _c, _d in settled], ["revision", "rules_version", "updated_at"])
-    results: list[Result] = []
+    results: list[ResultRow] = []
     chips: list[ChipEvent] = []
     entries = []
     for (game, change, data), before in zip(settled, befores, strict=True):
@@ -444,11 +449,11 @@ def _write_resettled(
                 action="game.resettle",
                 target=f"game:{game.pk}",
                 before=before,
-                after=snapshot_of(game, game_results, game_chips),
+                after=snapshot_of(game, game_results, game_chips, seat_names(data)),
                 game=game,
             )
         )
-    bulk_insert(Result, results, batch_size=BULK_CHUNK)
+    write_results(results)
     bulk_insert(ChipEvent, chips, batch_size=BULK_CHUNK)
     # The kept totals, once for the batch (league.standings.services).
     standings_services.results_changed(

@@ -459,7 +459,7 @@ BATCH: ContextVar[Batch | None] = ContextVar("kept_batch", default=None)
 
 
 def results_changed(
-    *, club_id: int, removed: Sequence[Result], added: Sequence[Result], seasons: Sequence[Season]
+    *, club_id: int, removed: Sequence[Any], added: Sequence[Any], seasons: Sequence[Season]
 ) -> bool:
     """Move the head-to-head and seat rows; replay the rating from the earliest changed game, or
     leave it to a worker (True: the caller enqueues league.standings.tasks.replay_ratings).

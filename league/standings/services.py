@@ -129,13 +129,13 @@ def _best_of(member_id: int, season: Season | None, rate: str | None = None) -> 
     return Subquery(rows.order_by().values("member").annotate(m=Max("score")).values("m")[:1])
 
 
-def results_changed(
-    *, club: Club | int, removed: Sequence[Result], added: Sequence[Result]
-) -> None:
+def results_changed(*, club: Club | int, removed: Sequence[Any], added: Sequence[Any]) -> None:
     """Move the aggregates by `added` minus `removed` counted rows (call after writing them).
 
     Runs inside the caller's transaction. `removed` are rows that counted before and no longer
     do; `added` rows that count now. Edits pass both (the old revision's rows and the new ones).
+    Rows are Results, or anything with a Result's column values as attributes (recording's
+    ResultRow, written without a model instance).
     """
     if not removed and not added:
         return
