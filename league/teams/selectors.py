@@ -2,8 +2,9 @@
 
 Team standings are sums of the season's kept member totals (league.models.totals.MemberTotal,
 kept at write time by league.standings.services) over each team's roster, plus the booked
-adjustments: no game is read. A member counts for the team they are on now, for the whole
-season; a member's adjustments count for them and for their team.
+adjustments. A member counts for the team they are on now, for the whole season; a member's
+adjustments count for them and for their team. The one exception: a game played at a team match
+slot by a substitute counts for that slot's team, and for no other.
 """
 
 from __future__ import annotations
@@ -91,11 +92,24 @@ def team_standings(*, season: Season) -> list[dict[str, Any]]:
         game__team_match__slots__substitute=True,
         game__team_match__slots__member=F("member"),
     )
+    # ... and only for it: a roster member who played a slot as a substitute (named while on no
+    # team, then put on a team, or merged into a record on one) has that game in their season
+    # total, which counts for their team; it comes off here.
+    roster_substitute = Result.objects.filter(
+        counted=True,
+        member__team_places__team=OuterRef("pk"),
+        member__team_places__removed_at__isnull=True,
+        game__team_match__season=season,
+        game__team_match__slots__substitute=True,
+        game__team_match__slots__member=F("member"),
+    )
     rows = list(
         Team.objects.filter(season=season)
         .annotate(
-            games=_sum(member_totals, "games") + _count(substitute),
-            scores=_sum(member_totals, "total") + _sum(substitute, "score", "counted"),
+            games=_sum(member_totals, "games") - _count(roster_substitute) + _count(substitute),
+            scores=_sum(member_totals, "total")
+            - _sum(roster_substitute, "score", "counted")
+            + _sum(substitute, "score", "counted"),
             adjust=_sum(member_adjust, "points") + _sum(team_adjust, "points"),
         )
         .annotate(total=F("scores") + F("adjust"), match_points=_match_points(season))

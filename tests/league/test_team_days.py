@@ -15,6 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from league.club import services as club_services
 from league.core.errors import ServiceError
 from league.models import AuditLog, Member, Membership, Season, TeamMatch, TeamSlot
 from league.recording import services as recording
@@ -184,16 +185,7 @@ def test_recording_from_the_table_prefills_the_form_and_links_the_game(
 
 
 def test_a_substitutes_game_at_the_slot_counts_for_the_team(club, season, four_teams, organiser):
-    (match,) = services.match_day_schedule(season=season, user=organiser, date=D, games=1)
-    _fill(match, organiser, ["控え", "青1", "黄1", "緑1"])  # 控え plays 赤組's slot
-    data = recording.GameInput(
-        date=D,
-        seats=[
-            recording.SeatInput(Member.objects.get(name=n), p)
-            for n, p in zip(["控え", "青1", "黄1", "緑1"], POINTS, strict=True)
-        ],
-    )
-    game = recording.game_record(club=club, user=organiser, data=data, team_match=match.pk)
+    game = _substitute_game(club, season, organiser)
     first = game.results.get(member__name="控え").score
     rows = {r["name"]: (r["games"], r["scores"]) for r in selectors.team_standings(season=season)}
     assert rows["赤組"] == (1, first) and first > 0
@@ -201,6 +193,55 @@ def test_a_substitutes_game_at_the_slot_counts_for_the_team(club, season, four_t
     recording.game_void(game=game, user=organiser, reason="entered wrongly")
     rows = {r["name"]: (r["games"], r["scores"]) for r in selectors.team_standings(season=season)}
     assert rows["赤組"] == (0, 0)
+
+
+def _substitute_game(club, season, organiser):
+    """控え, on no team, plays 赤組's slot of the day's one table: the game recorded."""
+    (match,) = services.match_day_schedule(season=season, user=organiser, date=D, games=1)
+    _fill(match, organiser, ["控え", "青1", "黄1", "緑1"])
+    data = recording.GameInput(
+        date=D,
+        seats=[
+            recording.SeatInput(Member.objects.get(name=n), p)
+            for n, p in zip(["控え", "青1", "黄1", "緑1"], POINTS, strict=True)
+        ],
+    )
+    return recording.game_record(club=club, user=organiser, data=data, team_match=match.pk)
+
+
+def _join(team, organiser, name):
+    """`name` put on `team`'s roster (its captain stays its first member)."""
+    roster = [
+        *Member.objects.filter(
+            team_places__team=team, team_places__removed_at__isnull=True
+        ).order_by("pk")
+    ]
+    people = [*roster, Member.objects.get(name=name)]
+    data = services.TeamInput(team.name, team.short_name, team.colour, people, [roster[0]])
+    services.team_edit(team=team, user=organiser, data=data)
+
+
+@pytest.mark.parametrize("joins", ["赤組", "青組"])
+def test_a_substitutes_game_counts_once_when_they_join_a_team(
+    club, season, four_teams, organiser, joins
+):
+    """A substitute put on a team later has the game in their season total, which counts for
+    their new team: it counts for the slot's team only (赤組), once, whichever team they join."""
+    score = _substitute_game(club, season, organiser).results.get(member__name="控え").score
+    _join(next(t for t in four_teams if t.name == joins), organiser, "控え")
+    rows = {r["name"]: (r["games"], r["scores"]) for r in selectors.team_standings(season=season)}
+    blue = Member.objects.get(name="青1").results.get().score
+    assert rows["赤組"] == (1, score)
+    assert rows["青組"] == (1, blue)
+    assert rows["黄組"][0] == rows["緑組"][0] == 1
+
+
+def test_a_substitute_merged_into_a_roster_member_counts_once(club, season, four_teams, organiser):
+    score = _substitute_game(club, season, organiser).results.get(member__name="控え").score
+    keep, gone = Member.objects.get(name="赤2"), Member.objects.get(name="控え")
+    club_services.member_merge(keep=keep, gone=gone, user=organiser)
+    rows = {r["name"]: (r["games"], r["scores"]) for r in selectors.team_standings(season=season)}
+    assert rows["赤組"] == (1, score)
 
 
 def test_the_day_is_isolated_and_members_only_see_it(
