@@ -56,8 +56,8 @@ def _sum(rows: Any, field: str, by: str = "season") -> Coalesce:
     return Coalesce(Subquery(grouped, output_field=_INT), Value(0), output_field=_INT)
 
 
-def _count(rows: Any) -> Coalesce:
-    grouped = rows.order_by().values("counted").annotate(n=Count("pk")).values("n")[:1]
+def _count(rows: Any, by: str = "counted") -> Coalesce:
+    grouped = rows.order_by().values(by).annotate(n=Count("pk")).values("n")[:1]
     return Coalesce(Subquery(grouped, output_field=_INT), Value(0), output_field=_INT)
 
 
@@ -95,20 +95,27 @@ def team_standings(*, season: Season) -> list[dict[str, Any]]:
     # ... and only for it: a roster member who played a slot as a substitute (named while on no
     # team, then put on a team, or merged into a record on one) has that game in their season
     # total, which counts for their team; it comes off here.
-    roster_substitute = Result.objects.filter(
-        counted=True,
-        member__team_places__team=OuterRef("pk"),
-        member__team_places__removed_at__isnull=True,
-        game__team_match__season=season,
-        game__team_match__slots__substitute=True,
-        game__team_match__slots__member=F("member"),
+    # Read from the season's substitute slots (a few), never from the members' results: the
+    # roster is checked for each slot (Exists), not joined in, or a database may start there.
+    on_roster = TeamMember.objects.filter(
+        team=OuterRef(OuterRef("pk")), member=OuterRef("member"), removed_at__isnull=True
     )
+    roster_substitute = TeamSlot.objects.filter(
+        Exists(on_roster),
+        match__season=season,
+        substitute=True,
+        match__game__results__counted=True,
+        match__game__results__member=F("member"),
+    )
+    played = "match__game__results__score"
     rows = list(
         Team.objects.filter(season=season)
         .annotate(
-            games=_sum(member_totals, "games") - _count(roster_substitute) + _count(substitute),
+            games=_sum(member_totals, "games")
+            - _count(roster_substitute, "substitute")
+            + _count(substitute),
             scores=_sum(member_totals, "total")
-            - _sum(roster_substitute, "score", "counted")
+            - _sum(roster_substitute, played, "substitute")
             + _sum(substitute, "score", "counted"),
             adjust=_sum(member_adjust, "points") + _sum(team_adjust, "points"),
         )
