@@ -420,6 +420,20 @@ def _member_days(season: Season, stage: Stage) -> dict[int, tuple[int, int]]:
     return {m: (g, s) for m, g, s in rows}
 
 
+def _stage_substitutes(season: Season, stage: Stage) -> list[tuple[int, int, int]]:
+    """(slot's team, member, score) of each counted game played at a team match slot by a
+    substitute in the stage's dates. One query, read from the season's substitute slots."""
+    return list(
+        TeamSlot.objects.filter(
+            match__season=season,
+            substitute=True,
+            match__game__date__range=(stage.first_day, stage.last_day),
+            match__game__results__counted=True,
+            match__game__results__member=F("member"),
+        ).values_list("team", "member", "match__game__results__score")
+    )
+
+
 def _stage_adjustments(season: Season, stage: Stage) -> list[tuple[int | None, int | None, int]]:
     """(member, team, points) of the adjustments booked in `stage`: after the stage before it
     closed (its carried points were fixed then), and before this one closed, unless it is the
@@ -447,8 +461,10 @@ def stage_standings(*, stage: Stage, rosters: dict[int, int] | None = None) -> l
     everyone who played in its dates (members) or the season's teams; a later stage's, those
     who went through (its entries). The adjustments booked in the stage count in its total
     (`adjust`; a member's for their team too, as the season's team standings), and a member
-    with adjustments but no game in the first stage is listed with 0 games. Five queries, four
-    when `rosters` (member → team) is given."""
+    with adjustments but no game in the first stage is listed with 0 games. A team's games
+    include those its substitutes played at its team match slots (and a roster member's games
+    as another team's substitute are that team's). Five queries, four when `rosters` (member →
+    team) is given; one more for teams."""
     season = stage.season
     days = _member_days(season, stage)
     booked = _stage_adjustments(season, stage)
@@ -509,6 +525,13 @@ def stage_standings(*, stage: Stage, rosters: dict[int, int] | None = None) -> l
             if row is not None:
                 row["games"] += g
                 row["score"] += s
+        # A game at a team match slot played by a substitute counts for the slot's team, and
+        # only for it (as in team_standings): off the team of a substitute on a roster now.
+        for team, member, score in _stage_substitutes(season, stage):
+            for row, sign in ((rows.get(rosters.get(member, 0)), -1), (rows.get(team), 1)):
+                if row is not None:
+                    row["games"] += sign
+                    row["score"] += sign * score
         for member, team, points in booked:
             row = rows.get(team if team is not None else rosters.get(member or 0, 0))
             if row is not None:

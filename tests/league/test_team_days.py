@@ -244,6 +244,30 @@ def test_a_substitute_merged_into_a_roster_member_counts_once(club, season, four
     assert rows["赤組"] == (1, score)
 
 
+@pytest.mark.parametrize("after", ["nothing", "joins 赤組", "joins 青組", "merged"])
+def test_a_team_stage_counts_a_substitutes_game_as_the_season_does(
+    club, season, four_teams, organiser, after
+):
+    """A stage of teams over the day sums the same games as the season's team standings: the
+    substitute's game for the slot's team only, once, whatever became of the substitute."""
+    score = _substitute_game(club, season, organiser).results.get(member__name="控え").score
+    if after == "merged":
+        gone = Member.objects.get(name="控え")
+        club_services.member_merge(keep=Member.objects.get(name="赤2"), gone=gone, user=organiser)
+    elif after != "nothing":
+        _join(next(t for t in four_teams if t.name == after[-2:]), organiser, "控え")
+    stage = services.stage_create(
+        season=season,
+        user=organiser,
+        data=services.StageInput("リーグ戦", D, D, entrants="teams"),
+    )
+    staged = {r["name"]: (r["games"], r["score"]) for r in selectors.stage_standings(stage=stage)}
+    whole = {r["name"]: (r["games"], r["scores"]) for r in selectors.team_standings(season=season)}
+    assert staged == whole
+    assert staged["赤組"] == (1, score)
+    assert sum(g for g, _s in staged.values()) == 4
+
+
 def test_the_day_is_isolated_and_members_only_see_it(
     club, season, four_teams, organiser, member_user, member_client, stranger_client
 ):
