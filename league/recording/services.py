@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 import scoring
 from league import limits
 from league.books import services as books
+from league.core import names
 from league.core.bulk import bulk_insert, bulk_insert_values
 from league.core.clock import TOKYO
 from league.core.errors import NON_FIELD, ServiceError, _service_error
@@ -77,6 +78,10 @@ class GameInput:
     chips: Sequence[ChipInput] = ()
     submission_key: uuid.UUID | None = None
     submission_hash: str = ""  # the API's digest of the request body sent with the key
+
+    def __post_init__(self) -> None:
+        # The table as names are kept (NFKC, one space): 「Ａ」 and 「A」 are one table.
+        object.__setattr__(self, "table", names.clean_name(self.table))
 
 
 @dataclass(frozen=True)

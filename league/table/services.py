@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from league import limits
+from league.core import names
 from league.core.errors import NON_FIELD, ServiceError, problem_message
 from league.models import Game, Hand, HandStat, Member, OnlineLog, RulesVersion, TableGame
 from league.models.audit import User, audit
@@ -154,6 +155,7 @@ def table_start(
     existing = TableGame.objects.filter(club=club, key=key).first()
     if existing is not None:
         return existing
+    table = names.clean_name(table)  # as a game's (recording.GameInput): 「Ａ」 is 「A」
     errors = limits.column_problems(TableGame, table=table, rate=rate)
     if (problem := limits.date_problem(date)) is not None:
         errors["date"] = [problem]

@@ -182,6 +182,24 @@ def test_save_records_full_width_and_triangle_points(organiser_client, club, mem
     assert AuditLog.objects.filter(game=game, action="game.create").count() == 1
 
 
+@pytest.mark.parametrize("typed", ["Ａ", " A ", "Ａ　", "A"])
+def test_a_table_typed_full_width_is_the_same_table(organiser_client, club, members, typed):
+    """「Ａ卓」 and 「A卓」 were two tables on the day page, the LINE text and the player page."""
+    response = organiser_client.post(new_url(club), posted(table=typed))
+    assert response.status_code == 302
+    assert Game.objects.get().table == "A"
+
+
+def test_a_table_that_grows_past_its_column_when_folded_is_refused(organiser_client, club, members):
+    # NFKC makes 「㌀」 four characters: 20 of them would not fit the table's 20.
+    response = organiser_client.post(new_url(club), posted(table="㌀" * 20))
+    assert response.status_code == 200
+    assert response.context["form"].errors["table"] == [
+        "20文字以内で入力してください（現在80文字）。"
+    ]
+    assert nothing_stored()
+
+
 @pytest.mark.parametrize(
     "typed", ["2026/11/21", "2026年11月21日", "２０２６－１１－２１", "２０２６年１１月２１日"]
 )

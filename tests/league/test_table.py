@@ -287,3 +287,10 @@ def test_game_log_has_a_hands_sheet_that_the_import_leaves_alone(tg, members, or
     assert [r[10] for r in last] == [-24_600, 30_900, 20_400, 73_300]
     parsed = imports.workbook_read(buffer.getvalue(), players=4)
     assert parsed.rows == 4 and not parsed.problems  # the game's four rows, not the hands
+
+
+def test_a_table_game_keeps_a_full_width_table_as_the_game_does(club, members, organiser):
+    tg = services.table_start(
+        club=club, user=organiser, key=uuid.uuid4(), date=DATE, members=members[:4], table="Ｂ　"
+    )
+    assert tg.table == "B"
