@@ -291,6 +291,12 @@ def test_game_log_has_a_hands_sheet_that_the_import_leaves_alone(tg, members, or
 
 def test_a_table_game_keeps_a_full_width_table_as_the_game_does(club, members, organiser):
     tg = services.table_start(
-        club=club, user=organiser, key=uuid.uuid4(), date=DATE, members=members[:4], table="Ｂ　"
+        club=club,
+        user=organiser,
+        key=uuid.uuid4(),
+        date=DATE,
+        members=members[:4],
+        table="Ｂ　",
+        rate="0.3",
     )
     assert tg.table == "B"
