@@ -30,4 +30,4 @@ def parse_date(text: str) -> datetime.date:
     return datetime.date(year, month, day)
 
 
-BAD_DATE = _("Enter a date such as 2026-11-21.")
+BAD_DATE = _("Enter a date such as 2026/11/21.")

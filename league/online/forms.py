@@ -62,7 +62,7 @@ class MapForm(forms.Form):
     date = forms.CharField(
         label=_("Date"),
         max_length=30,
-        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "2026-11-21"}),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "2026/11/21"}),
     )
 
     def __init__(

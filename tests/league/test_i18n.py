@@ -387,10 +387,10 @@ def test_sum_error_is_japanese(organiser_client, club, members, points, message)
 def test_date_and_number_errors_are_japanese(organiser_client, club, members):
     url = reverse("game_new", args=[club.slug])
     html = organiser_client.post(url, posted(date="あした", points_1="たくさん")).content.decode()
-    assert "日付は 2026-11-21 のように入力してください。" in html
+    assert "日付は 2026/11/21 のように入力してください。" in html
     assert "25,000 や ▲3,000 のように整数で入力してください。" in html
     html = english(organiser_client).post(url, posted(date="tomorrow")).content.decode()
-    assert "Enter a date such as 2026-11-21." in html
+    assert "Enter a date such as 2026/11/21." in html
 
 
 def test_unknown_member_error_is_japanese(organiser_client, club, members):
