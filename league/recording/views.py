@@ -188,8 +188,23 @@ def _render_form(
             "rate_warning": rate_warning,
             "duplicate": duplicate,
             "duplicate_message": services.duplicate_message(duplicate) if duplicate else "",
+            "table_mode_query": _table_mode_query(request, form),
         },
     )
+
+
+def _table_mode_query(request: HttpRequest, form: GameForm) -> str:
+    """The query of the link to table mode: what the form was opened with (a draw card's table),
+    with the date, table, rate and players the form shows (「同じ4人で」 seats a game's four
+    again by its id, which table mode does not read)."""
+    query = request.GET.copy()
+    for name in ("seats", "rotate"):
+        query.pop(name, None)
+    if not form.is_bound:
+        for name, value in form.initial.items():
+            if name in ("date", "table", "rate") or name.startswith("member_"):
+                query[name] = str(value)
+    return query.urlencode()
 
 
 def _unconfirmed(form: GameForm, error: services.DuplicateGame) -> Game:

@@ -705,3 +705,16 @@ def test_another_clubs_rules_are_used_for_their_form(stranger_client, other_club
     make_club("third")  # a club with its own rules must not change this one
     response = stranger_client.get(new_url(other_club))
     assert response.context["form"].rules == scoring.PRESETS["kinyokai-2015"].rules
+
+
+def test_table_mode_from_the_same_four_seats_them(organiser_client, club, members, organiser):
+    """「同じ4人で」 (?seats=<game>) then 「局ごとに記録する」: table mode opened with no players, as
+    it does not read a game's id; the link now carries the players, the table, rate and date."""
+    game = record_stored(club, members[:4], organiser)
+    form = organiser_client.get(new_url(club), {"date": "2026-11-21", "seats": game.pk})
+    link = re.search(r'href="([^"]+)" data-table-mode', form.content.decode()).group(1)
+    assert "seats=" not in link
+    page = organiser_client.get(link.replace("&amp;", "&"))
+    assert page.status_code == 200
+    assert [s["chosen"] for s in page.context["seats"]] == [m.pk for m in members[:4]]
+    assert 'value="A"' in page.content.decode()  # the table
