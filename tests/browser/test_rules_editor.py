@@ -59,6 +59,10 @@ def test_the_worked_example_follows_the_form_and_saving_shows_the_changes(
         page.click("form[data-rules-form] > p button[type=submit]")
     check = page.locator("#check")
     assert check.is_visible()
+    # The answer opens at the check, below the sticky header, not at the 16 presets above it.
+    header = page.locator("header.site").bounding_box()
+    top = check.bounding_box()["y"]
+    assert header["y"] + header["height"] <= top < 844 / 2, (header, top)
     assert "ウマ" in check.inner_text() and "+30 / +10 / -10 / -30" in check.inner_text()
     assert "1半荘の結果が変わります" in check.inner_text()
     assert RulesVersion.objects.filter(club=club).count() == 1
