@@ -57,6 +57,13 @@ def clean_name(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
+def clean_label(text: str) -> str:
+    """A short label as it is stored (a game's table): NFKC (Ａ → A, a full-width space a space),
+    no space at either end. Line breaks and controls inside stay, for the column's check to
+    refuse (league.limits)."""
+    return unicodedata.normalize("NFKC", text).strip()
+
+
 def name_key(text: str) -> str:
     """What makes two names the same member: NFKC, no spaces, no case, nothing invisible."""
     normal = unicodedata.normalize("NFKC", text)

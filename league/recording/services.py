@@ -80,8 +80,8 @@ class GameInput:
     submission_hash: str = ""  # the API's digest of the request body sent with the key
 
     def __post_init__(self) -> None:
-        # The table as names are kept (NFKC, one space): 「Ａ」 and 「A」 are one table.
-        object.__setattr__(self, "table", names.clean_name(self.table))
+        # The table in NFKC: 「Ａ」 and 「A」 are one table.
+        object.__setattr__(self, "table", names.clean_label(self.table))
 
 
 @dataclass(frozen=True)

@@ -155,7 +155,7 @@ def table_start(
     existing = TableGame.objects.filter(club=club, key=key).first()
     if existing is not None:
         return existing
-    table = names.clean_name(table)  # as a game's (recording.GameInput): 「Ａ」 is 「A」
+    table = names.clean_label(table)  # as a game's (recording.GameInput): 「Ａ」 is 「A」
     errors = limits.column_problems(TableGame, table=table, rate=rate)
     if (problem := limits.date_problem(date)) is not None:
         errors["date"] = [problem]
