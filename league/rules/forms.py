@@ -19,6 +19,7 @@ from league import limits
 from league.club.forms_manage import DateInputField, NumberField
 from league.core.errors import problem_message
 from league.core.format import chip_kind, chip_kind_key
+from league.core.format import count as signed_count
 from scoring.hand_options import HandOptions
 from scoring.rules import BELOW_ZERO, CHOMBO_MODES, DEPOSITS, PLAYER_COUNTS, ROUNDINGS, TIES
 
@@ -100,7 +101,8 @@ def _choices(labels: Mapping[str, Any], allowed: tuple[str, ...]) -> list[tuple[
 
 
 def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value)
+    """+20, or ▲10 in Japanese (-10 in English), as the pages write signed figures."""
+    return f"+{value}" if value > 0 else signed_count(value)
 
 
 def _chombo_summary(chombo: scoring.ChomboRule) -> str:

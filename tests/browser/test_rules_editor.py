@@ -63,7 +63,7 @@ def test_the_worked_example_follows_the_form_and_saving_shows_the_changes(
     header = page.locator("header.site").bounding_box()
     top = check.bounding_box()["y"]
     assert header["y"] + header["height"] <= top < 844 / 2, (header, top)
-    assert "ウマ" in check.inner_text() and "+30 / +10 / -10 / -30" in check.inner_text()
+    assert "ウマ" in check.inner_text() and "+30 / +10 / ▲10 / ▲30" in check.inner_text()
     assert "1半荘の結果が変わります" in check.inner_text()
     assert RulesVersion.objects.filter(club=club).count() == 1
     screenshot("rules-editor-check")
