@@ -209,6 +209,11 @@ def test_a_new_club_runs_its_first_evening_with_two_tables(phone, live_server, s
     after = page.evaluate("window.scrollY")
     assert abs(after - before) < 150, (before, after)
     expect(page.locator("[data-undo-bar]")).to_be_in_viewport()  # the undo is at hand
+    # Scrolled to the end, the bar leaves the footer's links free to tap (it covered them).
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    bar = page.locator("[data-undo-bar]").bounding_box()
+    footer = page.locator("footer.site").bounding_box()
+    assert footer["y"] + footer["height"] <= bar["y"], (footer, bar)
     # As the phone shows it: where the list was, the undo bar at the foot of the screen.
     page.screenshot(path=str(SCREENSHOTS / "first-evening-11-paid-one.png"))
 
