@@ -489,6 +489,19 @@ def test_replay_from_scratch_is_what_replay_from_a_game_gives(club, three_games)
 # --- pages ------------------------------------------------------------------------------------
 
 
+def test_an_open_seasons_leader_is_not_called_its_winner(member_client, club, three_games):
+    """歴代記録 lists each season's winner: until the season is closed, its leader so far."""
+    from django.urls import reverse
+    from django.utils import timezone
+
+    season = Season.objects.create(club=club, name="春", start=DAY, end=DAY, min_games=1)
+    page = member_client.get(reverse("records", args=[club.slug])).content.decode()
+    assert "首位：" in page
+    Season.objects.filter(pk=season.pk).update(closed_at=timezone.now())
+    page = member_client.get(reverse("records", args=[club.slug])).content.decode()
+    assert "首位：" not in page and "春" in page
+
+
 def test_the_pages_show_the_kept_figures(member_client, organiser_client, club, three_games):
     from django.urls import reverse
 
