@@ -29,6 +29,7 @@ from league.excel import tasks as import_tasks
 from league.excel.progress import progress_of
 from league.excel.selectors import upload_latest, upload_waiting
 from league.models import Club, ImportUpload, Member
+from league.recording.forms import MemberDirectory
 
 NEW = "new"
 SHOWN_GAMES = imports.SHOWN  # a page of tens of thousands of games helps nobody; all are checked
@@ -61,6 +62,17 @@ class UploadForm(forms.Form):
             raise forms.ValidationError(e.message) from None
 
 
+def _likely(directory: MemberDirectory, name: imports.UnknownName) -> str:
+    """The member the record form would take the name for (a surname or given name, or a part of
+    a reading, only one member has: 吉田 for 吉田 健一), chosen to start with; else a new member.
+    The import itself matches only whole names and readings: the organiser sees this choice."""
+    try:
+        found = directory.find(name.name)
+    except forms.ValidationError:  # several members share it
+        return NEW
+    return NEW if found is None else str(found.pk)
+
+
 class NamesForm(forms.Form):
     """Per unknown name: a new member (with an optional reading) or an existing member."""
 
@@ -80,10 +92,11 @@ class NamesForm(forms.Form):
             required=False,
         )
         choices = [(NEW, _("Add as a new member")), *((k, m.name) for k, m in self.members.items())]
+        directory = MemberDirectory(members)
         for name in unknown:
             # Not required: a name left without a choice is added as a new member.
             self.fields[f"map_{name.key}"] = forms.ChoiceField(
-                label=name.name, choices=choices, initial=NEW, required=False
+                label=name.name, choices=choices, initial=_likely(directory, name), required=False
             )
             self.fields[f"kana_{name.key}"] = forms.CharField(
                 label=_("Reading (kana)"), max_length=100, required=False

@@ -606,6 +606,19 @@ def test_an_unknown_name_can_be_mapped_to_an_existing_member(uploaded, club, mem
     assert Result.objects.filter(member=eto).count() == 1
 
 
+def test_a_name_the_record_form_would_find_starts_as_that_member(organiser_client, club, members):
+    """吉田 for 吉田 健一 (the record form's match) was offered as a new member: one tap through
+    the preview made a second 吉田. It starts as the member; two 吉田 start as a new member."""
+    yoshida = Member.objects.create(club=club, name="吉田 健一", kana="よしだ けんいち")
+    upload(organiser_client, club, simple(game(("吉田", 45000), *STANDARD[1:])))
+    response = organiser_client.get(url("import_preview", club))
+    (unknown,) = response.context["plan"].unknown
+    assert response.context["form"][f"map_{unknown.key}"].value() == str(yoshida.pk)
+    Member.objects.create(club=club, name="吉田 花子", kana="よしだ はなこ")
+    response = organiser_client.get(url("import_preview", club))
+    assert response.context["form"][f"map_{unknown.key}"].value() == "new"
+
+
 def test_mapping_two_seats_to_one_member_is_a_problem_and_stores_nothing(uploaded, club):
     (new,) = waiting_plan(club).unknown
     baba = Member.objects.get(name="馬場")
