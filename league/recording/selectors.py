@@ -133,6 +133,8 @@ ACTION_LABELS: dict[str, Promise] = {
     "draw.recorded": _("linked to its table of the draw"),
     "import.apply": _("imported"),
     "online.record": _("recorded from an online game's log"),
+    "table.save": _("recorded hand by hand (table mode)"),
+    "team_match.recorded": _("linked to its team match table"),
 }
 
 FIELD_LABELS: dict[str, Promise] = {

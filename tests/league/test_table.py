@@ -300,3 +300,17 @@ def test_a_table_game_keeps_a_full_width_table_as_the_game_does(club, members, o
         rate="0.3",
     )
     assert tg.table == "B"
+
+
+def test_a_saved_table_games_history_says_how_it_was_recorded(
+    organiser_client, tg, members, organiser, club
+):
+    """Its history listed 「変更」 after 「記録」, though nothing was changed after saving."""
+    from django.urls import reverse
+
+    record_all(tg, organiser, game_hands(members))
+    game = services.table_game_save(tg=tg, user=organiser)
+    page = organiser_client.get(reverse("game_detail", args=[club.slug, game.pk]))
+    history = page.content.decode().split("<h2>履歴</h2>", 1)[1]
+    assert "局ごとに記録（点数係）" in history
+    assert "変更" not in history
