@@ -78,6 +78,21 @@ def season_teams(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
     return render(request, "league/teams/season_teams.html", context)
 
 
+# Distinct on a phone and printed: blue, red, green, amber, purple, teal, brown, pink, grey, navy.
+TEAM_COLOURS = (
+    "#2b6cb0",
+    "#c53030",
+    "#2f855a",
+    "#b7791f",
+    "#6b46c1",
+    "#2c7a7b",
+    "#8b5a2b",
+    "#b83280",
+    "#4a5568",
+    "#1a365d",
+)
+
+
 def _team_form(
     request: HttpRequest, slug: str, season_id: int, team_id: int | None
 ) -> HttpResponse:
@@ -86,7 +101,10 @@ def _team_form(
     team = None if team_id is None else get_object_or_404(Team, season=season, pk=team_id)
     members = Member.objects.filter(club=club, merged_into__isnull=True).order_by("kana", "name")
     initial = None
-    if team is not None:
+    if team is None:  # a new team: the first colour of TEAM_COLOURS no team of the season has
+        taken = set(Team.objects.filter(season=season).values_list("colour", flat=True))
+        initial = {"colour": next((c for c in TEAM_COLOURS if c not in taken), TEAM_COLOURS[0])}
+    else:
         roster = list(TeamMember.objects.filter(team=team, removed_at__isnull=True))
         initial = {
             "name": team.name,

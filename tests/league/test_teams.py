@@ -341,3 +341,16 @@ def test_the_share_link_and_the_workbook_show_team_standings(
     assert rows[2][:2] == [2, "赤組"] and float(rows[2][4]) == -20.0 and float(rows[2][5]) == -57.0
     flat = [v for r in rows for v in r if v is not None]
     assert "キャプテン" in flat and "千葉" in flat
+
+
+def test_a_new_team_starts_with_a_colour_no_team_of_the_season_has(
+    organiser_client, season, members, organiser
+):
+    """Every new team started blue (#2b6cb0): two teams' squares looked the same."""
+    new = reverse("team_new", args=[season.club.slug, season.pk])
+    first = organiser_client.get(new).context["form"]["colour"].value()
+    _team(season, organiser, "青組", [members[0]], colour=first)
+    second = organiser_client.get(new).context["form"]["colour"].value()
+    _team(season, organiser, "赤組", [members[1]], colour=second)
+    third = organiser_client.get(new).context["form"]["colour"].value()
+    assert len({first, second, third}) == 3
