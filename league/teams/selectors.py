@@ -61,6 +61,23 @@ def _count(rows: Any, by: str = "counted") -> Coalesce:
     return Coalesce(Subquery(grouped, output_field=_INT), Value(0), output_field=_INT)
 
 
+_PLAYED = "match__game__results__score"  # a substitute slot's player's score in its game
+
+
+def _substitute_slots(season: Season, *checks: Any, **games: Any) -> QuerySet[TeamSlot]:
+    """The season's team match slots played by a substitute, each joined to its player's counted
+    result (`checks`: more conditions on the slot; `games`: on the slot's game, in the same
+    join)."""
+    return TeamSlot.objects.filter(
+        *checks,
+        match__season=season,
+        substitute=True,
+        match__game__results__counted=True,
+        match__game__results__member=F("member"),
+        **{f"match__game__{k}": v for k, v in games.items()},
+    )
+
+
 def with_teams(seasons: QuerySet[Season]) -> QuerySet[Season]:
     """Seasons with `has_teams`, read in the same query: a page shows team standings only for a
     season that has teams, without a query for the others; and `has_adjustments` (any member's
@@ -100,14 +117,7 @@ def team_standings(*, season: Season) -> list[dict[str, Any]]:
     on_roster = TeamMember.objects.filter(
         team=OuterRef(OuterRef("pk")), member=OuterRef("member"), removed_at__isnull=True
     )
-    roster_substitute = TeamSlot.objects.filter(
-        Exists(on_roster),
-        match__season=season,
-        substitute=True,
-        match__game__results__counted=True,
-        match__game__results__member=F("member"),
-    )
-    played = "match__game__results__score"
+    roster_substitute = _substitute_slots(season, Exists(on_roster))
     rows = list(
         Team.objects.filter(season=season)
         .annotate(
@@ -115,7 +125,7 @@ def team_standings(*, season: Season) -> list[dict[str, Any]]:
             - _count(roster_substitute, "substitute")
             + _count(substitute),
             scores=_sum(member_totals, "total")
-            - _sum(roster_substitute, played, "substitute")
+            - _sum(roster_substitute, _PLAYED, "substitute")
             + _sum(substitute, "score", "counted"),
             adjust=_sum(member_adjust, "points") + _sum(team_adjust, "points"),
         )
@@ -423,15 +433,8 @@ def _member_days(season: Season, stage: Stage) -> dict[int, tuple[int, int]]:
 def _stage_substitutes(season: Season, stage: Stage) -> list[tuple[int, int, int]]:
     """(slot's team, member, score) of each counted game played at a team match slot by a
     substitute in the stage's dates. One query, read from the season's substitute slots."""
-    return list(
-        TeamSlot.objects.filter(
-            match__season=season,
-            substitute=True,
-            match__game__date__range=(stage.first_day, stage.last_day),
-            match__game__results__counted=True,
-            match__game__results__member=F("member"),
-        ).values_list("team", "member", "match__game__results__score")
-    )
+    slots = _substitute_slots(season, date__range=(stage.first_day, stage.last_day))
+    return list(slots.values_list("team", "member", _PLAYED))
 
 
 def _stage_adjustments(season: Season, stage: Stage) -> list[tuple[int | None, int | None, int]]:
