@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Subquery
 from django.http import Http404, HttpRequest
 
-from league.models import Club, Day, Member, Membership
+from league.models import Club, Day, Member, Membership, PageVersion
 
 
 def club_for(request: HttpRequest, slug: str, *, organiser: bool = False) -> Club:
@@ -23,12 +23,16 @@ def club_for(request: HttpRequest, slug: str, *, organiser: bool = False) -> Clu
     if not user.is_authenticated:
         raise Http404
     try:
-        club = Club.objects.get(slug=slug)
+        # With the kept pages' token, read before any of the page's data (league.pagecache).
+        club = Club.objects.annotate(
+            page_token=Subquery(PageVersion.objects.values("token")[:1])
+        ).get(slug=slug)
     except Club.DoesNotExist:
         raise Http404 from None
     if user.is_superuser:
         club.is_organiser = True  # type: ignore[attr-defined]
         club.viewer_linked = False  # type: ignore[attr-defined]
+        request.club_seen = club  # type: ignore[attr-defined]
         return club
     linked = Exists(Member.objects.filter(club=OuterRef("club"), user=OuterRef("user")))
     found = Membership.objects.filter(club=club, user=user).values_list("role", linked).first()
@@ -38,6 +42,7 @@ def club_for(request: HttpRequest, slug: str, *, organiser: bool = False) -> Clu
     club.is_organiser = role == Membership.ORGANISER  # type: ignore[attr-defined]
     if organiser and not club.is_organiser:  # type: ignore[attr-defined]
         raise PermissionDenied
+    request.club_seen = club  # type: ignore[attr-defined]  (league.pagecache checks it again)
     return club
 
 

@@ -120,6 +120,15 @@ def stranger_client(stranger) -> Client:
 
 
 @pytest.fixture(autouse=True)
+def no_kept_pages_from_earlier_tests() -> None:
+    """Kept pages live in the process (league/pagecache.py); an earlier test's rolled-back data
+    may have had the same keys."""
+    from league import pagecache
+
+    pagecache.store.clear()
+
+
+@pytest.fixture(autouse=True)
 def default_language() -> Iterator[None]:
     """Each test starts in the site's default language (Japanese), whatever an earlier test in
     the same process left active: a request through LocaleMiddleware leaves its language active

@@ -40,6 +40,7 @@ from league.money.forms import (
     TransferForm,
     party_key,
 )
+from league.pagecache import kept_page
 
 # --- what the page shows ---------------------------------------------------------------------
 
@@ -201,15 +202,18 @@ def _ledger_context(club: Club, ledger: money.DayLedger, user: Any) -> dict[str,
 
 
 @require_safe
+@kept_page
 def day_ledger(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
     day = _club_day(club, date)
     ledger = money.day_ledger(day=day)
     if not ledger.has_money and not ledger.entries:  # a day with entries always has its page
         raise Http404
-    return render(
-        request, "league/money/day_ledger.html", _ledger_context(club, ledger, request.user)
-    )
+    context = _ledger_context(club, ledger, request.user)
+    undoable = [money.undo_deadline(row.entry) for row in context["entries"] if row.undoable]
+    if undoable:  # the undo button goes when its time is up: a kept page must not outlive it
+        request.page_kept_until = min(undoable)  # type: ignore[attr-defined]
+    return render(request, "league/money/day_ledger.html", context)
 
 
 # --- closing the day (締め) ---------------------------------------------------------------------
