@@ -55,6 +55,7 @@ def prepare(games: int) -> dict[str, object]:
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
+    from django.utils.crypto import get_random_string
     from standings_bench import build
 
     from league.models import ApiToken, Day, Member
@@ -83,12 +84,27 @@ def prepare(games: int) -> dict[str, object]:
         # and no day grows past a club's evening (each record re-settles its day's money).
         "record_days": [(last + datetime.timedelta(days=d)).isoformat() for d in range(1, 61)],
         "members": list(Member.objects.filter(club=club).values_list("pk", flat=True)),
-        "cookie": f"{settings.SESSION_COOKIE_NAME}={session.session_key}",
+        # A browser's cookies after its first page: the session, and the CSRF cookie that page
+        # set (a kept page is only kept for a browser that has one: league/pagecache.py).
+        "cookie": (
+            f"{settings.SESSION_COOKIE_NAME}={session.session_key}; "
+            f"{settings.CSRF_COOKIE_NAME}={get_random_string(32)}"
+        ),
         "token": secret,
     }
 
 
-SCENARIOS = ("bare view", "signed-in bare", "standings", "day page", "ledger", "API record")
+SCENARIOS = (
+    "bare view",
+    "signed-in bare",
+    "standings",
+    "day page",
+    "ledger",
+    "standings, new",
+    "day page, new",
+    "ledger, new",
+    "API record",
+)
 
 
 def scenario_request(name: str, ctx: dict, rng: random.Random) -> tuple[str, str, bytes, dict]:
@@ -97,12 +113,18 @@ def scenario_request(name: str, ctx: dict, rng: random.Random) -> tuple[str, str
         return "GET", "/bench/bare/", b"", {"Cookie": ctx["cookie"]}
     if name == "signed-in bare":  # the second yardstick: the club's access check, then bytes
         return "GET", f"/bench/bare/c/{slug}/", b"", {"Cookie": ctx["cookie"]}
-    if name == "ledger":
-        return "GET", f"/c/{slug}/days/{ctx['day']}/ledger/", b"", {"Cookie": ctx["cookie"]}
-    if name == "standings":
-        return "GET", f"/c/{slug}/seasons/{ctx['season']}/", b"", {"Cookie": ctx["cookie"]}
-    if name == "day page":
-        return "GET", f"/c/{slug}/days/{ctx['day']}/", b"", {"Cookie": ctx["cookie"]}
+    # "standings" and the others: the page as a member's browser sees it again and again between
+    # two writes (a kept page after the first time: league/pagecache.py). ", new": each request
+    # a page not seen before (a query string of its own), so each one is rendered.
+    page, _, new = name.partition(", ")
+    query = f"?fresh={rng.randrange(1 << 40)}" if new else ""
+    if page == "ledger":
+        path = f"/c/{slug}/days/{ctx['day']}/ledger/"
+        return "GET", path + query, b"", {"Cookie": ctx["cookie"]}
+    if page == "standings":
+        return "GET", f"/c/{slug}/seasons/{ctx['season']}/{query}", b"", {"Cookie": ctx["cookie"]}
+    if page == "day page":
+        return "GET", f"/c/{slug}/days/{ctx['day']}/{query}", b"", {"Cookie": ctx["cookie"]}
     seated = rng.sample(ctx["members"], 4)
     points = [rng.randrange(-50, 500) * 100 for _ in range(3)]
     points.append(100_000 - sum(points))
@@ -323,7 +345,7 @@ def measure(pool, name: str, ports: list[int], ctx: dict, clients: int, seconds:
 def report(name: str, measured, yardstick, signed_in=None) -> None:
     rps, p50, p99, errors = measured
     count = sum(errors.values())
-    line = f"  {name:14} {rps:7.1f} req/s | p50 {p50:6.1f} ms | p99 {p99:6.1f} ms | errors {count}"
+    line = f"  {name:16} {rps:7.1f} req/s | p50 {p50:6.1f} ms | p99 {p99:6.1f} ms | errors {count}"
     if yardstick is not None and name != "bare view" and rps:
         line += f" | bare view / page {yardstick[0] / rps:5.2f}x (aim: within 3x)"
     if signed_in is not None and name not in ("bare view", "signed-in bare") and rps:
@@ -374,7 +396,7 @@ def busy_worker(pool, ports, ctx, env, seconds: float, idle: dict) -> None:
     started = _shell(env, BUSY_SETUP.format(slug=ctx["slug"]))
     time.sleep(2)  # the worker picks it up (its interval is 0.5 s)
     print(f"1 client while the worker re-settles {started['games']:,} games:")
-    for name in ("standings", "day page", "API record"):
+    for name in ("standings", "standings, new", "day page", "day page, new", "API record"):
         measured = measure(pool, name, ports, ctx, 1, seconds)
         report(name, measured, None)
         calm = idle.get(f"1:{name}")
