@@ -6,10 +6,12 @@
 Builds a scratch database (PostgreSQL `janchou_load` on 127.0.0.1, dropped afterwards, or
 SQLite with --db sqlite), starts --servers gunicorn instances (2 on PostgreSQL, each with
 --workers workers) on their own 127.0.0.1 ports, checks that nothing a request needs lives in
-one server (a login session, a form's CSRF token and the login throttle all work across them),
+one server (a login session, a form's CSRF token and the login throttle all work across them,
+and a page kept by one server shows a game recorded through the other at once),
 starts a background worker (`manage.py db_worker`) beside them, and for each scenario (a bare
 Django view, the yardstick: benchmarks/bench_urls.py; season standings page, day page, day
-ledger, API record) runs --clients client processes spread over the servers, with keep-alive
+ledger, each as a browser sees it again between writes (kept: league/pagecache.py) and new each
+time (", new": rendered); API record) runs --clients client processes spread over the servers, with keep-alive
 connections for --seconds, then prints requests per second, p50/p99 latency, the error count
 (any status but 200/201 is an error) and the bare view's requests per second over the page's
 (aim: within 3x), and the same over a second yardstick, the bare view after the club's access
@@ -482,6 +484,36 @@ def across_servers(ports: list[int], ctx: dict) -> None:
         f":{b}; 5 failed logins alternating between them refuse the 6th (HTTP {statuses[5]})"
     )
     import_across_servers(a, b, ctx)
+    kept_across_servers(a, b, ctx)
+
+
+def kept_across_servers(a: int, b: int, ctx: dict) -> None:
+    """A page kept by server a's processes (league/pagecache.py) is rendered again, with the new
+    game, once a game is recorded through server b. Raises SystemExit naming what failed."""
+    page = f"/c/{ctx['slug']}/days/{ctx['day']}/"
+    games = f'href="/c/{ctx["slug"]}/games/'
+    seen = [_get(a, page, ctx["cookie"])[1] for _ in range(6)]  # each of a's workers keeps it
+    if seen[-1] != seen[-2]:
+        raise SystemExit("the day page was not kept: two views in a row differ")
+    _name, path, body, headers = scenario_request("API record", ctx, random.Random())
+    record = json.loads(body)
+    record["date"] = ctx["day"]
+    conn = http.client.HTTPConnection("127.0.0.1", b, timeout=30)
+    try:
+        conn.request("POST", path, body=json.dumps(record).encode(), headers=headers)
+        response = conn.getresponse()
+        response.read()
+    finally:
+        conn.close()
+    if response.status != 201:
+        raise SystemExit(f"recording a game through :{b} failed: HTTP {response.status}")
+    after = [_get(a, page, ctx["cookie"])[1] for _ in range(4)]
+    if any(html.count(games) <= seen[-1].count(games) for html in after):
+        raise SystemExit(f"a page kept on :{a} did not show a game recorded through :{b}")
+    print(
+        f"across servers: the day page kept on :{a} showed the game recorded through :{b} at "
+        f"once, in each of {len(after)} views"
+    )
 
 
 IMPORT_DATE = "2000-01-02"  # a day the bench's club has no games on (its rules start 2000-01-01)

@@ -187,6 +187,13 @@ from django.core.management import call_command
 call_command("db_worker", "--no-reload", "--no-startup-delay", "--interval", "0.1")
 """
 
+# The kept pages' token (league/pagecache.py): what another app server checks a kept page by.
+TOKEN = """
+import json
+from league.models import PageVersion
+print(json.dumps({"token": PageVersion.objects.get().token}))
+"""
+
 RESETTLE_SETUP = """
 import datetime, json
 from league.models import Club, RulesVersion
@@ -255,7 +262,10 @@ def test_a_worker_killed_mid_import_leaves_nothing_then_imports_and_resettles(
     assert killed == {**before, "status": "running"}  # nothing half-imported
 
     shell(env, REQUEUE.format(pk=upload))
+    token = shell(env, TOKEN)["token"]
     manage(env, "db_worker", "--batch", "--no-startup-delay", "--interval", "0", timeout=600)
+    # The worker's commits made every app server's kept pages old.
+    assert shell(env, TOKEN)["token"] != token
     done = shell(env, IMPORT_STATUS.format(pk=upload))
     assert done["status"] == "done"
     assert (done["games"], done["results"], done["totals"]) == (games, 4 * games, 4 * games)
@@ -268,7 +278,9 @@ def test_a_worker_killed_mid_import_leaves_nothing_then_imports_and_resettles(
     run, version = started["run"], started["version"]
     queued = shell(env, RESETTLE_STATUS.format(pk=run, version=version))
     assert queued == {"status": "queued", "done": 0, "moved": 0, "total": resettled, "under": 0}
+    token = shell(env, TOKEN)["token"]
     manage(env, "db_worker", "--batch", "--no-startup-delay", "--interval", "0", timeout=600)
+    assert shell(env, TOKEN)["token"] != token
     finished = shell(env, RESETTLE_STATUS.format(pk=run, version=version))
     assert finished == {
         "status": "done",
