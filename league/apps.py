@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 
@@ -19,6 +20,7 @@ class LeagueConfig(AppConfig):
         from league.standings import signals  # noqa: F401  (a season's totals follow its dates)
 
         # Every connection's writes make kept pages old (league.core.writes).
-        connection_created.connect(pagecache.install, dispatch_uid="league.pagecache")
+        if settings.PAGE_CACHE:
+            connection_created.connect(pagecache.install, dispatch_uid="league.pagecache")
         pre_migrate.connect(writes.pause, dispatch_uid="league.pagecache.pause")
         post_migrate.connect(writes.resume, dispatch_uid="league.pagecache.resume")

@@ -77,6 +77,7 @@ def install(connection: BaseDatabaseWrapper, **kwargs: Any) -> None:
 class Kept:
     user_id: int
     club_id: int
+    organiser: bool  # the role it was made for: a page with an organiser's buttons stays theirs
     token: str
     generation: int
     date: datetime.date  # the club's date when it was made
@@ -198,7 +199,12 @@ def _check_row(session_key: str, user_id: int, club_id: int, now: datetime.datet
 
 def _still_valid(page: Kept, row: Any) -> bool:
     session_data, password, is_active, is_superuser, role, token = row
-    if token != page.token or not is_active or (role is None and not is_superuser):
+    if (
+        token != page.token
+        or not is_active
+        or (role is None and not is_superuser)
+        or page.organiser != (is_superuser or role == Membership.ORGANISER)
+    ):
         return False
     session = import_module(settings.SESSION_ENGINE).SessionStore().decode(session_data)
     if (
@@ -253,7 +259,6 @@ def _keep(request: HttpRequest, key: tuple[str, ...], response: HttpResponse) ->
         or session is None
         or session.modified
         or session.session_key != key[0]
-        or request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
     ):
         return
     until = timezone.now() + datetime.timedelta(seconds=settings.PAGE_CACHE_SECONDS)
@@ -265,6 +270,7 @@ def _keep(request: HttpRequest, key: tuple[str, ...], response: HttpResponse) ->
         Kept(
             user_id=user.pk,
             club_id=club.pk,
+            organiser=bool(getattr(club, "is_organiser", False)),
             token=token,
             generation=generation,
             date=request.page_date,  # type: ignore[attr-defined]

@@ -159,6 +159,18 @@ def test_a_password_changed_elsewhere_ends_the_kept_pages_of_old_sessions(
     assert organiser_client.get(address).status_code == 404  # signed out, as Django does
 
 
+def test_an_organiser_made_a_member_is_not_served_the_organisers_page(
+    organiser_client, organiser, club, season, day_games, django_assert_num_queries
+):
+    address = pages(club, season)["ledger"]
+    kept(organiser_client, address, django_assert_num_queries)
+    token, generation = PageVersion.objects.get().token, writes.generation()
+    Membership.objects.filter(user=organiser).update(role=Membership.MEMBER)
+    lost_rotation(token, generation)
+    page = rendered_again(organiser_client, address, django_assert_num_queries).decode()
+    assert reverse("record_start", args=[club.slug]) not in page
+
+
 @pytest.mark.parametrize("change", ["left the club", "deactivated"])
 def test_a_user_who_may_no_longer_see_the_club_is_not_served(
     change, member_client, member_user, club, season, day_games, django_assert_num_queries
@@ -270,6 +282,13 @@ def test_the_store_stays_within_its_bounds(
         ('UPDATE "django_session" SET "session_data" = 1', False),
         ('DELETE FROM "django_session" WHERE 1', False),
         ('UPDATE "league_pageversion" SET token = 1', False),
+        ('SAVEPOINT "s1"', False),
+        ('RELEASE SAVEPOINT "s1"', False),
+        ('(SELECT "a" FROM "league_game") UNION (SELECT "a" FROM "league_day")', False),
+        ('WITH x AS (SELECT 1) UPDATE "league_game" SET "x" = 1', True),  # not a read: counts
+        ('/* note */ UPDATE "league_game" SET "x" = 1', True),
+        ('TRUNCATE "league_game"', True),
+        ("", False),
     ],
 )
 def test_which_statements_make_kept_pages_old(db, sql, counts):
@@ -291,3 +310,25 @@ def test_the_token_is_renewed_when_a_write_commits_and_not_when_it_rolls_back(cl
     assert PageVersion.objects.get().token == committed
     Member.objects.filter(name="新人").update(name="新人さん")  # outside a transaction
     assert PageVersion.objects.get().token != committed
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_renewal_runs_first_and_even_if_another_callback_fails(club):
+    token = PageVersion.objects.get().token
+    generation = writes.generation()
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        transaction.on_commit(lambda: 1 / 0)  # registered before the write
+        Member.objects.create(club=club, name="新人")
+    assert PageVersion.objects.get().token != token
+    assert writes.generation() >= generation + 2  # at the write, and again at the commit
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_savepoint_rolled_back_does_not_lose_the_renewal_of_later_writes(club):
+    token = PageVersion.objects.get().token
+    with transaction.atomic():
+        with pytest.raises(RuntimeError), transaction.atomic():
+            Member.objects.create(club=club, name="消える")  # the callback registered here...
+            raise RuntimeError  # ...goes with the savepoint
+        Member.objects.create(club=club, name="残る")
+    assert PageVersion.objects.get().token != token
