@@ -222,6 +222,9 @@ class Plan:
     unknown: list[UnknownName] = field(default_factory=list)
     by_reading: dict[str, Member] = field(default_factory=dict)  # name written → member
     chip_games: int = 0  # games whose chips a game log shows but cannot be imported
+    # Games with no rate (a blank rate cell and no yen to find it from) under rules that have
+    # rates: their points are recorded, their money is not. The preview says so.
+    no_money_games: int = 0
     # Set by plan_apply: the games it skipped, and among them those the club recorded after
     # this plan was made (another organiser's import, the record form).
     skipped: int = 0
@@ -929,6 +932,11 @@ def _settle_game(
     return PlannedGame(source, data, preview)
 
 
+def _no_money(game: PlannedGame) -> bool:
+    """Whether a game is recorded without money although its rules have rates (no rate given)."""
+    return not game.data.rate and bool(game.preview.rules_version.rules.rates)
+
+
 def _source_problem(source: SheetGame, field_name: str, message: str) -> Problem:
     return _error_problems(source, ServiceError.one(field_name, message))[0]
 
@@ -995,6 +1003,7 @@ def _settle(
         plan.duplicate_total += sum(g.duplicate for g in games)
         plan.duplicate_indexes += [g.index for g in games if g.duplicate]
         plan.chip_games += sum(1 for g in games if any(g.source.chips))
+        plan.no_money_games += sum(1 for g in games if _no_money(g))
         room = len(games) if keep is None else max(keep - len(plan.games), 0)
         plan.games.extend(games[:room])
     plan.problems.sort(key=lambda p: p.order)
@@ -1292,6 +1301,7 @@ class KeptPlan:
     duplicates: int
     duplicate_indexes: list[int]
     chip_games: int
+    no_money_games: int = 0
 
     @property
     def ready(self) -> bool:
@@ -1336,6 +1346,7 @@ def plan_kept(
         duplicates=plan.duplicate_total,
         duplicate_indexes=plan.duplicate_indexes,
         chip_games=plan.chip_games,
+        no_money_games=plan.no_money_games,
     )
 
 
@@ -1363,6 +1374,7 @@ def preview_dump(kept: KeptPlan) -> bytes:
         "duplicates": kept.duplicates,
         "duplicate_indexes": kept.duplicate_indexes,
         "chip_games": kept.chip_games,
+        "no_money_games": kept.no_money_games,
     }
     return zlib.compress(json.dumps(data, ensure_ascii=False).encode(), 1)
 
@@ -1389,6 +1401,7 @@ def preview_load(data: bytes) -> KeptPlan:
         duplicates=d["duplicates"],
         duplicate_indexes=d["duplicate_indexes"],
         chip_games=d["chip_games"],
+        no_money_games=d.get("no_money_games", 0),  # a preview kept before it was counted
     )
 
 

@@ -164,6 +164,22 @@ def test_simple_layout_reads_the_optional_rate_column(club, members):
     assert plan.games[0].preview.result.players[0].yen is not None
 
 
+def test_games_without_a_rate_are_counted_and_the_preview_says_they_get_no_money(
+    organiser_client, club, members
+):
+    """A blank rate (and no yen to find it from) records the points without money: the record
+    form would have used the club's rate, so the preview warns before anything is stored."""
+    header = [*SIMPLE_HEADER, "レート"]
+    data = simple([*game(*STANDARD), "0.3"], [*game(*STANDARD, table="B"), None], header=header)
+    plan = plan_of(club, data)
+    assert plan.ready and plan.no_money_games == 1
+    assert plan.games[1].preview.result.players[0].yen is None
+    upload(organiser_client, club, data)
+    page = organiser_client.get(url("import_preview", club)).content.decode()
+    assert "1半荘はレートが空欄" in page
+    assert plan_of(club, simple([*game(*STANDARD), "0.3"], header=header)).no_money_games == 0
+
+
 def test_blank_rows_are_skipped_and_row_numbers_stay_the_sheets(club, members):
     data = simple([], game(*STANDARD), [], game(("青木", "x"), *STANDARD[1:]))
     plan = plan_of(club, data)
