@@ -94,3 +94,43 @@ def test_confirming_shows_the_import_under_way_then_the_result(
     assert "バックグラウンド処理に渡しています" in text  # the task, queued
     assert "取り込みました" in phone.content()
     assert Game.objects.count() == 2  # the new game beside the one recorded before
+
+
+@pytest.fixture
+def with_problems(live_server) -> str:
+    """An upload waiting with problems: a sum that does not add up, a name twice in one game."""
+    club = make_club("mame", "mame-no-kai", "マメの会")
+    organiser = make_user("organiser", club, Membership.ORGANISER)
+    for n, _p in STANDARD:
+        Member.objects.create(club=club, name=n)
+    short = game(("青木", 45000), *STANDARD[1:3], ("土井", 4000))
+    twice = game(("馬場", 45000), *STANDARD[1:])
+    parsed = imports.workbook_read(simple(short, twice, game(*STANDARD)), players=4)
+    excel_services.upload_keep(
+        club=club,
+        user=organiser,
+        filename="成績表.xlsx",
+        parsed=imports.parsed_dump(parsed),
+        games=len(parsed.games),
+        preview=imports.preview_dump(imports.plan_kept(club=club, parsed=parsed)),
+    )
+    return f"{live_server.url}/c/{club.slug}/import/preview/"
+
+
+def test_the_problems_wrap_on_a_phone_instead_of_running_off_its_side(
+    phone: Page, log_in, screenshot, with_problems
+):
+    """Each problem's message wraps inside the card: nothing to swipe sideways to read it.
+    Screenshot: import-preview-problems.png."""
+    log_in("organiser")
+    assert phone.goto(with_problems).status == 200
+    assert fits_the_screen(phone)
+    assert phone.locator("#problems-title").is_visible()
+    wide = phone.evaluate(
+        """() => [...document.querySelectorAll('.import-problems')]
+          .map(t => t.closest('.table-wrap'))
+          .filter(w => w.scrollWidth > w.clientWidth + 1).length"""
+    )
+    assert wide == 0
+    assert phone.locator(".import-problems tbody tr").count() == 2
+    screenshot("import-preview-problems")
