@@ -4,8 +4,9 @@
 // are never cached: table.js keeps the hands in localStorage and sends them itself.
 "use strict";
 // Static files are cached first under unhashed names: bump this when a cached file changes, so
-// that the new worker drops the old copies (v2: table mode with pao, nagashi and the calculator).
-var CACHE = "jancho-v2";
+// that the new worker drops the old copies (v2: table mode with pao, nagashi and the calculator;
+// v3: app.css's wrapping cells, the winds at the end of a game in table.js).
+var CACHE = "jancho-v3";
 var SHELL = [
   "/static/league/app.css",
   "/static/league/table.css",

@@ -538,7 +538,9 @@
       var i = Number(box.dataset.seat), id = players[i];
       box.classList.toggle("dealer", !st.ended && st.dealer === i);
       $("[data-points]", box).textContent = fmt(st.points[i]);
-      $("[data-wind]", box).textContent = "東南西北".charAt((i - st.dealer + n) % n);
+      // Once the game is over there is no next hand: each seat shows its wind of the first
+      // hand (起家 東), as the game's page and score sheets list the seats.
+      $("[data-wind]", box).textContent = "東南西北".charAt(st.ended ? i : (i - st.dealer + n) % n);
       var r = $("[data-riichi]", box);
       var on = form.riichi.indexOf(id) >= 0;
       r.classList.toggle("on", on);

@@ -226,3 +226,28 @@ def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, s
     results = list(Result.objects.filter(game=game, counted=True).order_by("seat"))
     assert [r.points for r in results] == [23_400, -17_100, 20_400, 73_300]
     assert Hand.objects.filter(table_game=tg, live=True, revision=2).count() == 5
+
+
+def test_a_game_over_in_the_first_hand_shows_the_seats_first_winds(
+    phone, live_server, log_in, club_setup
+):
+    """A bust in 東1 (the dealer deals in a yakuman): the next hand would have 馬場 as dealer,
+    but there is none; the seats show the winds they started with, not the next hand's."""
+    page = phone
+    log_in("organiser")
+    page.goto(f"{live_server.url}/c/mame/games/new/")
+    page.locator("[data-table-mode]").click()
+    page.wait_for_selector("[data-start]")
+    members = {m.name: m for m in Member.objects.filter(club=club_setup)}
+    for i, name in enumerate(NAMES):
+        page.select_option(f"#id_member_{i}", str(members[name].pk))
+    page.locator("[data-start]").click()
+    page.wait_for_selector("[data-scoreboard]")
+    page.locator("[data-result='ron']").click()
+    panel_pick(page, "winners", "土井")
+    panel_pick(page, "from", "青木")
+    win(page, "土井", yakuman=True)
+    record(page)
+    page.wait_for_selector("[data-finish]:visible")
+    winds = [page.locator(f"[data-seat='{i}'] [data-wind]").inner_text() for i in range(4)]
+    assert winds == ["東", "南", "西", "北"]
