@@ -5,7 +5,8 @@
 "use strict";
 // Static files are cached first under unhashed names: bump this when a cached file changes, so
 // that the new worker drops the old copies (v2: table mode with pao, nagashi and the calculator;
-// v3: app.css's wrapping cells, the winds at the end of a game in table.js).
+// v3: app.css's wrapping cells; table mode's winds at the end of a game and its preview of a
+// hand's points).
 var CACHE = "jancho-v3";
 var SHELL = [
   "/static/league/app.css",

@@ -529,8 +529,21 @@
     return w.pao ? "（" + L.pao_short + " " + nameOf(w.pao.player) + "）" : "";
   }
 
+  // What the hand being entered would move, seat by seat (null until it is complete): shown
+  // before "Record this hand", so that a wrong han or winner is seen before it counts.
+  function preview(st) {
+    if (!form.result || st.ended || problem()) return null;
+    try {
+      var events = local.hands.map(function (h) { return h.event; });
+      var before = JanchoHands.playAll(rules, players, rules.start, events).state.points;
+      var after = JanchoHands.playAll(rules, players, rules.start, events.concat([eventOf().event])).state.points;
+      return after.map(function (p, i) { return p - before[i]; });
+    } catch (e) { return null; }
+  }
+
   function render() {
     var v = view(), st = v.state;
+    var moves = preview(st);
     $("[data-round]").textContent = st.ended ? L.ended_short : st.round;
     $("[data-honba]").textContent = st.honba;
     $("[data-sticks]").textContent = st.sticks;
@@ -538,6 +551,9 @@
       var i = Number(box.dataset.seat), id = players[i];
       box.classList.toggle("dealer", !st.ended && st.dealer === i);
       $("[data-points]", box).textContent = fmt(st.points[i]);
+      var delta = $("[data-delta]", box);
+      delta.textContent = moves && moves[i] ? signed(moves[i]) : "";
+      delta.className = "seat-delta" + (moves && moves[i] > 0 ? " up" : moves && moves[i] < 0 ? " down" : "");
       // Once the game is over there is no next hand: each seat shows its wind of the first
       // hand (起家 東), as the game's page and score sheets list the seats.
       $("[data-wind]", box).textContent = "東南西北".charAt(st.ended ? i : (i - st.dealer + n) % n);

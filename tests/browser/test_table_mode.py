@@ -228,11 +228,16 @@ def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, s
     assert Hand.objects.filter(table_game=tg, live=True, revision=2).count() == 5
 
 
+def deltas(page: Page) -> list[str]:
+    return [page.locator(f"[data-seat='{i}'] [data-delta]").inner_text() for i in range(4)]
+
+
 def test_a_game_over_in_the_first_hand_shows_the_seats_first_winds(
-    phone, live_server, log_in, club_setup
+    phone, live_server, log_in, club_setup, screenshot
 ):
     """A bust in 東1 (the dealer deals in a yakuman): the next hand would have 馬場 as dealer,
-    but there is none; the seats show the winds they started with, not the next hand's."""
+    but there is none; the seats show the winds they started with, not the next hand's. Before
+    the hand is recorded, each seat shows what it would move (screenshot table-preview.png)."""
     page = phone
     log_in("organiser")
     page.goto(f"{live_server.url}/c/mame/games/new/")
@@ -245,9 +250,15 @@ def test_a_game_over_in_the_first_hand_shows_the_seats_first_winds(
     page.wait_for_selector("[data-scoreboard]")
     page.locator("[data-result='ron']").click()
     panel_pick(page, "winners", "土井")
+    assert deltas(page) == [""] * 4  # not complete yet: who dealt in is missing
     panel_pick(page, "from", "青木")
     win(page, "土井", yakuman=True)
+    expect(page.locator("[data-seat='3'] [data-delta]")).to_have_text("+32,000")
+    assert deltas(page) == ["▲32,000", "", "", "+32,000"]
+    assert_points(page, ["25,000"] * 4)  # nothing counted before it is recorded
+    screenshot("table-preview")
     record(page)
     page.wait_for_selector("[data-finish]:visible")
+    assert deltas(page) == [""] * 4
     winds = [page.locator(f"[data-seat='{i}'] [data-wind]").inner_text() for i in range(4)]
     assert winds == ["東", "南", "西", "北"]
