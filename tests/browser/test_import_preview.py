@@ -35,11 +35,17 @@ def waiting(live_server) -> str:
         club=club, user=organiser, data=services.GameInput(date=first[0], table="A", seats=seats)
     )
     data = simple(first, game(("長谷川 由美子", 45000), *STANDARD[1:]), game(*STANDARD, table="B"))
+    return keep_upload(live_server, club, organiser, data, "成績表_2024年度_マメの会.xlsx")
+
+
+def keep_upload(live_server, club, organiser, data: bytes, filename: str) -> str:
+    """The workbook as the upload page keeps it (read, and its preview settled once); the
+    preview's address."""
     parsed = imports.workbook_read(data, players=4)
-    excel_services.upload_keep(  # as the upload page keeps it: read, and its preview settled once
+    excel_services.upload_keep(
         club=club,
         user=organiser,
-        filename="成績表_2024年度_マメの会.xlsx",
+        filename=filename,
         parsed=imports.parsed_dump(parsed),
         games=len(parsed.games),
         preview=imports.preview_dump(imports.plan_kept(club=club, parsed=parsed)),
@@ -105,16 +111,9 @@ def with_problems(live_server) -> str:
         Member.objects.create(club=club, name=n)
     short = game(("青木", 45000), *STANDARD[1:3], ("土井", 4000))
     twice = game(("馬場", 45000), *STANDARD[1:])
-    parsed = imports.workbook_read(simple(short, twice, game(*STANDARD)), players=4)
-    excel_services.upload_keep(
-        club=club,
-        user=organiser,
-        filename="成績表.xlsx",
-        parsed=imports.parsed_dump(parsed),
-        games=len(parsed.games),
-        preview=imports.preview_dump(imports.plan_kept(club=club, parsed=parsed)),
+    return keep_upload(
+        live_server, club, organiser, simple(short, twice, game(*STANDARD)), "成績表.xlsx"
     )
-    return f"{live_server.url}/c/{club.slug}/import/preview/"
 
 
 def test_the_problems_wrap_on_a_phone_instead_of_running_off_its_side(

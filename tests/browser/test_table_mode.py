@@ -74,20 +74,30 @@ def synced(page: Page) -> None:
     page.wait_for_selector("[data-sync].ok")
 
 
-def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, screenshot):
-    page = phone
-    log_in("organiser")
-    # From the record form's link, with the players chosen on the start page.
+def start_page(page: Page, live_server, club) -> dict[str, Member]:
+    """Table mode's start page from the record form's link, with NAMES chosen in seat order;
+    the club's members by name."""
     page.goto(f"{live_server.url}/c/mame/games/new/")
     page.locator("[data-table-mode]").click()
     page.wait_for_selector("[data-start]")
-    members = {m.name: m for m in Member.objects.filter(club=club_setup)}
+    members = {m.name: m for m in Member.objects.filter(club=club)}
     for i, name in enumerate(NAMES):
         page.select_option(f"#id_member_{i}", str(members[name].pk))
-    page.select_option("#id_rate", "0.3")
-    screenshot("table-start")
+    return members
+
+
+def start(page: Page) -> None:
     page.locator("[data-start]").click()
     page.wait_for_selector("[data-scoreboard]")
+
+
+def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, screenshot):
+    page = phone
+    log_in("organiser")
+    members = start_page(page, live_server, club_setup)
+    page.select_option("#id_rate", "0.3")
+    screenshot("table-start")
+    start(page)
     assert_points(page, ["25,000"] * 4)
     assert page.locator("[data-round]").inner_text() == "東1"
 
@@ -240,14 +250,8 @@ def test_a_game_over_in_the_first_hand_shows_the_seats_first_winds(
     the hand is recorded, each seat shows what it would move (screenshot table-preview.png)."""
     page = phone
     log_in("organiser")
-    page.goto(f"{live_server.url}/c/mame/games/new/")
-    page.locator("[data-table-mode]").click()
-    page.wait_for_selector("[data-start]")
-    members = {m.name: m for m in Member.objects.filter(club=club_setup)}
-    for i, name in enumerate(NAMES):
-        page.select_option(f"#id_member_{i}", str(members[name].pk))
-    page.locator("[data-start]").click()
-    page.wait_for_selector("[data-scoreboard]")
+    start_page(page, live_server, club_setup)
+    start(page)
     page.locator("[data-result='ron']").click()
     panel_pick(page, "winners", "土井")
     assert deltas(page) == [""] * 4  # not complete yet: who dealt in is missing
