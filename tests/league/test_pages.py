@@ -494,3 +494,19 @@ def test_every_page_names_the_favicon_and_favicon_ico_leads_to_it(client, member
     response = client.get("/favicon.ico")  # logged out: browsers ask before anything else
     assert response.status_code == 302 and response["Location"].endswith("league/favicon.svg")
     assert finders.find("league/favicon.svg")
+
+
+def test_a_game_is_named_as_every_page_names_it_in_japanese(
+    organiser_client, club, organiser, members
+):
+    """The records page and a player's page wrote 「2026/11/21 #1」 where every other page says
+    「第1半荘」 (found by a phone walkthrough)."""
+    record(club, organiser, members[:4])
+    pages = [
+        reverse("records", args=[club.slug]),
+        reverse("player_detail", args=[club.slug, members[0].pk]),
+    ]
+    for address in pages:
+        page = text(organiser_client.get(address))
+        assert "2026/11/21 第1半荘" in page, address
+        assert "#1<" not in page, address
