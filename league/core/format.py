@@ -45,6 +45,13 @@ def points(value: int | None) -> str:
     return yen(value)
 
 
+def points_change(value: int | None) -> str:
+    """A change of points, as table mode shows a hand's: 6800 → "+6,800", -6800 → "▲6,800"."""
+    if value is None:
+        return ""
+    return f"+{value:,}" if value > 0 else yen(value)
+
+
 def sign_class(value: int | None) -> str:
     """The CSS class of a signed number cell: "plus", "minus", or "" for zero and blanks."""
     if not value:

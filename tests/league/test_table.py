@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import uuid
 
 import pytest
@@ -232,6 +233,9 @@ def test_game_page_has_the_hands_and_their_chart(
     assert page.status_code == 200
     assert "data-game-hands" in html and "data-hands-chart" in html and "<svg" in html
     assert html.count('class="hand-text"') == 5
+    # A hand's changes are signed as table mode shows them: +8,000 / ▲8,000.
+    assert re.search(r'<td class="num plus">\+\d[\d,]*</td>', html)
+    assert re.search(r'<td class="num minus">▲\d[\d,]*</td>', html)
     assert f"/c/{club.slug}/games/{game.pk}/edit/" not in html  # corrected by its hands
     with django_assert_max_num_queries(20) as before:
         organiser_client.get(f"/c/{club.slug}/games/{game.pk}/")
