@@ -81,7 +81,8 @@ def game_lines(game: Game) -> list[str]:
 
 def total_lines(games: Sequence[Game], ledger: money.DayLedger | None) -> list[str]:
     """Each player's day: their scores summed over the live games and, with money, their day
-    total in yen (the ledger's, fees and shūgi included), best first."""
+    total in yen (the ledger's, fees and shūgi included), best first. An attendee who played no
+    game is listed only with yen to pay or get (session shūgi)."""
     scores: dict[int, int] = {}
     names: dict[int, str] = {}
     for game in games:
@@ -104,6 +105,8 @@ def total_lines(games: Sequence[Game], ledger: money.DayLedger | None) -> list[s
     )
     lines = []
     for pk in order:
+        if pk not in scores and not money_of.get(pk):
+            continue  # checked in but played no game, and nothing to pay or get: not news
         line = names[pk]
         if pk in scores:
             line += " " + score(scores[pk])

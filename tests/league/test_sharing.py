@@ -217,3 +217,24 @@ PINNED_EVENING = """\
 土井 → 千葉 1,080円
 土井 → 馬場 450円
 """
+
+
+def test_an_attendee_who_played_no_game_and_owes_nothing_is_not_listed(club, players):
+    """Checked in for the draw but never seated: 「江藤 0円」 in the day's message was noise
+    (found by a phone walkthrough)."""
+    from league.draw import services as draw_services
+    from league.models import Member
+    from tests.conftest import make_user
+
+    play_day(club, players)
+    day = Day.objects.get(club=club, date=DATE)
+    idle = Member.objects.create(club=club, name="見学 太郎")
+    draw_services.attendance_check_in(
+        club=club, user=make_user("drawer", club, role="organiser"), date=DATE, member=idle
+    )
+    day = Day.objects.get(pk=day.pk)
+    ledger = money.day_ledger(day=day)
+    assert str(idle.pk) in {p.name for p in ledger.result.players}  # an attendee of the ledger
+    text = sharing.day_text(club=club, day=day, games=selectors.day_games(day=day), ledger=ledger)
+    assert idle.name not in text
+    assert all(p.name in text.split("■この日の合計")[1] for p in players)
