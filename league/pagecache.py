@@ -32,7 +32,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
+from functools import cache, wraps
 from importlib import import_module
 from typing import Any
 
@@ -53,21 +53,18 @@ _DB_SESSIONS = "django.contrib.sessions.backends.db"
 _MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
-def install(connection: BaseDatabaseWrapper, **kwargs: Any) -> None:
-    """connection_created: watch every statement of the new connection (league.apps)."""
+@cache
+def _unseen() -> frozenset[str]:
+    """The tables no kept page shows (those of the installed apps among them)."""
     from django.apps import apps
 
-    unseen = {
-        m._meta.db_table
-        for m in apps.get_models()
-        if m._meta.label_lower
-        in (
-            "sessions.session",
-            "league.loginattempt",
-            "django_tasks_database.dbtaskresult",
-        )
-    }
-    writes.install(connection, table=PageVersion._meta.db_table, unseen=unseen)
+    labels = ("sessions.session", "league.loginattempt", "django_tasks_database.dbtaskresult")
+    return frozenset(m._meta.db_table for m in apps.get_models() if m._meta.label_lower in labels)
+
+
+def install(connection: BaseDatabaseWrapper, **kwargs: Any) -> None:
+    """connection_created: watch every statement of the new connection (league.apps)."""
+    writes.install(connection, table=PageVersion._meta.db_table, unseen=_unseen())
 
 
 # --- the kept pages ----------------------------------------------------------------------------

@@ -45,8 +45,9 @@ def points(value: int | None) -> str:
     return yen(value)
 
 
-def points_change(value: int | None) -> str:
-    """A change of points, as table mode shows a hand's: 6800 → "+6,800", -6800 → "▲6,800"."""
+def signed(value: int | None) -> str:
+    """A change, with its sign: 6800 → "+6,800", -6800 → "▲6,800" ("-6,800" in English), 0 → "0"
+    (a hand's points as table mode shows them, chips in the LINE message, uma)."""
     if value is None:
         return ""
     return f"+{value:,}" if value > 0 else yen(value)

@@ -41,6 +41,12 @@ def generation() -> int:
     return _generation
 
 
+def _count() -> None:
+    global _generation
+    with _lock:
+        _generation += 1
+
+
 def install(connection: BaseDatabaseWrapper, *, table: str, unseen: Iterable[str]) -> None:
     """Watch every statement of `connection`; `table` holds the token, and a write to `unseen`
     tables alone (sessions, the task queue, …) leaves kept pages as they are."""
@@ -73,9 +79,7 @@ def _watch(execute: Callable[..., Any], sql: str, params: Any, many: bool, conte
 
 def written(conn: BaseDatabaseWrapper | None = None) -> None:
     """Something kept pages may show was written on `conn`."""
-    global _generation
-    with _lock:
-        _generation += 1
+    _count()
     if not _table or _paused:
         return
     conn = conn or connections[DEFAULT_DB_ALIAS]
@@ -91,9 +95,7 @@ def _rotate(conn: BaseDatabaseWrapper) -> None:
     """A new token, in its own statement after the write committed, so that a page made before
     it (from older data) is not served after it. Not inside the write's transaction: every
     writer would then wait on this one row for every other."""
-    global _generation
-    with _lock:  # a page this process made between the write and its commit is old too
-        _generation += 1
+    _count()  # a page this process made between the write and its commit is old too
     table = conn.ops.quote_name(_table)
     token = secrets.token_hex(8)
     try:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from league import money
-from league.core.format import chombo, count, score, yen
+from league.core.format import chombo, score, signed, yen
 from league.models import Club, Day, Game, LedgerEntry, Member
 
 HEADING = "■"
@@ -48,11 +48,6 @@ def _heading(game: Game) -> str:
     if game.rate:
         heading += " " + _("rate %(rate)s") % {"rate": game.rate}
     return heading
-
-
-def _signed(value: int) -> str:
-    """+2, ▲2 (a count with its sign, as chips are told)."""
-    return ("+" if value > 0 else "") + count(value)
 
 
 def game_lines(game: Game) -> list[str]:
@@ -74,7 +69,7 @@ def game_lines(game: Game) -> list[str]:
             line += " " + chombo(r.chombo)
         if r.chips:
             # Translators: a player's chips in one game in the chat message: チップ+2
-            line += " " + _("chips %(n)s") % {"n": _signed(r.chips)}
+            line += " " + _("chips %(n)s") % {"n": signed(r.chips)}
         players.append(line)
     return [HEADING + _heading(game), *players]
 

@@ -18,8 +18,7 @@ import scoring
 from league import limits
 from league.club.forms_manage import DateInputField, NumberField
 from league.core.errors import problem_message
-from league.core.format import chip_kind, chip_kind_key
-from league.core.format import count as signed_count
+from league.core.format import chip_kind, chip_kind_key, signed
 from scoring.hand_options import HandOptions
 from scoring.rules import BELOW_ZERO, CHOMBO_MODES, DEPOSITS, PLAYER_COUNTS, ROUNDINGS, TIES
 
@@ -100,11 +99,6 @@ def _choices(labels: Mapping[str, Any], allowed: tuple[str, ...]) -> list[tuple[
     return [(value, labels[value]) for value in allowed]
 
 
-def _signed(value: int) -> str:
-    """+20, or ▲10 in Japanese (-10 in English), as the pages write signed figures."""
-    return f"+{value}" if value > 0 else signed_count(value)
-
-
 def _chombo_summary(chombo: scoring.ChomboRule) -> str:
     if chombo.mode == "penalty":
         return _("the offender −%(p)s") % {"p": chombo.points}
@@ -119,11 +113,11 @@ def _chombo_summary(chombo: scoring.ChomboRule) -> str:
 
 
 def _uma_summary(rules: scoring.Rules) -> str:
-    fixed = " / ".join(_signed(u) for u in rules.uma)
+    fixed = " / ".join(signed(u) for u in rules.uma)
     if rules.floating is None:
         return fixed
     lines = [
-        _("%(n)s float: %(uma)s") % {"n": n, "uma": " / ".join(_signed(u) for u in uma)}
+        _("%(n)s float: %(uma)s") % {"n": n, "uma": " / ".join(signed(u) for u in uma)}
         for n, uma in sorted(rules.floating.by_floating.items())
     ]
     if fixed:

@@ -534,10 +534,9 @@
   function preview(st) {
     if (!form.result || st.ended || problem()) return null;
     try {
-      var events = local.hands.map(function (h) { return h.event; });
-      var before = JanchoHands.playAll(rules, players, rules.start, events).state.points;
-      var after = JanchoHands.playAll(rules, players, rules.start, events.concat([eventOf().event])).state.points;
-      return after.map(function (p, i) { return p - before[i]; });
+      var events = local.hands.map(function (h) { return h.event; }).concat([eventOf().event]);
+      var after = JanchoHands.playAll(rules, players, rules.start, events).state.points;
+      return after.map(function (p, i) { return p - st.points[i]; });  // from what is shown
     } catch (e) { return null; }
   }
 
