@@ -16,7 +16,6 @@ message that says which. Every creation, revocation and use is in the club's aud
 from __future__ import annotations
 
 import datetime
-import hashlib
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -34,9 +33,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from league import limits
+from league.accounts.tokens import hash_secret
 from league.club import services as club_services
 from league.core import names
 from league.core.errors import NON_FIELD, ServiceError
+from league.core.locks import for_update
 from league.models import Club, Member, Membership
 from league.models import audit as models_audit
 from league.models.audit import User, audit, save_audited
@@ -52,10 +53,6 @@ MAX_USES = 100  # a member link for a whole club's LINE group; an organiser link
 
 # Why a link cannot be used; the join page shows these words.
 OK, EXPIRED, REVOKED, USED_UP = "ok", "expired", "revoked", "used_up"
-
-
-def hash_secret(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 def state(invitation: Invitation, now: datetime.datetime | None = None) -> str:
@@ -186,7 +183,7 @@ def invitation_create(
 
 def invitation_revoke(*, invitation: Invitation, user: User) -> Invitation:
     with transaction.atomic():
-        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+        invitation = for_update(Invitation.objects).get(pk=invitation.pk)
         if invitation.revoked_at is not None:
             raise ServiceError.one(NON_FIELD, _("This invitation is already cancelled."))
         invitation_revoked(invitation, actor=user)
@@ -254,25 +251,25 @@ def invitation_use(
 def _use(found: Invitation, user: User, choice: Member | str | None, name: str) -> Joined:
     # Locks in the order a merge of two players takes them (league.club.services: the club row,
     # the players, then the invitations tied to them), so that the two wait, never deadlock.
-    list(Club.objects.select_for_update(no_key=True).filter(pk=found.club_id).values_list("pk"))
+    list(for_update(Club.objects, no_key=True).filter(pk=found.club_id).values_list("pk"))
     wanted = found.member.merged_into_id or found.member_id if found.member else None
     if wanted is None and isinstance(choice, Member):
         wanted = choice.pk
     if wanted is not None:
-        list(Member.objects.select_for_update().filter(pk=wanted).values_list("pk"))
+        list(for_update(Member.objects).filter(pk=wanted).values_list("pk"))
     invitation = (
-        Invitation.objects.select_for_update(of=("self",)).select_related("club").get(pk=found.pk)
+        for_update(Invitation.objects, of=("self",)).select_related("club").get(pk=found.pk)
     )
     club = invitation.club
     status = state(invitation)
     if status != OK:
         raise ServiceError.one(NON_FIELD, refusal(status))
-    existing = Membership.objects.select_for_update().filter(club=club, user=user).first()
+    existing = for_update(Membership.objects).filter(club=club, user=user).first()
     linked = Member.objects.filter(club=club, user=user, merged_into__isnull=True).first()
 
     member = _member_for(invitation, user, choice, name, linked)
     if member is not None and member != linked:
-        locked = Member.objects.select_for_update().get(pk=member.pk)
+        locked = for_update(Member.objects).get(pk=member.pk)
         if locked.merged_into_id is not None:  # merged while this page was open
             raise ServiceError.one(
                 "member", _("This player was merged into another record: open the link again.")
@@ -419,7 +416,7 @@ def invitation_mail_again(*, invitation: Invitation, user: User) -> Invitation:
     """Queue a mailed invitation's mail again (it failed, or never arrived): the worker makes a
     new secret, so that a link in an earlier mail stops working. The caller enqueues the task."""
     with transaction.atomic():
-        invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+        invitation = for_update(Invitation.objects).get(pk=invitation.pk)
         if not invitation.email:
             raise ServiceError.one(NON_FIELD, _("This invitation was not sent by mail."))
         if invitation.mail_status == MAIL_QUEUED:
@@ -449,7 +446,7 @@ def invitation_mail_send(*, invitation_id: int, base_url: str) -> str:
     try:
         with transaction.atomic():
             invitation = (
-                Invitation.objects.select_for_update(of=("self",))
+                for_update(Invitation.objects, of=("self",))
                 .select_related("club", "member")
                 .filter(pk=invitation_id)
                 .first()
@@ -498,7 +495,7 @@ class _NotSent(Exception):
 
 def _mail_failed(invitation_id: int, why: str) -> None:
     with transaction.atomic():
-        invitation = Invitation.objects.select_for_update().filter(pk=invitation_id).first()
+        invitation = for_update(Invitation.objects).filter(pk=invitation_id).first()
         if invitation is None:
             return
         before = _snapshot(invitation)

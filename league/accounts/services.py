@@ -29,9 +29,11 @@ import scoring
 from league import limits
 from league.accounts import invitations
 from league.club.services import member_create, season_create
-from league.core.errors import ServiceError
+from league.core.actions import action
+from league.core.errors import NON_FIELD, ServiceError
+from league.core.locks import for_update, lock_club
 from league.core.names import username_key
-from league.models import Club, Member, Membership, RulesVersion, Season
+from league.models import AuditLog, Club, Invitation, Member, Membership, RulesVersion, Season
 from league.models.accounts import UsernameKey
 from league.models.audit import User, audit, save_audited
 from league.rules.presets import preset_label
@@ -75,6 +77,42 @@ CLUB_PREFIX = "club:"
 
 
 # --- users -----------------------------------------------------------------------------------
+
+
+INVITATION_ACCOUNTS_USED = gettext_lazy(
+    "This invitation link cannot make more accounts. Ask the club's organiser for a new link."
+)
+
+
+def signup_by_invitation(
+    *, invitation: Invitation, username: str, password: str, email: str = ""
+) -> Any:
+    """Where SIGNUP is off: one account per use the invitation has left, so that one link cannot
+    make accounts without end (counted in the club's audit log, invitation.signup)."""
+    with action():
+        locked = for_update(Invitation.objects).get(pk=invitation.pk)
+        if invitations.state(locked) != invitations.OK:  # cancelled or expired meanwhile
+            raise ServiceError.one(NON_FIELD, str(INVITATION_ACCOUNTS_USED))
+        made = AuditLog.objects.filter(
+            club_id=locked.club_id, action="invitation.signup", target=f"invitation:{locked.pk}"
+        ).count()
+        if made >= locked.max_uses - locked.uses:
+            raise ServiceError.one(NON_FIELD, str(INVITATION_ACCOUNTS_USED))
+        user = signup(username=username, password=password, email=email)
+        audit(
+            club=locked.club,
+            actor=user,
+            action="invitation.signup",
+            target=f"invitation:{locked.pk}",
+            after={"user": user.pk, "username": user.get_username()},
+        )
+    return user
+
+
+def email_change(*, user: Any, email: str) -> None:
+    """One's own e-mail address (for password reset), as the account page's form cleaned it."""
+    user.email = email
+    user.save(update_fields=["email"])
 
 
 def signup(*, username: str, password: str, email: str = "") -> Any:
@@ -300,12 +338,6 @@ def membership_add(*, club: Club, user: Any, role: str, actor: User) -> Membersh
     return membership
 
 
-def _lock_club(club: Club) -> None:
-    """Serialise membership changes of one club, so that two organisers demoting each other at
-    once cannot leave it without any."""
-    Club.objects.select_for_update().filter(pk=club.pk).first()
-
-
 def _is_last_organiser(membership: Membership) -> bool:
     if membership.role != Membership.ORGANISER:
         return False
@@ -327,7 +359,7 @@ def membership_set_role(*, membership: Membership, role: str, actor: User) -> Me
     if role not in dict(Membership.ROLES):
         raise ServiceError.one("role", _("Choose a role."))
     with transaction.atomic():
-        _lock_club(membership.club)
+        lock_club(membership.club_id)
         current = Membership.objects.filter(pk=membership.pk).first()
         if current is None:
             raise ServiceError.one("__all__", _("This membership no longer exists."))
@@ -347,7 +379,7 @@ def membership_remove(*, membership: Membership, actor: User, leaving: bool = Fa
     (results are never deleted) but are no longer linked to their login (audited as
     member.unlink), so a later join can link them again."""
     with transaction.atomic():
-        _lock_club(membership.club)
+        lock_club(membership.club_id)
         current = Membership.objects.filter(pk=membership.pk).select_related("club").first()
         if current is None:
             raise ServiceError.one("__all__", _("This membership no longer exists."))

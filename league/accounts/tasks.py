@@ -12,7 +12,8 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from league.accounts import invitations
-from league.core.tasks import task
+from league.core.actions import action
+from league.core.tasks import enqueue_on_commit, task
 
 SUBJECT_TEMPLATE = "registration/password_reset_subject.txt"
 EMAIL_TEMPLATE = "registration/password_reset_email.txt"
@@ -47,3 +48,26 @@ def invitation_mail(*, invitation_id: int, base_url: str, language: str) -> str:
     """Mail an invitation's link (a secret made now) to its address; returns the mail status."""
     with translation.override(language):
         return invitations.invitation_mail_send(invitation_id=invitation_id, base_url=base_url)
+
+
+def password_reset_queue(
+    *, user_id: int, domain: str, site_name: str, protocol: str, language: str
+) -> None:
+    """A reset mail for the worker (nothing else is written: an action of its own)."""
+    with action():
+        enqueue_on_commit(
+            password_reset_mail,
+            user_id=user_id,
+            domain=domain,
+            site_name=site_name,
+            protocol=protocol,
+            language=language,
+        )
+
+
+def invitation_mail_queue(*, invitation_id: int, base_url: str, language: str) -> None:
+    """An invitation's mail for the worker, after the invitation's own action committed."""
+    with action():
+        enqueue_on_commit(
+            invitation_mail, invitation_id=invitation_id, base_url=base_url, language=language
+        )

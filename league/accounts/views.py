@@ -22,7 +22,6 @@ from django.contrib.auth import login as auth_login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
-from django.db import transaction
 from django.forms.utils import ErrorDict
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -41,8 +40,7 @@ from league.accounts import tasks as account_tasks
 from league.accounts.forms import ClubForm, FirstSeasonForm, MembershipRoleForm, SignupForm
 from league.core.errors import ServiceError, show_errors
 from league.core.errors import add_errors as _add_errors
-from league.models import AuditLog, Member, Membership
-from league.models.audit import audit
+from league.models import Member, Membership
 from league.rules.presets import preset_label
 from league.rules.views import example_points, example_response
 
@@ -67,9 +65,6 @@ TOO_MANY_REQUESTS = 429
 SLUG_LIMITS = dataclasses.replace(SIGNUP_LIMITS, kind="slug")
 SLUG_THROTTLED = gettext_lazy(
     "Too many club addresses were checked from this network in the last hour. Try again later."
-)
-INVITATION_ACCOUNTS_USED = gettext_lazy(
-    "This invitation link cannot make more accounts. Ask the club's organiser for a new link."
 )
 # Password-reset mails asked for from one address in an hour: each sends a mail to whoever owns
 # the address typed, so a script must not be able to flood someone's mailbox.
@@ -129,33 +124,6 @@ def _after_signup(next_url: str) -> str:
     return reverse("club_new")
 
 
-def _signup_by_invitation(invitation, form: SignupForm):
-    """Where SIGNUP is off: one account per use the invitation has left, so that one link cannot
-    make accounts without end (counted in the club's audit log, invitation.signup)."""
-    with transaction.atomic():
-        locked = invitations.Invitation.objects.select_for_update().get(pk=invitation.pk)
-        if invitations.state(locked) != invitations.OK:  # cancelled or expired meanwhile
-            raise ServiceError.one("__all__", str(INVITATION_ACCOUNTS_USED))
-        made = AuditLog.objects.filter(
-            club_id=locked.club_id, action="invitation.signup", target=f"invitation:{locked.pk}"
-        ).count()
-        if made >= locked.max_uses - locked.uses:
-            raise ServiceError.one("__all__", str(INVITATION_ACCOUNTS_USED))
-        user = services.signup(
-            username=form.cleaned_data["username"],
-            password=form.cleaned_data["password1"],
-            email=form.cleaned_data.get("email", ""),
-        )
-        audit(
-            club=locked.club,
-            actor=user,
-            action="invitation.signup",
-            target=f"invitation:{locked.pk}",
-            after={"user": user.pk, "username": user.get_username()},
-        )
-    return user
-
-
 # --- sign-up ---------------------------------------------------------------------------------
 
 
@@ -190,7 +158,12 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             try:
                 if invitation is not None:
-                    user = _signup_by_invitation(invitation, form)
+                    user = services.signup_by_invitation(
+                        invitation=invitation,
+                        username=form.cleaned_data["username"],
+                        password=form.cleaned_data["password1"],
+                        email=form.cleaned_data.get("email", ""),
+                    )
                 else:
                     user = services.signup(
                         username=form.cleaned_data["username"],
@@ -231,7 +204,7 @@ class ThrottledPasswordResetForm(PasswordResetForm):
         """Queued for the worker (league.accounts.tasks), in the request's language: the response
         never waits for the mail server, so a known address and an unknown one are answered in
         the same time."""
-        account_tasks.password_reset_mail.enqueue(
+        account_tasks.password_reset_queue(
             user_id=context["user"].pk,
             domain=context["domain"],
             site_name=context["site_name"],
@@ -463,8 +436,7 @@ def account(request: HttpRequest) -> HttpResponse:
         user=request.user,
     )
     if request.method == "POST" and form.is_valid():
-        request.user.email = form.cleaned_data["email"]
-        request.user.save(update_fields=["email"])
+        services.email_change(user=request.user, email=form.cleaned_data["email"])
         messages.success(request, _("Your e-mail address was saved."))
         return redirect("account")
     memberships = (

@@ -194,9 +194,8 @@ def invitation_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _mail_enqueue(request: HttpRequest, invitation: Invitation) -> None:
-    """Queue the invitation's mail for the worker (league.accounts.tasks.invitation_mail). Not
-    on commit: this view runs outside a transaction, the invitation's row is written already."""
-    account_tasks.invitation_mail.enqueue(
+    """Queue the invitation's mail for the worker (league.accounts.tasks.invitation_mail)."""
+    account_tasks.invitation_mail_queue(
         invitation_id=invitation.pk,
         base_url=request.build_absolute_uri("/"),
         language=translation.get_language(),

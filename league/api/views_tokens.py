@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league.access import club_for
-from league.api import auth as api_auth
+from league.accounts import tokens as api_auth
 from league.core.errors import ServiceError, add_errors, show_errors
 from league.models import ApiToken, Club
 

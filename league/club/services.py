@@ -30,6 +30,7 @@ from league import limits
 from league.books import services as books
 from league.core import names
 from league.core.errors import NON_FIELD, ServiceError
+from league.core.locks import for_update, lock_club
 from league.core.readings import reading_of
 from league.models import (
     Adjustment,
@@ -48,7 +49,6 @@ from league.models import (
     TeamSlot,
 )
 from league.models.audit import User, audit, save_audited
-from league.models.clubs import lock_club
 from league.models.draw import Attendance, DrawSeat
 from league.models.members import MERGED_MEMBER
 from league.standings import services as aggregates
@@ -82,7 +82,7 @@ def member_edit(
     if errors := limits.column_problems(Member, name=name, kana=kana):
         raise ServiceError(errors)
     with transaction.atomic():
-        member = Member.objects.select_for_update().select_related("club").get(pk=member.pk)
+        member = for_update(Member.objects).select_related("club").get(pk=member.pk)
         if member.merged_into_id is not None:
             raise ServiceError.one(NON_FIELD, _("A merged record cannot be edited."))
         before = member_snapshot(member)
@@ -329,9 +329,7 @@ def member_merge(*, keep: Member, gone: Member, user: User, key: str | None = No
         lock_club(keep.club_id)
         locked = {
             m.pk: m
-            for m in Member.objects.select_for_update()
-            .filter(pk__in=[keep.pk, gone.pk])
-            .order_by("pk")
+            for m in for_update(Member.objects).filter(pk__in=[keep.pk, gone.pk]).order_by("pk")
         }
         if len(locked) != len({keep.pk, gone.pk}):
             raise ServiceError.one("other", _("Choose a member of this club."))
@@ -446,7 +444,7 @@ def season_edit(
     were: reopen it and close it again to freeze new ones."""
     name = season_checked(name=name, start=start, end=end, min_games=min_games)
     with transaction.atomic():
-        season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
+        season = for_update(Season.objects).select_related("club").get(pk=season.pk)
         before = season_snapshot(season)
         season.name, season.start, season.end, season.min_games = name, start, end, min_games
         after = season_snapshot(season)
@@ -503,7 +501,7 @@ def final_rows(season: Season) -> list[dict[str, Any]]:
 def season_close(*, season: Season, user: User) -> Season:
     """Freeze the standings as the record of who won: `final_standings`, `closed_at/by`."""
     with transaction.atomic():
-        season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
+        season = for_update(Season.objects).select_related("club").get(pk=season.pk)
         if season.closed_at is not None:
             raise ServiceError.one(NON_FIELD, _("This season is already closed."))
         rows = final_rows(season)
@@ -528,7 +526,7 @@ def season_reopen(*, season: Season, user: User) -> Season:
     """Reopen a closed season: its page shows live numbers again and the frozen standings are
     cleared (they stay in the audit log's season.close and season.reopen entries)."""
     with transaction.atomic():
-        season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
+        season = for_update(Season.objects).select_related("club").get(pk=season.pk)
         if season.closed_at is None:
             raise ServiceError.one(NON_FIELD, _("This season is not closed."))
         before = {
@@ -588,7 +586,7 @@ def club_rename(*, club: Club, user: User, name: str) -> Club:
     if errors := limits.column_problems(Club, name=name):
         raise ServiceError(errors)
     with transaction.atomic():
-        locked = Club.objects.select_for_update().get(pk=club.pk)
+        locked = for_update(Club.objects).get(pk=club.pk)
         if locked.name == name:
             return locked
         before = {"name": locked.name}
@@ -617,7 +615,7 @@ def club_set_rating_min_games(*, club: Club, user: User, games: int) -> Club:
             _("Enter a number of games from 0 to %(most)d.") % {"most": RATING_MIN_GAMES_MAX},
         )
     with transaction.atomic():
-        locked = Club.objects.select_for_update().get(pk=club.pk)
+        locked = for_update(Club.objects).get(pk=club.pk)
         if locked.rating_min_games == games:
             return locked
         save_audited(
@@ -775,7 +773,7 @@ MERGED_INACTIVE = gettext_lazy("A record merged into another cannot be made acti
 def member_set_active(*, member: Member, user: User, active: bool) -> Member:
     """An inactive member stays in every result and ranking; only the pickers leave them out."""
     with transaction.atomic():
-        member = Member.objects.select_for_update().get(pk=member.pk)
+        member = for_update(Member.objects).get(pk=member.pk)
         if member.is_active == active:
             return member
         if active and member.merged_into_id is not None:  # it lives on as the survivor

@@ -42,8 +42,8 @@ def show_errors(request: HttpRequest, error: ServiceError) -> None:
             messages.error(request, message)
 
 
-def _problem_field(path: str) -> str:
-    """Where on the form a scoring problem belongs: "players[2].points" → "points_2"."""
+def form_field(path: str) -> str:
+    """Where on the record form a domain input's path belongs: "players[2].points" → "points_2"."""
     head, _sep, rest = path.partition(".")
     if head.startswith("players[") and head.endswith("]"):
         index = head[len("players[") : -1]
@@ -129,7 +129,7 @@ def problem_message(problem: scoring.Problem) -> str:
 def _service_error(error: scoring.InputError) -> ServiceError:
     out: dict[str, list[str]] = {}
     for problem in error.problems:
-        messages = out.setdefault(_problem_field(problem.field), [])
+        messages = out.setdefault(form_field(problem.field), [])
         message = problem_message(problem)
         if message not in messages:
             messages.append(message)

@@ -12,6 +12,9 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib.util import find_spec
+from typing import Any
+
+from django.db import transaction
 
 if find_spec("django.tasks"):
     from django.tasks import TaskResultStatus, default_task_backend, task
@@ -23,6 +26,13 @@ else:
     IMMEDIATE_BACKEND = "django_tasks.backends.immediate.ImmediateBackend"
 
 DATABASE_BACKEND = "django_tasks_db.DatabaseBackend"
+
+
+def enqueue_on_commit(task: Any, *args: Any, **kwargs: Any) -> None:
+    """Enqueue `task` once the caller's transaction commits (at once outside one), so that a
+    worker never looks for a row that is not there yet and a rolled-back write enqueues nothing.
+    Only actions call it, never views (pretix's TransactionAwareTask does the same)."""
+    transaction.on_commit(lambda: task.enqueue(*args, **kwargs), robust=False)
 
 
 @contextmanager
@@ -46,5 +56,6 @@ __all__ = [
     "TaskResultStatus",
     "collector_paused",
     "default_task_backend",
+    "enqueue_on_commit",
     "task",
 ]

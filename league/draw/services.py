@@ -11,8 +11,11 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy
 
+from league.club import services as club_services
 from league.core import errors
+from league.core.actions import action
 from league.core.errors import ServiceError
+from league.core.locks import for_update
 from league.draw import algorithm
 from league.draw import selectors as sel
 from league.models import Club, Day, Member, audit
@@ -99,9 +102,9 @@ def attendance_check_in(
         raise ServiceError.one("member", str(NOT_A_MEMBER))
     with transaction.atomic():
         day = money_services.day_attendees_add(club=club, user=user, date=date, members=[member])
-        Day.objects.select_for_update().filter(pk=day.pk).first()  # check-ins of a day in turn
+        for_update(Day.objects).filter(pk=day.pk).first()  # check-ins of a day in turn
         start = _next_playable(day)
-        existing = Attendance.objects.select_for_update().filter(day=day, member=member).first()
+        existing = for_update(Attendance.objects).filter(day=day, member=member).first()
         if existing is not None and existing.until_round is None:
             raise ServiceError.one("member", str(ALREADY_PRESENT) % {"name": member.name})
         present = Attendance.objects.filter(day=day, until_round__isnull=True).count()
@@ -125,11 +128,19 @@ def attendance_check_in(
     return existing
 
 
+def guest_check_in(*, club: Club, user: User, date: datetime.date, name: str) -> Member:
+    """A new guest, checked in at once: the guest is kept only if the check-in succeeds."""
+    with action():
+        member = club_services.member_create(club=club, user=user, name=name, is_guest=True)
+        attendance_check_in(club=club, user=user, date=date, member=member)
+    return member
+
+
 def attendance_leave(*, club: Club, user: User, day: Day, member: Member) -> Attendance:
     """A player leaves after the current round (a round with no game recorded yet, they leave
     before it: a redraw leaves them out)."""
     with transaction.atomic():
-        attendance = Attendance.objects.select_for_update().filter(day=day, member=member).first()
+        attendance = for_update(Attendance.objects).filter(day=day, member=member).first()
         if attendance is None or attendance.until_round is not None:
             raise ServiceError.one("member", str(NOT_PRESENT) % {"name": member.name})
         # until_round below from_round: they leave before playing a round.
@@ -241,7 +252,7 @@ def round_draw(
     """Draw and store the next round, or redraw the current one (a new revision; its locked and
     recorded tables stay as they are)."""
     with transaction.atomic():
-        day, _created = Day.objects.select_for_update().get_or_create(club=club, date=date)
+        day, _created = for_update(Day.objects).get_or_create(club=club, date=date)
         plan = round_plan(club=club, day=day, redraw=redraw)
         carried: list[DrawTable] = []
         if redraw:
@@ -266,7 +277,7 @@ def schedule_draw(
     if not 1 <= rounds <= MAX_ROUNDS:
         raise ServiceError.one("rounds", str(ROUNDS_RANGE) % {"n": MAX_ROUNDS})
     with transaction.atomic():
-        day, _created = Day.objects.select_for_update().get_or_create(club=club, date=date)
+        day, _created = for_update(Day.objects).get_or_create(club=club, date=date)
         if DrawRound.objects.filter(day=day).exists():
             raise ServiceError.one("rounds", str(SCHEDULE_EXISTS))
         plan = round_plan(club=club, day=day, rounds=rounds)
@@ -302,11 +313,11 @@ def seat_swap(*, club: Club, user: User, day: Day, first: Member, second: Member
     if first.pk == second.pk:
         raise ServiceError.one("second", str(SAME_PLAYER))
     with transaction.atomic():
-        Day.objects.select_for_update().filter(pk=day.pk).first()
+        for_update(Day.objects).filter(pk=day.pk).first()
         current = _current_round(day)
         seats = {
             s.member_id: s
-            for s in DrawSeat.objects.select_for_update(of=("self",))
+            for s in for_update(DrawSeat.objects, of=("self",))
             .filter(round=current.round, member__in=[first, second])
             .select_related("table")
         }
@@ -349,7 +360,7 @@ def seat_swap(*, club: Club, user: User, day: Day, first: Member, second: Member
 
 def _table_of_current(day: Day, table_id: int) -> DrawTable:
     current = _current_round(day)
-    table = DrawTable.objects.select_for_update().filter(pk=table_id, round=current.round).first()
+    table = for_update(DrawTable.objects).filter(pk=table_id, round=current.round).first()
     if table is None:
         raise ServiceError.one("table", str(NO_SUCH_TABLE))
     return table

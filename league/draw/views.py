@@ -14,7 +14,6 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import messages
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -23,7 +22,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from openpyxl import Workbook
 
 from league.access import club_for, day_for
-from league.club import services as club_services
 from league.core.clock import today
 from league.core.errors import ServiceError, add_errors
 from league.draw import selectors as sel
@@ -211,10 +209,12 @@ def draw_check_in(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
     )
 
     def check_in(_data: dict[str, Any]) -> str:
-        with transaction.atomic():  # a new guest is kept only if they are checked in
-            member = form.member or club_services.member_create(
-                club=club, user=request.user, name=form.guest_name, is_guest=True
+        if form.member is None:
+            member = draw.guest_check_in(
+                club=club, user=request.user, date=date, name=form.guest_name
             )
+        else:
+            member = form.member
             draw.attendance_check_in(club=club, user=request.user, date=date, member=member)
         return _("Checked in: %(name)s") % {"name": member.name}
 

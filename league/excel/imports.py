@@ -42,12 +42,12 @@ from league.club import services as club_services
 from league.core import names
 from league.core.clock import BAD_DATE, parse_date
 from league.core.errors import ServiceError
+from league.core.locks import lock_club
 from league.core.tasks import collector_paused
 from league.excel import guard
 from league.excel.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY, HANDS_TITLE, sheet_title
 from league.models import Club, Game, Member, Result, RulesVersion
 from league.models import audit as models_audit
-from league.models.clubs import lock_club
 from league.recording import services
 from league.recording.forms import BAD_NUMBER, MAX_CHOMBO
 from league.recording.services import GameInput, SeatInput

@@ -23,8 +23,10 @@ from django.core.files.storage import Storage, storages
 from django.db import transaction
 from django.utils import timezone, translation
 
-from league.core.tasks import collector_paused, default_task_backend, task
+from league.core.actions import action
+from league.core.tasks import collector_paused, default_task_backend, enqueue_on_commit, task
 from league.excel import exports, imports
+from league.excel import services as excel_services
 from league.excel.progress import ProgressWriter
 from league.models import Club, ExportFile, ImportUpload
 from league.standings import stats
@@ -102,7 +104,7 @@ def export_game_log(export_id: int) -> int:
     if not written:  # the row was cleared meanwhile: nobody will ask for the file
         export_storage().delete(name)
     elif default_task_backend.supports_defer:
-        clear_expired_exports.using(run_after=now + EXPORT_KEEP).enqueue()
+        enqueue_on_commit(clear_expired_exports.using(run_after=now + EXPORT_KEEP))
     return export.rows_total
 
 
@@ -140,7 +142,7 @@ def export_start(
             rows_total=export_rows(club=club, params=params),
             expires=timezone.now() + EXPORT_KEEP,
         )
-        transaction.on_commit(lambda: export_game_log.enqueue(export.pk))
+        enqueue_on_commit(export_game_log, export.pk)
     return export
 
 
@@ -257,3 +259,24 @@ def import_run(upload_id: int) -> int:
         touched=timezone.now(),
     )
     return done.games
+
+
+def import_preview_start(
+    *, club: Club, user: Any, filename: str, parsed: bytes, games: int, language: str
+) -> ImportUpload:
+    """The action behind an upload: the parsed workbook kept for its organiser
+    (excel_services.upload_keep), and its preview settled by a worker once that is committed."""
+    with action():
+        upload = excel_services.upload_keep(
+            club=club, user=user, filename=filename, parsed=parsed, games=games
+        )
+        enqueue_on_commit(import_preview, upload.pk, language)
+    return upload
+
+
+def import_start(*, upload: ImportUpload, choices: dict[str, Any]) -> None:
+    """The action behind an organiser's confirmation: the upload waits for a worker with these
+    choices (excel_services.upload_queue), and the worker's job is queued once that commits."""
+    with action():
+        excel_services.upload_queue(upload=upload, choices=choices)
+        enqueue_on_commit(import_run, upload.pk)

@@ -137,17 +137,16 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
         form = UploadForm(players=players)
     if form.is_bound and form.is_valid():
         parsed = form.cleaned_data["workbook"]
-        upload = excel_services.upload_keep(
+        # Settled once, by a worker (thousands of games take longer than a request should): the
+        # preview page shows its progress, then what was kept, however often it is seen.
+        import_tasks.import_preview_start(
             club=club,
             user=request.user,
             filename=request.FILES["workbook"].name or "",
             parsed=imports.parsed_dump(parsed),
             games=len(parsed.games),
+            language=translation.get_language(),
         )
-        # Settled once, by a worker (thousands of games take longer than a request should): the
-        # preview page shows its progress, then what was kept, however often it is seen. Not on
-        # commit: this view runs outside a transaction, the upload's row is written already.
-        import_tasks.import_preview.enqueue(upload.pk, translation.get_language())
         return redirect("import_preview", club.slug)
     return render(
         request,
@@ -256,9 +255,7 @@ def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
         "previewed_duplicates": plan.duplicate_indexes,
         "language": translation.get_language(),
     }
-    excel_services.upload_queue(upload=upload, choices=choices)
-    # Not on commit: this view runs outside a transaction, the row above is written already.
-    import_tasks.import_run.enqueue(upload.pk)
+    import_tasks.import_start(upload=upload, choices=choices)
     return redirect("import_status", club.slug)
 
 

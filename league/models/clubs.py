@@ -33,14 +33,3 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-
-def lock_club(club_id: int) -> Club:
-    """Take the club's row for the caller's transaction, FIRST, before any other row: every
-    writer of a club's games, days and money does (recording, editing and voiding a game, an
-    import, a re-settle, a new rules version, the ledger's writes, a merge), so they run one at
-    a time per club and no two of them can wait for each other's rows (the one global lock
-    order: the club, then whatever the writer needs). FOR NO KEY UPDATE: rows that only refer to
-    the club (an audit entry, a draw seat, a login attempt) are inserted meanwhile without
-    waiting. A no-op on SQLite, which serialises every write."""
-    return Club.objects.select_for_update(no_key=True).get(pk=club_id)

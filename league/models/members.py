@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from league.core.errors import NON_FIELD, ServiceError
+from league.core.locks import for_update
 from league.core.names import name_key
 from league.models.clubs import Club
 
@@ -75,7 +76,7 @@ def lock_live_members(ids: Iterable[int | None], *, shared: bool = False) -> Non
     the same rows FOR UPDATE, so a write racing a merge is either moved by it or refused here:
     no result and no money ever lands on a merged record.
 
-    Every caller holds its club's row already (league.models.clubs.lock_club), so members are
+    Every caller holds its club's row already (league.core.locks.lock_club), so members are
     always locked after the club, in id order. Game writers take FOR NO KEY UPDATE. `shared`:
     FOR KEY SHARE (PostgreSQL), for the money writers: it waits for a merge only."""
     wanted = sorted({i for i in ids if i is not None and i > 0})
@@ -92,7 +93,7 @@ def lock_live_members(ids: Iterable[int | None], *, shared: bool = False) -> Non
             locked = cursor.fetchall()
     else:
         locked = list(
-            Member.objects.select_for_update(no_key=True)
+            for_update(Member.objects, no_key=True)
             .filter(pk__in=wanted)
             .order_by("pk")
             .values_list("name", "merged_into")

@@ -24,6 +24,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from league.core.locks import for_update
 from league.models.accounts import ApiToken
 from league.models.audit import User, audit, save_audited, stored_user
 from league.models.clubs import Club
@@ -35,7 +36,7 @@ class MembershipQuerySet(models.QuerySet["Membership"]):
 
     def update(self, **kwargs: Any) -> int:
         with transaction.atomic(using=self.db):
-            rows = list(self.select_for_update())
+            rows = list(for_update(self))
             for row in rows:
                 for name, value in kwargs.items():
                     setattr(row, name, value)
@@ -44,7 +45,7 @@ class MembershipQuerySet(models.QuerySet["Membership"]):
 
     def delete(self) -> tuple[int, dict[str, int]]:  # type: ignore[override]
         with transaction.atomic(using=self.db):
-            rows = list(self.select_for_update())
+            rows = list(for_update(self))
             for row in rows:
                 row.delete()
         return len(rows), {Membership._meta.label: len(rows)}
@@ -119,7 +120,7 @@ def links_revoke(*, creator_id: Any, club_id: Any = None, actor: Any, why: str) 
     """Cancel the open invitation links `creator_id` made (in `club_id`, or in every club),
     each audited; returns how many."""
     now = timezone.now()
-    links = Invitation.objects.select_for_update().filter(
+    links = for_update(Invitation.objects).filter(
         created_by_id=creator_id,
         revoked_at__isnull=True,
         uses__lt=models.F("max_uses"),
@@ -157,7 +158,7 @@ def invitation_revoked(
 def tokens_revoke(*, user_id: Any, club_id: Any = None, actor: Any, why: str) -> int:
     """Revoke for good the live API tokens of `user_id` (in `club_id`, or in every club), each
     audited: a token never comes back, even when its user joins the club again."""
-    tokens = ApiToken.objects.select_for_update().filter(user_id=user_id, revoked_at__isnull=True)
+    tokens = for_update(ApiToken.objects).filter(user_id=user_id, revoked_at__isnull=True)
     if club_id is not None:
         tokens = tokens.filter(club_id=club_id)
     revoked = 0

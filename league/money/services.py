@@ -37,6 +37,7 @@ from league import limits
 from league.books import selectors as book_selectors
 from league.books import services as books
 from league.core.errors import NON_FIELD, ServiceError
+from league.core.locks import for_update, lock_club
 from league.models import (
     Club,
     Day,
@@ -50,7 +51,6 @@ from league.models import (
     Season,
 )
 from league.models.audit import User, audit, stored_user
-from league.models.clubs import lock_club
 from league.models.games import stored_game_result
 from league.models.members import lock_live_members
 from league.models.money import ledger_record
@@ -243,7 +243,7 @@ def _lock_day(day: Day) -> Day:
     """Inside a transaction: the club's row first (lock_club, one global lock order), then the
     day's."""
     lock_club(day.club_id)
-    return Day.objects.select_for_update().select_related("club").get(pk=day.pk)
+    return for_update(Day.objects).select_related("club").get(pk=day.pk)
 
 
 def _due(day: Day, payer: Party, payee: Party) -> tuple[Day, DayLedger, scoring.Transfer]:
@@ -890,7 +890,7 @@ def shugi_void(*, shugi: DayShugi, user: User) -> DayShugi:
     """Take back a shūgi entered by mistake: it is marked void, never deleted."""
     with transaction.atomic():
         day = _lock_day(shugi.day)
-        shugi = DayShugi.objects.select_for_update().select_related("day").get(pk=shugi.pk)
+        shugi = for_update(DayShugi.objects).select_related("day").get(pk=shugi.pk)
         if shugi.voided:
             raise ServiceError.one(NON_FIELD, _("This shūgi is already void."))
         before = _shugi_snapshot(shugi)
@@ -985,7 +985,7 @@ def days_keep_versions(
     holding |= set(LedgerEntry.objects.filter(day__in=days).values_list("day_id", flat=True))
     versions = _versions_by_date(club)
     pinned = 0
-    for day in days.filter(pk__in=holding).select_for_update().order_by("date"):
+    for day in for_update(days.filter(pk__in=holding)).order_by("date"):
         version = _version_on(versions, day.date)
         version_id = first_game.get(day.pk) or (version.pk if version is not None else None)
         if version_id is None:  # no rules at all on its date: the day has no money to keep

@@ -24,9 +24,9 @@ from django.utils.translation import gettext as _
 
 import scoring
 from league.core.errors import ServiceError
+from league.core.locks import lock_club
 from league.models import Club, Game, Member, OnlineLog, OnlineName, RulesVersion
 from league.models.audit import User, audit, stored_user
-from league.models.clubs import lock_club
 from league.recording import services as recording
 from league.table import services as table
 from scoring import online

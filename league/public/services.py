@@ -9,6 +9,7 @@ import secrets
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
+from league.core.locks import for_update
 from league.models import Club
 from league.models.audit import save_audited
 
@@ -23,7 +24,7 @@ def new_token() -> str:
 
 
 def _locked(club: Club) -> Club:
-    return Club.objects.select_for_update().get(pk=club.pk)
+    return for_update(Club.objects).get(pk=club.pk)
 
 
 def _set_token(club: Club, user: User, action: str, token: str) -> Club:

@@ -21,7 +21,7 @@ from rapidfuzz import fuzz
 import scoring
 from league.core import names
 from league.core.clock import BAD_DATE, parse_date
-from league.core.errors import ServiceError, problem_message
+from league.core.errors import ServiceError, form_field, problem_message
 from league.core.format import chip_kind
 from league.core.readings import reading_of
 from league.models import Club, Member
@@ -586,7 +586,8 @@ class GameForm(forms.Form):
     def add_service_error(self, error: ServiceError) -> None:
         """A service's errors next to their fields; "points", "chips" and "chombo" above their
         block; anything else on top of the form."""
-        for field_name, messages in error.errors.items():
+        for path, messages in error.errors.items():
+            field_name = form_field(path) if "[" in path else path
             for message in messages:
                 if field_name in self.fields:
                     self.add_error(field_name, message)

@@ -6,9 +6,10 @@ database and writes the audit log inside one transaction.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -19,10 +20,13 @@ from django.utils.translation import gettext as _
 import scoring
 from league import limits
 from league.books import services as books
+from league.club import services as club_services
 from league.core import names
+from league.core.actions import action
 from league.core.bulk import bulk_insert, bulk_insert_values
 from league.core.clock import TOKYO
 from league.core.errors import NON_FIELD, ServiceError, _service_error
+from league.core.locks import for_update, lock_club
 from league.models import (
     ChipEvent,
     Club,
@@ -37,7 +41,6 @@ from league.models import (
     TableGame,
 )
 from league.models.audit import User, audit, audit_entry, audit_many, save_audited, stored_user
-from league.models.clubs import lock_club
 from league.models.draw import DrawRound, DrawSeat, DrawTable
 from league.models.hands import renamed_event
 from league.models.members import MERGED_MEMBER, lock_live_members
@@ -462,9 +465,9 @@ def game_record(
     preview = game_preview(club=club, data=data)
     try:
         with transaction.atomic():
-            lock_club(club.pk)  # first: one global lock order (league.models.clubs.lock_club)
+            lock_club(club.pk)  # first: one global lock order (league.core.locks.lock_club)
             day, _created = Day.objects.get_or_create(club=club, date=data.date)
-            Day.objects.select_for_update().filter(pk=day.pk).first()  # one writer per day
+            for_update(Day.objects).filter(pk=day.pk).first()  # one writer per day
             # A concurrent twin of this request may have committed while we waited for the lock.
             existing = _game_by_submission(club, data.submission_key)
             if existing is not None:
@@ -507,6 +510,119 @@ def game_record(
         raise
 
 
+@dataclass(frozen=True)
+class NewPlayers:
+    """Players a form adds while saving a game: new guests by seat (the seat's member in the
+    GameInput is an unsaved stand-in, primary key -1 - seat, as a preview has it) and inactive
+    members brought back. They are kept only together with the game they were added for."""
+
+    guests: Mapping[int, str] = field(default_factory=dict)
+    reactivate: Sequence[Member] = ()
+
+
+def _with_new_players(*, club: Club, user: User, data: GameInput, new: NewPlayers) -> GameInput:
+    """Inside the caller's transaction, after the club's lock: create the guests, bring back the
+    members, and put the guests in their seats (and chips) in place of the stand-ins."""
+    for member in new.reactivate:
+        club_services.member_set_active(member=member, user=user, active=True)
+    made: dict[int, Member] = {}
+    for seat, name in new.guests.items():
+        try:
+            guest = club_services.member_create(club=club, user=user, name=name, is_guest=True)
+        except ServiceError as e:
+            raise ServiceError(
+                {f"players[{seat}].name": [m for ms in e.errors.values() for m in ms]}
+            ) from e
+        made[-1 - seat] = guest
+    if not made:
+        return data
+
+    def real(member: Member) -> Member:
+        return made.get(member.pk, member) if member.pk is not None else member
+
+    return dataclasses.replace(
+        data,
+        seats=[dataclasses.replace(s, member=real(s.member)) for s in data.seats],
+        chips=[
+            dataclasses.replace(
+                c, winner=real(c.winner), discarder=c.discarder and real(c.discarder)
+            )
+            for c in data.chips
+        ],
+    )
+
+
+def _saved_with_new_players(
+    *, club: Club, user: User, data: GameInput, new: NewPlayers, write: Callable[[GameInput], Game]
+) -> Game:
+    """One durable transaction: the club's lock, the new players, then the game's write."""
+    try:
+        with action():
+            lock_club(club.pk)  # before the reactivated members' rows: the one lock order
+            return write(_with_new_players(club=club, user=user, data=data, new=new))
+    except DuplicateGame:
+        raise
+    except ServiceError:
+        # A twin of this submission (a double tap) adding the same new guest waited for the
+        # other's guest and then found the name taken: the game it was saving is recorded.
+        twin = _game_by_submission(club, data.submission_key)
+        if twin is None:
+            raise
+        return twin
+
+
+def game_save_new(
+    *,
+    club: Club,
+    user: User,
+    data: GameInput,
+    new: NewPlayers,
+    draw_table: int | None = None,
+    confirm_duplicate: bool = False,
+    team_match: int | None = None,
+) -> Game:
+    """The record form's action: game_record with the players the form adds (NewPlayers)."""
+    return _saved_with_new_players(
+        club=club,
+        user=user,
+        data=data,
+        new=new,
+        write=lambda d: game_record(
+            club=club,
+            user=user,
+            data=d,
+            draw_table=draw_table,
+            confirm_duplicate=confirm_duplicate,
+            team_match=team_match,
+        ),
+    )
+
+
+def game_save_edit(
+    *,
+    game: Game,
+    user: User,
+    data: GameInput,
+    new: NewPlayers,
+    expected_revision: int | None = None,
+    confirm_duplicate: bool = False,
+) -> Game:
+    """The edit form's action: game_edit with the players the form adds (NewPlayers)."""
+    return _saved_with_new_players(
+        club=game.club,
+        user=user,
+        data=data,
+        new=new,
+        write=lambda d: game_edit(
+            game=game,
+            user=user,
+            data=d,
+            expected_revision=expected_revision,
+            confirm_duplicate=confirm_duplicate,
+        ),
+    )
+
+
 BULK_CHUNK = 1_000
 
 
@@ -521,7 +637,7 @@ def games_record_bulk(
     if not games:
         return []
     with transaction.atomic():
-        lock_club(club.pk)  # first: one global lock order (league.models.clubs.lock_club)
+        lock_club(club.pk)  # first: one global lock order (league.core.locks.lock_club)
         dates = sorted({data.date for data, _preview in games})
         Day.objects.bulk_create(
             [Day(club=club, date=d) for d in dates], ignore_conflicts=True, batch_size=BULK_CHUNK
@@ -529,9 +645,7 @@ def games_record_bulk(
         # One writer per day, as in game_record; locked in a fixed order.
         days = {
             d.date: d
-            for d in Day.objects.select_for_update()
-            .filter(club=club, date__in=dates)
-            .order_by("pk")
+            for d in for_update(Day.objects).filter(club=club, date__in=dates).order_by("pk")
         }
         # As game_record: the players locked, none merged into another record meanwhile.
         lock_live_members(
@@ -619,7 +733,7 @@ def _locked(game: Game, expected_revision: int | None) -> Game:
     lock_club(game.club_id)
     # Whether it was recorded hand by hand (league.table) comes with the lock, in the same query.
     by_hands = Exists(TableGame.objects.filter(game=OuterRef("pk")))
-    current = Game.objects.select_for_update().annotate(by_hands=by_hands).get(pk=game.pk)
+    current = for_update(Game.objects).annotate(by_hands=by_hands).get(pk=game.pk)
     game_check_revision(game=current, expected_revision=expected_revision)
     return current
 
@@ -831,7 +945,7 @@ def _link_to_draw(
         return None
     players = set(game.results.filter(revision=game.revision).values_list("member_id", flat=True))
     free = (
-        DrawTable.objects.select_for_update()
+        for_update(DrawTable.objects)
         .filter(round__day_id=game.day_id, game=None)
         .select_related("round")
         .order_by("round__number", "position")
@@ -873,7 +987,7 @@ def table_link_game(*, club: Club, user: User, table_id: int, game: Game) -> Dra
     with transaction.atomic():
         lock_club(club.pk)
         table = (
-            DrawTable.objects.select_for_update()
+            for_update(DrawTable.objects)
             .filter(pk=table_id, round__day_id=game.day_id, round__day__club=club, game=None)
             .first()
         )

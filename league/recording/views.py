@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import datetime
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib import messages
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -21,11 +19,9 @@ from django.views.decorators.http import require_http_methods
 
 from league import limits
 from league.access import club_for
-from league.club import services as club_services
 from league.core.clock import parse_date, today
 from league.core.errors import ServiceError, add_errors
 from league.models import Club, Game, Member, Result, RulesVersion, TeamMatch
-from league.models.clubs import lock_club
 from league.recording import breakdown, services
 from league.recording.forms import CHIP_ROWS, WINDS, GameForm, VoidForm
 from league.recording.services import GameInput, Preview
@@ -109,29 +105,8 @@ def _wants_save(request: HttpRequest) -> bool:
     return request.POST.get("action") == "save"
 
 
-def _create_guests(request: HttpRequest, club: Club, form: GameForm) -> dict[int, Member]:
-    guests = {}
-    for i, name in form.guest_names().items():
-        try:
-            guests[i] = club_services.member_create(
-                club=club, user=request.user, name=name, is_guest=True
-            )
-        except ServiceError as e:
-            raise ServiceError({f"member_{i}": [m for ms in e.errors.values() for m in ms]}) from e
-    return guests
-
-
-def _save_with_guests(
-    request: HttpRequest, club: Club, form: GameForm, write: Callable[[GameInput], Game]
-) -> Game:
-    """Create the ticked guests and write the game in one transaction: a guest is only kept
-    together with the game it was added for."""
-    with transaction.atomic():
-        # The club's row before the reactivated members' (the one lock order, lock_club).
-        lock_club(club.pk)
-        for member in form.reactivations():
-            club_services.member_set_active(member=member, user=request.user, active=True)
-        return write(form.game_input(_create_guests(request, club, form)))
+def _new_players(form: GameForm) -> services.NewPlayers:
+    return services.NewPlayers(guests=form.guest_names(), reactivate=form.reactivations())
 
 
 DUPLICATE_UNCONFIRMED = gettext_lazy(
@@ -140,30 +115,15 @@ DUPLICATE_UNCONFIRMED = gettext_lazy(
 
 
 def _record(request: HttpRequest, club: Club, form: GameForm) -> Game:
-    try:
-        return _save_with_guests(
-            request,
-            club,
-            form,
-            lambda data: services.game_record(
-                club=club,
-                user=request.user,
-                data=data,
-                draw_table=limits.row_id(request.GET.get("draw_table", "")),
-                confirm_duplicate=form.cleaned_data["confirm_duplicate"],
-                team_match=limits.row_id(request.GET.get("team_match", "")),
-            ),
-        )
-    except services.DuplicateGame:
-        raise
-    except ServiceError:
-        # A twin of this submission (a double tap) adding the same new guest waited for the
-        # other's guest and then found the name taken: the game it was saving is recorded.
-        key = form.cleaned_data.get("submission_key")
-        twin = Game.objects.filter(club=club, submission_key=key).first() if key else None
-        if twin is None:
-            raise
-        return twin
+    return services.game_save_new(
+        club=club,
+        user=request.user,
+        data=form.game_input(),
+        new=_new_players(form),
+        draw_table=limits.row_id(request.GET.get("draw_table", "")),
+        confirm_duplicate=form.cleaned_data["confirm_duplicate"],
+        team_match=limits.row_id(request.GET.get("team_match", "")),
+    )
 
 
 def _render_form(
@@ -380,17 +340,13 @@ def game_edit(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         try:
             if _wants_save(request):
                 try:
-                    _save_with_guests(
-                        request,
-                        club,
-                        form,
-                        lambda data: services.game_edit(
-                            game=game,
-                            user=request.user,
-                            data=data,
-                            expected_revision=form.cleaned_data["revision"],
-                            confirm_duplicate=form.cleaned_data["confirm_duplicate"],
-                        ),
+                    services.game_save_edit(
+                        game=game,
+                        user=request.user,
+                        data=form.game_input(),
+                        new=_new_players(form),
+                        expected_revision=form.cleaned_data["revision"],
+                        confirm_duplicate=form.cleaned_data["confirm_duplicate"],
                     )
                 except services.DuplicateGame as e:
                     duplicate = _unconfirmed(form, e)

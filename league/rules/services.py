@@ -23,6 +23,7 @@ from league import limits
 from league.books import services as books
 from league.core.bulk import bulk_insert, bulk_set
 from league.core.errors import NON_FIELD, ServiceError, problem_message
+from league.core.locks import for_update, lock_club
 from league.models import (
     ChipEvent,
     Club,
@@ -35,7 +36,6 @@ from league.models import (
     Season,
 )
 from league.models.audit import User, audit, audit_entry, audit_many, save_audited, stored_user
-from league.models.clubs import lock_club
 from league.models.members import lock_live_members
 from league.money import services as money_services
 from league.recording.services import (
@@ -272,7 +272,7 @@ def _pin_days(version: RulesVersion, user: User) -> set[int]:
         DayShugi.objects.filter(day__in=days, voided=False).values_list("day", flat=True)
     )
     moved: set[int] = set()
-    for day in days.select_for_update().order_by("date"):
+    for day in for_update(days).order_by("date"):
         if day.pk in shugi_days and not version.rules.session_shugi:
             continue  # its shūgi could not be settled: the day keeps its rules
         moved.add(day.pk)
@@ -374,7 +374,7 @@ def _resettle_batch(
     # the batch read it (it waited for our lock) is read again.
     locked = {
         pk: (revision, voided)
-        for pk, revision, voided in Game.objects.select_for_update()
+        for pk, revision, voided in for_update(Game.objects)
         .filter(pk__in=ids)
         .order_by("pk")
         .values_list("pk", "revision", "voided")

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from league.core.tasks import task
-from league.models import ResettleRun
+from league.core.actions import action
+from league.core.tasks import enqueue_on_commit, task
+from league.models import ResettleRun, RulesVersion
+from league.models.audit import User
 from league.rules import services as rules_services
 
 
@@ -41,3 +43,12 @@ def resettle_run(run_id: int) -> int:
     now = timezone.now()
     ResettleRun.objects.filter(pk=run_id).update(status=ResettleRun.DONE, finished=now, touched=now)
     return moved
+
+
+def resettle_start(*, version: RulesVersion, user: User) -> ResettleRun:
+    """The action behind an organiser's confirmation: the run's row and its audit entry
+    (rules_services.resettle_queue), and the worker's job once they are committed."""
+    with action():
+        run = rules_services.resettle_queue(version=version, user=user)
+        enqueue_on_commit(resettle_run, run.pk)
+    return run

@@ -328,9 +328,7 @@ def rules_resettle(request: HttpRequest, slug: str, version_id: int) -> HttpResp
         if rules_services.resettle_key_now(version=version) != expected:
             messages.error(request, str(rules_services.RESETTLE_CHANGED))
             return redirect("rules_resettle", club.slug, version.pk)
-        run = rules_services.resettle_queue(version=version, user=request.user)
-        # Not on commit: this view runs outside a transaction, the run's row is written already.
-        rules_tasks.resettle_run.enqueue(run.pk)
+        run = rules_tasks.resettle_start(version=version, user=request.user)
         return redirect("rules_resettle_run", club.slug, run.pk)
     summary = rules_services.resettle_summary(version=version)
     days = money.resettle_days(version=version, changes=summary.moved)

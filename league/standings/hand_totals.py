@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db.models import Count, QuerySet, Sum
 
+from league.core.locks import for_update
 from league.models import HandStat, HandStatTotal, Member
 from league.models.hands import HAND_SUMS
 
@@ -40,8 +41,7 @@ def hand_stats_changed(*, added: Iterable[HandStat] = (), removed: Iterable[Hand
         return
     members = {s.member_id for s, _sign in changes}
     totals = {
-        t.member_id: t
-        for t in HandStatTotal.objects.select_for_update().filter(member_id__in=members)
+        t.member_id: t for t in for_update(HandStatTotal.objects).filter(member_id__in=members)
     }
     new = {
         m: HandStatTotal(

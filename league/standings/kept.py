@@ -29,6 +29,7 @@ from django.db import models
 from django.db.models import Min, Q
 
 from league.core.bulk import bulk_insert_values, bulk_set
+from league.core.locks import for_update
 from league.models import ChipEvent, Game, Member, Result, Season
 from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
 from league.standings import rating
@@ -208,11 +209,11 @@ class _Carried:
 def _chronicle(club_id: int) -> ClubChronicle:
     """The club's chronicle row, locked: replays of one club (and the writers deciding whether to
     replay) queue up on it."""
-    locked = ClubChronicle.objects.select_for_update().filter(club_id=club_id).first()
+    locked = for_update(ClubChronicle.objects).filter(club_id=club_id).first()
     if locked is not None:
         return locked
     ClubChronicle.objects.bulk_create([ClubChronicle(club_id=club_id)], ignore_conflicts=True)
-    return ClubChronicle.objects.select_for_update().get(club_id=club_id)
+    return for_update(ClubChronicle.objects).get(club_id=club_id)
 
 
 def _pending(chronicle: ClubChronicle) -> Key | None:

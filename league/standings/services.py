@@ -39,6 +39,7 @@ from django.db.models import Count, F, IntegerField, Max, Q, QuerySet, Subquery,
 from django.db.models.functions import Coalesce, Greatest
 
 from league.core.bulk import bulk_insert, bulk_set
+from league.core.locks import for_update
 from league.models import Adjustment, Club, Game, Member, Result, Season
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal, list_adjusted
 from league.standings import hand_totals, kept, tasks
@@ -146,7 +147,7 @@ def results_changed(*, club: Club | int, removed: Sequence[Any], added: Sequence
         [MemberTotal(club_id=club_id, member_id=m) for m in members], ignore_conflicts=True
     )
     list(
-        MemberTotal.objects.select_for_update()
+        for_update(MemberTotal.objects)
         .filter(member_id__in=members, season__isnull=True)
         .order_by("member_id")
         .values_list("pk", flat=True)
@@ -400,7 +401,7 @@ def season_rebuild(*, season: Season) -> None:
     with transaction.atomic():
         # Wait for the games being written (they hold their members' all-time rows), as they do.
         list(
-            MemberTotal.objects.select_for_update()
+            for_update(MemberTotal.objects)
             .filter(club_id=season.club_id, season__isnull=True)
             .order_by("member_id")
             .values_list("pk", flat=True)
@@ -416,7 +417,7 @@ def member_rebuild(*, member: Member) -> None:
     with transaction.atomic():
         # Lock as a writer does, so that a concurrent game waits for the rebuilt rows.
         list(
-            MemberTotal.objects.select_for_update()
+            for_update(MemberTotal.objects)
             .filter(member=member, season__isnull=True)
             .values_list("pk", flat=True)
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from league.core.tasks import task
+from league.core.tasks import enqueue_on_commit, task
 from league.standings import kept
 
 
@@ -22,4 +22,4 @@ def replay_ratings(club_id: int) -> int:
 
 def enqueue_replay(club_id: int) -> None:
     """Queue `replay_ratings` for when the writer's transaction commits."""
-    transaction.on_commit(lambda: replay_ratings.enqueue(club_id))
+    enqueue_on_commit(replay_ratings, club_id)

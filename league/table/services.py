@@ -26,9 +26,10 @@ import scoring
 from league import limits
 from league.core import names
 from league.core.errors import NON_FIELD, ServiceError, problem_message
+from league.core.locks import for_update, lock_club
 from league.models import Game, Hand, HandStat, Member, OnlineLog, RulesVersion, TableGame
 from league.models.audit import User, audit
-from league.models.clubs import Club, lock_club
+from league.models.clubs import Club
 from league.models.hands import renamed_event
 from league.models.rules import rules_in_force
 from league.recording import services as recording
@@ -299,7 +300,7 @@ def _engine_error(e: scoring.InputError) -> ServiceError:
 
 def _lock(tg: TableGame) -> TableGame:
     lock_club(tg.club_id)
-    return TableGame.objects.select_for_update().get(pk=tg.pk)
+    return for_update(TableGame.objects).get(pk=tg.pk)
 
 
 def hand_record(

@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from league.core.errors import NON_FIELD, ServiceError
+from league.core.locks import for_update, lock_club
 from league.models import (
     Adjustment,
     Club,
@@ -44,7 +45,6 @@ from league.models import (
     TeamSlot,
 )
 from league.models.audit import User, audit
-from league.models.clubs import lock_club
 from league.models.draw import table_label
 from league.models.money import LedgerEntry, ledger_record
 from league.models.rules import rules_in_force
@@ -163,7 +163,7 @@ def team_create(*, season: Season, user: User, data: TeamInput) -> Team:
 def team_edit(*, team: Team, user: User, data: TeamInput) -> Team:
     with transaction.atomic():
         lock_club(team.club_id)
-        team = Team.objects.select_for_update().get(pk=team.pk)
+        team = for_update(Team.objects).get(pk=team.pk)
         season = team.season
         data = _checked(season, data, team)
         old = _active_roster(team)
@@ -327,7 +327,7 @@ def adjustment_reverse(*, entry: Adjustment, user: User, reason: str = "") -> Ad
     reason = " ".join(reason.split()) or _("Undone")
     with transaction.atomic():
         lock_club(entry.club_id)
-        entry = Adjustment.objects.select_for_update().get(pk=entry.pk)
+        entry = for_update(Adjustment.objects).get(pk=entry.pk)
         if entry.kind == Adjustment.REVERSAL:
             raise ServiceError.one(NON_FIELD, _("A reversal cannot be undone: book it again."))
         if Adjustment.objects.filter(reverses=entry).exists():
@@ -487,7 +487,7 @@ def slot_name(*, slot: TeamSlot, user: User, member: Member, organiser: bool) ->
     before the game is recorded, the slot changes, audited with before and after."""
     with transaction.atomic():
         lock_club(slot.match.club_id)
-        slot = TeamSlot.objects.select_for_update().select_related("match", "team").get(pk=slot.pk)
+        slot = for_update(TeamSlot.objects).select_related("match", "team").get(pk=slot.pk)
         if not organiser and not is_captain(team_id=slot.team_id, user=user):
             raise PermissionDenied
         if slot.match.game_id is not None:
@@ -527,7 +527,7 @@ def match_link_game(*, club: Club, user: User, match_id: int, game: Game) -> Tea
     only when the table is the club's, of the game's date, not yet recorded, and its named
     players are the game's, seat for seat."""
     match = (
-        TeamMatch.objects.select_for_update()
+        for_update(TeamMatch.objects)
         .filter(pk=match_id, club=club, date=game.date, game=None)
         .first()
     )
@@ -664,7 +664,7 @@ def stage_close(*, stage: Stage, user: User) -> list[StageEntry]:
     written once as the next stage's entries."""
     with transaction.atomic():
         lock_club(stage.club_id)
-        stage = Stage.objects.select_for_update().select_related("season").get(pk=stage.pk)
+        stage = for_update(Stage.objects).select_related("season").get(pk=stage.pk)
         if stage.closed_at is not None:
             raise ServiceError.one(NON_FIELD, _("This stage is closed already."))
         if stage.advance is None:
@@ -832,7 +832,7 @@ def final_seat(*, stage: Stage, user: User) -> list[FinalSeat]:
     them again (a new draw) before its first game. Audited."""
     with transaction.atomic():
         lock_club(stage.club_id)
-        stage = Stage.objects.select_for_update().select_related("season__club").get(pk=stage.pk)
+        stage = for_update(Stage.objects).select_related("season__club").get(pk=stage.pk)
         return _seat_final(stage, user)
 
 
@@ -943,7 +943,7 @@ def team_points_set(*, season: Season, user: User, points: Sequence[int]) -> Sea
             raise ServiceError.one("points", _("Enter match points from −1000 to 1000."))
     with transaction.atomic():
         lock_club(season.club_id)
-        season = Season.objects.select_for_update().get(pk=season.pk)
+        season = for_update(Season.objects).get(pk=season.pk)
         before = list(season.team_match_points or [])
         if before != points:
             season.team_match_points = points

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from league.accounts import invitations
 from league.accounts import services as accounts
-from league.api import auth as api_auth
+from league.accounts import tokens as api_auth
 from league.models import ApiToken, AuditLog, Membership
 from league.models.invitations import Invitation
 from tests.conftest import make_user

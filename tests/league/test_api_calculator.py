@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from league.api import auth as api_auth
+from league.accounts import tokens as api_auth
 from league.models import RulesVersion
 from league.rules import services as rules_services
 

@@ -24,7 +24,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from league.api import auth as api_auth
+from league.accounts import tokens as api_auth
 from league.models import Game, Season
 from league.recording import services
 from league.recording.services import GameInput, SeatInput

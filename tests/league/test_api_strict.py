@@ -12,7 +12,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league.api import auth as api_auth
+from league.accounts import tokens as api_auth
 from league.models import AuditLog, Game
 from tests.league.test_api import _in_threads, body, call, postgresql_only, url
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from league.api import auth as api_auth
+from league.accounts import tokens as api_auth
 from league.models import Game, Hand, HandStat
 from tests.league.test_table import DATE, game_hands
 

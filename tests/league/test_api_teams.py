@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from league.api import auth as api_auth
+from league.accounts import tokens as api_auth
 from league.models import Member, Season
 from league.recording import services as recording
 from league.teams import services

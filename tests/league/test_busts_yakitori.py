@@ -206,7 +206,7 @@ def test_the_api_records_busts_and_yakitori_and_reads_them_back(db):
 
     from django.test import Client
 
-    from league.api import auth as api_auth
+    from league.accounts import tokens as api_auth
 
     club = make_rules_club(
         "both",

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
-from league.api import auth as api_auth
+from league.accounts import tokens as api_auth
 from league.core.clock import today
 from league.core.errors import ServiceError
 from league.draw import selectors as sel

@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.duplicate_rule]
 
 @pytest.fixture
 def secret(club, organiser) -> str:
-    from league.api import auth as api_auth
+    from league.accounts import tokens as api_auth
 
     return api_auth.token_create(club=club, user=organiser, name="LINE bot")[1]
 

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from league.api import auth as api_auth
+from league.accounts import tokens as api_auth
 from league.core.errors import ServiceError
 from league.excel import imports
 from league.models import AuditLog, FinalSeat, Game, Member, Season

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import scoring
 from league import limits, money
-from league.api import auth as api_auth
+from league.accounts import tokens as api_auth
 from league.club import services as club_services
 from league.core import errors as core_errors
 from league.core.clock import today

@@ -1,5 +1,5 @@
 """Re-settles racing the record form and edits, on PostgreSQL (SQLite serialises every write):
-issue 26, item 3. Every writer takes the club's row first (league.models.clubs.lock_club), so a
+issue 26, item 3. Every writer takes the club's row first (league.core.locks.lock_club), so a
 re-settle never deadlocks against a recording or an edit: no 500, nothing lost, and the kept
 totals are those a rebuild computes."""
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 import scoring
 from league import limits
-from league.api import auth as api_auth
+from league.accounts import tokens as api_auth
 from league.club import services as club_services
 from league.core import errors as core_errors
 from league.core import names

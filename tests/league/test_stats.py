@@ -609,7 +609,7 @@ def test_the_share_link_shows_head_to_head_rating_and_records_without_yen(
 
 
 def test_the_api_reads_the_kept_statistics(club, organiser, three_games):
-    from league.api import auth as api_auth
+    from league.accounts import tokens as api_auth
     from tests.league.test_api import call, url
 
     a, b, *_rest = three_games

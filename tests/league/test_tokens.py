@@ -13,7 +13,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from league.api import auth as api_auth
+from league.accounts import tokens as api_auth
 from league.models import ApiToken, AuditLog
 from tests.conftest import make_user
 

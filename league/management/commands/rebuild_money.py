@@ -15,8 +15,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
+from league.core.locks import lock_club
 from league.models import Club
-from league.models.clubs import lock_club
 from league.money import reference
 
 

@@ -1,0 +1,58 @@
+"""Every row lock the app takes, and the one order it takes them in.
+
+A write action (a domain's `services` function that a view, the API, table mode, an import or a
+command calls) opens its transaction and then locks rows through this module only: a test reads
+the code and fails on a `select_for_update` anywhere else (tests/test_architecture.py).
+
+The order, so that no two writers can wait for each other's rows:
+
+1. the club (`lock_club`), first, by every writer of a club's games, days, members or money;
+2. the people: members (in primary-key order when there are several), memberships, invitations,
+   API tokens;
+3. the club's calendar: a season or stage, then a day, then its draw tables and seats;
+4. a game, a table-mode game, a team, a match slot, a ledger entry, a day's shūgi;
+5. the kept totals of league.standings (members' totals, hand statistics, the chronicle).
+
+Each lock asserts that a transaction is open: a lock outside one is released at once on
+PostgreSQL and means nothing on SQLite, so it is a bug on either database."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from django.apps import apps
+from django.db import connections, router
+from django.db.models import Model, QuerySet
+
+M = TypeVar("M", bound=Model)
+
+
+class NotInTransaction(RuntimeError):
+    """A row lock was asked for outside a transaction."""
+
+
+def in_transaction(model: type[Model]) -> None:
+    """Raise NotInTransaction unless a transaction is open on the model's database."""
+    if not connections[router.db_for_write(model)].in_atomic_block:
+        raise NotInTransaction(f"a lock on {model.__name__} needs an open transaction")
+
+
+def for_update(
+    queryset: QuerySet[M], *, no_key: bool = False, of: tuple[str, ...] = ()
+) -> QuerySet[M]:
+    """`queryset.select_for_update()`, inside the caller's transaction (asserted)."""
+    in_transaction(queryset.model)
+    return queryset.select_for_update(no_key=no_key, of=of)
+
+
+def lock_club(club_id: int) -> Any:
+    """Take the club's row for the caller's transaction, FIRST, before any other row: every
+    writer of a club's games, days and money does (recording, editing and voiding a game, an
+    import, a re-settle, a new rules version, the ledger's writes, a merge), so they run one at
+    a time per club and no two of them can wait for each other's rows. FOR NO KEY UPDATE: rows
+    that only refer to the club (an audit entry, a draw seat, a login attempt) are inserted
+    meanwhile without waiting. A no-op on SQLite, which serialises every write.
+
+    The model is looked up by name: core sits below the models (.importlinter)."""
+    club = apps.get_model("league", "Club")
+    return for_update(club.objects.all(), no_key=True).get(pk=club_id)
