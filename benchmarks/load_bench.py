@@ -7,13 +7,16 @@ Builds a scratch database (PostgreSQL `janchou_load` on 127.0.0.1, dropped after
 SQLite with --db sqlite), starts --servers gunicorn instances (2 on PostgreSQL, each with
 --workers workers) on their own 127.0.0.1 ports, checks that nothing a request needs lives in
 one server (a login session, a form's CSRF token and the login throttle all work across them,
-and a page kept by one server shows a game recorded through the other at once),
+and a page a browser holds from one server is answered 304 until a game recorded through the
+other changes it),
 starts a background worker (`manage.py db_worker`) beside them, and for each scenario (a bare
 Django view, the yardstick: benchmarks/bench_urls.py; season standings page, day page, day
-ledger, each as a browser sees it again between writes (kept: league/pagecache.py) and new each
-time (", new": rendered); API record) runs --clients client processes spread over the servers, with keep-alive
+ledger, each as a browser sees it again between writes (conditional GET: the browser sends the
+page's ETag back and gets a 304 while nothing changed, league/access.club_page) and new each
+time (", new": rendered); API record; "mixed": each client a member who views the three pages
+again and again and records a game every tenth request) runs --clients client processes spread over the servers, with keep-alive
 connections for --seconds, then prints requests per second, p50/p99 latency, the error count
-(any status but 200/201 is an error) and the bare view's requests per second over the page's
+(any status but 200/201/304 is an error) and the bare view's requests per second over the page's
 (aim: within 3x), and the same over a second yardstick, the bare view after the club's access
 check (session, user, club, membership: what every club page does before its own work). The same at 1 client (p50/p99 mean something there on 2 cores), then at 1
 client while the worker re-settles every game of the club (a rules change), each p50/p99 beside
@@ -87,7 +90,7 @@ def prepare(games: int) -> dict[str, object]:
         "record_days": [(last + datetime.timedelta(days=d)).isoformat() for d in range(1, 61)],
         "members": list(Member.objects.filter(club=club).values_list("pk", flat=True)),
         # A browser's cookies after its first page: the session, and the CSRF cookie that page
-        # set (a kept page is only kept for a browser that has one: league/pagecache.py).
+        # set (a page's ETag covers both: league/access.page_etag).
         "cookie": (
             f"{settings.SESSION_COOKIE_NAME}={session.session_key}; "
             f"{settings.CSRF_COOKIE_NAME}={get_random_string(32)}"
@@ -106,6 +109,7 @@ SCENARIOS = (
     "day page, new",
     "ledger, new",
     "API record",
+    "mixed",
 )
 
 
@@ -116,8 +120,10 @@ def scenario_request(name: str, ctx: dict, rng: random.Random) -> tuple[str, str
     if name == "signed-in bare":  # the second yardstick: the club's access check, then bytes
         return "GET", f"/bench/bare/c/{slug}/", b"", {"Cookie": ctx["cookie"]}
     # "standings" and the others: the page as a member's browser sees it again and again between
-    # two writes (a kept page after the first time: league/pagecache.py). ", new": each request
-    # a page not seen before (a query string of its own), so each one is rendered.
+    # two writes (the client sends the ETag it has: a 304 while nothing changed). ", new": each
+    # request a page not seen before (a query string of its own), so each one is rendered.
+    if name == "mixed":
+        name = "API record" if rng.random() < 0.1 else rng.choice(MIXED_READS)
     page, _, new = name.partition(", ")
     query = f"?fresh={rng.randrange(1 << 40)}" if new else ""
     if page == "ledger":
@@ -143,6 +149,9 @@ def scenario_request(name: str, ctx: dict, rng: random.Random) -> tuple[str, str
     return "POST", f"/api/clubs/{slug}/games", json.dumps(body).encode(), headers
 
 
+MIXED_READS = ("standings", "day page", "ledger")
+
+
 def client(args: tuple[str, int, dict, float, int]) -> tuple[list[float], dict[str, int]]:
     """One client's latencies, and its errors by what they were (an HTTP status with the start
     of its body, or the exception's name)."""
@@ -150,16 +159,21 @@ def client(args: tuple[str, int, dict, float, int]) -> tuple[list[float], dict[s
     rng = random.Random(seed)
     latencies: list[float] = []
     errors: dict[str, int] = {}
+    etags: dict[str, str] = {}  # the browser's copies: path → the ETag it came with
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         method, path, body, headers = scenario_request(name, ctx, rng)
+        if method == "GET" and path in etags:
+            headers = {**headers, "If-None-Match": etags[path]}
         start = time.perf_counter()
         try:
             conn.request(method, path, body=body or None, headers=headers)
             response = conn.getresponse()
             content = response.read()
-            if response.status not in (200, 201):  # a redirect to the login page is an error too
+            if method == "GET" and response.status == 200 and response.getheader("ETag"):
+                etags[path] = response.getheader("ETag")
+            if response.status not in (200, 201, 304):  # a redirect to the login page is an error
                 what = f"HTTP {response.status} {content[:80].decode(errors='replace')!r}"
                 errors[what] = errors.get(what, 0) + 1
         except (OSError, http.client.HTTPException) as error:
@@ -367,8 +381,7 @@ first = Game.objects.filter(club=club).order_by("date").values_list("date", flat
 rules = {{**scoring.PRESETS["mame-no-kai"].rules.to_json(), "uma": [30, 10, -10, -30]}}
 version = services.rules_version_create(club=club, user=None,
     effective_from=max(first, datetime.date(2000, 1, 2)), rules_json=rules)
-run = services.resettle_queue(version=version, user=None)
-tasks.resettle_run.enqueue(run.pk)
+run = tasks.resettle_start(version=version, user=None)
 print(json.dumps({{"run": run.pk, "games": run.games_total}}))
 """
 
@@ -484,23 +497,33 @@ def across_servers(ports: list[int], ctx: dict, workers: int) -> None:
         f":{b}; 5 failed logins alternating between them refuse the 6th (HTTP {statuses[5]})"
     )
     import_across_servers(a, b, ctx)
-    kept_across_servers(a, b, ctx, workers)
+    conditional_across_servers(a, b, ctx)
 
 
-def kept_across_servers(a: int, b: int, ctx: dict, workers: int) -> None:
-    """A page kept by server a's processes (league/pagecache.py) is rendered again, with the new
-    game, once a game is recorded through server b. Raises SystemExit naming what failed."""
+def _get_tagged(port: int, path: str, cookie: str, etag: str = "") -> tuple[int, str, str]:
+    """GET with the ETag a browser holds: (status, body, the response's ETag)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        headers = {"Cookie": cookie, **({"If-None-Match": etag} if etag else {})}
+        conn.request("GET", path, headers=headers)
+        response = conn.getresponse()
+        return response.status, response.read().decode(), response.getheader("ETag") or ""
+    finally:
+        conn.close()
+
+
+def conditional_across_servers(a: int, b: int, ctx: dict) -> None:
+    """A day page a browser holds from server a is answered 304 by both servers while nothing
+    changes, and in full, with the new game, once a game is recorded through server b (the tag
+    is the club's data version, not a server's memory). Raises SystemExit naming what failed."""
     page = f"/c/{ctx['slug']}/days/{ctx['day']}/"
     games = f'href="/c/{ctx["slug"]}/games/'
-    views = 4 * workers
-    seen = [_get(a, page, ctx["cookie"])[1] for _ in range(views)]
-    # Each worker process keeps its own copy (their CSRF tokens are masked differently), so a
-    # kept page gives about one body per worker; one rendered every time, one body per view.
-    if len(set(seen)) > views // 2:
-        raise SystemExit(
-            f"the day page was not kept: {len(set(seen))} different pages in {views} views "
-            f"by {workers} worker processes"
-        )
+    status, html, etag = _get_tagged(a, page, ctx["cookie"])
+    if status != 200 or not etag:
+        raise SystemExit(f"the day page on :{a} came without an ETag (HTTP {status})")
+    again = [_get_tagged(port, page, ctx["cookie"], etag)[0] for port in (a, b, a, b)]
+    if again != [304] * 4:
+        raise SystemExit(f"the day page was not answered 304 while unchanged: {again}")
     _name, path, body, headers = scenario_request("API record", ctx, random.Random())
     record = json.loads(body)
     record["date"] = ctx["day"]
@@ -513,12 +536,12 @@ def kept_across_servers(a: int, b: int, ctx: dict, workers: int) -> None:
         conn.close()
     if response.status != 201:
         raise SystemExit(f"recording a game through :{b} failed: HTTP {response.status}")
-    after = [_get(a, page, ctx["cookie"])[1] for _ in range(views)]
-    if any(html.count(games) <= seen[-1].count(games) for html in after):
-        raise SystemExit(f"a page kept on :{a} did not show a game recorded through :{b}")
+    status, after, _tag = _get_tagged(a, page, ctx["cookie"], etag)
+    if status != 200 or after.count(games) <= html.count(games):
+        raise SystemExit(f"the day page on :{a} did not show a game recorded through :{b}")
     print(
-        f"across servers: the day page kept on :{a} showed the game recorded through :{b} at "
-        f"once, in each of {len(after)} views"
+        f"across servers: the day page was answered 304 by both while unchanged, and in full "
+        f"by :{a} with the game recorded through :{b}"
     )
 
 

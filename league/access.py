@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Subquery
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils import timezone, translation
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import condition
 
-from league.models import Club, Day, Member, Membership, PageVersion
+from league.core import clock
+from league.models import AuditLog, Club, ClubChronicle, Day, Member, Membership
 
 
 def club_for(request: HttpRequest, slug: str, *, organiser: bool = False) -> Club:
@@ -23,28 +32,111 @@ def club_for(request: HttpRequest, slug: str, *, organiser: bool = False) -> Clu
     user = request.user
     if not user.is_authenticated:
         raise Http404
+    seen: Club | None = getattr(request, "club_seen", None)  # checked already (club_page)
+    club = seen if seen is not None and seen.slug == slug else _club_checked(request, slug)
+    if organiser and not club.is_organiser:  # type: ignore[attr-defined]
+        raise PermissionDenied
+    return club
+
+
+def _club_checked(request: HttpRequest, slug: str) -> Club:
+    """The club with the user's role and link, and its data version (club_page), read once."""
+    user = request.user
+    newest = AuditLog.objects.filter(club=OuterRef("pk")).order_by("-pk")
+    replayed = ClubChronicle.objects.filter(club=OuterRef("pk")).values("replayed")[:1]
     try:
-        clubs = Club.objects.all()
-        if settings.PAGE_CACHE:  # the kept pages' token, read before the page's data (pagecache)
-            clubs = clubs.annotate(page_token=Subquery(PageVersion.objects.values("token")[:1]))
-        club = clubs.get(slug=slug)
+        club = Club.objects.annotate(
+            data_version=Subquery(newest.values("pk")[:1]),
+            data_at=Subquery(newest.values("at")[:1]),
+            data_replayed=Subquery(replayed),
+        ).get(slug=slug)
     except Club.DoesNotExist:
         raise Http404 from None
     if user.is_superuser:
         club.is_organiser = True  # type: ignore[attr-defined]
         club.viewer_linked = False  # type: ignore[attr-defined]
-        request.club_seen = club  # type: ignore[attr-defined]
-        return club
-    linked = Exists(Member.objects.filter(club=OuterRef("club"), user=OuterRef("user")))
-    found = Membership.objects.filter(club=club, user=user).values_list("role", linked).first()
-    if found is None:
-        raise Http404
-    role, club.viewer_linked = found  # type: ignore[attr-defined]
-    club.is_organiser = role == Membership.ORGANISER  # type: ignore[attr-defined]
-    if organiser and not club.is_organiser:  # type: ignore[attr-defined]
-        raise PermissionDenied
-    request.club_seen = club  # type: ignore[attr-defined]  (league.pagecache checks it again)
+    else:
+        linked = Exists(Member.objects.filter(club=OuterRef("club"), user=OuterRef("user")))
+        found = Membership.objects.filter(club=club, user=user).values_list("role", linked).first()
+        if found is None:
+            raise Http404
+        role, club.viewer_linked = found  # type: ignore[attr-defined]
+        club.is_organiser = role == Membership.ORGANISER  # type: ignore[attr-defined]
+    request.club_seen = club  # type: ignore[attr-defined]
     return club
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).hexdigest()[:32]
+
+
+def page_etag(request: HttpRequest, club: Club, *, moment: bool = False) -> str:
+    """What a club page shown to this browser depends on, as an entity tag.
+
+    - The club's data version: its newest audit entry (every write action audits, in the same
+      transaction as its change) and the count of member games its rating replays have written
+      (a replay runs in a worker after the write). A write in another club changes neither.
+    - Who asks, and how: the user and their role, the session and the CSRF cookie (the page's
+      forms carry a token made from it), the language, and the address with its query.
+    - The club's date (Japan): "today" moves on its own.
+    - `moment`: the page shows something that ends by itself soon after a write (the ledger's
+      one-tap undo). While the newest write is younger than that, the tag changes every second."""
+    version = (club.data_version, club.data_replayed)  # type: ignore[attr-defined]
+    parts: list[object] = [
+        *version,
+        request.user.pk,
+        request.user.get_username(),
+        club.is_organiser,  # type: ignore[attr-defined]
+        club.viewer_linked,  # type: ignore[attr-defined]
+        request.COOKIES.get(settings.SESSION_COOKIE_NAME, ""),
+        request.COOKIES.get(settings.CSRF_COOKIE_NAME, ""),
+        translation.get_language(),
+        request.get_full_path(),
+        clock.today(),
+    ]
+    if moment:
+        parts.append(_moment(club))
+    return _digest(*parts)
+
+
+def _moment(club: Club) -> int:
+    """The current second while the club's newest write is recent enough to be undone; 0 after."""
+    newest = club.data_at  # type: ignore[attr-defined]
+    now = timezone.now()
+    recent = newest is not None and (now - newest).total_seconds() < settings.PAYMENT_UNDO_SECONDS
+    return int(now.timestamp()) if recent else 0
+
+
+def club_page(view: Callable[..., HttpResponse] | None = None, *, moment: bool = False) -> Any:
+    """A busy club page answered by conditional GET (Django's `condition`): the ETag says what
+    the page depends on (page_etag), with `Cache-Control: private, no-cache`, so a browser keeps
+    the page and asks again each time, and gets a 304 after the ordinary session and auth
+    middleware when nothing it shows has changed. A page that shows a message is neither tagged
+    nor stored (a message is said once), and neither is the first page of a browser without its
+    CSRF cookie yet (its forms' tokens are made from the cookie that response sets)."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            if (
+                request.method not in ("GET", "HEAD")
+                or settings.CSRF_COOKIE_NAME not in request.COOKIES
+                or len(messages.get_messages(request))
+            ):
+                response = view(request, slug, *args, **kwargs)
+                if request.method in ("GET", "HEAD"):
+                    patch_cache_control(response, private=True, no_store=True)
+                return response
+            tag = page_etag(request, club_for(request, slug), moment=moment)
+            response = condition(etag_func=lambda *_a, **_k: tag)(view)(
+                request, slug, *args, **kwargs
+            )
+            patch_cache_control(response, private=True, no_cache=True)
+            return response
+
+        return wrapped
+
+    return decorate(view) if view is not None else decorate
 
 
 def day_for(club: Club, date: datetime.date) -> Day:

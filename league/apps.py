@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
-from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 
@@ -11,16 +10,5 @@ class LeagueConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from django.db.backends.signals import connection_created
-        from django.db.models.signals import post_migrate, pre_migrate
-
-        from league import pagecache
         from league.books import signals as books_signals  # noqa: F401  (entries from below)
-        from league.core import writes
         from league.standings import signals  # noqa: F401  (a season's totals follow its dates)
-
-        # Every connection's writes make kept pages old (league.core.writes).
-        if settings.PAGE_CACHE:
-            connection_created.connect(pagecache.install, dispatch_uid="league.pagecache")
-        pre_migrate.connect(writes.pause, dispatch_uid="league.pagecache.pause")
-        post_migrate.connect(writes.resume, dispatch_uid="league.pagecache.resume")

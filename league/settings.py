@@ -58,14 +58,6 @@ STORAGES: dict[str, dict[str, Any]] = {
 # at most this many member games (one per player per game) follow it, else by a worker.
 RATING_INLINE_GAMES: int = env_int("RATING_INLINE_GAMES", 2_000)
 
-# Kept pages (league/pagecache.py): a club page is served again to the same browser until anything
-# is written, for at most PAGE_CACHE_SECONDS; each process keeps at most PAGE_CACHE_PAGES pages
-# and PAGE_CACHE_BYTES of them.
-PAGE_CACHE: bool = env_bool("PAGE_CACHE", True)
-PAGE_CACHE_SECONDS: int = env_int("PAGE_CACHE_SECONDS", 300)
-PAGE_CACHE_PAGES: int = env_int("PAGE_CACHE_PAGES", 1_000)
-PAGE_CACHE_BYTES: int = env_int("PAGE_CACHE_BYTES", 64 * 1024 * 1024)
-
 TASKS: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": env_str("TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
@@ -79,8 +71,6 @@ MIDDLEWARE: list[str] = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware"
     if django.VERSION >= (6, 0)
     else "league.conf.csp.ContentSecurityPolicyMiddleware",
-    # Serves a kept page before sessions and users are loaded (league/pagecache.py).
-    "league.pagecache.PageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions (it may read the language from them), before CommonMiddleware.
     "django.middleware.locale.LocaleMiddleware",

@@ -120,15 +120,6 @@ def stranger_client(stranger) -> Client:
 
 
 @pytest.fixture(autouse=True)
-def no_kept_pages_from_earlier_tests() -> None:
-    """Kept pages live in the process (league/pagecache.py); an earlier test's rolled-back data
-    may have had the same keys."""
-    from league import pagecache
-
-    pagecache.store.clear()
-
-
-@pytest.fixture(autouse=True)
 def default_language() -> Iterator[None]:
     """Each test starts in the site's default language (Japanese), whatever an earlier test in
     the same process left active: a request through LocaleMiddleware leaves its language active
@@ -187,3 +178,20 @@ def fixtures_may_repeat_a_result(request, monkeypatch) -> None:
 
     for writer in (services.game_record, services.game_edit):
         monkeypatch.setitem(writer.__kwdefaults__, "confirm_duplicate", True)
+
+
+# The slow job: what needs a browser, a worker process or LibreOffice, and the API's fuzzing. The
+# fast job (`-m "not slow"`) runs everything else; `python3 dev.py test` runs the fast job first.
+SLOW_FILES = ("test_worker.py", "test_export_pdf.py", "test_api_schemathesis.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    slow = pytest.mark.slow
+    for item in items:
+        path = item.path
+        if (
+            "browser" in path.parts
+            or path.name in SLOW_FILES
+            or item.get_closest_marker("database_tasks") is not None
+        ):
+            item.add_marker(slow)

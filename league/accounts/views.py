@@ -38,11 +38,11 @@ from league.access import club_for
 from league.accounts import invitations, services
 from league.accounts import tasks as account_tasks
 from league.accounts.forms import ClubForm, FirstSeasonForm, MembershipRoleForm, SignupForm
-from league.core.errors import ServiceError, show_errors
-from league.core.errors import add_errors as _add_errors
+from league.core.errors import ServiceError
 from league.models import Member, Membership
 from league.rules.presets import preset_label
 from league.rules.views import example_points, example_response
+from league.web import add_errors, show_errors
 
 logger = logging.getLogger(__name__)
 
@@ -175,7 +175,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                     throttle.attempt_failed(attempt)
                 else:  # nothing was created and nothing told: it does not count
                     throttle.attempt_succeeded(attempt)
-                _add_errors(form, e)
+                add_errors(form, e)
             else:
                 throttle.attempt_failed(attempt)  # stays counted: sign-ups are what is limited
                 auth_login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -299,7 +299,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
             try:
                 club = services.club_create(user=request.user, **form.cleaned_data)
             except ServiceError as e:
-                _add_errors(form, e)
+                add_errors(form, e)
             else:
                 messages.success(request, _("%(name)s was created.") % {"name": club.name})
                 return redirect("club_first_season", club.slug)
@@ -380,7 +380,7 @@ def club_first_season(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             season = services.first_season_create(club=club, user=request.user, **form.cleaned_data)
         except ServiceError as e:
-            _add_errors(form, e)
+            add_errors(form, e)
         else:
             messages.success(request, _("Season %(name)s was created.") % {"name": season.name})
             return redirect("club_home", club.slug)

@@ -26,11 +26,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from league.access import club_for
 from league.accounts import invitations
 from league.accounts import tasks as account_tasks
-from league.core.errors import ServiceError, show_errors
-from league.core.errors import add_errors as _add_errors
+from league.core.errors import ServiceError
 from league.models import Club, Member, Membership
 from league.models.invitations import Invitation
 from league.recording.forms import NumberField
+from league.web import add_errors, show_errors
 
 GONE = 410
 
@@ -173,7 +173,7 @@ def invitation_list(request: HttpRequest, slug: str) -> HttpResponse:
                 email=data.get("email", ""),
             )
         except ServiceError as e:
-            _add_errors(form, e)
+            add_errors(form, e)
         else:
             if invitation.email:  # the worker makes the link and mails it: nothing to show
                 _mail_enqueue(request, invitation)
@@ -298,7 +298,7 @@ def _join(
             )
         except ServiceError as e:
             if asks:
-                _add_errors(form, e)
+                add_errors(form, e)
             else:  # nothing was asked: the refusal is for the page
                 context["errors"] = [m for ms in e.errors.values() for m in ms]
         else:

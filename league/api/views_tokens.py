@@ -17,8 +17,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from league.access import club_for
 from league.accounts import tokens as api_auth
-from league.core.errors import ServiceError, add_errors, show_errors
+from league.core.errors import ServiceError
 from league.models import ApiToken, Club
+from league.web import add_errors, show_errors
 
 
 class TokenForm(forms.Form):

@@ -21,10 +21,10 @@ from league.club.forms import (
     RatingMinGamesForm,
     SeasonEditForm,
 )
-from league.club.views_manage import _add_errors
 from league.core.clock import today
-from league.core.errors import ServiceError, show_errors
+from league.core.errors import ServiceError
 from league.models import Club, Member, Season
+from league.web import add_errors, show_errors
 
 
 @require_http_methods(["GET", "POST"])
@@ -66,7 +66,7 @@ def _edit(
         try:
             obj = save(user=request.user, **form.cleaned_data)
         except ServiceError as e:
-            _add_errors(form, e)
+            add_errors(form, e)
         else:
             messages.success(request, saved % {"name": obj.name})
             return redirect(back, club.slug)
@@ -94,7 +94,7 @@ def member_merge(request: HttpRequest, slug: str, member_id: int) -> HttpRespons
             else:
                 preview = services.merge_preview(keep=keep, gone=gone)
         except ServiceError as e:
-            _add_errors(form, e)
+            add_errors(form, e)
         else:
             if posted:
                 messages.success(
@@ -163,7 +163,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
                 club=club, user=request.user, name=form.cleaned_data["name"]
             )
         except ServiceError as e:
-            _add_errors(form, e)
+            add_errors(form, e)
         else:
             messages.success(
                 request, _("The club is now called %(name)s.") % {"name": renamed.name}
@@ -183,7 +183,7 @@ def club_rating_settings(request: HttpRequest, slug: str) -> HttpResponse:
                 club=club, user=request.user, games=form.cleaned_data["games"]
             )
         except ServiceError as e:
-            _add_errors(form, e)
+            add_errors(form, e)
         else:
             messages.success(request, _("Saved."))
             return redirect("rating_list", club.slug)

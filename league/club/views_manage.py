@@ -26,9 +26,9 @@ from league.club.forms_manage import (
     member_rows,
 )
 from league.core import errors as core_errors
-from league.core.errors import add_errors as _add_errors
 from league.models import Club, Member, Season
 from league.models.rules import club_has_money
+from league.web import add_errors
 
 
 def _next_or(request: HttpRequest, fallback: str) -> str:
@@ -78,7 +78,7 @@ def member_new(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             added = club_services.members_create(club=club, user=request.user, people=form.people())
         except core_errors.ServiceError as e:
-            _add_errors(form, e)
+            add_errors(form, e)
         else:
             # A list as the reader writes one: 青木、馬場 / Aoki, Baba.
             names = pgettext("list separator", ", ").join(m.name for m in added)
@@ -131,7 +131,7 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             season = club_services.season_create(club=club, user=request.user, **form.cleaned_data)
         except core_errors.ServiceError as e:
-            _add_errors(form, e)
+            add_errors(form, e)
         else:
             messages.success(request, _("Season %(name)s was created.") % {"name": season.name})
             return redirect("season_list", club.slug)

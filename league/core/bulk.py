@@ -17,8 +17,6 @@ from typing import Any
 from django.db import connection
 from django.db.models import Model
 
-from league.core import writes
-
 
 def bulk_set(
     model: type[Model], rows: Sequence[Any], fields: Iterable[str], *, batch_size: int = 500
@@ -188,7 +186,6 @@ def _insert(
             with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
                 for value in values:
                     copy.write_row(value)
-            writes.written(connection)  # the statement watcher does not see a COPY
             return []
         one = "(" + ", ".join(["%s"] * len(fields)) + ")"
         if not returning:

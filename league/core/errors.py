@@ -1,12 +1,9 @@
-"""The one error a write raises for bad input (ServiceError: messages by field), and the
-engine's problems put in the words of the form a person filled in."""
+"""The one error a write raises for bad input (ServiceError: messages by the path of the domain's
+input, "players[2].points"), and the engine's problems in the user's language. What a web page
+makes of one is league.web's."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.contrib import messages
-from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -26,20 +23,6 @@ class ServiceError(Exception):
     @classmethod
     def one(cls, field_name: str, message: str) -> ServiceError:
         return cls({field_name: [message]})
-
-
-def add_errors(form: Any, error: ServiceError) -> None:
-    """A service's field errors onto the form; fields the form lacks become non-field errors."""
-    for field, field_messages in error.errors.items():
-        for message in field_messages:
-            form.add_error(field if field in form.fields else None, message)
-
-
-def show_errors(request: HttpRequest, error: ServiceError) -> None:
-    """A service's errors as messages at the top of the next page (a form-less POST)."""
-    for field_messages in error.errors.values():
-        for message in field_messages:
-            messages.error(request, message)
 
 
 def form_field(path: str) -> str:

@@ -23,7 +23,7 @@ from openpyxl import Workbook
 
 from league.access import club_for, day_for
 from league.core.clock import today
-from league.core.errors import ServiceError, add_errors
+from league.core.errors import ServiceError
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.draw.forms import (
@@ -38,6 +38,7 @@ from league.draw.forms import (
 from league.excel.exports import ascii_file_name, file_name, write_sheet, xlsx_response
 from league.models import Club, Day, Member
 from league.models.draw import table_label
+from league.web import add_errors, show_errors
 
 
 @dataclass(frozen=True)
@@ -60,9 +61,7 @@ class PlayerLine:
 
 
 def _errors(request: HttpRequest, errors: dict[str, list[str]]) -> None:
-    for field_messages in errors.values():
-        for message in field_messages:
-            messages.error(request, message)
+    show_errors(request, ServiceError(errors))
 
 
 def _to_draw(club: Club, date: datetime.date) -> HttpResponse:

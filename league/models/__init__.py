@@ -24,7 +24,6 @@ from league.models.members import Member
 from league.models.memberships import Membership, MembershipQuerySet
 from league.models.money import DayShugi, LedgerEntry, LedgerEntryQuerySet
 from league.models.online import OnlineLog, OnlineName
-from league.models.pages import PageVersion
 from league.models.resettles import ResettleRun
 from league.models.rules import RulesVersion
 from league.models.seasons import Season
@@ -82,7 +81,6 @@ __all__ = [
     "OnlineLog",
     "OnlineName",
     "OpenTransfer",
-    "PageVersion",
     "PairTotal",
     "ResettleRun",
     "Result",

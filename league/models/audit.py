@@ -46,6 +46,8 @@ class AuditLog(models.Model):
         indexes = [
             # A club's log, newest first.
             models.Index(fields=["club", "-at"], name="audit_club_recent"),
+            # Its newest entry: the club's data version (league.access.page_etag).
+            models.Index(fields=["club", "-id"], name="audit_club_newest"),
         ]
 
     def __str__(self) -> str:

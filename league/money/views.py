@@ -25,8 +25,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 import scoring
 from league import money
-from league.access import club_for, day_for
-from league.core.errors import ServiceError, add_errors
+from league.access import club_for, club_page, day_for
+from league.core.errors import ServiceError
 from league.models import Club, Day, DayShugi, LedgerEntry, Member
 from league.money import services as money_services
 from league.money.forms import (
@@ -40,7 +40,7 @@ from league.money.forms import (
     TransferForm,
     party_key,
 )
-from league.pagecache import kept_page
+from league.web import add_errors, show_errors
 
 # --- what the page shows ---------------------------------------------------------------------
 
@@ -202,7 +202,7 @@ def _ledger_context(club: Club, ledger: money.DayLedger, user: Any) -> dict[str,
 
 
 @require_safe
-@kept_page
+@club_page(moment=True)  # the undo button goes when its time is up
 def day_ledger(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
     day = _club_day(club, date)
@@ -210,9 +210,6 @@ def day_ledger(request: HttpRequest, slug: str, date: datetime.date) -> HttpResp
     if not ledger.has_money and not ledger.entries:  # a day with entries always has its page
         raise Http404
     context = _ledger_context(club, ledger, request.user)
-    undoable = [money.undo_deadline(row.entry) for row in context["entries"] if row.undoable]
-    if undoable:  # the undo button goes when its time is up: a kept page must not outlive it
-        request.page_kept_until = min(undoable)  # type: ignore[attr-defined]
     return render(request, "league/money/day_ledger.html", context)
 
 
@@ -298,9 +295,7 @@ def entry_undo(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
 
 
 def _error_messages(request: HttpRequest, errors: dict[str, list[str]]) -> None:
-    for field_messages in errors.values():
-        for message in field_messages:
-            messages.error(request, message)
+    show_errors(request, ServiceError(errors))
 
 
 def _settle(request: HttpRequest, day: Day, data: dict[str, Any]) -> str:

@@ -21,14 +21,15 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from league import money
-from league.access import club_for
+from league.access import club_for, club_page
 from league.books import selectors as book_selectors
-from league.core.errors import ServiceError, add_errors
+from league.core.errors import ServiceError
 from league.core.format import yen
 from league.models import Club, LedgerEntry, Member, Season
 from league.models.rules import club_has_money
 from league.money import signs
 from league.recording.forms import NumberField
+from league.web import add_errors, show_errors
 
 # --- forms -----------------------------------------------------------------------------------
 
@@ -166,6 +167,7 @@ def _debt_rows(statement: money.Statement, today: datetime.date) -> list[DebtRow
 
 
 @require_GET
+@club_page
 def member_statement(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
     club = _money_club(request, slug)
     member = get_object_or_404(Member, pk=member_id, club=club)
@@ -198,6 +200,7 @@ def member_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
 
 
 @require_GET
+@club_page
 def debt_list(request: HttpRequest, slug: str) -> HttpResponse:
     """Open debts, the days not yet settled, and where each member stands: the kept books
     (league.books), the same rows as the statements and My page read."""
@@ -246,8 +249,7 @@ def debt_repay(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
             debt_entry=entry, user=request.user, amount=form.cleaned_data["amount"]
         )
     except ServiceError as e:
-        for message in (m for field_messages in e.errors.values() for m in field_messages):
-            messages.error(request, message)
+        show_errors(request, e)
         return redirect("debt_list", club.slug)
     names = {"debtor": _name(repayment.payer), "creditor": _name(repayment.payee)}
     messages.success(

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from league import money
-from league.access import club_for
+from league.access import club_for, club_page
 from league.models import Member, Season
 from league.models.rules import club_has_money
 from league.money import signs
@@ -93,6 +93,7 @@ def _money_context(me: Member, today: Any) -> dict[str, Any]:
 
 
 @require_safe
+@club_page
 def my_page(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     me = selectors.linked_member(club=club, user=request.user)

@@ -20,6 +20,7 @@ from league.core.errors import ServiceError
 from league.models import Club, Member
 from league.online import services
 from league.online.forms import LogForm, MapForm
+from league.web import messages_of
 
 
 def _members(club: Club) -> list[Member]:
@@ -124,9 +125,8 @@ def _record(request: HttpRequest, club: Club) -> HttpResponse:
                 date=form.cleaned_data["date"],
             )
         except ServiceError as e:
-            for messages_ in e.errors.values():
-                for message in messages_:
-                    form.add_error(None, message)
+            for message in messages_of(e):
+                form.add_error(None, message)
         else:
             messages.success(
                 request,

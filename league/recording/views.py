@@ -20,11 +20,12 @@ from django.views.decorators.http import require_http_methods
 from league import limits
 from league.access import club_for
 from league.core.clock import parse_date, today
-from league.core.errors import ServiceError, add_errors
+from league.core.errors import ServiceError
 from league.models import Club, Game, Member, Result, RulesVersion, TeamMatch
 from league.recording import breakdown, services
 from league.recording.forms import CHIP_ROWS, WINDS, GameForm, VoidForm
 from league.recording.services import GameInput, Preview
+from league.web import add_errors
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from league.access import club_for, day_for
+from league.access import club_for, club_page, day_for
 from league.models import Game, RulesVersion
-from league.pagecache import kept_page
 from league.recording import breakdown, selectors, services
 from league.recording.forms import WINDS
 from league.standings import charts
@@ -54,7 +53,7 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-@kept_page
+@club_page
 def day_detail(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
     day = day_for(club, date)

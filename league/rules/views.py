@@ -22,7 +22,6 @@ from django.views.decorators.http import require_GET, require_http_methods
 import scoring
 from league import money
 from league.access import club_for
-from league.club.views_manage import _add_errors
 from league.core import errors as core_errors
 from league.core import format as jancho
 from league.core.errors import problem_message
@@ -31,6 +30,7 @@ from league.rules import services as rules_services
 from league.rules import tasks as rules_tasks
 from league.rules.forms import RulesForm, hand_options_initial, rules_initial, rules_summary
 from league.rules.presets import preset_label
+from league.web import add_errors
 from scoring.hand_options import HandOptions, default_hand_options
 
 
@@ -163,7 +163,7 @@ def rules_new(request: HttpRequest, slug: str) -> HttpResponse:
                 hand_options=form.hand_options_json(),
             )
         except core_errors.ServiceError as e:
-            _add_errors(form, e)
+            add_errors(form, e)
         else:
             _rules_created_messages(request, club, version)
             return redirect("rules_list", club.slug)

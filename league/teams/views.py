@@ -24,7 +24,7 @@ from league import limits
 from league.access import club_for
 from league.core import format as jancho
 from league.core.clock import today
-from league.core.errors import ServiceError, add_errors, show_errors
+from league.core.errors import ServiceError
 from league.models import (
     Adjustment,
     Club,
@@ -38,6 +38,7 @@ from league.models import (
 )
 from league.teams import selectors, services
 from league.teams.forms import AdjustmentForm, MatchDayForm, StageForm, TeamForm
+from league.web import add_errors, show_errors
 from scoring import lineup
 
 # Why a slot's player is suggested (scoring.lineup's rules), as the page says it.

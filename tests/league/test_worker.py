@@ -187,11 +187,14 @@ from django.core.management import call_command
 call_command("db_worker", "--no-reload", "--no-startup-delay", "--interval", "0.1")
 """
 
-# The kept pages' token (league/pagecache.py): what another app server checks a kept page by.
+# The club's data version (league.access.page_etag): what every app server tags its pages by.
 TOKEN = """
 import json
-from league.models import PageVersion
-print(json.dumps({"token": PageVersion.objects.get().token}))
+from league.models import AuditLog, Club, ClubChronicle
+club = Club.objects.get(slug="i")
+newest = AuditLog.objects.filter(club=club).order_by("-pk").values_list("pk", flat=True).first()
+replayed = ClubChronicle.objects.filter(club=club).values_list("replayed", flat=True).first()
+print(json.dumps({"token": [newest, replayed]}))
 """
 
 RESETTLE_SETUP = """
@@ -264,7 +267,7 @@ def test_a_worker_killed_mid_import_leaves_nothing_then_imports_and_resettles(
     shell(env, REQUEUE.format(pk=upload))
     token = shell(env, TOKEN)["token"]
     manage(env, "db_worker", "--batch", "--no-startup-delay", "--interval", "0", timeout=600)
-    # The worker's commits made every app server's kept pages old.
+    # The worker's commits changed the club's data version, which every app server tags by.
     assert shell(env, TOKEN)["token"] != token
     done = shell(env, IMPORT_STATUS.format(pk=upload))
     assert done["status"] == "done"

@@ -68,7 +68,6 @@ from league.models import (
     OnlineLog,
     OnlineName,
     OpenTransfer,
-    PageVersion,
     PairTotal,
     ResettleRun,
     Result,
@@ -126,11 +125,9 @@ MODELS: tuple[type[models.Model], ...] = (
 # User names' keys (UsernameKey) are written with each user that restore creates; spreadsheets
 # made in the background (ExportFile) can be made again from the games; a re-settle's progress
 # (ResettleRun) is the audit log's story told again; kept rows (totals, statistics) are rebuilt
-# by restore (league.standings.services.club_rebuild); the kept pages' token (PageVersion) is
-# renewed by any write, restore's included.
+# by restore (league.standings.services.club_rebuild).
 NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     LoginAttempt,
-    PageVersion,
     ImportUpload,
     ExportFile,
     ResettleRun,

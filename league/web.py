@@ -1,0 +1,33 @@
+"""What a web page makes of a domain's ServiceError: errors next to a form's fields, or messages
+at the top of the next page. The one adapter: core and the domains' actions never import
+django.http, django.contrib.messages or django.forms (.importlinter)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest
+
+from league.core.errors import ServiceError
+
+
+def messages_of(error: ServiceError) -> list[str]:
+    """Every message of the error, in order, once."""
+    out: list[str] = []
+    for field_messages in error.errors.values():
+        out.extend(m for m in field_messages if m not in out)
+    return out
+
+
+def add_errors(form: Any, error: ServiceError) -> None:
+    """A service's field errors onto the form; fields the form lacks become non-field errors."""
+    for field, field_messages in error.errors.items():
+        for message in field_messages:
+            form.add_error(field if field in form.fields else None, message)
+
+
+def show_errors(request: HttpRequest, error: ServiceError) -> None:
+    """A service's errors as messages at the top of the next page (a form-less POST)."""
+    for message in messages_of(error):
+        messages.error(request, message)
