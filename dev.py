@@ -125,14 +125,25 @@ def test(args: list[str]) -> None:
     # The suite runs in one process per core (pytest-xdist), each with its own test database;
     # JANCHO_TEST_WORKERS=0 (or -n given here) runs it otherwise.
     workers = os.environ.get("JANCHO_TEST_WORKERS", "auto")
+    everything = not any(not a.startswith("-") for a in args) and "-m" not in args
     if not any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args):
         args = ["-n", workers, "--dist", "worksteal", *args] if workers != "0" else args
     say(f"running pytest with {versions}")
-    code = subprocess.run([str(PYTHON), "-m", "pytest", *args], cwd=ROOT).returncode
-    if code == PYTEST_NO_TESTS:
+    jobs = [("", args)]  # paths or a marker: as asked
+    if everything:  # every test: the fast job first, then the slow one (browser, worker, PDF)
+        jobs = [("fast job", [*args, "-m", "not slow"]), ("slow job", [*args, "-m", "slow"])]
+    ran = False
+    for name, job in jobs:
+        if name:
+            say(f"{name}: pytest {' '.join(job)}")
+        code = subprocess.run([str(PYTHON), "-m", "pytest", *job], cwd=ROOT).returncode
+        if code not in (0, PYTEST_NO_TESTS):
+            sys.exit(code)
+        ran = ran or code == 0
+    if not ran:
         say("no tests ran")
-        code = 1
-    sys.exit(code)
+        sys.exit(1)
+    sys.exit(0)
 
 
 def messages(args: list[str]) -> None:
