@@ -436,7 +436,40 @@ def pages(club, user, members) -> list[tuple[str, str]]:
             standings + f"?start={(LAST_DAY - datetime.timedelta(days=365)).isoformat()}",
         ),
         ("filter: rate (live)", standings + "?rate=0.3"),
+        ("API record", api_record(club, user, members)),
     ]
+
+
+def api_record(club, user, members):
+    """A callable that records one new game of four random members on the latest day through the
+    API (a token of the organiser's): what recording costs as the history behind it grows."""
+    import json
+
+    from league.accounts import tokens
+
+    secret = tokens.token_create(club=club, user=user, name=f"bench {random.random()}")[1]
+    address = f"/api/clubs/{club.slug}/games"
+    rng = random.Random()  # a new game at every size and run (the same one would be a duplicate)
+
+    def record(client):
+        points = [rng.randrange(-50, 500) * 100 for _ in range(3)]
+        points.append(100_000 - sum(points))
+        seated = rng.sample(members, 4)
+        body = {
+            "date": LAST_DAY.isoformat(),
+            "rate": "0.3",
+            "players": [
+                {"member_id": m.pk, "points": p} for m, p in zip(seated, points, strict=True)
+            ],
+        }
+        return client.post(
+            address,
+            json.dumps(body),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {secret}",
+        )
+
+    return record
 
 
 CPU: dict[str, float] = {}  # each page's least CPU time of this process (ms), by label and size
@@ -464,14 +497,22 @@ def measure(client, urls: list[tuple[str, str]], runs: int) -> dict[str, tuple[f
 
     out = {}
     for label, url in urls:
+        # A page is a GET of its address; a write (the API's record) is a callable of the client.
+        fetch = (
+            (lambda url=url: url(client)) if callable(url) else (lambda url=url: client.get(url))
+        )
         reset_queries()  # the log is a bounded deque: full after a build, it would capture nothing
         with CaptureQueriesContext(connection) as captured:
-            response = client.get(url)
-        assert response.status_code == 200, (url, response.status_code)
+            response = fetch()
+        assert response.status_code in (200, 201), (
+            label,
+            response.status_code,
+            response.content[:300],
+        )
         samples, cpu = [], []
         for _ in range(runs):
             start, start_cpu = time.perf_counter(), time.process_time()
-            response = client.get(url)
+            response = fetch()
             if response.streaming:  # a file: sent, as a server would send it
                 b"".join(response.streaming_content)
                 response.close()

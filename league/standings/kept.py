@@ -191,10 +191,14 @@ Key = tuple[datetime.date, int]  # a game's place in the club's order: (date, nu
 
 
 def _from(key: Key | None) -> Q:
+    """The games from `key` on, written as a range on the date (date >= d, less the day's games
+    before number n) rather than as "date > d OR (date = d AND number >= n)": an index on
+    (club, date, number) serves the range, where SQLite scanned the club's whole history for the
+    OR (issue 38: recording one game grew with history on SQLite)."""
     if key is None:
         return Q()
     date, number = key
-    return Q(date__gt=date) | Q(date=date, number__gte=number)
+    return Q(date__gte=date) & ~Q(date=date, number__lt=number)
 
 
 class _Carried:
