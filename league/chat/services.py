@@ -69,6 +69,10 @@ def code_create(*, club: Club, user: User, member: Member | None = None) -> str:
 
 
 CODE_UNKNOWN = _("That code is unknown, used or expired. Make a new one (valid for 10 minutes).")
+CODE_IN_GROUP = _("Type this code in the group to link (not 1:1 with the bot).")
+NO_USER_ID = _(
+    "LINE does not tell who you are here (LINE on a computer): send the code from a phone."
+)
 
 
 def code_use(*, message: Message, code: str) -> tuple[ChatCode, Club]:
@@ -83,6 +87,10 @@ def code_use(*, message: Message, code: str) -> tuple[ChatCode, Club]:
     )
     if row is None:
         raise ServiceError.one(NON_FIELD, str(CODE_UNKNOWN))
+    if row.kind == ChatCode.GROUP and not message.group:
+        raise ServiceError.one(NON_FIELD, str(CODE_IN_GROUP))
+    if row.kind == ChatCode.MEMBER and not message.user_id:
+        raise ServiceError.one(NON_FIELD, str(NO_USER_ID))
     if row.kind == ChatCode.GROUP:
         ChatLink.objects.update_or_create(
             platform=message.platform,

@@ -523,3 +523,26 @@ def test_every_hook_is_404_and_no_link_shows_when_the_variables_are_unset(client
     home = client.get(reverse("club_home", args=[club.slug])).content.decode()
     assert "data-chat-link" not in home
     assert client.get(reverse("chat_settings", args=[club.slug])).status_code == 404
+
+
+def test_the_bot_added_to_a_group_says_how_to_link(db, client, fake_line):
+    join = line_event("")
+    del join["message"]
+    join["type"] = "join"
+    join["source"] = {"type": "group", "groupId": "Cnew"}
+    assert post_line(client, join).status_code == 200
+    [reply] = fake_line.texts("reply")
+    assert "連携" in reply
+
+
+def test_a_group_code_in_a_one_to_one_chat_links_nothing(client, club, organiser, fake_line):
+    code = services.code_create(club=club, user=organiser)
+    post_line(client, line_event(f"連携 {code}", source={"type": "user", "userId": ASKER}))
+    assert not ChatLink.objects.exists()
+    assert ChatCode.objects.get().used_at is None
+    assert "グループ" in fake_line.texts("reply")[0]
+
+
+def test_a_linked_member_records_one_to_one_with_the_bot(client, club, members, linked):
+    post_line(client, line_event(RECORD, source={"type": "user", "userId": ASKER}))
+    assert len(live_games(club)) == 1
