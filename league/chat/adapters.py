@@ -12,8 +12,6 @@ import time
 from urllib.parse import parse_qs
 
 from django.conf import settings
-from nacl.exceptions import BadSignatureError
-from nacl.signing import VerifyKey
 
 from league.chat.services import Message
 
@@ -48,6 +46,9 @@ def discord_enabled() -> bool:
 def discord_parse(body: bytes, signature: str, timestamp: str) -> tuple[int, Message | None]:
     """(interaction type, its message): Refused unless Ed25519-signed by the application's key
     over timestamp + body (X-Signature-Ed25519, X-Signature-Timestamp)."""
+    from nacl.exceptions import BadSignatureError  # imported once Discord is configured
+    from nacl.signing import VerifyKey
+
     try:
         key = VerifyKey(bytes.fromhex(settings.DISCORD_PUBLIC_KEY))
         key.verify(timestamp.encode() + body, bytes.fromhex(signature))

@@ -33,7 +33,6 @@ from league.core.errors import ServiceError
 from league.core.format import score
 from league.draw import selectors as draw_selectors
 from league.models import ChatEvent, ChatLink, ChatUser, Club, Day, Game, Member, RulesVersion
-from league.models.draw import table_label
 from league.models.seasons import Season
 from league.money import sharing
 from league.recording import selectors as recording_selectors
@@ -323,7 +322,7 @@ def _table(club: Club, member: Member) -> str:
             if player.pk == member.pk:
                 return _("%(round)s: table %(table)s, %(wind)s (%(players)s)") % {
                     "round": heading,
-                    "table": table_label(view.table.position),
+                    "table": view.table.label,
                     "wind": wind,
                     "players": "、".join(p.name for p in view.players),
                 }

@@ -1,28 +1,15 @@
 """LINE's Messaging API through the official SDK (line-bot-sdk, v3): the webhook's signature and
 events (WebhookParser), replies (free) and the one push a day's close may send.
 
-LINE_API_BASE points the client at another host (tests run a local fake there)."""
+LINE_API_BASE points the client at another host (tests run a local fake there). The SDK is
+imported where it is used: its generated models take seconds to import, which no process should
+pay while LINE is not configured."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
-from linebot.v3 import WebhookParser
-from linebot.v3.exceptions import InvalidSignatureError
-from linebot.v3.messaging import (
-    ApiClient,
-    Configuration,
-    MessagingApi,
-    PushMessageRequest,
-    ReplyMessageRequest,
-    TextMessage,
-)
-from linebot.v3.webhooks import (
-    GroupSource,
-    JoinEvent,
-    MessageEvent,
-    RoomSource,
-    TextMessageContent,
-)
 
 from league.chat.services import Message
 
@@ -41,6 +28,16 @@ class BadSignature(Exception):
 def parse(body: str, signature: str) -> list[tuple[Message | None, str]]:
     """The webhook's text messages (and a bot's joining a group, as an empty text) with their
     reply tokens; BadSignature when X-Line-Signature is missing or not the body's."""
+    from linebot.v3 import WebhookParser
+    from linebot.v3.exceptions import InvalidSignatureError
+    from linebot.v3.webhooks import (
+        GroupSource,
+        JoinEvent,
+        MessageEvent,
+        RoomSource,
+        TextMessageContent,
+    )
+
     if not signature:
         raise BadSignature("no X-Line-Signature")
     try:
@@ -75,8 +72,10 @@ def parse(body: str, signature: str) -> list[tuple[Message | None, str]]:
     return out
 
 
-def _messages(text: str) -> list[TextMessage]:
+def _messages(text: str) -> list[Any]:
     """The text in as few messages as LINE allows, cut at line ends."""
+    from linebot.v3.messaging import TextMessage
+
     chunks: list[str] = []
     current = ""
     for line in text.splitlines(keepends=True):
@@ -89,7 +88,9 @@ def _messages(text: str) -> list[TextMessage]:
     return [TextMessage(text=c, quickReply=None, quoteToken=None) for c in chunks[:MESSAGES_LIMIT]]
 
 
-def _api() -> ApiClient:
+def _api() -> Any:
+    from linebot.v3.messaging import ApiClient, Configuration
+
     config = Configuration(
         host=settings.LINE_API_BASE, access_token=settings.LINE_CHANNEL_ACCESS_TOKEN
     )
@@ -97,6 +98,8 @@ def _api() -> ApiClient:
 
 
 def reply(reply_token: str, text: str) -> None:
+    from linebot.v3.messaging import MessagingApi, ReplyMessageRequest
+
     with _api() as client:
         MessagingApi(client).reply_message(
             ReplyMessageRequest(
@@ -107,11 +110,15 @@ def reply(reply_token: str, text: str) -> None:
 
 def group_size(group_id: str) -> int:
     """How many will receive a push to the group (LINE counts a push once per recipient)."""
+    from linebot.v3.messaging import MessagingApi
+
     with _api() as client:
         return MessagingApi(client).get_group_member_count(group_id).count
 
 
 def push(to: str, text: str) -> None:
+    from linebot.v3.messaging import MessagingApi, PushMessageRequest
+
     with _api() as client:
         MessagingApi(client).push_message(
             PushMessageRequest(

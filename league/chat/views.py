@@ -132,7 +132,12 @@ def chat_settings(request: HttpRequest, slug: str) -> HttpResponse:
         if request.POST.get("action") == "code":
             code = services.code_create(club=club, user=request.user)
         else:
-            link = ChatLink.objects.filter(club=club, pk=request.POST.get("link") or 0).first()
+            link_id = request.POST.get("link", "")
+            link = (
+                ChatLink.objects.filter(club=club, pk=int(link_id)).first()
+                if link_id.isascii() and link_id.isdigit()
+                else None
+            )
             if link is None:
                 raise Http404
             on = request.POST.get("push") == "on"

@@ -23,7 +23,7 @@ from nacl.signing import SigningKey
 
 from league.chat import services
 from league.core.clock import today
-from league.models import AuditLog, ChatCode, ChatLink, ChatPush, ChatUser, Game, Result
+from league.models import AuditLog, ChatCode, ChatLink, ChatPush, ChatUser, Game, Member, Result
 from league.money import services as money
 
 SECRET = "line-channel-secret"
@@ -546,3 +546,42 @@ def test_a_group_code_in_a_one_to_one_chat_links_nothing(client, club, organiser
 def test_a_linked_member_records_one_to_one_with_the_bot(client, club, members, linked):
     post_line(client, line_event(RECORD, source={"type": "user", "userId": ASKER}))
     assert len(live_games(club)) == 1
+
+
+def test_the_organiser_turns_the_push_on_from_the_chat_page(
+    client, club, linked, organiser, member_user
+):
+    link = ChatLink.objects.get(club=club)
+    url = reverse("chat_settings", args=[club.slug])
+    client.force_login(member_user)
+    assert client.post(url, {"link": link.pk, "push": "on"}).status_code == 403
+    client.force_login(organiser)
+    assert client.post(url, {"link": link.pk, "push": "on"}).status_code == 302
+    link.refresh_from_db()
+    assert link.push_on_close
+    assert AuditLog.objects.filter(action="chat.push_setting").count() == 1
+    assert client.post(url, {"link": "１"}).status_code == 404
+    assert client.post(url, {"link": "x"}).status_code == 404
+    link.refresh_from_db()
+    assert link.push_on_close
+
+
+def test_table_tells_the_asker_their_table_and_wind(client, club, members, linked, organiser):
+    from league.draw import selectors as draw_selectors
+    from league.draw import services as draw
+    from league.models import Day
+
+    extra = [
+        Member.objects.create(club=club, name=f"選手{i}", kana=f"せんしゅ{i}") for i in range(3)
+    ]
+    for member in [*members, *extra]:
+        draw.attendance_check_in(club=club, user=organiser, date=today(), member=member)
+    draw.round_draw(club=club, user=organiser, date=today())
+    day = Day.objects.get(club=club, date=today())
+    current = draw_selectors.current_round(draw_selectors.current_rounds(day))
+    [(view, wind)] = [
+        (v, w) for v in current.tables for w, p in v.seated if p.pk == members[0].pk
+    ]  # eight players: two tables, nobody sits out
+    post_line(client, line_event("卓"))
+    [reply] = linked.texts("reply")
+    assert reply.startswith("1回戦") and f"{view.table.label}卓 {wind}家" in reply, reply
