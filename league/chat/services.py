@@ -80,7 +80,7 @@ def code_use(*, message: Message, code: str) -> tuple[ChatCode, Club]:
     ServiceError when the code is unknown, used or expired. Runs inside handle()'s transaction."""
     now = timezone.now()
     row = (
-        ChatCode.objects.select_for_update()
+        ChatCode.objects.select_for_update(of=("self",))
         .filter(code_hash=_hash(code.upper()), used_at__isnull=True, expires_at__gt=now)
         .select_related("club", "member")
         .first()

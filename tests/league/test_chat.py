@@ -23,7 +23,17 @@ from nacl.signing import SigningKey
 
 from league.chat import services
 from league.core.clock import today
-from league.models import AuditLog, ChatCode, ChatLink, ChatPush, ChatUser, Game, Member, Result
+from league.models import (
+    AuditLog,
+    ChatCode,
+    ChatEvent,
+    ChatLink,
+    ChatPush,
+    ChatUser,
+    Game,
+    Member,
+    Result,
+)
 from league.money import services as money
 
 SECRET = "line-channel-secret"
@@ -185,11 +195,11 @@ def test_the_same_event_sent_twice_records_one_game(client, club, linked):
 def test_a_missing_or_bad_signature_is_400_and_stores_nothing(
     client, club, linked, signature, caplog
 ):
-    codes = ChatCode.objects.count()
+    stored = (ChatCode.objects.count(), ChatEvent.objects.count(), AuditLog.objects.count())
     response = post_line(client, line_event(RECORD), signature=signature)
     assert response.status_code == 400
     assert live_games(club) == [] and linked.requests == []
-    assert ChatCode.objects.count() == codes
+    assert (ChatCode.objects.count(), ChatEvent.objects.count(), AuditLog.objects.count()) == stored
     assert "LINE webhook refused" in caplog.text
 
 
@@ -585,3 +595,15 @@ def test_table_tells_the_asker_their_table_and_wind(client, club, members, linke
     post_line(client, line_event("卓"))
     [reply] = linked.texts("reply")
     assert reply.startswith("1回戦") and f"{view.table.label}卓 {wind}家" in reply, reply
+
+
+def test_no_push_beyond_the_months_quota(
+    client, club, linked, organiser, settings, django_capture_on_commit_callbacks
+):
+    settings.LINE_PUSH_QUOTA = 11  # the fake group has 12 members: one push would be 12
+    post_line(client, line_event(RECORD))
+    link = ChatLink.objects.get(club=club)
+    services.push_setting(link=link, user=organiser, push_on_close=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        _close_today(club, organiser)
+    assert linked.sent("push") == [] and not ChatPush.objects.exists()
