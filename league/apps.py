@@ -11,4 +11,9 @@ class LeagueConfig(AppConfig):
 
     def ready(self) -> None:
         from league.books import signals as books_signals  # noqa: F401  (entries from below)
+        from league.chat import tasks as chat_tasks
+        from league.money.services import day_closed
         from league.standings import signals  # noqa: F401  (a season's totals follow its dates)
+
+        # The day's push to a linked chat, when its organiser asked for one (league.chat).
+        day_closed.connect(chat_tasks.day_closed, dispatch_uid="league.chat.push")

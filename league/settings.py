@@ -117,6 +117,16 @@ LOGIN_REDIRECT_URL = "/"
 # accounts are made in the admin.
 SIGNUP: bool = env_bool("SIGNUP", True)
 
+# The club's chats (league.chat, README "The club's chat"): each one is off, its webhook answering
+# 404, while its variables are unset. LINE_API_BASE lets tests point the LINE client at a fake.
+LINE_CHANNEL_SECRET: str = env_str("LINE_CHANNEL_SECRET", "")
+LINE_CHANNEL_ACCESS_TOKEN: str = env_str("LINE_CHANNEL_ACCESS_TOKEN", "")
+LINE_API_BASE: str = env_str("LINE_API_BASE", "https://api.line.me")
+LINE_PUSH_QUOTA: int = env_int("LINE_PUSH_QUOTA", 200)  # the free plan's messages a month
+DISCORD_PUBLIC_KEY: str = env_str("DISCORD_PUBLIC_KEY", "")  # hex, the application's
+TELEGRAM_SECRET_TOKEN: str = env_str("TELEGRAM_SECRET_TOKEN", "")  # setWebhook's secret_token
+SLACK_SIGNING_SECRET: str = env_str("SLACK_SIGNING_SECRET", "")
+
 # Password-reset mail: SMTP when EMAIL_HOST is set. Without it, development prints the mail on
 # the console, and production offers no reset by mail at all (PASSWORD_RESET_BY_MAIL: a reset
 # link printed to the server's log would let whoever reads the log into the account) and leaves

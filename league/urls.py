@@ -9,6 +9,7 @@ from league.accounts import views_auth as auth
 from league.accounts import views_invitations as invitations
 from league.api import views_tokens as tokens
 from league.api.views import api
+from league.chat import urls as chat_urls
 from league.club import views_manage as manage
 from league.excel import views_exports as exports
 from league.excel import views_imports as imports
@@ -50,6 +51,7 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("", include("league.mypage.urls")),
     path("", include("league.online.urls")),
     path("", include("league.teams.urls")),
+    path("", include("league.chat.urls")),
     path("days/<date:date>/ledger/", ledger.day_ledger, name="day_ledger"),
     path("days/<date:date>/share/", share.day_share, name="day_share"),
     path("days/<date:date>/ledger/settle/", ledger.transfer_settle, name="transfer_settle"),
@@ -135,6 +137,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include(accounts_urls)),
     path("api/", api.urls),
+    path("hooks/", include(chat_urls.hook_patterns)),  # the club's chats (league.chat)
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

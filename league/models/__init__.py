@@ -13,6 +13,7 @@ money, memberships, online) and nothing of league above the models.
 from league.models.accounts import ApiToken, LoginAttempt, UsernameKey
 from league.models.audit import AuditLog, AuditLogQuerySet
 from league.models.books import BookLine, DayAccount, DebtAccount, OpenTransfer
+from league.models.chat import ChatCode, ChatEvent, ChatLink, ChatPush, ChatUser
 from league.models.clubs import Club
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
 from league.models.exports import ExportFile
@@ -49,6 +50,11 @@ __all__ = [
     "AuditLog",
     "AuditLogQuerySet",
     "BookLine",
+    "ChatCode",
+    "ChatEvent",
+    "ChatLink",
+    "ChatPush",
+    "ChatUser",
     "ChipEvent",
     "Club",
     "ClubChronicle",

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Prefetch, Q, prefetch_related_objects
+from django.dispatch import Signal
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -576,6 +577,11 @@ def transfers_key(transfers: Iterable[scoring.Transfer]) -> str:
     return ";".join(f"{t.payer or ''}>{t.payee or ''}={t.yen}" for t in transfers)
 
 
+# Sent inside day_close's transaction with `day_id`: league.chat pushes the day's text once it
+# commits, where an organiser turned that on.
+day_closed = Signal()
+
+
 def day_close(
     *, day: Day, user: User, defer: Iterable[tuple[Party, Party]], expected: str
 ) -> list[LedgerEntry]:
@@ -642,6 +648,7 @@ def day_close(
                 "deferred": sum(e.kind == LedgerEntry.DEFERRAL for e in created),
             },
         )
+        day_closed.send(sender=Day, day_id=day.pk)
         return created
 
 

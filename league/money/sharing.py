@@ -32,7 +32,8 @@ from django.utils.translation import gettext as _
 
 from league import money
 from league.core.format import chombo, score, signed, yen
-from league.models import Club, Day, Game, LedgerEntry, Member
+from league.models import Club, Day, Game, LedgerEntry, Member, RulesVersion
+from league.recording import selectors
 
 HEADING = "■"
 
@@ -178,3 +179,14 @@ def day_text(*, club: Club, day: Day, games: Sequence[Game], ledger: money.DayLe
         lines.append(HEADING + _("Payments"))
         lines += payments or [_("Nothing to pay.")]
     return "\n".join(lines) + "\n"
+
+
+def day_message(*, club: Club, day: Day) -> str:
+    """day_text of a day as the share page and the chat bot (league.chat's 「精算」) show it: the
+    ledger when the rules in force play for money."""
+    version = RulesVersion.in_force(club, day.date)
+    ledger = None
+    if version is not None and version.rules.has_money:
+        day.club = club  # money.day_ledger reads it: no second query
+        ledger = money.day_ledger(day=day)
+    return day_text(club=club, day=day, games=selectors.day_games(day=day), ledger=ledger)

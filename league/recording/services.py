@@ -449,8 +449,11 @@ def game_record(
     draw_table: int | None = None,
     confirm_duplicate: bool = False,
     team_match: int | None = None,
+    source: str = "",
 ) -> Game:
     """Record a new game. The same `submission_key` twice records one game and returns it.
+    `source`: where it came from when not this app's pages or API (「LINE」), kept as the audit
+    entry's reason.
 
     A game repeating a live game of its day (duplicate_of) raises DuplicateGame, nothing stored,
     unless `confirm_duplicate`: checked again under the day's lock.
@@ -497,6 +500,7 @@ def game_record(
                 target=f"game:{game.pk}",
                 after=game_snapshot(game),
                 game=game,
+                reason=source,
             )
             _link_to_draw(club, user, game, prefer=draw_table)
             if team_match is not None:

@@ -71,3 +71,11 @@ def preset_name(name: str) -> str:
 def adjustment_kind(kind: str) -> str:
     """An adjustment's kind as shown (league.models.teams.Adjustment.KINDS)."""
     return str(dict(Adjustment.KINDS).get(kind, kind))
+
+
+@register.simple_tag
+def chat_on() -> bool:
+    """Whether any chat (league.chat) is configured: its pages are linked only then."""
+    from league.chat.views import chat_enabled
+
+    return chat_enabled()
