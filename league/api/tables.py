@@ -12,13 +12,15 @@ import datetime
 import uuid
 from typing import Annotated, Any
 
+from django.contrib import messages
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from ninja import Field, Header, Path, Schema, Status
 from ninja.errors import HttpError
 
-from league.api.auth import api_club
+from league.api.auth import SessionCaller, api_club, api_user, idempotency_scope
 from league.api.base import (
     IDEMPOTENCY_NAMESPACE,
     MAX_ID,
@@ -33,7 +35,7 @@ from league.api.base import (
 )
 from league.api.schemas import GameOut, _game_detail
 from league.core.errors import NON_FIELD, ServiceError
-from league.models import ApiToken, Club, Game, Member, RulesVersion, TableGame
+from league.models import Club, Game, Member, RulesVersion, TableGame
 from league.table import services
 from league.table.services import HandConflict
 
@@ -92,6 +94,11 @@ class TableOut(Schema):
     hands: list[HandOut]
 
 
+class HandConflictOut(Schema):
+    errors: dict[str, list[str]]
+    state: TableOut = Field(description="The table as the server has it: the other phone's hand.")
+
+
 class HandsEditIn(Schema):
     revision: int = Field(ge=1, le=MAX_REVISION, description="The game's revision being edited.")
     hands: list[HandIn] = Field(min_length=1, max_length=MAX_HANDS)
@@ -101,12 +108,9 @@ def _errors(e: ServiceError) -> dict[str, list[str]]:
     return {k: [str(m) for m in v] for k, v in e.errors.items()}
 
 
-def _token(request: HttpRequest) -> ApiToken:
-    return request.auth  # type: ignore[attr-defined,no-any-return]
-
-
-def _key(token: ApiToken, key: str | None) -> uuid.UUID | None:
-    return uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{token.pk}:table:{key}") if key else None
+def _key(request: HttpRequest, key: str | None) -> uuid.UUID | None:
+    scope = idempotency_scope(request)
+    return uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{scope}:table:{key}") if key else None
 
 
 def _table(club: Club, key: uuid.UUID) -> TableGame:
@@ -125,15 +129,14 @@ def table_start(
         Header(
             alias="Idempotency-Key",
             max_length=200,
-            description="The same key twice from the same token starts one table game.",
+            description="The same key twice from the same token (or login) starts one table game.",
         ),
     ] = None,
 ) -> Status[dict[str, Any]]:
     """Start a table game with the players from 起家 and the rules in force on the date."""
     club = api_club(request, slug, organiser=True)
-    token = _token(request)
     date = data.date
-    key = _key(token, idempotency_key) or uuid.uuid4()
+    key = _key(request, idempotency_key) or uuid.uuid4()
     existing = TableGame.objects.filter(club=club, key=key).first()
     if existing is not None:
         return Status(200, services.state_json(existing))
@@ -150,7 +153,7 @@ def table_start(
     try:
         tg = services.table_start(
             club=club,
-            user=token.user,
+            user=api_user(request),
             key=key,
             date=date,
             members=[found[pk] for pk in data.players],
@@ -170,7 +173,7 @@ def table_detail(request: HttpRequest, slug: Slug, table_key: TableKey) -> dict[
 
 @api.put(
     "/clubs/{slug}/tables/{table_key}/hands/{index}",
-    response={200: TableOut, 201: TableOut, **WRITE},
+    response={200: TableOut, 201: TableOut, **WRITE, 409: HandConflictOut},
 )
 def hand_put(
     request: HttpRequest,
@@ -193,16 +196,15 @@ def hand_put(
     """Record hand `index` of a running table game; the table after it."""
     club = api_club(request, slug, organiser=True)
     tg = _table(club, table_key)
-    token = _token(request)
-    key = _key(token, idempotency_key)
+    key = _key(request, idempotency_key)
     if key is None:
         raise ApiErrors(422, {"Idempotency-Key": [str(KEY_NEEDED)]})
     try:
         _hand, created = services.hand_record(
-            tg=tg, user=token.user, index=index, key=key, event=data.event, marks=data.marks
+            tg=tg, user=api_user(request), index=index, key=key, event=data.event, marks=data.marks
         )
     except HandConflict as e:
-        raise ApiErrors(409, _errors(e)) from None
+        raise ApiErrors(409, _errors(e), {"state": services.state_json(tg)}) from None
     except ServiceError as e:
         raise ApiErrors(422, _errors(e)) from None
     return Status(201 if created else 200, services.state_json(tg))
@@ -216,7 +218,7 @@ def hand_undo(
     club = api_club(request, slug, organiser=True)
     tg = _table(club, table_key)
     try:
-        services.hand_undo(tg=tg, user=_token(request).user, index=index)
+        services.hand_undo(tg=tg, user=api_user(request), index=index)
     except ServiceError as e:
         raise ApiErrors(409, _errors(e)) from None
     return services.state_json(tg)
@@ -228,7 +230,7 @@ def table_save(request: HttpRequest, slug: Slug, table_key: TableKey) -> dict[st
     club = api_club(request, slug, organiser=True)
     tg = _table(club, table_key)
     try:
-        game = services.table_game_save(tg=tg, user=_token(request).user)
+        game = services.table_game_save(tg=tg, user=api_user(request))
     except ServiceError as e:
         raise ApiErrors(422, _errors(e)) from None
     return _game_detail(club, game.pk)
@@ -272,12 +274,15 @@ def game_hands_edit(
             },
         )
     try:
-        services.table_game_edit(
+        game = services.table_game_edit(
             tg=tg,
-            user=_token(request).user,
+            user=api_user(request),
             hands=[h.model_dump() for h in data.hands],
             expected_revision=data.revision,
         )
     except ServiceError as e:
         raise ApiErrors(422, _errors(e)) from None
+    if isinstance(request.auth, SessionCaller):  # type: ignore[attr-defined]
+        # The score display's save: said on the game's page, which the phone opens next.
+        messages.success(request, _("Game %(number)s updated.") % {"number": game.number})
     return _game_detail(club, game.pk)

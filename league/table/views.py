@@ -1,21 +1,23 @@
-"""点数係 on the phone: start a table game, the score display that records each hand (its JSON
-endpoints, used by static/league/table.js, which keeps the hands in the browser while the signal
-is gone), and the finish: the existing preview, then save.
+"""点数係 on the phone: start a table game, the score display that records each hand, and the
+finish: the existing preview, then save.
 
-Organisers only, as recording a game. The phone's points are never read: each hand is played by
-the engine on the server (league.table.services).
+The score display's page boots static/league/table.js, which keeps the hands in the browser while
+the signal is gone and sends them to the typed API (league.api.tables: PUT and DELETE
+/api/clubs/<slug>/tables/<key>/hands/<index>, the calculator) with this page's login session and
+CSRF token. Organisers only, as recording a game. The phone's points are never read: each hand is
+played by the engine on the server (league.table.services).
 """
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.staticfiles import finders
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -27,9 +29,6 @@ from league.models import Club, Member, RulesVersion, TableGame
 from league.recording import breakdown
 from league.recording.forms import WINDS
 from league.table import services
-from league.table.services import HandConflict
-
-MAX_BODY = 200_000  # a whole game's corrected hands are far below this
 
 
 def _table_game(club: Club, key: uuid.UUID) -> TableGame:
@@ -142,6 +141,8 @@ def _labels() -> dict[str, Any]:
         "choose_kind": _("Choose the kind of abortive draw."),
         "choose_player": _("Choose the player."),
         "server_error": _("The server did not answer; the hands wait here."),
+        "logged_out": _("You are logged out: log in again; the hands wait here."),
+        "forbidden": _("The server refused this phone: reload the page; the hands wait here."),
         "waiting": _("Offline: %s waiting to be sent (kept on this phone)"),
         "sending": _("Sending…"),
         "synced": _("Saved on the server"),
@@ -247,12 +248,12 @@ def table_play(
                 "players": players,
                 "state": services.state_json(tg),
                 **_rules_view(tg),
+                # The typed API (league.api.tables), called with this page's session and its
+                # CSRF token: the table's state, PUT/DELETE <table>/hands/<index>, the calculator.
                 "urls": {
-                    "hand": f"/c/{club.slug}/table/{tg.key}/hands/",
-                    "undo": f"/c/{club.slug}/table/{tg.key}/undo/",
-                    "value": f"/c/{club.slug}/table/{tg.key}/value/",
-                    "state": f"/c/{club.slug}/table/{tg.key}/state/",
-                    "finish": f"/c/{club.slug}/table/{tg.key}/finish/",
+                    "table": reverse("api:table_detail", args=[club.slug, tg.key]),
+                    "value": reverse("api:calculator", args=[club.slug]),
+                    "finish": reverse("table_finish", args=[club.slug, tg.key]),
                 },
                 "edit": edit,
             },
@@ -260,119 +261,25 @@ def table_play(
     )
 
 
-def _json_body(request: HttpRequest) -> dict[str, Any] | None:
-    if len(request.body) > MAX_BODY:
-        return None
-    try:
-        body = json.loads(request.body)
-    except ValueError:
-        return None
-    return body if isinstance(body, dict) else None
-
-
-def _bad(errors: dict[str, list[str]], status: int = 400) -> JsonResponse:
-    return JsonResponse({"errors": errors}, status=status)
-
-
-def _index(value: object) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1000:
-        return None
-    return value
-
-
 @require_http_methods(["GET"])
-def table_state(request: HttpRequest, slug: str, key: uuid.UUID) -> JsonResponse:
-    club = club_for(request, slug, organiser=True)
-    return JsonResponse(services.state_json(_table_game(club, key)))
-
-
-@require_http_methods(["POST"])
-def table_hand(request: HttpRequest, slug: str, key: uuid.UUID) -> JsonResponse:
-    """{"index", "key", "event", "marks"} → the table after it (201 new, 200 already kept)."""
-    club = club_for(request, slug, organiser=True)
-    tg = _table_game(club, key)
-    body = _json_body(request)
-    if body is None:
-        return _bad({NON_FIELD: [_("Send the hand as a JSON object.")]})
-    index = _index(body.get("index"))
-    try:
-        hand_key = uuid.UUID(str(body.get("key")))
-    except ValueError:
-        hand_key = None
-    if index is None or hand_key is None:
-        return _bad({"index" if index is None else "key": [_("This field is required.")]})
-    try:
-        _hand, created = services.hand_record(
-            tg=tg,
-            user=request.user,
-            index=index,
-            key=hand_key,
-            event=body.get("event"),
-            marks=body.get("marks"),
-        )
-    except HandConflict as e:
-        return JsonResponse({"errors": e.errors, "state": services.state_json(tg)}, status=409)
-    except ServiceError as e:
-        return _bad(e.errors)
-    return JsonResponse(services.state_json(tg), status=201 if created else 200)
-
-
-@require_http_methods(["POST"])
-def table_value(request: HttpRequest, slug: str, key: uuid.UUID) -> JsonResponse:
-    """The point calculator: a winning hand's tiles → han, fu, yaku and the payment."""
-    club = club_for(request, slug, organiser=True)
-    tg = _table_game(club, key)
-    body = _json_body(request)
-    if body is None:
-        return _bad({NON_FIELD: [_("Send the hand as a JSON object.")]})
-    try:
-        return JsonResponse(services.hand_value(tg=tg, data=body))
-    except ServiceError as e:
-        return _bad(e.errors)
-
-
-@require_http_methods(["POST"])
-def table_undo(request: HttpRequest, slug: str, key: uuid.UUID) -> JsonResponse:
-    club = club_for(request, slug, organiser=True)
-    tg = _table_game(club, key)
-    body = _json_body(request) or {}
-    index = _index(body.get("index"))
-    if index is None:
-        return _bad({"index": [_("This field is required.")]})
-    try:
-        services.hand_undo(tg=tg, user=request.user, index=index)
-    except ServiceError as e:
-        return _bad(e.errors, status=409)
-    return JsonResponse(services.state_json(tg))
-
-
-@require_http_methods(["GET", "POST"])
 def table_edit(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResponse:
     """Correct a saved hand-by-hand game on the score display: the hands are changed on the phone
-    (undo back, record again) and saved at once as the game's new revision."""
+    (undo back, record again) and saved at once as the game's new revision, through the API's
+    PUT /api/clubs/<slug>/games/<id>/hands."""
     club = club_for(request, slug, organiser=True)
     tg = _table_game(club, key)
     game = tg.game
     if game is None:
         return redirect("table_play", club.slug, tg.key)
-    if request.method == "GET":
-        if game.voided:
-            messages.error(request, _("A void game cannot be edited."))
-            return redirect("game_detail", club.slug, game.pk)
-        edit = {"revision": game.revision, "url": f"/c/{club.slug}/table/{tg.key}/edit/"}
-        return table_play(request, slug, key, edit=edit)
-    body = _json_body(request) or {}
-    revision = body.get("revision")
-    try:
-        if isinstance(revision, bool) or not isinstance(revision, int) or revision < 1:
-            raise ServiceError.one("revision", _("This field is required."))
-        game = services.table_game_edit(
-            tg=tg, user=request.user, hands=body.get("hands"), expected_revision=revision
-        )
-    except ServiceError as e:
-        return _bad(e.errors)
-    messages.success(request, _("Game %(number)s updated.") % {"number": game.number})
-    return JsonResponse({"redirect": f"/c/{club.slug}/games/{game.pk}/"})
+    if game.voided:
+        messages.error(request, _("A void game cannot be edited."))
+        return redirect("game_detail", club.slug, game.pk)
+    edit = {
+        "revision": game.revision,
+        "url": reverse("api:game_hands", args=[club.slug, game.pk]),
+        "done": reverse("game_detail", args=[club.slug, game.pk]),
+    }
+    return table_play(request, slug, key, edit=edit)
 
 
 @require_http_methods(["GET", "POST"])

@@ -3,6 +3,8 @@
 // display counts with table_engine.js) and the queue is sent, in order, when it comes back.
 // The server's answer (the engine's) always replaces the local count. A hand that another phone
 // recorded differently is refused there (409): this phone then takes the server's hands.
+// Everything goes to the typed API (league/api/tables.py) with this page's login session: each
+// request carries the page's CSRF token, and each hand its key as the Idempotency-Key.
 (function () {
   "use strict";
   var boot = JSON.parse(document.getElementById("table-boot").textContent);
@@ -136,9 +138,23 @@
   // --- sending --------------------------------------------------------------------------------
   var sending = false;
 
-  function post(url, body) {
-    return fetch(url, { method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf }, body: JSON.stringify(body) });
+  function send(method, url, body, key) {
+    var headers = { "X-CSRFToken": csrf };
+    if (body) headers["Content-Type"] = "application/json";
+    if (key) headers["Idempotency-Key"] = key;
+    return fetch(url, { method: method, credentials: "same-origin", headers: headers,
+      body: body ? JSON.stringify(body) : undefined });
+  }
+  function post(url, body) { return send("POST", url, body); }
+  function handUrl(index) { return boot.urls.table + "/hands/" + index; }
+  function answerOf(res) {  // {status, body}; a body that is not JSON (a proxy's page) is {}
+    return res.json().catch(function () { return {}; })
+      .then(function (body) { return { status: res.status, body: body || {} }; });
+  }
+  function refusal(answer) {  // the API's words: {"errors": {field: [...]}} or {"detail": "..."}
+    if (answer.status === 401) return L.logged_out;
+    if (answer.status === 403) return L.forbidden;
+    return flatten(answer.body.errors) || L.server_error;
   }
 
   function flush() {
@@ -147,26 +163,26 @@
     sending = true;
     var op = local.queue[0];
     var req = op.op === "hand"
-      ? post(boot.urls.hand, { index: op.index, key: op.key, event: op.event, marks: op.marks })
-      : post(boot.urls.undo, { index: op.index });
-    req.then(function (res) {
-      return res.json().then(function (body) { return { status: res.status, body: body }; });
-    }).then(function (answer) {
+      ? send("PUT", handUrl(op.index), { event: op.event, marks: op.marks }, op.key)
+      : send("DELETE", handUrl(op.index));
+    req.then(answerOf).then(function (answer) {
       sending = false;
       if (answer.status === 200 || answer.status === 201) {
         local.queue.shift();
         server = answer.body;
         if (!local.queue.length) local.hands = serverHands(server);
         message = "";
-      } else if (answer.status === 409 || answer.status === 400) {
+      } else if (answer.status === 409 || answer.status === 422 || answer.status === 400) {
         // Refused (another phone's hand at this index, or the engine's problem): the server's
         // hands are the table's; what was waiting here is dropped.
-        message = flatten(answer.body.errors);
+        message = refusal(answer);
         local.queue = [];
-        return fetch(boot.urls.state, { credentials: "same-origin" }).then(function (r) { return r.json(); })
+        if (answer.body.state) { server = answer.body.state; local.hands = serverHands(server); keep(); render(); return; }
+        return fetch(boot.urls.table, { credentials: "same-origin" }).then(function (r) { return r.json(); })
           .then(function (st) { server = st; local.hands = serverHands(st); keep(); render(); });
       } else {
-        message = L.server_error;
+        // Logged out, no longer allowed, or the server failed: the hands wait here.
+        message = answer.status === 401 || answer.status === 403 ? refusal(answer) : L.server_error;
         keep(); render();
         return;
       }
@@ -464,11 +480,10 @@
       round_wind: wind[Math.max(0, "東南西北".indexOf(st.round.charAt(0)))]
     };
     c.busy = true; c.error = "";
-    post(boot.urls.value, body).then(function (res) {
-      return res.json().then(function (answer) { return { ok: res.ok, body: answer }; });
-    }).then(function (answer) {
+    body.table = boot.state.key;  // the table's own hand rules
+    post(boot.urls.value, body).then(answerOf).then(function (answer) {
       c.busy = false;
-      if (!answer.ok) { c.error = flatten(answer.body.errors); render(); return; }
+      if (answer.status !== 200) { c.error = refusal(answer); render(); return; }
       var v = answer.body;
       w.yakuman = v.yakuman || null;
       w.han = v.yakuman ? null : v.han;
@@ -683,11 +698,11 @@
   });
   $("[data-record]").addEventListener("click", record);
   $("[data-save-edit]").addEventListener("click", function () {
-    post(edit.url, { revision: edit.revision, hands: local.hands.map(function (h) { return { event: h.event, marks: h.marks }; }) })
-      .then(function (res) { return res.json().then(function (body) { return { ok: res.ok, body: body }; }); })
+    send("PUT", edit.url, { revision: edit.revision, hands: local.hands.map(function (h) { return { event: h.event, marks: h.marks }; }) })
+      .then(answerOf)
       .then(function (answer) {
-        if (answer.ok) { window.location.href = answer.body.redirect; return; }
-        message = flatten(answer.body.errors); render();
+        if (answer.status === 200) { window.location.href = edit.done; return; }
+        message = refusal(answer); render();
       })
       .catch(function () { message = L.server_error; render(); });
   });

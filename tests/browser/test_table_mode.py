@@ -230,6 +230,7 @@ def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, s
     assert_points(page, ["23,400", "▲17,100", "20,400", "73,300"])
     page.locator("[data-save-edit]").click()
     page.wait_for_url(f"**/games/{game.pk}/")
+    expect(page.get_by_text(f"第{game.number}半荘を修正しました。")).to_be_visible()
     screenshot("table-corrected-game")
     game.refresh_from_db()
     assert game.revision == 2
