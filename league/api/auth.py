@@ -37,6 +37,11 @@ from league.models.audit import User, audit
 from league.models.memberships import token_revoked
 
 SECRET_PREFIX = "jch_"
+# Writes (by URL name) that a plain member may make: table mode's, where the operation itself
+# decides (league.table.services.may_score: an organiser, a player seated at the table, the
+# evening's named scorer), and the calculator, which stores nothing. Every other write needs an
+# organiser, checked before the body is read.
+SCORING_OPERATIONS = frozenset({"table_start", "hand_put", "table_save", "calculator"})
 PREFIX_LENGTH = 12  # ApiToken.prefix: "jch_" and the secret's first 8 random characters
 MAX_SECRET_LENGTH = 100  # far longer than ours; anything longer is not worth hashing
 
@@ -117,8 +122,7 @@ class TokenAuth(HttpBearer):
         found = token_for_secret(token)
         match = request.resolver_match
         if found is not None and match is not None and "slug" in match.kwargs:
-            writing = request.method not in ("GET", "HEAD", "OPTIONS")
-            _club_for_token(found, match.kwargs["slug"], organiser=writing)
+            _club_for_token(found, match.kwargs["slug"], organiser=_organisers_only(request))
         return found
 
 
@@ -153,8 +157,8 @@ class SessionAuth(NinjaSessionAuth):
         caller = SessionCaller(user=user)
         match = request.resolver_match
         if match is not None and "slug" in match.kwargs:
-            writing = request.method not in ("GET", "HEAD", "OPTIONS")
-            caller.club = _club_for_session(request, match.kwargs["slug"], organiser=writing)
+            organiser = _organisers_only(request)
+            caller.club = _club_for_session(request, match.kwargs["slug"], organiser=organiser)
         return caller
 
 
@@ -174,6 +178,20 @@ def api_club(request: HttpRequest, slug: str, *, organiser: bool = False) -> Clu
             raise AuthorizationError(message=_("Only the club's organisers can change its games."))
         return club
     return _club_for_token(caller, slug, organiser=organiser)
+
+
+def _organisers_only(request: HttpRequest) -> bool:
+    match = request.resolver_match
+    writing = request.method not in ("GET", "HEAD", "OPTIONS")
+    return writing and (match is None or match.url_name not in SCORING_OPERATIONS)
+
+
+def api_is_organiser(request: HttpRequest, club: Club) -> bool:
+    """Whether the caller is one of `club`'s organisers now (or a superuser)."""
+    caller: Any = request.auth  # type: ignore[attr-defined]
+    if isinstance(caller, SessionCaller):
+        return bool(getattr(club, "is_organiser", False))
+    return caller.user.is_superuser or caller.role == Membership.ORGANISER  # type: ignore[no-any-return]
 
 
 def api_user(request: HttpRequest) -> User:

@@ -18,9 +18,15 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from ninja import Field, Header, Path, Schema, Status
-from ninja.errors import HttpError
+from ninja.errors import AuthorizationError, HttpError
 
-from league.api.auth import SessionCaller, api_club, api_user, idempotency_scope
+from league.api.auth import (
+    SessionCaller,
+    api_club,
+    api_is_organiser,
+    api_user,
+    idempotency_scope,
+)
 from league.api.base import (
     IDEMPOTENCY_NAMESPACE,
     MAX_ID,
@@ -119,6 +125,18 @@ def _table(club: Club, key: uuid.UUID) -> TableGame:
     return tg
 
 
+NOT_SCORER = gettext_lazy(
+    "Only the organisers, the evening's scorers and the players at the table can score it."
+)
+
+
+def _scoring(request: HttpRequest, club: Club, tg: TableGame) -> None:
+    """403 unless the caller may enter this table's hands (league.table.services.may_score)."""
+    user = api_user(request)
+    if not services.may_score_table(tg=tg, user=user, organiser=api_is_organiser(request, club)):
+        raise AuthorizationError(message=str(NOT_SCORER))
+
+
 @api.post("/clubs/{slug}/tables", response={200: TableOut, 201: TableOut, **WRITE})
 def table_start(
     request: HttpRequest,
@@ -133,8 +151,9 @@ def table_start(
         ),
     ] = None,
 ) -> Status[dict[str, Any]]:
-    """Start a table game with the players from 起家 and the rules in force on the date."""
-    club = api_club(request, slug, organiser=True)
+    """Start a table game with the players from 起家 and the rules in force on the date: by an
+    organiser, the evening's named scorer, or a member seated among the players."""
+    club = api_club(request, slug)
     date = data.date
     key = _key(request, idempotency_key) or uuid.uuid4()
     existing = TableGame.objects.filter(club=club, key=key).first()
@@ -146,6 +165,14 @@ def table_start(
         raise ApiErrors(
             422, {f"players[{i}]": [str(gettext_lazy("No such member."))] for i in missing}
         )
+    if not services.may_score(
+        club=club,
+        user=api_user(request),
+        date=date,
+        seats=data.players,
+        organiser=api_is_organiser(request, club),
+    ):
+        raise AuthorizationError(message=str(NOT_SCORER))
     version = RulesVersion.in_force(club, date)
     rate = data.rate
     if rate is None and version is not None:
@@ -193,9 +220,11 @@ def hand_put(
         ),
     ],
 ) -> Status[dict[str, Any]]:
-    """Record hand `index` of a running table game; the table after it."""
-    club = api_club(request, slug, organiser=True)
+    """Record hand `index` of a running table game; the table after it. By the table's scorers:
+    an organiser, a player seated at it, or the evening's named scorer (else 403)."""
+    club = api_club(request, slug)
     tg = _table(club, table_key)
+    _scoring(request, club, tg)
     key = _key(request, idempotency_key)
     if key is None:
         raise ApiErrors(422, {"Idempotency-Key": [str(KEY_NEEDED)]})
@@ -215,8 +244,9 @@ def hand_undo(
     request: HttpRequest, slug: Slug, table_key: TableKey, index: HandIndex
 ) -> dict[str, Any]:
     """Undo the last hand (kept in the history, no longer counted); again: nothing happens."""
-    club = api_club(request, slug, organiser=True)
+    club = api_club(request, slug)
     tg = _table(club, table_key)
+    _scoring(request, club, tg)
     try:
         services.hand_undo(tg=tg, user=api_user(request), index=index)
     except ServiceError as e:
@@ -227,8 +257,9 @@ def hand_undo(
 @api.post("/clubs/{slug}/tables/{table_key}/game", response={200: GameOut, **WRITE})
 def table_save(request: HttpRequest, slug: Slug, table_key: TableKey) -> dict[str, Any]:
     """Settle and save the ended game (once: again returns the same game)."""
-    club = api_club(request, slug, organiser=True)
+    club = api_club(request, slug)
     tg = _table(club, table_key)
+    _scoring(request, club, tg)
     try:
         game = services.table_game_save(tg=tg, user=api_user(request))
     except ServiceError as e:

@@ -15,10 +15,12 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.staticfiles import finders
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from league import limits
@@ -29,6 +31,10 @@ from league.models import Club, Member, RulesVersion, TableGame
 from league.recording import breakdown
 from league.recording.forms import WINDS
 from league.table import services
+
+NOT_SCORER = gettext_lazy(
+    "Only the organisers, the evening's scorers and the players at the table can score it."
+)
 
 
 def _table_game(club: Club, key: uuid.UUID) -> TableGame:
@@ -47,8 +53,9 @@ def _version(club: Club, date: Any) -> RulesVersion | None:
 @require_http_methods(["GET", "POST"])
 def table_new(request: HttpRequest, slug: str) -> HttpResponse:
     """Start a game: date, table, rate and the players from 起家 (from a draw card, the record
-    form, or chosen here)."""
-    club = club_for(request, slug, organiser=True)
+    form, or chosen here). An organiser, the evening's named scorers, or a member seated at the
+    table (their own login among the players)."""
+    club = club_for(request, slug)
     data = request.POST if request.method == "POST" else request.GET
     try:
         date = parse_date(data.get("date", ""))
@@ -75,6 +82,14 @@ def table_new(request: HttpRequest, slug: str) -> HttpResponse:
         missing = [i for i, m in enumerate(chosen) if m is None]
         if missing:
             errors = {f"member_{i}": [_("Choose a player.")] for i in missing}
+        elif not services.may_score(
+            club=club,
+            user=request.user,  # type: ignore[arg-type]
+            date=date,
+            seats=[m.pk for m in chosen if m is not None],
+            organiser=club.is_organiser,  # type: ignore[attr-defined]
+        ):
+            errors = {NON_FIELD: [str(NOT_SCORER)]}
         else:
             try:
                 tg = services.table_start(
@@ -142,6 +157,7 @@ def _labels() -> dict[str, Any]:
         "choose_player": _("Choose the player."),
         "server_error": _("The server did not answer; the hands wait here."),
         "logged_out": _("You are logged out: log in again; the hands wait here."),
+        "watching": _("Watching live"),
         "forbidden": _("The server refused this phone: reload the page; the hands wait here."),
         "waiting": _("Offline: %s waiting to be sent (kept on this phone)"),
         "sending": _("Sending…"),
@@ -231,8 +247,15 @@ def _labels() -> dict[str, Any]:
 def table_play(
     request: HttpRequest, slug: str, key: uuid.UUID, edit: dict[str, Any] | None = None
 ) -> HttpResponse:
-    club = club_for(request, slug, organiser=True)
+    """The score display. The table's scorers (services.may_score) enter hands; everyone else
+    in the club watches it, read-only, following the table live."""
+    club = club_for(request, slug)
     tg = _table_game(club, key)
+    watch = edit is None and not services.may_score_table(
+        tg=tg,
+        user=request.user,  # type: ignore[arg-type]
+        organiser=club.is_organiser,  # type: ignore[attr-defined]
+    )
     members = services.seat_members(tg)
     players = [
         {"id": str(pk), "name": members[pk].name, "wind": WINDS[i]} for i, pk in enumerate(tg.seats)
@@ -244,7 +267,9 @@ def table_play(
             "club": club,
             "tg": tg,
             "labels": _labels(),
+            "watch": watch,
             "boot": {
+                "watch": watch,
                 "players": players,
                 "state": services.state_json(tg),
                 **_rules_view(tg),
@@ -284,9 +309,16 @@ def table_edit(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def table_finish(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResponse:
-    """The ended game in the existing preview (settled from the hands on the server), then save."""
-    club = club_for(request, slug, organiser=True)
+    """The ended game in the existing preview (settled from the hands on the server), then save:
+    by the table's scorers (services.may_score)."""
+    club = club_for(request, slug)
     tg = _table_game(club, key)
+    if not services.may_score_table(
+        tg=tg,
+        user=request.user,  # type: ignore[arg-type]
+        organiser=club.is_organiser,  # type: ignore[attr-defined]
+    ):
+        raise PermissionDenied
     if tg.game_id is not None:
         return redirect("game_detail", club.slug, tg.game_id)
     try:
@@ -348,3 +380,33 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = "/"
     return response
+
+
+@require_http_methods(["GET", "POST"])
+def table_scorers(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser names the evening's scorers: members who may enter the hands at any table
+    of the day in table mode (beside the players seated at each table)."""
+    club = club_for(request, slug, organiser=True)
+    data = request.POST if request.method == "POST" else request.GET
+    try:
+        date = parse_date(data.get("date", ""))
+    except ValueError:
+        date = today()
+    choices = services.scorer_choices(club)
+    errors: list[str] = []
+    if request.method == "POST":
+        by_pk = {str(m.pk): m for m in choices}
+        chosen = [by_pk[v] for v in request.POST.getlist("scorers") if v in by_pk]
+        try:
+            services.scorers_set(club=club, user=request.user, date=date, members=chosen)  # type: ignore[arg-type]
+        except ServiceError as e:
+            errors = [str(m) for problems in e.errors.values() for m in problems]
+        else:
+            messages.success(request, _("The evening's scorers are saved."))
+            return redirect(reverse("table_scorers", args=[club.slug]) + f"?date={date}")
+    named = {m.pk for m in services.scorers_of(club=club, date=date)}
+    return render(
+        request,
+        "league/table/scorers.html",
+        {"club": club, "date": date, "choices": choices, "named": named, "errors": errors},
+    )

@@ -20,8 +20,9 @@
   // --- what is kept ---------------------------------------------------------------------------
   // hands: [{index, key, event, marks}] as this phone knows them; queue: ops not yet answered.
   var edit = boot.edit || null;  // correcting a saved game: nothing is sent until "save"
+  var watch = !!boot.watch;  // a member watching: the server's hands only, nothing entered
   var saved = null;
-  try { saved = edit ? null : JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (e) { saved = null; }
+  try { saved = edit || watch ? null : JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (e) { saved = null; }
   var local = saved || { hands: [], queue: [] };
   var server = boot.state;
   if (!saved || (!local.queue.length)) local.hands = serverHands(server);
@@ -30,7 +31,7 @@
   function serverHands(st) {
     return st.hands.map(function (h) { return { index: h.index, key: h.key, event: h.event, marks: h.marks }; });
   }
-  function keep() { if (!edit) localStorage.setItem(storeKey, JSON.stringify(local)); }
+  function keep() { if (!edit && !watch) localStorage.setItem(storeKey, JSON.stringify(local)); }
   function uuid() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".replace(/[xy]/g, function (c) {
@@ -579,7 +580,7 @@
     });
     var pending = local.queue.filter(function (op) { return op.op === "hand"; }).length;
     var sync = $("[data-sync]");
-    sync.textContent = edit ? L.editing : local.queue.length
+    sync.textContent = watch ? L.watching : edit ? L.editing : local.queue.length
       ? (sending ? L.sending : L.waiting.replace("%s", pending || local.queue.length))
       : L.synced;
     sync.className = "sync " + (local.queue.length ? "waiting" : "ok");
@@ -711,6 +712,29 @@
   });
   window.addEventListener("online", flush);
   setInterval(function () { if (local.queue.length) flush(); }, 5000);
+
+  // --- following the table ---------------------------------------------------------------------
+  // While online with nothing waiting here, the server's hands are read every 2 s: another
+  // phone's hand (or a watcher's view of the scorer's) shows within 2 s.
+  var polling = false;
+  function sameHands(a, b) {
+    return a.length === b.length && a.every(function (h, i) { return h.key === b[i].key; });
+  }
+  function follow() {
+    if (edit || polling || sending || local.queue.length || navigator.onLine === false) return;
+    if (document.visibilityState === "hidden") return;
+    polling = true;
+    fetch(boot.urls.table, { credentials: "same-origin" }).then(function (res) {
+      return res.ok ? res.json() : null;
+    }).then(function (st) {
+      polling = false;
+      if (!st || sending || local.queue.length) return;  // a hand was entered meanwhile
+      var changed = !server || !sameHands(server.hands, st.hands) || server.saved_game !== st.saved_game;
+      server = st;
+      if (changed) { local.hands = serverHands(st); keep(); render(); }
+    }).catch(function () { polling = false; });
+  }
+  setInterval(follow, 2000);
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch(function () {});
   }
