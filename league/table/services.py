@@ -358,6 +358,13 @@ def _engine_error(e: scoring.InputError) -> ServiceError:
     return ServiceError(fields)
 
 
+def hand_name(round_label: str, honba: int) -> str:
+    """A hand as the players say it: 南3局 1本場 (東1局 with no honba)."""
+    if honba:
+        return _("Hand %(round)s, %(honba)s honba") % {"round": round_label, "honba": honba}
+    return _("Hand %(round)s") % {"round": round_label}
+
+
 def _lock(tg: TableGame) -> TableGame:
     lock_club(tg.club_id)
     return TableGame.objects.select_for_update().get(pk=tg.pk)
@@ -394,10 +401,10 @@ def hand_record(
             raise HandConflict.one(
                 "index",
                 _(
-                    "Hand %(number)s was recorded differently on another phone. "
-                    "Reload the table to see it."
+                    "%(hand)s was recorded differently on another phone: keep the table's "
+                    "hand, or enter this one again."
                 )
-                % {"number": index + 1},
+                % {"hand": hand_name(there.round, there.honba)},
             )
         if index > len(hands):
             raise ServiceError.one(

@@ -158,6 +158,15 @@ def _labels() -> dict[str, Any]:
         "server_error": _("The server did not answer; the hands wait here."),
         "logged_out": _("You are logged out: log in again; the hands wait here."),
         "watching": _("Watching live"),
+        "hand_name": _("Hand %(round)s"),
+        "hand_name_honba": _("Hand %(round)s, %(honba)s honba"),
+        "conflict": _(
+            "%(hand)s was recorded differently on another phone. The table shows its hand; "
+            "yours is kept below until you choose."
+        ),
+        "enter_mine_confirm": _(
+            "Undo the table's hand (and any after it) and send this phone's instead?"
+        ),
         "forbidden": _("The server refused this phone: reload the page; the hands wait here."),
         "waiting": _("Offline: %s waiting to be sent (kept on this phone)"),
         "sending": _("Sending…"),

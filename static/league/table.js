@@ -173,6 +173,21 @@
         server = answer.body;
         if (!local.queue.length) local.hands = serverHands(server);
         message = "";
+      } else if (answer.status === 409 && op.op === "hand" && answer.body.state) {
+        // Another phone recorded this hand differently. The table's hands are shown, and this
+        // phone's version is kept beside them until the player keeps the table's or enters
+        // this one again: nothing is dropped without them seeing it.
+        var st = answer.body.state, theirs = st.hands[op.index];
+        local.conflict = {
+          index: op.index, round: theirs ? theirs.round : "", honba: theirs ? theirs.honba : 0,
+          theirs: theirs ? theirs.event : null,
+          mine: local.queue.filter(function (q) { return q.op === "hand" && q.index >= op.index; })
+            .map(function (q) { return { event: q.event, marks: q.marks }; })
+        };
+        message = "";
+        local.queue = [];
+        server = st; local.hands = serverHands(st); keep(); render();
+        return;
       } else if (answer.status === 409 || answer.status === 422 || answer.status === 400) {
         // Refused (another phone's hand at this index, or the engine's problem): the server's
         // hands are the table's; what was waiting here is dropped.
@@ -193,6 +208,36 @@
       sending = false;
       render();  // offline: the queue waits for the signal
     });
+  }
+
+  function handName(round, honba) {
+    return (honba ? L.hand_name_honba : L.hand_name).replace("%(round)s", round).replace("%(honba)s", honba);
+  }
+  function keepTables() { local.conflict = null; keep(); render(); }
+  function enterMineAgain() {
+    // The table's hands from the conflicting one on are undone (kept in its history), then
+    // this phone's are sent in their place.
+    var c = local.conflict;
+    if (!c) return;
+    for (var i = local.hands.length - 1; i >= c.index; i--) local.queue.push({ op: "undo", index: i });
+    local.hands = local.hands.slice(0, c.index);
+    c.mine.forEach(function (h) {
+      var op = { op: "hand", index: local.hands.length, key: uuid(), event: h.event, marks: h.marks };
+      local.hands.push({ index: op.index, key: op.key, event: op.event, marks: op.marks });
+      local.queue.push(op);
+    });
+    local.conflict = null;
+    keep(); render(); flush();
+  }
+  function drawConflict() {
+    var box = $("[data-conflict]");
+    if (!box) return;
+    var c = local.conflict;
+    box.hidden = !c || watch;
+    if (!c) return;
+    $("[data-conflict-text]", box).textContent = L.conflict.replace("%(hand)s", handName(c.round, c.honba));
+    $("[data-conflict-theirs]", box).textContent = c.theirs ? describe(c.theirs) : "";
+    $("[data-conflict-mine]", box).textContent = c.mine.map(function (h) { return describe(h.event); }).join(" / ");
   }
 
   function flatten(errors) {
@@ -584,6 +629,7 @@
       ? (sending ? L.sending : L.waiting.replace("%s", pending || local.queue.length))
       : L.synced;
     sync.className = "sync " + (local.queue.length ? "waiting" : "ok");
+    drawConflict();
     $("[data-message]").textContent = message;
     $("[data-message]").hidden = !message;
     $$("[data-result]").forEach(function (b) {
@@ -706,6 +752,10 @@
         message = refusal(answer); render();
       })
       .catch(function () { message = L.server_error; render(); });
+  });
+  $("[data-keep-table]").addEventListener("click", keepTables);
+  $("[data-enter-mine]").addEventListener("click", function () {
+    if (window.confirm(L.enter_mine_confirm)) enterMineAgain();
   });
   $("[data-undo]").addEventListener("click", function () {
     if (window.confirm(L.undo_confirm)) undo();

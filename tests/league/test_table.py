@@ -222,7 +222,7 @@ def test_the_phone_records_through_the_api_with_its_session(organiser_client, tg
     assert again.status_code == 200 and again.json()["next_index"] == 1
     conflict = put_hand(organiser_client, club, tg, 0, {"result": "draw"}, str(uuid.uuid4()))
     assert conflict.status_code == 409
-    assert conflict.json()["errors"]["index"]
+    assert "東1局は別の端末で違う内容が記録されています" in conflict.json()["errors"]["index"][0]
     assert conflict.json()["state"]["hands"][0]["event"] == draw  # the table's hand, to take
     bad = put_hand(organiser_client, club, tg, 1, [], str(uuid.uuid4()))
     assert bad.status_code == 422 and bad.json()["errors"]
