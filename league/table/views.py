@@ -158,6 +158,7 @@ def _labels() -> dict[str, Any]:
         "server_error": _("The server did not answer; the hands wait here."),
         "logged_out": _("You are logged out: log in again; the hands wait here."),
         "watching": _("Watching live"),
+        "win_pay": _("This win:"),
         "hand_name": _("Hand %(round)s"),
         "hand_name_honba": _("Hand %(round)s, %(honba)s honba"),
         "conflict": _(

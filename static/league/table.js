@@ -331,6 +331,17 @@
         b.dataset.fu = fu; fuRow.appendChild(b);
       });
     }
+    // What this win pays, right beside the han and fu (the scoreboard's preview, honba and
+    // sticks included), once the hand is complete.
+    var moves = preview(view().state);
+    var mine = moves ? moves[players.indexOf(id)] : 0;
+    if (mine > 0) {
+      var pay = document.createElement("p");
+      pay.className = "win-pay";
+      pay.dataset.winPay = "";
+      pay.textContent = L.win_pay + " " + signed(mine);
+      box.appendChild(pay);
+    }
     var marks = row("marks");
     if (boot.marks.ippatsu) marks.appendChild(button(L.ippatsu, w.ippatsu, function () { w.ippatsu = !w.ippatsu; }, "ippatsu"));
     marks.appendChild(button(L.called, w.called, function () { w.called = !w.called; }, "called"));

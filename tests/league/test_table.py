@@ -410,3 +410,15 @@ def test_a_saved_table_games_history_says_how_it_was_recorded(
     history = page.content.decode().split("<h2>履歴</h2>", 1)[1]
     assert "局ごとに記録（点数係）" in history
     assert "変更" not in history
+
+
+def test_the_save_preview_shows_the_settlement_breakdown(organiser_client, tg, members, club):
+    """As the record form: return, oka, uma, chombo, chips and yen, step by step (issue 41, 3)."""
+    a = ids(members)[0]
+    record_all(tg, None, [({"result": "chombo", "player": a}, {}), *game_hands(members)])
+    page = organiser_client.get(f"/c/{club.slug}/table/{tg.key}/finish/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'class="breakdown-table"' in html
+    for step in ("返し", "ウマ", "オカ", "チョンボ", "チップ", "収支"):
+        assert f'<th scope="row" class="wrap">{step}' in html, step
