@@ -4,7 +4,9 @@ other clients. The schema is at /api/openapi.json.
 Reads use the same selectors as the pages; writes go through the same services as the web form
 (league.recording.services), so a game recorded here is validated, settled and audited exactly like one typed
 on the page. Requests carry `Authorization: Bearer <token>` (league.api.auth); the club is always
-in the URL and must be the token's, else 404 as on the web.
+in the URL and must be the token's, else 404 as on the web. The site's own pages (table mode on
+the phone) call the same operations with the browser's login session and its CSRF token
+(`X-CSRFToken`); a write without it is a 403.
 
 Errors: 401 without a live token, 404 for anything outside the token's club, 403 for a write by a
 token whose user is no longer an organiser, 422 `{"errors": {field: [messages]}}` for bad input
@@ -28,7 +30,7 @@ from ninja import Field, NinjaAPI, Path, Router, Schema
 from ninja.errors import AuthenticationError, ValidationError
 from pydantic import AfterValidator, StrictInt, StringConstraints
 
-from league.api.auth import TokenAuth
+from league.api.auth import SessionAuth, TokenAuth
 from league.core.errors import NON_FIELD
 from league.standings import stats
 
@@ -113,7 +115,7 @@ api = JanchoApi(
     version="1",
     description=__doc__ or "",
     urls_namespace="api",
-    auth=TokenAuth(),
+    auth=[TokenAuth(), SessionAuth()],
     docs_url=None,  # the schema is enough; a docs page would load scripts from elsewhere
     default_router=Router(by_alias=True),  # chip events say "from", a Python keyword
 )

@@ -1,7 +1,8 @@
 """/api/clubs/<slug>/calculator: the point calculator (issue 23). A winning hand's tiles to its
 han, fu (or yakuman), yaku and points under the club's rules in force on a date: its hand rules
 (切り上げ満貫, 数え役満, double yakuman) and its hand options (喰いタン, 赤ドラ, 後付け). Nothing is
-stored.
+stored. With `table` (a table game's key), the table's own hand rules are used, as kept when
+it started: table mode's 牌から計算 on the phone.
 
 Bad input (tiles that cannot be read, a hand that is not a winning hand, a wrong type) is a 400
 `{"errors": {field: [messages]}}` naming the field.
@@ -10,9 +11,11 @@ Bad input (tiles that cannot be read, a hand that is not a winning hand, a wrong
 from __future__ import annotations
 
 import datetime
+import uuid
 from typing import Any, Literal
 
 from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 from ninja import Field, Schema
@@ -20,7 +23,7 @@ from ninja import Field, Schema
 from league.api.auth import api_club
 from league.api.base import READ, ApiErrors, Errors, Slug, _text, api
 from league.core.errors import ServiceError
-from league.models import RulesVersion
+from league.models import RulesVersion, TableGame
 from league.table import services
 
 Tiles = _text(40, min_length=1)
@@ -36,6 +39,11 @@ class MeldIn(Schema):
 class CalculatorIn(Schema):
     date: datetime.date | None = Field(
         None, description="The rules in force on this date are used; today if left out."
+    )
+    table: uuid.UUID | None = Field(
+        None,
+        description="A table game's key: its hand rules and its rules version's options are "
+        "used (the date is then not read).",
     )
     tiles: Tiles = Field(
         description="The closed tiles with the winning tile, in Tenhou's one-line notation: "
@@ -85,12 +93,17 @@ class CalculatorOut(Schema):
 def calculator(request: HttpRequest, slug: Slug, data: CalculatorIn) -> dict[str, Any]:
     """Value a winning hand from its tiles under the club's rules and hand options."""
     club = api_club(request, slug)
-    date = data.date or timezone.localdate()
-    version = RulesVersion.in_force(club, date)
-    if version is None:
-        raise ApiErrors(400, {"date": [str(NO_RULES)]})
-    body = data.model_dump(exclude={"date"})
+    body = data.model_dump(exclude={"date", "table"})
     try:
+        if data.table is not None:
+            tg = get_object_or_404(
+                TableGame.objects.select_related("rules_version"), club=club, key=data.table
+            )
+            return services.hand_value(tg=tg, data=body)
+        date = data.date or timezone.localdate()
+        version = RulesVersion.in_force(club, date)
+        if version is None:
+            raise ApiErrors(400, {"date": [str(NO_RULES)]})
         return services.club_hand_value(version=version, data=body)
     except ServiceError as e:
         raise ApiErrors(400, {k: [str(m) for m in v] for k, v in e.errors.items()}) from None

@@ -20,7 +20,7 @@ from ninja import Header, Status
 from ninja.errors import HttpError
 
 import scoring
-from league.api.auth import api_club
+from league.api.auth import api_club, api_user, idempotency_scope
 from league.api.base import (
     CHOOSE_PLAYER,
     GAME_CHANGED,
@@ -46,7 +46,7 @@ from league.api.schemas import (
     _game_detail,
 )
 from league.core.errors import NON_FIELD, ServiceError
-from league.models import ApiToken, Club, Game, Member, RulesVersion
+from league.models import Club, Game, Member, RulesVersion
 from league.recording import services
 from league.recording.forms import (
     BAD_NUMBER,
@@ -78,8 +78,7 @@ def game_record(
     ] = None,
 ) -> Status[dict[str, Any]]:
     club = api_club(request, slug, organiser=True)
-    token: ApiToken = request.auth  # type: ignore[attr-defined]
-    key = _submission_key(token, idempotency_key)
+    key = _submission_key(idempotency_scope(request), idempotency_key)
     digest = _body_digest(data) if key is not None else ""
     if key is not None:
         existing = Game.objects.filter(club=club, submission_key=key).values(
@@ -104,7 +103,10 @@ def game_record(
     )
     with _service_errors(data.players, club):
         game = services.game_record(
-            club=club, user=token.user, data=game_input, confirm_duplicate=data.confirm_duplicate
+            club=club,
+            user=api_user(request),
+            data=game_input,
+            confirm_duplicate=data.confirm_duplicate,
         )
     if game.submission_hash != digest:  # a concurrent request with the same key won the race
         return Status(200, _replayed(club, game.pk, game.submission_hash, digest))
@@ -179,10 +181,9 @@ def game_update(
 def game_void(request: HttpRequest, slug: Slug, game_id: GameId, data: VoidIn) -> dict[str, Any]:
     """Void a game: it stays, marked void, and counts nowhere. `revision` guards like an edit."""
     club, game = _game_to_change(request, slug, game_id, data.revision)
-    token: ApiToken = request.auth  # type: ignore[attr-defined]
     try:
         services.game_void(
-            game=game, user=token.user, reason=data.reason, expected_revision=data.revision
+            game=game, user=api_user(request), reason=data.reason, expected_revision=data.revision
         )
     except ServiceError as e:
         raise _conflict_or_invalid(e, game, None) from None
@@ -325,10 +326,10 @@ def _default_rate(club: Club, date: datetime.date) -> str:
     return _first_rate(version.rules) if version is not None else ""
 
 
-def _submission_key(token: ApiToken, key: str | None) -> uuid.UUID | None:
+def _submission_key(scope: str, key: str | None) -> uuid.UUID | None:
     if key is None or not key.strip():
         return None
-    return uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{token.pk}:{key}")
+    return uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{scope}:{key}")
 
 
 def _members_for_edit(club: Club, game: Game) -> list[Member]:
@@ -367,11 +368,10 @@ def _edit(
     players: Sequence[PlayerIn] | None,
     confirm_duplicate: bool = False,
 ) -> dict[str, Any]:
-    token: ApiToken = request.auth  # type: ignore[attr-defined]
     try:
         services.game_edit(
             game=game,
-            user=token.user,
+            user=api_user(request),
             data=data,
             expected_revision=revision,
             confirm_duplicate=confirm_duplicate,

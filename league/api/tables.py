@@ -12,13 +12,21 @@ import datetime
 import uuid
 from typing import Annotated, Any
 
+from django.contrib import messages
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from ninja import Field, Header, Path, Schema, Status
-from ninja.errors import HttpError
+from ninja.errors import AuthorizationError, HttpError
 
-from league.api.auth import api_club
+from league.api.auth import (
+    SessionCaller,
+    api_club,
+    api_is_organiser,
+    api_user,
+    idempotency_scope,
+)
 from league.api.base import (
     IDEMPOTENCY_NAMESPACE,
     MAX_ID,
@@ -33,7 +41,7 @@ from league.api.base import (
 )
 from league.api.schemas import GameOut, _game_detail
 from league.core.errors import NON_FIELD, ServiceError
-from league.models import ApiToken, Club, Game, Member, RulesVersion, TableGame
+from league.models import Club, Game, Member, RulesVersion, TableGame
 from league.table import services
 from league.table.services import HandConflict
 
@@ -92,6 +100,11 @@ class TableOut(Schema):
     hands: list[HandOut]
 
 
+class HandConflictOut(Schema):
+    errors: dict[str, list[str]]
+    state: TableOut = Field(description="The table as the server has it: the other phone's hand.")
+
+
 class HandsEditIn(Schema):
     revision: int = Field(ge=1, le=MAX_REVISION, description="The game's revision being edited.")
     hands: list[HandIn] = Field(min_length=1, max_length=MAX_HANDS)
@@ -101,18 +114,27 @@ def _errors(e: ServiceError) -> dict[str, list[str]]:
     return {k: [str(m) for m in v] for k, v in e.errors.items()}
 
 
-def _token(request: HttpRequest) -> ApiToken:
-    return request.auth  # type: ignore[attr-defined,no-any-return]
-
-
-def _key(token: ApiToken, key: str | None) -> uuid.UUID | None:
-    return uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{token.pk}:table:{key}") if key else None
+def _key(request: HttpRequest, key: str | None) -> uuid.UUID | None:
+    scope = idempotency_scope(request)
+    return uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{scope}:table:{key}") if key else None
 
 
 def _table(club: Club, key: uuid.UUID) -> TableGame:
     tg = get_object_or_404(TableGame.objects.select_related("rules_version"), club=club, key=key)
     tg.club = club
     return tg
+
+
+NOT_SCORER = gettext_lazy(
+    "Only the organisers, the evening's scorers and the players at the table can score it."
+)
+
+
+def _scoring(request: HttpRequest, club: Club, tg: TableGame) -> None:
+    """403 unless the caller may enter this table's hands (league.table.services.may_score)."""
+    user = api_user(request)
+    if not services.may_score_table(tg=tg, user=user, organiser=api_is_organiser(request, club)):
+        raise AuthorizationError(message=str(NOT_SCORER))
 
 
 @api.post("/clubs/{slug}/tables", response={200: TableOut, 201: TableOut, **WRITE})
@@ -125,15 +147,15 @@ def table_start(
         Header(
             alias="Idempotency-Key",
             max_length=200,
-            description="The same key twice from the same token starts one table game.",
+            description="The same key twice from the same token (or login) starts one table game.",
         ),
     ] = None,
 ) -> Status[dict[str, Any]]:
-    """Start a table game with the players from 起家 and the rules in force on the date."""
-    club = api_club(request, slug, organiser=True)
-    token = _token(request)
+    """Start a table game with the players from 起家 and the rules in force on the date: by an
+    organiser, the evening's named scorer, or a member seated among the players."""
+    club = api_club(request, slug)
     date = data.date
-    key = _key(token, idempotency_key) or uuid.uuid4()
+    key = _key(request, idempotency_key) or uuid.uuid4()
     existing = TableGame.objects.filter(club=club, key=key).first()
     if existing is not None:
         return Status(200, services.state_json(existing))
@@ -143,6 +165,14 @@ def table_start(
         raise ApiErrors(
             422, {f"players[{i}]": [str(gettext_lazy("No such member."))] for i in missing}
         )
+    if not services.may_score(
+        club=club,
+        user=api_user(request),
+        date=date,
+        seats=data.players,
+        organiser=api_is_organiser(request, club),
+    ):
+        raise AuthorizationError(message=str(NOT_SCORER))
     version = RulesVersion.in_force(club, date)
     rate = data.rate
     if rate is None and version is not None:
@@ -150,7 +180,7 @@ def table_start(
     try:
         tg = services.table_start(
             club=club,
-            user=token.user,
+            user=api_user(request),
             key=key,
             date=date,
             members=[found[pk] for pk in data.players],
@@ -170,7 +200,7 @@ def table_detail(request: HttpRequest, slug: Slug, table_key: TableKey) -> dict[
 
 @api.put(
     "/clubs/{slug}/tables/{table_key}/hands/{index}",
-    response={200: TableOut, 201: TableOut, **WRITE},
+    response={200: TableOut, 201: TableOut, **WRITE, 409: HandConflictOut},
 )
 def hand_put(
     request: HttpRequest,
@@ -190,19 +220,20 @@ def hand_put(
         ),
     ],
 ) -> Status[dict[str, Any]]:
-    """Record hand `index` of a running table game; the table after it."""
-    club = api_club(request, slug, organiser=True)
+    """Record hand `index` of a running table game; the table after it. By the table's scorers:
+    an organiser, a player seated at it, or the evening's named scorer (else 403)."""
+    club = api_club(request, slug)
     tg = _table(club, table_key)
-    token = _token(request)
-    key = _key(token, idempotency_key)
+    _scoring(request, club, tg)
+    key = _key(request, idempotency_key)
     if key is None:
         raise ApiErrors(422, {"Idempotency-Key": [str(KEY_NEEDED)]})
     try:
         _hand, created = services.hand_record(
-            tg=tg, user=token.user, index=index, key=key, event=data.event, marks=data.marks
+            tg=tg, user=api_user(request), index=index, key=key, event=data.event, marks=data.marks
         )
     except HandConflict as e:
-        raise ApiErrors(409, _errors(e)) from None
+        raise ApiErrors(409, _errors(e), {"state": services.state_json(tg)}) from None
     except ServiceError as e:
         raise ApiErrors(422, _errors(e)) from None
     return Status(201 if created else 200, services.state_json(tg))
@@ -213,10 +244,11 @@ def hand_undo(
     request: HttpRequest, slug: Slug, table_key: TableKey, index: HandIndex
 ) -> dict[str, Any]:
     """Undo the last hand (kept in the history, no longer counted); again: nothing happens."""
-    club = api_club(request, slug, organiser=True)
+    club = api_club(request, slug)
     tg = _table(club, table_key)
+    _scoring(request, club, tg)
     try:
-        services.hand_undo(tg=tg, user=_token(request).user, index=index)
+        services.hand_undo(tg=tg, user=api_user(request), index=index)
     except ServiceError as e:
         raise ApiErrors(409, _errors(e)) from None
     return services.state_json(tg)
@@ -225,10 +257,11 @@ def hand_undo(
 @api.post("/clubs/{slug}/tables/{table_key}/game", response={200: GameOut, **WRITE})
 def table_save(request: HttpRequest, slug: Slug, table_key: TableKey) -> dict[str, Any]:
     """Settle and save the ended game (once: again returns the same game)."""
-    club = api_club(request, slug, organiser=True)
+    club = api_club(request, slug)
     tg = _table(club, table_key)
+    _scoring(request, club, tg)
     try:
-        game = services.table_game_save(tg=tg, user=_token(request).user)
+        game = services.table_game_save(tg=tg, user=api_user(request))
     except ServiceError as e:
         raise ApiErrors(422, _errors(e)) from None
     return _game_detail(club, game.pk)
@@ -272,12 +305,15 @@ def game_hands_edit(
             },
         )
     try:
-        services.table_game_edit(
+        game = services.table_game_edit(
             tg=tg,
-            user=_token(request).user,
+            user=api_user(request),
             hands=[h.model_dump() for h in data.hands],
             expected_revision=data.revision,
         )
     except ServiceError as e:
         raise ApiErrors(422, _errors(e)) from None
+    if isinstance(request.auth, SessionCaller):  # type: ignore[attr-defined]
+        # The score display's save: said on the game's page, which the phone opens next.
+        messages.success(request, _("Game %(number)s updated.") % {"number": game.number})
     return _game_detail(club, game.pk)

@@ -7,10 +7,10 @@ import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Subquery
 
 from league.draw.algorithm import Pair, pair
-from league.models import Club, Day, Member, Result, RulesVersion, Season
+from league.models import Club, Day, Member, Result, RulesVersion, Season, TableGame
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
 
 WINDS = ("東", "南", "西", "北")
@@ -58,7 +58,9 @@ def day_attendance(day: Day | None) -> list[Attendance]:
 
 
 def current_rounds(day: Day | None) -> list[RoundView]:
-    """Each round of the day at its latest revision, with its tables and seats (3 queries)."""
+    """Each round of the day at its latest revision, with its tables and seats (3 queries).
+    Each table carries `running_table`: the key of the table game being scored hand by hand
+    for it (league.table), not saved yet, or None."""
     if day is None:
         return []
     latest = {
@@ -72,7 +74,11 @@ def current_rounds(day: Day | None) -> list[RoundView]:
     ]
     views = {r.pk: RoundView(r) for r in rounds}
     tables: dict[int, TableView] = {}
-    for table in DrawTable.objects.filter(round__in=rounds).order_by("round", "position"):
+    running = TableGame.objects.filter(draw_table=OuterRef("pk"), game=None).order_by("-pk")
+    found = DrawTable.objects.filter(round__in=rounds).annotate(
+        running_table=Subquery(running.values("key")[:1])
+    )
+    for table in found.order_by("round", "position"):
         tables[table.pk] = TableView(table, [])
         views[table.round_id].tables.append(tables[table.pk])
     seats = DrawSeat.objects.filter(round__in=rounds).select_related("member")

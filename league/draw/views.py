@@ -110,7 +110,11 @@ def _record_url(club: Club, date: datetime.date, tv: sel.TableView) -> str:
 
 
 def _table_url(club: Club, date: datetime.date, tv: sel.TableView) -> str:
-    """The same table started in table mode (点数係, league.table): hand by hand on one phone."""
+    """The same table started in table mode (点数係, league.table): hand by hand on one phone;
+    once started, that table game (a second phone, a seated player, a watcher)."""
+    running = getattr(tv.table, "running_table", None)
+    if running is not None:
+        return reverse("table_play", args=[club.slug, running])
     query = _record_url(club, date, tv).partition("?")[2]
     return reverse("table_new", args=[club.slug]) + "?" + query
 

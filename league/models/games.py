@@ -25,6 +25,11 @@ class Day(models.Model):
     attendees = models.ManyToManyField(
         Member, blank=True, related_name="days_attended", verbose_name=_("attendees")
     )
+    # 点数係 of the evening (league.table.services.scorers_set): members the organiser names to
+    # enter hands at any table of the day, beside the players seated at a table.
+    scorers = models.ManyToManyField(
+        Member, blank=True, related_name="days_scoring", verbose_name=_("scorers")
+    )
     # The rules version the day's money (fees, shūgi, yen unit, surcharge) is settled under, once
     # a re-settle has fixed it; until then the version of the day's games (league.money.day_rules).
     rules_version = models.ForeignKey(

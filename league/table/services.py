@@ -20,14 +20,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 import scoring
 from league import limits
 from league.core import names
+from league.core.actions import action
 from league.core.errors import NON_FIELD, ServiceError, problem_message
 from league.core.locks import for_update, lock_club
-from league.models import Game, Hand, HandStat, Member, OnlineLog, RulesVersion, TableGame
+from league.models import Day, Game, Hand, HandStat, Member, OnlineLog, RulesVersion, TableGame
 from league.models.audit import User, audit
 from league.models.clubs import Club
 from league.models.hands import renamed_event
@@ -208,6 +210,66 @@ def table_start(
         return existing
 
 
+# --- who scores ------------------------------------------------------------------------------
+
+
+def may_score(
+    *, club: Club, user: User, date: datetime.date, seats: Sequence[int], organiser: bool
+) -> bool:
+    """Whether `user` may enter the hands of a table of `club` on `date` seating `seats` (member
+    ids): an organiser; a member whose login is linked to one of the seated players; a member
+    the organiser named as a scorer of that evening (Day.scorers). Everyone else in the club
+    may watch. One query at most."""
+    if organiser or getattr(user, "is_superuser", False):
+        return True
+    if not getattr(user, "pk", None):
+        return False
+    seated = Q(pk__in=list(seats))
+    named = Q(days_scoring__club=club, days_scoring__date=date)
+    return Member.objects.filter(seated | named, club=club, user=user).exists()
+
+
+def may_score_table(*, tg: TableGame, user: User, organiser: bool) -> bool:
+    return may_score(club=tg.club, user=user, date=tg.date, seats=tg.seats, organiser=organiser)
+
+
+def scorer_choices(club: Club) -> list[Member]:
+    """The members who can be named scorers: those with a login."""
+    members = Member.objects.filter(club=club, merged_into=None, user__isnull=False, is_active=True)
+    return sorted(members, key=lambda m: m.kana or m.name)
+
+
+def scorers_of(*, club: Club, date: datetime.date) -> list[Member]:
+    return list(Member.objects.filter(days_scoring__club=club, days_scoring__date=date))
+
+
+def scorers_set(
+    *, club: Club, user: User, date: datetime.date, members: Sequence[Member]
+) -> list[Member]:
+    """Name the evening's scorers (replacing those named before), audited."""
+    if (problem := limits.date_problem(date)) is not None:
+        raise ServiceError.one("date", problem)
+    for member in members:
+        if member.club_id != club.pk or member.user_id is None:
+            raise ServiceError.one("scorers", _("Choose members who can log in."))
+    with action():
+        lock_club(club.pk)
+        day, _created = Day.objects.get_or_create(club=club, date=date)
+        before = sorted(day.scorers.values_list("pk", flat=True))
+        after = sorted(m.pk for m in members)
+        if before != after:
+            day.scorers.set(members)
+            audit(
+                club=club,
+                actor=user,
+                action="day.scorers",
+                target=f"day:{day.pk}",
+                before={"scorers": before},
+                after={"scorers": after},
+            )
+    return list(members)
+
+
 # --- one hand --------------------------------------------------------------------------------
 
 
@@ -298,6 +360,13 @@ def _engine_error(e: scoring.InputError) -> ServiceError:
     return ServiceError(fields)
 
 
+def hand_name(round_label: str, honba: int) -> str:
+    """A hand as the players say it: 南3局 1本場 (東1局 with no honba)."""
+    if honba:
+        return _("Hand %(round)s, %(honba)s honba") % {"round": round_label, "honba": honba}
+    return _("Hand %(round)s") % {"round": round_label}
+
+
 def _lock(tg: TableGame) -> TableGame:
     lock_club(tg.club_id)
     return for_update(TableGame.objects).get(pk=tg.pk)
@@ -334,10 +403,10 @@ def hand_record(
             raise HandConflict.one(
                 "index",
                 _(
-                    "Hand %(number)s was recorded differently on another phone. "
-                    "Reload the table to see it."
+                    "%(hand)s was recorded differently on another phone: keep the table's "
+                    "hand, or enter this one again."
                 )
-                % {"number": index + 1},
+                % {"hand": hand_name(there.round, there.honba)},
             )
         if index > len(hands):
             raise ServiceError.one(

@@ -7,11 +7,8 @@ from league.table import views
 # Included under c/<slug>/ by league/urls.py.
 urlpatterns: list[URLPattern] = [
     path("table/new/", views.table_new, name="table_new"),
+    path("table/scorers/", views.table_scorers, name="table_scorers"),
     path("table/<uuid:key>/", views.table_play, name="table_play"),
-    path("table/<uuid:key>/state/", views.table_state, name="table_state"),
-    path("table/<uuid:key>/hands/", views.table_hand, name="table_hand"),
-    path("table/<uuid:key>/value/", views.table_value, name="table_value"),
-    path("table/<uuid:key>/undo/", views.table_undo, name="table_undo"),
     path("table/<uuid:key>/finish/", views.table_finish, name="table_finish"),
     path("table/<uuid:key>/edit/", views.table_edit, name="table_edit"),
 ]

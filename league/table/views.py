@@ -1,22 +1,26 @@
-"""点数係 on the phone: start a table game, the score display that records each hand (its JSON
-endpoints, used by static/league/table.js, which keeps the hands in the browser while the signal
-is gone), and the finish: the existing preview, then save.
+"""点数係 on the phone: start a table game, the score display that records each hand, and the
+finish: the existing preview, then save.
 
-Organisers only, as recording a game. The phone's points are never read: each hand is played by
-the engine on the server (league.table.services).
+The score display's page boots static/league/table.js, which keeps the hands in the browser while
+the signal is gone and sends them to the typed API (league.api.tables: PUT and DELETE
+/api/clubs/<slug>/tables/<key>/hands/<index>, the calculator) with this page's login session and
+CSRF token. Organisers only, as recording a game. The phone's points are never read: each hand is
+played by the engine on the server (league.table.services).
 """
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.staticfiles import finders
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from league import limits
@@ -27,9 +31,10 @@ from league.models import Club, Member, RulesVersion, TableGame
 from league.recording import breakdown
 from league.recording.forms import WINDS
 from league.table import services
-from league.table.services import HandConflict
 
-MAX_BODY = 200_000  # a whole game's corrected hands are far below this
+NOT_SCORER = gettext_lazy(
+    "Only the organisers, the evening's scorers and the players at the table can score it."
+)
 
 
 def _table_game(club: Club, key: uuid.UUID) -> TableGame:
@@ -48,8 +53,9 @@ def _version(club: Club, date: Any) -> RulesVersion | None:
 @require_http_methods(["GET", "POST"])
 def table_new(request: HttpRequest, slug: str) -> HttpResponse:
     """Start a game: date, table, rate and the players from 起家 (from a draw card, the record
-    form, or chosen here)."""
-    club = club_for(request, slug, organiser=True)
+    form, or chosen here). An organiser, the evening's named scorers, or a member seated at the
+    table (their own login among the players)."""
+    club = club_for(request, slug)
     data = request.POST if request.method == "POST" else request.GET
     try:
         date = parse_date(data.get("date", ""))
@@ -76,6 +82,14 @@ def table_new(request: HttpRequest, slug: str) -> HttpResponse:
         missing = [i for i, m in enumerate(chosen) if m is None]
         if missing:
             errors = {f"member_{i}": [_("Choose a player.")] for i in missing}
+        elif not services.may_score(
+            club=club,
+            user=request.user,  # type: ignore[arg-type]
+            date=date,
+            seats=[m.pk for m in chosen if m is not None],
+            organiser=club.is_organiser,  # type: ignore[attr-defined]
+        ):
+            errors = {NON_FIELD: [str(NOT_SCORER)]}
         else:
             try:
                 tg = services.table_start(
@@ -142,6 +156,19 @@ def _labels() -> dict[str, Any]:
         "choose_kind": _("Choose the kind of abortive draw."),
         "choose_player": _("Choose the player."),
         "server_error": _("The server did not answer; the hands wait here."),
+        "logged_out": _("You are logged out: log in again; the hands wait here."),
+        "watching": _("Watching live"),
+        "win_pay": _("This win:"),
+        "hand_name": _("Hand %(round)s"),
+        "hand_name_honba": _("Hand %(round)s, %(honba)s honba"),
+        "conflict": _(
+            "%(hand)s was recorded differently on another phone. The table shows its hand; "
+            "yours is kept below until you choose."
+        ),
+        "enter_mine_confirm": _(
+            "Undo the table's hand (and any after it) and send this phone's instead?"
+        ),
+        "forbidden": _("The server refused this phone: reload the page; the hands wait here."),
         "waiting": _("Offline: %s waiting to be sent (kept on this phone)"),
         "sending": _("Sending…"),
         "synced": _("Saved on the server"),
@@ -230,8 +257,15 @@ def _labels() -> dict[str, Any]:
 def table_play(
     request: HttpRequest, slug: str, key: uuid.UUID, edit: dict[str, Any] | None = None
 ) -> HttpResponse:
-    club = club_for(request, slug, organiser=True)
+    """The score display. The table's scorers (services.may_score) enter hands; everyone else
+    in the club watches it, read-only, following the table live."""
+    club = club_for(request, slug)
     tg = _table_game(club, key)
+    watch = edit is None and not services.may_score_table(
+        tg=tg,
+        user=request.user,  # type: ignore[arg-type]
+        organiser=club.is_organiser,  # type: ignore[attr-defined]
+    )
     members = services.seat_members(tg)
     players = [
         {"id": str(pk), "name": members[pk].name, "wind": WINDS[i]} for i, pk in enumerate(tg.seats)
@@ -243,16 +277,18 @@ def table_play(
             "club": club,
             "tg": tg,
             "labels": _labels(),
+            "watch": watch,
             "boot": {
+                "watch": watch,
                 "players": players,
                 "state": services.state_json(tg),
                 **_rules_view(tg),
+                # The typed API (league.api.tables), called with this page's session and its
+                # CSRF token: the table's state, PUT/DELETE <table>/hands/<index>, the calculator.
                 "urls": {
-                    "hand": f"/c/{club.slug}/table/{tg.key}/hands/",
-                    "undo": f"/c/{club.slug}/table/{tg.key}/undo/",
-                    "value": f"/c/{club.slug}/table/{tg.key}/value/",
-                    "state": f"/c/{club.slug}/table/{tg.key}/state/",
-                    "finish": f"/c/{club.slug}/table/{tg.key}/finish/",
+                    "table": reverse("api:table_detail", args=[club.slug, tg.key]),
+                    "value": reverse("api:calculator", args=[club.slug]),
+                    "finish": reverse("table_finish", args=[club.slug, tg.key]),
                 },
                 "edit": edit,
             },
@@ -260,126 +296,39 @@ def table_play(
     )
 
 
-def _json_body(request: HttpRequest) -> dict[str, Any] | None:
-    if len(request.body) > MAX_BODY:
-        return None
-    try:
-        body = json.loads(request.body)
-    except ValueError:
-        return None
-    return body if isinstance(body, dict) else None
-
-
-def _bad(errors: dict[str, list[str]], status: int = 400) -> JsonResponse:
-    return JsonResponse({"errors": errors}, status=status)
-
-
-def _index(value: object) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1000:
-        return None
-    return value
-
-
 @require_http_methods(["GET"])
-def table_state(request: HttpRequest, slug: str, key: uuid.UUID) -> JsonResponse:
-    club = club_for(request, slug, organiser=True)
-    return JsonResponse(services.state_json(_table_game(club, key)))
-
-
-@require_http_methods(["POST"])
-def table_hand(request: HttpRequest, slug: str, key: uuid.UUID) -> JsonResponse:
-    """{"index", "key", "event", "marks"} → the table after it (201 new, 200 already kept)."""
-    club = club_for(request, slug, organiser=True)
-    tg = _table_game(club, key)
-    body = _json_body(request)
-    if body is None:
-        return _bad({NON_FIELD: [_("Send the hand as a JSON object.")]})
-    index = _index(body.get("index"))
-    try:
-        hand_key = uuid.UUID(str(body.get("key")))
-    except ValueError:
-        hand_key = None
-    if index is None or hand_key is None:
-        return _bad({"index" if index is None else "key": [_("This field is required.")]})
-    try:
-        _hand, created = services.hand_record(
-            tg=tg,
-            user=request.user,
-            index=index,
-            key=hand_key,
-            event=body.get("event"),
-            marks=body.get("marks"),
-        )
-    except HandConflict as e:
-        return JsonResponse({"errors": e.errors, "state": services.state_json(tg)}, status=409)
-    except ServiceError as e:
-        return _bad(e.errors)
-    return JsonResponse(services.state_json(tg), status=201 if created else 200)
-
-
-@require_http_methods(["POST"])
-def table_value(request: HttpRequest, slug: str, key: uuid.UUID) -> JsonResponse:
-    """The point calculator: a winning hand's tiles → han, fu, yaku and the payment."""
-    club = club_for(request, slug, organiser=True)
-    tg = _table_game(club, key)
-    body = _json_body(request)
-    if body is None:
-        return _bad({NON_FIELD: [_("Send the hand as a JSON object.")]})
-    try:
-        return JsonResponse(services.hand_value(tg=tg, data=body))
-    except ServiceError as e:
-        return _bad(e.errors)
-
-
-@require_http_methods(["POST"])
-def table_undo(request: HttpRequest, slug: str, key: uuid.UUID) -> JsonResponse:
-    club = club_for(request, slug, organiser=True)
-    tg = _table_game(club, key)
-    body = _json_body(request) or {}
-    index = _index(body.get("index"))
-    if index is None:
-        return _bad({"index": [_("This field is required.")]})
-    try:
-        services.hand_undo(tg=tg, user=request.user, index=index)
-    except ServiceError as e:
-        return _bad(e.errors, status=409)
-    return JsonResponse(services.state_json(tg))
-
-
-@require_http_methods(["GET", "POST"])
 def table_edit(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResponse:
     """Correct a saved hand-by-hand game on the score display: the hands are changed on the phone
-    (undo back, record again) and saved at once as the game's new revision."""
+    (undo back, record again) and saved at once as the game's new revision, through the API's
+    PUT /api/clubs/<slug>/games/<id>/hands."""
     club = club_for(request, slug, organiser=True)
     tg = _table_game(club, key)
     game = tg.game
     if game is None:
         return redirect("table_play", club.slug, tg.key)
-    if request.method == "GET":
-        if game.voided:
-            messages.error(request, _("A void game cannot be edited."))
-            return redirect("game_detail", club.slug, game.pk)
-        edit = {"revision": game.revision, "url": f"/c/{club.slug}/table/{tg.key}/edit/"}
-        return table_play(request, slug, key, edit=edit)
-    body = _json_body(request) or {}
-    revision = body.get("revision")
-    try:
-        if isinstance(revision, bool) or not isinstance(revision, int) or revision < 1:
-            raise ServiceError.one("revision", _("This field is required."))
-        game = services.table_game_edit(
-            tg=tg, user=request.user, hands=body.get("hands"), expected_revision=revision
-        )
-    except ServiceError as e:
-        return _bad(e.errors)
-    messages.success(request, _("Game %(number)s updated.") % {"number": game.number})
-    return JsonResponse({"redirect": f"/c/{club.slug}/games/{game.pk}/"})
+    if game.voided:
+        messages.error(request, _("A void game cannot be edited."))
+        return redirect("game_detail", club.slug, game.pk)
+    edit = {
+        "revision": game.revision,
+        "url": reverse("api:game_hands", args=[club.slug, game.pk]),
+        "done": reverse("game_detail", args=[club.slug, game.pk]),
+    }
+    return table_play(request, slug, key, edit=edit)
 
 
 @require_http_methods(["GET", "POST"])
 def table_finish(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResponse:
-    """The ended game in the existing preview (settled from the hands on the server), then save."""
-    club = club_for(request, slug, organiser=True)
+    """The ended game in the existing preview (settled from the hands on the server), then save:
+    by the table's scorers (services.may_score)."""
+    club = club_for(request, slug)
     tg = _table_game(club, key)
+    if not services.may_score_table(
+        tg=tg,
+        user=request.user,  # type: ignore[arg-type]
+        organiser=club.is_organiser,  # type: ignore[attr-defined]
+    ):
+        raise PermissionDenied
     if tg.game_id is not None:
         return redirect("game_detail", club.slug, tg.game_id)
     try:
@@ -441,3 +390,33 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = "/"
     return response
+
+
+@require_http_methods(["GET", "POST"])
+def table_scorers(request: HttpRequest, slug: str) -> HttpResponse:
+    """The organiser names the evening's scorers: members who may enter the hands at any table
+    of the day in table mode (beside the players seated at each table)."""
+    club = club_for(request, slug, organiser=True)
+    data = request.POST if request.method == "POST" else request.GET
+    try:
+        date = parse_date(data.get("date", ""))
+    except ValueError:
+        date = today()
+    choices = services.scorer_choices(club)
+    errors: list[str] = []
+    if request.method == "POST":
+        by_pk = {str(m.pk): m for m in choices}
+        chosen = [by_pk[v] for v in request.POST.getlist("scorers") if v in by_pk]
+        try:
+            services.scorers_set(club=club, user=request.user, date=date, members=chosen)  # type: ignore[arg-type]
+        except ServiceError as e:
+            errors = [str(m) for problems in e.errors.values() for m in problems]
+        else:
+            messages.success(request, _("The evening's scorers are saved."))
+            return redirect(reverse("table_scorers", args=[club.slug]) + f"?date={date}")
+    named = {m.pk for m in services.scorers_of(club=club, date=date)}
+    return render(
+        request,
+        "league/table/scorers.html",
+        {"club": club, "date": date, "choices": choices, "named": named, "errors": errors},
+    )

@@ -3,6 +3,8 @@
 // display counts with table_engine.js) and the queue is sent, in order, when it comes back.
 // The server's answer (the engine's) always replaces the local count. A hand that another phone
 // recorded differently is refused there (409): this phone then takes the server's hands.
+// Everything goes to the typed API (league/api/tables.py) with this page's login session: each
+// request carries the page's CSRF token, and each hand its key as the Idempotency-Key.
 (function () {
   "use strict";
   var boot = JSON.parse(document.getElementById("table-boot").textContent);
@@ -18,8 +20,9 @@
   // --- what is kept ---------------------------------------------------------------------------
   // hands: [{index, key, event, marks}] as this phone knows them; queue: ops not yet answered.
   var edit = boot.edit || null;  // correcting a saved game: nothing is sent until "save"
+  var watch = !!boot.watch;  // a member watching: the server's hands only, nothing entered
   var saved = null;
-  try { saved = edit ? null : JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (e) { saved = null; }
+  try { saved = edit || watch ? null : JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (e) { saved = null; }
   var local = saved || { hands: [], queue: [] };
   var server = boot.state;
   if (!saved || (!local.queue.length)) local.hands = serverHands(server);
@@ -28,7 +31,7 @@
   function serverHands(st) {
     return st.hands.map(function (h) { return { index: h.index, key: h.key, event: h.event, marks: h.marks }; });
   }
-  function keep() { if (!edit) localStorage.setItem(storeKey, JSON.stringify(local)); }
+  function keep() { if (!edit && !watch) localStorage.setItem(storeKey, JSON.stringify(local)); }
   function uuid() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".replace(/[xy]/g, function (c) {
@@ -136,9 +139,23 @@
   // --- sending --------------------------------------------------------------------------------
   var sending = false;
 
-  function post(url, body) {
-    return fetch(url, { method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf }, body: JSON.stringify(body) });
+  function send(method, url, body, key) {
+    var headers = { "X-CSRFToken": csrf };
+    if (body) headers["Content-Type"] = "application/json";
+    if (key) headers["Idempotency-Key"] = key;
+    return fetch(url, { method: method, credentials: "same-origin", headers: headers,
+      body: body ? JSON.stringify(body) : undefined });
+  }
+  function post(url, body) { return send("POST", url, body); }
+  function handUrl(index) { return boot.urls.table + "/hands/" + index; }
+  function answerOf(res) {  // {status, body}; a body that is not JSON (a proxy's page) is {}
+    return res.json().catch(function () { return {}; })
+      .then(function (body) { return { status: res.status, body: body || {} }; });
+  }
+  function refusal(answer) {  // the API's words: {"errors": {field: [...]}} or {"detail": "..."}
+    if (answer.status === 401) return L.logged_out;
+    if (answer.status === 403) return L.forbidden;
+    return flatten(answer.body.errors) || L.server_error;
   }
 
   function flush() {
@@ -147,26 +164,41 @@
     sending = true;
     var op = local.queue[0];
     var req = op.op === "hand"
-      ? post(boot.urls.hand, { index: op.index, key: op.key, event: op.event, marks: op.marks })
-      : post(boot.urls.undo, { index: op.index });
-    req.then(function (res) {
-      return res.json().then(function (body) { return { status: res.status, body: body }; });
-    }).then(function (answer) {
+      ? send("PUT", handUrl(op.index), { event: op.event, marks: op.marks }, op.key)
+      : send("DELETE", handUrl(op.index));
+    req.then(answerOf).then(function (answer) {
       sending = false;
       if (answer.status === 200 || answer.status === 201) {
         local.queue.shift();
         server = answer.body;
         if (!local.queue.length) local.hands = serverHands(server);
         message = "";
-      } else if (answer.status === 409 || answer.status === 400) {
+      } else if (answer.status === 409 && op.op === "hand" && answer.body.state) {
+        // Another phone recorded this hand differently. The table's hands are shown, and this
+        // phone's version is kept beside them until the player keeps the table's or enters
+        // this one again: nothing is dropped without them seeing it.
+        var st = answer.body.state, theirs = st.hands[op.index];
+        local.conflict = {
+          index: op.index, round: theirs ? theirs.round : "", honba: theirs ? theirs.honba : 0,
+          theirs: theirs ? theirs.event : null,
+          mine: local.queue.filter(function (q) { return q.op === "hand" && q.index >= op.index; })
+            .map(function (q) { return { event: q.event, marks: q.marks }; })
+        };
+        message = "";
+        local.queue = [];
+        server = st; local.hands = serverHands(st); keep(); render();
+        return;
+      } else if (answer.status === 409 || answer.status === 422 || answer.status === 400) {
         // Refused (another phone's hand at this index, or the engine's problem): the server's
         // hands are the table's; what was waiting here is dropped.
-        message = flatten(answer.body.errors);
+        message = refusal(answer);
         local.queue = [];
-        return fetch(boot.urls.state, { credentials: "same-origin" }).then(function (r) { return r.json(); })
+        if (answer.body.state) { server = answer.body.state; local.hands = serverHands(server); keep(); render(); return; }
+        return fetch(boot.urls.table, { credentials: "same-origin" }).then(function (r) { return r.json(); })
           .then(function (st) { server = st; local.hands = serverHands(st); keep(); render(); });
       } else {
-        message = L.server_error;
+        // Logged out, no longer allowed, or the server failed: the hands wait here.
+        message = answer.status === 401 || answer.status === 403 ? refusal(answer) : L.server_error;
         keep(); render();
         return;
       }
@@ -176,6 +208,36 @@
       sending = false;
       render();  // offline: the queue waits for the signal
     });
+  }
+
+  function handName(round, honba) {
+    return (honba ? L.hand_name_honba : L.hand_name).replace("%(round)s", round).replace("%(honba)s", honba);
+  }
+  function keepTables() { local.conflict = null; keep(); render(); }
+  function enterMineAgain() {
+    // The table's hands from the conflicting one on are undone (kept in its history), then
+    // this phone's are sent in their place.
+    var c = local.conflict;
+    if (!c) return;
+    for (var i = local.hands.length - 1; i >= c.index; i--) local.queue.push({ op: "undo", index: i });
+    local.hands = local.hands.slice(0, c.index);
+    c.mine.forEach(function (h) {
+      var op = { op: "hand", index: local.hands.length, key: uuid(), event: h.event, marks: h.marks };
+      local.hands.push({ index: op.index, key: op.key, event: op.event, marks: op.marks });
+      local.queue.push(op);
+    });
+    local.conflict = null;
+    keep(); render(); flush();
+  }
+  function drawConflict() {
+    var box = $("[data-conflict]");
+    if (!box) return;
+    var c = local.conflict;
+    box.hidden = !c || watch;
+    if (!c) return;
+    $("[data-conflict-text]", box).textContent = L.conflict.replace("%(hand)s", handName(c.round, c.honba));
+    $("[data-conflict-theirs]", box).textContent = c.theirs ? describe(c.theirs) : "";
+    $("[data-conflict-mine]", box).textContent = c.mine.map(function (h) { return describe(h.event); }).join(" / ");
   }
 
   function flatten(errors) {
@@ -268,6 +330,17 @@
         var b = button(fu + L.fu, w.fu === fu, function () { w.fu = fu; w.yaku = null; w.valued = ""; });
         b.dataset.fu = fu; fuRow.appendChild(b);
       });
+    }
+    // What this win pays, right beside the han and fu (the scoreboard's preview, honba and
+    // sticks included), once the hand is complete.
+    var moves = preview(view().state);
+    var mine = moves ? moves[players.indexOf(id)] : 0;
+    if (mine > 0) {
+      var pay = document.createElement("p");
+      pay.className = "win-pay";
+      pay.dataset.winPay = "";
+      pay.textContent = L.win_pay + " " + signed(mine);
+      box.appendChild(pay);
     }
     var marks = row("marks");
     if (boot.marks.ippatsu) marks.appendChild(button(L.ippatsu, w.ippatsu, function () { w.ippatsu = !w.ippatsu; }, "ippatsu"));
@@ -464,11 +537,10 @@
       round_wind: wind[Math.max(0, "東南西北".indexOf(st.round.charAt(0)))]
     };
     c.busy = true; c.error = "";
-    post(boot.urls.value, body).then(function (res) {
-      return res.json().then(function (answer) { return { ok: res.ok, body: answer }; });
-    }).then(function (answer) {
+    body.table = boot.state.key;  // the table's own hand rules
+    post(boot.urls.value, body).then(answerOf).then(function (answer) {
       c.busy = false;
-      if (!answer.ok) { c.error = flatten(answer.body.errors); render(); return; }
+      if (answer.status !== 200) { c.error = refusal(answer); render(); return; }
       var v = answer.body;
       w.yakuman = v.yakuman || null;
       w.han = v.yakuman ? null : v.han;
@@ -564,10 +636,11 @@
     });
     var pending = local.queue.filter(function (op) { return op.op === "hand"; }).length;
     var sync = $("[data-sync]");
-    sync.textContent = edit ? L.editing : local.queue.length
+    sync.textContent = watch ? L.watching : edit ? L.editing : local.queue.length
       ? (sending ? L.sending : L.waiting.replace("%s", pending || local.queue.length))
       : L.synced;
     sync.className = "sync " + (local.queue.length ? "waiting" : "ok");
+    drawConflict();
     $("[data-message]").textContent = message;
     $("[data-message]").hidden = !message;
     $$("[data-result]").forEach(function (b) {
@@ -683,19 +756,46 @@
   });
   $("[data-record]").addEventListener("click", record);
   $("[data-save-edit]").addEventListener("click", function () {
-    post(edit.url, { revision: edit.revision, hands: local.hands.map(function (h) { return { event: h.event, marks: h.marks }; }) })
-      .then(function (res) { return res.json().then(function (body) { return { ok: res.ok, body: body }; }); })
+    send("PUT", edit.url, { revision: edit.revision, hands: local.hands.map(function (h) { return { event: h.event, marks: h.marks }; }) })
+      .then(answerOf)
       .then(function (answer) {
-        if (answer.ok) { window.location.href = answer.body.redirect; return; }
-        message = flatten(answer.body.errors); render();
+        if (answer.status === 200) { window.location.href = edit.done; return; }
+        message = refusal(answer); render();
       })
       .catch(function () { message = L.server_error; render(); });
+  });
+  $("[data-keep-table]").addEventListener("click", keepTables);
+  $("[data-enter-mine]").addEventListener("click", function () {
+    if (window.confirm(L.enter_mine_confirm)) enterMineAgain();
   });
   $("[data-undo]").addEventListener("click", function () {
     if (window.confirm(L.undo_confirm)) undo();
   });
   window.addEventListener("online", flush);
   setInterval(function () { if (local.queue.length) flush(); }, 5000);
+
+  // --- following the table ---------------------------------------------------------------------
+  // While online with nothing waiting here, the server's hands are read every 2 s: another
+  // phone's hand (or a watcher's view of the scorer's) shows within 2 s.
+  var polling = false;
+  function sameHands(a, b) {
+    return a.length === b.length && a.every(function (h, i) { return h.key === b[i].key; });
+  }
+  function follow() {
+    if (edit || polling || sending || local.queue.length || navigator.onLine === false) return;
+    if (document.visibilityState === "hidden") return;
+    polling = true;
+    fetch(boot.urls.table, { credentials: "same-origin" }).then(function (res) {
+      return res.ok ? res.json() : null;
+    }).then(function (st) {
+      polling = false;
+      if (!st || sending || local.queue.length) return;  // a hand was entered meanwhile
+      var changed = !server || !sameHands(server.hands, st.hands) || server.saved_game !== st.saved_game;
+      server = st;
+      if (changed) { local.hands = serverHands(st); keep(); render(); }
+    }).catch(function () { polling = false; });
+  }
+  setInterval(follow, 2000);
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch(function () {});
   }

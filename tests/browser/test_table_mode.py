@@ -131,6 +131,10 @@ def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, s
     panel_pick(page, "from", "土井")
     win(page, "馬場", han=3, fu=40)
     win(page, "千葉", han=2, fu=30)
+    # Beside each winner's han and fu: what the win pays (honba and the stick to 馬場).
+    pays = "[data-panel] .win:has(.win-title:text-is('{}')) [data-win-pay]"
+    expect(page.locator(pays.format("馬場"))).to_have_text("この和了： +6,500")
+    expect(page.locator(pays.format("千葉"))).to_have_text("この和了： +2,000")
     page.locator("[data-panel] .win:has(.win-title:text-is('馬場')) [data-mark='called']").click()
     screenshot("table-double-ron")
     record(page)
@@ -230,6 +234,7 @@ def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, s
     assert_points(page, ["23,400", "▲17,100", "20,400", "73,300"])
     page.locator("[data-save-edit]").click()
     page.wait_for_url(f"**/games/{game.pk}/")
+    expect(page.get_by_text(f"第{game.number}半荘を修正しました。")).to_be_visible()
     screenshot("table-corrected-game")
     game.refresh_from_db()
     assert game.revision == 2

@@ -34,8 +34,9 @@ def start(club, members, user):
 
 
 def value(client, club, tg, body):
-    url = f"/c/{club.slug}/table/{tg.key}/value/"
-    return client.post(url, json.dumps(body), "application/json")
+    """The phone's calculator: the API's, with the table's key for the table's hand rules."""
+    url = f"/api/clubs/{club.slug}/calculator"
+    return client.post(url, json.dumps({**body, "table": str(tg.key)}), "application/json")
 
 
 def new_version(club, user, **options):

@@ -10,6 +10,7 @@ import re
 import uuid
 
 import pytest
+from django.test import Client
 
 import scoring
 from league.core.errors import ServiceError
@@ -196,30 +197,121 @@ def test_edit_by_hands_follows_the_games_revision(tg, members, organiser):
     assert not HandStat.objects.filter(game=game, counted=True).exists()
 
 
-def test_json_endpoints(organiser_client, tg, members, club):
+def api_url(club, tg, rest=""):
+    return f"/api/clubs/{club.slug}/tables/{tg.key}{rest}"
+
+
+def put_hand(client, club, tg, index, event, key, **extra):
+    """As table.js sends a hand: the API with the page's session, its key as Idempotency-Key."""
+    headers = {"Idempotency-Key": key, **extra}
+    body = json.dumps({"event": event})
+    return client.put(
+        api_url(club, tg, f"/hands/{index}"), body, "application/json", headers=headers
+    )
+
+
+def test_the_phone_records_through_the_api_with_its_session(organiser_client, tg, members, club):
     a, _b, _c, _d = ids(members)
-    url = f"/c/{club.slug}/table/{tg.key}/"
-    assert organiser_client.get(url).status_code == 200
-    body = {"index": 0, "key": str(uuid.uuid4()), "event": {"result": "draw", "tenpai": [a]}}
-    first = organiser_client.post(url + "hands/", json.dumps(body), "application/json")
+    assert organiser_client.get(f"/c/{club.slug}/table/{tg.key}/").status_code == 200
+    draw = {"result": "draw", "tenpai": [a]}
+    key = str(uuid.uuid4())
+    first = put_hand(organiser_client, club, tg, 0, draw, key)
     assert first.status_code == 201
     assert first.json()["points"] == [28_000, 24_000, 24_000, 24_000]
-    again = organiser_client.post(url + "hands/", json.dumps(body), "application/json")
+    again = put_hand(organiser_client, club, tg, 0, draw, key)
     assert again.status_code == 200 and again.json()["next_index"] == 1
-    other = {"index": 0, "key": str(uuid.uuid4()), "event": {"result": "draw"}}
-    conflict = organiser_client.post(url + "hands/", json.dumps(other), "application/json")
+    conflict = put_hand(organiser_client, club, tg, 0, {"result": "draw"}, str(uuid.uuid4()))
     assert conflict.status_code == 409
-    bad = organiser_client.post(url + "hands/", "[]", "application/json")
-    assert bad.status_code == 400
-    undo = organiser_client.post(url + "undo/", json.dumps({"index": 0}), "application/json")
+    assert "東1局は別の端末で違う内容が記録されています" in conflict.json()["errors"]["index"][0]
+    assert conflict.json()["state"]["hands"][0]["event"] == draw  # the table's hand, to take
+    bad = put_hand(organiser_client, club, tg, 1, [], str(uuid.uuid4()))
+    assert bad.status_code == 422 and bad.json()["errors"]
+    state = organiser_client.get(api_url(club, tg))
+    assert state.status_code == 200 and state.json()["next_index"] == 1
+    undo = organiser_client.delete(api_url(club, tg, "/hands/0"))
     assert undo.status_code == 200 and undo.json()["next_index"] == 0
-    assert organiser_client.get(url + "finish/").status_code == 302  # not ended
+    assert organiser_client.get(f"/c/{club.slug}/table/{tg.key}/finish/").status_code == 302
     assert not Game.objects.exists()
+    assert Hand.objects.get(table_game=tg).recorded_by is not None
+
+
+def test_the_hand_written_json_urls_are_gone(organiser_client, tg, club):
+    for rest in ("state/", "hands/", "undo/", "value/"):
+        url = f"/c/{club.slug}/table/{tg.key}/{rest}"
+        assert organiser_client.post(url, "{}", "application/json").status_code == 404, rest
+
+
+def test_a_session_write_without_the_csrf_token_is_refused(organiser, tg, members, club):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(organiser)
+    page = browser.get(f"/c/{club.slug}/table/{tg.key}/").content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    draw = {"result": "draw", "tenpai": [ids(members)[0]]}
+    refused = put_hand(browser, club, tg, 0, draw, "k1")
+    assert refused.status_code == 403
+    assert not Hand.objects.filter(table_game=tg).exists()
+    wrong = put_hand(browser, club, tg, 0, draw, "k1", **{"X-CSRFToken": "x" * 64})
+    assert wrong.status_code == 403
+    calculator = browser.post(
+        f"/api/clubs/{club.slug}/calculator",
+        json.dumps({"tiles": "123456m234p56799s", "win": "7s", "table": str(tg.key)}),
+        "application/json",
+    )
+    assert calculator.status_code == 403
+    assert browser.get(api_url(club, tg)).status_code == 200  # a read needs no token
+    sent = put_hand(browser, club, tg, 0, draw, "k1", **{"X-CSRFToken": token})
+    assert sent.status_code == 201
+    assert browser.delete(api_url(club, tg, "/hands/0")).status_code == 403
+    assert Hand.objects.get(table_game=tg).live
+    undone = browser.delete(api_url(club, tg, "/hands/0"), headers={"X-CSRFToken": token})
+    assert undone.status_code == 200
+
+
+def test_a_bad_token_beside_a_session_is_401_not_the_session(organiser_client, tg, members, club):
+    """A request with an Authorization header is the token's: the session is not tried."""
+    draw = {"result": "draw", "tenpai": [ids(members)[0]]}
+    bearer = {"Authorization": "Bearer jch_not-a-token"}
+    assert organiser_client.get(api_url(club, tg), headers=bearer).status_code == 401
+    assert put_hand(organiser_client, club, tg, 0, draw, "k", **bearer).status_code == 401
+    assert Client().get(api_url(club, tg)).status_code == 401  # no session, no token
+    assert not Hand.objects.filter(table_game=tg).exists()
+
+
+def test_others_cannot_reach_a_table_through_the_api(
+    member_client, stranger_client, tg, members, club, other_club
+):
+    """Another club's organiser: 404 on every operation, as on the pages. A plain member of the
+    club: the score may be read (as with a member's token), not written (403)."""
+    draw = {"result": "draw", "tenpai": [ids(members)[0]]}
+    calc = {"tiles": "123456m234p56799s", "win": "7s", "table": str(tg.key)}
+    calculator = f"/api/clubs/{club.slug}/calculator"
+    assert stranger_client.get(api_url(club, tg)).status_code == 404
+    assert put_hand(stranger_client, club, tg, 0, draw, "s").status_code == 404
+    assert stranger_client.delete(api_url(club, tg, "/hands/0")).status_code == 404
+    assert stranger_client.post(calculator, json.dumps(calc), "application/json").status_code == 404
+    assert stranger_client.post(api_url(club, tg, "/game")).status_code == 404
+    # The stranger's own club's URL with this club's table key: not found there either.
+    mine = f"/api/clubs/{other_club.slug}/tables/{tg.key}"
+    assert stranger_client.get(mine).status_code == 404
+    assert (
+        stranger_client.put(
+            mine + "/hands/0",
+            json.dumps({"event": draw}),
+            "application/json",
+            headers={"Idempotency-Key": "s"},
+        ).status_code
+        == 404
+    )
+    assert put_hand(member_client, club, tg, 0, draw, "m").status_code == 403
+    assert member_client.delete(api_url(club, tg, "/hands/0")).status_code == 403
+    assert member_client.get(api_url(club, tg)).status_code == 200
+    assert not Hand.objects.filter(table_game=tg).exists()
 
 
 def test_others_cannot_reach_a_table(member_client, stranger_client, tg, club):
     url = f"/c/{club.slug}/table/{tg.key}/"
-    assert member_client.get(url).status_code == 403
+    watching = member_client.get(url)  # a member not at the table watches (test_table_scorers)
+    assert watching.status_code == 200 and "data-watching" in watching.content.decode()
     assert stranger_client.get(url).status_code == 404
 
 
@@ -318,3 +410,15 @@ def test_a_saved_table_games_history_says_how_it_was_recorded(
     history = page.content.decode().split("<h2>履歴</h2>", 1)[1]
     assert "局ごとに記録（点数係）" in history
     assert "変更" not in history
+
+
+def test_the_save_preview_shows_the_settlement_breakdown(organiser_client, tg, members, club):
+    """As the record form: return, oka, uma, chombo, chips and yen, step by step (issue 41, 3)."""
+    a = ids(members)[0]
+    record_all(tg, None, [({"result": "chombo", "player": a}, {}), *game_hands(members)])
+    page = organiser_client.get(f"/c/{club.slug}/table/{tg.key}/finish/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'class="breakdown-table"' in html
+    for step in ("返し", "ウマ", "オカ", "チョンボ", "チップ", "収支"):
+        assert f'<th scope="row" class="wrap">{step}' in html, step

@@ -35,10 +35,19 @@ def post(client, url, body):
     return client.post(url, json.dumps(body), "application/json")
 
 
+def put_hand(client, club, tg, index, event):
+    """As the phone sends a hand: the API with its session, the hand's key as Idempotency-Key."""
+    return client.put(
+        f"/api/clubs/{club.slug}/tables/{tg.key}/hands/{index}",
+        json.dumps({"event": event}),
+        "application/json",
+        headers={"Idempotency-Key": str(uuid.uuid4())},
+    )
+
+
 def test_pao_and_nagashi_from_the_phone_are_the_engines(organiser_client, tg, members, club):
     """マメの会: nagashi mangan is a win; pao on 大三元 splits a ron, the honba split 1:2."""
     a, b, c, d = ids(members)
-    url = f"/c/{club.slug}/table/{tg.key}/hands/"
     hands = [
         {"result": "draw", "tenpai": [a], "nagashi": [c], "riichi": [b]},
         {"result": "draw", "tenpai": [a, d]},  # 東2 (c's nagashi passed the deal), 1 honba → 東3
@@ -49,7 +58,7 @@ def test_pao_and_nagashi_from_the_phone_are_the_engines(organiser_client, tg, me
         },
     ]
     for i, event in enumerate(hands):
-        answer = post(organiser_client, url, {"index": i, "key": str(uuid.uuid4()), "event": event})
+        answer = put_hand(organiser_client, club, tg, i, event)
         assert answer.status_code == 201, answer.json()
     state = answer.json()
     expected = scoring.hands_json({"rules": tg.hand_rules, "players": ids(members), "hands": hands})
@@ -66,17 +75,14 @@ def test_the_engine_refuses_pao_and_nagashi_the_rules_do_not_allow(
     organiser_client, tg, members, club, organiser
 ):
     _a, b, _c, d = ids(members)
-    url = f"/c/{club.slug}/table/{tg.key}/hands/"
     not_yakuman = {
         "result": "tsumo",
         "winner": b,
         "han": 5,
         "pao": {"player": d, "yaku": "daisangen"},
     }
-    answer = post(
-        organiser_client, url, {"index": 0, "key": str(uuid.uuid4()), "event": not_yakuman}
-    )
-    assert answer.status_code == 400
+    answer = put_hand(organiser_client, club, tg, 0, not_yakuman)
+    assert answer.status_code == 422
     assert "pao" in answer.json()["errors"]
     on_self = {
         "result": "tsumo",
@@ -84,8 +90,8 @@ def test_the_engine_refuses_pao_and_nagashi_the_rules_do_not_allow(
         "yakuman": 1,
         "pao": {"player": b, "yaku": "daisangen"},
     }
-    answer = post(organiser_client, url, {"index": 0, "key": str(uuid.uuid4()), "event": on_self})
-    assert answer.status_code == 400
+    answer = put_hand(organiser_client, club, tg, 0, on_self)
+    assert answer.status_code == 422
     # 高針健康麻雀 has no nagashi mangan: refused, nothing stored.
     other = make_club("takabari", "takabari-kenko")
     people = [Member.objects.create(club=other, name=n, kana=k) for n, k in MEMBER_NAMES[:4]]
@@ -104,8 +110,12 @@ def test_the_engine_refuses_pao_and_nagashi_the_rules_do_not_allow(
     assert not tk.hands.exists()
 
 
+def value(client, club, tg, body):
+    """As the phone asks: the API's calculator, with the table's key for its hand rules."""
+    return post(client, f"/api/clubs/{club.slug}/calculator", {**body, "table": str(tg.key)})
+
+
 def test_the_calculator_values_the_tiles_for_the_phone(organiser_client, tg, club):
-    url = f"/c/{club.slug}/table/{tg.key}/value/"
     pinfu = {
         "tiles": "123456m234p56799s",
         "win": "7s",
@@ -115,7 +125,7 @@ def test_the_calculator_values_the_tiles_for_the_phone(organiser_client, tg, clu
         "round_wind": "east",
         "ura": ["8s"],
     }
-    answer = post(organiser_client, url, pinfu)
+    answer = value(organiser_client, club, tg, pinfu)
     assert answer.status_code == 200, answer.json()
     body = answer.json()
     # 立直 門前清自摸和 平和 + 裏ドラ 9s ×2: 5 han, a non-dealer mangan tsumo.
@@ -124,7 +134,7 @@ def test_the_calculator_values_the_tiles_for_the_phone(organiser_client, tg, clu
     assert body["ura"] == 2 and body["aka"] == 0
     assert "2,000" in body["payment"] and "4,000" in body["payment"]
     dealer_ron = {"tiles": "22444m333067p444s", "win": "4s", "seat_wind": "east"}
-    body = post(organiser_client, url, dealer_ron).json()
+    body = value(organiser_client, club, tg, dealer_ron).json()
     assert (body["han"], body["fu"], body["aka"]) == (2, 40, 1)  # 断幺九 + 赤
     assert "3,900" in body["payment"]
     daisangen = {
@@ -133,11 +143,11 @@ def test_the_calculator_values_the_tiles_for_the_phone(organiser_client, tg, clu
         "seat_wind": "west",
         "melds": [{"kind": "pon", "tiles": "777z"}],
     }
-    body = post(organiser_client, url, daisangen).json()
+    body = value(organiser_client, club, tg, daisangen).json()
     assert body["yakuman"] == 1 and body["pao"] == ["daisangen"] and body["yaku"] == ["大三元"]
     assert "32,000" in body["payment"]
     for bad in ({"tiles": "123m", "win": "1m"}, {"tiles": "xyz", "win": "4s"}, {"tiles": 5}):
-        answer = post(organiser_client, url, bad)
+        answer = value(organiser_client, club, tg, bad)
         assert answer.status_code == 400
         assert answer.json()["errors"]
 
