@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0038_page_version'),
+        ('league', '0040_chat'),
     ]
 
     operations = [
