@@ -296,10 +296,12 @@ def draw(
     )
     search.construct()
     budget = iterations if iterations is not None else _default_iterations(len(present), rounds)
-    # The groups get most of the time; what they leave goes to common opponents.
-    search.anneal(budget, time.perf_counter() + cap * 0.6)
     target = common_target if common_target is not None else search.default_common_target()
-    if target > 0 and search.n <= COMMON_MAX_PLAYERS:
+    seek = target > 0 and search.n <= COMMON_MAX_PLAYERS
+    # The groups get most of the time; what they leave goes to common opponents. (Within the
+    # budget the draw depends on the seed only: the proposal a page shows is the draw stored.)
+    search.anneal(budget, time.perf_counter() + (cap * 0.6 if seek else cap))
+    if seek:
         search.seek_common(target, budget, deadline)
     search.number_tables(table_history or {}, budget)
     search.seat(wind_history or {}, balance_winds)
@@ -307,9 +309,10 @@ def draw(
 
 
 def default_time_cap(players: int, rounds: int) -> float:
-    """The wall-clock cap of a draw: under a second for a club evening, growing with the field
-    to 30 s for the largest (the searches stop as soon as everything is met, well before)."""
-    return min(30.0, 0.8 + players * rounds / 60)
+    """The wall-clock cap of a draw: under a second for a club evening, 2.4 s for a cup day of
+    40 over 8 rounds, growing with the field to 30 s for the largest (the searches stop as soon
+    as everything is met, often well before)."""
+    return min(30.0, 0.8 + players * rounds / 200)
 
 
 def _default_iterations(players: int, rounds: int) -> int:
@@ -503,6 +506,7 @@ class _Search:
         cycle = max(1, iterations // CYCLES)
         cooling = math.exp(math.log(0.01) / cycle)
         temperature = 0.0
+        clashes: list[tuple[int, int]] = []
         for step in range(iterations):
             if best == (0, 0, 0):
                 break
@@ -514,8 +518,15 @@ class _Search:
                     current = lowest = self._scalar(best)
                 temperature = 0.6 * self.weight
             temperature *= cooling
+            if step & 1023 == 0:
+                clashes = self._clashes()
             if swap_out and (not movable or rng.random() < 0.15):
                 delta = self._try_swap_out(last, temperature)
+            elif clashes and rng.random() < 0.3:
+                # A table that had a repeat, a teammate or a band broken when last looked at:
+                # in a large field a random table seldom is one.
+                r, t = rng.choice(clashes)
+                delta = self._try_swap(r, temperature, t)
             else:
                 delta = self._try_swap(rng.choice(movable), temperature)
             if delta is None:
@@ -534,11 +545,30 @@ class _Search:
             return True
         return self.rng.random() < math.exp(-delta / max(temperature, 1e-9))
 
-    def _try_swap(self, r: int, temperature: float) -> int | None:
+    def _clashes(self) -> list[tuple[int, int]]:
+        """(round, table) of each movable table with a repeated pair, teammates or two bands."""
+        count, team, band = self.count, self.team, self.band
+        found = []
+        for r, tables in enumerate(self.tables):
+            if len(tables) - self.fixed_counts[r] < 2:
+                continue
+            banded = self.banded[r]
+            for t in range(self.fixed_counts[r], len(tables)):
+                table = tables[t]
+                if any(
+                    count[a][b] >= 2 or team[a] == team[b] or (banded and band[a] != band[b])
+                    for i, a in enumerate(table)
+                    for b in table[i + 1 :]
+                ):
+                    found.append((r, t))
+        return found
+
+    def _try_swap(self, r: int, temperature: float, ta: int | None = None) -> int | None:
         rng = self.rng
         tables = self.tables[r]
         lo = self.fixed_counts[r]
-        ta = rng.randrange(lo, len(tables))
+        if ta is None:
+            ta = rng.randrange(lo, len(tables))
         A = tables[ta]
         i = rng.randrange(len(A))
         if rng.random() < 0.5:
@@ -667,9 +697,15 @@ class _Search:
         where = self._where()
         step = 0
         pool: list[Pair] = []
+        least, since = self.short, 0
+        patience = max(2000, 40 * n)  # steps without a lower shortfall before giving up
         while self.low and step < iterations:
             step += 1
             if step & 63 == 0 and time.perf_counter() > deadline:
+                break
+            if self.short < least:
+                least, since = self.short, step
+            elif step - since > patience:
                 break
             if step & 255 == 1 or not pool:
                 pool = list(self.low)
