@@ -125,9 +125,10 @@ def tournament(short: bool, seed: int) -> None:
         print(f"  returns to a table number already had: {got.table_returns}")
         if teams:
             print(f"  teammates at one table: {got.teammate_meetings}")
+        warning = " (the page warns)" if got.low_common else ""
         print(
-            f"  fewest common opponents of a pair that never meets: {common} "
-            f"(pairs below √P = {got.common_floor}: {got.low_common}, a warning)"
+            f"  fewest common opponents of a pair that never meets: {common}; "
+            f"pairs below floor(√P) = {got.common_floor}: {got.low_common}{warning}"
         )
         print(f"  sit-out fairness kept: {fair(schedule, players)}")
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Exists, Max, OuterRef
 
+from league.draw import algorithm
 from league.draw.algorithm import Pair, pair
 from league.models import Club, Day, Member, Result, RulesVersion, Season
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
@@ -192,3 +193,20 @@ def draw_seed(day: Day, number: int, revision: int) -> int:
 
 def day_of(club: Club, date: datetime.date) -> Day | None:
     return Day.objects.filter(club=club, date=date).first()
+
+
+def schedule_report(rounds: list[RoundView]) -> algorithm.Report | None:
+    """A drawn schedule's figures (repeated pairs, winds, table numbers, common opponents of
+    pairs that never meet), for a day of several rounds; common opponents up to
+    algorithm.COMMON_MAX_PLAYERS players (every pair of the field is counted)."""
+    if len(rounds) < 2:
+        return None
+    drawn = [
+        algorithm.Round(
+            tuple(tuple(m.pk for m in tv.players) for tv in rv.tables),
+            tuple(m.pk for m in rv.sitting_out),
+        )
+        for rv in rounds
+    ]
+    field = {m.pk for rv in rounds for tv in rv.tables for m in tv.players}
+    return algorithm.report(drawn, common=len(field) <= algorithm.COMMON_MAX_PLAYERS)

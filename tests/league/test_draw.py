@@ -243,6 +243,12 @@ def test_kagetsu_cup_schedule_sixteen_players_five_rounds(db, organiser_client) 
     assert len(met) == len(set(met)) == 5 * 4 * 6  # nobody meets twice
     page = client.get(address).content.decode()
     assert "draw.css" in page and 'data-schedule-player="選手00"' in page
+    # Issue 42: the schedule's figures, recounted from the rounds stored. Sixteen over five
+    # rounds meet everyone (no pair never meets, so no common-opponent line nor warning).
+    figures = page.split("data-schedule-figures")[1].split("</section>")[0]
+    assert "再び同卓する組: 0" in figures
+    assert "各選手の風ごとの回数: 1〜2回" in figures
+    assert "共通の対戦相手" not in figures
     response = client.get(reverse("draw_schedule_export", args=[club.slug, DATE]))
     book = load_workbook(io.BytesIO(b"".join(response.streaming_content)))
     sheet = book.worksheets[0]
@@ -487,3 +493,14 @@ def test_kicha_comes_round_from_the_seasons_seats(club, organiser, ten) -> None:
     easts = [rv.tables[0].players[0].pk for rv in rounds]
     assert four[0].pk not in easts
     assert sorted(easts.count(m.pk) for m in four[1:]) == [2, 3, 3]
+
+
+def test_the_schedule_warns_below_root_p_common_opponents(organiser_client, club, organiser):
+    """Issue 42: 24 players over 2 rounds each meet 6: pairs that never meet have fewer than
+    floor(√24) = 4 common opponents, and the page says so."""
+    check_in_all(club, organiser, people(club, 24))
+    draw.schedule_draw(club=club, user=organiser, date=DATE, rounds=2)
+    page = organiser_client.get(reverse("draw_schedule", args=[club.slug, DATE])).content
+    figures = page.decode().split("data-schedule-figures")[1].split("</section>")[0]
+    assert "一度も同卓しない2人の共通の対戦相手(最少): " in figures
+    assert "data-common-warning" in figures and "人(参加人数の平方根)未満です" in figures
