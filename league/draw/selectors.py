@@ -7,11 +7,13 @@ import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Max, OuterRef, Subquery
+from django.db.models import Exists, Max, OuterRef, Subquery
 
+from league.draw import algorithm
 from league.draw.algorithm import Pair, pair
 from league.models import Club, Day, Member, Result, RulesVersion, Season, TableGame
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
+from league.models.teams import Team, TeamMember
 
 WINDS = ("東", "南", "西", "北")
 
@@ -128,18 +130,61 @@ def missed_rounds(rounds: list[RoundView], before: int, players: list[int]) -> d
 def season_pairs(club: Club, date: datetime.date) -> dict[Pair, int]:
     """How often each pair met in the counted games of the day's season before the day (the
     calendar year when no season holds the day)."""
-    season = Season.objects.filter(club=club, start__lte=date, end__gte=date).first()
+    return season_history(club, date).pairs
+
+
+@dataclass(frozen=True)
+class History:
+    pairs: dict[Pair, int]  # how often each pair met
+    seats: dict[int, list[int]]  # each member's games from each starting seat (0 = 東, 起家)
+    teams: dict[int, int]  # each member's team, for a season with teams
+
+
+def season_history(club: Club, date: datetime.date) -> History:
+    """From the counted games of the day's season before the day (the calendar year when no
+    season holds the day), in one read of their results: how often each pair met, and each
+    member's games from each starting seat; and the season's teams (read only when it has
+    any: their members are kept apart by the draw)."""
+    season = (
+        Season.objects.filter(club=club, start__lte=date, end__gte=date)
+        .annotate(has_teams=Exists(Team.objects.filter(season=OuterRef("pk"))))
+        .first()
+    )
     start = season.start if season else date.replace(month=1, day=1)
     rows = Result.objects.filter(club=club, counted=True, date__gte=start, date__lt=date)
     by_game: dict[int, list[int]] = defaultdict(list)
-    for game_id, member_id in rows.values_list("game_id", "member_id"):
+    seats: dict[int, list[int]] = {}
+    for game_id, member_id, seat in rows.values_list("game_id", "member_id", "seat"):
         by_game[game_id].append(member_id)
+        seats.setdefault(member_id, [0, 0, 0, 0])[seat] += 1
     counts: dict[Pair, int] = defaultdict(int)
     for ids in by_game.values():
         for i, a in enumerate(ids):
             for b in ids[i + 1 :]:
                 counts[pair(a, b)] += 1
-    return dict(counts)
+    teams: dict[int, int] = {}
+    if season is not None and season.has_teams:
+        roster = TeamMember.objects.filter(team__season=season, removed_at__isnull=True)
+        teams = dict(roster.values_list("member_id", "team_id"))
+    return History(dict(counts), seats, teams)
+
+
+def day_seats(
+    rounds: list[RoundView], before: int
+) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+    """Each player's seats (0 = 東) and table numbers (0 = A) in the day's rounds before
+    `before` (seats only of rounds whose seats were drawn)."""
+    winds: dict[int, list[int]] = {}
+    numbers: dict[int, list[int]] = defaultdict(list)
+    for rv in rounds:
+        if rv.round.number >= before:
+            continue
+        for tv in rv.tables:
+            for seat, m in enumerate(tv.players):
+                numbers[m.pk].append(tv.table.position)
+                if rv.round.seats_drawn:
+                    winds.setdefault(m.pk, [0, 0, 0, 0])[seat] += 1
+    return winds, dict(numbers)
 
 
 def present_ids(attendance: list[Attendance], number: int) -> list[int]:
@@ -154,3 +199,20 @@ def draw_seed(day: Day, number: int, revision: int) -> int:
 
 def day_of(club: Club, date: datetime.date) -> Day | None:
     return Day.objects.filter(club=club, date=date).first()
+
+
+def schedule_report(rounds: list[RoundView]) -> algorithm.Report | None:
+    """A drawn schedule's figures (repeated pairs, winds, table numbers, common opponents of
+    pairs that never meet), for a day of several rounds; common opponents up to
+    algorithm.COMMON_MAX_PLAYERS players (every pair of the field is counted)."""
+    if len(rounds) < 2:
+        return None
+    drawn = [
+        algorithm.Round(
+            tuple(tuple(m.pk for m in tv.players) for tv in rv.tables),
+            tuple(m.pk for m in rv.sitting_out),
+        )
+        for rv in rounds
+    ]
+    field = {m.pk for rv in rounds for tv in rv.tables for m in tv.players}
+    return algorithm.report(drawn, common=len(field) <= algorithm.COMMON_MAX_PLAYERS)

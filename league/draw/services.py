@@ -183,14 +183,26 @@ def round_plan(*, club: Club, day: Day, redraw: bool = False, rounds: int = 1) -
     if len(players) > MAX_PLAYERS:  # checked in around the check-in's cap (the shell, old days)
         message = str(TOO_MANY_TO_DRAW) % {"count": len(players), "n": MAX_PLAYERS}
         raise ServiceError.one(errors.NON_FIELD, message)
+    history = sel.season_history(club, day.date)
+    day_winds, day_numbers = sel.day_seats(views, number)
+    winds = {
+        pk: [
+            a + b
+            for a, b in zip(history.seats.get(pk, [0] * 4), day_winds.get(pk, [0] * 4), strict=True)
+        ]
+        for pk in players
+    }
     drawn = algorithm.draw(
         players=players,
         rounds=rounds,
         table_size=size,
         missed=sel.missed_rounds(views, number, players),
         day_pairs=sel.day_pairs(views, number),
-        season_pairs=sel.season_pairs(club, day.date),
+        season_pairs=history.pairs,
         locked=[tuple(m.pk for m in t.players) for t in kept],
+        teams=history.teams,
+        wind_history=winds,
+        table_history=day_numbers,
         seed=sel.draw_seed(day, number, revision),
     )
     return Plan(

@@ -348,6 +348,7 @@ def draw_schedule(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
             "rounds": rounds,
             "present": present,
             "lines": _schedule_lines(rounds),
+            "figures": sel.schedule_report(rounds),
         },
     )
 

@@ -21,10 +21,12 @@ from league.core.errors import ServiceError
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.draw.algorithm import is_fair
-from league.models import AuditLog, Day, Member
+from league.models import AuditLog, Day, Member, Season
 from league.models.draw import Attendance, DrawRound
 from league.recording import services
+from league.teams import services as teams
 from tests.conftest import make_club, make_user
+from tests.league.test_api import record as api_record
 
 DATE = datetime.date(2026, 11, 21)
 POINTS = (40000, 30000, 20000, 10000)
@@ -241,6 +243,12 @@ def test_kagetsu_cup_schedule_sixteen_players_five_rounds(db, organiser_client) 
     assert len(met) == len(set(met)) == 5 * 4 * 6  # nobody meets twice
     page = client.get(address).content.decode()
     assert "draw.css" in page and 'data-schedule-player="選手00"' in page
+    # Issue 42: the schedule's figures, recounted from the rounds stored. Sixteen over five
+    # rounds meet everyone (no pair never meets, so no common-opponent line nor warning).
+    figures = page.split("data-schedule-figures")[1].split("</section>")[0]
+    assert "再び同卓する組: 0" in figures
+    assert "各選手の風ごとの回数: 1〜2回" in figures
+    assert "共通の対戦相手" not in figures
     response = client.get(reverse("draw_schedule_export", args=[club.slug, DATE]))
     book = load_workbook(io.BytesIO(b"".join(response.streaming_content)))
     sheet = book.worksheets[0]
@@ -433,3 +441,66 @@ def test_the_headers_record_on_a_draw_day_asks_which_table(club, organiser, ten)
     # A game outside the draw starts with no table, not the last game's "A".
     outside = client.get(reverse("game_new", args=[club.slug]) + f"?date={date}&table=")
     assert outside.context["form"].initial["table"] == ""
+
+
+def test_a_seasons_teammates_never_share_a_table(club, organiser, ten) -> None:
+    """Issue 42: the season's teams reach the draw (read only when the season has teams)."""
+    season = Season.objects.create(
+        club=club, name="2026秋", start=DATE - datetime.timedelta(days=30), end=DATE
+    )
+    eight = ten[:8]
+    for k in range(4):  # four teams of two: each table of a round takes one of each
+        data = teams.TeamInput(
+            name=f"チーム{k}",
+            short_name=f"T{k}",
+            colour="#c53030",
+            members=eight[2 * k : 2 * k + 2],
+            captains=[],
+        )
+        teams.team_create(season=season, user=organiser, data=data)
+    check_in_all(club, organiser, eight)
+    draw.schedule_draw(club=club, user=organiser, date=DATE, rounds=3)
+    team_of = {m.pk: i // 2 for i, m in enumerate(eight)}
+    for rv in sel.current_rounds(Day.objects.get(club=club, date=DATE)):
+        for tv in rv.tables:
+            assert len({team_of[m.pk] for m in tv.players}) == 4
+
+
+def test_kicha_comes_round_from_the_days_seats(club, organiser, ten) -> None:
+    """Issue 42: the seats of the day's earlier rounds decide the seat order. Four players at
+    one table over four rounds: each plays each wind once, so each is 東 (起家) once."""
+    four = ten[:4]
+    check_in_all(club, organiser, four)
+    for _ in range(4):
+        draw.round_draw(club=club, user=organiser, date=DATE)
+    rounds = sel.current_rounds(Day.objects.get(club=club, date=DATE))
+    for m in four:
+        assert sorted(rv.tables[0].players.index(m) for rv in rounds) == [0, 1, 2, 3]
+
+
+def test_kicha_comes_round_from_the_seasons_seats(club, organiser, ten) -> None:
+    """Issue 42: the first of four started every earlier game of the season as 東 (起家, read
+    from the results' seats): in eight rounds of the day they start none."""
+    four = ten[:4]
+    earlier = DATE - datetime.timedelta(days=7)
+    for _ in range(3):
+        api_record(club, organiser, four, date=earlier)  # four[0] is 東 in all three
+    assert sel.season_history(club, DATE).seats[four[0].pk] == [3, 0, 0, 0]
+    check_in_all(club, organiser, four)
+    for _ in range(8):
+        draw.round_draw(club=club, user=organiser, date=DATE)
+    rounds = sel.current_rounds(Day.objects.get(club=club, date=DATE))
+    easts = [rv.tables[0].players[0].pk for rv in rounds]
+    assert four[0].pk not in easts
+    assert sorted(easts.count(m.pk) for m in four[1:]) == [2, 3, 3]
+
+
+def test_the_schedule_warns_below_root_p_common_opponents(organiser_client, club, organiser):
+    """Issue 42: 24 players over 2 rounds each meet 6: pairs that never meet have fewer than
+    floor(√24) = 4 common opponents, and the page says so."""
+    check_in_all(club, organiser, people(club, 24))
+    draw.schedule_draw(club=club, user=organiser, date=DATE, rounds=2)
+    page = organiser_client.get(reverse("draw_schedule", args=[club.slug, DATE])).content
+    figures = page.decode().split("data-schedule-figures")[1].split("</section>")[0]
+    assert "一度も同卓しない2人の共通の対戦相手(最少): " in figures
+    assert "data-common-warning" in figures and "人(参加人数の平方根)未満です" in figures
