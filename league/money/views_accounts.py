@@ -234,9 +234,7 @@ def _open_transfers(club: Club, day: book_selectors.OpenDayTransfers) -> list[tu
 @require_POST
 def debt_repay(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     club = _money_club(request, slug, organiser=True)
-    entry = get_object_or_404(
-        LedgerEntry, pk=entry_id, club=club, kind__in=[LedgerEntry.LOAN, LedgerEntry.DEFERRAL]
-    )
+    entry = get_object_or_404(LedgerEntry, pk=entry_id, club=club, kind__in=money.DEBT_ENTRY_KINDS)
     # The forms sit in the rows of the debt list: errors come back there as messages.
     form = RepayForm(request.POST)
     try:
