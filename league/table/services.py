@@ -853,7 +853,7 @@ def value_for(
     winds = {}
     for name in ("seat_wind", "round_wind"):
         value = data.get(name, "east")
-        if value not in calculator.WINDS:
+        if not isinstance(value, str) or value not in calculator.WINDS:
             raise ServiceError.one(
                 name, _("This value is not allowed here: %(field)s.") % {"field": name}
             )
