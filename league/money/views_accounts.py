@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from league import money
+from league import limits, money
 from league.access import club_for
 from league.books import selectors as book_selectors
 from league.core.errors import ServiceError, add_errors
@@ -173,6 +173,8 @@ def member_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
         page = int(request.GET.get("page", "1"))
     except ValueError:
         page = 1
+    if page > limits.MAX_PAGE:  # its offset would overflow the database's integers: a 500
+        raise Http404
     # The kept lines (league.books), one page with the balance carried over.
     statement = book_selectors.statement(member=member, page=page)
     return render(

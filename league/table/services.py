@@ -156,7 +156,7 @@ def table_start(
     if existing is not None:
         return existing
     table = names.clean_label(table)  # as a game's (recording.GameInput): 「Ａ」 is 「A」
-    errors = limits.column_problems(TableGame, table=table, rate=rate)
+    errors = limits.column_problems(TableGame, table=table, rate=rate, draw_table=draw_table)
     if (problem := limits.date_problem(date)) is not None:
         errors["date"] = [problem]
     if errors:
@@ -261,6 +261,16 @@ def _clean_marks(
                     isinstance(y, str) and 0 < len(y) <= 30 for y in value
                 ):
                     raise ServiceError.one(f"marks.{who}.yaku", _("Must be a list of names."))
+                if any(names.control_characters(y) for y in value):  # a newline, U+202E
+                    raise ServiceError.one(
+                        f"marks.{who}.yaku",
+                        limits.TEXT_CONTROL
+                        % {
+                            "chars": ", ".join(
+                                c for y in value for c in names.control_characters(y)
+                            )
+                        },
+                    )
                 if value:
                     clean["yaku"] = list(value)[:30]
             else:

@@ -229,3 +229,19 @@ def test_chips_equal_what_the_settled_hand_implies(tg, members, case):
         (c.kind, c.winner.pk, c.discarder and c.discarder.pk, c.multiplier) for c in chips
     )
     assert got == expected
+
+
+@pytest.mark.parametrize("yaku", ["立直\n平和", "\u202e和平", "断\x00幺九", "\ud800"])
+def test_a_yaku_name_with_control_or_direction_characters_is_refused(tg, members, organiser, yaku):
+    _a, b, _c, _d = ids(members)
+    with pytest.raises(ServiceError) as e:
+        services.hand_record(
+            tg=tg,
+            user=organiser,
+            index=0,
+            key=uuid.uuid4(),
+            event={"result": "tsumo", "winner": b, "han": 1, "fu": 30},
+            marks={b: {"yaku": ["門前清自摸和", yaku]}},
+        )
+    assert list(e.value.errors) == [f"marks.{b}.yaku"]
+    assert not Hand.objects.exists()
