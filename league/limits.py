@@ -34,6 +34,7 @@ AHEAD_YEARS = 1
 SEASON_AHEAD_YEARS = 2
 MAX_RULES_JSON = 50_000  # characters; a rules object with dozens of chips and rates is ~5,000
 MAX_JSON_DEPTH = 20  # a rules object nests 3 levels deep ("chips" → kind → "tsumo")
+MAX_PAGE = 100_000  # a page number in an address; past it, its offset could overflow: a 404
 
 RATE_NAME_LENGTH = Game._meta.get_field("rate").max_length or 20
 CHIP_KIND_LENGTH = ChipEvent._meta.get_field("kind").max_length or 30
@@ -119,11 +120,43 @@ def text_problem(value: str, max_length: int | None, *, one_line: bool = False) 
     return problem
 
 
-def column_problems(model: type[models.Model], **values: str) -> dict[str, list[str]]:
-    """field → [message] for each value that does not fit `model`'s column of that name."""
+def integer_range(field: models.Field) -> tuple[int, int] | None:
+    """The smallest and largest value an integer column holds, on every database (PostgreSQL's,
+    which SQLite does not enforce): (0, 2^31−1) for a PositiveIntegerField. None: not integers."""
+    from django.db.backends.base.operations import BaseDatabaseOperations
+
+    ranges = BaseDatabaseOperations.integer_field_ranges
+    internal = field.get_internal_type()
+    if internal == "ForeignKey":
+        internal = field.target_field.get_internal_type()  # type: ignore[attr-defined]
+    internal = {"AutoField": "IntegerField", "BigAutoField": "BigIntegerField"}.get(
+        internal, internal
+    )
+    return ranges.get(internal)
+
+
+NUMBER_TOO_LARGE = gettext_lazy("Enter a number from %(low)s to %(high)s.")
+
+
+def number_problem(model: type[models.Model], name: str, value: int | None) -> str | None:
+    """Why `value` does not fit `model`'s integer column `name` (before it reaches the database,
+    where it would be "integer out of range"), else None."""
+    bounds = integer_range(model._meta.get_field(name))
+    if value is None or bounds is None or bounds[0] <= value <= bounds[1]:
+        return None
+    return str(NUMBER_TOO_LARGE) % {"low": f"{bounds[0]:,}", "high": f"{bounds[1]:,}"}
+
+
+def column_problems(model: type[models.Model], **values: Any) -> dict[str, list[str]]:
+    """field → [message] for each value that does not fit `model`'s column of that name: text
+    too long or not one line, a number outside an integer column's range."""
     out: dict[str, list[str]] = {}
     for name, value in values.items():
         field = model._meta.get_field(name)
+        if value is None or isinstance(value, int):
+            if (problem := number_problem(model, name, value)) is not None:
+                out[name] = [problem]
+            continue
         one_line = isinstance(field, models.CharField)  # every short text (a TextField is not)
         problem = text_problem(value, getattr(field, "max_length", None), one_line=one_line)
         if problem is not None:

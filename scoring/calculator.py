@@ -22,6 +22,7 @@ Pure Python, no Django, no floats.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from mahjong.constants import EAST, NORTH, SOUTH, WEST
@@ -177,12 +178,25 @@ def _bad(field_name: str, message: str) -> InputError:
     return InputError([Problem(field_name, CALCULATOR, message)])
 
 
+TILES_TEXT = re.compile(r"(?:[0-9]+[mps]|[1-7]+z)+")
+
+
 def _tiles(text: str, field_name: str, aka: bool) -> list[int]:
+    # Honours are 1z–7z only: 8z and 9z were read past the last tile (ids 136+), a crash later.
+    if not isinstance(text, str) or not TILES_TEXT.fullmatch(text):
+        raise _bad(field_name, f"cannot be read as tiles: {text!r}")
+    kinds: dict[str, int] = {}
+    for digits, suit in re.findall(r"([0-9]+)([mpsz])", text):
+        for d in digits:
+            kind = ("5" if d == "0" else d) + suit
+            kinds[kind] = kinds.get(kind, 0) + 1
+            if kinds[kind] > 4:
+                raise _bad(field_name, f"has more than four of a tile: {text!r}")
     try:
         tiles = TilesConverter.one_line_string_to_136_array(text, has_aka_dora=aka)
     except (ValueError, IndexError, KeyError):
         raise _bad(field_name, f"cannot be read as tiles: {text!r}") from None
-    if not tiles and text:
+    if (not tiles and text) or any(not 0 <= t < 136 for t in tiles):
         raise _bad(field_name, f"cannot be read as tiles: {text!r}")
     return tiles
 
@@ -191,7 +205,7 @@ def value_hand(rules: HandRules, club: ClubOptions, hand: WinningHand) -> Valued
     """The han and fu (or yakuman) and yaku of `hand` under `rules` and the club's options.
     Raises InputError (code `calculator`) for tiles that cannot be read or a hand that is no
     winning hand (no yaku, not complete)."""
-    if hand.seat_wind not in WINDS or hand.round_wind not in WINDS:
+    if not all(isinstance(w, str) and w in WINDS for w in (hand.seat_wind, hand.round_wind)):
         raise _bad("seat_wind", "must be east, south, west or north")
     aka = True  # a red five is read as the red five; it counts as dora only with the club's 赤ドラ
     melds = []

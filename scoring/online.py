@@ -24,8 +24,12 @@ from typing import Any
 from .errors import InputError, Problem
 from .hands import play_game, round_label
 from .hands_json import hand_rules_from_json, hands_game_from_json, hands_result_to_json
+from .text import refused_characters
 
 MAX_LOG_BYTES = 2_000_000  # a full hanchan is a few tens of kilobytes
+# Hands in one game, as table mode and the API take them: far beyond any hanchan (a West round
+# with many renchan stays under 60); 32,768 abortive draws overflowed the hand-number column.
+MAX_HANDS = 200
 LOG_FORMAT = "log_format"  # not a log this module reads
 LOG_MISMATCH = "log_mismatch"  # the log's own points disagree with the recomputed hands
 
@@ -134,6 +138,12 @@ def _int(value: object, field: str) -> int:
 
 def _names(raw: list[str], players: int) -> tuple[str, ...]:
     names = tuple(str(n).strip() for n in raw[:players])
+    if any(refused_characters(n) for n in names):  # NUL, a lone surrogate, U+202E
+        raise _bad(
+            "name",
+            "has a name with control, surrogate or direction characters",
+            chars=", ".join(c for n in names for c in refused_characters(n)),
+        )
     if any(not n for n in names) or len(set(names)) != players:
         raise _bad("name", "needs a distinct, non-empty name for every seat")
     if any(len(n) > 64 for n in names):
@@ -217,6 +227,8 @@ def _from_json(data: Any) -> OnlineGame:
     kyokus = data["log"]
     if not kyokus:
         raise _bad("log", "has no hands")
+    if len(kyokus) > MAX_HANDS:
+        raise _bad("log", f"has more than {MAX_HANDS} hands", most=MAX_HANDS)
     events: list[dict[str, Any]] = []
     logged: list[LoggedHand] = []
     start = 0
@@ -414,6 +426,8 @@ def _from_xml(text: str) -> OnlineGame:
                 if len(set(scores)) != 1:
                     raise _bad(field, "does not start from equal points")
                 start = scores[0]
+            if len(logged) >= MAX_HANDS:
+                raise _bad("log", f"has more than {MAX_HANDS} hands", most=MAX_HANDS)
             logged.append(LoggedHand(seed[0], seed[1], seed[2], None))
             current = {"field": field}
         elif tag == "REACH" and el.get("step") == "2" and current is not None:

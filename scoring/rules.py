@@ -28,6 +28,9 @@ PLAYER_COUNTS = (3, 4)
 
 MAX_POINTS = 10_000_000  # no real game comes near; keeps every stored number far inside 32 bits
 MAX_YEN = 100_000_000
+# A rate's yen per 1,000 points and per chip: 10,000 is far beyond any club, and keeps the yen of
+# the largest legal game (±10,000,000 points) inside a 32-bit yen column; 100,000,000 overflowed it.
+MAX_RATE_YEN = 10_000
 MAX_UNITS = 1_000  # uma and chombo, in thousands of points
 
 
@@ -259,8 +262,8 @@ def _check(r: Rules, c: Collector) -> None:
     for name, tier in r.rates.items():
         if not isinstance(name, str) or not name:
             c.add("rates", errors.TYPE, "rate names must be non-empty strings")
-        _int_in(c, f"rates.{name}.yen_per_1000", tier.yen_per_1000, 0, MAX_YEN)
-        _int_in(c, f"rates.{name}.chip_yen", tier.chip_yen, 0, MAX_YEN)
+        _int_in(c, f"rates.{name}.yen_per_1000", tier.yen_per_1000, 0, MAX_RATE_YEN)
+        _int_in(c, f"rates.{name}.chip_yen", tier.chip_yen, 0, MAX_RATE_YEN)
     for rank, fee in r.place_fees.items():
         if players_ok and _int_in(c, "place_fees", rank, 1, r.players):
             _int_in(c, f"place_fees.{rank}", fee, 0, MAX_YEN)

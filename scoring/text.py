@@ -11,6 +11,27 @@ _MINUS = "▲△−‐‑‒–—―ーｰ-"
 _PLUS = "+"
 _NUMBER = re.compile(r"\d+")
 
+# What no name or label read from a file or an API may hold (a player's name in an online log, a
+# yaku name, a table label): controls (NUL, a line break, ESC), lone surrogates, line and
+# paragraph separators, and the bidirectional controls, which reorder what follows them on the
+# screen (U+202E). Joiners stay: 👨\u200d👩. league.core.names and league.limits use the same sets.
+LINE_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
+def refused_characters(text: str) -> list[str]:
+    """The characters of `text` no one-line name or label may hold, as U+XXXX, once each (empty:
+    none): controls, lone surrogates, line separators and bidirectional controls."""
+    found: list[str] = []
+    for ch in text:
+        if ch in BIDI_CONTROLS or unicodedata.category(ch) in LINE_CATEGORIES:
+            code = f"U+{ord(ch):04X}"
+            if code not in found:
+                found.append(code)
+    return found
+
 
 def format_score(tenths: int, style: str = "plain") -> str:
     """A score in tenths as text with exactly one decimal.

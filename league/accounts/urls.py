@@ -5,14 +5,14 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, path, reverse_lazy
 
-from league.accounts import views
+from league.accounts import views, views_auth
 
 urlpatterns: list[URLPattern] = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/", views.account, name="account"),
     path(
         "accounts/password/change/",
-        auth_views.PasswordChangeView.as_view(
+        views_auth.ThrottledPasswordChangeView.as_view(
             template_name="registration/password_change_form.html"
         ),
         name="password_change",

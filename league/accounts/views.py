@@ -35,7 +35,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import scoring
 from league import limits, throttle
 from league.access import club_for
-from league.accounts import invitations, services
+from league.accounts import invitations, services, views_auth
 from league.accounts import tasks as account_tasks
 from league.accounts.forms import ClubForm, FirstSeasonForm, MembershipRoleForm, SignupForm
 from league.core.errors import ServiceError
@@ -411,12 +411,15 @@ class EmailForm(forms.Form):
 
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
-        if not self.user.check_password(password):
+        if not views_auth.password_checked(self.request, self.user, password):
             raise forms.ValidationError(_("The password is not right."), code="wrong_password")
         return password
 
-    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, user: Any, request: HttpRequest | None = None, **kwargs: Any
+    ) -> None:
         self.user = user
+        self.request = request
         kwargs.setdefault("label_suffix", "")
         # Full-width input (ｙａｍａｄａ＠…) as a Japanese keyboard may type it: made half-width.
         if args and args[0] is not None and "email" in args[0]:
@@ -434,6 +437,7 @@ def account(request: HttpRequest) -> HttpResponse:
         request.POST if request.method == "POST" else None,
         initial={"email": request.user.email},
         user=request.user,
+        request=request,
     )
     if request.method == "POST" and form.is_valid():
         services.email_change(user=request.user, email=form.cleaned_data["email"])

@@ -11,8 +11,8 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
+from django.contrib.auth.views import LoginView, PasswordChangeView
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
@@ -21,7 +21,35 @@ from league import throttle
 THROTTLED = _(
     "Too many failed logins. For your security, logging in is paused: try again in 15 minutes."
 )
+PASSWORD_THROTTLED = _(
+    "Too many wrong passwords. For your security, checking it is paused: try again in 15 minutes."
+)
 TOO_MANY_REQUESTS = 429
+
+
+def request_address(request: HttpRequest | None) -> str:
+    """The sender as the login counts it: an IPv6 client by its /64."""
+    if not request:
+        return throttle.UNKNOWN_ADDRESS
+    return throttle.address_block(throttle.client_address(request))
+
+
+def password_checked(request: HttpRequest | None, user: Any, password: str) -> bool:
+    """user.check_password, throttled like the login (the same counts: a guess here is a guess
+    there): ValidationError `throttled` before the password is looked at while they are over."""
+    username = user.get_username()
+    attempt = throttle.attempt_begin(
+        username=username,
+        address=request_address(request),
+        device=throttle.device_for(request, username),
+    )
+    if attempt is None:
+        raise forms.ValidationError(PASSWORD_THROTTLED, code="throttled")
+    if user.check_password(password):
+        throttle.attempt_succeeded(attempt)
+        return True
+    throttle.attempt_failed(attempt)
+    return False
 
 
 class ThrottleMixin:
@@ -54,9 +82,7 @@ class ThrottleMixin:
 
     def _address(self) -> str:
         """The sender as sign-up and reset count it: an IPv6 client by its /64."""
-        if not self.request:
-            return throttle.UNKNOWN_ADDRESS
-        return throttle.address_block(throttle.client_address(self.request))
+        return request_address(self.request)
 
 
 class ThrottledAuthenticationForm(ThrottleMixin, AuthenticationForm):
@@ -94,3 +120,27 @@ class ThrottledLoginView(LoginView):
 
 
 login = ThrottledLoginView.as_view()
+
+
+class ThrottledPasswordChangeForm(PasswordChangeForm):
+    """The password change: the old password checked as the login checks one (throttled)."""
+
+    request: HttpRequest | None = None
+
+    def clean_old_password(self) -> str:
+        old_password = self.cleaned_data["old_password"]
+        if not password_checked(self.request, self.user, old_password):
+            raise forms.ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
+        return old_password
+
+
+class ThrottledPasswordChangeView(PasswordChangeView):
+    form_class = ThrottledPasswordChangeForm
+    http_method_names = ["get", "head", "post"]
+
+    def get_form(self, form_class: Any = None) -> Any:
+        form = super().get_form(form_class)
+        form.request = self.request
+        return form

@@ -13,6 +13,8 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 
+from scoring import text as scoring_text
+
 # Unicode categories no name may hold: controls, format characters (zero-width spaces and joiners,
 # bidirectional overrides and isolates, the BOM), surrogates, private use, line/paragraph seps.
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -36,18 +38,17 @@ def invisible_characters(text: str) -> list[str]:
     return _codes(text, BLANK_LETTERS, REFUSED_CATEGORIES)
 
 
-# What no one-line text may hold (a table label, a rate's name, a note: league.limits): controls
-# (a line break, a tab, ESC), line and paragraph separators, lone surrogates, and the
-# bidirectional controls, which reorder what follows them on the screen. Joiners stay: 👨\u200d👩.
-LINE_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
-BIDI_CONTROLS = frozenset(
-    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-)
+# What no one-line text may hold (a table label, a rate's name, a note: league.limits), the same
+# as a name or label read from a file or an API (scoring.text.refused_characters): controls (a
+# line break, a tab, ESC), line and paragraph separators, lone surrogates, and the bidirectional
+# controls, which reorder what follows them on the screen. Joiners stay: 👨\u200d👩.
+LINE_CATEGORIES = scoring_text.LINE_CATEGORIES
+BIDI_CONTROLS = scoring_text.BIDI_CONTROLS
 
 
 def control_characters(text: str) -> list[str]:
     """The characters of `text` that no one-line text may hold, as U+XXXX (empty: none)."""
-    return _codes(text, BIDI_CONTROLS, LINE_CATEGORIES)
+    return scoring_text.refused_characters(text)
 
 
 def clean_name(text: str) -> str:

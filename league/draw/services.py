@@ -11,6 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy
 
+from league import limits
 from league.club import services as club_services
 from league.core import errors
 from league.core.actions import action
@@ -66,7 +67,11 @@ def _audit(club: Club, user: User, action: str, day: Day, **kw: Any) -> None:
 
 
 def day_open(*, club: Club, user: User, date: datetime.date) -> Day:
-    """The club's day on `date`, created (and audited) when it does not exist yet."""
+    """The club's day on `date`, created (and audited) when it does not exist yet; a new day
+    keeps the app's date rule (limits.date_problem: 2000/01/01 to a year from today)."""
+    problem = limits.date_problem(date)
+    if problem is not None and not Day.objects.filter(club=club, date=date).exists():
+        raise ServiceError.one("date", problem)
     with transaction.atomic():
         day, created = Day.objects.get_or_create(club=club, date=date)
         if created:

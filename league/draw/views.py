@@ -239,8 +239,12 @@ def draw_start(request: HttpRequest, slug: str) -> HttpResponse:
     )
     if form.is_bound and form.is_valid():
         date = form.cleaned_data["date"]
-        draw.day_open(club=club, user=request.user, date=date)
-        return redirect("draw_day", club.slug, date)
+        try:
+            draw.day_open(club=club, user=request.user, date=date)
+        except ServiceError as e:
+            add_errors(form, e)
+        else:
+            return redirect("draw_day", club.slug, date)
     days = Day.objects.filter(club=club).order_by("-date")[:10]
     return render(request, "league/draw/start.html", {"club": club, "form": form, "days": days})
 

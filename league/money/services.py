@@ -437,8 +437,13 @@ def open_debts_derived(*, club: Club) -> list[Debt]:
     return [d for d in _debts(_club_entries(club)) if d.remaining > 0]
 
 
+# Every cause of a debt the debts page shows, and so may be repaid from there: a loan, a deferral
+# and a season adjustment's yen (a penalty owed to the club, a bonus the club owes).
+DEBT_ENTRY_KINDS = (LedgerEntry.LOAN, LedgerEntry.DEFERRAL, LedgerEntry.ADJUSTMENT)
+
+
 def debt_repay(*, debt_entry: LedgerEntry, user: User, amount: int | None = None) -> LedgerEntry:
-    """The debtor pays (part of) a loan or a deferred debt back."""
+    """The debtor pays (part of) a debt back: a loan, a deferred debt or an adjustment's yen."""
     with transaction.atomic():
         club = lock_club(debt_entry.club_id)  # one writer per club
         debt = next((d for d in open_debts(club=club) if d.entry.pk == debt_entry.pk), None)

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from league import money
+from league import limits, money
 from league.access import club_for, club_page
 from league.books import selectors as book_selectors
 from league.core.errors import ServiceError
@@ -175,6 +175,8 @@ def member_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
         page = int(request.GET.get("page", "1"))
     except ValueError:
         page = 1
+    if page > limits.MAX_PAGE:  # its offset would overflow the database's integers: a 500
+        raise Http404
     # The kept lines (league.books), one page with the balance carried over.
     statement = book_selectors.statement(member=member, page=page)
     return render(
@@ -237,9 +239,7 @@ def _open_transfers(club: Club, day: book_selectors.OpenDayTransfers) -> list[tu
 @require_POST
 def debt_repay(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     club = _money_club(request, slug, organiser=True)
-    entry = get_object_or_404(
-        LedgerEntry, pk=entry_id, club=club, kind__in=[LedgerEntry.LOAN, LedgerEntry.DEFERRAL]
-    )
+    entry = get_object_or_404(LedgerEntry, pk=entry_id, club=club, kind__in=money.DEBT_ENTRY_KINDS)
     # The forms sit in the rows of the debt list: errors come back there as messages.
     form = RepayForm(request.POST)
     try:

@@ -82,6 +82,15 @@ def _message(problem: scoring.Problem) -> str:
         return _(
             "The log's hands disagree with the recomputed game (%(where)s). Nothing was recorded."
         ) % {"where": problem.field}
+    if problem.code == online.LOG_FORMAT and "most" in p:
+        return _("The log has more than %(most)s hands: no game has that many.") % {
+            "most": p["most"]
+        }
+    if problem.code == online.LOG_FORMAT and "chars" in p:
+        return _(
+            "A player's name in the log holds control, broken or direction characters "
+            "(%(chars)s). Nothing was recorded."
+        ) % {"chars": p["chars"]}
     if problem.code == online.LOG_FORMAT:
         return _(
             "This is not a log Janchō can read (a Tenhou JSON log or mjlog XML): %(where)s."

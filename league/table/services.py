@@ -159,7 +159,7 @@ def table_start(
     if existing is not None:
         return existing
     table = names.clean_label(table)  # as a game's (recording.GameInput): 「Ａ」 is 「A」
-    errors = limits.column_problems(TableGame, table=table, rate=rate)
+    errors = limits.column_problems(TableGame, table=table, rate=rate, draw_table=draw_table)
     if (problem := limits.date_problem(date)) is not None:
         errors["date"] = [problem]
     if errors:
@@ -277,17 +277,39 @@ class HandConflict(ServiceError):
     """Another phone recorded a different hand at this index: refused, nothing stored."""
 
 
-def _clean_marks(marks: object, event: dict[str, Any]) -> dict[str, Any]:
-    """Per winner: ippatsu, called (booleans), ura, aka (counts), yaku (names)."""
+def _clean_marks(
+    marks: object, event: dict[str, Any], players: Sequence[str], rules: scoring.HandRules
+) -> dict[str, Any]:
+    """Per winner: ippatsu, called (booleans), ura, aka (counts), yaku (names). Only a winner the
+    rules pay has marks (頭ハネ: the first claimant from the discarder), and only a winner who
+    declared riichi in the hand has 一発 or 裏; other marks are refused, naming the mark."""
     if marks in (None, {}):
         return {}
     if not isinstance(marks, dict):
         raise ServiceError.one("marks", _("The marks must be an object by winner."))
     winners = set(_winners(event))
+    paid = paid_winners(event, players, rules)
+    riichi = event.get("riichi") or []
+    riichi = set(map(str, riichi)) if isinstance(riichi, list) else set()
     out: dict[str, Any] = {}
     for who, mark in marks.items():
         if who not in winners or not isinstance(mark, dict):
             raise ServiceError.one(f"marks.{who}", _("Marks are only for a winner of the hand."))
+        if mark and who not in paid:
+            raise ServiceError.one(
+                f"marks.{who}",
+                _(
+                    "Under head bump only the first winner from the discarder is paid: "
+                    "marks are only for that winner."
+                ),
+            )
+        for name in ("ippatsu", "ura"):
+            if mark.get(name) and who not in riichi:
+                raise ServiceError.one(
+                    f"marks.{who}.{name}",
+                    _("%(mark)s needs the winner's riichi in this hand.")
+                    % {"mark": _("Ippatsu") if name == "ippatsu" else _("Ura")},
+                )
         clean: dict[str, Any] = {}
         for name, value in mark.items():
             if name not in MARK_FIELDS:
@@ -302,6 +324,16 @@ def _clean_marks(marks: object, event: dict[str, Any]) -> dict[str, Any]:
                     isinstance(y, str) and 0 < len(y) <= 30 for y in value
                 ):
                     raise ServiceError.one(f"marks.{who}.yaku", _("Must be a list of names."))
+                if any(names.control_characters(y) for y in value):  # a newline, U+202E
+                    raise ServiceError.one(
+                        f"marks.{who}.yaku",
+                        limits.TEXT_CONTROL
+                        % {
+                            "chars": ", ".join(
+                                c for y in value for c in names.control_characters(y)
+                            )
+                        },
+                    )
                 if value:
                     clean["yaku"] = list(value)[:30]
             else:
@@ -317,6 +349,22 @@ def _clean_marks(marks: object, event: dict[str, Any]) -> dict[str, Any]:
         if clean:
             out[who] = clean
     return out
+
+
+def paid_winners(
+    event: dict[str, Any], players: Sequence[str], rules: scoring.HandRules
+) -> list[str]:
+    """The winners the rules pay, as the engine settles the hand: the tsumo winner, every ron
+    winner, or under head bump (頭ハネ) only the first claimant in turn from the discarder."""
+    winners = _winners(event)
+    if event.get("result") != "ron" or rules.multi_ron != "atamahane" or len(winners) < 2:
+        return winners
+    n = len(players)
+    order = {p: i for i, p in enumerate(players)}
+    discarder = order.get(str(event.get("from")))
+    if discarder is None or not all(w in order for w in winners):
+        return winners  # the engine refuses the hand
+    return [min(winners, key=lambda p: (order[p] - discarder) % n)]
 
 
 def _winners(event: dict[str, Any]) -> list[str]:
@@ -387,7 +435,7 @@ def hand_record(
     HandConflict. An index past the next one is refused."""
     if not isinstance(event, dict):
         raise ServiceError.one("event", _("The hand must be an object."))
-    marks = _clean_marks(marks, event)
+    marks = _clean_marks(marks, event, _players(tg), hand_rules_from_json(tg.hand_rules))
     with transaction.atomic():
         tg = _lock(tg)
         same = Hand.objects.filter(table_game=tg, key=key).first()
@@ -481,26 +529,8 @@ def game_input(tg: TableGame, played: Played, members: dict[int, Member]) -> Gam
         raise ServiceError.one(NON_FIELD, _("The game has not ended yet."))
     rules = tg.rules_version.rules
     seats = [members[pk] for pk in tg.seats]
-    by_key = {str(m.pk): m for m in seats}
-    won: set[str] = set()
-    chips: list[ChipInput] = []
-    for hand in played.hands:
-        event = hand.event
-        for who in _winners(event):
-            won.add(who)
-        for who, win in _wins(event):
-            mark = hand.marks.get(who, {})
-            discarder = by_key.get(event.get("from")) if event["result"] == "ron" else None
-            counts = {
-                "ippatsu": 1 if mark.get("ippatsu") else 0,
-                "yakuman": win.get("yakuman") or 0,
-                "ura": mark.get("ura", 0),
-                "aka": mark.get("aka", 0),
-            }
-            for name, count in counts.items():
-                kind = next((k for k in CHIP_MARKS[name] if k in rules.chips), None)
-                if kind and count:
-                    chips.append(ChipInput(kind, by_key[who], discarder, count))
+    won = {who for hand in played.hands for who in _winners(hand.event)}
+    chips = hand_chips(played, rules.chips, {str(m.pk): m for m in seats})
     counts = {p: played.chombo.count(p) for p in played.players}
     yakitori = rules.yakitori is not None
     return GameInput(
@@ -520,6 +550,33 @@ def game_input(tg: TableGame, played: Played, members: dict[int, Member]) -> Gam
         chips=chips,
         submission_key=tg.key,
     )
+
+
+def hand_chips(played: Played, club_chips: Any, by_key: dict[str, Member]) -> list[ChipInput]:
+    """The chips the hands imply, where the club's chips have the kind: only a winner the rules
+    pay (頭ハネ: the first claimant) gets a winner's chips, and 一発 and 裏 only with the
+    winner's riichi in the hand."""
+    chips: list[ChipInput] = []
+    for hand in played.hands:
+        event = hand.event
+        paid = paid_winners(event, played.players, played.rules)
+        riichi = set(map(str, event.get("riichi", [])))
+        discarder = by_key.get(str(event.get("from"))) if event["result"] == "ron" else None
+        for who, win in _wins(event):
+            if who not in paid:
+                continue  # 頭ハネ: a claimant the rules do not pay gets no winner's chips
+            mark = hand.marks.get(who, {})
+            counts = {
+                "ippatsu": 1 if mark.get("ippatsu") and who in riichi else 0,
+                "yakuman": win.get("yakuman") or 0,
+                "ura": mark.get("ura", 0) if who in riichi else 0,
+                "aka": mark.get("aka", 0),
+            }
+            for name, count in counts.items():
+                kind = next((k for k in CHIP_MARKS[name] if k in club_chips), None)
+                if kind and count:
+                    chips.append(ChipInput(kind, by_key[who], discarder, count))
+    return chips
 
 
 def _wins(event: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -595,7 +652,7 @@ def table_game_edit(
             if not isinstance(hand, dict) or not isinstance(hand.get("event"), dict):
                 raise ServiceError.one(f"hands[{i}]", _("The hand must be an object."))
             events.append(hand["event"])
-            marks.append(_clean_marks(hand.get("marks"), hand["event"]))
+            marks.append(_clean_marks(hand.get("marks"), hand["event"], players, rules))
         try:
             result = scoring.play_game(
                 rules, hands_game_from_json({"players": list(players), "hands": events})
@@ -876,7 +933,7 @@ def value_for(
     winds = {}
     for name in ("seat_wind", "round_wind"):
         value = data.get(name, "east")
-        if value not in calculator.WINDS:
+        if not isinstance(value, str) or value not in calculator.WINDS:
             raise ServiceError.one(
                 name, _("This value is not allowed here: %(field)s.") % {"field": name}
             )

@@ -128,7 +128,12 @@ def table_new(request: HttpRequest, slug: str) -> HttpResponse:
             "table": data.get("table", ""),
             "draw_table": data.get("draw_table", ""),
             "key": uuid.uuid4(),
-            "errors": errors.get(NON_FIELD, []) + errors.get("rate", []) + errors.get("date", []),
+            "errors": [
+                *errors.get(NON_FIELD, []),
+                *errors.get("rate", []),
+                *errors.get("date", []),
+                *errors.get("draw_table", []),
+            ],
         },
     )
 

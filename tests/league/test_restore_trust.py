@@ -169,13 +169,15 @@ def test_a_bad_mapping_is_refused(saved, tmp_path, option, message):
         ("league.member", 2**63 - 1, {"name": "侵入者", "name_key": "侵入者", "user": None}),
         ("league.game", 2**63 - 2, {"number": 999, "submission_key": None}),
         ("league.auditlog", 2**31, {}),
+        ("league.auditlog", 2**31 - 1, {}),  # the top of a 32-bit column (issue 39)
+        ("league.auditlog", 2**30 + 1, {}),
     ],
 )
 def test_an_id_beyond_the_sane_range_is_refused_naming_the_row(saved, tmp_path, model, pk, fields):
     """A tampered file with huge ids would set the shared sequences to their maximum: afterwards
     no club could add a member or a game."""
     add_copy(saved, model, **fields)["pk"] = pk
-    with pytest.raises(CommandError, match=rf"{model} #{pk}: its id is beyond 2147483647"):
+    with pytest.raises(CommandError, match=rf"{model} #{pk}: its id is beyond {2**30}"):
         restore(saved, tmp_path)
     assert nothing_restored()
     other = Club.objects.get(slug="kinyokai")

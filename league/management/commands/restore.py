@@ -44,8 +44,11 @@ LABELS = {f"league.{m._meta.model_name}": m for m in MODELS}
 # The ids a backup may hold. The id sequences are shared by every club of the database and run to
 # 2**63 - 1; a real club's rows are numbered far below this (two billion rows), so a file beyond
 # it is tampered with: restoring it would move the sequences to their end, and no club could
-# add a member or a game afterwards.
-MAX_ID = 2**31 - 1
+# add a member or a game afterwards. Some ids are also kept in 32-bit columns (a table game's
+# draw table), so the limit leaves half of 2**31 - 1 free after it: a backup whose draw-table id
+# was 2,147,483,647 moved the shared counter to the top, and the next draw table of any club
+# then failed with "integer out of range" (issue 39).
+MAX_ID = 2**30
 
 
 def read_backup(path: Path) -> dict[str, Any]:

@@ -1,0 +1,68 @@
+"""The online import never answers 500 and never keeps an unbounded game (issue 39): a player's
+name with NUL, a lone surrogate or U+202E is refused at the first step; a log of more hands than
+any game has (32,768 abortive draws overflowed the hand-number column) is refused as it is read."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+import scoring
+from league.core.errors import ServiceError
+from league.models import Game, OnlineLog
+from league.online import services
+from scoring import online
+from tests.conftest import _client
+from tests.league.test_online import organiser, players, tenhou_club, text  # noqa: F401
+
+
+def abortive_log(hands: int) -> str:
+    """A tenhou.net/6 log of `hands` 九種九牌 draws in a row (the dealer stays, honba grows)."""
+    kyoku = [[0, 0, 0], [250] * 4, [], [], ["九種九牌"]]  # the shortest hand the reader takes
+    log = [[[0, h, 0], *kyoku[1:]] for h in range(hands)]
+    return json.dumps(
+        {"name": ["a", "b", "c", "d"], "rule": {"disp": "般南喰赤"}, "log": log,
+         "sc": [250, 0, 250, 0, 250, 0, 250, 0]},
+        ensure_ascii=False, separators=(",", ":"),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("bad", ["a\x00b", "\ud800x", "x\u202egnp", "a\nb"])
+def test_a_name_with_control_surrogate_or_direction_characters_is_refused(bad):
+    data = json.loads(text())
+    data["name"][1] = bad
+    with pytest.raises(scoring.InputError) as caught:
+        online.parse_online_log(json.dumps(data))
+    assert caught.value.problems[0].field == "name"
+
+
+@pytest.mark.parametrize("bad", ["鬼\x00ヅモ", "\ud800鬼"])
+def test_the_page_refuses_it_at_the_first_step_and_stores_nothing(tenhou_club, organiser, bad):
+    data = json.loads(text())
+    data["name"][0] = bad
+    log = json.dumps(data)  # the lone surrogate escaped, as a pasted log has it
+    c = _client(organiser)
+    url = reverse("online_import", args=[tenhou_club.slug])
+    with translation.override("ja"):
+        response = c.post(url, {"step": "read", "text": log}, HTTP_ACCEPT_LANGUAGE="ja")
+    assert response.status_code == 200
+    assert 'role="alert"' in response.content.decode()
+    assert not Game.objects.exists() and not OnlineLog.objects.exists()
+
+
+def test_a_log_of_more_hands_than_any_game_is_refused_as_it_is_read(db):
+    # 200 draws are read (the game has not ended: refused later, by the engine's check) ...
+    game = online.parse_online_log(abortive_log(online.MAX_HANDS))
+    assert len(game.events) == online.MAX_HANDS
+    # ... 201 are refused at once, before any hand is played.
+    assert len(abortive_log(32_768).encode()) < online.MAX_LOG_BYTES
+    for hands in (online.MAX_HANDS + 1, 32_768):
+        with pytest.raises(scoring.InputError) as caught:
+            online.parse_online_log(abortive_log(hands))
+        assert caught.value.problems[0].params == {"most": online.MAX_HANDS}
+    with pytest.raises(ServiceError) as caught:
+        services.log_read(abortive_log(32_768))
+    assert "200" in str(caught.value.errors["log"][0])
