@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoring
-from league.api import auth as api_auth
+from league.accounts import tokens as api_auth
 from league.core.errors import ServiceError
 from league.models import ChipEvent, Hand
 from league.table import services

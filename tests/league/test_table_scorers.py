@@ -13,7 +13,7 @@ import uuid
 import pytest
 from django.test import Client
 
-from league.api.auth import token_create
+from league.accounts.tokens import token_create
 from league.models import AuditLog, Hand, Member, Membership, TableGame
 from league.table import services
 from tests.conftest import make_user
