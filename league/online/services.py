@@ -36,6 +36,7 @@ LOG = "log"  # the form field every problem of the log is shown on
 NON_FIELD_MEMBERS = "members"
 # The game's table, stored as data (like a table the organiser types), the same in every language.
 ONLINE_TABLE = "オンライン"
+SHARED_NAME = re.compile(r" \([東南西北]\)$")  # scoring.online names shared nicknames by seat
 TENHOU_ID = re.compile(r"^(\d{10})gm-[0-9a-f]{4}-\d{4}-[0-9a-f]{8}$")
 
 
@@ -82,10 +83,20 @@ def _message(problem: scoring.Problem) -> str:
         return _(
             "The log's hands disagree with the recomputed game (%(where)s). Nothing was recorded."
         ) % {"where": problem.field}
+    if problem.code == online.LOG_FORMAT and "hand" in p:
+        return _("%(hand)s of the log cannot be read (%(where)s). Nothing was recorded.") % {
+            "hand": p["hand"],
+            "where": problem.field,
+        }
     if problem.code == online.LOG_FORMAT:
         return _(
             "This is not a log Janchō can read (a Tenhou JSON log or mjlog XML): %(where)s."
         ) % {"where": problem.field}
+    if "hand" in p:
+        return _(
+            "%(hand)s of the log cannot be played under Tenhou's rules: %(reason)s "
+            "Nothing was recorded."
+        ) % {"hand": p["hand"], "reason": table.hand_problem_message(problem)}
     return _("A hand of the log cannot be played under Tenhou's rules (%(where)s).") % {
         "where": problem.field
     }
@@ -231,6 +242,8 @@ def _keep_hands(game: Game, user: User, read: ReadLog, members: Sequence[Member]
 def _remember(club: Club, user: User, names: Sequence[str], members: Sequence[Member]) -> None:
     known = remembered_members(club, names)
     for name, member in zip(names, members, strict=True):
+        if SHARED_NAME.search(name):
+            continue  # a nickname two seats shared ("NoName (南)"): the seat, not the name, told
         before = known.get(name)
         if before is not None and before.pk == member.pk:
             continue

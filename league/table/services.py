@@ -264,6 +264,11 @@ def _winners(event: dict[str, Any]) -> list[str]:
     return []
 
 
+def hand_problem_message(problem: scoring.Problem) -> str:
+    """The engine's problem with a hand in the user's language (table mode and online logs)."""
+    return _hand_message(problem)
+
+
 def _hand_message(problem: scoring.Problem) -> str:
     p = problem.params
     messages = {
