@@ -47,6 +47,65 @@ ABORTIVE_XML = {
     "ron3": "sanchahou",
 }
 DRAW_JSON = ("流局", "全員聴牌", "全員不聴", "流し満貫")
+# Tenhou's yaku ids (mjlog `yaku`/`yakuman`) by the names its tenhou.net/6 logs (and table mode)
+# use; 52-54 are dora, counted, not yaku.
+YAKU_IDS: tuple[str, ...] = (
+    "門前清自摸和",
+    "立直",
+    "一発",
+    "槍槓",
+    "嶺上開花",
+    "海底摸月",
+    "河底撈魚",
+    "平和",
+    "断幺九",
+    "一盃口",
+    "自風 東",
+    "自風 南",
+    "自風 西",
+    "自風 北",
+    "場風 東",
+    "場風 南",
+    "場風 西",
+    "場風 北",
+    "役牌 白",
+    "役牌 發",
+    "役牌 中",
+    "両立直",
+    "七対子",
+    "混全帯幺九",
+    "一気通貫",
+    "三色同順",
+    "三色同刻",
+    "三槓子",
+    "対々和",
+    "三暗刻",
+    "小三元",
+    "混老頭",
+    "二盃口",
+    "純全帯幺九",
+    "混一色",
+    "清一色",
+    "人和",
+    "天和",
+    "地和",
+    "大三元",
+    "四暗刻",
+    "四暗刻単騎",
+    "字一色",
+    "緑一色",
+    "清老頭",
+    "九蓮宝燈",
+    "純正九蓮宝燈",
+    "国士無双",
+    "国士無双１３面",
+    "大四喜",
+    "小四喜",
+    "四槓子",
+)
+DORA_IDS = {52: "dora", 53: "ura", 54: "aka"}
+DORA_NAMES = {"ドラ": "dora", "裏ドラ": "ura", "赤ドラ": "aka", "抜きドラ": "dora"}
+MARKS = "_marks"  # a win's marks (table mode's: ippatsu, called, ura, aka, yaku) while read
 
 
 @dataclass(frozen=True)
@@ -72,6 +131,8 @@ class OnlineGame:
     logged: tuple[LoggedHand, ...]
     final_points: tuple[int, ...]  # the log's result line, leftover sticks added to the first
     final_scores: tuple[str, ...]  # the site's own scores from the result line, as written
+    # Per hand, its winners' marks by name (table mode's: ippatsu, called, ura, aka, yaku).
+    marks: tuple[dict[str, dict[str, Any]], ...] = ()
 
     def hands_input(self) -> dict[str, Any]:
         """The `python -m scoring hands` input for this game."""
@@ -192,7 +253,57 @@ def _mangan_fu(han: int) -> int:
     return 110
 
 
-def _win_json(info: list[Any], names: tuple[str, ...], field: str) -> tuple[int, int, dict]:
+def _mark(yaku: list[str], dora: dict[str, int], called: bool) -> dict[str, Any]:
+    """A win's marks as table mode keeps them: 一発, an open hand (副露), 裏ドラ and 赤ドラ counted,
+    the yaku by name (dora aside); nothing false or zero."""
+    mark: dict[str, Any] = {
+        "ippatsu": "一発" in yaku,
+        "called": called,
+        "ura": dora.get("ura", 0),
+        "aka": dora.get("aka", 0),
+        "yaku": yaku,
+    }
+    return {k: v for k, v in mark.items() if v}
+
+
+def _json_mark(entries: list[str], called: bool) -> dict[str, Any]:
+    yaku: list[str] = []
+    dora: dict[str, int] = {}
+    for entry in entries:
+        name = entry.split("(", 1)[0]
+        m = _HAN.search(entry)
+        if name in DORA_NAMES:
+            kind = DORA_NAMES[name]
+            dora[kind] = dora.get(kind, 0) + (int(m.group(1)) if m else 0)
+        else:
+            yaku.append(name)
+    return _mark(yaku, dora, called)
+
+
+def _take_marks(event: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The winners' marks, taken out of the event (the engine's input has no place for them)."""
+    wins = [event] if event.get("result") == "tsumo" else event.get("winners", [])
+    out = {}
+    for win in wins:
+        mark = win.pop(MARKS, {})
+        if mark:
+            out[win.get("winner", win.get("player"))] = mark
+    return out
+
+
+def _open_meld(code: int) -> bool:
+    """Whether an mjlog meld (`m`) opens the hand: chi, pon, added or open kan; not a closed kan
+    or a 北 set aside (三麻)."""
+    if code & 0x4 or code & 0x18:
+        return True
+    if code & 0x20:
+        return False
+    return code & 0x3 != 0
+
+
+def _win_json(
+    info: list[Any], names: tuple[str, ...], field: str, called: frozenset[int] = frozenset()
+) -> tuple[int, int, dict]:
     if not isinstance(info, list) or len(info) < 4:
         raise _bad(field, "is not a win of a tenhou.net/6 log")
     who, frm, pao_who = (_int(v, field) for v in info[:3])
@@ -217,6 +328,7 @@ def _win_json(info: list[Any], names: tuple[str, ...], field: str) -> tuple[int,
             win["fu"] = int(m.group(1))
         elif han < 5:
             win["fu"] = _mangan_fu(han)
+    win[MARKS] = _json_mark(info[4:], who in called)
     return who, frm, win
 
 
@@ -253,7 +365,15 @@ def _json_hand(
     kind = result[0]
     event: dict[str, Any]
     if kind == "和了":
-        wins = [_win_json(info, names, f"{field}.result") for info in result[2::2]]
+        # 副露: a call (chi c, pon p, open kan m) among the seat's drawn tiles.
+        called = frozenset(
+            seat
+            for seat in range(players)
+            if 5 + 3 * seat < len(k) - 1
+            and isinstance(k[5 + 3 * seat], list)
+            and any(isinstance(t, str) and any(c in t for c in "cpm") for t in k[5 + 3 * seat])
+        )
+        wins = [_win_json(info, names, f"{field}.result", called) for info in result[2::2]]
         if not wins:
             raise _bad(f"{field}.result", "has no winner")
         who, frm, win = wins[0]
@@ -327,6 +447,7 @@ def _from_json(data: Any) -> OnlineGame:
     if not kyokus:
         raise _bad("log", "has no hands")
     events: list[dict[str, Any]] = []
+    marks: list[dict[str, dict[str, Any]]] = []
     logged: list[LoggedHand] = []
     start = 0
     for i, k in enumerate(kyokus):
@@ -345,6 +466,7 @@ def _from_json(data: Any) -> OnlineGame:
             prev = logged[-1]
             logged[-1] = LoggedHand(prev.hand, prev.honba, prev.sticks, scores)
         logged.append(LoggedHand(hand, honba, sticks, None))
+        marks.append(_take_marks(event))
         events.append(event)
     sc = data.get("sc")
     if not isinstance(sc, list) or len(sc) < 2 * players:
@@ -367,6 +489,7 @@ def _from_json(data: Any) -> OnlineGame:
         tuple(logged),
         final_points,
         final_scores,
+        tuple(marks),
     )
 
 
@@ -429,6 +552,7 @@ def _from_xml(text: str) -> OnlineGame:
     start = 0
     owari: list[int] | None = None
     owari_text: list[str] = []
+    marks: list[dict[str, dict[str, Any]]] = []
     current: dict[str, Any] | None = None  # the hand being read
     wins: list[tuple[int, int, dict[str, Any]]] = []
     riichi: list[str] = []
@@ -450,6 +574,7 @@ def _from_xml(text: str) -> OnlineGame:
             raise _bad(field, "has no outcome")
         if riichi:
             event["riichi"] = sorted(set(riichi), key=names.index)
+        marks.append(_take_marks(event))
         events.append(event)
         current, wins, riichi = None, [], []
 
@@ -531,6 +656,7 @@ def _from_xml(text: str) -> OnlineGame:
         tuple(logged),
         final,
         tuple(owari_text),
+        tuple(marks),
     )
 
 
@@ -542,6 +668,15 @@ def _win_xml(el: ET.Element, names: tuple[str, ...], field: str) -> tuple[int, i
         raise _bad(field, "has a winner or discarder that is not at the table")
     win: dict[str, Any] = {"player": names[who[0]]}
     yakuman = _ints(el.get("yakuman"), field)
+    called = any(_open_meld(code) for code in _ints(el.get("m"), field))
+    pairs = _ints(el.get("yaku"), field)
+    yaku_names = [YAKU_IDS[y] for y in pairs[0::2] if 0 <= y < len(YAKU_IDS)]
+    yaku_names += [YAKU_IDS[y] for y in yakuman if 0 <= y < len(YAKU_IDS)]
+    dora: dict[str, int] = {}
+    for y, han in zip(pairs[0::2], pairs[1::2], strict=False):
+        if y in DORA_IDS:
+            dora[DORA_IDS[y]] = dora.get(DORA_IDS[y], 0) + han
+    win[MARKS] = _mark(yaku_names, dora, called)
     if yakuman:
         win["yakuman"] = len(yakuman)
         pao = _ints(el.get("paoWho"), field)

@@ -36,6 +36,7 @@ from league.recording.services import ChipInput, GameInput, SeatInput
 from league.standings import hand_totals
 from scoring import calculator
 from scoring import errors as codes
+from scoring.game import busted
 from scoring.hand_options import hand_preset_for
 from scoring.hand_points import base_points, ron_value, tsumo_shares
 from scoring.hands import STICK
@@ -411,20 +412,71 @@ def hand_undo(*, tg: TableGame, user: User, index: int) -> bool:
 
 def game_input(tg: TableGame, played: Played, members: dict[int, Member]) -> GameInput:
     """The ended game as the recording service takes it: final points, the sticks left as
-    deposits, chombo, the chips its hands imply (where the club's chips have them) and 焼き鳥."""
+    deposits, chombo, the chips its hands imply (where the club's chips have them), 焼き鳥 and
+    飛び賞 from the last hand."""
     if played.state.ended is None:
         raise ServiceError.one(NON_FIELD, _("The game has not ended yet."))
-    rules = tg.rules_version.rules
     seats = [members[pk] for pk in tg.seats]
+    implied = hands_imply(
+        rules=tg.rules_version.rules,
+        hand_rules=played.rules,
+        hands=[(h.event, h.marks) for h in played.hands],
+        seats=seats,
+        points=played.state.points,
+        ended=played.state.ended,
+    )
+    counts = {p: played.chombo.count(p) for p in played.players}
+    return GameInput(
+        date=tg.date,
+        table=tg.table,
+        rate=tg.rate,
+        deposits=STICK * played.state.sticks,
+        seats=[
+            SeatInput(
+                member=m,
+                points=played.state.points[i],
+                chombo=counts[str(m.pk)],
+                yakitori=implied.yakitori[i],
+                busted_by=implied.busted_by[i],
+            )
+            for i, m in enumerate(seats)
+        ],
+        chips=implied.chips,
+        submission_key=tg.key,
+    )
+
+
+@dataclass(frozen=True)
+class Implied:
+    """What a game's hands say for its settlement: chips, 焼き鳥 and 飛び賞 (per seat)."""
+
+    chips: list[ChipInput]
+    yakitori: list[bool]
+    busted_by: list[int | None]
+
+
+def hands_imply(
+    *,
+    rules: scoring.Rules,
+    hand_rules: scoring.HandRules,
+    hands: Sequence[tuple[dict[str, Any], dict[str, Any]]],
+    seats: Sequence[Member],
+    points: Sequence[int],
+    ended: str | None,
+) -> Implied:
+    """From the hands (events with players named by member pk, and their winners' marks): the
+    chips of the club's kinds the marks imply (一発, 役満, 裏ドラ, 赤ドラ), 焼き鳥 for a seat that won
+    no hand where the club counts it, and, for a game ended on a bust under a 飛び賞 to the
+    buster, who busted each busted player: the last hand's winner (the tsumo winner, or the
+    winner of the busted player's discard; the first in turn from the discarder when two won)."""
     by_key = {str(m.pk): m for m in seats}
     won: set[str] = set()
     chips: list[ChipInput] = []
-    for hand in played.hands:
-        event = hand.event
+    for event, marks in hands:
         for who in _winners(event):
             won.add(who)
         for who, win in _wins(event):
-            mark = hand.marks.get(who, {})
+            mark = marks.get(who, {})
             discarder = by_key.get(event.get("from")) if event["result"] == "ron" else None
             counts = {
                 "ippatsu": 1 if mark.get("ippatsu") else 0,
@@ -436,25 +488,25 @@ def game_input(tg: TableGame, played: Played, members: dict[int, Member]) -> Gam
                 kind = next((k for k in CHIP_MARKS[name] if k in rules.chips), None)
                 if kind and count:
                     chips.append(ChipInput(kind, by_key[who], discarder, count))
-    counts = {p: played.chombo.count(p) for p in played.players}
-    yakitori = rules.yakitori is not None
-    return GameInput(
-        date=tg.date,
-        table=tg.table,
-        rate=tg.rate,
-        deposits=STICK * played.state.sticks,
-        seats=[
-            SeatInput(
-                member=m,
-                points=played.state.points[i],
-                chombo=counts[str(m.pk)],
-                yakitori=yakitori and str(m.pk) not in won,
-            )
-            for i, m in enumerate(seats)
-        ],
-        chips=chips,
-        submission_key=tg.key,
-    )
+    keys = [str(m.pk) for m in seats]
+    yakitori = [rules.yakitori is not None and k not in won for k in keys]
+    busted_by: list[int | None] = [None] * len(seats)
+    bust = rules.bust_bonus
+    if bust is not None and bust.to == "buster" and ended == "bust" and hands:
+        last = hands[-1][0]
+        buster: str | None = None
+        if last.get("result") == "tsumo":
+            buster = str(last["winner"])
+        elif last.get("result") == "ron":
+            buster = _stick_taker(last, tuple(keys), len(keys), hand_rules)
+        for i, k in enumerate(keys):
+            if buster is None or not busted(rules, points[i]):
+                continue
+            if last.get("result") == "ron" and str(last.get("from")) != k:
+                continue  # busted without dealing in: not this hand's doing
+            if k != buster:
+                busted_by[i] = keys.index(buster)
+    return Implied(chips, yakitori, busted_by)
 
 
 def _wins(event: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -590,6 +642,7 @@ def played_game_keep(
     members: Sequence[Member],
     rules: scoring.HandRules,
     events: Sequence[dict[str, Any]],
+    marks: Sequence[dict[str, Any]] = (),
 ) -> TableGame:
     """Keep the hands of a game recorded otherwise (an online log, league.online) with it: a table
     game linked to `game`, its hands as the engine plays them (players named by member pk, as at
@@ -625,7 +678,7 @@ def played_game_keep(
                 revision=game.revision,
                 key=uuid.uuid5(key, str(i)),
                 event=dict(event),
-                marks={},
+                marks=_clean_marks(marks[i], event) if i < len(marks) else {},
                 round=r.round,
                 honba=r.honba,
                 sticks=r.sticks,

@@ -239,3 +239,34 @@ def test_what_is_not_a_log_is_refused_naming_the_field(text, field):
 def test_a_log_too_large_is_refused():
     with pytest.raises(InputError):
         parse_online_log(b"{" + b" " * 2_000_001 + b"}")
+
+
+# --- the whole game: each win's marks (issue 40) ---------------------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_games_marks_are_the_same_read_from_either_format(name):
+    # The JSON names yaku and dora in words, the XML by Tenhou's ids and its meld codes.
+    json_game = parse_online_log(read(name, "json"))
+    xml_game = parse_online_log(read(name, "xml"))
+    assert len(json_game.marks) == len(json_game.events)
+    assert json_game.marks == xml_game.marks
+    assert any(json_game.marks)
+
+
+def test_the_marks_of_the_first_hands_as_the_log_says_them():
+    game = parse_online_log(read("2019021004gm-00a9-0000-e2f6516d", "json"))
+    # 東1: Sidecar's open (c/p calls) 跳満 対々和 場風 東 自風 西 混一色.
+    assert game.marks[0] == {
+        "Sidecar": {"called": True, "yaku": ["対々和", "場風 東", "自風 西", "混一色"]}
+    }
+    # 東2: a closed riichi tsumo with 赤ドラ 1 and 裏ドラ 3.
+    assert game.marks[1] == {
+        "あがれる間6s": {"ura": 3, "aka": 1, "yaku": ["立直", "門前清自摸和", "断幺九"]}
+    }
+    assert game.marks[4] == {}  # 東4's draw: no winner
+
+
+def test_ippatsu_is_marked():
+    game = parse_online_log(read("2019123123gm-00a9-0000-f4386d0e", "xml"))
+    assert sum(1 for m in game.marks for w in m.values() if w.get("ippatsu")) == 2
