@@ -40,10 +40,15 @@ class HandOptions:
         return replace(rules, kiriage=self.kiriage, kazoe=self.kazoe)
 
 
+# Settlement presets whose hand preset has another name: the same rule family (EMA to EMA).
+FAMILY = {"ema-2016": "ema"}
+
+
 def hand_preset_for(preset: str, players: int) -> HandPreset:
-    """The hand preset of a club whose settlement preset is `preset`: the one of the same name
-    (docs/hands.md: the club presets share their names), else Tenhou's (3 players: `tenhou-3p`)."""
-    found = HAND_PRESETS.get(preset)
+    """The hand preset of a club whose settlement preset is `preset`: the one of its family (the
+    same name, docs/hands.md: the club presets share their names; `ema-2016` plays `ema`), else
+    Tenhou's (3 players: `tenhou-3p`)."""
+    found = HAND_PRESETS.get(FAMILY.get(preset, preset))
     if found is None or found.rules.players != players:
         found = HAND_PRESETS["tenhou" if players == 4 else "tenhou-3p"]
     return found

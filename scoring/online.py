@@ -181,9 +181,7 @@ def _preset(players: int, east_only: bool) -> str:
 
 
 def rules_json(preset: str) -> Any:
-    """The hands rules (a preset name or object) of the log's room."""
-    if preset == "tenhou-3p-tonpuu":
-        return {"preset": "tenhou-3p", "length": "tonpuu"}
+    """The hands rules (a preset name) of the log's room."""
     return preset
 
 

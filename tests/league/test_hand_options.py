@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import json
 import uuid
+from dataclasses import replace
 
 import pytest
 from django.urls import reverse
@@ -137,3 +138,18 @@ def test_the_rules_form_edits_the_options(organiser_client, club):
     assert post_rules(organiser_client, club, data).status_code == 302
     version = RulesVersion.objects.get(club=club, effective_from=datetime.date(2026, 4, 1))
     assert version.hand_options == HandOptions(kuitan=False)
+
+
+def test_an_ema_club_plays_emas_hand_rules_at_the_table(db, organiser):
+    # Issue 40: the hand preset follows the settlement preset's family (ema-2016 → ema; wrc →
+    # wrc), not Tenhou's. Under EMA a double ron's honba goes to both winners.
+    from scoring.hand_presets import HAND_PRESETS
+    from tests.conftest import make_club
+
+    club = make_club("ema-club", "ema-2016", "EMA部")
+    version = RulesVersion.objects.get(club=club)
+    assert services.hand_rules_for(version).multi_ron_honba == "each"
+    ema = replace(HAND_PRESETS["ema"].rules, start=version.rules.start)
+    assert services.hand_rules_for(version) == version.hand_options.applied(ema)
+    wrc = RulesVersion.objects.get(club=make_club("wrc-club", "wrc", "WRC部"))
+    assert services.hand_rules_for(wrc).multi_ron == HAND_PRESETS["wrc"].rules.multi_ron
