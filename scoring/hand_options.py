@@ -1,4 +1,4 @@
-"""A club's hand options (issue 23): 喰いタン, 後付け, 赤ドラ, 切り上げ満貫 and 数え役満.
+"""A club's hand options (issue 23): 喰いタン, 後付け, 赤ドラ, 切り上げ満貫, 数え役満 and 人和.
 
 They are kept with a club's rules version (as JSON, `to_json` / `hand_options_from_json`) and
 default to the club's hand preset: `kiriage` and `kazoe` are the hand rules' own fields (the
@@ -19,7 +19,8 @@ from .errors import InputError, Problem
 from .hand_presets import HAND_PRESETS, HandPreset
 from .hand_rules import KAZOE, HandRules
 
-FIELDS = ("kuitan", "aka", "atozuke", "kiriage", "kazoe")
+FIELDS = ("kuitan", "aka", "atozuke", "kiriage", "kazoe", "renhou")
+RENHOU = ("none", "mangan", "yakuman")  # 人和: not a yaku (Tenhou, the pro leagues), or its value
 # Presets whose source says there are no red fives: RMU's A rules (M rules "add 赤ドラ to A").
 NO_AKA = frozenset({"rmu-a"})
 
@@ -31,6 +32,7 @@ class HandOptions:
     atozuke: bool = True  # 後付け: an open hand may get its yaku on the winning tile
     kiriage: bool = False  # 切り上げ満貫: 4 han 30 fu and 3 han 60 fu are paid as a mangan
     kazoe: str = "yakuman"  # 数え役満: 13 han or more is a yakuman, else a sanbaiman
+    renhou: str = "none"  # 人和 (a non-dealer's ron before their first draw): none, mangan, yakuman
 
     def to_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in FIELDS}
@@ -78,7 +80,18 @@ def hand_options_from_json(obj: object, defaults: HandOptions) -> HandOptions:
         if name not in obj:
             continue
         value = obj[name]
-        if name == "kazoe":
+        if name == "renhou":
+            if value not in RENHOU:
+                problems.append(
+                    Problem(
+                        "hand_options.renhou",
+                        errors.CHOICE,
+                        f"must be one of {', '.join(RENHOU)}",
+                        {"choices": RENHOU},
+                    )
+                )
+                continue
+        elif name == "kazoe":
             if value not in KAZOE:
                 problems.append(
                     Problem(

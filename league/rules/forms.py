@@ -234,7 +234,14 @@ def _yen(label: Any, **kwargs: Any) -> NumberField:
     return NumberField(label=label, required=False, min_value=0, **kwargs)
 
 
-HAND_FIELDS = ("hand_kuitan", "hand_atozuke", "hand_aka", "hand_kiriage", "hand_kazoe")
+HAND_FIELDS = (
+    "hand_kuitan",
+    "hand_atozuke",
+    "hand_aka",
+    "hand_kiriage",
+    "hand_kazoe",
+    "hand_renhou",
+)
 
 
 def hand_options_initial(options: HandOptions) -> dict[str, Any]:
@@ -324,6 +331,16 @@ class RulesForm(forms.Form):
         choices=[
             ("yakuman", gettext_lazy("a yakuman (数え役満)")),
             ("sanbaiman", gettext_lazy("a sanbaiman")),
+        ],
+    )
+
+    hand_renhou = forms.ChoiceField(  # left out: the preset's (none)
+        label=gettext_lazy("A non-dealer's ron before their first draw (人和)"),
+        required=False,
+        choices=[
+            ("none", gettext_lazy("not a yaku")),
+            ("mangan", gettext_lazy("a 5-han yaku (a mangan alone)")),
+            ("yakuman", gettext_lazy("a yakuman")),
         ],
     )
 

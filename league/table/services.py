@@ -67,9 +67,11 @@ def hand_rules_for(version: RulesVersion) -> scoring.HandRules:
 
 
 def club_options_for(version: RulesVersion) -> calculator.ClubOptions:
-    """The point calculator's club options (喰いタン, 赤ドラ, 後付け) of a rules version."""
+    """The point calculator's club options (喰いタン, 赤ドラ, 後付け, 人和) of a rules version."""
     options = version.hand_options
-    return calculator.ClubOptions(kuitan=options.kuitan, aka=options.aka, atozuke=options.atozuke)
+    return calculator.ClubOptions(
+        kuitan=options.kuitan, aka=options.aka, atozuke=options.atozuke, renhou=options.renhou
+    )
 
 
 # --- reading a game back ---------------------------------------------------------------------
@@ -776,7 +778,18 @@ def _stick_taker(
 
 # --- the point calculator --------------------------------------------------------------------
 
-CALC_FLAGS = ("tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei")
+CALC_FLAGS = (
+    "tsumo",
+    "riichi",
+    "double_riichi",
+    "ippatsu",
+    "rinshan",
+    "chankan",
+    "haitei",
+    "tenhou",
+    "chiihou",
+    "renhou",
+)
 MAX_TILES_TEXT = 40  # 14 tiles and their suits: "123456789m12345p" is far below this
 
 
@@ -815,6 +828,15 @@ def _calculator_message(problem: scoring.Problem) -> str:
         return _("A call (chi, pon, kan) has the wrong tiles.")
     if "not a winning hand" in problem.message:
         return _("This is not a winning hand (not complete, or no yaku).")
+    if field == "kita":
+        return _("北抜き is only at a 3-player table, 0 to 4.")
+    if field == "renhou" and "club" in problem.message:
+        return _("人和 is not a yaku under the club's rules.")
+    if field in ("tenhou", "chiihou", "renhou"):
+        return _(
+            "天和 is the dealer's tsumo, 地和 a non-dealer's tsumo and 人和 a non-dealer's ron, "
+            "each with no call; only one of them."
+        )
     return _("The tiles cannot be read.")
 
 
@@ -869,8 +891,12 @@ def value_for(
                 name, _("This value is not allowed here: %(field)s.") % {"field": name}
             )
         winds[name] = value
+    kita = data.get("kita", 0)
+    if isinstance(kita, bool) or not isinstance(kita, int) or not 0 <= kita <= 4:
+        raise ServiceError.one("kita", _("北抜き is only at a 3-player table, 0 to 4."))
     haitei = flags.pop("haitei")
     hand = calculator.WinningHand(
+        kita=kita,
         tiles=tiles,
         win=win,
         melds=tuple(called),

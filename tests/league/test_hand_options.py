@@ -102,6 +102,7 @@ def test_kiriage_makes_4_han_30_fu_a_mangan_and_the_version_is_remembered(club, 
         "atozuke": True,
         "kiriage": True,
         "kazoe": "sanbaiman",
+        "renhou": "none",
     }
 
 
@@ -138,6 +139,14 @@ def test_the_rules_form_edits_the_options(organiser_client, club):
     assert post_rules(organiser_client, club, data).status_code == 302
     version = RulesVersion.objects.get(club=club, effective_from=datetime.date(2026, 4, 1))
     assert version.hand_options == HandOptions(kuitan=False)
+    # 人和 (issue 40): chosen on the form, kept with the version; a bad value names the field.
+    bad = post_rules(organiser_client, club, rules_post(hand_renhou="double"))
+    assert bad.status_code == 200 and "hand_renhou" in bad.context["form"].errors
+    data = {**data, "effective_from": "2026-05-01", "hand_renhou": "mangan"}
+    assert post_rules(organiser_client, club, data).status_code == 302
+    version = RulesVersion.objects.get(club=club, effective_from=datetime.date(2026, 5, 1))
+    assert version.hand_options.renhou == "mangan"
+    assert services.club_options_for(version).renhou == "mangan"
 
 
 def test_an_ema_club_plays_emas_hand_rules_at_the_table(db, organiser):
