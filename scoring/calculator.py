@@ -114,6 +114,7 @@ class ClubOptions:
     kuitan: bool = True
     aka: bool = True
     atozuke: bool = True
+    renhou: str = "none"  # 人和: none (not a yaku), mangan or yakuman
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +138,10 @@ class WinningHand:
     chankan: bool = False
     haitei: bool = False
     houtei: bool = False
-    tenhou: bool = False
-    chiihou: bool = False
+    tenhou: bool = False  # 天和: the dealer's tsumo on the first draw
+    chiihou: bool = False  # 地和: a non-dealer's tsumo on the first draw, no call before it
+    renhou: bool = False  # 人和: a non-dealer's ron before their first draw
+    kita: int = 0  # 北抜き (3 players): 北 set aside, each a dora; not among the tiles
     seat_wind: str = "east"
     round_wind: str = "east"
 
@@ -201,12 +204,36 @@ def _tiles(text: str, field_name: str, aka: bool) -> list[int]:
     return tiles
 
 
+def _first_turn_check(rules: HandRules, club: ClubOptions, hand: WinningHand) -> None:
+    """天和, 地和 and 人和 only as they can happen, 人和 only where the club counts it, and 北抜き
+    only at a 3-player table (0 to 4 北)."""
+    dealer = hand.seat_wind == "east"
+    first = [name for name in ("tenhou", "chiihou", "renhou") if getattr(hand, name)]
+    if len(first) > 1:
+        raise _bad(first[1], "only one of tenhou, chiihou and renhou")
+    if hand.tenhou and not (dealer and hand.tsumo):
+        raise _bad("tenhou", "is the dealer's tsumo")
+    if hand.chiihou and (dealer or not hand.tsumo):
+        raise _bad("chiihou", "is a non-dealer's tsumo")
+    if hand.renhou and (dealer or hand.tsumo):
+        raise _bad("renhou", "is a non-dealer's ron")
+    if hand.renhou and club.renhou == "none":
+        raise _bad("renhou", "is not a yaku under the club's rules")
+    if first and hand.melds:
+        raise _bad(first[0], "cannot follow a call")
+    if isinstance(hand.kita, bool) or not isinstance(hand.kita, int) or not 0 <= hand.kita <= 4:
+        raise _bad("kita", "must be from 0 to 4")
+    if hand.kita and rules.players != 3:
+        raise _bad("kita", "is only set aside at a 3-player table")
+
+
 def value_hand(rules: HandRules, club: ClubOptions, hand: WinningHand) -> Valued:
     """The han and fu (or yakuman) and yaku of `hand` under `rules` and the club's options.
     Raises InputError (code `calculator`) for tiles that cannot be read or a hand that is no
     winning hand (no yaku, not complete)."""
     if not all(isinstance(w, str) and w in WINDS for w in (hand.seat_wind, hand.round_wind)):
         raise _bad("seat_wind", "must be east, south, west or north")
+    _first_turn_check(rules, club, hand)
     aka = True  # a red five is read as the red five; it counts as dora only with the club's 赤ドラ
     melds = []
     meld_tiles: list[int] = []
@@ -236,6 +263,7 @@ def value_hand(rules: HandRules, club: ClubOptions, hand: WinningHand) -> Valued
         ),
         kiriage=rules.kiriage,
         is_three_player=rules.players == 3,
+        renhou_as_yakuman=club.renhou == "yakuman",
     )
     config = HandConfig(
         is_tsumo=hand.tsumo,
@@ -248,6 +276,8 @@ def value_hand(rules: HandRules, club: ClubOptions, hand: WinningHand) -> Valued
         is_houtei=hand.houtei,
         is_tenhou=hand.tenhou,
         is_chiihou=hand.chiihou,
+        is_renhou=hand.renhou,
+        num_nuki_dora=hand.kita,
         player_wind=WINDS[hand.seat_wind],
         round_wind=WINDS[hand.round_wind],
         options=options,

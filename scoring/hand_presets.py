@@ -131,6 +131,20 @@ HAND_PRESETS: dict[str, HandPreset] = {
             ),
         ),
         HandPreset(
+            "tenhou-3p-tonpuu",
+            (*TENHOU_SOURCES, "dnovikoff/tenhou log/test_data/sanma2.xml"),
+            "As tenhou-3p, east-only (三麻東風); the extension is the South round (until 南3).",
+            replace(
+                _TENHOU,
+                players=3,
+                length="tonpuu",
+                start=35_000,
+                draw_pot=2_000,
+                abortive=_abortive("renchan", "none", "none", "renchan", "none"),
+                extension=Extension(target=40_000, winds=1, sudden_death=True),
+            ),
+        ),
+        HandPreset(
             "m-league",
             (
                 "http://mahjong-space.com/index.php?M%E3%83%AA%E3%83%BC%E3%82%B0",

@@ -193,20 +193,24 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "tenhou",
             "天鳳 段位戦 (public)",
-            "25,000点持ち30,000点返し, オカ +20 はトップ; 五捨六入; 順位ウマ +20/+10/-10/-20; "
+            "25,000点持ち30,000点返し, オカ +20 はトップ; 百点の位は絶対値で四捨五入 (24,500 → 25, "
+            "38,500 → 39, -7,500 → -8); 順位ウマ +20/+10/-10/-20; "
             "残った供託はトップ; 同点は東1局の席順 (起家が上). Sources: "
             "http://arcturus.su/mjw/index.php?title=Tenhou.net_rules&oldid=15453 (持ち点, ウマ); "
             "https://github.com/mahjongrepository/tenhou-python-bot/issues/38 (同点は東1局の風順); "
             "real logs of 2019 (tsubakisakura/mjlog2json data/, copied to tests/data/online/): "
-            "their owari lines show 五捨六入 (4,400 → -46.0), the uma and the leftover sticks "
-            "added to the first. A 2023 特南 log in the same place has exact scores (63.8): newer "
+            "their owari lines show the rounding (4,400 → -46.0), the uma and the leftover sticks "
+            "added to the first; Tenhou rounds x,500 up on the magnitude (half up), so a player "
+            "ending on 24,500 counts 25 and one on -7,500 counts -8. A 2023 特南 log in the same place has exact scores (63.8): newer "
             "Tenhou games are not rounded; a club settling those sets rounding none. "
             "Chosen where not read: no chombo (Tenhou has none).",
             Rules(
                 players=4,
                 start=25_000,
                 return_points=30_000,
-                rounding="gosha-rokunyu",
+                # Half up on the magnitude: the four-rounding `shisha-gonyu` with the default
+                # `rounding_negative: magnitude` (24,500 → 25, -7,500 → -8).
+                rounding="shisha-gonyu",
                 uma=(20, 10, -10, -20),
                 ties="seat",
                 deposits="top",

@@ -62,6 +62,16 @@ class CalculatorIn(Schema):
     rinshan: bool = False
     chankan: bool = False
     haitei: bool = Field(False, description="The last tile: 海底 on a tsumo, 河底 on a ron.")
+    tenhou: bool = Field(False, description="天和: the dealer's tsumo on the first draw.")
+    chiihou: bool = Field(False, description="地和: a non-dealer's tsumo on the first draw.")
+    renhou: bool = Field(
+        False,
+        description="人和: a non-dealer's ron before their first draw; only where the club's "
+        "hand options count it (renhou: mangan or yakuman).",
+    )
+    kita: int = Field(
+        0, ge=0, le=4, description="北抜き (3-player tables only): 北 set aside, each a dora."
+    )
     seat_wind: Wind = Field("east", description="east: the dealer.")
     round_wind: Wind = "east"
 

@@ -71,10 +71,19 @@ class MapForm(forms.Form):
         names: Sequence[str],
         members: Sequence[Member],
         remembered: dict[str, Member],
+        rates: Sequence[str] = (),
+        rate: str = "",
         **kwargs: Any,
     ) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        if rates:  # the club plays for money: the rate of the day, as on the plain form
+            self.fields["rate"] = forms.ChoiceField(
+                label=_("Rate"),
+                choices=[(name, name) for name in rates] + [("", _("No money"))],
+                initial=rate,
+                required=False,
+            )
         self.names = list(names)
         self.members = {str(m.pk): m for m in members}
         choices = [("", _("Choose a member")), *((k, m.name) for k, m in self.members.items())]

@@ -36,6 +36,7 @@ LOG = "log"  # the form field every problem of the log is shown on
 NON_FIELD_MEMBERS = "members"
 # The game's table, stored as data (like a table the organiser types), the same in every language.
 ONLINE_TABLE = "オンライン"
+SHARED_NAME = re.compile(r" \([東南西北]\)$")  # scoring.online names shared nicknames by seat
 TENHOU_ID = re.compile(r"^(\d{10})gm-[0-9a-f]{4}-\d{4}-[0-9a-f]{8}$")
 
 
@@ -91,10 +92,20 @@ def _message(problem: scoring.Problem) -> str:
             "A player's name in the log holds control, broken or direction characters "
             "(%(chars)s). Nothing was recorded."
         ) % {"chars": p["chars"]}
+    if problem.code == online.LOG_FORMAT and "hand" in p:
+        return _("%(hand)s of the log cannot be read (%(where)s). Nothing was recorded.") % {
+            "hand": p["hand"],
+            "where": problem.field,
+        }
     if problem.code == online.LOG_FORMAT:
         return _(
             "This is not a log Janchō can read (a Tenhou JSON log or mjlog XML): %(where)s."
         ) % {"where": problem.field}
+    if "hand" in p:
+        return _(
+            "%(hand)s of the log cannot be played under Tenhou's rules: %(reason)s "
+            "Nothing was recorded."
+        ) % {"hand": p["hand"], "reason": table.hand_problem_message(problem)}
     return _("A hand of the log cannot be played under Tenhou's rules (%(where)s).") % {
         "where": problem.field
     }
@@ -130,6 +141,114 @@ def players_problem(club: Club, read: ReadLog, date: datetime.date) -> str | Non
     ) % {"logged": logged, "club": version.rules.players, "date": date.isoformat()}
 
 
+def _rules(club: Club, date: datetime.date) -> RulesVersion | None:
+    return RulesVersion.in_force(club, date) or (
+        RulesVersion.objects.filter(club=club).order_by("-effective_from").first()
+    )
+
+
+def _hands(read: ReadLog, members: Sequence[Member]) -> list[tuple[dict, dict]]:
+    """The log's hands with players named by member pk, as table mode keeps them."""
+    names = {name: str(m.pk) for name, m in zip(read.game.names, members, strict=True)}
+    marks = read.game.marks or tuple({} for _e in read.game.events)
+    return [
+        (table.renamed(e, names), {names[who]: mark for who, mark in m.items()})
+        for e, m in zip(read.game.events, marks, strict=True)
+    ]
+
+
+def game_input(
+    club: Club, read: ReadLog, members: Sequence[Member], date: datetime.date, rate: str = ""
+) -> recording.GameInput:
+    """The log's game as the recording service takes it, as table mode would give it: points,
+    leftover sticks, the chips its hands imply, 焼き鳥 and 飛び賞 by the club's rules of `date`."""
+    names = read.game.names
+    if len(members) != len(names) or len({m.pk for m in members}) != len(members):
+        raise ServiceError.one(NON_FIELD_MEMBERS, _("Choose a different member for each seat."))
+    version = _rules(club, date)
+    seats = [
+        recording.SeatInput(member=m, points=p) for m, p in zip(members, read.points, strict=True)
+    ]
+    chips: list[recording.ChipInput] = []
+    if version is not None:
+        implied = table.hands_imply(
+            rules=version.rules,
+            hand_rules=_hand_rules(read),
+            hands=_hands(read, members),
+            seats=members,
+            points=read.points,
+            ended=read.hands["final"]["ended"],
+        )
+        seats = [
+            replace(s, yakitori=implied.yakitori[i], busted_by=implied.busted_by[i])
+            for i, s in enumerate(seats)
+        ]
+        chips = implied.chips
+    return recording.GameInput(
+        date=date,
+        seats=seats,
+        table=ONLINE_TABLE,
+        deposits=read.deposits,
+        rate=rate,
+        chips=chips,
+    )
+
+
+def rates(club: Club, date: datetime.date) -> list[str]:
+    """The rates of the club's rules on `date` (none: the club plays for no money)."""
+    version = _rules(club, date)
+    return list(version.rules.rates) if version is not None else []
+
+
+def day_rate(club: Club, date: datetime.date) -> str:
+    """The rate the club played at on `date`: its latest game's that day, else the first rate of
+    the rules in force (none when the club plays for no money)."""
+    version = _rules(club, date)
+    if version is None or not version.rules.rates:
+        return ""
+    played = (
+        Game.objects.filter(club=club, date=date)
+        .exclude(rate__isnull=True)
+        .exclude(rate="")
+        .order_by("-id")
+        .values_list("rate", flat=True)
+        .first()
+    )
+    return played if played in version.rules.rates else next(iter(version.rules.rates))
+
+
+def log_lacks(club: Club, read: ReadLog, date: datetime.date) -> list[str]:
+    """What the club's rules on `date` count that the log does not say, one line each: chip
+    kinds no hand implies, chombo (online sites have none), a bust the last hand does not
+    explain."""
+    version = _rules(club, date)
+    if version is None:
+        return []
+    rules = version.rules
+    out = []
+    from_hands = {k for kinds in table.CHIP_MARKS.values() for k in kinds}
+    for kind in rules.chips:
+        if kind not in from_hands:
+            out.append(
+                _("Chips of kind “%(kind)s”: the log does not say them; add them after recording.")
+                % {"kind": kind}
+            )
+    if rules.chombo.mode != "none":
+        out.append(_("Chombo: the site has none; a chombo is not in the log."))
+    bust = rules.bust_bonus
+    if bust is not None and bust.to == "buster" and read.hands["final"]["ended"] == "bust":
+        last = read.game.events[-1]
+        if last.get("result") not in ("tsumo", "ron"):
+            out.append(
+                _("飛び賞: the last hand has no winner, so the log does not say who busted.")
+            )
+    return out
+
+
+def _hand_rules(read: ReadLog) -> scoring.HandRules:
+    return replace(hand_rules_from_json(online.rules_json(read.game.rules)), start=read.game.start)
+
+
 def remembered_members(club: Club, names: Sequence[str]) -> dict[str, Member]:
     """The members the club has mapped these online names to (one query)."""
     rows = OnlineName.objects.filter(club=club, site="tenhou", name__in=list(names))
@@ -162,24 +281,17 @@ def online_game_record(
     read: ReadLog,
     members: Sequence[Member],
     date: datetime.date,
+    rate: str = "",
 ) -> Game:
     """Record the checked log as a game of `date`, with the online names mapped to `members`
-    (seat order); remember the mapping. Raises ServiceError (nothing stored) for a log already
-    recorded, a member chosen twice, or a game the club's rules cannot settle."""
+    (seat order); remember the mapping. The whole game: its hands with their marks (副露, 一発,
+    yaku, 裏ドラ, 赤ドラ), the chips they imply, 焼き鳥 and 飛び賞 where the club counts them,
+    at `rate`. Raises ServiceError (nothing stored) for a log already recorded, a member chosen
+    twice, or a game the club's rules cannot settle."""
     names = read.game.names
     if (problem := players_problem(club, read, date)) is not None:
         raise ServiceError.one(LOG, problem)
-    if len(members) != len(names) or len({m.pk for m in members}) != len(members):
-        raise ServiceError.one(NON_FIELD_MEMBERS, _("Choose a different member for each seat."))
-    data = recording.GameInput(
-        date=date,
-        seats=[
-            recording.SeatInput(member=m, points=p)
-            for m, p in zip(members, read.points, strict=True)
-        ],
-        table=ONLINE_TABLE,
-        deposits=read.deposits,
-    )
+    data = game_input(club, read, members, date, rate)
     try:
         with transaction.atomic():
             lock_club(club.pk)  # first: the one global lock order
@@ -227,19 +339,25 @@ def _keep_hands(game: Game, user: User, read: ReadLog, members: Sequence[Member]
     """The log's hands kept with the game (league.table's Hand and HandStat, as a game played at
     the table), players named by member: the club's per-hand statistics count online games too.
     The number of hands kept."""
-    rules = replace(hand_rules_from_json(online.rules_json(read.game.rules)), start=read.game.start)
-    names = {name: str(m.pk) for name, m in zip(read.game.names, members, strict=True)}
-    events = [table.renamed(e, names) for e in read.game.events]
+    hands = _hands(read, members)
     key = uuid.uuid5(uuid.NAMESPACE_URL, f"jancho:online:{game.club_id}:{read.game.fingerprint}")
     table.played_game_keep(
-        game=game, user=user, key=key, members=members, rules=rules, events=events
+        game=game,
+        user=user,
+        key=key,
+        members=members,
+        rules=_hand_rules(read),
+        events=[e for e, _m in hands],
+        marks=[m for _e, m in hands],
     )
-    return len(events)
+    return len(hands)
 
 
 def _remember(club: Club, user: User, names: Sequence[str], members: Sequence[Member]) -> None:
     known = remembered_members(club, names)
     for name, member in zip(names, members, strict=True):
+        if SHARED_NAME.search(name):
+            continue  # a nickname two seats shared ("NoName (南)"): the seat, not the name, told
         before = known.get(name)
         if before is not None and before.pk == member.pk:
             continue

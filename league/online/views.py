@@ -6,6 +6,7 @@ and the game is recorded only by league.online.services.online_game_record.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -43,6 +44,7 @@ def _map_page(
             "deposits": read.deposits,
             "hand_count": len(read.hands["hands"]),
             "found": found,
+            "lacks": services.log_lacks(club, read, _map_date(form, read)),
         },
     )
 
@@ -51,18 +53,23 @@ def _map_form(
     club: Club, read: services.ReadLog, data: Any = None, *, log: str = "", filename: str = ""
 ) -> MapForm:
     names = read.game.names
-    initial = {
-        "log": log,
-        "filename": filename,
-        "date": (read.played_on or today()).isoformat(),
-    }
+    day = read.played_on or today()
+    initial = {"log": log, "filename": filename, "date": day.isoformat()}
     return MapForm(
         data,
         initial=initial,
         names=names,
         members=_members(club),
         remembered=services.remembered_members(club, names),
+        rates=services.rates(club, day),
+        rate=services.day_rate(club, day),
     )
+
+
+def _map_date(form: MapForm, read: services.ReadLog) -> datetime.date:
+    """The date the game is to be recorded on: the form's, once valid, else the log's."""
+    cleaned = getattr(form, "cleaned_data", {})
+    return cleaned.get("date") or read.played_on or today()
 
 
 @require_http_methods(["GET", "POST"])
@@ -123,6 +130,7 @@ def _record(request: HttpRequest, club: Club) -> HttpResponse:
                 read=read,
                 members=form.chosen_members(),
                 date=form.cleaned_data["date"],
+                rate=form.cleaned_data.get("rate") or "",
             )
         except ServiceError as e:
             for message in messages_of(e):

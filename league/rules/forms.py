@@ -19,7 +19,7 @@ from league import limits
 from league.club.forms_manage import DateInputField, NumberField
 from league.core.errors import problem_message
 from league.core.format import chip_kind, chip_kind_key, signed
-from scoring.hand_options import HandOptions
+from scoring.hand_options import RULE_FIELDS, HandOptions, hand_preset_for
 from scoring.rules import BELOW_ZERO, CHOMBO_MODES, DEPOSITS, PLAYER_COUNTS, ROUNDINGS, TIES
 
 # Rows offered for rate tiers and chip kinds (a club with more uses the JSON editor), and each
@@ -234,11 +234,87 @@ def _yen(label: Any, **kwargs: Any) -> NumberField:
     return NumberField(label=label, required=False, min_value=0, **kwargs)
 
 
-HAND_FIELDS = ("hand_kuitan", "hand_atozuke", "hand_aka", "hand_kiriage", "hand_kazoe")
+HAND_FIELDS = (
+    "hand_kuitan",
+    "hand_atozuke",
+    "hand_aka",
+    "hand_kiriage",
+    "hand_kazoe",
+    "hand_renhou",
+    "hand_bust",
+    "hand_agari_yame",
+    "hand_tenpai_yame",
+    "hand_draw_renchan",
+    "hand_pao_scope",
+    "hand_sanma_tsumo",
+)
+# The hand rules' own fields a club may set over its hand preset (scoring.hand_options'
+# RULE_FIELDS): the label, one line of explanation, and the words for each value.
+RULE_FIELD_TEXT: dict[str, tuple[Any, Any]] = {
+    "bust": (
+        gettext_lazy("Busting out (飛び)"),
+        gettext_lazy("Whether the game ends when a player's points go below zero (or to zero)."),
+    ),
+    "agari_yame": (
+        gettext_lazy("Stopping after a win (あがりやめ)"),
+        gettext_lazy("The last dealer, first after winning, may end the game there."),
+    ),
+    "tenpai_yame": (
+        gettext_lazy("Stopping at tenpai (テンパイ止め)"),
+        gettext_lazy("The last dealer, first and tenpai at a draw, may end the game there."),
+    ),
+    "draw_renchan": (
+        gettext_lazy("Dealer repeats at a draw (流局時の連荘)"),
+        gettext_lazy("When the dealer keeps the deal after an exhaustive draw."),
+    ),
+    "pao_scope": (
+        gettext_lazy("What the liable player pays (包の範囲)"),
+        gettext_lazy("The yakuman part only, or the whole hand with the other yaku."),
+    ),
+    "sanma_tsumo": (
+        gettext_lazy("3-player tsumo (三麻のツモ損)"),
+        gettext_lazy("On a tsumo, the absent North's share is lost, or split between the two."),
+    ),
+}
+RULE_VALUE_TEXT: dict[str, Any] = {
+    "true": gettext_lazy("yes"),
+    "false": gettext_lazy("no"),
+    "below-zero": gettext_lazy("ends below zero"),
+    "at-zero": gettext_lazy("ends at zero or below"),
+    "none": gettext_lazy("never ends"),
+    "tenpai": gettext_lazy("when tenpai"),
+    "tenpai-from-south": gettext_lazy("when tenpai, from the South round"),
+    "never": gettext_lazy("never"),
+    "hand": gettext_lazy("the whole hand"),
+    "yakuman": gettext_lazy("the yakuman only"),
+    "loss": gettext_lazy("lost (ツモ損)"),
+    "split": gettext_lazy("split (折半)"),
+}
+
+
+def _rule_value(value: Any) -> str:
+    key = {True: "true", False: "false"}.get(value, value) if isinstance(value, bool) else value
+    return str(RULE_VALUE_TEXT.get(key, key))
+
+
+def _rule_field(name: str) -> forms.ChoiceField:
+    label, help_text = RULE_FIELD_TEXT[name]
+    allowed = RULE_FIELDS[name] or ("true", "false")
+    return forms.ChoiceField(
+        label=label,
+        help_text=help_text,
+        required=False,  # "": the hand preset's own value
+        choices=[("", gettext_lazy("as the preset")), *((v, _rule_value(v)) for v in allowed)],
+    )
 
 
 def hand_options_initial(options: HandOptions) -> dict[str, Any]:
-    return {f"hand_{name}": value for name, value in options.to_json().items()}
+    out = {}
+    for name, value in options.to_json().items():
+        if isinstance(value, bool) and name in RULE_FIELDS:
+            value = "true" if value else "false"
+        out[f"hand_{name}"] = value
+    return out
 
 
 class RulesForm(forms.Form):
@@ -327,6 +403,36 @@ class RulesForm(forms.Form):
         ],
     )
 
+    hand_renhou = forms.ChoiceField(  # left out: the preset's (none)
+        label=gettext_lazy("A non-dealer's ron before their first draw (人和)"),
+        required=False,
+        choices=[
+            ("none", gettext_lazy("not a yaku")),
+            ("mangan", gettext_lazy("a 5-han yaku (a mangan alone)")),
+            ("yakuman", gettext_lazy("a yakuman")),
+        ],
+    )
+
+    hand_bust = _rule_field("bust")
+    hand_agari_yame = _rule_field("agari_yame")
+    hand_tenpai_yame = _rule_field("tenpai_yame")
+    hand_draw_renchan = _rule_field("draw_renchan")
+    hand_pao_scope = _rule_field("pao_scope")
+    hand_sanma_tsumo = _rule_field("sanma_tsumo")
+
+    def _label_rule_fields(self) -> None:
+        # "as the preset" says the preset's value: the hand preset of the rules' preset name.
+        preset = str(self.data.get("preset") or self.initial.get("preset") or "")
+        try:
+            players = int(self.data.get("players") or self.initial.get("players") or 4)
+        except (TypeError, ValueError):
+            players = 4
+        rules = hand_preset_for(preset, players if players in (3, 4) else 4).rules
+        for name in RULE_FIELDS:
+            field = self.fields[f"hand_{name}"]
+            shown = _("as the preset (%(value)s)") % {"value": _rule_value(getattr(rules, name))}
+            field.choices = [("", shown), *field.choices[1:]]
+
     advanced = forms.BooleanField(
         label=gettext_lazy("Use the JSON below instead of the fields above"), required=False
     )
@@ -338,6 +444,7 @@ class RulesForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
+        self._label_rule_fields()
         for i in range(RATE_ROWS):
             self.fields[f"rate_name_{i}"] = forms.CharField(
                 label=gettext_lazy("Rate"),
@@ -378,6 +485,9 @@ class RulesForm(forms.Form):
     def hand_options_json(self) -> dict[str, Any]:
         """The hand options as rules_version_create takes them (after is_valid())."""
         sent = {name.removeprefix("hand_"): self.cleaned_data[name] for name in HAND_FIELDS}
+        for name in RULE_FIELDS:  # a yes/no hand rule, sent as text
+            if not RULE_FIELDS[name] and sent.get(name) in ("true", "false"):
+                sent[name] = sent[name] == "true"
         return {name: value for name, value in sent.items() if value != ""}
 
     # Rows for the template: (name, first value, second value) bound fields.

@@ -59,7 +59,7 @@ PRESET_LABELS: dict[str, tuple[Any, Any]] = {
     "tenhou": (
         gettext_lazy("Tenhou (ranked games)"),
         gettext_lazy(
-            "25,000 start, 30,000 return, 10-20 uma, 500 rounded down and 600 up, "
+            "25,000 start, 30,000 return, 10-20 uma, 500 rounded up (−7,500 counts −8), "
             "leftover sticks to the top."
         ),
     ),

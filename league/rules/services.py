@@ -138,6 +138,7 @@ def _rules_version_insert(
 
 HAND_OPTION_MESSAGES = {
     "kazoe": gettext_lazy("Choose yakuman or sanbaiman."),
+    "renhou": gettext_lazy("Choose none, mangan or yakuman."),
 }
 
 

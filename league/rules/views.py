@@ -44,7 +44,11 @@ def rules_list(request: HttpRequest, slug: str) -> HttpResponse:
     )
     today = timezone.localdate()
     in_force = next((v for v in versions if v.effective_from <= today), None)
-    rows = [(v, rules_summary(v.rules)) for v in versions]
+    # Each version's settlement rules, then its hand options (issue 40: every hand rule shown).
+    rows = [
+        (v, [*rules_summary(v.rules), *_hand_summary(v.hand_options.to_json()).items()])
+        for v in versions
+    ]
     return render(
         request,
         "league/rules/rules_list.html",

@@ -39,6 +39,7 @@ from league.recording.services import ChipInput, GameInput, SeatInput
 from league.standings import hand_totals
 from scoring import calculator
 from scoring import errors as codes
+from scoring.game import busted
 from scoring.hand_options import hand_preset_for
 from scoring.hand_points import base_points, ron_value, tsumo_shares
 from scoring.hands import STICK
@@ -69,9 +70,11 @@ def hand_rules_for(version: RulesVersion) -> scoring.HandRules:
 
 
 def club_options_for(version: RulesVersion) -> calculator.ClubOptions:
-    """The point calculator's club options (喰いタン, 赤ドラ, 後付け) of a rules version."""
+    """The point calculator's club options (喰いタン, 赤ドラ, 後付け, 人和) of a rules version."""
     options = version.hand_options
-    return calculator.ClubOptions(kuitan=options.kuitan, aka=options.aka, atozuke=options.atozuke)
+    return calculator.ClubOptions(
+        kuitan=options.kuitan, aka=options.aka, atozuke=options.atozuke, renhou=options.renhou
+    )
 
 
 # --- reading a game back ---------------------------------------------------------------------
@@ -375,6 +378,11 @@ def _winners(event: dict[str, Any]) -> list[str]:
     return []
 
 
+def hand_problem_message(problem: scoring.Problem) -> str:
+    """The engine's problem with a hand in the user's language (table mode and online logs)."""
+    return _hand_message(problem)
+
+
 def _hand_message(problem: scoring.Problem) -> str:
     p = problem.params
     messages = {
@@ -524,15 +532,20 @@ def hand_undo(*, tg: TableGame, user: User, index: int) -> bool:
 
 def game_input(tg: TableGame, played: Played, members: dict[int, Member]) -> GameInput:
     """The ended game as the recording service takes it: final points, the sticks left as
-    deposits, chombo, the chips its hands imply (where the club's chips have them) and 焼き鳥."""
+    deposits, chombo, the chips its hands imply (where the club's chips have them), 焼き鳥 and
+    飛び賞 from the last hand."""
     if played.state.ended is None:
         raise ServiceError.one(NON_FIELD, _("The game has not ended yet."))
-    rules = tg.rules_version.rules
     seats = [members[pk] for pk in tg.seats]
-    won = {who for hand in played.hands for who in _winners(hand.event)}
-    chips = hand_chips(played, rules.chips, {str(m.pk): m for m in seats})
+    implied = hands_imply(
+        rules=tg.rules_version.rules,
+        hand_rules=played.rules,
+        hands=[(h.event, h.marks) for h in played.hands],
+        seats=seats,
+        points=played.state.points,
+        ended=played.state.ended,
+    )
     counts = {p: played.chombo.count(p) for p in played.players}
-    yakitori = rules.yakitori is not None
     return GameInput(
         date=tg.date,
         table=tg.table,
@@ -543,29 +556,88 @@ def game_input(tg: TableGame, played: Played, members: dict[int, Member]) -> Gam
                 member=m,
                 points=played.state.points[i],
                 chombo=counts[str(m.pk)],
-                yakitori=yakitori and str(m.pk) not in won,
+                yakitori=implied.yakitori[i],
+                busted_by=implied.busted_by[i],
             )
             for i, m in enumerate(seats)
         ],
-        chips=chips,
+        chips=implied.chips,
         submission_key=tg.key,
     )
 
 
+@dataclass(frozen=True)
+class Implied:
+    """What a game's hands say for its settlement: chips, 焼き鳥 and 飛び賞 (per seat)."""
+
+    chips: list[ChipInput]
+    yakitori: list[bool]
+    busted_by: list[int | None]
+
+
+def hands_imply(
+    *,
+    rules: scoring.Rules,
+    hand_rules: scoring.HandRules,
+    hands: Sequence[tuple[dict[str, Any], dict[str, Any]]],
+    seats: Sequence[Member],
+    points: Sequence[int],
+    ended: str | None,
+) -> Implied:
+    """From the hands (events with players named by member pk, and their winners' marks): the
+    chips of the club's kinds the marks imply (一発, 役満, 裏ドラ, 赤ドラ), 焼き鳥 for a seat that won
+    no hand where the club counts it, and, for a game ended on a bust under a 飛び賞 to the
+    buster, who busted each busted player: the last hand's winner (the tsumo winner, or the
+    winner of the busted player's discard; the first in turn from the discarder when two won)."""
+    by_key = {str(m.pk): m for m in seats}
+    won = {who for event, _marks in hands for who in _winners(event)}
+    keys = [str(m.pk) for m in seats]
+    chips = _chips(hands, tuple(keys), hand_rules, rules.chips, by_key)
+    yakitori = [rules.yakitori is not None and k not in won for k in keys]
+    busted_by: list[int | None] = [None] * len(seats)
+    bust = rules.bust_bonus
+    if bust is not None and bust.to == "buster" and ended == "bust" and hands:
+        last = hands[-1][0]
+        buster: str | None = None
+        if last.get("result") == "tsumo":
+            buster = str(last["winner"])
+        elif last.get("result") == "ron":
+            buster = _stick_taker(last, tuple(keys), len(keys), hand_rules)
+        for i, k in enumerate(keys):
+            if buster is None or not busted(rules, points[i]):
+                continue
+            if last.get("result") == "ron" and str(last.get("from")) != k:
+                continue  # busted without dealing in: not this hand's doing
+            if k != buster:
+                busted_by[i] = keys.index(buster)
+    return Implied(chips, yakitori, busted_by)
+
+
 def hand_chips(played: Played, club_chips: Any, by_key: dict[str, Member]) -> list[ChipInput]:
+    """The chips a played game's hands imply (_chips)."""
+    hands = [(hand.event, hand.marks) for hand in played.hands]
+    return _chips(hands, played.players, played.rules, club_chips, by_key)
+
+
+def _chips(
+    hands: Sequence[tuple[dict[str, Any], dict[str, Any]]],
+    players: Sequence[str],
+    hand_rules: scoring.HandRules,
+    club_chips: Any,
+    by_key: dict[str, Member],
+) -> list[ChipInput]:
     """The chips the hands imply, where the club's chips have the kind: only a winner the rules
     pay (頭ハネ: the first claimant) gets a winner's chips, and 一発 and 裏 only with the
-    winner's riichi in the hand."""
+    winner's riichi in the hand. The one rule for table mode and the online import."""
     chips: list[ChipInput] = []
-    for hand in played.hands:
-        event = hand.event
-        paid = paid_winners(event, played.players, played.rules)
+    for event, marks in hands:
+        paid = paid_winners(event, players, hand_rules)
         riichi = set(map(str, event.get("riichi", [])))
         discarder = by_key.get(str(event.get("from"))) if event["result"] == "ron" else None
         for who, win in _wins(event):
             if who not in paid:
                 continue  # 頭ハネ: a claimant the rules do not pay gets no winner's chips
-            mark = hand.marks.get(who, {})
+            mark = marks.get(who, {})
             counts = {
                 "ippatsu": 1 if mark.get("ippatsu") and who in riichi else 0,
                 "yakuman": win.get("yakuman") or 0,
@@ -712,6 +784,7 @@ def played_game_keep(
     members: Sequence[Member],
     rules: scoring.HandRules,
     events: Sequence[dict[str, Any]],
+    marks: Sequence[dict[str, Any]] = (),
 ) -> TableGame:
     """Keep the hands of a game recorded otherwise (an online log, league.online) with it: a table
     game linked to `game`, its hands as the engine plays them (players named by member pk, as at
@@ -747,7 +820,7 @@ def played_game_keep(
                 revision=game.revision,
                 key=uuid.uuid5(key, str(i)),
                 event=dict(event),
-                marks={},
+                marks=_clean_marks(marks[i], event, players, rules) if i < len(marks) else {},
                 round=r.round,
                 honba=r.honba,
                 sticks=r.sticks,
@@ -845,7 +918,18 @@ def _stick_taker(
 
 # --- the point calculator --------------------------------------------------------------------
 
-CALC_FLAGS = ("tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei")
+CALC_FLAGS = (
+    "tsumo",
+    "riichi",
+    "double_riichi",
+    "ippatsu",
+    "rinshan",
+    "chankan",
+    "haitei",
+    "tenhou",
+    "chiihou",
+    "renhou",
+)
 MAX_TILES_TEXT = 40  # 14 tiles and their suits: "123456789m12345p" is far below this
 
 
@@ -884,6 +968,15 @@ def _calculator_message(problem: scoring.Problem) -> str:
         return _("A call (chi, pon, kan) has the wrong tiles.")
     if "not a winning hand" in problem.message:
         return _("This is not a winning hand (not complete, or no yaku).")
+    if field == "kita":
+        return _("北抜き is only at a 3-player table, 0 to 4.")
+    if field == "renhou" and "club" in problem.message:
+        return _("人和 is not a yaku under the club's rules.")
+    if field in ("tenhou", "chiihou", "renhou"):
+        return _(
+            "天和 is the dealer's tsumo, 地和 a non-dealer's tsumo and 人和 a non-dealer's ron, "
+            "each with no call; only one of them."
+        )
     return _("The tiles cannot be read.")
 
 
@@ -938,8 +1031,12 @@ def value_for(
                 name, _("This value is not allowed here: %(field)s.") % {"field": name}
             )
         winds[name] = value
+    kita = data.get("kita", 0)
+    if isinstance(kita, bool) or not isinstance(kita, int) or not 0 <= kita <= 4:
+        raise ServiceError.one("kita", _("北抜き is only at a 3-player table, 0 to 4."))
     haitei = flags.pop("haitei")
     hand = calculator.WinningHand(
+        kita=kita,
         tiles=tiles,
         win=win,
         melds=tuple(called),

@@ -147,6 +147,8 @@ def _rules_view(tg: TableGame) -> dict[str, Any]:
         "marks": {
             name: any(k in chips for k in kinds) for name, kinds in services.CHIP_MARKS.items()
         },
+        # The calculator's first-turn wins: 人和 only where the club's hand options count it.
+        "renhou": tg.rules_version.hand_options.renhou != "none",
     }
 
 
@@ -248,6 +250,10 @@ def _labels() -> dict[str, Any]:
         "rinshan": _("After a kan"),
         "chankan": _("Robbing a kan"),
         "haitei": _("Last tile"),
+        "tenhou": _("Tenhou (天和)"),
+        "chiihou": _("Chiihou (地和)"),
+        "renhou": _("Renhou (人和)"),
+        "kita": _("North set aside (北抜き)"),
         "kinds": {
             "kyuushu": _("Nine terminals"),
             "suufon": _("Four winds"),

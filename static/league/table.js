@@ -396,7 +396,8 @@
 
   function newCalc() {
     return { suit: "m", target: "hand", hand: [], melds: [], dora: [], ura: [], rinshan: false,
-      chankan: false, haitei: false, double_riichi: false, busy: false, error: "" };
+      chankan: false, haitei: false, double_riichi: false, tenhou: false, chiihou: false,
+      renhou: false, kita: 0, busy: false, error: "" };
   }
 
   function tileName(t) {
@@ -495,12 +496,25 @@
     box.appendChild(pad);
     var flags = document.createElement("div");
     flags.className = "picks calc-flags";
-    [["double_riichi", L.double_riichi], ["rinshan", L.rinshan], ["chankan", L.chankan], ["haitei", L.haitei]].forEach(function (f) {
+    // 天和 (the dealer's tsumo), 地和 (a non-dealer's tsumo), 人和 (a non-dealer's ron, where the
+    // club counts it): offered only where they can happen.
+    var dealerSeat = players.indexOf(id) === view().state.dealer;
+    var tsumo = form.result === "tsumo";
+    [["double_riichi", L.double_riichi], ["rinshan", L.rinshan], ["chankan", L.chankan], ["haitei", L.haitei],
+     ["tenhou", L.tenhou], ["chiihou", L.chiihou], ["renhou", L.renhou]].forEach(function (f) {
       if (f[0] === "double_riichi" && form.riichi.indexOf(id) < 0) return;
+      if (f[0] === "tenhou" && !(dealerSeat && tsumo)) return;
+      if (f[0] === "chiihou" && (dealerSeat || !tsumo)) return;
+      if (f[0] === "renhou" && (dealerSeat || tsumo || !boot.renhou)) return;
       var b = button(f[1], c[f[0]], function () { c[f[0]] = !c[f[0]]; });
       b.dataset.flag = f[0];
       flags.appendChild(b);
     });
+    if (n === 3) {  // 北抜き: each tap one more 北 set aside, up to four, then back to none
+      var kita = button(L.kita + (c.kita ? " ×" + c.kita : ""), c.kita > 0, function () { c.kita = (c.kita + 1) % 5; });
+      kita.dataset.flag = "kita";
+      flags.appendChild(kita);
+    }
     box.appendChild(flags);
     var hint = document.createElement("p");
     hint.className = "muted calc-hint";
@@ -532,7 +546,7 @@
       dora: c.dora.slice(), ura: c.ura.slice(),
       tsumo: form.result === "tsumo", riichi: form.riichi.indexOf(id) >= 0 && !c.double_riichi,
       double_riichi: c.double_riichi, ippatsu: w.ippatsu, rinshan: c.rinshan, chankan: c.chankan,
-      haitei: c.haitei,
+      haitei: c.haitei, tenhou: c.tenhou, chiihou: c.chiihou, renhou: c.renhou, kita: c.kita,
       seat_wind: wind[(players.indexOf(id) - st.dealer + n) % n],
       round_wind: wind[Math.max(0, "東南西北".indexOf(st.round.charAt(0)))]
     };

@@ -108,3 +108,28 @@ def test_listed_in_the_schema_and_needs_a_token(client, db):
     operation = schema["paths"]["/api/clubs/{slug}/calculator"]["post"]
     assert {"200", "400"} <= set(operation["responses"])
     assert calc(client, "wrong", PINFU_TSUMO).status_code == 401
+
+
+def test_first_turn_wins_and_renhou_where_the_club_counts_it(client, secret, club, organiser):
+    # Issue 40. 天和 for the dealer's tsumo; 人和 refused until the club's hand options count it.
+    haku = {"tiles": "11p456p789s123s555z", "win": "5z"}
+    tenhou = calc(client, secret, {**haku, "tsumo": True, "seat_wind": "east", "tenhou": True})
+    assert tenhou.status_code == 200 and tenhou.json()["yakuman"] == 1
+    assert "天和" in tenhou.json()["yaku"]
+    renhou = {**haku, "seat_wind": "south", "renhou": True, "date": "2026-11-20"}
+    refused = calc(client, secret, renhou)
+    assert refused.status_code == 400 and list(refused.json()["errors"]) == ["renhou"]
+    base = RulesVersion.objects.get(club=club)
+    rules_services.rules_version_create(
+        club=club,
+        user=organiser,
+        effective_from=datetime.date(2026, 11, 1),
+        rules_json=base.rules_json,
+        preset=base.preset,
+        hand_options={"renhou": "yakuman"},
+    )
+    answer = calc(client, secret, renhou)
+    assert answer.status_code == 200 and answer.json()["yakuman"] == 1
+    # 北抜き: the club plays four: refused naming the field.
+    kita = calc(client, secret, {**haku, "tsumo": True, "seat_wind": "south", "kita": 1})
+    assert kita.status_code == 400 and list(kita.json()["errors"]) == ["kita"]

@@ -301,3 +301,55 @@ def test_an_unreadable_yakitori_mark_is_refused_at_its_cell(db):
     # The mark's own cell (row 3, column F), besides the game then lacking that player's row.
     marks = [(p.row, p.column) for p in plan.problems if "○" in p.message]
     assert marks == [(3, "F")]
+
+
+# --- 飛び賞 in table mode: from the last hand, without asking (issue 40) ----------------------
+
+
+def _table_bust(club: Club, last: str) -> Game:
+    """A table game of `club` that ends on a bust: 土井 deals a yakuman to 千葉 (ron), or 千葉,
+    dealing, wins by tsumo after 土井 has paid down to 1,000 (`last` = ron or tsumo)."""
+    from league.table import services as table
+
+    user = make_user(f"table-{club.slug}-{last}", club, Membership.ORGANISER)
+    members = list(Member.objects.filter(club=club).order_by("pk"))
+    a, b, c, d = (str(m.pk) for m in members)
+    tg = table.table_start(club=club, user=user, key=uuid.uuid4(), date=DATE, members=members)
+    hands = [{"result": "ron", "from": d, "winners": [{"player": c, "yakuman": 1}]}]
+    if (
+        last == "tsumo"
+    ):  # 土井 dealt in two hanemans (13,000, then 1,000); 千葉 deals, tsumo 2,000 all
+        hands = [
+            {"result": "ron", "from": d, "winners": [{"player": b, "han": 6}]},
+            {"result": "ron", "from": d, "winners": [{"player": a, "han": 6}]},
+            {"result": "tsumo", "winner": c, "han": 3, "fu": 30},
+        ]
+    for i, event in enumerate(hands):
+        table.hand_record(tg=tg, user=user, index=i, key=uuid.uuid4(), event=event)
+    assert table.play(tg).state.ended == "bust"
+    return table.table_game_save(tg=tg, user=user)
+
+
+@pytest.mark.parametrize("last", ["ron", "tsumo"])
+def test_table_mode_gives_the_bust_bonus_to_the_last_hands_winner_without_asking(bust_club, last):
+    game = _table_bust(bust_club, last)
+    rows = list(Result.objects.filter(game=game).order_by("seat"))
+    busted = [r for r in rows if r.points < 0]
+    assert [r.seat for r in busted] == [3]
+    assert busted[0].busted_by_seat == 2  # 千葉 won the last hand
+    assert busted[0].points == (-7_000 if last == "ron" else -1_000)
+    assert rows[2].busts_caused == 1
+    # The 10 goes from 土井 to 千葉: the same game entered on the form, who busted whom given.
+    plain = services.game_preview(
+        club=bust_club,
+        data=services.GameInput(
+            date=DATE,
+            seats=[
+                services.SeatInput(
+                    member=r.member, points=r.points, busted_by=2 if r.seat == 3 else None
+                )
+                for r in rows
+            ],
+        ),
+    )
+    assert [r.score for r in rows] == [p.score for p in plain.result.players]

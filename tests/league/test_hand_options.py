@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import json
 import uuid
+from dataclasses import replace
 
 import pytest
 from django.urls import reverse
@@ -102,6 +103,7 @@ def test_kiriage_makes_4_han_30_fu_a_mangan_and_the_version_is_remembered(club, 
         "atozuke": True,
         "kiriage": True,
         "kazoe": "sanbaiman",
+        "renhou": "none",
     }
 
 
@@ -138,3 +140,98 @@ def test_the_rules_form_edits_the_options(organiser_client, club):
     assert post_rules(organiser_client, club, data).status_code == 302
     version = RulesVersion.objects.get(club=club, effective_from=datetime.date(2026, 4, 1))
     assert version.hand_options == HandOptions(kuitan=False)
+    # 人和 (issue 40): chosen on the form, kept with the version; a bad value names the field.
+    bad = post_rules(organiser_client, club, rules_post(hand_renhou="double"))
+    assert bad.status_code == 200 and "hand_renhou" in bad.context["form"].errors
+    data = {**data, "effective_from": "2026-05-01", "hand_renhou": "mangan"}
+    assert post_rules(organiser_client, club, data).status_code == 302
+    version = RulesVersion.objects.get(club=club, effective_from=datetime.date(2026, 5, 1))
+    assert version.hand_options.renhou == "mangan"
+    assert services.club_options_for(version).renhou == "mangan"
+
+
+def test_an_ema_club_plays_emas_hand_rules_at_the_table(db, organiser):
+    # Issue 40: the hand preset follows the settlement preset's family (ema-2016 → ema; wrc →
+    # wrc), not Tenhou's. Under EMA a double ron's honba goes to both winners.
+    from scoring.hand_presets import HAND_PRESETS
+    from tests.conftest import make_club
+
+    club = make_club("ema-club", "ema-2016", "EMA部")
+    version = RulesVersion.objects.get(club=club)
+    assert services.hand_rules_for(version).multi_ron_honba == "each"
+    ema = replace(HAND_PRESETS["ema"].rules, start=version.rules.start)
+    assert services.hand_rules_for(version) == version.hand_options.applied(ema)
+    wrc = RulesVersion.objects.get(club=make_club("wrc-club", "wrc", "WRC部"))
+    assert services.hand_rules_for(wrc).multi_ron == HAND_PRESETS["wrc"].rules.multi_ron
+
+
+# --- every hand rule a club may set over its preset (issue 40) --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("bust", "none"),
+        ("agari_yame", False),
+        ("tenpai_yame", True),
+        ("draw_renchan", "never"),
+        ("pao_scope", "yakuman"),
+        ("sanma_tsumo", "split"),
+    ],
+)
+def test_a_hand_rule_set_over_the_preset_is_the_table_games(club, members, organiser, field, value):
+    before = start(club, members, organiser)
+    assert before.hand_rules[field] != value  # マメの会's hand preset has another value
+    version = new_version(club, organiser, **{field: value})
+    assert version.hand_options_json[field] == value
+    tg = start(club, members, organiser)
+    assert tg.hand_rules[field] == value
+    assert services.hand_rules_for(version).to_json()[field] == value
+
+
+def _play(club, members, organiser, events):
+    tg = start(club, members, organiser)
+    ids = [str(m.pk) for m in members[:4]]
+    for i, event in enumerate(events(*ids)):
+        services.hand_record(tg=tg, user=organiser, index=i, key=uuid.uuid4(), event=event)
+    return services.play(tg)
+
+
+def test_without_busting_out_the_game_goes_on_below_zero(club, members, organiser):
+    def events(a, b, c, d):
+        return [{"result": "ron", "from": d, "winners": [{"player": c, "yakuman": 1}]}]
+
+    assert _play(club, members, organiser, events).state.ended == "bust"
+    new_version(club, organiser, bust="none")
+    played = _play(club, members, organiser, events)
+    assert played.state.ended is None and played.state.points[3] == -7_000
+
+
+def test_a_dealer_tenpai_passes_the_deal_when_the_club_says_never(club, members, organiser):
+    def events(a, b, c, d):
+        return [{"result": "draw", "tenpai": [a]}]
+
+    assert _play(club, members, organiser, events).records[0].dealer == 0
+    assert _play(club, members, organiser, events).state.hand == 0  # 東1 again
+    new_version(club, organiser, draw_renchan="never")
+    assert _play(club, members, organiser, events).state.hand == 1  # 東2
+
+
+def test_the_rules_form_shows_the_presets_value_and_keeps_the_choice(organiser_client, club):
+    url = reverse("rules_new", args=[club.slug])
+    page = organiser_client.get(url).content.decode()
+    assert (
+        "飛び" in page and "テンパイ止め" in page and "三麻のツモ" in page and "包（パオ）" in page
+    )
+    form = organiser_client.get(url).context["form"]
+    assert form.fields["hand_bust"].choices[0][0] == ""
+    assert str(form.fields["hand_bust"].choices[0][1]) == "プリセットどおり（0点未満で終了）"
+    data = rules_post(hand_kazoe="yakuman", hand_bust="none", hand_tenpai_yame="false")
+    data = {k: v for k, v in data.items() if v != ""}
+    assert post_rules(organiser_client, club, data).status_code == 302
+    version = RulesVersion.objects.get(club=club, effective_from=datetime.date(2026, 4, 1))
+    assert (version.hand_options.bust, version.hand_options.tenpai_yame) == ("none", False)
+    bad = post_rules(organiser_client, club, rules_post(hand_bust="sometimes"))
+    assert bad.status_code == 200 and "hand_bust" in bad.context["form"].errors
+    listing = organiser_client.get(reverse("rules_list", args=[club.slug])).content.decode()
+    assert "飛びなし" in listing and "テンパイ止め" in listing

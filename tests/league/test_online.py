@@ -110,9 +110,37 @@ def test_a_tampered_log_is_refused_in_japanese_and_nothing_is_stored(
     with translation.override("ja"), pytest.raises(ServiceError) as caught:
         record(tenhou_club, organiser, players, log=json.dumps(data, ensure_ascii=False))
     message = caught.value.errors["log"][0]
-    assert "東1 0本場" in message and "記録していません" in message
+    assert "東1局" in message and "記録していません" in message
     assert not Game.objects.filter(club=tenhou_club).exists()
     assert not OnlineName.objects.exists()
+
+
+def test_a_hand_the_rules_refuse_is_named_in_japanese_with_the_rule(
+    tenhou_club, organiser, players
+):
+    data = json.loads(text("handmade-tonpuu-south"))
+    # 南1 5本場: a ron of 1 han 20 fu, which no hand can be.
+    data["log"][5][-1] = ["和了", [0, 0, 2500, -2500], [2, 3, 2, "20符1飜1000点", "断幺九(1飜)"]]
+    with translation.override("ja"), pytest.raises(ServiceError) as caught:
+        record(tenhou_club, organiser, players, log=json.dumps(data, ensure_ascii=False))
+    message = caught.value.errors["log"][0]
+    assert "南1局 5本場" in message and "1翻20符の和了はありえません" in message
+    assert "記録していません" in message
+    assert not Game.objects.filter(club=tenhou_club).exists()
+    assert not OnlineLog.objects.exists() and not OnlineName.objects.exists()
+
+
+def test_a_log_with_three_noname_seats_is_recorded_by_seat(tenhou_club, organiser, players):
+    game = record(tenhou_club, organiser, players, log=text("handmade-west-noname"))
+    rows = Result.objects.filter(game=game).order_by("seat")
+    assert [r.points for r in rows] == [20_200, 35_400, 22_200, 22_200]
+    assert [r.member for r in rows] == players
+    # Tenhou's line, half up: 2nd 22 − 30 + 10 = 2 (seat order breaks the tie), 4th −30, top 46.
+    assert [r.score for r in rows] == [-300, 460, 20, -180]
+    # Only the name nobody shared is remembered: a shared nickname says nothing about who it is.
+    assert list(OnlineName.objects.filter(club=tenhou_club).values_list("name", flat=True)) == [
+        "千葉"
+    ]
 
 
 def test_one_member_for_two_seats_is_refused(tenhou_club, organiser, players):

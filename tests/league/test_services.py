@@ -709,6 +709,7 @@ def test_rules_are_stored_normalised(club, organiser, rules_json):
             "atozuke": True,
             "kiriage": False,
             "kazoe": "yakuman",
+            "renhou": "none",
         },
     }
     assert log.target == f"rules:{version.pk}"

@@ -3,6 +3,8 @@ package, with the club's options; its answer fills a `Win` the hands engine pays
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scoring import HAND_PRESETS, HandsGame, InputError, Ron, Tsumo, Win, play_game
@@ -94,3 +96,67 @@ def test_a_club_without_atozuke_gets_an_open_hand_valued_and_marked_for_the_tabl
     assert not value_hand(TENHOU, ClubOptions(), OPEN_TANYAO).check_atozuke
     closed = WinningHand(tiles="22444m333567p444s", win="4s")
     assert not value_hand(TENHOU, ClubOptions(atozuke=False), closed).check_atozuke
+
+
+# --- 北抜き and the first-turn wins (issue 40) ------------------------------------------------
+
+SANMA = HAND_PRESETS["tenhou-3p"].rules
+# 11p 456p 789s 123s 555z: tsumo with 白, a non-dealer; the dora indicator 4z (北) makes 東 dora.
+HAKU_TSUMO = WinningHand(
+    tiles="11p456p789s123s555z", win="5z", tsumo=True, seat_wind="south", dora=("4z",)
+)
+
+
+def test_kita_set_aside_is_a_dora_each_at_a_3_player_table():
+    assert (value_hand(SANMA, ClubOptions(), HAKU_TSUMO).han) == 2  # 門前清自摸和, 役牌 白
+    valued = value_hand(SANMA, ClubOptions(), replace(HAKU_TSUMO, kita=2))
+    assert (valued.han, valued.fu) == (4, 30)
+    assert valued.dora_count("dora") == 2
+
+
+@pytest.mark.parametrize(
+    ("rules", "kita", "field"), [(TENHOU, 1, "kita"), (SANMA, 5, "kita"), (SANMA, -1, "kita")]
+)
+def test_kita_only_at_a_3_player_table_and_at_most_four(rules, kita, field):
+    with pytest.raises(InputError) as caught:
+        value_hand(rules, ClubOptions(), replace(HAKU_TSUMO, kita=kita))
+    assert caught.value.problems[0].field == field
+
+
+def test_tenhou_and_chiihou_are_yakuman():
+    dealer = replace(HAKU_TSUMO, seat_wind="east", tenhou=True)
+    assert value_hand(TENHOU, ClubOptions(), dealer).yakuman == 1
+    assert "天和" in value_hand(TENHOU, ClubOptions(), dealer).yaku_names
+    chiihou = replace(HAKU_TSUMO, chiihou=True)
+    assert value_hand(TENHOU, ClubOptions(), chiihou).yakuman == 1
+    assert "地和" in value_hand(TENHOU, ClubOptions(), chiihou).yaku_names
+
+
+def test_renhou_is_the_clubs_option():
+    ron = replace(HAKU_TSUMO, tsumo=False, renhou=True)
+    with pytest.raises(InputError) as caught:  # Tenhou's (and the default): not a yaku
+        value_hand(TENHOU, ClubOptions(), ron)
+    assert caught.value.problems[0].field == "renhou"
+    assert value_hand(TENHOU, ClubOptions(renhou="yakuman"), ron).yakuman == 1
+    as_han = value_hand(TENHOU, ClubOptions(renhou="mangan"), ron)
+    assert as_han.yakuman is None and as_han.han == 6  # 人和 5 + 役牌 白 1
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"tenhou": True}, "tenhou"),  # not the dealer
+        ({"seat_wind": "east", "chiihou": True}, "chiihou"),  # the dealer
+        ({"chiihou": True, "tsumo": False}, "chiihou"),  # a ron
+        ({"renhou": True}, "renhou"),  # a tsumo
+        ({"chiihou": True, "renhou": True, "tsumo": False}, "renhou"),  # two at once
+        (
+            {"chiihou": True, "melds": (CalledMeld("pon", "111p"),), "tiles": "456p789s123s555z"},
+            "chiihou",
+        ),
+    ],
+)
+def test_first_turn_wins_only_as_they_can_happen(changes, field):
+    with pytest.raises(InputError) as caught:
+        value_hand(TENHOU, ClubOptions(renhou="yakuman"), replace(HAKU_TSUMO, **changes))
+    assert caught.value.problems[0].field == field

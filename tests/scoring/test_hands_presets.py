@@ -129,6 +129,27 @@ def test_tenhou_3p():
     check_settles(result, "pairon-kansai-3p")
 
 
+def test_tenhou_3p_tonpuu():
+    result = play(
+        "tenhou-3p-tonpuu",
+        [
+            # 東1: C rons B, 5 han (a mangan, 8,000): 35,000 / 27,000 / 43,000.
+            Ron("B", (Win("C", han=5),)),
+            # 東2: nobody tenpai: the deal passes. 東3 1本, the last hand of an east-only
+            # 3-player game: all three tenpai, and dealer C, first with 43,000 (at least the
+            # 40,000 target), stops there (テンパイ止め): no South round.
+            Draw(),
+            Draw(tenpai=("A", "B", "C")),
+        ],
+        players=("A", "B", "C"),
+    )
+    assert [h.round for h in result.hands] == ["東1", "東2", "東3"]
+    assert [h.honba for h in result.hands] == [0, 0, 1]
+    assert points(result) == (35000, 27000, 43000)
+    assert result.ended == "tenpai-yame"
+    check_settles(result, "pairon-kansai-3p")
+
+
 def test_m_league():
     result = play(
         "m-league",

@@ -84,10 +84,31 @@ def test_tenhou_gives_tenhous_own_result_line():
 
 def test_tenhou_ties_by_seat_and_sticks_to_the_first():
     # 東 and 南 tie on 30,000: 東 (起家) ranks first. 1,000 in sticks left on the table.
-    # 南 30 − 30 + 10 = 10; 西 24,500 → 24 (五捨) − 30 − 10 = −16; 北 14,500 → 14 − 30 − 20 = −36.
-    # 東 takes the rest: 42 (= 0 + 20 uma + 20 oka + 1 stick + the two 500s rounded away).
+    # 南 30 − 30 + 10 = 10; 西 24,500 → 25 (half up) − 30 − 10 = −15; 北 14,500 → 15 − 30 − 20 = −35.
+    # 東 takes the rest: 40 (= 0 + 20 uma + 20 oka + 1 stick − the two 500s rounded up).
     result = settle("tenhou", [30_000, 30_000, 24_500, 14_500], deposits=1_000)
-    assert result == [(1, "42.0"), (2, "10.0"), (3, "-16.0"), (4, "-36.0")]
+    assert result == [(1, "40.0"), (2, "10.0"), (3, "-15.0"), (4, "-35.0")]
+
+
+# Tenhou rounds the hundreds half up on the magnitude (issue 40): each x,500 case of the issue,
+# the other seats on whole thousands where the total allows. Under 五捨六入 each would be one off.
+@pytest.mark.parametrize(
+    ("points", "expected"),
+    [
+        # 西 24,500 → 25: 25 − 30 − 10 = −15 (五捨六入: −16). 南 30 − 30 + 10 = 10;
+        # 北 −5 − 30 − 20 = −55; 東 (50,500, the top) takes the rest: 60.
+        ([50_500, 30_000, 24_500, -5_000], [(1, "60.0"), (2, "10.0"), (3, "-15.0"), (4, "-55.0")]),
+        # 東 38,500 → 39: 39 − 30 + 10 = 19 (五捨六入: 18). 西 21 − 30 − 10 = −19; 北 −55;
+        # 南 (45,500, the top) takes the rest: 55.
+        ([38_500, 45_500, 21_000, -5_000], [(2, "19.0"), (1, "55.0"), (3, "-19.0"), (4, "-55.0")]),
+        # 北 −7,500 → −8: −8 − 30 − 20 = −58 (五捨六入: −57). 南 and 西 tie on 31,000, 南 first:
+        # 31 − 30 + 10 = 11 and 31 − 30 − 10 = −9; 東 (45,500, the top) takes the rest: 56.
+        ([45_500, 31_000, 31_000, -7_500], [(1, "56.0"), (2, "11.0"), (3, "-9.0"), (4, "-58.0")]),
+    ],
+    ids=["24500-to-25", "38500-to-39", "minus-7500-to-minus-8"],
+)
+def test_tenhou_rounds_x500_half_up_on_the_magnitude(points, expected):
+    assert settle("tenhou", points) == expected
 
 
 def test_saikouisen_no_oka_uma_10_30():
