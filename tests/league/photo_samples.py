@@ -142,11 +142,11 @@ def _segment(
     d.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), fill=fill)
 
 
-def display(seed: int, folder: Path, players: int = 4) -> Sample:
+def display(seed: int, folder: Path, players: int = 4, points: list[int] | None = None) -> Sample:
     """An automatic table's score display: one seven-segment number per seat, right-aligned in
     six places, lit red or green on a dark panel, the unlit segments faintly visible."""
     rng = random.Random(seed)
-    pts = scores(rng, players)
+    pts = points or scores(rng, players)
     lit = rng.choice([(255, 60, 40), (80, 255, 90), (255, 170, 40)])
     unlit = tuple(c // 9 + 12 for c in lit)
     w, h, t, gap = rng.randrange(26, 34), rng.randrange(50, 64), rng.randrange(6, 9), 14
@@ -165,12 +165,18 @@ def display(seed: int, folder: Path, players: int = 4) -> Sample:
     return Sample("display", path, [None] * players, pts, players * 25000)
 
 
-def screen(seed: int, folder: Path, players: int = 4) -> Sample:
+def screen(
+    seed: int,
+    folder: Path,
+    players: int = 4,
+    names: list[str] | None = None,
+    points: list[int] | None = None,
+) -> Sample:
     """A result screen shaped like an online game's: rank, name, the points, and the final
     figure after uma (+55.0) beside it, light text on a dark gradient."""
     rng = random.Random(seed)
-    pts = scores(rng, players)
-    names = rng.sample(NAMES, players)
+    pts = points or scores(rng, players)
+    names = names or rng.sample(NAMES, players)
     uma = [15, 5, -5, -15] if players == 4 else [15, 0, -15]
     width, height = 900, 140 + players * 110
     img = Image.new("RGB", (width, height))
