@@ -53,7 +53,7 @@ def main() -> None:
     parser.add_argument("--sheets", type=int, default=40)
     parser.add_argument("--displays", type=int, default=40)
     parser.add_argument("--screens", type=int, default=20)
-    parser.add_argument("--readers", default="ssocr,rapidocr,tesseract")
+    parser.add_argument("--readers", default="ssocr,segments,rapidocr,tesseract")
     args = parser.parse_args()
     counts = {"sheet": args.sheets, "display": args.displays, "screen": args.screens}
     readers = args.readers.split(",")
@@ -65,7 +65,7 @@ def main() -> None:
         )
         for kind in counts:
             for reader in readers:
-                if reader == "ssocr" and kind != "display":
+                if reader in ("ssocr", "segments") and kind != "display":
                     continue
                 mine = [s for s in samples if s.kind == kind]
                 if not mine:

@@ -126,3 +126,18 @@ def test_the_command_exits_2_with_one_line_for_an_unreadable_file(tmp_path):
         assert done.returncode == 2
         assert done.stdout == ""
         assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_a_display_ssocr_misreads_is_read_again_segment_by_segment(tmp_path):
+    from tests.league import photo_samples
+
+    # ssocr reads both 7s of this display as 3s (37,000 → 33,000, 8,700 → 8,300): two changes,
+    # more than its one; the segment reading passes, minus sign and all.
+    sample = photo_samples.display(15, tmp_path, points=[45800, 37000, 8700, 8500])
+    reading = photo.read_scores(sample.path, kind="display", reader="ssocr")
+    assert reading.reader == "ssocr+segments"
+    assert [r.points for r in reading.rows] == sample.points
+    assert reading.valid
+    negative = photo_samples.display(3, tmp_path, points=[62700, 22000, 18700, -3400])
+    by_segment = photo.read_scores(negative.path, kind="display", reader="segments")
+    assert [r.points for r in by_segment.rows] == negative.points

@@ -19,7 +19,7 @@ from league.core.photo.checksum import MINUS, SURE, Row, points, settle
 from league.core.photo.lines import Line
 
 KINDS = ("display", "sheet", "screen")
-READERS = ("ssocr", "rapidocr", "tesseract")
+READERS = ("ssocr", "segments", "rapidocr", "tesseract")
 DEFAULT_READER = {"display": "ssocr", "sheet": "rapidocr", "screen": "rapidocr"}
 # The digits ssocr was seen to mistake on the generated displays (benchmarks/photo_bench.py): a 7
 # read as a 3 (its box is narrower than the other digits'). A digit it cannot tell (`_`) is any.
@@ -140,7 +140,8 @@ def rows_from_display(lines: list[Line]) -> list[Row]:
                 points=value,
                 confidence=line.confidence,
                 read=line.text,
-                unsure="".join("?" if ch == "?" else ("x" if ch.isdigit() else " ") for ch in text),
+                unsure=line.unsure
+                or "".join("?" if ch == "?" else ("x" if ch.isdigit() else " ") for ch in text),
             )
         )
     return rows
@@ -163,9 +164,12 @@ def read_scores(
     total = total if total is not None else players * (25000 if players == 4 else 35000)
     reader = reader or DEFAULT_READER[kind]
     started = time.monotonic()
-    from league.core.photo import display, text
+    from league.core.photo import display, segments, text
 
-    if reader == "ssocr":
+    if reader == "segments":
+        lines = segments.read(path)
+        settled = settle(rows_from_display(lines), total, players)
+    elif reader == "ssocr":
         lines = display.read(path)
         rows = rows_from_display(lines)
         # ssocr says nothing of how sure it is, so every digit is tried, but only against the
@@ -173,6 +177,13 @@ def read_scores(
         # open to 1/7, 3/8, 5/6, 0/8, a game short by its deposits (1,000 left on the table)
         # was 'fixed' by turning a 5 into a 6.
         settled = settle(rows, total, players, alternatives=SSOCR_MISTAKES, most=1)
+        if not all(r.checksum for r in settled):
+            # ssocr's reading does not pass: the display read segment by segment, with how
+            # sure each digit is, is taken when that passes.
+            by_segment = segments.read(path)
+            second = settle(rows_from_display(by_segment), total, players)
+            if second and all(r.checksum for r in second):
+                settled, lines, reader = second, by_segment, "ssocr+segments"
     else:
         lines = text.read_rapidocr(path) if reader == "rapidocr" else text.read_tesseract(path)
         rows = rows_from_lines(lines)

@@ -12,3 +12,4 @@ class Line:
     x: int
     y: int  # top
     height: int
+    unsure: str = ""  # per character: x = unsure digit, ? = unknown, space = sure
