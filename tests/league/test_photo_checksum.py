@@ -108,3 +108,17 @@ def test_lines_become_rows_of_name_and_points():
     ]
     settled = settle(rows, 100000, 3)
     assert all(r.checksum for r in settled)
+
+
+def test_a_missed_minus_is_tried_where_the_reader_may_drop_it():
+    # ▲5,000 read as 5000 with every digit sure: only the sign makes it sum.
+    read = [row("52,500"), row("39,200"), row("13300"), row("5000")]
+    assert not any(r.checksum for r in settle(read, 100000, 4))
+    rows = settle(read, 100000, 4, signs=True)
+    assert [r.points for r in rows] == [52500, 39200, 13300, -5000]
+    assert all(r.checksum for r in rows) and rows[3].fixed
+
+
+def test_a_lone_zero_is_a_row():
+    lines = [Line("佐々木", 0.99, 40, 100, 40), Line("0", 0.99, 420, 100, 40)]
+    assert [(r.name, r.points) for r in photo.rows_from_lines(lines)] == [("佐々木", 0)]

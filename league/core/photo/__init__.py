@@ -104,7 +104,8 @@ def rows_from_lines(lines: list[Line]) -> list[Row]:
                 sign = "-"
                 continue
             value = points(sign + text)
-            if value is not None and len(re.sub(r"\D", "", text)) >= 3:
+            digits = re.sub(r"\D", "", text)
+            if value is not None and (len(digits) >= 3 or digits == "0"):
                 numbers.append((sign + text, line.confidence))
             elif not NOT_NAMES.search(text) and re.search(r"[^\W\d_]", text):
                 names.append(text.replace(" ", ""))
@@ -187,5 +188,7 @@ def read_scores(
     else:
         lines = text.read_rapidocr(path) if reader == "rapidocr" else text.read_tesseract(path)
         rows = rows_from_lines(lines)
-        settled = settle(rows, total, players)
+        # rapidocr was seen to drop a ▲ or a minus on a sheet (reading ▲5,000 as 5000, sure of
+        # it): a missed minus is one more change to try.
+        settled = settle(rows, total, players, signs=True)
     return Reading(rows=settled, reader=reader, seconds=time.monotonic() - started, lines=lines)

@@ -60,10 +60,13 @@ def points(text: str) -> int | None:
     return int(clean.replace(",", ""))
 
 
-def _candidates(row: Row, alternatives: dict[str, str]) -> list[tuple[int, int]]:
-    """(index, alternative points) for each single-digit change the row allows."""
+def _candidates(row: Row, alternatives: dict[str, str], signs: bool) -> list[tuple[int, int]]:
+    """(index, alternative points) for each single-digit change the row allows, and with
+    `signs` the minus a reader may have missed (▲ is small, and faint on paper)."""
     text = unicodedata.normalize("NFKC", row.read).replace(" ", "")
     out = []
+    if signs and row.points and row.points > 0:
+        out.append((-1, -row.points))
     for i, ch in enumerate(text):
         if i >= len(row.unsure) or row.unsure[i] == " ":
             continue
@@ -83,6 +86,7 @@ def settle(
     players: int,
     alternatives: dict[str, str] | None = None,
     most: int = 2,
+    signs: bool = False,
 ) -> list[Row]:
     """The rows with `checksum` set: all of them when they (after at most `most` digit changes
     in as many rows, found one way only) add up to `total`, none otherwise. Scores are in
@@ -95,7 +99,7 @@ def settle(
     changes = [
         (ri, value)
         for ri, r in enumerate(rows)
-        for _, value in _candidates(r, alternatives or ALTERNATIVES)
+        for _, value in _candidates(r, alternatives or ALTERNATIVES, signs)
     ]
     for count in range(1, most + 1):
         fixes = set()
