@@ -41,7 +41,9 @@ def test_a_photo_of_the_result_screen_becomes_the_game(
     phone.click("[data-photo-link]")
     phone.check("input[name=kind][value=screen]")
     phone.set_input_files("#id_image", str(sample.path))
-    phone.click("form.photo-upload button[type=submit]")
+    # The worker reads the photo (at once in tests, inside the upload's request): seconds.
+    with phone.expect_navigation(timeout=180_000):
+        phone.click("form.photo-upload button[type=submit]", no_wait_after=True)
     phone.wait_for_selector("[data-photo-read]", timeout=120_000)
     rows = phone.locator("[data-photo-read] tbody tr")
     assert rows.count() == 4
