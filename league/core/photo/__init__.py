@@ -183,7 +183,12 @@ def read_scores(
             # sure each digit is, is taken when that passes.
             by_segment = segments.read(path)
             second = settle(rows_from_display(by_segment), total, players)
-            if second and all(r.checksum for r in second):
+            # A digit both readers read alike is not changed: a game short by its deposits
+            # was 'fixed' by turning a 5 both had seen into a 6.
+            agreed = [
+                r.fixed and i < len(lines) and r.read == lines[i].text for i, r in enumerate(second)
+            ]
+            if second and all(r.checksum for r in second) and not any(agreed):
                 settled, lines, reader = second, by_segment, "ssocr+segments"
     else:
         lines = text.read_rapidocr(path) if reader == "rapidocr" else text.read_tesseract(path)
