@@ -121,6 +121,8 @@ def stop(process: subprocess.Popen, *, group: bool = False) -> None:
 def test(args: list[str]) -> None:
     ensure_venv()
     install("requirements-dev.txt")
+    if os.environ.get("JANCHO_PHOTO_EXTRA"):  # .ci/run: the photo extra and its tests
+        install("requirements-photo.txt")
     versions = subprocess.check_output([PYTHON, "-c", VERSIONS], text=True).strip()
     # The suite runs in one process per core (pytest-xdist), each with its own test database;
     # JANCHO_TEST_WORKERS=0 (or -n given here) runs it otherwise.

@@ -19,6 +19,7 @@ from league.money import views_share as share
 from league.public import views as public
 from league.recording import views as record
 from league.recording import views_pages as pages
+from league.recording import views_photo as photo_views
 from league.rules import views as rules_views
 from league.standings import views as standings
 from league.standings import views_players as players
@@ -65,6 +66,8 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("debts/<int:entry_id>/repay/", accounts.debt_repay, name="debt_repay"),
     path("pot/", accounts.club_pot, name="club_pot"),
     path("games/new/", record.game_new, name="game_new"),
+    path("games/photo/", photo_views.photo_new, name="photo_new"),
+    path("games/photo/<int:photo_id>/", photo_views.photo_status, name="photo_status"),
     path("games/<int:game_id>/", pages.game_detail, name="game_detail"),
     path("games/<int:game_id>/edit/", record.game_edit, name="game_edit"),
     path("games/<int:game_id>/void/", record.game_void, name="game_void"),

@@ -25,6 +25,7 @@ from league.models.members import Member
 from league.models.memberships import Membership, MembershipQuerySet
 from league.models.money import DayShugi, LedgerEntry, LedgerEntryQuerySet
 from league.models.online import OnlineLog, OnlineName
+from league.models.photos import ScorePhoto
 from league.models.resettles import ResettleRun
 from league.models.rules import RulesVersion
 from league.models.seasons import Season
@@ -91,6 +92,7 @@ __all__ = [
     "ResettleRun",
     "Result",
     "RulesVersion",
+    "ScorePhoto",
     "Season",
     "SeatTotal",
     "Stage",

@@ -10,6 +10,7 @@ import datetime
 import uuid
 from dataclasses import dataclass
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,8 +22,8 @@ from league import limits
 from league.access import club_for
 from league.core.clock import parse_date, today
 from league.core.errors import ServiceError
-from league.models import Club, Game, Member, Result, RulesVersion, TeamMatch
-from league.recording import breakdown, services
+from league.models import Club, Game, Member, Result, RulesVersion, ScorePhoto, TeamMatch
+from league.recording import breakdown, photos, services
 from league.recording.forms import CHIP_ROWS, WINDS, GameForm, VoidForm
 from league.recording.services import GameInput, Preview
 from league.web import add_errors
@@ -135,6 +136,7 @@ def _render_form(
     game: Game | None,
     rate_warning: str = "",
     duplicate: Game | None = None,
+    score_photo: ScorePhoto | None = None,
 ) -> HttpResponse:
     return render(
         request,
@@ -150,8 +152,58 @@ def _render_form(
             "duplicate": duplicate,
             "duplicate_message": services.duplicate_message(duplicate) if duplicate else "",
             "table_mode_query": _table_mode_query(request, form),
+            "photo_rows": _photo_rows(request, form, score_photo) if score_photo else None,
+            "photo": score_photo,
+            "photos_available": game is None and score_photo is None and photos.available(),
         },
     )
+
+
+@dataclass(frozen=True)
+class PhotoRow:
+    wind: str
+    name: str | None
+    points: int | None
+    checksum: bool
+    choices: list[tuple[str, str]]  # (name, the form's address with that name at this seat)
+
+
+def _photo_initial(request: HttpRequest, score_photo: ScorePhoto, players: int) -> dict[str, str]:
+    """The form's seats from what the photo says: the names read (or the ones picked from the
+    suggestions, name_<seat>), and the points only when the rows passed the checksum."""
+    initial = {}
+    for i, row in enumerate(score_photo.rows[:players]):
+        name = request.GET.get(f"name_{i}", "")[:50] or row.get("name") or ""
+        if name:
+            initial[f"member_{i}"] = name
+        if score_photo.valid and row.get("points") is not None:
+            initial[f"points_{i}"] = f"{row['points']:,}"
+    return initial
+
+
+def _photo_rows(request: HttpRequest, form: GameForm, score_photo: ScorePhoto) -> list[PhotoRow]:
+    """Each row read, with buttons for the members its name may be (by name, reading or a close
+    match, as a typed name is found) when it is not one member's already."""
+    rows = []
+    for i, row in enumerate(score_photo.rows[: form.rules.players]):
+        name = request.GET.get(f"name_{i}", "") or row.get("name") or ""
+        choices = []
+        if name:
+            try:
+                found = form._directory.find(name)
+            except forms.ValidationError:
+                found = None
+            if found is None:
+                for close in form._directory.suggest(name):
+                    query = request.GET.copy()
+                    query[f"name_{i}"] = close
+                    choices.append((close, f"?{query.urlencode()}"))
+        rows.append(
+            PhotoRow(
+                WINDS[i], row.get("name"), row.get("points"), bool(row.get("checksum")), choices
+            )
+        )
+    return rows
 
 
 def _table_mode_query(request: HttpRequest, form: GameForm) -> str:
@@ -185,6 +237,12 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("Set up the club's rules before recording games."))
         return redirect("rules_list", club.slug)
     offered, inactive, merged = _members(club)
+    # 「写真から」: the form filled in from a photo read by a worker (league.recording.photos).
+    score_photo = None
+    if "photo" in request.GET:
+        score_photo = photos.photo_for(club=club, user=request.user, photo_id=request.GET["photo"])
+        if score_photo is not None and score_photo.status != ScorePhoto.DONE:
+            score_photo = None
     form = GameForm(
         request.POST if posted else None,
         club=club,
@@ -200,6 +258,7 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
                 for i in range(version.rules.players)
                 if f"member_{i}" in request.GET
             },
+            **(_photo_initial(request, score_photo, version.rules.players) if score_photo else {}),
         },
     )
     preview = None
@@ -215,8 +274,17 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
                     data = form.game_input()
                     preview = services.game_preview(club=club, data=data)
                     return _render_form(
-                        request, club, form, preview, None, _rate_warning(club, data), duplicate
+                        request,
+                        club,
+                        form,
+                        preview,
+                        None,
+                        _rate_warning(club, data),
+                        duplicate,
+                        score_photo,
                     )
+                if score_photo is not None:
+                    photos.photo_confirmed(score_photo=score_photo, game=game, user=request.user)
                 game.refresh_from_db(fields=["table"])  # the draw's table, when linked to it
                 if game.table:
                     saved = _("Game %(number)s at table %(table)s saved.")
@@ -237,7 +305,7 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
             duplicate = services.duplicate_of(club=club, data=data)
         except ServiceError as e:
             form.add_service_error(e)
-    return _render_form(request, club, form, preview, None, rate_warning, duplicate)
+    return _render_form(request, club, form, preview, None, rate_warning, duplicate, score_photo)
 
 
 def _next_game_initial(

@@ -1,0 +1,127 @@
+"""「写真から」: a game's scores read from a photo (league.core.photo) by a worker, then shown on the
+record form for the organiser to confirm. Nothing is saved from a photo without that: the form
+is filled in, and the organiser checks and saves as always.
+
+The photo is kept (ScorePhoto) only until the game read from it is saved, or for KEEP; its
+SHA-256 goes in the game's audit log (`game.photo`)."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import io
+import tempfile
+from pathlib import Path
+
+from django.utils import timezone
+
+from league.core import photo
+from league.core.actions import action
+from league.core.tasks import default_task_backend, enqueue_on_commit, task
+from league.models import Club, Game, ScorePhoto
+from league.models.audit import User, audit
+
+KEEP = datetime.timedelta(hours=24)
+MAX_BYTES = 12 * 1024 * 1024
+
+
+def available() -> bool:
+    """Whether photos can be read here (requirements-photo.txt and ssocr installed): without,
+    the record form has no 「写真から」."""
+    return photo.available("display") and photo.available("sheet")
+
+
+def image_problem(data: bytes) -> str | None:
+    """Why `data` is not a photo that can be read, or None."""
+    if len(data) > MAX_BYTES:
+        return "too large"
+    try:
+        photo.check_image(io.BytesIO(data))
+    except photo.Unreadable:
+        return "not an image"
+    return None
+
+
+def photo_upload(
+    *, club: Club, user: User, data: bytes, kind: str, players: int, total: int
+) -> ScorePhoto:
+    """Keep a photo for its organiser (replacing their earlier one for this club, and removing
+    every expired one) and have a worker read it, on commit."""
+    now = timezone.now()
+    with action():
+        ScorePhoto.objects.filter(expires__lt=now).delete()
+        ScorePhoto.objects.filter(club=club, user=user).delete()
+        kept = ScorePhoto.objects.create(
+            club=club,
+            user=user,
+            kind=kind,
+            players=players,
+            total=total,
+            image=data,
+            sha256=hashlib.sha256(data).hexdigest(),
+            created=now,
+            expires=now + KEEP,
+        )
+        enqueue_on_commit(read_score_photo, kept.pk)
+        if default_task_backend.supports_defer:
+            # Gone after KEEP even if nobody uploads again or saves the game.
+            enqueue_on_commit(clear_expired_photos.using(run_after=kept.expires))
+    return kept
+
+
+@task()
+def clear_expired_photos() -> int:
+    """Delete every photo past its 24 hours; how many."""
+    deleted, _ = ScorePhoto.objects.filter(expires__lt=timezone.now()).delete()
+    return deleted
+
+
+def photo_for(*, club: Club, user: User, photo_id: object) -> ScorePhoto | None:
+    """The organiser's own unexpired photo of this club, or None."""
+    try:
+        pk = int(str(photo_id))
+    except ValueError:
+        return None
+    return (
+        ScorePhoto.objects.filter(club=club, user=user, pk=pk, expires__gte=timezone.now())
+        .defer("image")
+        .first()
+    )
+
+
+def photo_confirmed(*, score_photo: ScorePhoto, game: Game, user: User) -> None:
+    """The game read from the photo is saved: the photo goes, its hash stays in the audit log."""
+    with action():
+        deleted, _ = ScorePhoto.objects.filter(pk=score_photo.pk).delete()
+        if deleted:
+            audit(
+                club=game.club,
+                actor=user,
+                action="game.photo",
+                target=f"game:{game.pk}",
+                game=game,
+                after={"photo_sha256": score_photo.sha256, "kind": score_photo.kind},
+            )
+
+
+@task()
+def read_score_photo(photo_id: int) -> int:
+    """Read a kept photo into rows (league.core.photo.read_scores); returns the rows read."""
+    kept = ScorePhoto.objects.filter(pk=photo_id, status=ScorePhoto.READING).first()
+    if kept is None:
+        return 0
+    with tempfile.TemporaryDirectory(prefix="jancho-photo-") as folder:
+        path = Path(folder) / "photo"
+        path.write_bytes(bytes(kept.image))
+        try:
+            reading = photo.read_scores(
+                path, kind=kept.kind, players=kept.players, total=kept.total
+            )
+        except photo.Unreadable:
+            ScorePhoto.objects.filter(pk=photo_id).update(
+                status=ScorePhoto.FAILED, error="unreadable"
+            )
+            return 0
+    rows = [row.to_json() for row in reading.rows]
+    ScorePhoto.objects.filter(pk=photo_id).update(status=ScorePhoto.DONE, rows=rows)
+    return len(rows)
