@@ -133,6 +133,12 @@ def attendance_check_in(
     return existing
 
 
+# The longest a draw searches inside a request, well within the app server's timeout (gunicorn's
+# 30 s, README): the largest fields get their whole schedule from a shorter search (issue 42
+# leaves moving such draws to the worker for later).
+REQUEST_SECONDS = 20.0
+
+
 def guest_check_in(*, club: Club, user: User, date: datetime.date, name: str) -> Member:
     """A new guest, checked in at once: the guest is kept only if the check-in succeeds."""
     with action():
@@ -209,6 +215,7 @@ def round_plan(*, club: Club, day: Day, redraw: bool = False, rounds: int = 1) -
         wind_history=winds,
         table_history=day_numbers,
         seed=sel.draw_seed(day, number, revision),
+        time_cap=min(REQUEST_SECONDS, algorithm.default_time_cap(len(players), rounds)),
     )
     return Plan(
         number, revision, drawn, len(kept), bool(redraw and current and current.round.scheduled)
