@@ -87,6 +87,7 @@ class SeatFields:
     offer_reactivate: bool
     busted_by: BoundField | None = None  # 飛ばしたのは？ (rules with 飛び賞 to the buster)
     yakitori: BoundField | None = None  # 焼き鳥 (rules with 焼き鳥)
+    suggestions: tuple[str, ...] = ()  # もしかして: the closest members' names, as buttons
 
 
 @dataclass(frozen=True)
@@ -193,6 +194,7 @@ class GameForm(forms.Form):
         self.block_errors: dict[str, list[str]] = {}
         self.offer_guest: set[int] = set()
         self.offer_reactivate: set[int] = set()
+        self.suggestions: dict[int, list[str]] = {}  # seat → もしかして, for an unknown name
         self._reactivate: dict[int, Member] = {}
         self._seated: dict[int, Member] = {}
         self._guests: dict[int, str] = {}
@@ -353,6 +355,7 @@ class GameForm(forms.Form):
                 or bool(self[f"reactivate_{i}"].value()),
                 busted_by=self[f"busted_by_{i}"] if f"busted_by_{i}" in self.fields else None,
                 yakitori=self[f"yakitori_{i}"] if f"yakitori_{i}" in self.fields else None,
+                suggestions=tuple(self.suggestions.get(i, ())),
             )
             for i in range(self.rules.players)
         ]
@@ -449,8 +452,9 @@ class GameForm(forms.Form):
             self._guests[i] = names.clean_name(name)
         else:
             self.offer_guest.add(i)
-            message = self._directory.unknown_message(name)
-            self.add_error(f"member_{i}", forms.ValidationError(message, code="unknown"))
+            # The closest names are buttons under the field (suggestions.html), not text.
+            self.suggestions[i] = self._directory.suggest(name)
+            self.add_error(f"member_{i}", forms.ValidationError(NO_SUCH_MEMBER, code="unknown"))
 
     def _clean_bust(self, i: int) -> None:
         """A busted player's "busted by" is required (飛び賞 to the buster); on any other row it

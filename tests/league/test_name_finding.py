@@ -179,3 +179,27 @@ def test_the_api(club, organiser, people):
     )
     assert response.status_code == 201, response.content
     assert [p["name"] for p in response.json()["players"]] == SEATED
+
+
+# --- もしかして: each suggestion a button that fills the field ---------------------------------
+
+
+def test_the_record_form_offers_each_suggestion_as_a_button(organiser_client, club, people):
+    typed = ["齋藤 由美", "渡辺 大輔", "高橋 真由美", "青木 学"]
+    response = organiser_client.post(reverse("game_new", args=[club.slug]), record_post(typed))
+    assert response.status_code == 200 and not Game.objects.exists()
+    html = response.content.decode()
+    button = 'data-fill="id_member_0" data-name="斎藤 由美子">斎藤 由美子</button>'
+    assert button in html
+    assert html.count("data-fill=") == 1  # only the seat not found
+
+
+def test_check_in_offers_each_suggestion_as_a_button(organiser_client, club, people):
+    organiser_client.post(reverse("draw_start", args=[club.slug]), {"date": "2026/11/21"})
+    response = organiser_client.post(
+        reverse("draw_check_in", args=[club.slug, DATE]), {"name": "齋藤 由美"}
+    )
+    assert not Attendance.objects.exists()
+    page = organiser_client.get(response.url).content.decode()
+    assert 'data-fill="id_name" data-name="斎藤 由美子">斎藤 由美子</button>' in page
+    assert 'value="齋藤 由美"' in page  # the name typed, to correct rather than retype
