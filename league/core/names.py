@@ -78,6 +78,65 @@ def name_key(text: str) -> str:
     return "".join(kept).casefold()
 
 
+# Common variant kanji of names (異体字), each folded to one form, for finding a member as people
+# type them (league.core.directory): 齋藤, 斉藤 and 斎藤; 渡邊, 渡邉 and 渡辺; 髙橋 and 高橋. A small
+# table of our own: the PyPI tables looked at (ja-itaiji 1.0.2) join characters that are not
+# variants of one another in names (吉 with 桔, 澤 with 途, 濱 with 頻) and miss 斉/斎 and 吉/𠮷.
+# Only the finding folds: a member's name is stored and shown as written, and two members may be
+# 斉藤 and 斎藤 (then a variant finds both, and the finder asks for the exact name). The
+# compatibility forms (塚 U+FA10, 隆 U+F9DC) need no row: NFKC already folds them.
+VARIANT_GROUPS = (
+    "斎斉齋齊",
+    "辺邊邉",
+    "高髙",
+    "崎﨑嵜碕",
+    "島嶋嶌",
+    "沢澤",
+    "浜濱濵",
+    "広廣",
+    "桜櫻",
+    "竜龍",
+    "恵惠",
+    "吉𠮷",
+    "徳德",
+    "国國",
+    "関關",
+    "富冨",
+    "黒黑",
+    "栄榮",
+    "真眞",
+    "瀬瀨",
+    "槙槇",
+    "蔵藏",
+    "渕淵",
+    "峰峯",
+    "曽曾",
+    "舘館",
+    "遥遙",
+    "弥彌",
+    "亀龜",
+    "礼禮",
+    "鴎鷗",
+    "条條",
+    "会會",
+    "実實",
+    "団團",
+    "来來",
+)
+VARIANTS = {ch: group[0] for group in VARIANT_GROUPS for ch in group[1:]}
+
+
+def fold_variants(text: str) -> str:
+    """`text` with each variant kanji of the table in its one form (髙橋 → 高橋, 渡邉 → 渡辺)."""
+    return "".join(VARIANTS.get(ch, ch) for ch in text)
+
+
+def variant_key(text: str) -> str:
+    """name_key with variant kanji folded: what a name is found by when it is not found as
+    written (齋藤 由美子 and 斉藤由美子 both give 斎藤由美子's key)."""
+    return fold_variants(name_key(text))
+
+
 def username_fold(text: str) -> str:
     """A user name as logins compare it: NFKC (ｚｅｄ is zed), then case folded (Zed, ZED, zed;
     Straße, STRASSE), then NFKC again (folding can leave a decomposed letter)."""

@@ -36,6 +36,7 @@ class CheckInForm(forms.Form):
         self.directory = MemberDirectory(members, aliases)
         self.member: Member | None = None
         self.guest_name = ""
+        self.unknown = ""  # a name that is no member (and not a new guest): for もしかして
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -51,6 +52,7 @@ class CheckInForm(forms.Form):
             if cleaned.get("guest"):
                 self.guest_name = " ".join(name.split())
             else:
+                self.unknown = name
                 self.add_error("name", forms.ValidationError(NO_SUCH_MEMBER, code="unknown"))
         return cleaned
 

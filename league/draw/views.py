@@ -23,6 +23,7 @@ from openpyxl import Workbook
 
 from league.access import club_for, day_for
 from league.core.clock import today
+from league.core.directory import Directory
 from league.core.errors import ServiceError
 from league.draw import selectors as sel
 from league.draw import services as draw
@@ -176,6 +177,13 @@ def draw_day(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespon
         if current
         else []
     )
+    picker: list[Member] = (
+        list(Member.objects.filter(club=club, is_active=True).order_by("kana", "name"))
+        if club.is_organiser  # type: ignore[attr-defined]
+        else []
+    )
+    # A name check-in did not find (draw_check_in): typed again, with the closest members.
+    typed = request.GET.get("typed", "")[:50] if picker else ""
     return render(
         request,
         "league/draw/day.html",
@@ -191,12 +199,11 @@ def draw_day(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespon
             "next_number": next_number,
             "drawing_next": current is not None and current is last,
             "gone": gone,
-            "check_in": CheckInForm(members=[]),
+            "check_in": CheckInForm(members=[], initial={"name": typed}),
+            "check_in_suggestions": Directory(picker).suggest(typed) if typed else [],
             "draw_form": DrawForm(),
             "swap_form": SwapForm(members=Member.objects.filter(pk__in=[m.pk for m in in_round])),
-            "picker": Member.objects.filter(club=club, is_active=True).order_by("kana", "name")
-            if club.is_organiser  # type: ignore[attr-defined]
-            else [],
+            "picker": picker,
         },
     )
 
@@ -221,7 +228,11 @@ def draw_check_in(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
             draw.attendance_check_in(club=club, user=request.user, date=date, member=member)
         return _("Checked in: %(name)s") % {"name": member.name}
 
-    return _post_to_draw(request, club, date, form, check_in)
+    response = _post_to_draw(request, club, date, form, check_in)
+    if form.unknown:
+        # Back to the day with the name typed, for its もしかして buttons (draw_day).
+        response["Location"] += "?" + urlencode({"typed": form.unknown})
+    return response
 
 
 def _organiser_day(request: HttpRequest, slug: str, date: datetime.date) -> tuple[Club, Day]:

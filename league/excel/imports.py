@@ -41,6 +41,7 @@ import scoring
 from league.club import services as club_services
 from league.core import names
 from league.core.clock import BAD_DATE, parse_date
+from league.core.directory import Ambiguous, Directory
 from league.core.errors import ServiceError
 from league.core.locks import lock_club
 from league.core.tasks import collector_paused
@@ -819,29 +820,29 @@ def name_choice_key(name: str) -> str:
 
 
 class _Resolver:
-    """Names → members: the exact name first (spacing and half-width kana aside, as on the game
-    form), then a reading (kana) that only one member has; anything else is an unknown name."""
+    """Names → members by league.core.directory's whole-name steps, as on the game form: the
+    exact name (spacing and half-width kana aside), then the name with variant kanji (髙橋 for
+    高橋) or a reading (kana, with or without its space) only one member has; anything else is
+    an unknown name. A name found by its variant or reading is listed on the preview."""
 
     def __init__(self, club: Club, members: Sequence[Member], mapping: Mapping[str, Member]):
         self.club = club
         self.mapping = mapping
-        self.by_name = {names.name_key(m.name): m for m in members}
-        self.by_kana: dict[str, list[Member]] = {}
-        for m in members:
-            if m.kana:
-                self.by_kana.setdefault(names.name_key(m.kana), []).append(m)
+        self.directory = Directory(members)
         self.unknown: dict[str, UnknownName] = {}
         self.by_reading: dict[str, Member] = {}
 
     def member(self, name: str, sheet: str, row: int) -> Member:
         key = names.name_key(name)
         shown = names.clean_name(name)
-        if key in self.by_name:
-            return self.by_name[key]
-        readers = self.by_kana.get(key, [])
-        if len(readers) == 1:
-            self.by_reading[name] = readers[0]
-            return readers[0]
+        try:
+            found = self.directory.whole(name)
+        except Ambiguous:  # several members share the variant or the reading: the organiser says
+            found = None
+        if found is not None:
+            if names.name_key(found.name) != key:
+                self.by_reading[name] = found
+            return found
         choice = name_choice_key(name)
         unknown = self.unknown.setdefault(choice, UnknownName(shown, choice))
         if not unknown.places or unknown.places[-1] != (sheet, row):

@@ -16,14 +16,13 @@ from django import forms
 from django.forms import BoundField
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, pgettext
-from rapidfuzz import fuzz
 
 import scoring
 from league.core import names
 from league.core.clock import BAD_DATE, parse_date
+from league.core.directory import Ambiguous, Directory
 from league.core.errors import ServiceError, form_field, problem_message
 from league.core.format import chip_kind
-from league.core.readings import reading_of
 from league.models import Club, Member
 from league.recording.services import ChipInput, GameInput, SeatInput
 
@@ -88,6 +87,7 @@ class SeatFields:
     offer_reactivate: bool
     busted_by: BoundField | None = None  # 飛ばしたのは？ (rules with 飛び賞 to the buster)
     yakitori: BoundField | None = None  # 焼き鳥 (rules with 焼き鳥)
+    suggestions: tuple[str, ...] = ()  # もしかして: the closest members' names, as buttons
 
 
 @dataclass(frozen=True)
@@ -104,67 +104,29 @@ class ChipRow:
         ]
 
 
-class MemberDirectory:
-    """A club's members found as people type them (the form and the API share it).
+def _ambiguous(e: Ambiguous) -> forms.ValidationError:
+    return forms.ValidationError(AMBIGUOUS % {"names": "、".join(e.names)}, code="ambiguous")
 
-    In order: the name; a reading (kana) only one member has; a surname or given name only one
-    member has (高橋 finds 高橋 真由美 when no other 高橋 plays). Names compare as
-    league.core.names.name_key does: spaces of either width, kana width and case do not matter
-    (阿部誠 finds 阿部 誠). `suggest` offers the closest names when nothing matches.
-    """
 
-    def __init__(self, members: Iterable[Member], aliases: Iterable[Member] = ()):
-        self.by_id = {m.pk: m for m in members}
-        self._by_name = {names.name_key(m.name): m for m in self.by_id.values()}
-        # A record merged into another (league.club): its name finds the record that stayed.
-        for alias in aliases:
-            survivor = self.by_id.get(alias.merged_into_id)  # type: ignore[arg-type]
-            if survivor is not None:
-                self._by_name.setdefault(names.name_key(alias.name), survivor)
-        self._by_kana: dict[str, list[Member]] = {}
-        self._by_part: dict[str, list[Member]] = {}
-        for m in self.by_id.values():
-            if m.kana:
-                self._by_kana.setdefault(names.name_key(m.kana), []).append(m)
-            for text in (m.name, m.kana):
-                parts = names.clean_name(text).split(" ")
-                for part in parts if len(parts) > 1 else ():
-                    found = self._by_part.setdefault(names.name_key(part), [])
-                    if m not in found:
-                        found.append(m)
+class MemberDirectory(Directory[Member]):
+    """A club's members found as people type them: league.core.directory's one rule (the name,
+    its variant kanji, a reading, a family or given name), with several members answering
+    turned into the form's error that names them. `suggest` offers the closest names when
+    nothing matches."""
+
+    def whole(self, name: str) -> Member | None:
+        try:
+            return super().whole(name)
+        except Ambiguous as e:
+            raise _ambiguous(e) from None
 
     def find(self, name: str) -> Member | None:
-        """The member, or None; ValidationError when the reading or the part of a name typed
-        is shared by several members (the message names them)."""
-        key = names.name_key(name)
-        member = self._by_name.get(key)
-        if member is not None:
-            return member
-        for table in (self._by_kana, self._by_part):
-            found = table.get(key, [])
-            if len(found) > 1:
-                listed = "、".join(sorted(m.name for m in found))
-                raise forms.ValidationError(AMBIGUOUS % {"names": listed}, code="ambiguous")
-            if found:
-                return found[0]
-        return None
-
-    def suggest(self, name: str, limit: int = 3) -> list[str]:
-        """The members' names closest to `name`, the closest first (rapidfuzz): by name (江籐 健
-        for 江藤 健) or by reading (えとお for えとう), the typed name's own suggested reading too."""
-        key = names.name_key(name)
-        if not key:
-            return []
-        typed = {key, names.name_key(reading_of(name))} - {""}
-        best: dict[int, float] = {}
-        for text, member in self._by_name.items():
-            best[member.pk] = max(fuzz.ratio(t, text) for t in typed)
-        for kana, found in self._by_kana.items():
-            for member in found:
-                score = max(fuzz.ratio(t, kana) for t in typed)
-                best[member.pk] = max(best.get(member.pk, 0), score)
-        close = sorted((pk for pk, score in best.items() if score >= 50), key=lambda pk: -best[pk])
-        return [self.by_id[pk].name for pk in close if pk in self.by_id][:limit]
+        """The member, or None; ValidationError when what was typed is shared by several
+        members (the message names them)."""
+        try:
+            return super().find(name)
+        except Ambiguous as e:
+            raise _ambiguous(e) from None
 
     def unknown_message(self, name: str) -> str:
         """ "No such member", with the closest names when there are any."""
@@ -232,6 +194,7 @@ class GameForm(forms.Form):
         self.block_errors: dict[str, list[str]] = {}
         self.offer_guest: set[int] = set()
         self.offer_reactivate: set[int] = set()
+        self.suggestions: dict[int, list[str]] = {}  # seat → もしかして, for an unknown name
         self._reactivate: dict[int, Member] = {}
         self._seated: dict[int, Member] = {}
         self._guests: dict[int, str] = {}
@@ -392,6 +355,7 @@ class GameForm(forms.Form):
                 or bool(self[f"reactivate_{i}"].value()),
                 busted_by=self[f"busted_by_{i}"] if f"busted_by_{i}" in self.fields else None,
                 yakitori=self[f"yakitori_{i}"] if f"yakitori_{i}" in self.fields else None,
+                suggestions=tuple(self.suggestions.get(i, ())),
             )
             for i in range(self.rules.players)
         ]
@@ -488,8 +452,9 @@ class GameForm(forms.Form):
             self._guests[i] = names.clean_name(name)
         else:
             self.offer_guest.add(i)
-            message = self._directory.unknown_message(name)
-            self.add_error(f"member_{i}", forms.ValidationError(message, code="unknown"))
+            # The closest names are buttons under the field (suggestions.html), not text.
+            self.suggestions[i] = self._directory.suggest(name)
+            self.add_error(f"member_{i}", forms.ValidationError(NO_SUCH_MEMBER, code="unknown"))
 
     def _clean_bust(self, i: int) -> None:
         """A busted player's "busted by" is required (飛び賞 to the buster); on any other row it
