@@ -12,10 +12,11 @@ from django.db.models import Exists, Max, OuterRef, Subquery
 from league.draw import algorithm
 from league.draw.algorithm import Pair, pair
 from league.models import Club, Day, Member, Result, RulesVersion, Season, TableGame
+from league.models import draw as draw_models
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
 from league.models.teams import Team, TeamMember
 
-WINDS = ("東", "南", "西", "北")
+WINDS = draw_models.WINDS
 
 
 @dataclass
