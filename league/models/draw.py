@@ -109,6 +109,20 @@ class DrawSeat(models.Model):
         return f"{self.round} {self.member}"
 
 
+class DrawRoom(models.Model):
+    """The room of a day of the draw, as its projector page shows it: the countdown the organiser
+    started (it ends at `timer_ends_at`; none when stopped) and whether the day's standings may be
+    shown. Changed only by league.draw.services.room_timer / room_standings, audited."""
+
+    day = models.OneToOneField(Day, on_delete=models.PROTECT, related_name="draw_room")
+    timer_ends_at = models.DateTimeField(null=True, blank=True)
+    timer_minutes = models.PositiveSmallIntegerField(default=0)
+    show_standings = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"{self.day} room"
+
+
 def table_label(position: int) -> str:
     """A, B, … Z, then AA, AB, …"""
     letters = ""
