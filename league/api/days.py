@@ -34,6 +34,7 @@ from league.api.schemas import (
 from league.core.errors import ServiceError
 from league.draw import selectors as draw_selectors
 from league.models import Day, Member, Season
+from league.models.draw import next_tables
 from league.recording import selectors
 
 
@@ -102,6 +103,17 @@ def day_draw(request: HttpRequest, slug: Slug, date: datetime.date) -> dict[str,
             for tv in current.tables
         ],
         "sitting_out": [player(m, None) for m in current.sitting_out],
+        "next": [
+            {
+                "member_id": n.member_id,
+                "name": n.name,
+                "round": n.round,
+                "table": n.table,
+                "wind": n.wind,
+                "text": n.text,
+            }
+            for n in next_tables(club_id=club.pk, date=date).values()  # by round, table, seat
+        ],
     }
 
 

@@ -247,12 +247,26 @@ class DrawTableOut(Schema):
     players: list[DrawPlayerOut]
 
 
+class NextTableOut(Schema):
+    member_id: int
+    name: str
+    round: int
+    table: str
+    wind: str | None = Field(description="東南西北 when the seats were drawn, else null.")
+    text: str = Field(description="In the request's language: 「次: 第3回戦 B卓 西家」.")
+
+
 class DrawOut(Schema):
     round: int
     revision: int
     seats_drawn: bool
     tables: list[DrawTableOut]
     sitting_out: list[DrawPlayerOut]
+    next: list[NextTableOut] = Field(
+        description="Each checked-in player's next table: the first round (of those drawn) in "
+        "which they sit at a table not recorded yet. A player who sits out every round still "
+        "to play, or has left, is not listed."
+    )
 
 
 def _game_summary(game: Game) -> dict[str, Any]:

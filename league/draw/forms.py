@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from league.core.clock import BAD_DATE, parse_date
-from league.draw.services import MAX_ROUNDS, ROUNDS_RANGE
+from league.draw.services import MAX_ROUNDS, ROUNDS_RANGE, TIMER_MAX_MINUTES, TIMER_RANGE
 from league.models import Member
 from league.recording.forms import NO_SUCH_MEMBER, MemberDirectory, NumberField
 
@@ -120,3 +120,23 @@ class DayForm(forms.Form):
             return parse_date(self.cleaned_data["date"])
         except ValueError:
             raise forms.ValidationError(BAD_DATE, code="invalid") from None
+
+
+class RoomForm(forms.Form):
+    """The projector's controls: start the countdown (minutes), stop it, show or hide the
+    standings."""
+
+    do = forms.ChoiceField(
+        choices=[("start", "start"), ("stop", "stop"), ("show", "show"), ("hide", "hide")]
+    )
+    minutes = NumberField(label=_("Minutes"), required=False, initial=45)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if (
+            data.get("do") == "start"
+            and data.get("minutes") is None
+            and "minutes" not in self.errors
+        ):
+            self.add_error("minutes", str(TIMER_RANGE) % {"n": TIMER_MAX_MINUTES})
+        return data

@@ -7,15 +7,16 @@ import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, Max, OuterRef, Subquery
+from django.db.models import Count, Exists, Max, OuterRef, Subquery, Sum
 
 from league.draw import algorithm
 from league.draw.algorithm import Pair, pair
 from league.models import Club, Day, Member, Result, RulesVersion, Season, TableGame
+from league.models import draw as draw_models
 from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
 from league.models.teams import Team, TeamMember
 
-WINDS = ("東", "南", "西", "北")
+WINDS = draw_models.WINDS
 
 
 @dataclass
@@ -216,3 +217,34 @@ def schedule_report(rounds: list[RoundView]) -> algorithm.Report | None:
     ]
     field = {m.pk for rv in rounds for tv in rv.tables for m in tv.players}
     return algorithm.report(drawn, common=len(field) <= algorithm.COMMON_MAX_PLAYERS)
+
+
+@dataclass(frozen=True)
+class RoomLine:
+    """A line of the day's standings on the projector: the day's counted games so far."""
+
+    rank: int
+    name: str
+    games: int
+    total: int  # tenths of 1,000 points, as Result.score
+
+
+def room_of(day: Day) -> draw_models.DrawRoom | None:
+    return draw_models.DrawRoom.objects.filter(day=day).first()
+
+
+def room_standings(club: Club, date: datetime.date) -> list[RoomLine]:
+    """The day's standings by total score (one query): counted results only, so a game that
+    counts for nobody is in no line."""
+    rows = (
+        Result.objects.filter(club=club, date=date, counted=True)
+        .values("member_id", "member__name")
+        .annotate(games=Count("pk"), total=Sum("score"))
+        .order_by("-total", "member__name")
+    )
+    lines: list[RoomLine] = []
+    for i, row in enumerate(rows):
+        ahead = lines[-1] if lines else None
+        rank = ahead.rank if ahead is not None and ahead.total == row["total"] else i + 1
+        lines.append(RoomLine(rank, row["member__name"], row["games"], row["total"]))
+    return lines

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from league import limits
@@ -21,7 +22,7 @@ from league.draw import algorithm
 from league.draw import selectors as sel
 from league.models import Club, Day, Member, audit
 from league.models.audit import User
-from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
+from league.models.draw import Attendance, DrawRoom, DrawRound, DrawSeat, DrawTable
 from league.money import services as money_services
 
 NOT_A_MEMBER = gettext_lazy("Choose a member of this club.")
@@ -405,3 +406,65 @@ def table_lock(*, club: Club, user: User, day: Day, table_id: int, locked: bool)
                 after={"table": table.label, "round": table.round.number},
             )
     return table
+
+
+# --- the room (projector) -----------------------------------------------------------------------
+
+TIMER_MAX_MINUTES = 180
+TIMER_RANGE = gettext_lazy("Enter a number of minutes from 1 to %(n)s.")
+
+
+def _room(day: Day) -> DrawRoom:
+    """The day's room, locked for the change (created on the first one)."""
+    DrawRoom.objects.get_or_create(day=day)
+    return for_update(DrawRoom.objects).get(day=day)
+
+
+def room_timer(*, club: Club, user: User, day: Day, minutes: int | None) -> DrawRoom:
+    """Start the room's countdown of `minutes` from now (again from the start when one runs), or
+    stop it (`minutes` None). Audited with before and after."""
+    if minutes is not None and not 1 <= minutes <= TIMER_MAX_MINUTES:
+        raise ServiceError.one("minutes", str(TIMER_RANGE) % {"n": TIMER_MAX_MINUTES})
+    with action():
+        room = _room(day)
+        before = {
+            "ends_at": room.timer_ends_at.isoformat() if room.timer_ends_at else None,
+            "minutes": room.timer_minutes,
+        }
+        if minutes is None:
+            room.timer_ends_at, room.timer_minutes = None, 0
+        else:
+            room.timer_ends_at = timezone.now() + datetime.timedelta(minutes=minutes)
+            room.timer_minutes = minutes
+        room.save(update_fields=["timer_ends_at", "timer_minutes"])
+        after = {
+            "ends_at": room.timer_ends_at.isoformat() if room.timer_ends_at else None,
+            "minutes": room.timer_minutes,
+        }
+        _audit(
+            club,
+            user,
+            "draw.timer_start" if minutes is not None else "draw.timer_stop",
+            day,
+            before=before,
+            after=after,
+        )
+    return room
+
+
+def room_standings(*, club: Club, user: User, day: Day, shown: bool) -> DrawRoom:
+    """Allow (or stop) the projector to show the day's standings. Audited."""
+    with action():
+        room = _room(day)
+        before = room.show_standings
+        room.show_standings = shown
+        room.save(update_fields=["show_standings"])
+        _audit(
+            club,
+            user,
+            "draw.room_standings",
+            day,
+            before={"show_standings": before},
+            after={"show_standings": shown},
+        )
+    return room

@@ -17,6 +17,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from openpyxl import Workbook
@@ -33,6 +34,7 @@ from league.draw.forms import (
     DrawForm,
     LeaveForm,
     LockForm,
+    RoomForm,
     ScheduleForm,
     SwapForm,
 )
@@ -399,3 +401,60 @@ def draw_schedule_export(request: HttpRequest, slug: str, date: datetime.date) -
         name=file_name(club.name, date.isoformat(), _("Schedule")),
         fallback=ascii_file_name(club.slug, date.isoformat(), "schedule"),
     )
+
+
+PROJECTOR_REFRESH_SECONDS = 15
+
+
+@require_safe
+def draw_projector(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    """The room's projector (1920×1080, read from the back of the room): the current round's
+    tables and seats, the countdown the organiser started, and the day's standings when the
+    organiser allows. It reloads itself every PROJECTOR_REFRESH_SECONDS; the countdown runs in
+    the page between reloads. A fixed number of queries whatever the number of tables."""
+    club = club_for(request, slug)
+    day = day_for(club, date)
+    current = sel.current_round(sel.current_rounds(day))
+    room = sel.room_of(day)
+    left = None
+    if room is not None and room.timer_ends_at is not None:
+        left = max(0, int((room.timer_ends_at - timezone.now()).total_seconds()))
+    shown = room is not None and room.show_standings
+    return render(
+        request,
+        "league/draw/projector.html",
+        {
+            "club": club,
+            "date": date,
+            "current": current,
+            "room": room,
+            "left": left,
+            "left_text": f"{left // 60}:{left % 60:02d}" if left is not None else "",
+            "standings": sel.room_standings(club, date) if shown else None,
+            "refresh": PROJECTOR_REFRESH_SECONDS,
+        },
+    )
+
+
+@require_POST
+def draw_room(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    """The projector's controls on the day's draw: start or stop the countdown, show or hide the
+    standings."""
+    club, day = _organiser_day(request, slug, date)
+
+    def control(data: dict[str, Any]) -> str:
+        do = data["do"]
+        if do in ("start", "stop"):
+            minutes = data["minutes"] if do == "start" else None
+            draw.room_timer(club=club, user=request.user, day=day, minutes=minutes)
+            if do == "start":
+                return _("Countdown of %(n)s minutes started.") % {"n": minutes}
+            return _("Countdown stopped.")
+        draw.room_standings(club=club, user=request.user, day=day, shown=do == "show")
+        return (
+            _("Standings shown on the projector.")
+            if do == "show"
+            else _("Standings hidden on the projector.")
+        )
+
+    return _post_to_draw(request, club, date, RoomForm(request.POST), control)

@@ -15,7 +15,7 @@ from league.models.audit import AuditLog, AuditLogQuerySet
 from league.models.books import BookLine, DayAccount, DebtAccount, OpenTransfer
 from league.models.chat import ChatCode, ChatEvent, ChatLink, ChatPush, ChatUser
 from league.models.clubs import Club
-from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
+from league.models.draw import Attendance, DrawRoom, DrawRound, DrawSeat, DrawTable
 from league.models.exports import ExportFile
 from league.models.games import ChipEvent, Day, Game, Result
 from league.models.hands import Hand, HandStat, HandStatTotal, TableGame
@@ -63,6 +63,7 @@ __all__ = [
     "DayAccount",
     "DayShugi",
     "DebtAccount",
+    "DrawRoom",
     "DrawRound",
     "DrawSeat",
     "DrawTable",

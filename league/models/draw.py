@@ -6,9 +6,13 @@ current revision in place and are in the audit log with before and after.
 
 from __future__ import annotations
 
+import datetime
+from dataclasses import dataclass
+
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, Subquery
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from league.models.games import Day, Game
@@ -105,6 +109,20 @@ class DrawSeat(models.Model):
         return f"{self.round} {self.member}"
 
 
+class DrawRoom(models.Model):
+    """The room of a day of the draw, as its projector page shows it: the countdown the organiser
+    started (it ends at `timer_ends_at`; none when stopped) and whether the day's standings may be
+    shown. Changed only by league.draw.services.room_timer / room_standings, audited."""
+
+    day = models.OneToOneField(Day, on_delete=models.PROTECT, related_name="draw_room")
+    timer_ends_at = models.DateTimeField(null=True, blank=True)
+    timer_minutes = models.PositiveSmallIntegerField(default=0)
+    show_standings = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"{self.day} room"
+
+
 def table_label(position: int) -> str:
     """A, B, … Z, then AA, AB, …"""
     letters = ""
@@ -114,3 +132,67 @@ def table_label(position: int) -> str:
         n = n // 26 - 1
         if n < 0:
             return letters
+
+
+WINDS = ("東", "南", "西", "北")
+
+
+@dataclass(frozen=True)
+class NextTable:
+    """Where a checked-in player sits next: the first round (at its latest revision) in which they
+    are seated at a table whose game is not recorded yet, the table and, when the round's seats
+    were drawn, their wind."""
+
+    member_id: int
+    name: str
+    round: int
+    table: str
+    wind: str | None  # 東南西北, None when the seats are left to the table
+
+    @property
+    def text(self) -> str:
+        """「次: 第3回戦 B卓 西家」"""
+        values = {"round": self.round, "table": self.table, "wind": self.wind}
+        if self.wind is None:
+            return gettext("Next: round %(round)s, table %(table)s") % values
+        return gettext("Next: round %(round)s, table %(table)s, %(wind)s seat") % values
+
+
+def next_tables(
+    *, club_id: int, date: datetime.date, member_id: int | None = None
+) -> dict[int, NextTable]:
+    """Each checked-in player's next table on the club's day at `date` (only `member_id`'s when
+    given), by member id: one query whatever the number of rounds, tables or players. A player
+    who left before that round, or sits out every round still to play, has none."""
+    number = OuterRef("round__number")
+    top = (
+        DrawRound.objects.filter(day=OuterRef("round__day"), number=number)
+        .order_by("-revision")
+        .values("revision")[:1]
+    )
+    present = Attendance.objects.filter(
+        day=OuterRef("round__day"), member=OuterRef("member"), from_round__lte=number
+    ).filter(Q(until_round__isnull=True) | Q(until_round__gte=number))
+    seats = DrawSeat.objects.filter(
+        round__day__club_id=club_id,
+        round__day__date=date,
+        table__isnull=False,
+        table__game__isnull=True,
+        round__revision=Subquery(top),
+    ).filter(Exists(present))
+    if member_id is not None:
+        seats = seats.filter(member_id=member_id)
+    found: dict[int, NextTable] = {}
+    rows = seats.order_by("round__number", "table__position", "seat").values_list(
+        "member_id",
+        "member__name",
+        "round__number",
+        "round__seats_drawn",
+        "table__position",
+        "seat",
+    )
+    for pk, name, rnd, drawn, position, seat in rows:
+        if pk not in found:
+            wind = WINDS[seat] if drawn else None
+            found[pk] = NextTable(pk, name, rnd, table_label(position), wind)
+    return found

@@ -5,6 +5,9 @@ Clubs used to type this into their LINE group by hand after the evening. The sha
 one line a player, so that it reads on a phone without wrapping:
 
     マメの会 2026/11/15
+    ■次の卓
+    小林 誠 次: 第3回戦 B卓 西家
+    …
     ■第1半荘 A卓 レート 0.5
     1位 小林 誠 +46.3 チップ+2
     …
@@ -18,8 +21,10 @@ one line a player, so that it reads on a phone without wrapping:
     吉田 浩二 → 阿部 誠 2,015円（支払済み）
     林 裕子 → 山田 博 1,505円（後日払い＋割増151円＝1,656円）
 
-A voided game keeps its line (its number, as on the day page) and nothing else; the scores are
-those of each game's current revision. Numbers are written as on the screen (▲ for negatives in
+The next tables (league.draw) are listed while a round drawn for the day still has a table to
+play: each checked-in player's first one, with their wind when the seats were drawn. A voided
+game keeps its line (its number, as on the day page) and nothing else; the scores are those of
+each game's current revision. Numbers are written as on the screen (▲ for negatives in
 Japanese); yen only where the club plays for money.
 """
 
@@ -33,6 +38,7 @@ from django.utils.translation import gettext as _
 from league import money
 from league.core.format import chombo, score, signed, yen
 from league.models import Club, Day, Game, LedgerEntry, Member, RulesVersion
+from league.models.draw import NextTable, next_tables
 from league.recording import selectors
 
 HEADING = "■"
@@ -164,10 +170,21 @@ def payment_lines(club: Club, ledger: money.DayLedger) -> list[str]:
     return lines
 
 
-def day_text(*, club: Club, day: Day, games: Sequence[Game], ledger: money.DayLedger | None) -> str:
-    """The whole message: the club and date, every game (a voided one by its number only), each
-    player's day total, and (with money) the payments."""
+def day_text(
+    *,
+    club: Club,
+    day: Day,
+    games: Sequence[Game],
+    ledger: money.DayLedger | None,
+    upcoming: Sequence[NextTable] = (),
+) -> str:
+    """The whole message: the club and date, each checked-in player's next table of the draw
+    (`upcoming`), every game (a voided one by its number only), each player's day total, and
+    (with money) the payments."""
     lines = [f"{club.name} {day.date:%Y/%m/%d}"]
+    if upcoming:
+        lines.append(HEADING + _("Next tables"))
+        lines += [f"{n.name} {n.text}" for n in upcoming]
     for game in games:
         lines += game_lines(game)
     totals = total_lines(games, ledger)
@@ -189,4 +206,7 @@ def day_message(*, club: Club, day: Day) -> str:
     if version is not None and version.rules.has_money:
         day.club = club  # money.day_ledger reads it: no second query
         ledger = money.day_ledger(day=day)
-    return day_text(club=club, day=day, games=selectors.day_games(day=day), ledger=ledger)
+    upcoming = list(next_tables(club_id=club.pk, date=day.date).values())
+    return day_text(
+        club=club, day=day, games=selectors.day_games(day=day), ledger=ledger, upcoming=upcoming
+    )

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_safe
 from league import money
 from league.access import club_for, club_page
 from league.models import Member, Season
+from league.models.draw import next_tables
 from league.models.rules import club_has_money
 from league.money import signs
 from league.money.views_accounts import OpenDayRow, describe_entry, headline
@@ -108,6 +109,7 @@ def my_page(request: HttpRequest, slug: str) -> HttpResponse:
     shown = Shown.for_rules(stats.rules_between(versions, start, end))
     has_money = club_has_money(club=club)
     context.update(
+        next_table=next_tables(club_id=club.pk, date=today, member_id=me.pk).get(me.pk),
         season=season,
         standing=selectors.standing(club=club, member=me, season=season),
         games=selectors.recent_games(club=club, member=me),

@@ -1,0 +1,71 @@
+"""Issue 42 part 4 on a 390×844 phone: a player of today's cup, after rounds 1 and 2 are recorded,
+opens My page and reads where they sit next, 「次: 第3回戦 B卓 西家」, first on the page and
+within the screen. Screenshot: test-artifacts/screenshots/my-next-table.png."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from league.draw import selectors as sel
+from league.draw import services as draw
+from league.models import Day, Member, Membership
+from league.recording import services
+from league.recording.views_pages import CLUB_TIMEZONE
+from tests.browser.conftest import fits_the_screen
+from tests.conftest import make_club, make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+POINTS = (40000, 30000, 20000, 10000)
+
+
+@pytest.fixture
+def seated() -> Member:
+    """A cup of 12 today, 3 rounds drawn with seats; rounds 1 and 2 recorded. The member linked
+    to the login `west` sits 西 at table B in round 3."""
+    today = timezone.localdate(timezone=CLUB_TIMEZONE)
+    club = make_club("mame", "mame-no-kai", "マメの会")
+    organiser = make_user("organiser", club, Membership.ORGANISER)
+    players = [
+        Member.objects.create(club=club, name=f"選手{i:02d}", kana=f"せんしゅ{i:02d}")
+        for i in range(12)
+    ]
+    for m in players:
+        draw.attendance_check_in(club=club, user=organiser, date=today, member=m)
+    draw.schedule_draw(club=club, user=organiser, date=today, rounds=3)
+    day = Day.objects.get(club=club, date=today)
+    for rv in sel.current_rounds(day)[:2]:
+        for tv in rv.tables:
+            services.game_record(
+                club=club,
+                user=organiser,
+                data=services.GameInput(
+                    date=today,
+                    seats=[
+                        services.SeatInput(m, p) for m, p in zip(tv.players, POINTS, strict=True)
+                    ],
+                    rate="0.3",
+                    table=tv.table.label,
+                ),
+                draw_table=tv.table.pk,
+            )
+    rounds = sel.current_rounds(day)
+    assert all(tv.recorded for rv in rounds[:2] for tv in rv.tables)
+    me = rounds[2].tables[1].players[2]  # round 3, table B, 西
+    me.user = make_user("west", club)
+    me.save(update_fields=["user"])
+    return me
+
+
+def test_my_page_says_where_i_sit_next(phone, live_server, log_in, screenshot, seated) -> None:
+    log_in("west")
+    with phone.expect_navigation():
+        phone.locator("header.site nav a.mine").click()
+    line = phone.locator("#next-table")
+    assert " ".join(line.inner_text().split()) == "次: 第3回戦 B卓 西家"
+    box = line.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert box["y"] + box["height"] <= 844  # in the first screen, without scrolling
+    assert fits_the_screen(phone)
+    screenshot("my-next-table")
