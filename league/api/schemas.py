@@ -253,7 +253,7 @@ class NextTableOut(Schema):
     round: int
     table: str
     wind: str | None = Field(description="東南西北 when the seats were drawn, else null.")
-    text: str = Field(description="In the request's language: 「次: 第3回戦 B卓 西家」.")
+    text: str = Field(description="In the request's language: 「次：第3回戦 B卓 西家」.")
 
 
 class DrawOut(Schema):

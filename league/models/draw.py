@@ -151,7 +151,7 @@ class NextTable:
 
     @property
     def text(self) -> str:
-        """「次: 第3回戦 B卓 西家」"""
+        """「次：第3回戦 B卓 西家」"""
         values = {"round": self.round, "table": self.table, "wind": self.wind}
         if self.wind is None:
             return gettext("Next: round %(round)s, table %(table)s") % values

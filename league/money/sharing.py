@@ -6,7 +6,7 @@ one line a player, so that it reads on a phone without wrapping:
 
     マメの会 2026/11/15
     ■次の卓
-    小林 誠 次: 第3回戦 B卓 西家
+    小林 誠 次：第3回戦 B卓 西家
     …
     ■第1半荘 A卓 レート 0.5
     1位 小林 誠 +46.3 チップ+2

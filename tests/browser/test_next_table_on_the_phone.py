@@ -1,5 +1,5 @@
 """Issue 42 part 4 on a 390×844 phone: a player of today's cup, after rounds 1 and 2 are recorded,
-opens My page and reads where they sit next, 「次: 第3回戦 B卓 西家」, first on the page and
+opens My page and reads where they sit next, 「次：第3回戦 B卓 西家」, first on the page and
 within the screen. Screenshot: test-artifacts/screenshots/my-next-table.png."""
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def test_my_page_says_where_i_sit_next(phone, live_server, log_in, screenshot, s
     with phone.expect_navigation():
         phone.locator("header.site nav a.mine").click()
     line = phone.locator("#next-table")
-    assert " ".join(line.inner_text().split()) == "次: 第3回戦 B卓 西家"
+    assert " ".join(line.inner_text().split()) == "次：第3回戦 B卓 西家"
     box = line.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
     assert box["y"] + box["height"] <= 844  # in the first screen, without scrolling

@@ -246,8 +246,8 @@ def test_kagetsu_cup_schedule_sixteen_players_five_rounds(db, organiser_client) 
     # Issue 42: the schedule's figures, recounted from the rounds stored. Sixteen over five
     # rounds meet everyone (no pair never meets, so no common-opponent line nor warning).
     figures = page.split("data-schedule-figures")[1].split("</section>")[0]
-    assert "再び同卓する組: 0" in figures
-    assert "各選手の風ごとの回数: 1〜2回" in figures
+    assert "再び同卓する組：0" in figures
+    assert "各選手の風ごとの回数：1〜2回" in figures
     assert "共通の対戦相手" not in figures
     response = client.get(reverse("draw_schedule_export", args=[club.slug, DATE]))
     book = load_workbook(io.BytesIO(b"".join(response.streaming_content)))

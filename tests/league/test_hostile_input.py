@@ -207,8 +207,12 @@ def counts() -> dict[str, int]:
 
 @contextmanager
 def rolled_back() -> Iterator[None]:
-    """One example's database changes, undone at its end whatever happened."""
-    with transaction.atomic():
+    """One example's database changes, undone at its end whatever happened. The block is marked
+    as a test case's own (what django.test.TestCase does for each test), so that the app's
+    durable actions (league.core.actions) may run inside it, as they run inside a test."""
+    block = transaction.atomic()
+    block._from_testcase = True
+    with block:
         yield
         transaction.set_rollback(True)
 

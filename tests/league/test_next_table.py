@@ -1,5 +1,5 @@
 """Issue 42 part 4, "my next table": each checked-in player's next table and wind
-(「次: 第3回戦 B卓 西家」) on My page, in the API's draw and in the day's LINE text, from one query
+(「次：第3回戦 B卓 西家」) on My page, in the API's draw and in the day's LINE text, from one query
 whatever the size of the day."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def test_each_player_s_next_table_follows_the_recorded_games(
             else:
                 n = found[m.pk]
                 assert (n.round, n.table, n.wind) == expected
-                assert n.text == f"次: 第{n.round}回戦 {n.table}卓 {n.wind}家"
+                assert n.text == f"次：第{n.round}回戦 {n.table}卓 {n.wind}家"
         # Whoever sits out this round sits at a table of the next one, not "out".
         out = rounds[played].sitting_out
         if played < 2:
@@ -89,7 +89,7 @@ def test_seats_left_to_the_table_give_the_table_only(club, organiser) -> None:
     check_in_all(club, organiser, people(club, 4))
     draw.round_draw(club=club, user=organiser, date=DATE, seats_drawn=False)
     texts = {n.text for n in next_tables(club_id=club.pk, date=DATE).values()}
-    assert texts == {"次: 第1回戦 A卓"}
+    assert texts == {"次：第1回戦 A卓"}
 
 
 def test_a_redraw_moves_the_next_table(club, organiser, ten) -> None:
@@ -122,7 +122,7 @@ def test_my_page_shows_my_next_table(club, organiser) -> None:
     client = Client()
     client.force_login(me.user)
     page = client.get(reverse("my_page", args=[club.slug])).content.decode()
-    assert 'id="next-table"' in page and "次: 第1回戦 B卓 西家" in page
+    assert 'id="next-table"' in page and "次：第1回戦 B卓 西家" in page
 
 
 def test_the_api_draw_lists_the_next_tables(club, organiser, cup) -> None:
@@ -146,7 +146,7 @@ def test_the_api_draw_lists_the_next_tables(club, organiser, cup) -> None:
             n.wind,
             n.text,
         )
-        assert row["text"].startswith("次: 第")
+        assert row["text"].startswith("次：第")
 
 
 def test_the_day_s_text_lists_the_next_tables(club, organiser, cup) -> None:

@@ -38,6 +38,11 @@ from league.models import (
     Attendance,
     AuditLog,
     BookLine,
+    ChatCode,
+    ChatEvent,
+    ChatLink,
+    ChatPush,
+    ChatUser,
     ChipEvent,
     Club,
     ClubChronicle,
@@ -45,6 +50,7 @@ from league.models import (
     DayAccount,
     DayShugi,
     DebtAccount,
+    DrawRoom,
     DrawRound,
     DrawSeat,
     DrawTable,
@@ -72,6 +78,7 @@ from league.models import (
     ResettleRun,
     Result,
     RulesVersion,
+    ScorePhoto,
     Season,
     SeatTotal,
     Stage,
@@ -146,6 +153,17 @@ NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     OpenTransfer,
     DebtAccount,
     BookLine,
+    # The chats' links, codes, handled events and push counts (league.chat): a restored club
+    # links its chats again with a new code (README: the club's chat).
+    ChatLink,
+    ChatUser,
+    ChatCode,
+    ChatEvent,
+    ChatPush,
+    # A photo waiting to be confirmed (kept 24 hours at most), and a room's countdown: of the
+    # moment, not of the club's records.
+    ScorePhoto,
+    DrawRoom,
 )
 USER_FIELDS = ("username", "email", "first_name", "last_name", "is_active")
 
@@ -174,7 +192,7 @@ def club_rows(club: Club, model: type[models.Model]) -> models.QuerySet[Any]:
         rows = rows.select_related(*users)
     rows = rows.order_by("pk")
     if model is Day:
-        rows = rows.prefetch_related("attendees")
+        rows = rows.prefetch_related("attendees", "scorers")
     return rows
 
 
