@@ -314,8 +314,9 @@ MONEY_PAGES = {
         13,
     ),  # 10 + 3 by key
     # My page: 24, and its latest days (the day box finds today among them): 25; the statement
-    # lines' entries, their parties and days, read by key (league.books.selectors._loaded): 28.
-    "my_page": (lambda club, m: ("my_page", [club.slug]), 28),
+    # lines' entries, their parties and days, read by key (league.books.selectors._loaded): 28;
+    # the player's next table (league.models.draw.next_tables): 29.
+    "my_page": (lambda club, m: ("my_page", [club.slug]), 29),
     "day_ledger": (lambda club, m: ("day_ledger", [club.slug, DATES[0]]), 15),
     "payment_sheet": (lambda club, m: ("export_payment_sheet", [club.slug, DATES[0]]), 14),
     "club_pot": (lambda club, m: ("club_pot", [club.slug]), 16),
