@@ -214,7 +214,7 @@ class GameForm(forms.Form):
     # --- building --------------------------------------------------------------------------
 
     def _index_members(self) -> None:
-        self._directory = MemberDirectory([*self.members, *self.inactive], self.aliases)
+        self.directory = MemberDirectory([*self.members, *self.inactive], self.aliases)
 
     def _add_seat_fields(self) -> None:
         for i in range(self.rules.players):
@@ -427,7 +427,7 @@ class GameForm(forms.Form):
                 self.block_errors.setdefault("points", []).append(message)
 
     def _resolve(self, name: str) -> Member | None:
-        return self._directory.find(name)
+        return self.directory.find(name)
 
     def _clean_seat(self, i: int) -> None:
         name = self.cleaned_data.get(f"member_{i}")
@@ -453,7 +453,7 @@ class GameForm(forms.Form):
         else:
             self.offer_guest.add(i)
             # The closest names are buttons under the field (suggestions.html), not text.
-            self.suggestions[i] = self._directory.suggest(name)
+            self.suggestions[i] = self.directory.suggest(name)
             self.add_error(f"member_{i}", forms.ValidationError(NO_SUCH_MEMBER, code="unknown"))
 
     def _clean_bust(self, i: int) -> None:

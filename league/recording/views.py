@@ -190,11 +190,11 @@ def _photo_rows(request: HttpRequest, form: GameForm, score_photo: ScorePhoto) -
         choices = []
         if name:
             try:
-                found = form._directory.find(name)
+                found = form.directory.find(name)
             except forms.ValidationError:
                 found = None
             if found is None:
-                for close in form._directory.suggest(name):
+                for close in form.directory.suggest(name):
                     query = request.GET.copy()
                     query[f"name_{i}"] = close
                     choices.append((close, f"?{query.urlencode()}"))
