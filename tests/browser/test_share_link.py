@@ -138,14 +138,16 @@ def test_the_organiser_shares_the_link_and_a_stranger_reads_it(
         check_public(visitor, club.share_token, club, money=False)
         shoot(visitor, "share-link-3-public-standings")
 
-        visitor.click("text=推移グラフ")
-        assert visitor.locator("svg").count() >= 1
+        with visitor.expect_navigation():
+            visitor.click("text=推移グラフ")
+        expect(visitor.locator("svg").first).to_be_attached()
         check_public(visitor, club.share_token, club, money=False)
         shoot(visitor, "share-link-4-public-race")
 
         visitor.goto(link + "days/")
-        visitor.locator(".day-links a").first.click()
-        assert visitor.locator("table.settled").count() >= 1
+        with visitor.expect_navigation():
+            visitor.locator(".day-links a").first.click()
+        expect(visitor.locator("table.settled").first).to_be_visible()
         check_public(visitor, club.share_token, club, money=False)
         shoot(visitor, "share-link-5-public-day")
         day_url = visitor.url
