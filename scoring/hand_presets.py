@@ -99,6 +99,9 @@ TENHOU_SOURCES = (
     f"{PANTHEON}/tenhounet.php",
     "tsubakisakura/mjlog2json data/2019103023gm-00a9 (pao_scope: hand)",
 )
+# A real 3-player game (tests/data/online): a 2-honba ron of 32,000 is paid 32,400, so 200 a
+# honba on a ron, as the two tsumo payers' 100 each.
+SANMA_HONBA = "Tenhou log 2018110809gm-00b9-0000-00a79b89 (honba_ron: 200)"
 
 HAND_PRESETS: dict[str, HandPreset] = {
     p.name: p
@@ -118,12 +121,14 @@ HAND_PRESETS: dict[str, HandPreset] = {
         ),
         HandPreset(
             "tenhou-3p",
-            (*TENHOU_SOURCES, "dnovikoff/tenhou log/test_data/sanma2.xml"),
+            (*TENHOU_SOURCES, "dnovikoff/tenhou log/test_data/sanma2.xml", SANMA_HONBA),
             "Tenhou's 3-player rooms: 35,000 start, 40,000 target, 2,000 noten pot, ツモ損 with "
-            "100 a payer a honba; abortive draws limited to 九種九牌 and 四槓.",
+            "100 a payer a honba and 200 a honba on a ron; abortive draws limited to 九種九牌 and "
+            "四槓.",
             replace(
                 _TENHOU,
                 players=3,
+                honba_ron=200,
                 start=35_000,
                 draw_pot=2_000,
                 abortive=_abortive("renchan", "none", "none", "renchan", "none"),
@@ -132,11 +137,12 @@ HAND_PRESETS: dict[str, HandPreset] = {
         ),
         HandPreset(
             "tenhou-3p-tonpuu",
-            (*TENHOU_SOURCES, "dnovikoff/tenhou log/test_data/sanma2.xml"),
+            (*TENHOU_SOURCES, "dnovikoff/tenhou log/test_data/sanma2.xml", SANMA_HONBA),
             "As tenhou-3p, east-only (三麻東風); the extension is the South round (until 南3).",
             replace(
                 _TENHOU,
                 players=3,
+                honba_ron=200,
                 length="tonpuu",
                 start=35_000,
                 draw_pot=2_000,

@@ -216,6 +216,25 @@ PRESETS: dict[str, Preset] = {
                 deposits="top",
             ),
         ),
+        # 天鳳 三人打ち (三麻) ranked games, as their own result lines settle them.
+        Preset(
+            "tenhou-3p",
+            "天鳳 三人打ち段位戦 (public)",
+            "35,000点持ち40,000点返し, オカ +15 はトップ; 百点の位は絶対値で四捨五入 (tenhou と同じ); "
+            "順位ウマ +20/0/-20 (3位が1位に20); 残った供託はトップ; 同点は東1局の席順. "
+            "Source: two real 鳳南 logs (tests/data/online/more/): 2018110809gm-00b9 ends "
+            "48,100 / -6,400 / 63,300 and Tenhou writes 8.0 / -66.0 / 58.0; 2009060321gm-00b9 ends "
+            "71,000 / -1,000 / 35,000 and Tenhou writes 66.0 / -61.0 / -5.0.",
+            Rules(
+                players=3,
+                start=35_000,
+                return_points=40_000,
+                rounding="shisha-gonyu",
+                uma=(20, 0, -20),
+                ties="seat",
+                deposits="top",
+            ),
+        ),
         # 最高位戦日本プロ麻雀協会 (https://jan39.com/news_s/?cat=13_28, 最高位戦ルール概要).
         Preset(
             "saikouisen",

@@ -63,6 +63,13 @@ PRESET_LABELS: dict[str, tuple[Any, Any]] = {
             "leftover sticks to the top."
         ),
     ),
+    "tenhou-3p": (
+        gettext_lazy("Tenhou 3-player (ranked games)"),
+        gettext_lazy(
+            "3 players: 35,000 start, 40,000 return, the 3rd pays the top 20, 500 rounded up, "
+            "leftover sticks to the top."
+        ),
+    ),
     "saikouisen": (
         gettext_lazy("Saikouisen"),
         gettext_lazy("30,000 start, no oka, 10-30 uma."),

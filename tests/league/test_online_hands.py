@@ -176,3 +176,28 @@ def test_a_three_player_log_is_recorded_hand_by_hand(db):
     assert "3人" in body and "4人" in body
     assert not Game.objects.filter(club=four).exists()
     assert not TableGame.objects.filter(club=four).exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "scores"),
+    [
+        ("2018110809gm-00b9-0000-00a79b89", [80, -660, 580]),
+        ("2009060321gm-00b9-0000-75b25bcf", [660, -610, -50]),
+    ],
+)
+def test_a_real_three_player_log_is_settled_as_tenhou_wrote_it(db, name, scores):
+    # A 3-player club on the tenhou-3p preset: its hand preset is Tenhou's 3-player one (200 a
+    # honba on a ron), and its result line is Tenhou's own (8.0 / -66.0 / 58.0).
+    club = make_club("sanma-tenhou", "tenhou-3p", "三麻天鳳部")
+    user = make_user("sanma-tenhou-organiser", club, Membership.ORGANISER)
+    people = [Member.objects.create(club=club, name=n) for n in ("青木", "馬場", "千葉")]
+    path = DATA / "more" / f"{name}.xml"
+    read = services.log_read(path.read_text(encoding="utf-8"), filename=path.name)
+    assert read.game.log_id == name
+    game = services.online_game_record(club=club, user=user, read=read, members=people, date=DAY)
+    rows = Result.objects.filter(game=game).order_by("seat")
+    assert [r.score for r in rows] == scores
+    assert [r.points for r in rows] == list(read.game.final_points)
+    assert Hand.objects.filter(table_game__game=game).count() == len(read.game.events)
+    # 北 set aside is not a call: no player of these games has an open win.
+    assert sum(s.called_wins for s in HandStat.objects.filter(game=game)) == 0

@@ -267,7 +267,8 @@ def test_double_ron_dealer_second_passes_the_deal_pairon(capsys):
 def test_three_player_double_ron_dealer_first_keeps_the_deal(capsys):
     # tenhou-3p (35,000). 東1: nobody tenpai: 東2 1本 (dealer B).
     # 東2 1本: A deals in to C (2/30, riichi) and B (dealer 1/30). Order after A: B, C → B first:
-    # up100(1,440) 1,500 + 300 + C's stick 1,000; C: 2,000 − 1,000. The dealer first: 東2 2本.
+    # up100(1,440) 1,500 + 200 (Tenhou's 3-player honba on a ron) + C's stick 1,000;
+    # C: 2,000 − 1,000. The dealer first: 東2 2本.
     out = cli(
         game(
             "tenhou-3p",
@@ -283,10 +284,10 @@ def test_three_player_double_ron_dealer_first_keeps_the_deal(capsys):
         ABC,
         [
             ("東1", 0, 0, "A", [0, 0, 0]),
-            ("東2", 1, 0, "B", [-3800, 2800, 1000]),
+            ("東2", 1, 0, "B", [-3700, 2700, 1000]),
             ("東2", 2, 0, "B", [0, 0, 0]),
         ],
-        [31200, 37800, 36000],
+        [31300, 37700, 36000],
     )
 
 

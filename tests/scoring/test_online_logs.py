@@ -270,3 +270,37 @@ def test_the_marks_of_the_first_hands_as_the_log_says_them():
 def test_ippatsu_is_marked():
     game = parse_online_log(read("2019123123gm-00a9-0000-f4386d0e", "xml"))
     assert sum(1 for m in game.marks for w in m.values() if w.get("ippatsu")) == 2
+
+
+# Four more real Tenhou games, mjlog XML only (tests/data/online/README.md): two 3-player 鳳南
+# games with 北抜き, and two 4-player east-only games ended by a yakuman that busts a seat.
+MORE = sorted((DATA / "more").glob("*.xml"))
+
+
+@pytest.mark.parametrize("path", MORE, ids=lambda p: p.stem)
+def test_more_real_logs_give_tenhous_points_and_scores_under_the_tenhou_presets(path):
+    game = parse_online_log(path.read_text(encoding="utf-8"))
+    out = check_online_game(game)
+    assert tuple(p["points"] for p in out["final"]["players"]) == game.final_points
+    preset = {3: "tenhou-3p", 4: "tenhou"}[len(game.names)]
+    assert game.rules == ("tenhou-3p" if len(game.names) == 3 else "tenhou-tonpuu")
+    result = play_game(hand_rules_from_json(game.rules), hands_game_from_json(game.hands_input()))
+    settled = settle_game(rules_from_json({"preset": preset}), result.settlement_game())
+    assert tuple(f"{p.score / 10:.1f}" for p in settled.players) == game.final_scores
+
+
+def test_a_three_player_ron_pays_200_a_honba_and_a_north_set_aside_is_not_a_call():
+    game = parse_online_log(
+        (DATA / "more" / "2018110809gm-00b9-0000-00a79b89.xml").read_text(encoding="utf-8")
+    )
+    out = check_online_game(game)
+    # 東1局 2本場: 伏屋 declares riichi (1,000 to the table) and takes 32,000 by ron from
+    # リコ・バンデラス, who pays 32,400 (two honba at 200, not 300); 伏屋 gets the stick back.
+    last = out["hands"][-1]
+    assert last["deltas"] == {"あたらないで！": 0, "リコ・バンデラス": -32400, "伏屋": 32400}
+    # The game's winners set 北 aside (N with m & 0x20) and called nothing else: no open hand.
+    assert not any(mark.get("called") for marks in game.marks for mark in marks.values())
+    two = parse_online_log(
+        (DATA / "more" / "2009060321gm-00b9-0000-75b25bcf.xml").read_text(encoding="utf-8")
+    )
+    assert two.marks[0]["トバゾ"].get("called") is None

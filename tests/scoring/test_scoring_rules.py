@@ -48,6 +48,7 @@ def test_there_are_the_six_club_presets_then_the_public_rule_sets():
         "m-league",
         "ema-2016",
         "tenhou",
+        "tenhou-3p",
         "saikouisen",
         "npm",
         "rmu-a",
