@@ -17,7 +17,17 @@ from typing import Any
 from . import errors
 from .errors import InputError, Problem
 from .hand_presets import HAND_PRESETS, HandPreset
-from .hand_rules import BUST, DRAW_RENCHAN, KAZOE, PAO_SCOPE, SANMA_TSUMO, HandRules
+from .hand_rules import (
+    BUST,
+    DRAW_RENCHAN,
+    KAZOE,
+    NOT_WITH_THREE,
+    PAO_SCOPE,
+    SANMA_TSUMO,
+    Extension,
+    HandRules,
+)
+from .rules import MAX_POINTS
 
 # The hand rules' own fields a club may set over its hand preset (None: the preset's), and the
 # values each takes (a bool where the tuple is empty).
@@ -29,7 +39,25 @@ RULE_FIELDS: dict[str, tuple[str, ...]] = {
     "pao_scope": PAO_SCOPE,  # 包の範囲: the liable player pays the yakuman, or the whole hand
     "sanma_tsumo": SANMA_TSUMO,  # 三麻のツモ損: the absent North's share lost, or split
 }
-FIELDS = ("kuitan", "aka", "atozuke", "kiriage", "kazoe", "renhou", *RULE_FIELDS)
+# Two more, each a plain choice over a structured field of the hand rules:
+# 途中流局 (`abortive`): every kind of abortive draw with the dealer keeping the deal, the deal
+# passing, or none at all (a kind that needs four players stays none with three);
+# 延長 (`extension`, 西入 or 南入 for east-only): none, until someone reaches the target (the game
+# ends the moment someone does), or the whole extra wind; `extension_target` in points.
+ABORTIVE = ("renchan", "rotate", "none")
+EXTENSION = ("none", "sudden-death", "wind")
+MORE_RULE_FIELDS = ("abortive", "extension", "extension_target")
+FIELDS = (
+    "preset",
+    "kuitan",
+    "aka",
+    "atozuke",
+    "kiriage",
+    "kazoe",
+    "renhou",
+    *RULE_FIELDS,
+    *MORE_RULE_FIELDS,
+)
 RENHOU = ("none", "mangan", "yakuman")  # 人和: not a yaku (Tenhou, the pro leagues), or its value
 # Presets whose source says there are no red fives: RMU's A rules (M rules "add 赤ドラ to A").
 NO_AKA = frozenset({"rmu-a"})
@@ -50,15 +78,53 @@ class HandOptions:
     draw_renchan: str | None = None
     pao_scope: str | None = None
     sanma_tsumo: str | None = None
+    abortive: str | None = None  # ABORTIVE
+    extension: str | None = None  # EXTENSION
+    extension_target: int | None = None  # points; None: the preset's target, else `target`
+    # The hand preset the club plays (a name of HAND_PRESETS); None: its settlement preset's
+    # family (`hand_preset_for`).
+    preset: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = {name: getattr(self, name) for name in FIELDS}
-        return {k: v for k, v in out.items() if not (k in RULE_FIELDS and v is None)}
+        optional = {*RULE_FIELDS, *MORE_RULE_FIELDS, "preset"}
+        return {k: v for k, v in out.items() if not (k in optional and v is None)}
 
-    def applied(self, rules: HandRules) -> HandRules:
+    def hand_preset(self, settlement_preset: str, players: int) -> HandPreset:
+        """The hand preset the club plays: the one it picked, else its settlement preset's."""
+        found = HAND_PRESETS.get(self.preset or "")
+        if found is not None and found.rules.players == players:
+            return found
+        return hand_preset_for(settlement_preset, players)
+
+    def applied(self, rules: HandRules, *, target: int | None = None) -> HandRules:
         """The hand rules with this club's 切り上げ満貫 and 数え役満 and every hand-rule field it
-        set over the preset."""
-        chosen = {k: getattr(self, k) for k in RULE_FIELDS if getattr(self, k) is not None}
+        set over the preset. `target`: the points an extension plays to when neither the club nor
+        the preset says (the settlement's return points)."""
+        chosen: dict[str, Any] = {
+            k: getattr(self, k) for k in RULE_FIELDS if getattr(self, k) is not None
+        }
+        if self.abortive is not None:
+            chosen["abortive"] = {
+                kind: "none" if rules.players == 3 and kind in NOT_WITH_THREE else self.abortive
+                for kind in rules.abortive
+            }
+        if self.extension == "none":
+            chosen["extension"] = None
+        elif self.extension is not None or (
+            self.extension_target is not None and rules.extension is not None
+        ):
+            base = rules.extension
+            points = self.extension_target or (base.target if base else None) or target
+            chosen["extension"] = Extension(
+                target=points or rules.start + 5_000,
+                winds=base.winds if base else 1,
+                sudden_death=(
+                    self.extension == "sudden-death"
+                    if self.extension is not None
+                    else bool(base and base.sudden_death)
+                ),
+            )
         return replace(rules, kiriage=self.kiriage, kazoe=self.kazoe, **chosen)
 
 
@@ -84,9 +150,12 @@ def default_hand_options(preset: str, players: int) -> HandOptions:
     )
 
 
-def hand_options_from_json(obj: object, defaults: HandOptions) -> HandOptions:
+def hand_options_from_json(
+    obj: object, defaults: HandOptions, players: int | None = None
+) -> HandOptions:
     """Options as kept (a JSON object; a field left out takes its default). Raises InputError
-    naming each bad field (`hand_options.kuitan` …)."""
+    naming each bad field (`hand_options.kuitan` …). With `players`, a picked hand preset must be
+    one for that many players."""
     if obj is None:
         return defaults
     if not isinstance(obj, dict):
@@ -112,6 +181,56 @@ def hand_options_from_json(obj: object, defaults: HandOptions) -> HandOptions:
                         if allowed
                         else "must be true or false",
                         {"choices": allowed} if allowed else {},
+                    )
+                )
+                continue
+        elif name == "preset":
+            if value is not None and value not in HAND_PRESETS:
+                problems.append(
+                    Problem(
+                        "hand_options.preset",
+                        errors.CHOICE,
+                        f"must be one of {', '.join(HAND_PRESETS)}",
+                        {"choices": tuple(HAND_PRESETS)},
+                    )
+                )
+                continue
+            if value is not None and players and HAND_PRESETS[value].rules.players != players:
+                problems.append(
+                    Problem(
+                        "hand_options.preset",
+                        errors.CHOICE,
+                        f"is a {HAND_PRESETS[value].rules.players}-player preset",
+                        {"choices": tuple(n for n, p in HAND_PRESETS.items() if p.rules.players == players)},
+                    )
+                )
+                continue
+        elif name in ("abortive", "extension"):
+            allowed = ABORTIVE if name == "abortive" else EXTENSION
+            if value is not None and value not in allowed:
+                problems.append(
+                    Problem(
+                        f"hand_options.{name}",
+                        errors.CHOICE,
+                        f"must be one of {', '.join(allowed)}",
+                        {"choices": allowed},
+                    )
+                )
+                continue
+        elif name == "extension_target":
+            ok = value is None or (
+                isinstance(value, int)
+                and not isinstance(value, bool)
+                and 100 <= value <= MAX_POINTS
+                and value % 100 == 0
+            )
+            if not ok:
+                problems.append(
+                    Problem(
+                        "hand_options.extension_target",
+                        errors.RANGE,
+                        f"must be a multiple of 100 from 100 to {MAX_POINTS}",
+                        {"low": 100, "high": MAX_POINTS},
                     )
                 )
                 continue

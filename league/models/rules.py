@@ -55,7 +55,7 @@ class RulesVersion(models.Model):
     @cached_property
     def hand_options(self) -> HandOptions:
         defaults = default_hand_options(self.preset, self.rules.players)
-        return hand_options_from_json(self.hand_options_json or None, defaults)
+        return hand_options_from_json(self.hand_options_json or None, defaults, self.rules.players)
 
     @classmethod
     def in_force(cls, club: Club, date: datetime.date) -> RulesVersion | None:

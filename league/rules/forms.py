@@ -19,7 +19,9 @@ from league import limits
 from league.club.forms_manage import DateInputField, NumberField
 from league.core.errors import problem_message
 from league.core.format import chip_kind, chip_kind_key, signed
-from scoring.hand_options import RULE_FIELDS, HandOptions, hand_preset_for
+from league.rules.presets import hand_preset_label
+from scoring.hand_options import ABORTIVE, EXTENSION, RULE_FIELDS, HandOptions, hand_preset_for
+from scoring.hand_presets import HAND_PRESETS
 from scoring.rules import BELOW_ZERO, CHOMBO_MODES, DEPOSITS, PLAYER_COUNTS, ROUNDINGS, TIES
 
 # Rows offered for rate tiers and chip kinds (a club with more uses the JSON editor), and each
@@ -235,6 +237,7 @@ def _yen(label: Any, **kwargs: Any) -> NumberField:
 
 
 HAND_FIELDS = (
+    "hand_preset",
     "hand_kuitan",
     "hand_atozuke",
     "hand_aka",
@@ -247,6 +250,9 @@ HAND_FIELDS = (
     "hand_draw_renchan",
     "hand_pao_scope",
     "hand_sanma_tsumo",
+    "hand_abortive",
+    "hand_extension",
+    "hand_extension_target",
 )
 # The hand rules' own fields a club may set over its hand preset (scoring.hand_options'
 # RULE_FIELDS): the label, one line of explanation, and the words for each value.
@@ -275,7 +281,23 @@ RULE_FIELD_TEXT: dict[str, tuple[Any, Any]] = {
         gettext_lazy("3-player tsumo (三麻のツモ損)"),
         gettext_lazy("On a tsumo, the absent North's share is lost, or split between the two."),
     ),
+    "abortive": (
+        gettext_lazy("Abortive draws (途中流局)"),
+        gettext_lazy(
+            "九種九牌, 四風連打, 四家立直, 四槓散了 and 三家和: whether they stop the hand, and "
+            "who deals next."
+        ),
+    ),
+    "extension": (
+        gettext_lazy("Extra round (西入)"),
+        gettext_lazy(
+            "When nobody has the target points after the last hand: the game goes on into "
+            "the next wind (South for east-only games)."
+        ),
+    ),
 }
+# The values of the two choices over structured hand rules (scoring.hand_options).
+MORE_RULE_VALUES = {"abortive": ABORTIVE, "extension": EXTENSION}
 RULE_VALUE_TEXT: dict[str, Any] = {
     "true": gettext_lazy("yes"),
     "false": gettext_lazy("no"),
@@ -289,7 +311,13 @@ RULE_VALUE_TEXT: dict[str, Any] = {
     "yakuman": gettext_lazy("the yakuman only"),
     "loss": gettext_lazy("lost (ツモ損)"),
     "split": gettext_lazy("split (折半)"),
+    "renchan": gettext_lazy("they stop the hand; the dealer deals again"),
+    "rotate": gettext_lazy("they stop the hand; the deal passes"),
+    "sudden-death": gettext_lazy("until someone reaches the target"),
+    "wind": gettext_lazy("the whole extra wind"),
 }
+ABORTIVE_NONE = gettext_lazy("none: the hand is played on")
+EXTENSION_NONE = gettext_lazy("none: the game ends")
 
 
 def _rule_value(value: Any) -> str:
@@ -299,13 +327,34 @@ def _rule_value(value: Any) -> str:
 
 def _rule_field(name: str) -> forms.ChoiceField:
     label, help_text = RULE_FIELD_TEXT[name]
-    allowed = RULE_FIELDS[name] or ("true", "false")
+    allowed = RULE_FIELDS.get(name) or MORE_RULE_VALUES.get(name) or ("true", "false")
+    words = {"abortive": {"none": ABORTIVE_NONE}, "extension": {"none": EXTENSION_NONE}}
     return forms.ChoiceField(
         label=label,
         help_text=help_text,
         required=False,  # "": the hand preset's own value
-        choices=[("", gettext_lazy("as the preset")), *((v, _rule_value(v)) for v in allowed)],
+        choices=[
+            ("", gettext_lazy("as the preset")),
+            *((v, words.get(name, {}).get(v) or _rule_value(v)) for v in allowed),
+        ],
     )
+
+
+def _abortive_value(rules: Any) -> str:
+    """The hand preset's 途中流局 in the words of the choice: one value shared by every kind
+    the table can have, else the first kind's."""
+    values = {v for v in rules.abortive.values() if v != "none"}
+    if not values:
+        return str(ABORTIVE_NONE)
+    return _rule_value(rules.abortive["kyuushu"] if len(values) > 1 else values.pop())
+
+
+def _extension_value(rules: Any) -> str:
+    ext = rules.extension
+    if ext is None:
+        return str(EXTENSION_NONE)
+    how = _rule_value("sudden-death" if ext.sudden_death else "wind")
+    return f"{how}, {ext.target:,}"
 
 
 def hand_options_initial(options: HandOptions) -> dict[str, Any]:
@@ -419,6 +468,23 @@ class RulesForm(forms.Form):
     hand_draw_renchan = _rule_field("draw_renchan")
     hand_pao_scope = _rule_field("pao_scope")
     hand_sanma_tsumo = _rule_field("sanma_tsumo")
+    hand_abortive = _rule_field("abortive")
+    hand_extension = _rule_field("extension")
+    hand_extension_target = NumberField(
+        label=gettext_lazy("Target of the extra round (points)"),
+        help_text=gettext_lazy("Empty: the preset's target, else the return points."),
+        required=False,
+        min_value=100,
+    )
+    hand_preset = forms.ChoiceField(
+        label=gettext_lazy("Hand rules (payments, honba, who deals next)"),
+        help_text=gettext_lazy(
+            "The rules table mode plays by. As the rules preset: the hand rules of the same "
+            "family (EMA for EMA …), else Tenhou's."
+        ),
+        required=False,
+        choices=[("", gettext_lazy("as the rules preset"))],
+    )
 
     def _label_rule_fields(self) -> None:
         # "as the preset" says the preset's value: the hand preset of the rules' preset name.
@@ -427,11 +493,34 @@ class RulesForm(forms.Form):
             players = int(self.data.get("players") or self.initial.get("players") or 4)
         except (TypeError, ValueError):
             players = 4
-        rules = hand_preset_for(preset, players if players in (3, 4) else 4).rules
+        players = players if players in (3, 4) else 4
+        family = hand_preset_for(preset, players)
+        picked = HAND_PRESETS.get(
+            str(self.data.get("hand_preset") or self.initial.get("hand_preset") or "")
+        )
+        rules = (picked if picked and picked.rules.players == players else family).rules
         for name in RULE_FIELDS:
             field = self.fields[f"hand_{name}"]
             shown = _("as the preset (%(value)s)") % {"value": _rule_value(getattr(rules, name))}
             field.choices = [("", shown), *field.choices[1:]]
+        for name, value in (
+            ("abortive", _abortive_value(rules)),
+            ("extension", _extension_value(rules)),
+        ):
+            field = self.fields[f"hand_{name}"]
+            field.choices = [
+                ("", _("as the preset (%(value)s)") % {"value": value}),
+                *field.choices[1:],
+            ]
+        field = self.fields["hand_preset"]
+        field.choices = [
+            ("", _("as the rules preset (%(value)s)") % {"value": hand_preset_label(family.name)}),
+            *(
+                (name, hand_preset_label(name))
+                for name, found in HAND_PRESETS.items()
+                if found.rules.players == players
+            ),
+        ]
 
     advanced = forms.BooleanField(
         label=gettext_lazy("Use the JSON below instead of the fields above"), required=False
@@ -488,7 +577,7 @@ class RulesForm(forms.Form):
         for name in RULE_FIELDS:  # a yes/no hand rule, sent as text
             if not RULE_FIELDS[name] and sent.get(name) in ("true", "false"):
                 sent[name] = sent[name] == "true"
-        return {name: value for name, value in sent.items() if value != ""}
+        return {name: value for name, value in sent.items() if value not in ("", None)}
 
     # Rows for the template: (name, first value, second value) bound fields.
     def rate_rows(self) -> list[tuple[Any, Any, Any]]:

@@ -13,6 +13,21 @@ def preset_label(name: str) -> tuple[str, str]:
     return str(label), str(description)
 
 
+def hand_preset_label(name: str) -> str:
+    """A hand preset's name in the UI language: the settlement preset's of the same name, else
+    its own (the hand presets without a settlement preset of their name), else its id."""
+    if name in HAND_ONLY_LABELS:
+        return str(HAND_ONLY_LABELS[name])
+    return preset_label(name)[0]
+
+
+HAND_ONLY_LABELS: dict[str, Any] = {
+    "tenhou-tonpuu": gettext_lazy("Tenhou (east-only)"),
+    "tenhou-3p-tonpuu": gettext_lazy("Tenhou 3-player (east-only)"),
+    "ema": gettext_lazy("EMA (European rules)"),
+}
+
+
 # Each preset as an organiser knows it: a name and one plain line (the ids stay in the data).
 PRESET_LABELS: dict[str, tuple[Any, Any]] = {
     "kinyokai-2015": (

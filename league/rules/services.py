@@ -139,6 +139,10 @@ def _rules_version_insert(
 HAND_OPTION_MESSAGES = {
     "kazoe": gettext_lazy("Choose yakuman or sanbaiman."),
     "renhou": gettext_lazy("Choose none, mangan or yakuman."),
+    "preset": gettext_lazy("Choose a hand preset for this number of players."),
+    "abortive": gettext_lazy("Choose one of the listed choices."),
+    "extension": gettext_lazy("Choose one of the listed choices."),
+    "extension_target": gettext_lazy("Enter points in hundreds, for example 30,000."),
 }
 
 
@@ -146,7 +150,7 @@ def hand_options_checked(obj: object, preset: str, players: int) -> HandOptions:
     """The hand options sent, over the preset's; a ServiceError naming each bad field
     (`hand_kuitan` …, as the rules form names them)."""
     try:
-        return hand_options_from_json(obj, default_hand_options(preset, players))
+        return hand_options_from_json(obj, default_hand_options(preset, players), players)
     except scoring.InputError as e:
         errors: dict[str, list[str]] = {}
         for p in e.problems:

@@ -29,7 +29,7 @@ from league.models import Club, ResettleRun, RulesVersion
 from league.rules import services as rules_services
 from league.rules import tasks as rules_tasks
 from league.rules.forms import RulesForm, hand_options_initial, rules_initial, rules_summary
-from league.rules.presets import preset_label
+from league.rules.presets import hand_preset_label, preset_label
 from league.web import add_errors
 from scoring.hand_options import HandOptions, default_hand_options
 
@@ -101,6 +101,10 @@ def _hand_summary(options: dict[str, object]) -> dict[str, str]:
         field = form.fields[f"hand_{name}"]
         if isinstance(value, bool):
             lines[str(field.label)] = _("yes") if value else _("no")
+        elif name == "extension_target":
+            lines[str(field.label)] = f"{value:,}"
+        elif name == "preset":
+            lines[str(field.label)] = hand_preset_label(str(value))
         else:
             lines[str(field.label)] = str(dict(field.choices).get(value, value))  # type: ignore[attr-defined]
     return lines

@@ -40,7 +40,6 @@ from league.standings import hand_totals
 from scoring import calculator
 from scoring import errors as codes
 from scoring.game import busted
-from scoring.hand_options import hand_preset_for
 from scoring.hand_points import base_points, ron_value, tsumo_shares
 from scoring.hands import STICK
 from scoring.hands_json import hand_rules_from_json, hands_game_from_json
@@ -60,13 +59,14 @@ CHIP_MARKS = {
 
 
 def hand_rules_for(version: RulesVersion) -> scoring.HandRules:
-    """The hand rules a club plays by: the hand preset of the same name as the club's settlement
-    preset (docs/hands.md: the club presets share their names), else Tenhou's (3 players:
-    `tenhou-3p`), with the club's starting points and its 切り上げ満貫 and 数え役満 (the
-    version's hand options)."""
+    """The hand rules a club plays by: the hand preset it picked, else the one of the same name
+    as its settlement preset (docs/hands.md: the club presets share their names), else Tenhou's
+    (3 players: `tenhou-3p`), with the club's starting points and every hand option of the
+    version (切り上げ満貫, 数え役満, 途中流局, 西入 to the return points …)."""
     rules = version.rules
-    preset = hand_preset_for(version.preset, rules.players)
-    return version.hand_options.applied(replace(preset.rules, start=rules.start))
+    options = version.hand_options
+    preset = options.hand_preset(version.preset, rules.players)
+    return options.applied(replace(preset.rules, start=rules.start), target=rules.return_points)
 
 
 def club_options_for(version: RulesVersion) -> calculator.ClubOptions:

@@ -235,3 +235,115 @@ def test_the_rules_form_shows_the_presets_value_and_keeps_the_choice(organiser_c
     assert bad.status_code == 200 and "hand_bust" in bad.context["form"].errors
     listing = organiser_client.get(reverse("rules_list", args=[club.slug])).content.decode()
     assert "飛びなし" in listing and "テンパイ止め" in listing
+
+
+# --- 途中流局, 西入 and the hand preset a club picks (issue 40) ----------------------------------
+
+
+def version_on(club, user, day, **options):
+    """A new version from the first one's rules, in force from 2026/11/`day` (before DATE)."""
+    base = RulesVersion.objects.filter(club=club).order_by("effective_from").first()
+    return rules_services.rules_version_create(
+        club=club,
+        user=user,
+        effective_from=datetime.date(2026, 11, day),
+        rules_json=base.rules_json,
+        preset=base.preset,
+        hand_options=options,
+    )
+
+
+def test_abortive_draws_as_the_club_sets_them(club, members, organiser):
+    def events(a, b, c, d):
+        return [{"result": "abortive", "kind": "kyuushu"}]
+
+    # マメの会 plays Tenhou's hand rules: 九種九牌 stops the hand and the dealer deals again.
+    played = _play(club, members, organiser, events)
+    assert (played.state.hand, played.state.honba) == (0, 1)
+    version_on(club, organiser, 1, abortive="rotate")
+    played = _play(club, members, organiser, events)
+    assert (played.state.hand, played.state.honba) == (1, 1)  # 東2 1本場
+    version_on(club, organiser, 2, abortive="none")
+    tg = start(club, members, organiser)
+    assert tg.hand_rules["abortive"]["kyuushu"] == "none"
+    with pytest.raises(ServiceError):
+        services.hand_record(
+            tg=tg, user=organiser, index=0, key=uuid.uuid4(), event=events(*members[:4])[0]
+        )
+
+
+def test_the_extra_round_goes_on_to_the_target_or_not_at_all(club, members, organiser):
+    # Eight noten draws: nobody reaches 30,000 after 南4, so Tenhou's rules go into 西1.
+    def events(a, b, c, d):
+        return [{"result": "draw", "tenpai": []}] * 8
+
+    played = _play(club, members, organiser, events)
+    assert played.state.ended is None and played.state.hand == 8  # 西1
+    version_on(club, organiser, 3, extension="none")
+    assert _play(club, members, organiser, events).state.ended == "last-hand"
+    # A target nobody can miss (100 points): the game ends after 南4 even with the extension.
+    version_on(club, organiser, 4, extension="sudden-death", extension_target=100)
+    version = RulesVersion.in_force(club, DATE)
+    assert services.hand_rules_for(version).extension.target == 100
+    assert _play(club, members, organiser, events).state.ended == "last-hand"
+
+
+def test_an_extension_the_preset_has_not_plays_to_the_return_points(db, organiser):
+    from tests.conftest import make_club
+
+    club = make_club("ml-club", "m-league", "Mリーグ部")
+    version = RulesVersion.objects.get(club=club)
+    assert services.hand_rules_for(version).extension is None
+    version = version_on(club, organiser, 5, extension="wind")
+    rules = services.hand_rules_for(version)
+    assert (rules.extension.target, rules.extension.sudden_death) == (30_000, False)
+
+
+def test_a_club_picks_its_hand_preset(club, organiser):
+    # マメの会's settlement preset plays Tenhou's hand rules; the club picks EMA's instead.
+    version = RulesVersion.objects.get(club=club)
+    assert services.hand_rules_for(version).multi_ron_honba == "first"
+    version = version_on(club, organiser, 6, preset="ema")
+    assert version.hand_options_json["preset"] == "ema"
+    assert services.hand_rules_for(version).multi_ron_honba == "each"
+    assert services.hand_rules_for(version).start == version.rules.start
+    # A 3-player preset for a 4-player club, or an unknown one, is refused naming the field.
+    for bad in ("tenhou-3p", "nope"):
+        with pytest.raises(ServiceError) as caught:
+            version_on(club, organiser, 7, preset=bad)
+        assert list(caught.value.errors) == ["hand_preset"]
+
+
+def test_the_rules_form_edits_abortive_extension_and_the_hand_preset(organiser_client, club):
+    url = reverse("rules_new", args=[club.slug])
+    page = organiser_client.get(url).content.decode()
+    assert "途中流局" in page and "西入" in page
+    form = organiser_client.get(url).context["form"]
+    shown = str(form.fields["hand_abortive"].choices[0][1])
+    assert shown.startswith("プリセットどおり") and "連荘" in shown
+    assert "30,000" in str(form.fields["hand_extension"].choices[0][1])
+    assert [c[0] for c in form.fields["hand_preset"].choices][:2] == ["", "tenhou"]
+    assert "tenhou-3p" not in [c[0] for c in form.fields["hand_preset"].choices]
+    data = rules_post(
+        hand_kazoe="yakuman",
+        hand_abortive="none",
+        hand_extension="sudden-death",
+        hand_extension_target="３５，０００",
+        hand_preset="wrc",
+    )
+    data = {k: v for k, v in data.items() if v != ""}
+    assert post_rules(organiser_client, club, data).status_code == 302
+    version = RulesVersion.objects.get(club=club, effective_from=datetime.date(2026, 4, 1))
+    options = version.hand_options
+    assert (options.abortive, options.extension, options.extension_target, options.preset) == (
+        "none",
+        "sudden-death",
+        35_000,
+        "wrc",
+    )
+    rules = services.hand_rules_for(version)
+    assert rules.extension.target == 35_000 and set(rules.abortive.values()) == {"none"}
+    bad = post_rules(organiser_client, club, rules_post(hand_extension_target="150"))
+    assert bad.status_code == 200 and "hand_extension_target" in bad.context["form"].errors
+    listing = organiser_client.get(reverse("rules_list", args=[club.slug])).content.decode()
+    assert "途中流局" in listing and "35,000" in listing
