@@ -201,7 +201,11 @@ def hand_options_from_json(
                         "hand_options.preset",
                         errors.CHOICE,
                         f"is a {HAND_PRESETS[value].rules.players}-player preset",
-                        {"choices": tuple(n for n, p in HAND_PRESETS.items() if p.rules.players == players)},
+                        {
+                            "choices": tuple(
+                                n for n, p in HAND_PRESETS.items() if p.rules.players == players
+                            )
+                        },
                     )
                 )
                 continue
