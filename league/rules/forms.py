@@ -349,6 +349,16 @@ def _abortive_value(rules: Any) -> str:
     return _rule_value(rules.abortive["kyuushu"] if len(values) > 1 else values.pop())
 
 
+def _preset_values(rules: Any) -> dict[str, str]:
+    """Each hand-rule field's first choice, "as the preset (its value)", for these rules."""
+    values = {name: _rule_value(getattr(rules, name)) for name in RULE_FIELDS}
+    values |= {"abortive": _abortive_value(rules), "extension": _extension_value(rules)}
+    return {
+        f"hand_{name}": _("as the preset (%(value)s)") % {"value": value}
+        for name, value in values.items()
+    }
+
+
 def _extension_value(rules: Any) -> str:
     ext = rules.extension
     if ext is None:
@@ -487,7 +497,8 @@ class RulesForm(forms.Form):
     )
 
     def _label_rule_fields(self) -> None:
-        # "as the preset" says the preset's value: the hand preset of the rules' preset name.
+        # "as the preset" says the preset's value: the hand preset the club picked, else the
+        # one of its rules preset's family.
         preset = str(self.data.get("preset") or self.initial.get("preset") or "")
         try:
             players = int(self.data.get("players") or self.initial.get("players") or 4)
@@ -499,19 +510,9 @@ class RulesForm(forms.Form):
             str(self.data.get("hand_preset") or self.initial.get("hand_preset") or "")
         )
         rules = (picked if picked and picked.rules.players == players else family).rules
-        for name in RULE_FIELDS:
-            field = self.fields[f"hand_{name}"]
-            shown = _("as the preset (%(value)s)") % {"value": _rule_value(getattr(rules, name))}
+        for name, shown in _preset_values(rules).items():
+            field = self.fields[name]
             field.choices = [("", shown), *field.choices[1:]]
-        for name, value in (
-            ("abortive", _abortive_value(rules)),
-            ("extension", _extension_value(rules)),
-        ):
-            field = self.fields[f"hand_{name}"]
-            field.choices = [
-                ("", _("as the preset (%(value)s)") % {"value": value}),
-                *field.choices[1:],
-            ]
         field = self.fields["hand_preset"]
         field.choices = [
             ("", _("as the rules preset (%(value)s)") % {"value": hand_preset_label(family.name)}),
@@ -521,6 +522,16 @@ class RulesForm(forms.Form):
                 if found.rules.players == players
             ),
         ]
+        # For the page's script: the "as the preset" words of each hand preset it may pick
+        # ("": the family's), so that picking another shows that one's values at once.
+        self.hand_defaults = {
+            "": _preset_values(family.rules),
+            **{
+                name: _preset_values(found.rules)
+                for name, found in HAND_PRESETS.items()
+                if found.rules.players == players
+            },
+        }
 
     advanced = forms.BooleanField(
         label=gettext_lazy("Use the JSON below instead of the fields above"), required=False

@@ -72,4 +72,18 @@
   form.addEventListener("input", soon);
   form.addEventListener("change", soon);
   update();
+
+  // Picking other hand rules: each "as the preset (…)" choice says that preset's value.
+  var defaults = document.getElementById("hand-defaults");
+  var handPreset = form.querySelector("[name=hand_preset]");
+  if (defaults && handPreset) {
+    var words = JSON.parse(defaults.textContent);
+    handPreset.addEventListener("change", function () {
+      var shown = words[handPreset.value] || words[""];
+      Object.keys(shown).forEach(function (name) {
+        var first = form.querySelector("select[name=" + name + "] option[value='']");
+        if (first) first.textContent = shown[name];
+      });
+    });
+  }
 })();

@@ -10,7 +10,7 @@ from league.core.clock import today
 from league.models import Member, Membership, RulesVersion
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
-from tests.browser.conftest import fits_the_screen
+from tests.browser.conftest import SCREENSHOTS, fits_the_screen
 from tests.conftest import MEMBER_NAMES, make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -71,3 +71,42 @@ def test_the_worked_example_follows_the_form_and_saving_shows_the_changes(
         check.locator("button[name=confirm]").click()
     assert page.url.endswith("/c/mame/rules/")
     assert RulesVersion.objects.filter(club=club).count() == 2
+
+
+def test_the_hand_rules_are_chosen_on_the_phone(phone, live_server, log_in, club):
+    # Issue 40: 途中流局, 西入 and the hand rules themselves, each with the preset's value shown.
+    page = phone
+    log_in("organiser")
+    page.goto(f"{live_server.url}/c/mame/rules/new/")
+    section = page.locator("#hand-options")
+    section.scroll_into_view_if_needed()
+    abortive = section.locator("#id_hand_abortive")
+    assert "プリセットどおり（あり・親の連荘）" in abortive.inner_text()
+    assert "誰かが目標点に届くまで, 30,000" in section.locator("#id_hand_extension").inner_text()
+    page.select_option("#id_hand_preset", "m-league")
+    # M.League's own values show at once: no busting out, no abortive draws.
+    expect(page.locator("#id_hand_bust option[value='']")).to_have_text(
+        "プリセットどおり（飛びなし）"
+    )
+    expect(abortive.locator("option[value='']")).to_have_text("プリセットどおり（なし・続行）")
+    page.select_option("#id_hand_abortive", "none")
+    page.select_option("#id_hand_extension", "sudden-death")
+    page.fill("#id_hand_extension_target", "３５，０００")
+    assert fits_the_screen(page)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.add_style_tag(content="header.site { position: static }")  # not drawn over the shot
+    section.screenshot(path=str(SCREENSHOTS / "rules-editor-hands.png"))
+    page.fill("#id_effective_from", today().strftime("%Y/%m/%d"))
+    with page.expect_navigation():
+        page.click("form[data-rules-form] > p button[type=submit]")
+    check = page.locator("#check")
+    assert "途中流局" in check.inner_text() and "35,000" in check.inner_text()
+    with page.expect_navigation():
+        check.locator("button[name=confirm]").click()
+    version = RulesVersion.objects.filter(club=club).order_by("-effective_from").first()
+    options = version.hand_options
+    assert (options.preset, options.abortive, options.extension_target) == (
+        "m-league",
+        "none",
+        35_000,
+    )
