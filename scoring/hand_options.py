@@ -21,9 +21,17 @@ from .hand_rules import (
     BUST,
     DRAW_RENCHAN,
     KAZOE,
+    LENGTHS,
+    MAX_YAKUMAN,
+    MULTI_RON,
+    MULTI_RON_HONBA,
+    MULTI_RON_RENCHAN,
+    NAGASHI,
     NOT_WITH_THREE,
+    PAO_RON_HONBA,
     PAO_SCOPE,
     SANMA_TSUMO,
+    ChomboPayment,
     Extension,
     HandRules,
 )
@@ -38,6 +46,27 @@ RULE_FIELDS: dict[str, tuple[str, ...]] = {
     "draw_renchan": DRAW_RENCHAN,  # 流局時の連荘: the dealer keeps the deal when tenpai …
     "pao_scope": PAO_SCOPE,  # 包の範囲: the liable player pays the yakuman, or the whole hand
     "sanma_tsumo": SANMA_TSUMO,  # 三麻のツモ損: the absent North's share lost, or split
+    "length": LENGTHS,  # 東風 or 東南
+    "multi_ron": MULTI_RON,  # 頭ハネ, ダブロン, トリロン
+    "multi_ron_honba": MULTI_RON_HONBA,  # in a double ron: honba to the first winner, or each
+    "multi_ron_renchan": MULTI_RON_RENCHAN,  # … the dealer keeps the deal if any winner, or first
+    "nagashi": NAGASHI,  # 流し満貫: none, paid as a draw, or as a win
+    "pao_ron_honba": PAO_RON_HONBA,  # 包 on a ron: who pays the honba
+}
+# The hand rules' numbers a club may set (None: the preset's): (lowest, highest, step).
+NUMBER_FIELDS: dict[str, tuple[int, int, int]] = {
+    "honba_ron": (0, 10_000, 100),  # 積み棒 on a ron, per honba
+    "honba_tsumo": (0, 10_000, 100),  # … from each payer on a tsumo
+    "draw_pot": (0, 100_000, 100),  # ノーテン罰符 in all (split by the rules' steps)
+    "riichi_min": (0, MAX_POINTS, 100),  # 立直 needs at least these points
+    "yakuman_max": (1, MAX_YAKUMAN, 1),  # ダブル役満 and more: at most this many yakuman
+}
+CHOMBO = ("record", "mangan", "each")  # チョンボ at the table: after the game, 満貫払い, or each
+# 包 (pao): for which yakuman a feeding player is liable.
+PAO = {
+    "none": (),
+    "two": ("daisangen", "daisuushii"),
+    "three": ("daisangen", "daisuushii", "suukantsu"),
 }
 # Two more, each a plain choice over a structured field of the hand rules:
 # 途中流局 (`abortive`): every kind of abortive draw with the dealer keeping the deal, the deal
@@ -46,7 +75,15 @@ RULE_FIELDS: dict[str, tuple[str, ...]] = {
 # ends the moment someone does), or the whole extra wind; `extension_target` in points.
 ABORTIVE = ("renchan", "rotate", "none")
 EXTENSION = ("none", "sudden-death", "wind")
-MORE_RULE_FIELDS = ("abortive", "extension", "extension_target")
+MORE_RULE_FIELDS = (
+    "abortive",
+    "extension",
+    "extension_target",
+    *NUMBER_FIELDS,
+    "chombo",
+    "chombo_points",
+    "pao",
+)
 FIELDS = (
     "preset",
     "kuitan",
@@ -81,6 +118,20 @@ class HandOptions:
     abortive: str | None = None  # ABORTIVE
     extension: str | None = None  # EXTENSION
     extension_target: int | None = None  # points; None: the preset's target, else `target`
+    length: str | None = None
+    multi_ron: str | None = None
+    multi_ron_honba: str | None = None
+    multi_ron_renchan: str | None = None
+    nagashi: str | None = None
+    pao_ron_honba: str | None = None
+    honba_ron: int | None = None
+    honba_tsumo: int | None = None
+    draw_pot: int | None = None
+    riichi_min: int | None = None
+    yakuman_max: int | None = None
+    chombo: str | None = None  # CHOMBO
+    chombo_points: int | None = None  # `each`: points to each other player
+    pao: str | None = None  # PAO
     # The hand preset the club plays (a name of HAND_PRESETS); None: its settlement preset's
     # family (`hand_preset_for`).
     preset: str | None = None
@@ -104,6 +155,12 @@ class HandOptions:
         chosen: dict[str, Any] = {
             k: getattr(self, k) for k in RULE_FIELDS if getattr(self, k) is not None
         }
+        chosen |= {k: getattr(self, k) for k in NUMBER_FIELDS if getattr(self, k) is not None}
+        if self.chombo is not None:
+            points = (self.chombo_points or 0) if self.chombo == "each" else 0
+            chosen["chombo"] = ChomboPayment(self.chombo, points)
+        if self.pao is not None:
+            chosen["pao"] = PAO[self.pao]
         if self.abortive is not None:
             chosen["abortive"] = {
                 kind: "none" if rules.players == 3 and kind in NOT_WITH_THREE else self.abortive
@@ -209,8 +266,10 @@ def hand_options_from_json(
                     )
                 )
                 continue
-        elif name in ("abortive", "extension"):
-            allowed = ABORTIVE if name == "abortive" else EXTENSION
+        elif name in ("abortive", "extension", "chombo", "pao"):
+            allowed = {"abortive": ABORTIVE, "extension": EXTENSION, "chombo": CHOMBO}.get(
+                name, tuple(PAO)
+            )
             if value is not None and value not in allowed:
                 problems.append(
                     Problem(
@@ -221,20 +280,21 @@ def hand_options_from_json(
                     )
                 )
                 continue
-        elif name == "extension_target":
+        elif name in ("extension_target", "chombo_points", *NUMBER_FIELDS):
+            low, high, step = NUMBER_FIELDS.get(name, (100, MAX_POINTS, 100))
             ok = value is None or (
                 isinstance(value, int)
                 and not isinstance(value, bool)
-                and 100 <= value <= MAX_POINTS
-                and value % 100 == 0
+                and low <= value <= high
+                and value % step == 0
             )
             if not ok:
                 problems.append(
                     Problem(
-                        "hand_options.extension_target",
+                        f"hand_options.{name}",
                         errors.RANGE,
-                        f"must be a multiple of 100 from 100 to {MAX_POINTS}",
-                        {"low": 100, "high": MAX_POINTS},
+                        f"must be a multiple of {step} from {low} to {high}",
+                        {"low": low, "high": high, "step": step},
                     )
                 )
                 continue

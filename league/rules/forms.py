@@ -20,8 +20,18 @@ from league.club.forms_manage import DateInputField, NumberField
 from league.core.errors import problem_message
 from league.core.format import chip_kind, chip_kind_key, signed
 from league.rules.presets import hand_preset_label
-from scoring.hand_options import ABORTIVE, EXTENSION, RULE_FIELDS, HandOptions, hand_preset_for
+from scoring.hand_options import (
+    ABORTIVE,
+    CHOMBO,
+    EXTENSION,
+    NUMBER_FIELDS,
+    PAO,
+    RULE_FIELDS,
+    HandOptions,
+    hand_preset_for,
+)
 from scoring.hand_presets import HAND_PRESETS
+from scoring.hand_rules import NOT_WITH_THREE
 from scoring.rules import BELOW_ZERO, CHOMBO_MODES, DEPOSITS, PLAYER_COUNTS, ROUNDINGS, TIES
 
 # Rows offered for rate tiers and chip kinds (a club with more uses the JSON editor), and each
@@ -250,10 +260,28 @@ HAND_FIELDS = (
     "hand_draw_renchan",
     "hand_pao_scope",
     "hand_sanma_tsumo",
+)
+# Shown folded (「その他の局のルール」): the rest of the hand rules, each as the preset by default.
+HAND_MORE_FIELDS = (
+    "hand_length",
+    "hand_multi_ron",
+    "hand_multi_ron_honba",
+    "hand_multi_ron_renchan",
     "hand_abortive",
+    "hand_nagashi",
     "hand_extension",
     "hand_extension_target",
+    "hand_honba_ron",
+    "hand_honba_tsumo",
+    "hand_draw_pot",
+    "hand_riichi_min",
+    "hand_yakuman_max",
+    "hand_chombo",
+    "hand_chombo_points",
+    "hand_pao",
+    "hand_pao_ron_honba",
 )
+HAND_ALL_FIELDS = (*HAND_FIELDS, *HAND_MORE_FIELDS)
 # The hand rules' own fields a club may set over its hand preset (scoring.hand_options'
 # RULE_FIELDS): the label, one line of explanation, and the words for each value.
 RULE_FIELD_TEXT: dict[str, tuple[Any, Any]] = {
@@ -295,9 +323,111 @@ RULE_FIELD_TEXT: dict[str, tuple[Any, Any]] = {
             "the next wind (South for east-only games)."
         ),
     ),
+    "length": (
+        gettext_lazy("Game length (東風・東南)"),
+        gettext_lazy("East only, or East and South."),
+    ),
+    "multi_ron": (
+        gettext_lazy("Several players call ron (頭ハネ・ダブロン)"),
+        gettext_lazy("How many of them win on the same tile."),
+    ),
+    "multi_ron_honba": (
+        gettext_lazy("Honba in a double ron"),
+        gettext_lazy("Who is paid the honba when two players win on the same tile."),
+    ),
+    "multi_ron_renchan": (
+        gettext_lazy("Dealer in a double ron"),
+        gettext_lazy("When the dealer, among the winners, deals again."),
+    ),
+    "nagashi": (
+        gettext_lazy("Nagashi mangan (流し満貫)"),
+        gettext_lazy("Whether it counts, and how it is paid."),
+    ),
+    "chombo": (
+        gettext_lazy("Chombo at the table (チョンボ)"),
+        gettext_lazy(
+            "Paid at the table, or left to the rules' chombo after the game (the game's "
+            "points do not change)."
+        ),
+    ),
+    "pao": (
+        gettext_lazy("Liability (包・パオ)"),
+        gettext_lazy("The yakuman for which a player who fed the last set is liable."),
+    ),
+    "pao_ron_honba": (
+        gettext_lazy("Honba of a ron with liability"),
+        gettext_lazy("Who pays the honba when the liable player is not the discarder."),
+    ),
 }
-# The values of the two choices over structured hand rules (scoring.hand_options).
-MORE_RULE_VALUES = {"abortive": ABORTIVE, "extension": EXTENSION}
+# The hand rules' numbers (scoring.hand_options.NUMBER_FIELDS), empty for the preset's.
+NUMBER_FIELD_TEXT: dict[str, tuple[Any, Any]] = {
+    "honba_ron": (
+        gettext_lazy("Honba on a ron (points per honba)"),
+        gettext_lazy("Paid by the discarder for each honba."),
+    ),
+    "honba_tsumo": (
+        gettext_lazy("Honba on a tsumo (points per honba, from each)"),
+        gettext_lazy("Paid by each other player for each honba."),
+    ),
+    "draw_pot": (
+        gettext_lazy("Noten payments in all (ノーテン罰符)"),
+        gettext_lazy("Split between the tenpai and noten players at a draw."),
+    ),
+    "riichi_min": (
+        gettext_lazy("Points needed to declare riichi"),
+        gettext_lazy("A player with fewer points cannot declare riichi."),
+    ),
+    "yakuman_max": (
+        gettext_lazy("Most yakuman in one hand"),
+        gettext_lazy("1: no double yakuman."),
+    ),
+    "chombo_points": (
+        gettext_lazy("Chombo points to each other player"),
+        gettext_lazy("Only when a chombo pays points to each other player."),
+    ),
+}
+# The values of the choices over structured hand rules (scoring.hand_options).
+MORE_RULE_VALUES = {
+    "abortive": ABORTIVE,
+    "extension": EXTENSION,
+    "chombo": CHOMBO,
+    "pao": tuple(PAO),
+}
+ABORTIVE_NAMES = {
+    "kyuushu": "九種九牌",
+    "suufon": "四風連打",
+    "suucha": "四家立直",
+    "suukan": "四槓散了",
+    "sanchahou": "三家和",
+}
+# Words for a value of one field, where the same value means something else elsewhere.
+FIELD_VALUE_TEXT: dict[tuple[str, str], Any] = {
+    ("length", "hanchan"): gettext_lazy("East and South (東南戦)"),
+    ("length", "tonpuu"): gettext_lazy("East only (東風戦)"),
+    ("multi_ron", "atamahane"): gettext_lazy("the first in turn only (頭ハネ)"),
+    ("multi_ron", "double"): gettext_lazy("up to two (ダブロン)"),
+    ("multi_ron", "triple"): gettext_lazy("up to three (トリロン)"),
+    ("multi_ron_honba", "first"): gettext_lazy("to the first in turn"),
+    ("multi_ron_honba", "each"): gettext_lazy("to each winner"),
+    ("multi_ron_renchan", "any"): gettext_lazy("whenever the dealer is among them"),
+    ("multi_ron_renchan", "first"): gettext_lazy("only when the dealer is first in turn"),
+    ("nagashi", "none"): gettext_lazy("not counted"),
+    ("nagashi", "draw"): gettext_lazy("paid as a mangan, as a draw"),
+    ("nagashi", "win"): gettext_lazy("paid as a mangan win"),
+    ("chombo", "record"): gettext_lazy("after the game"),
+    ("chombo", "mangan"): gettext_lazy("a reverse mangan at the table"),
+    ("chombo", "each"): gettext_lazy("points to each other player"),
+    ("pao", "none"): gettext_lazy("none"),
+    ("pao", "two"): gettext_lazy("大三元 and 大四喜"),
+    ("pao", "three"): gettext_lazy("大三元, 大四喜 and 四槓子"),
+    ("pao_ron_honba", "discarder"): gettext_lazy("the discarder"),
+    ("pao_ron_honba", "pao"): gettext_lazy("the liable player"),
+    ("abortive", "none"): gettext_lazy("none: the hand is played on"),
+    ("abortive_kind", "renchan"): gettext_lazy("dealer repeats"),
+    ("abortive_kind", "rotate"): gettext_lazy("deal passes"),
+    ("abortive_kind", "dealer-claimed"): gettext_lazy("as the dealer claims"),
+    ("extension", "none"): gettext_lazy("none: the game ends"),
+}
 RULE_VALUE_TEXT: dict[str, Any] = {
     "true": gettext_lazy("yes"),
     "false": gettext_lazy("no"),
@@ -316,53 +446,84 @@ RULE_VALUE_TEXT: dict[str, Any] = {
     "sudden-death": gettext_lazy("until someone reaches the target"),
     "wind": gettext_lazy("the whole extra wind"),
 }
-ABORTIVE_NONE = gettext_lazy("none: the hand is played on")
-EXTENSION_NONE = gettext_lazy("none: the game ends")
 
 
-def _rule_value(value: Any) -> str:
+def _rule_value(value: Any, field: str = "") -> str:
     key = {True: "true", False: "false"}.get(value, value) if isinstance(value, bool) else value
-    return str(RULE_VALUE_TEXT.get(key, key))
+    found = FIELD_VALUE_TEXT.get((field, key)) or RULE_VALUE_TEXT.get(key, key)
+    return str(found)
 
 
 def _rule_field(name: str) -> forms.ChoiceField:
     label, help_text = RULE_FIELD_TEXT[name]
     allowed = RULE_FIELDS.get(name) or MORE_RULE_VALUES.get(name) or ("true", "false")
-    words = {"abortive": {"none": ABORTIVE_NONE}, "extension": {"none": EXTENSION_NONE}}
     return forms.ChoiceField(
         label=label,
         help_text=help_text,
         required=False,  # "": the hand preset's own value
         choices=[
             ("", gettext_lazy("as the preset")),
-            *((v, words.get(name, {}).get(v) or _rule_value(v)) for v in allowed),
+            *((v, _rule_value(v, name)) for v in allowed),
         ],
     )
+
+
+def _number_field(name: str) -> NumberField:
+    label, help_text = NUMBER_FIELD_TEXT[name]
+    low, _high, _step = NUMBER_FIELDS.get(name, (100, 0, 100))
+    return NumberField(label=label, help_text=help_text, required=False, min_value=low)
 
 
 def _abortive_value(rules: Any) -> str:
     """The hand preset's 途中流局 in the words of the choice: one value shared by every kind
     the table can have, else the first kind's."""
-    values = {v for v in rules.abortive.values() if v != "none"}
+    kinds = {
+        kind: value
+        for kind, value in rules.abortive.items()
+        if not (rules.players == 3 and kind in NOT_WITH_THREE)
+    }
+    values = {v for v in kinds.values() if v != "none"}
     if not values:
-        return str(ABORTIVE_NONE)
-    return _rule_value(rules.abortive["kyuushu"] if len(values) > 1 else values.pop())
+        return _rule_value("none", "abortive")
+    if len(values) > 1 or "none" in kinds.values():
+        return _("by kind: %(kinds)s") % {
+            "kinds": "・".join(
+                f"{ABORTIVE_NAMES[kind]} {_rule_value(value, 'abortive_kind')}"
+                for kind, value in kinds.items()
+                if value != "none"
+            )
+        }
+    return _rule_value(values.pop())
 
 
 def _preset_values(rules: Any) -> dict[str, str]:
-    """Each hand-rule field's first choice, "as the preset (its value)", for these rules."""
-    values = {name: _rule_value(getattr(rules, name)) for name in RULE_FIELDS}
-    values |= {"abortive": _abortive_value(rules), "extension": _extension_value(rules)}
-    return {
+    """Each hand-rule field's first choice, "as the preset (its value)", for these rules; for a
+    number, the preset's number (shown in the empty box)."""
+    values = {name: _rule_value(getattr(rules, name), name) for name in RULE_FIELDS}
+    pao = next((k for k, v in PAO.items() if set(v) == set(rules.pao)), None)
+    values |= {
+        "abortive": _abortive_value(rules),
+        "extension": _extension_value(rules),
+        "chombo": _rule_value(rules.chombo.mode, "chombo")
+        + (f", {rules.chombo.points:,}" if rules.chombo.mode == "each" else ""),
+        "pao": _rule_value(pao, "pao") if pao else "・".join(rules.pao),
+    }
+    out = {
         f"hand_{name}": _("as the preset (%(value)s)") % {"value": value}
         for name, value in values.items()
     }
+    for name in NUMBER_FIELDS:
+        value = getattr(rules, name)
+        out[f"hand_{name}"] = "" if value is None else f"{value:,}"
+    out["hand_extension_target"] = f"{rules.extension.target:,}" if rules.extension else ""
+    out["hand_chombo_points"] = f"{rules.chombo.points:,}" if rules.chombo.mode == "each" else ""
+    return out
 
 
 def _extension_value(rules: Any) -> str:
     ext = rules.extension
     if ext is None:
-        return str(EXTENSION_NONE)
+        return _rule_value("none", "extension")
     how = _rule_value("sudden-death" if ext.sudden_death else "wind")
     return f"{how}, {ext.target:,}"
 
@@ -486,6 +647,20 @@ class RulesForm(forms.Form):
         required=False,
         min_value=100,
     )
+    hand_length = _rule_field("length")
+    hand_multi_ron = _rule_field("multi_ron")
+    hand_multi_ron_honba = _rule_field("multi_ron_honba")
+    hand_multi_ron_renchan = _rule_field("multi_ron_renchan")
+    hand_nagashi = _rule_field("nagashi")
+    hand_pao_ron_honba = _rule_field("pao_ron_honba")
+    hand_chombo = _rule_field("chombo")
+    hand_pao = _rule_field("pao")
+    hand_honba_ron = _number_field("honba_ron")
+    hand_honba_tsumo = _number_field("honba_tsumo")
+    hand_draw_pot = _number_field("draw_pot")
+    hand_riichi_min = _number_field("riichi_min")
+    hand_yakuman_max = _number_field("yakuman_max")
+    hand_chombo_points = _number_field("chombo_points")
     hand_preset = forms.ChoiceField(
         label=gettext_lazy("Hand rules (payments, honba, who deals next)"),
         help_text=gettext_lazy(
@@ -512,7 +687,10 @@ class RulesForm(forms.Form):
         rules = (picked if picked and picked.rules.players == players else family).rules
         for name, shown in _preset_values(rules).items():
             field = self.fields[name]
-            field.choices = [("", shown), *field.choices[1:]]
+            if isinstance(field, forms.ChoiceField):
+                field.choices = [("", shown), *field.choices[1:]]
+            else:  # a number: the preset's, in the empty box
+                field.widget.attrs["placeholder"] = shown
         field = self.fields["hand_preset"]
         field.choices = [
             ("", _("as the rules preset (%(value)s)") % {"value": hand_preset_label(family.name)}),
@@ -576,15 +754,24 @@ class RulesForm(forms.Form):
         self._row_index: dict[tuple[str, str], int] = {}
 
     def rule_field_names(self) -> list[str]:
-        meta = {"effective_from", "note", "preset", "advanced", "rules_json", *HAND_FIELDS}
+        meta = {"effective_from", "note", "preset", "advanced", "rules_json", *HAND_ALL_FIELDS}
         return [name for name in self.fields if name not in meta]
 
     def hand_fields(self) -> list[Any]:
         return [self[name] for name in HAND_FIELDS]
 
+    def hand_more_fields(self) -> list[Any]:
+        return [self[name] for name in HAND_MORE_FIELDS]
+
+    def hand_more_open(self) -> bool:
+        """Whether the folded hand rules start open: one of them is set, or has an error."""
+        return any(
+            self[name].value() not in (None, "") or self[name].errors for name in HAND_MORE_FIELDS
+        )
+
     def hand_options_json(self) -> dict[str, Any]:
         """The hand options as rules_version_create takes them (after is_valid())."""
-        sent = {name.removeprefix("hand_"): self.cleaned_data[name] for name in HAND_FIELDS}
+        sent = {name.removeprefix("hand_"): self.cleaned_data[name] for name in HAND_ALL_FIELDS}
         for name in RULE_FIELDS:  # a yes/no hand rule, sent as text
             if not RULE_FIELDS[name] and sent.get(name) in ("true", "false"):
                 sent[name] = sent[name] == "true"

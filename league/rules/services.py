@@ -9,7 +9,7 @@ import heapq
 import itertools
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -53,6 +53,7 @@ from league.recording.services import (
 )
 from league.standings import services as standings_services
 from scoring import errors as codes
+from scoring.hand_options import FIELDS as HAND_OPTION_FIELDS
 from scoring.hand_options import HandOptions, default_hand_options, hand_options_from_json
 
 
@@ -73,7 +74,7 @@ def rules_version_create(
         rules = scoring.rules_from_json(rules_json)
     except scoring.InputError as e:
         raise ServiceError({"rules_json": [problem_message(p) for p in e.problems]}) from None
-    options = hand_options_checked(hand_options, preset, rules.players)
+    options = hand_options_checked(hand_options, preset, rules)
     errors = limits.column_problems(RulesVersion, preset=preset, note=note)
     if problems := limits.rules_problem_messages(rules):
         errors["rules_json"] = problems
@@ -146,23 +147,56 @@ HAND_OPTION_MESSAGES = {
 }
 
 
-def hand_options_checked(obj: object, preset: str, players: int) -> HandOptions:
-    """The hand options sent, over the preset's; a ServiceError naming each bad field
-    (`hand_kuitan` …, as the rules form names them)."""
+def hand_options_checked(obj: object, preset: str, rules: scoring.Rules) -> HandOptions:
+    """The hand options sent, over the preset's, checked alone and then played over the hand
+    preset (a draw pot that does not split, an extension a hanchan cannot have …); a
+    ServiceError naming each bad field (`hand_kuitan` …, as the rules form names them)."""
+    errors: dict[str, list[str]] = {}
     try:
-        return hand_options_from_json(obj, default_hand_options(preset, players), players)
+        options = hand_options_from_json(
+            obj, default_hand_options(preset, rules.players), rules.players
+        )
     except scoring.InputError as e:
-        errors: dict[str, list[str]] = {}
         for p in e.problems:
             name = p.field.removeprefix("hand_options").removeprefix(".")
             if not name:
                 message = _("The hand options must be an object.")
             elif p.code == codes.UNKNOWN_FIELD:
                 message = _("Unknown field.")
+            elif p.code == codes.RANGE:
+                message = _("Enter a number from %(low)s to %(high)s.") % {
+                    "low": f"{p.params['low']:,}",
+                    "high": f"{p.params['high']:,}",
+                }
+                if p.params.get("step", 1) > 1:
+                    message += " " + _("In units of %(step)s.") % {"step": p.params["step"]}
             else:
                 message = str(HAND_OPTION_MESSAGES.get(name, _("Must be true or false.")))
             errors.setdefault(f"hand_{name}" if name else "hand_options", []).append(message)
         raise ServiceError(errors) from None
+    hand_preset = options.hand_preset(preset, rules.players)
+    try:
+        options.applied(replace(hand_preset.rules, start=rules.start), target=rules.return_points)
+    except scoring.InputError as e:
+        for p in e.problems:
+            name = p.field.split(".", 1)[0]
+            if p.field == "extension.target":
+                name = "extension_target"
+            elif p.field == "chombo.points":
+                name = "chombo_points"
+            if p.code == codes.INDIVISIBLE and "step" in p.params:
+                message = _(
+                    "Enter a multiple of %(step)s, so that every tenpai split is in hundreds."
+                ) % {"step": f"{p.params['step']:,}"}
+            else:
+                try:
+                    message = problem_message(p)
+                except KeyError:
+                    message = _("This does not fit the other hand rules.")
+            field = f"hand_{name}" if name in HAND_OPTION_FIELDS else "hand_preset"
+            errors.setdefault(field, []).append(message)
+        raise ServiceError(errors) from None
+    return options
 
 
 @dataclass(frozen=True)

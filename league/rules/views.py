@@ -101,7 +101,7 @@ def _hand_summary(options: dict[str, object]) -> dict[str, str]:
         field = form.fields[f"hand_{name}"]
         if isinstance(value, bool):
             lines[str(field.label)] = _("yes") if value else _("no")
-        elif name == "extension_target":
+        elif isinstance(value, int):  # a number of the hand rules (points)
             lines[str(field.label)] = f"{value:,}"
         elif name == "preset":
             lines[str(field.label)] = hand_preset_label(str(value))

@@ -81,8 +81,14 @@
     handPreset.addEventListener("change", function () {
       var shown = words[handPreset.value] || words[""];
       Object.keys(shown).forEach(function (name) {
-        var first = form.querySelector("select[name=" + name + "] option[value='']");
-        if (first) first.textContent = shown[name];
+        var field = form.querySelector("[name=" + name + "]");
+        if (!field) return;
+        if (field.tagName === "SELECT") {
+          var first = field.querySelector("option[value='']");
+          if (first) first.textContent = shown[name];
+        } else {
+          field.placeholder = shown[name];  // a number: the preset's, in the empty box
+        }
       });
     });
   }

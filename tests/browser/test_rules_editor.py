@@ -80,8 +80,12 @@ def test_the_hand_rules_are_chosen_on_the_phone(phone, live_server, log_in, club
     page.goto(f"{live_server.url}/c/mame/rules/new/")
     section = page.locator("#hand-options")
     section.scroll_into_view_if_needed()
+    # The less common hand rules are folded until asked for.
+    more = section.locator("details.more-hand-rules")
+    assert more.get_attribute("open") is None
+    more.locator("summary").click()
     abortive = section.locator("#id_hand_abortive")
-    assert "プリセットどおり（あり・親の連荘）" in abortive.inner_text()
+    assert "プリセットどおり（種類ごと：九種九牌 親の連荘・" in abortive.inner_text()
     assert "誰かが目標点に届くまで, 30,000" in section.locator("#id_hand_extension").inner_text()
     page.select_option("#id_hand_preset", "m-league")
     # M.League's own values show at once: no busting out, no abortive draws.

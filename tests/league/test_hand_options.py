@@ -177,6 +177,17 @@ def test_an_ema_club_plays_emas_hand_rules_at_the_table(db, organiser):
         ("draw_renchan", "never"),
         ("pao_scope", "yakuman"),
         ("sanma_tsumo", "split"),
+        ("length", "tonpuu"),
+        ("multi_ron", "atamahane"),
+        ("multi_ron_honba", "each"),
+        ("multi_ron_renchan", "first"),
+        ("nagashi", "none"),
+        ("pao_ron_honba", "discarder"),
+        ("honba_ron", 600),
+        ("honba_tsumo", 200),
+        ("draw_pot", 1200),
+        ("riichi_min", 0),
+        ("yakuman_max", 1),
     ],
 )
 def test_a_hand_rule_set_over_the_preset_is_the_table_games(club, members, organiser, field, value):
@@ -347,3 +358,83 @@ def test_the_rules_form_edits_abortive_extension_and_the_hand_preset(organiser_c
     assert bad.status_code == 200 and "hand_extension_target" in bad.context["form"].errors
     listing = organiser_client.get(reverse("rules_list", args=[club.slug])).content.decode()
     assert "途中流局" in listing and "35,000" in listing
+
+
+@pytest.mark.parametrize(
+    ("options", "field", "expected"),
+    [
+        ({"chombo": "each", "chombo_points": 4000}, "chombo", {"mode": "each", "points": 4000}),
+        ({"chombo": "mangan"}, "chombo", {"mode": "mangan"}),
+        ({"pao": "two"}, "pao", ["daisangen", "daisuushii"]),
+        ({"pao": "none"}, "pao", []),
+    ],
+)
+def test_chombo_and_liability_set_over_the_preset(
+    club, members, organiser, options, field, expected
+):
+    version_on(club, organiser, 1, **options)
+    assert start(club, members, organiser).hand_rules[field] == expected
+
+
+def test_the_numbers_and_the_length_are_played(club, members, organiser):
+    # 東1 is a noten draw (1本場), then 東2's dealer B is dealt into by D: 1 han 30 fu is 1,500
+    # for a dealer, and each honba adds the club's honba_ron.
+    def events(a, b, c, d):
+        return [
+            {"result": "draw", "tenpai": []},
+            {"result": "ron", "from": d, "winners": [{"player": b, "han": 1, "fu": 30}]},
+        ]
+
+    assert _play(club, members, organiser, events).records[1].deltas[3] == -1_800
+    version_on(club, organiser, 1, honba_ron=600)
+    assert _play(club, members, organiser, events).records[1].deltas[3] == -2_100
+
+    # Four noten draws: East-only with no extension ends after 東4; East-South goes on.
+    def draws(a, b, c, d):
+        return [{"result": "draw", "tenpai": []}] * 4
+
+    version_on(club, organiser, 2, extension="none")
+    assert _play(club, members, organiser, draws).state.ended is None
+    version_on(club, organiser, 3, extension="none", length="tonpuu")
+    assert _play(club, members, organiser, draws).state.ended == "last-hand"
+
+
+def test_a_draw_pot_that_does_not_split_is_refused_naming_the_field(club, organiser):
+    with pytest.raises(ServiceError) as caught:
+        version_on(club, organiser, 1, draw_pot=1000)
+    assert list(caught.value.errors) == ["hand_draw_pot"]
+    assert "600" in caught.value.errors["hand_draw_pot"][0]
+    with pytest.raises(ServiceError) as caught:
+        version_on(club, organiser, 1, yakuman_max=0, honba_ron=150)
+    assert set(caught.value.errors) == {"hand_yakuman_max", "hand_honba_ron"}
+    assert RulesVersion.objects.filter(club=club).count() == 1
+
+
+def test_the_form_sets_the_numbers_and_shows_the_presets_in_the_boxes(organiser_client, club):
+    url = reverse("rules_new", args=[club.slug])
+    page = organiser_client.get(url)
+    form = page.context["form"]
+    assert form.fields["hand_honba_ron"].widget.attrs["placeholder"] == "300"
+    assert form.fields["hand_draw_pot"].widget.attrs["placeholder"] == "3,000"
+    body = page.content.decode()
+    assert "ノーテン罰符" in body and "流し満貫" in body and "頭ハネ" in body
+    data = rules_post(
+        hand_kazoe="yakuman",
+        hand_honba_ron="６００",
+        hand_length="tonpuu",
+        hand_chombo="each",
+        hand_chombo_points="4,000",
+        hand_pao="two",
+    )
+    data = {k: v for k, v in data.items() if v != ""}
+    assert post_rules(organiser_client, club, data).status_code == 302
+    version = RulesVersion.objects.get(club=club, effective_from=datetime.date(2026, 4, 1))
+    rules = services.hand_rules_for(version)
+    assert (rules.honba_ron, rules.length, rules.chombo.points, rules.pao) == (
+        600,
+        "tonpuu",
+        4000,
+        ("daisangen", "daisuushii"),
+    )
+    bad = post_rules(organiser_client, club, rules_post(hand_draw_pot="1000"))
+    assert bad.status_code == 200 and "hand_draw_pot" in bad.context["form"].errors
