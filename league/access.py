@@ -13,12 +13,40 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import condition
 
+from league import throttle
 from league.core import clock
 from league.models import AuditLog, Club, ClubChronicle, Day, Member, Membership
+
+
+class TooManyRequests(Exception):
+    """Too many unknown club addresses from this user and network (league.throttle.CLUB_PROBE):
+    answered 429 by TooManyRequestsMiddleware."""
+
+
+class TooManyRequestsMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, TooManyRequests):
+            return render(request, "429.html", status=429)
+        return None
+
+
+def _unknown(request: HttpRequest) -> Http404:
+    """The 404 of a club address that is unknown or not the user's, counted (one pace for both,
+    so that the count tells nothing either): over the pace, TooManyRequests instead."""
+    if throttle.club_probe_refused(request):
+        raise TooManyRequests
+    return Http404()
 
 
 def club_for(request: HttpRequest, slug: str, *, organiser: bool = False) -> Club:
@@ -51,7 +79,7 @@ def _club_checked(request: HttpRequest, slug: str) -> Club:
             data_replayed=Subquery(replayed),
         ).get(slug=slug)
     except Club.DoesNotExist:
-        raise Http404 from None
+        raise _unknown(request) from None
     if user.is_superuser:
         club.is_organiser = True  # type: ignore[attr-defined]
         club.viewer_linked = False  # type: ignore[attr-defined]
@@ -59,7 +87,7 @@ def _club_checked(request: HttpRequest, slug: str) -> Club:
         linked = Exists(Member.objects.filter(club=OuterRef("club"), user=OuterRef("user")))
         found = Membership.objects.filter(club=club, user=user).values_list("role", linked).first()
         if found is None:
-            raise Http404
+            raise _unknown(request)
         role, club.viewer_linked = found  # type: ignore[attr-defined]
         club.is_organiser = role == Membership.ORGANISER  # type: ignore[attr-defined]
     request.club_seen = club  # type: ignore[attr-defined]

@@ -79,6 +79,8 @@ MIDDLEWARE: list[str] = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Too many unknown club addresses from one user and network: 429 (league.access).
+    "league.access.TooManyRequestsMiddleware",
 ]
 
 ROOT_URLCONF = "league.urls"

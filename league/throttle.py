@@ -82,6 +82,9 @@ class Limits:
 
 
 LOGIN = Limits()
+# Club addresses asked for that are unknown, or not the user's (both answer 404, as the same
+# page): a member mistyping now and then, not a script walking the address space.
+CLUB_PROBE = Limits(pair=30, name=30, address=60, kind="club")
 
 
 @dataclass(frozen=True)
@@ -238,3 +241,17 @@ def device_cookie_set(response: HttpResponse, *, request: HttpRequest, username:
         httponly=True,
         samesite="Lax",
     )
+
+
+def club_probe_refused(request: HttpRequest) -> bool:
+    """Count a club address that was unknown or not the user's; True once the sender (the user
+    and their network) is over CLUB_PROBE's pace: the answer is then 429, whatever the club."""
+    block = address_block(client_address(request))
+    user = f"user:{request.user.pk}"
+    if is_throttled(username=user, address=block, limits=CLUB_PROBE):
+        return True
+    attempt = attempt_begin(username=user, address=block, limits=CLUB_PROBE)
+    if attempt is None:
+        return True
+    attempt_failed(attempt)
+    return False
