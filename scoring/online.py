@@ -240,6 +240,14 @@ def _yaku(entries: list[Any], field: str) -> tuple[int, int, list[str]]:
     for entry in entries:
         if not isinstance(entry, str):
             raise _bad(field, "has a yaku that is not text")
+        if refused_characters(entry):  # shown on the game page: no line break, no U+202E
+            raise _bad(
+                field,
+                "has a yaku with control, surrogate or direction characters",
+                yaku_chars=", ".join(refused_characters(entry)),
+            )
+        if len(entry) > 40:
+            raise _bad(field, "has a yaku longer than 40 characters", yaku_chars="")
         if entry.endswith("(役満)"):
             yakuman += 1
             names.append(entry.removesuffix("(役満)"))

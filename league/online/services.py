@@ -87,6 +87,11 @@ def _message(problem: scoring.Problem) -> str:
         return _("The log has more than %(most)s hands: no game has that many.") % {
             "most": p["most"]
         }
+    if problem.code == online.LOG_FORMAT and "yaku_chars" in p:
+        return _(
+            "%(hand)s of the log has a yaku name Janchō cannot show (%(chars)s). Nothing was "
+            "recorded."
+        ) % {"hand": p.get("hand", ""), "chars": p["yaku_chars"] or _("too long")}
     if problem.code == online.LOG_FORMAT and "chars" in p:
         return _(
             "A player's name in the log holds control, broken or direction characters "

@@ -66,3 +66,17 @@ def test_a_log_of_more_hands_than_any_game_is_refused_as_it_is_read(db):
     with pytest.raises(ServiceError) as caught:
         services.log_read(abortive_log(32_768))
     assert "200" in str(caught.value.errors["log"][0])
+
+
+@pytest.mark.parametrize("bad", ["\u202e", "\n", "\x00"])
+def test_a_yaku_name_with_control_or_direction_characters_is_refused_naming_the_hand(
+    tenhou_club, organiser, bad
+):
+    data = json.loads(text("2019021004gm-00a9-0000-e2f6516d"))
+    win = data["log"][0][-1][2]  # 東1局: ["和了", deltas, [who, from, pao, "text", yaku…]]
+    win[4] = bad + win[4]
+    with pytest.raises(ServiceError) as caught, translation.override("ja"):
+        services.log_read(json.dumps(data, ensure_ascii=False))
+    message = caught.value.errors["log"][0]
+    assert "東1局" in message and f"U+{ord(bad):04X}" in message
+    assert not OnlineLog.objects.exists() and not Game.objects.exists()

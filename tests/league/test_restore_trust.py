@@ -213,3 +213,71 @@ def test_restore_moves_sequences_only_forward_and_only_those_it_wrote(saved, tmp
     assert sequence(Member) >= biggest
     new = Member.objects.create(club=Club.objects.get(slug="mame"), name="新人")
     assert new.pk > biggest
+
+
+def _adjustment_with_yen(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    adjustment = next(
+        o for o in data["objects"] if o["model"] == "league.adjustment" and o["fields"]["yen"]
+    )
+    entry = next(
+        o
+        for o in data["objects"]
+        if o["model"] == "league.ledgerentry" and o["pk"] == adjustment["fields"]["entry"]
+    )
+    return adjustment, entry
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda adj, entry: entry["fields"].update(amount=entry["fields"]["amount"] + 100),
+        lambda adj, entry: adj["fields"].update(yen=adj["fields"]["yen"] - 1000),
+        lambda adj, entry: entry["fields"].update(payee=entry["fields"]["borrower"], borrower=None),
+        lambda adj, entry: adj["fields"].update(entry=None),
+    ],
+    ids=["entry-amount", "adjustment-yen", "the-other-way", "no-entry"],
+)
+def test_an_adjustment_whose_yen_disagrees_with_its_ledger_is_refused(saved, tmp_path, tamper):
+    # Issue 39: restore accepted an adjustment whose yen disagreed with its ledger entry.
+    data = copy.deepcopy(saved)
+    adjustment, entry = _adjustment_with_yen(data)
+    tamper(adjustment, entry)
+    with pytest.raises(CommandError, match=r"league\.(adjustment|ledgerentry) #\d+") as caught:
+        restore(data, tmp_path)
+    assert "Nothing restored" in str(caught.value)
+    assert not Club.objects.filter(slug="mame").exists()
+
+
+def test_the_untampered_backup_with_its_adjustment_restores(saved, tmp_path):
+    restore(copy.deepcopy(saved), tmp_path)
+    assert Club.objects.filter(slug="mame").exists()
+
+
+def test_a_reversed_adjustment_restores_and_a_tampered_reversal_is_refused(
+    club, organiser, members, tmp_path
+):
+    from league.models import Adjustment
+    from league.teams import services as teams
+
+    build_club(club, organiser, members)
+    booked = Adjustment.objects.get(club=club, yen__isnull=False)
+    teams.adjustment_reverse(entry=booked, user=organiser, reason="取り消し")
+    data = backup("mame", tmp_path / "mame.json")
+    call_command("flush", interactive=False, verbosity=0)
+    tampered = copy.deepcopy(data)
+    reversal = next(
+        o
+        for o in tampered["objects"]
+        if o["model"] == "league.adjustment" and o["fields"]["kind"] == "reversal"
+    )
+    entry = next(
+        o
+        for o in tampered["objects"]
+        if o["model"] == "league.ledgerentry" and o["pk"] == reversal["fields"]["entry"]
+    )
+    entry["fields"]["amount"] += 100
+    with pytest.raises(CommandError, match=r"league\.adjustment #\d+.*reversal|amount"):
+        restore(tampered, tmp_path)
+    assert not Club.objects.filter(slug="mame").exists()
+    restore(data, tmp_path)
+    assert Adjustment.objects.filter(club__slug="mame", kind="reversal").count() == 1

@@ -186,6 +186,7 @@ def check_backup(data: dict[str, Any], mapped: set[str] = frozenset()) -> None: 
                         f"#{ref!r}, which is not in the backup. Nothing restored."
                     )
     _check_json_references(data["objects"], ids)
+    _check_money(data["objects"])
     for name in sorted(users - used):
         raise CommandError(f"The backup lists the user {name!r}, whom no row of the club names.")
     existing = set(
@@ -201,6 +202,67 @@ def check_backup(data: dict[str, Any], mapped: set[str] = frozenset()) -> None: 
             f"person). Nothing restored."
         )
     _check_twins(users, user_model)
+
+
+def _check_money(objects: list[dict[str, Any]]) -> None:
+    """Every money row agrees with its ledger entry, as the app writes them (league.teams'
+    adjustment_book and adjustment_reverse): a member's adjustment with yen has an entry of kind
+    adjustment for that many yen, owed by the member for a penalty (yen below 0) or owed to them
+    (above); its reversal has an entry of kind reversal of the same parties and amount that
+    reverses the original's; an adjustment without yen, or a team's, has none; and every entry
+    of kind adjustment or reversal of an adjustment belongs to exactly one adjustment. Else the
+    file is refused, naming the row (issue 39: an adjustment whose yen disagreed with its entry
+    was restored as it was)."""
+    entries = {o["pk"]: o["fields"] for o in objects if o["model"] == "league.ledgerentry"}
+    adjustments = {o["pk"]: o for o in objects if o["model"] == "league.adjustment"}
+    claimed: set[Any] = set()
+    for obj in adjustments.values():
+        f = obj["fields"]
+        yen, member, entry_id = f.get("yen"), f.get("member"), f.get("entry")
+        problem = ""
+        if not yen or member is None:
+            if entry_id is not None:
+                problem = "has a ledger entry but no yen of a member's"
+        elif entry_id not in entries:
+            problem = f"has {yen:,} yen but no ledger entry"
+        else:
+            e = entries[entry_id]
+            if f.get("kind") == "reversal":
+                original = adjustments.get(f.get("reverses"), {}).get("fields", {})
+                first = entries.get(original.get("entry"), {})
+                want = {
+                    "kind": "reversal",
+                    "amount": abs(yen),
+                    "borrower": first.get("borrower"),
+                    "payee": first.get("payee"),
+                    "reverses": original.get("entry"),
+                }
+            else:
+                want = {
+                    "kind": "adjustment",
+                    "amount": abs(yen),
+                    "borrower": member if yen < 0 else None,
+                    "payee": member if yen > 0 else None,
+                }
+            wrong = [k for k, v in want.items() if e.get(k) != v]
+            if wrong:
+                problem = (
+                    f"has {yen:,} yen for member #{member}, and its ledger entry "
+                    f"#{entry_id} disagrees ({', '.join(wrong)})"
+                )
+            claimed.add(entry_id)
+        if problem:
+            raise CommandError(f"Row {_row(obj)}: the adjustment {problem}. Nothing restored.")
+    for pk, e in entries.items():
+        of_adjustment = e.get("kind") == "adjustment" or (
+            e.get("kind") == "reversal"
+            and entries.get(e.get("reverses"), {}).get("kind") == "adjustment"
+        )
+        if of_adjustment and pk not in claimed:
+            raise CommandError(
+                f"Row league.ledgerentry #{pk}: an adjustment's entry that no adjustment of the "
+                "backup books. Nothing restored."
+            )
 
 
 def _check_twins(users: set[str], user_model: Any) -> None:
