@@ -981,6 +981,17 @@ def _settled_chunks(
                 problems.extend(settled)
                 continue
             games.append(replace(settled, index=position))
+        # A seated fixed-table final's games: said in the preview, as the confirm checks them
+        # (plan_apply), one query per chunk.
+        finals = services.final_tables_of(club=club, dates={g.data.date for g in games})
+        if finals:
+            kept = []
+            for planned in games:
+                if final := services.final_table_problems(finals, planned.data):
+                    problems += _error_problems(planned.source, ServiceError(final))
+                else:
+                    kept.append(planned)
+            games = kept
         yield _mark_duplicates(club, games, stored_before=stored_before), problems
 
 

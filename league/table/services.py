@@ -182,6 +182,12 @@ def table_start(
         raise ServiceError.one("rate", _("Choose one of the club's rates."))
     if not rules.rates:
         rate = ""
+    # On the dates of a seated fixed-table final, its players, said at the start rather than at
+    # the save (issue 39): the save checks the same (recording.check_final_table).
+    recording.check_final_table(
+        club=club,
+        data=GameInput(date=date, seats=[SeatInput(m, 0) for m in members]),
+    )
     hand_rules = hand_rules_for(version)
     try:
         with transaction.atomic():

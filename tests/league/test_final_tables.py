@@ -296,11 +296,38 @@ def test_an_import_with_a_non_finalist_at_the_final_is_refused_at_its_cell(cup):
     wrong = (("P0", 40100), ("P4", 30000), ("P1", 20000), ("P5", 9900))
     data = simple(*(sheet_game(*g, date=FINAL, table="") for g in (final_four, others, wrong)))
     plan = plan_of(club, data)
-    assert plan.ready, plan.problems
-    with pytest.raises(imports.ImportFailed) as e:
-        imports.plan_apply(plan=plan, user=organiser)
-    (problem,) = e.value.problems
+    # The preview says it (issue 39: it said nothing and only the confirm failed).
+    assert not plan.ready
+    (problem,) = plan.problems
     assert problem.row == 4 and "P5" in problem.message  # the third game's row, P5's cell
+    with pytest.raises(imports.ImportFailed):
+        imports.plan_apply(plan=plan, user=organiser)
     assert not Game.objects.filter(date=FINAL).exists()  # all or nothing
     data = simple(*(sheet_game(*g, date=FINAL, table="") for g in (final_four, others)))
     assert len(imports.plan_apply(plan=plan_of(club, data), user=organiser)) == 2
+
+
+def test_table_mode_refuses_the_wrong_four_at_the_start(cup):
+    # Issue 39: table mode's start did not check a seated final; the wrong four were refused
+    # only when the finished game was saved.
+    from league.models import TableGame
+    from league.table import services as table
+
+    club, organiser, _season, players, qual, _final = cup
+    services.stage_close(stage=qual, user=organiser)
+    p = {m.name: m for m in players}
+    wrong = [p["P0"], p["P4"], p["P1"], p["P5"]]
+    with pytest.raises(ServiceError) as caught:
+        table.table_start(
+            club=club, user=organiser, key=uuid.uuid4(), date=FINAL, members=wrong, rate=""
+        )
+    assert "P5" in caught.value.errors["member_3"][0]
+    assert not TableGame.objects.filter(club=club).exists()
+    right = [p["P0"], p["P4"], p["P1"], p["P2"]]
+    tg = table.table_start(
+        club=club, user=organiser, key=uuid.uuid4(), date=FINAL, members=right, rate=""
+    )
+    assert tg.pk is not None
+    # Four players none of whom is a finalist are not the final's: they start as usual.
+    others = [p["P3"], p["P5"], p["P6"], p["P7"]]
+    table.table_start(club=club, user=organiser, key=uuid.uuid4(), date=FINAL, members=others)
