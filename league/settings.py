@@ -39,9 +39,16 @@ INSTALLED_APPS: list[str] = [
     "django_tasks_db",
 ]
 
-# A game log longer than this many rows (one per player per game: 40,000 is 10,000 games) is made
-# by a worker rather than inside the request (league.excel.tasks).
-EXPORT_INLINE_ROWS: int = env_int("EXPORT_INLINE_ROWS", 40_000)
+# A game log longer than this many rows (one per player per game: 2,000 is 500 games) is made by
+# a worker rather than inside the request (league.excel.tasks): about 0.25 ms of CPU a row, so no
+# request spends much more than half a second on one (issue 39: 40,000 rows took 10.5 s).
+EXPORT_INLINE_ROWS: int = env_int("EXPORT_INLINE_ROWS", 2_000)
+# Work a club may have queued at once (issue 39): game logs being made (one per user at a time,
+# a repeat request is given the running one), imports waiting for a worker; and the bytes of
+# finished game logs it keeps (past it, its oldest files are removed when a new one starts).
+EXPORT_QUEUE_PER_CLUB: int = env_int("EXPORT_QUEUE_PER_CLUB", 3)
+IMPORT_QUEUE_PER_CLUB: int = env_int("IMPORT_QUEUE_PER_CLUB", 3)
+EXPORT_CLUB_QUOTA_BYTES: int = env_int("EXPORT_CLUB_QUOTA_BYTES", 50 * 1024 * 1024)
 # Where a game log made by a worker is kept until it expires (league.excel.tasks): a private
 # directory that no URL serves; the download view sends the file to its maker alone. Every app
 # server and worker must see the same directory (or set STORAGES["exports"] to a shared storage).

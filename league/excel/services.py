@@ -5,10 +5,14 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from league.core.errors import ServiceError
+from league.core.locks import lock_club
 from league.models import Club
 from league.models.audit import User
 from league.models.imports import ImportUpload
@@ -23,7 +27,26 @@ def upload_keep(
     this club and removing every expired upload."""
     now = timezone.now()
     with transaction.atomic():
+        lock_club(club.pk)  # the counts below hold until the new row is in
         ImportUpload.objects.filter(expires__lt=now).delete()
+        busy = _busy_uploads(club, now)
+        if busy.filter(user=user).exists():
+            raise ServiceError.one(
+                "workbook",
+                _(
+                    "Your earlier workbook is still being imported or checked. Wait until it is "
+                    "done, then upload the next one."
+                ),
+            )
+        if busy.count() >= settings.IMPORT_QUEUE_PER_CLUB:
+            raise ServiceError.one(
+                "workbook",
+                _(
+                    "%(n)s workbooks of the club are being checked or imported. Try again in a "
+                    "few minutes."
+                )
+                % {"n": settings.IMPORT_QUEUE_PER_CLUB},
+            )
         ImportUpload.objects.filter(club=club, user=user).delete()
         return ImportUpload.objects.create(
             club=club,
@@ -35,6 +58,16 @@ def upload_keep(
             created=now,
             expires=now + KEEP,
         )
+
+
+def _busy_uploads(club: Club, now: Any) -> Any:
+    """The club's uploads a worker has still to finish (issue 39: bounded queues): a preview
+    being made, or a confirmed import queued or running; one whose worker stopped
+    (STALLED_AFTER without a word) no longer counts."""
+    fresh = now - ImportUpload.STALLED_AFTER
+    previewing = Q(status=ImportUpload.WAITING, preview=b"") & ~Q(outcome__has_key="preview_error")
+    confirmed = Q(status__in=[ImportUpload.QUEUED, ImportUpload.RUNNING])
+    return ImportUpload.objects.filter(previewing | confirmed, club=club, touched__gte=fresh)
 
 
 def upload_claim(*, upload: ImportUpload) -> bool:

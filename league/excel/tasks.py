@@ -20,10 +20,12 @@ from typing import Any
 from django.conf import settings
 from django.core.files import File
 from django.core.files.storage import Storage, storages
-from django.db import transaction
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from league.core.actions import action
+from league.core.errors import NON_FIELD, ServiceError
+from league.core.locks import lock_club
 from league.core.tasks import collector_paused, default_task_backend, enqueue_on_commit, task
 from league.excel import exports, imports
 from league.excel import services as excel_services
@@ -96,6 +98,7 @@ def export_game_log(export_id: int) -> int:
     written = ExportFile.objects.filter(pk=export_id).update(
         status=ExportFile.DONE,
         file_name=name,
+        size=export_storage().size(name),
         rows_done=export.rows_total,
         finished=now,
         touched=now,
@@ -126,12 +129,71 @@ def clear_expired_exports() -> int:
     return _clear_expired()
 
 
+BUSY = (ExportFile.QUEUED, ExportFile.RUNNING)
+
+
+@dataclasses.dataclass(frozen=True)
+class Started:
+    """What export_start did: `export` is the new file, or the user's own one being made
+    already (`repeat`: a file of the same period; else a file of another period, which must
+    finish first: one game log a user at a time)."""
+
+    export: ExportFile
+    repeat: bool = False
+    other: bool = False
+
+
+def _busy(rows: Any) -> Any:
+    """Files being made (a stalled one, whose worker stopped, no longer counts)."""
+    stalled = timezone.now() - ExportFile.STALLED_AFTER
+    return rows.filter(status__in=BUSY).exclude(status=ExportFile.RUNNING, touched__lt=stalled)
+
+
+def _make_room(club: Club) -> None:
+    """Keep the club's finished files within settings.EXPORT_CLUB_QUOTA_BYTES: its oldest
+    files are removed (file first, then row) until the rest fit. They can be made again."""
+    quota = settings.EXPORT_CLUB_QUOTA_BYTES
+    done = ExportFile.objects.filter(club=club, status=ExportFile.DONE).order_by("-finished", "-pk")
+    kept = 0
+    removed: list[ExportFile] = []
+    for export in done.only("pk", "size", "file_name"):
+        kept += export.size
+        if kept > quota:
+            removed.append(export)
+    for export in removed:
+        if export.file_name:
+            export_storage().delete(export.file_name)
+    ExportFile.objects.filter(pk__in=[e.pk for e in removed]).delete()
+
+
 def export_start(
     *, club: Club, user: Any, params: dict[str, Any], name: str, fallback: str
-) -> ExportFile:
-    """An ExportFile for the game log of `params`' period, queued for a worker on commit."""
+) -> Started:
+    """An ExportFile for the game log of `params`' period, queued for a worker on commit.
+
+    Bounded (issue 39): a user has one game log being made at a time (asking again for the same
+    period is given the one being made; another period waits for it); a club has at most
+    settings.EXPORT_QUEUE_PER_CLUB being made (else a ServiceError); its finished files stay
+    within its quota (_make_room)."""
     _clear_expired()
-    with transaction.atomic():
+    with action():
+        lock_club(club.pk)  # the counts below hold until the new row is in
+        own = list(_busy(ExportFile.objects.filter(club=club, user=user, kind="game-log")))
+        for export in own:
+            if export.params == params:
+                return Started(export, repeat=True)
+        if own:
+            return Started(own[0], other=True)
+        if _busy(ExportFile.objects.filter(club=club)).count() >= settings.EXPORT_QUEUE_PER_CLUB:
+            raise ServiceError.one(
+                NON_FIELD,
+                _(
+                    "%(n)s game logs of the club are being made. Try again in a few minutes, "
+                    "when one of them is ready."
+                )
+                % {"n": settings.EXPORT_QUEUE_PER_CLUB},
+            )
+        _make_room(club)
         export = ExportFile.objects.create(
             club=club,
             user=user,
@@ -143,7 +205,7 @@ def export_start(
             expires=timezone.now() + EXPORT_KEEP,
         )
         enqueue_on_commit(export_game_log, export.pk)
-    return export
+    return Started(export)
 
 
 # --- imports ---------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.contrib import messages
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
@@ -35,6 +36,7 @@ from league.standings.filters import StandingsFilter
 from league.standings.tables import Shown, hand_columns, wants_hands, with_adjust
 from league.teams import selectors as team_selectors
 from league.teams.selectors import with_teams
+from league.web import show_errors
 
 GAME_LOG_FILTERS = ["start", "end", "season", "rate"]
 
@@ -163,14 +165,25 @@ def export_game_log_start(request: HttpRequest, slug: str) -> HttpResponse:
     if isinstance(period, HttpResponse):
         return period
     args, _versions, name, fallback = period
-    export = export_tasks.export_start(
-        club=club,
-        user=request.user,
-        params={**_params(args), "language": get_language()},
-        name=name,
-        fallback=fallback,
-    )
-    return redirect("export_status", club.slug, export.pk)
+    try:
+        started = export_tasks.export_start(
+            club=club,
+            user=request.user,
+            params={**_params(args), "language": get_language()},
+            name=name,
+            fallback=fallback,
+        )
+    except ServiceError as e:
+        show_errors(request, e)
+        return redirect(f"{reverse('export_game_log', args=[club.slug])}?{request.GET.urlencode()}")
+    if started.other:
+        messages.info(
+            request,
+            _(
+                "Your game log below is still being made: one at a time. Ask again when it is ready."
+            ),
+        )
+    return redirect("export_status", club.slug, started.export.pk)
 
 
 def _own_export(request: HttpRequest, club: Club, export_id: int) -> ExportFile:

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from league.access import club_for
 from league.club.forms_manage import kana_clean
+from league.core.errors import ServiceError
 from league.excel import imports
 from league.excel import services as excel_services
 from league.excel import tasks as import_tasks
@@ -30,6 +31,7 @@ from league.excel.progress import progress_of
 from league.excel.selectors import upload_latest, upload_waiting
 from league.models import Club, ImportUpload, Member
 from league.recording.forms import MemberDirectory
+from league.web import add_errors
 
 NEW = "new"
 SHOWN_GAMES = imports.SHOWN  # a page of tens of thousands of games helps nobody; all are checked
@@ -139,15 +141,19 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
         parsed = form.cleaned_data["workbook"]
         # Settled once, by a worker (thousands of games take longer than a request should): the
         # preview page shows its progress, then what was kept, however often it is seen.
-        import_tasks.import_preview_start(
-            club=club,
-            user=request.user,
-            filename=request.FILES["workbook"].name or "",
-            parsed=imports.parsed_dump(parsed),
-            games=len(parsed.games),
-            language=translation.get_language(),
-        )
-        return redirect("import_preview", club.slug)
+        try:
+            import_tasks.import_preview_start(
+                club=club,
+                user=request.user,
+                filename=request.FILES["workbook"].name or "",
+                parsed=imports.parsed_dump(parsed),
+                games=len(parsed.games),
+                language=translation.get_language(),
+            )
+        except ServiceError as e:  # too much of the club's work queued already
+            add_errors(form, e)
+        else:
+            return redirect("import_preview", club.slug)
     return render(
         request,
         "league/excel/import_upload.html",

@@ -35,6 +35,7 @@ class ExportFile(models.Model):
     # finished before the change (until it expires).
     file_name = models.CharField(max_length=200, blank=True, default="", editable=False)
     data = models.BinaryField(null=True, editable=False)
+    size = models.PositiveBigIntegerField(default=0)  # the finished file's bytes (the quota's)
     created = models.DateTimeField(default=timezone.now)
     finished = models.DateTimeField(null=True)
     expires = models.DateTimeField()

@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 from openpyxl import load_workbook
 
+from league.core.errors import NON_FIELD, ServiceError
 from league.excel import tasks as export_tasks
 from league.models import ExportFile
 from tests.conftest import make_user
@@ -83,10 +84,13 @@ def test_a_file_is_its_makers_alone(
     assert client.get(url("export_status", club, export.pk)).status_code == 404
 
 
-def test_a_queued_or_running_file_says_how_far_it_has_got(member_client, club, history, settings):
+def test_a_queued_or_running_file_says_how_far_it_has_got(
+    member_client, member_user, club, history, settings
+):
     settings.EXPORT_INLINE_ROWS = 4
-    member_client.post(url("export_game_log_start", club))  # on_commit never runs: still queued
-    export = ExportFile.objects.get()
+    # A file waiting for a worker (export_start's action would run the task on its commit).
+    export = _busy(club, member_user)
+    ExportFile.objects.update(rows_total=24)
     assert export.status == ExportFile.QUEUED
     page = member_client.get(url("export_status", club, export.pk)).content.decode()
     assert 'http-equiv="refresh"' in page
@@ -102,7 +106,7 @@ def test_a_worker_stopped_mid_way_is_said_and_offers_a_new_try(
 ):
     export = export_tasks.export_start(
         club=club, user=member_user, params={}, name="x.xlsx", fallback="x.xlsx"
-    )
+    ).export
     ExportFile.objects.filter(pk=export.pk).update(
         status=ExportFile.RUNNING,
         touched=timezone.now() - ExportFile.STALLED_AFTER - datetime.timedelta(seconds=1),
@@ -163,3 +167,80 @@ def test_a_short_game_log_is_still_sent_at_once(member_client, club, history):
         == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     )
     assert not ExportFile.objects.exists()
+
+
+# --- bounded: one file a user at a time, a few a club, a quota of kept bytes (issue 39) ---------
+
+
+def _busy(club, user, **params):
+    return ExportFile.objects.create(
+        club=club,
+        user=user,
+        kind="game-log",
+        params=params,
+        name="x.xlsx",
+        fallback="x.xlsx",
+        status=ExportFile.QUEUED,
+        expires=timezone.now() + datetime.timedelta(days=7),
+    )
+
+
+def test_a_repeat_request_is_given_the_file_being_made(member_client, member_user, club, history):
+    # Issue 39: a plain member queued 30 game logs in a row.
+    busy = _busy(club, member_user, start=None, end=None, rate=None, language="ja")
+    started = export_tasks.export_start(
+        club=club, user=member_user, params=dict(busy.params), name="y", fallback="y"
+    )
+    assert started.export == busy and started.repeat
+    # Another period waits for it: the same file is shown, nothing queued.
+    other = export_tasks.export_start(
+        club=club, user=member_user, params={"start": "2026-01-01"}, name="y", fallback="y"
+    )
+    assert other.export == busy and other.other
+    assert ExportFile.objects.count() == 1
+    # Through the page: thirty posts make no new file, and say why.
+    for _ in range(30):
+        response = member_client.post(url("export_game_log_start", club) + "?start=2026-01-01")
+        assert response.status_code == 302
+    assert ExportFile.objects.count() == 1
+    page = member_client.get(response.url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "一度に1つ" in page
+
+
+def test_a_club_has_a_few_files_being_made_at_once(club, history, settings):
+    settings.EXPORT_QUEUE_PER_CLUB = 2
+    users = [make_user(f"u{i}", club) for i in range(3)]
+    _busy(club, users[0])
+    _busy(club, users[1])
+    with pytest.raises(ServiceError) as caught:
+        export_tasks.export_start(club=club, user=users[2], params={}, name="z", fallback="z")
+    assert "2" in caught.value.errors[NON_FIELD][0]
+    # A stalled one (its worker stopped) no longer counts.
+    ExportFile.objects.filter(user=users[0]).update(
+        status=ExportFile.RUNNING,
+        touched=timezone.now() - ExportFile.STALLED_AFTER - datetime.timedelta(seconds=1),
+    )
+    assert export_tasks.export_start(club=club, user=users[2], params={}, name="z", fallback="z")
+
+
+def test_finished_files_stay_within_the_clubs_quota(
+    club, history, settings, django_capture_on_commit_callbacks
+):
+    users = [make_user(f"q{i}", club) for i in range(3)]
+    made = []
+    for user in users:
+        with django_capture_on_commit_callbacks(execute=True):
+            made.append(
+                export_tasks.export_start(club=club, user=user, params={}, name="q", fallback="q")
+            )
+    files = ExportFile.objects.filter(club=club).order_by("pk")
+    sizes = [f.size for f in files]
+    assert all(s > 0 for s in sizes)
+    # A quota for two of them: the next start removes the oldest, file and row.
+    settings.EXPORT_CLUB_QUOTA_BYTES = sizes[1] + sizes[2]
+    oldest = files[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        export_tasks.export_start(club=club, user=users[0], params={"x": 1}, name="q", fallback="q")
+    assert not ExportFile.objects.filter(pk=oldest.pk).exists()
+    assert not export_tasks.export_storage().exists(oldest.file_name)
+    assert ExportFile.objects.filter(club=club).count() == 3

@@ -4,13 +4,17 @@ read it while the import's transaction is open (PostgreSQL), and read by import/
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.db import connection, transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from league.excel import imports
 from league.excel.progress import ProgressWriter
 from league.models import Game, ImportUpload
+from tests.conftest import make_user
 from tests.league.test_imports import STANDARD, game, simple, upload
 
 
@@ -181,3 +185,40 @@ def test_a_preview_the_worker_could_not_make_sends_back_to_upload(
     assert response.status_code == 302 and response.url == reverse(
         "import_upload", args=[club.slug]
     )
+
+
+# --- bounded: one upload an organiser at a time, a few a club (issue 39) -------------------------
+
+
+def _waiting_preview(club, user) -> ImportUpload:
+    """An upload whose preview a worker is still making (preview empty, touched now)."""
+    return ImportUpload.objects.create(
+        club=club,
+        user=user,
+        filename="a.xlsx",
+        parsed=b"",
+        expires=timezone.now() + datetime.timedelta(hours=1),
+    )
+
+
+def test_an_organiser_uploads_again_only_when_the_last_is_done(
+    club, members, organiser, organiser_client
+):
+    earlier = _waiting_preview(club, organiser)
+    response = upload(organiser_client, club, simple(game(*STANDARD)))
+    assert response.status_code == 200
+    assert "workbook" in response.context["form"].errors
+    assert list(ImportUpload.objects.all()) == [earlier]  # kept: its worker still needs it
+    # Once its worker has said nothing for STALLED_AFTER, it no longer holds the next one up.
+    ImportUpload.objects.update(touched=timezone.now() - ImportUpload.STALLED_AFTER * 2)
+    assert upload(organiser_client, club, simple(game(*STANDARD))).status_code == 302
+
+
+def test_a_club_has_a_few_workbooks_in_the_queue(club, members, organiser_client, settings):
+    settings.IMPORT_QUEUE_PER_CLUB = 2
+    for name in ("o1", "o2"):
+        _waiting_preview(club, make_user(name, club, "organiser"))
+    response = upload(organiser_client, club, simple(game(*STANDARD)))
+    assert response.status_code == 200
+    assert "2" in response.context["form"].errors["workbook"][0]
+    assert ImportUpload.objects.count() == 2

@@ -155,7 +155,7 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
     invitation, _secret = invitations.invitation_create(club=club, user=organiser)
     export = export_tasks.export_start(
         club=club, user=organiser, params={}, name="log.xlsx", fallback="log.xlsx"
-    )
+    ).export
     # A table game (league.table) with a hand recorded.
     table = table_services.table_start(
         club=club, user=organiser, key=uuid.uuid4(), date=DATE, members=players, rate="0.3"

@@ -20,7 +20,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 SETUP = """
 import datetime, json
-from django.db import transaction
 from league.excel import tasks
 from league.models import Club, Member, RulesVersion
 from league.recording import services
@@ -38,8 +37,8 @@ for day in range(30):
         seats = people[g:g + 4]
         services.game_record(club=club, user=None, data=GameInput(date=date,
             seats=[SeatInput(m, p) for m, p in zip(seats, (45000, 30000, 20000, 5000))]))
-with transaction.atomic():
-    export = tasks.export_start(club=club, user=user, params={}, name="log.xlsx", fallback="log.xlsx")
+export = tasks.export_start(
+    club=club, user=user, params={}, name="log.xlsx", fallback="log.xlsx").export
 print(json.dumps({"export": export.pk}))
 """
 
