@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/pages_bench.py [--sizes 1000,10000,100000] [--db sqlite|postgres|both]
     .venv/bin/python benchmarks/pages_bench.py --short          # CI: 300 and 3,000 games, SQLite
+    .venv/bin/python benchmarks/pages_bench.py --sizes 10000 --unpaid  # every day left open
     .venv/bin/python benchmarks/pages_bench.py --clubs 200 --total 500000 --games 10000   # PostgreSQL
 
 Sizes: one club's history grows backwards in time (16 games every other day, 40 members), so that
@@ -265,6 +266,8 @@ def add_payments(club, members) -> None:
 
     from league.models import Day, LedgerEntry, Result
 
+    if os.environ.get("PAGES_BENCH_UNPAID"):  # --unpaid: a club that settles outside the app
+        return
     with transaction.atomic():
         paid = set(LedgerEntry.objects.filter(club=club).values_list("day_id", flat=True))
         days = list(
@@ -628,8 +631,15 @@ def main() -> None:
     parser.add_argument("--clubs", type=int, default=0, help="many clubs on PostgreSQL")
     parser.add_argument("--total", type=int, default=500_000, help="games of all --clubs")
     parser.add_argument("--games", type=int, default=10_000, help="the measured club's, --clubs")
+    parser.add_argument(
+        "--unpaid",
+        action="store_true",
+        help="no day paid: every day of the history open (the debts page's worst case)",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.unpaid:
+        os.environ["PAGES_BENCH_UNPAID"] = "1"  # read by add_payments, in the child too
     if args.short:
         args.sizes, args.runs, args.db = "300,3000", 3, "sqlite"
     if args.clubs:

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
 
 from league.models import (
     BookLine,
@@ -261,25 +262,49 @@ class Standing:
 
 @dataclass(frozen=True)
 class Books:
-    """The debts page: open days with their transfers, open debts, each member's standing."""
+    """The debts page: the newest open days with their transfers (OPEN_DAYS_SHOWN; the count and
+    total of them all), open debts, each member's standing."""
 
-    open_days: list[OpenDayTransfers]  # newest first
+    open_days: list[OpenDayTransfers]  # newest first, at most OPEN_DAYS_SHOWN
     debts: list[DebtAccount]
     standing: list[Standing]
+    open_day_count: int = 0  # every open day, shown or not
+    open_transfers_total: int = 0  # yen of every open day's transfers
 
     @property
-    def open_transfers_total(self) -> int:
-        return sum(t.yen for d in self.open_days for t in d.transfers)
+    def open_days_hidden(self) -> int:
+        return self.open_day_count - len(self.open_days)
 
     @property
     def debts_total(self) -> int:
         return sum(d.remaining for d in self.debts)
 
 
+# Open days whose transfers the debts page lists; the rest are counted and summed (issue 39: a
+# club that settles outside the app leaves every day open, and the page listed thousands).
+OPEN_DAYS_SHOWN = 10
+
+
 def club_books(*, club: Club) -> Books:
-    """Four queries over the open rows only, whatever the club's history."""
+    """Six queries, and what Python reads is bounded by the members and OPEN_DAYS_SHOWN days,
+    whatever the club's history or how many days are open: the newest open days' transfers,
+    the count and sum of all open transfers, the open debts, and each member's standing
+    summed in SQL."""
+    open_transfers = OpenTransfer.objects.filter(club=club)
+    summary = open_transfers.aggregate(
+        days=Count("day", distinct=True), yen=Coalesce(Sum("yen"), 0)
+    )
+    newest = (
+        list(
+            open_transfers.order_by("-date")
+            .values_list("day_id", flat=True)
+            .distinct()[:OPEN_DAYS_SHOWN]
+        )
+        if summary["days"]
+        else []
+    )
     transfers = (
-        OpenTransfer.objects.filter(club=club)
+        open_transfers.filter(day_id__in=newest)
         .select_related("day", "payer", "payee")
         .order_by("-date", "position")
     )
@@ -287,14 +312,19 @@ def club_books(*, club: Club) -> Books:
     for t in transfers:
         by_day.setdefault(t.day_id, OpenDayTransfers(t.day, [])).transfers.append(t)
     debts = open_debts(club=club)
-    days: dict[int, int] = defaultdict(int)
-    # The club's own rows (member None) are left out here, not in SQL: `member IS NOT NULL`
-    # would lead SQLite to the index of every row (dayaccount_club) instead of the open ones.
-    for member_id, yen in DayAccount.objects.filter(OPEN, club=club).values_list(
-        "member_id", "outstanding"
-    ):
-        if member_id is not None:
-            days[member_id] += yen
+    # Each member's open days summed in SQL; the club's own rows (member None) are left out in
+    # Python: `member IS NOT NULL` would lead SQLite to the index of every row.
+    days: dict[int, int] = {}
+    summed = (
+        DayAccount.objects.filter(OPEN, club=club)
+        .order_by()
+        .values("member_id")
+        .annotate(yen=Sum("outstanding"))
+        .values_list("member_id", "yen")
+    )
+    for member_id, yen in summed:
+        if member_id is not None and yen:
+            days[member_id] = yen
     owed: dict[int, int] = defaultdict(int)
     for d in debts:
         if d.debtor_id is not None:  # None: the club owes a season bonus
@@ -304,7 +334,13 @@ def club_books(*, club: Club) -> Books:
     ids = set(days) | set(owed)
     members = Member.objects.filter(pk__in=ids).order_by("kana", "name")
     standing = [Standing(m, days.get(m.pk, 0), owed.get(m.pk, 0)) for m in members]
-    return Books(list(by_day.values()), debts, standing)
+    return Books(
+        list(by_day.values()),
+        debts,
+        standing,
+        open_day_count=summary["days"],
+        open_transfers_total=summary["yen"],
+    )
 
 
 @dataclass(frozen=True)

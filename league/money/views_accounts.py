@@ -224,6 +224,7 @@ def debt_list(request: HttpRequest, slug: str) -> HttpResponse:
             "total": books.debts_total,
             "open_days": open_days,
             "open_total": books.open_transfers_total,
+            "open_days_hidden": books.open_days_hidden,
             "standing": standing,
         },
     )
