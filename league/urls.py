@@ -122,6 +122,11 @@ club_patterns: list[URLPattern | URLResolver] = [
         exports.export_statement,
         name="export_statement",
     ),
+    path(
+        "members/<int:member_id>/statement/export/start/",
+        exports.export_statement_start,
+        name="export_statement_start",
+    ),
     *accounts_urls.club_patterns,
 ]
 

@@ -23,6 +23,7 @@ from django.core.files.storage import Storage, storages
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from league.books import selectors as book_selectors
 from league.core.actions import action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import lock_club
@@ -30,7 +31,7 @@ from league.core.tasks import collector_paused, default_task_backend, enqueue_on
 from league.excel import exports, imports
 from league.excel import services as excel_services
 from league.excel.progress import ProgressWriter
-from league.models import Club, ExportFile, ImportUpload
+from league.models import BookLine, Club, ExportFile, ImportUpload, Member
 from league.standings import stats
 
 EXPORT_KEEP = datetime.timedelta(days=7)
@@ -53,6 +54,11 @@ def export_rows(*, club: Club, params: dict[str, Any]) -> int:
     return stats.counted_results(club=club, **_period(params)).count()
 
 
+def statement_lines(*, member_id: int) -> int:
+    """How many lines a member's statement has (one per line of the kept books)."""
+    return BookLine.objects.filter(member_id=member_id).count()
+
+
 def _counted(rows: Iterator[tuple[Any, ...]], export_id: int) -> Iterator[tuple[Any, ...]]:
     for done, row in enumerate(rows, start=1):
         yield row
@@ -71,7 +77,7 @@ def _write_file(export: ExportFile, workbook: Any) -> str:
     with tempfile.TemporaryFile() as file:
         workbook.save(file)
         file.seek(0)
-        return export_storage().save(f"game-log/{export.club_id}/{export.pk}.xlsx", File(file))
+        return export_storage().save(f"{export.kind}/{export.club_id}/{export.pk}.xlsx", File(file))
 
 
 @task()
@@ -94,8 +100,14 @@ def export_game_log(export_id: int) -> int:
     except Exception:
         ExportFile.objects.filter(pk=export_id).update(status=ExportFile.FAILED)
         raise
+    return _finished(export, name)
+
+
+def _finished(export: ExportFile, name: str) -> int:
+    """The file is in the storage: the row says so (unless it was cleared meanwhile, when the
+    file goes too), and its clearing is queued for when it expires."""
     now = timezone.now()
-    written = ExportFile.objects.filter(pk=export_id).update(
+    written = ExportFile.objects.filter(pk=export.pk).update(
         status=ExportFile.DONE,
         file_name=name,
         size=export_storage().size(name),
@@ -109,6 +121,34 @@ def export_game_log(export_id: int) -> int:
     elif default_task_backend.supports_defer:
         enqueue_on_commit(clear_expired_exports.using(run_after=now + EXPORT_KEEP))
     return export.rows_total
+
+
+@task()
+def export_statement(export_id: int) -> int:
+    """Make a member's statement (every line of the kept books) as a file; returns its lines."""
+    from league.money.views_accounts import describe_entry  # the page's own words for a line
+
+    export = ExportFile.objects.select_related("club").filter(pk=export_id).first()
+    if export is None or export.status == ExportFile.DONE:
+        return 0
+    ExportFile.objects.filter(pk=export_id).update(
+        status=ExportFile.RUNNING, rows_done=0, touched=timezone.now()
+    )
+    try:
+        member = Member.objects.get(pk=export.params["member"], club=export.club)
+        member.club = export.club
+        with translation.override(export.params.get("language") or settings.LANGUAGE_CODE):
+            workbook = exports.statement_workbook(
+                club=export.club,
+                statement=book_selectors.full_statement(member=member),  # type: ignore[arg-type]
+                describe=describe_entry,
+                today=timezone.localdate(),
+            )
+            name = _write_file(export, workbook)
+    except Exception:
+        ExportFile.objects.filter(pk=export_id).update(status=ExportFile.FAILED)
+        raise
+    return _finished(export, name)
 
 
 def _clear_expired() -> int:
@@ -167,7 +207,13 @@ def _make_room(club: Club) -> None:
 
 
 def export_start(
-    *, club: Club, user: Any, params: dict[str, Any], name: str, fallback: str
+    *,
+    club: Club,
+    user: Any,
+    params: dict[str, Any],
+    name: str,
+    fallback: str,
+    kind: str = "game-log",
 ) -> Started:
     """An ExportFile for the game log of `params`' period, queued for a worker on commit.
 
@@ -178,7 +224,7 @@ def export_start(
     _clear_expired()
     with action():
         lock_club(club.pk)  # the counts below hold until the new row is in
-        own = list(_busy(ExportFile.objects.filter(club=club, user=user, kind="game-log")))
+        own = list(_busy(ExportFile.objects.filter(club=club, user=user, kind=kind)))
         for export in own:
             if export.params == params:
                 return Started(export, repeat=True)
@@ -188,23 +234,27 @@ def export_start(
             raise ServiceError.one(
                 NON_FIELD,
                 _(
-                    "%(n)s game logs of the club are being made. Try again in a few minutes, "
-                    "when one of them is ready."
+                    "%(n)s files of the club are being made. Try again in a few minutes, when one "
+                    "of them is ready."
                 )
                 % {"n": settings.EXPORT_QUEUE_PER_CLUB},
             )
         _make_room(club)
+        if kind == "statement":
+            rows, make = statement_lines(member_id=params["member"]), export_statement
+        else:
+            rows, make = export_rows(club=club, params=params), export_game_log
         export = ExportFile.objects.create(
             club=club,
             user=user,
-            kind="game-log",
+            kind=kind,
             params=params,
             name=name,
             fallback=fallback,
-            rows_total=export_rows(club=club, params=params),
+            rows_total=rows,
             expires=timezone.now() + EXPORT_KEEP,
         )
-        enqueue_on_commit(export_game_log, export.pk)
+        enqueue_on_commit(make, export.pk)
     return Started(export)
 
 

@@ -244,3 +244,34 @@ def test_finished_files_stay_within_the_clubs_quota(
     assert not ExportFile.objects.filter(pk=oldest.pk).exists()
     assert not export_tasks.export_storage().exists(oldest.file_name)
     assert ExportFile.objects.filter(club=club).count() == 3
+
+
+def test_a_long_statement_is_made_in_the_background_and_equals_the_one_made_at_once(
+    member_client, club, players, settings
+):
+    # Issue 39: a member's statement as Excel took 11 s of a request at 100,000 games.
+    from league.models import Day
+    from tests.league.test_exports import settle_some
+
+    play_day(club, players)
+    settle_some(Day.objects.get(club=club, date=DATE))
+    member = players[0]
+    _response, direct = download(member_client, url("export_statement", club, member.pk))
+    settings.EXPORT_INLINE_LINES = 1
+    offer = member_client.get(url("export_statement", club, member.pk))
+    assert offer["Content-Type"].startswith("text/html")
+    start = url("export_statement_start", club, member.pk)
+    assert start in offer.content.decode()
+    started = member_client.post(start)
+    export = ExportFile.objects.get(kind="statement")
+    assert started.url == url("export_status", club, export.pk)
+    assert export.status == ExportFile.DONE and export.size > 0
+    status = member_client.get(started.url).content.decode()
+    assert url("member_statement", club, member.pk) in status  # back to the statement
+    file = member_client.get(url("export_download", club, export.pk))
+    background = load_workbook(io.BytesIO(b"".join(file.streaming_content)))
+    assert values(background.active) == values(direct.active)
+    # A second ask while it is being made is given the same file.
+    ExportFile.objects.update(status=ExportFile.QUEUED)
+    assert member_client.post(start).url == started.url
+    assert ExportFile.objects.count() == 1
