@@ -245,8 +245,12 @@ def latest_lines(*, member: Member, count: int) -> tuple[list[Line], bool]:
 
 @dataclass(frozen=True)
 class OpenDayTransfers:
-    day: Day
-    transfers: list[OpenTransfer]  # with payer and payee loaded (None: the club)
+    """One open day as the debts page lists it: its date, whether it was closed, and its
+    transfers as (payer's name, payee's name, yen), a name None for the club."""
+
+    date: datetime.date
+    closed_at: datetime.datetime | None
+    transfers: list[tuple[str | None, str | None, int]]
 
 
 @dataclass(frozen=True)
@@ -282,7 +286,7 @@ class Books:
 
 # Open days whose transfers the debts page lists; the rest are counted and summed (issue 39: a
 # club that settles outside the app leaves every day open, and the page listed thousands).
-OPEN_DAYS_SHOWN = 10
+OPEN_DAYS_SHOWN = 7
 
 
 def club_books(*, club: Club) -> Books:
@@ -303,14 +307,17 @@ def club_books(*, club: Club) -> Books:
         if summary["days"]
         else []
     )
+    # Plain values, not model instances: a day's transfers are one per member who played.
     transfers = (
         open_transfers.filter(day_id__in=newest)
-        .select_related("day", "payer", "payee")
         .order_by("-date", "position")
+        .values_list("day_id", "date", "day__closed_at", "payer__name", "payee__name", "yen")
     )
     by_day: dict[int, OpenDayTransfers] = {}
-    for t in transfers:
-        by_day.setdefault(t.day_id, OpenDayTransfers(t.day, [])).transfers.append(t)
+    for day_id, date, closed_at, payer, payee, yen in transfers:
+        by_day.setdefault(day_id, OpenDayTransfers(date, closed_at, [])).transfers.append(
+            (payer, payee, yen)
+        )
     debts = open_debts(club=club)
     # Each member's open days summed in SQL; the club's own rows (member None) are left out in
     # Python: `member IS NOT NULL` would lead SQLite to the index of every row.

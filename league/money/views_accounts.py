@@ -231,10 +231,7 @@ def debt_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _open_transfers(club: Club, day: book_selectors.OpenDayTransfers) -> list[tuple[str, str, int]]:
-    def name(member: Member | None) -> str:
-        return member.name if member is not None else club.name
-
-    return [(name(t.payer), name(t.payee), t.yen) for t in day.transfers]
+    return [(payer or club.name, payee or club.name, yen) for payer, payee, yen in day.transfers]
 
 
 @require_POST

@@ -422,7 +422,7 @@ def test_the_debts_page_lists_the_newest_open_days_and_sums_them_all(
         response = organiser_client.get(url, HTTP_ACCEPT_LANGUAGE="ja")
     shown = response.context["open_days"]
     assert len(shown) == OPEN_DAYS_SHOWN
-    assert [d.day.date for d, _t in shown] == [
+    assert [d.date for d, _t in shown] == [
         DATE - datetime.timedelta(days=i) for i in range(OPEN_DAYS_SHOWN)
     ]
     page = response.content.decode()

@@ -308,7 +308,8 @@ def _grow(club: Club, members: list[Member], user: object, days: int) -> None:
 
 
 MONEY_PAGES = {
-    "debt_list": (lambda club, m: ("debt_list", [club.slug]), 9),
+    # 11: the open days counted and summed, then the newest listed (issue 39)
+    "debt_list": (lambda club, m: ("debt_list", [club.slug]), 11),
     "member_statement": (
         lambda club, m: ("member_statement", [club.slug, m.pk]),
         13,
