@@ -18,6 +18,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from league.models import AuditLog, ChipEvent, Club, Day, Game, Hand, Result, TableGame
+from league.models.hands import recorder_annotations
 from league.standings import selectors as aggregate_selectors
 
 RECENT_GAMES = 10
@@ -248,16 +249,29 @@ class HandRow:
     deltas: list[int]
     scores: list[int]
     marks: list[str]  # 一発, 役満, 副露, 裏 n, 赤 n
+    recorder: str = ""  # who entered it: their member's name in the club, else their login's
 
 
 def game_hands(*, game: Game, names: list[str]) -> tuple[list[HandRow], str]:
-    """The hands of the game's current revision, in order, and its table game's key (one query;
-    a second only for a game with hands). `names` are the players in seat order. An online
-    game's hands come from its log: no key (it is corrected on the ordinary form, players only)."""
+    """The hands of the game's current revision, in order, each with who entered it, and its
+    table game's key (one query; a second only for a game with hands). `names` are the players
+    in seat order. An online game's hands come from its log: no key (it is corrected on the
+    ordinary form, players only) and nobody entered them by hand."""
     hands = list(
         Hand.objects.filter(table_game__game=game, live=True)
+        .annotate(**recorder_annotations())
         .order_by("index")
-        .values_list("index", "round", "honba", "event", "marks", "deltas", "scores")
+        .values_list(
+            "index",
+            "round",
+            "honba",
+            "event",
+            "marks",
+            "deltas",
+            "scores",
+            "recorder_member",
+            "recorder_username",
+        )
     )
     if not hands:
         return [], ""
@@ -275,8 +289,9 @@ def game_hands(*, game: Game, names: list[str]) -> tuple[list[HandRow], str]:
             deltas,
             scores,
             _hand_marks(event, marks, by_pk),
+            "" if online is not None else member or username or "",
         )
-        for index, round_, honba, event, marks, deltas, scores in hands
+        for index, round_, honba, event, marks, deltas, scores, member, username in hands
     ], str(key)
 
 

@@ -696,6 +696,17 @@
       var cell = document.createElement("td");
       cell.colSpan = n;
       cell.textContent = hand.event ? describe(hand.event) : "";
+      // Who entered it (the server's word), or that it still waits on this phone.
+      var known = server && server.hands[i] && server.hands[i].key === hand.key ? server.hands[i] : null;
+      var by = known && known.recorded_by ? L.entered_by.replace("%(name)s", known.recorded_by)
+        : !known && !edit && hand.key ? L.not_sent : "";
+      if (by) {
+        var who = document.createElement("span");
+        who.className = "hand-by" + (known ? "" : " waiting");
+        who.setAttribute(known ? "data-hand-recorder" : "data-hand-waiting", "");
+        who.textContent = " · " + by;
+        cell.appendChild(who);
+      }
       text.appendChild(cell);
       list.insertBefore(text, list.firstChild);
       list.insertBefore(tr, list.firstChild);
