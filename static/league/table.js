@@ -180,7 +180,7 @@
         var st = answer.body.state, theirs = st.hands[op.index];
         local.conflict = {
           index: op.index, round: theirs ? theirs.round : "", honba: theirs ? theirs.honba : 0,
-          theirs: theirs ? theirs.event : null,
+          theirs: theirs ? theirs.event : null, theirsBy: theirs ? theirs.recorded_by || "" : "",
           mine: local.queue.filter(function (q) { return q.op === "hand" && q.index >= op.index; })
             .map(function (q) { return { event: q.event, marks: q.marks }; })
         };
@@ -237,6 +237,7 @@
     if (!c) return;
     $("[data-conflict-text]", box).textContent = L.conflict.replace("%(hand)s", handName(c.round, c.honba));
     $("[data-conflict-theirs]", box).textContent = c.theirs ? describe(c.theirs) : "";
+    $("[data-conflict-by]", box).textContent = c.theirsBy ? " · " + L.entered_by.replace("%(name)s", c.theirsBy) : "";
     $("[data-conflict-mine]", box).textContent = c.mine.map(function (h) { return describe(h.event); }).join(" / ");
   }
 

@@ -243,6 +243,7 @@ def test_two_members_score_two_tables_one_offline_while_a_third_watches(
         expect(b.locator("[data-conflict]")).to_be_visible()
         expect(b.locator("[data-conflict-text]")).to_contain_text("東2局 1本場")
         expect(b.locator("[data-conflict-theirs]")).to_have_text("流局")
+        expect(b.locator("[data-conflict-by]")).to_have_text(f" · 入力：{names['B'][1]}")
         expect(b.locator("[data-conflict-mine]")).to_contain_text(f"{wb} ツモ")
         shot(b, "4-conflict")
         b.locator("[data-enter-mine]").click()  # confirmed (the dialog is accepted)
