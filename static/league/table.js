@@ -648,6 +648,7 @@
       r.classList.toggle("on", on);
       r.setAttribute("aria-pressed", on ? "true" : "false");
       r.disabled = !!st.ended;
+      r.hidden = !!st.ended;
     });
     var pending = local.queue.filter(function (op) { return op.op === "hand"; }).length;
     var sync = $("[data-sync]");
@@ -658,6 +659,8 @@
     drawConflict();
     $("[data-message]").textContent = message;
     $("[data-message]").hidden = !message;
+    // Once the game is over its end card is what counts: no hand buttons above it.
+    $(".results").hidden = !!st.ended;
     $$("[data-result]").forEach(function (b) {
       b.classList.toggle("on", form.result === b.dataset.result);
       b.setAttribute("aria-pressed", form.result === b.dataset.result ? "true" : "false");
