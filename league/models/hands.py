@@ -14,12 +14,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from league.models.clubs import Club
 from league.models.games import Game
-from league.models.members import Member
+from league.models.members import Member, club_member_name
 from league.models.rules import RulesVersion
 
 
@@ -95,13 +95,8 @@ def recorder_annotations() -> dict[str, Any]:
     """Annotations for a `Hand` queryset naming who entered each hand, read in the same query:
     `recorder_member`, the name of the table's club's member whose login it is (None if the
     login is linked to none), and `recorder_username`. `recorder_name` gives what is shown."""
-    member = Member.objects.filter(
-        club_id=OuterRef("table_game__club_id"),
-        user_id=OuterRef("recorded_by_id"),
-        merged_into=None,
-    ).order_by("pk")
     return {
-        "recorder_member": Subquery(member.values("name")[:1]),
+        "recorder_member": club_member_name(user="recorded_by_id", club="table_game__club_id"),
         "recorder_username": F("recorded_by__username"),
     }
 

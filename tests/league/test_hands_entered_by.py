@@ -122,6 +122,11 @@ def test_the_game_page_says_who_entered_each_hand(
     html = page.content.decode()
     said = re.findall(r"data-hand-recorder>· ([^<]*)</span>", html)
     assert said == ["入力：青木", "入力：organiser"] * 2 + ["入力：青木"]
+    # Who saved the game, on its 記録 line and in its history, is named the same way.
+    assert re.search(r"<dd>青木 · \d{4}/\d{2}/\d{2} \d{2}:\d{2}</dd>", html)
+    history = html[html.index('class="history"') :]
+    assert "seated" not in history  # the login's name is not shown for a member
+    assert history.count('<span class="muted">青木 · ') >= 2  # saved; linked to its table
     # A member may read the game page too (not only organisers).
     assert "入力：青木" in login(seated).get(url).content.decode()
 
