@@ -99,7 +99,7 @@ def follows(watcher: Page, scorer: Page) -> None:
 
 
 def test_two_members_score_two_tables_one_offline_while_a_third_watches(
-    phone, live_server, browser: Browser, screenshot
+    phone, live_server, browser: Browser
 ):
     base = live_server.url
     club = make_club("mame", "mame-no-kai", "マメの会")

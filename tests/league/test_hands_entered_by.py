@@ -91,13 +91,16 @@ def test_a_login_linked_to_a_member_of_another_club_shows_its_username(
 def test_the_tables_json_reads_the_recorders_with_the_hands(
     club, members, tg, organiser, seated, django_assert_num_queries
 ):
-    """The recorders come in the hands' query: one hand or five, the same number of queries."""
+    """The recorders come in the hands' query: one hand or four, by one recorder or two, the
+    same number of queries."""
     client = login(seated)
     url = f"/api/clubs/{club.slug}/tables/{tg.key}"
     record(tg, [seated], game_hands(members)[:1])
     client.get(url)  # warm the session
     with CaptureQueriesContext(connection) as one:
         client.get(url)
+    # session + user, club + membership, the table game, its live hands with their recorders.
+    assert len(one) == 6
     tg2 = services.table_start(
         club=club, user=organiser, key=uuid.uuid4(), date=DATE, members=members[:4], rate="0.3"
     )
