@@ -94,7 +94,7 @@ def follows(watcher: Page, scorer: Page) -> None:
     expected = points(scorer)
     for i, value in enumerate(expected):
         expect(watcher.locator(f"[data-seat='{i}'] [data-points]")).to_have_text(
-            value, timeout=4_000
+            value, timeout=5_000
         )
 
 
@@ -194,7 +194,7 @@ def test_two_members_score_two_tables_one_offline_while_a_third_watches(
         record(b)
         synced(b)
         expect(b.locator("[data-round]")).to_have_text("東2")
-        expect(c.locator("[data-round]")).to_have_text("東2", timeout=4_000)  # c follows
+        expect(c.locator("[data-round]")).to_have_text("東2", timeout=5_000)  # c follows
         ctx_b.set_offline(True)
         # 東2 1本場: 西 tsumo 2 han 30 fu.
         b.locator("[data-result='tsumo']").click()
