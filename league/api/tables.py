@@ -85,6 +85,11 @@ class HandOut(Schema):
     dealer: int = Field(description="The dealer's seat.")
     deltas: list[int]
     scores: list[int]
+    recorded_by: str = Field(
+        "",
+        description="Who entered the hand: the name of their member in the club, else their "
+        "login's name; empty when unknown.",
+    )
 
 
 class TableOut(Schema):

@@ -14,12 +14,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from league.models.clubs import Club
 from league.models.games import Game
-from league.models.members import Member
+from league.models.members import Member, club_member_name
 from league.models.rules import RulesVersion
 
 
@@ -89,6 +89,22 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_game_id} #{self.index} {self.round}"
+
+
+def recorder_annotations() -> dict[str, Any]:
+    """Annotations for a `Hand` queryset naming who entered each hand, read in the same query:
+    `recorder_member`, the name of the table's club's member whose login it is (None if the
+    login is linked to none), and `recorder_username`. `recorder_name` gives what is shown."""
+    return {
+        "recorder_member": club_member_name(user="recorded_by_id", club="table_game__club_id"),
+        "recorder_username": F("recorded_by__username"),
+    }
+
+
+def recorder_name(hand: Any) -> str:
+    """Who entered a hand as people see it: their member's name in the club, else their login's
+    name ("" when unknown). `hand` was read with recorder_annotations()."""
+    return getattr(hand, "recorder_member", None) or getattr(hand, "recorder_username", None) or ""
 
 
 class HandStat(models.Model):

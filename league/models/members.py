@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, models
+from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -105,3 +106,14 @@ def lock_live_members(ids: Iterable[int | None], *, shared: bool = False) -> Non
 
 
 MERGED_MEMBER = gettext_lazy("%(name)s was merged into %(into)s: record the game under %(into)s.")
+
+
+def club_member_name(*, user: str, club: str) -> Subquery:
+    """As a subquery of an outer queryset (read in its query, no query more): the name of the
+    member of the club in the outer field `club` whose login is the outer field `user`, or None
+    when that login is linked to no member there. Who did something is shown this way."""
+    return Subquery(
+        Member.objects.filter(club_id=OuterRef(club), user_id=OuterRef(user), merged_into=None)
+        .order_by("pk")
+        .values("name")[:1]
+    )

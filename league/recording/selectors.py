@@ -18,6 +18,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from league.models import AuditLog, ChipEvent, Club, Day, Game, Hand, Result, TableGame
+from league.models.hands import recorder_annotations
+from league.models.members import club_member_name
 from league.standings import selectors as aggregate_selectors
 
 RECENT_GAMES = 10
@@ -101,10 +103,12 @@ def day_games(*, day: Day) -> list[Game]:
 
 
 def club_game(*, club: Club, game_id: int) -> Game | None:
-    """One game of the club (None for another club's game), with its settlement and chips."""
+    """One game of the club (None for another club's game), with its settlement and chips and
+    the name of its recorder's member in the club (`recorder_member`, None if none)."""
     game = (
         Game.objects.filter(club=club, pk=game_id)
         .select_related("rules_version", "recorded_by", "day")
+        .annotate(recorder_member=club_member_name(user="recorded_by_id", club="club_id"))
         .prefetch_related(_current_results(), _current_chip_events())
         .first()
     )
@@ -182,6 +186,7 @@ class HistoryEntry:
     action: str
     label: Promise | str
     actor: AbstractBaseUser | None
+    actor_name: str  # their member's name in the club, else their login's ("" when unknown)
     at: datetime.datetime
     reason: str
     players: Sequence[PlayerChange]
@@ -224,6 +229,8 @@ def _history_entry(log: AuditLog) -> HistoryEntry:
         action=log.action,
         label=ACTION_LABELS.get(log.action, _("changed")),
         actor=log.actor,
+        actor_name=getattr(log, "actor_member", None)
+        or (log.actor.get_username() if log.actor else ""),
         at=log.at,
         reason=log.reason,
         players=_player_changes(before, after) if compare else [],
@@ -233,7 +240,11 @@ def _history_entry(log: AuditLog) -> HistoryEntry:
 
 def game_history(*, game: Game) -> list[HistoryEntry]:
     """The game's audit log, oldest first, with what each edit changed."""
-    logs: QuerySet[AuditLog] = game.history.select_related("actor").order_by("at", "id")
+    logs: QuerySet[AuditLog] = (
+        game.history.select_related("actor")
+        .annotate(actor_member=club_member_name(user="actor_id", club="club_id"))
+        .order_by("at", "id")
+    )
     return [_history_entry(log) for log in logs]
 
 
@@ -248,16 +259,29 @@ class HandRow:
     deltas: list[int]
     scores: list[int]
     marks: list[str]  # 一発, 役満, 副露, 裏 n, 赤 n
+    recorder: str = ""  # who entered it: their member's name in the club, else their login's
 
 
 def game_hands(*, game: Game, names: list[str]) -> tuple[list[HandRow], str]:
-    """The hands of the game's current revision, in order, and its table game's key (one query;
-    a second only for a game with hands). `names` are the players in seat order. An online
-    game's hands come from its log: no key (it is corrected on the ordinary form, players only)."""
+    """The hands of the game's current revision, in order, each with who entered it, and its
+    table game's key (one query; a second only for a game with hands). `names` are the players
+    in seat order. An online game's hands come from its log: no key (it is corrected on the
+    ordinary form, players only) and nobody entered them by hand."""
     hands = list(
         Hand.objects.filter(table_game__game=game, live=True)
+        .annotate(**recorder_annotations())
         .order_by("index")
-        .values_list("index", "round", "honba", "event", "marks", "deltas", "scores")
+        .values_list(
+            "index",
+            "round",
+            "honba",
+            "event",
+            "marks",
+            "deltas",
+            "scores",
+            "recorder_member",
+            "recorder_username",
+        )
     )
     if not hands:
         return [], ""
@@ -275,8 +299,9 @@ def game_hands(*, game: Game, names: list[str]) -> tuple[list[HandRow], str]:
             deltas,
             scores,
             _hand_marks(event, marks, by_pk),
+            "" if online is not None else member or username or "",
         )
-        for index, round_, honba, event, marks, deltas, scores in hands
+        for index, round_, honba, event, marks, deltas, scores, member, username in hands
     ], str(key)
 
 

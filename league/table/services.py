@@ -32,7 +32,7 @@ from league.core.locks import for_update, lock_club
 from league.models import Day, Game, Hand, HandStat, Member, OnlineLog, RulesVersion, TableGame
 from league.models.audit import User, audit
 from league.models.clubs import Club
-from league.models.hands import renamed_event
+from league.models.hands import recorder_annotations, recorder_name, renamed_event
 from league.models.rules import rules_in_force
 from league.recording import services as recording
 from league.recording.services import ChipInput, GameInput, SeatInput
@@ -93,7 +93,11 @@ class Played:
 
 
 def live_hands(tg: TableGame) -> list[Hand]:
-    return list(Hand.objects.filter(table_game=tg, live=True).order_by("index"))
+    return list(
+        Hand.objects.filter(table_game=tg, live=True)
+        .annotate(**recorder_annotations())
+        .order_by("index")
+    )
 
 
 def _players(tg: TableGame) -> tuple[str, ...]:
@@ -137,6 +141,7 @@ def state_json(tg: TableGame, played: Played | None = None) -> dict[str, Any]:
                 "dealer": r.dealer,
                 "deltas": list(r.deltas),
                 "scores": list(r.scores),
+                "recorded_by": recorder_name(h),
             }
             for h, r in zip(played.hands, played.records, strict=True)
         ],

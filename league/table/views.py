@@ -165,6 +165,8 @@ def _labels() -> dict[str, Any]:
         "server_error": _("The server did not answer; the hands wait here."),
         "logged_out": _("You are logged out: log in again; the hands wait here."),
         "watching": _("Watching live"),
+        "entered_by": _("entered by %(name)s"),
+        "not_sent": _("not sent yet"),
         "win_pay": _("This win:"),
         "hand_name": _("Hand %(round)s"),
         "hand_name_honba": _("Hand %(round)s, %(honba)s honba"),

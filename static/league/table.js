@@ -180,7 +180,7 @@
         var st = answer.body.state, theirs = st.hands[op.index];
         local.conflict = {
           index: op.index, round: theirs ? theirs.round : "", honba: theirs ? theirs.honba : 0,
-          theirs: theirs ? theirs.event : null,
+          theirs: theirs ? theirs.event : null, theirsBy: theirs ? theirs.recorded_by || "" : "",
           mine: local.queue.filter(function (q) { return q.op === "hand" && q.index >= op.index; })
             .map(function (q) { return { event: q.event, marks: q.marks }; })
         };
@@ -237,6 +237,7 @@
     if (!c) return;
     $("[data-conflict-text]", box).textContent = L.conflict.replace("%(hand)s", handName(c.round, c.honba));
     $("[data-conflict-theirs]", box).textContent = c.theirs ? describe(c.theirs) : "";
+    $("[data-conflict-by]", box).textContent = c.theirsBy ? " · " + L.entered_by.replace("%(name)s", c.theirsBy) : "";
     $("[data-conflict-mine]", box).textContent = c.mine.map(function (h) { return describe(h.event); }).join(" / ");
   }
 
@@ -647,6 +648,7 @@
       r.classList.toggle("on", on);
       r.setAttribute("aria-pressed", on ? "true" : "false");
       r.disabled = !!st.ended;
+      r.hidden = !!st.ended;
     });
     var pending = local.queue.filter(function (op) { return op.op === "hand"; }).length;
     var sync = $("[data-sync]");
@@ -657,6 +659,8 @@
     drawConflict();
     $("[data-message]").textContent = message;
     $("[data-message]").hidden = !message;
+    // Once the game is over its end card is what counts: no hand buttons above it.
+    $(".results").hidden = !!st.ended;
     $$("[data-result]").forEach(function (b) {
       b.classList.toggle("on", form.result === b.dataset.result);
       b.setAttribute("aria-pressed", form.result === b.dataset.result ? "true" : "false");
@@ -696,6 +700,17 @@
       var cell = document.createElement("td");
       cell.colSpan = n;
       cell.textContent = hand.event ? describe(hand.event) : "";
+      // Who entered it (the server's word), or that it still waits on this phone.
+      var known = server && server.hands[i] && server.hands[i].key === hand.key ? server.hands[i] : null;
+      var by = known && known.recorded_by ? L.entered_by.replace("%(name)s", known.recorded_by)
+        : !known && !edit && hand.key ? L.not_sent : "";
+      if (by) {
+        var who = document.createElement("span");
+        who.className = "hand-by" + (known ? "" : " waiting");
+        who.setAttribute(known ? "data-hand-recorder" : "data-hand-waiting", "");
+        who.textContent = " · " + by;
+        cell.appendChild(who);
+      }
       text.appendChild(cell);
       list.insertBefore(text, list.firstChild);
       list.insertBefore(tr, list.firstChild);
