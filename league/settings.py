@@ -39,13 +39,14 @@ INSTALLED_APPS: list[str] = [
     "django_tasks_db",
 ]
 
-# A game log longer than this many rows (one per player per game: 2,000 is 500 games) is made by
-# a worker rather than inside the request (league.excel.tasks): about 0.25 ms of CPU a row, so no
-# request spends much more than half a second on one (issue 39: 40,000 rows took 10.5 s).
-EXPORT_INLINE_ROWS: int = env_int("EXPORT_INLINE_ROWS", 2_000)
+# A game log longer than this many rows (one per player per game: 400 is 100 games) is made by a
+# worker rather than inside the request (league.excel.tasks): 100 games took 0.10 s of CPU
+# (benchmarks/export_bench.py), so no request spends much more than 100 ms on one (issue 39:
+# 40,000 rows took 10.5 s).
+EXPORT_INLINE_ROWS: int = env_int("EXPORT_INLINE_ROWS", 400)
 # A member's statement longer than this many lines (one per line of the kept books: a game, a
-# payment) is made by a worker too (league.excel.tasks.export_statement).
-EXPORT_INLINE_LINES: int = env_int("EXPORT_INLINE_LINES", 500)
+# payment) is made by a worker too (league.excel.tasks.export_statement): about 0.27 ms a line.
+EXPORT_INLINE_LINES: int = env_int("EXPORT_INLINE_LINES", 300)
 # Work a club may have queued at once (issue 39): game logs being made (one per user at a time,
 # a repeat request is given the running one), imports waiting for a worker; and the bytes of
 # finished game logs it keeps (past it, its oldest files are removed when a new one starts).
