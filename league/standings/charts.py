@@ -217,24 +217,48 @@ def _line(f: _Frame, index: int, label: str, points: Sequence[Point], markers: b
 
 
 def _end_labels(f: _Frame, series: Sequence[Series], texts: Sequence[str]) -> list[SafeString]:
-    """Text at the end of each line, in series order, skipped where it would overlap one drawn."""
-    parts = []
-    placed: list[int] = []
+    """Text at the end of each line, every one of them: labels that would overlap are moved
+    apart, a line of text each, keeping their order from the top; a label moved off its line's
+    end is joined to it by a short stroke. Only where the chart is too short for them all are
+    the last ones (in series order) left out."""
+    gap = FONT * 10  # a line of text, in tenths of a pixel as the viewBox counts
+    wanted = []  # (centre of the text, series index, text, x, line end's y)
     for index, ((_label, points), text) in enumerate(zip(series, texts, strict=False)):
         if not points or not text:
             continue
         x, y = points[-1]
-        # The baseline a third of the font below the point centres the text on the line's end.
-        baseline = f.y(y) + FONT * 10 // 3
-        if any(abs(baseline - other) < FONT * 10 for other in placed):
-            continue
-        placed.append(baseline)
+        wanted.append((f.y(y), index, text, f.x(x), f.y(y)))
+    room = (f.height + FONT) * 10 // gap  # lines of text the plot's height holds
+    wanted = sorted(wanted[:room] if len(wanted) > room else wanted, key=lambda w: (w[0], w[1]))
+    top, bottom = (f.top - FONT // 2) * 10, (f.top + f.height + FONT // 2) * 10
+    centres: list[int] = []
+    for centre, *_rest in wanted:  # downwards: each at least a line below the one above
+        centres.append(max(centre, centres[-1] + gap) if centres else max(centre, top))
+    if centres and centres[-1] > bottom:  # then upwards from the bottom, within the plot
+        centres[-1] = bottom
+        for i in range(len(centres) - 2, -1, -1):
+            centres[i] = min(centres[i], centres[i + 1] - gap)
+    parts = []
+    for centre, (_wanted, index, text, x, end_y) in zip(centres, wanted, strict=True):
+        colour = series_style(index)[0]
+        if abs(centre - end_y) > gap // 2:  # moved: a stroke from the line's end to the text
+            parts.append(
+                format_html(
+                    '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" class="leader"/>',
+                    _n(x),
+                    _n(end_y),
+                    _n(x + 36),
+                    _n(centre),
+                    colour,
+                )
+            )
+        # The baseline a third of the font below the centre centres the text on it.
         parts.append(
             format_html(
                 '<text x="{}" y="{}" class="end" fill="{}">{}</text>',
-                _n(f.x(x) + 40),
-                _n(baseline),
-                series_style(index)[0],
+                _n(x + 40),
+                _n(centre + FONT * 10 // 3),
+                colour,
                 text,
             )
         )

@@ -75,11 +75,30 @@ def test_line_chart_labels_zero_the_highest_and_the_lowest_value():
     assert texts == ["0.0", "+45.0", "-12.3"]
 
 
-def test_line_chart_end_labels_skip_those_that_would_overlap():
-    series = [("a", [(0, 0), (1, 500)]), ("b", [(0, 0), (1, 499)]), ("c", [(0, 0), (1, -500)])]
-    svg = charts.line_chart(series, title="t", end_labels=["A", "B", "C"])
+def test_line_chart_labels_every_line_moving_apart_those_that_would_overlap():
+    # Issue 41: a game's chart labelled 3 of its 4 players (two ended on nearly the same points).
+    series = [
+        ("a", [(0, 0), (1, 500)]),
+        ("b", [(0, 0), (1, 499)]),
+        ("c", [(0, 0), (1, -500)]),
+        ("d", [(0, 0), (1, -499)]),
+    ]
+    svg = charts.line_chart(series, title="t", end_labels=["A", "B", "C", "D"])
+    ends = [t for t in elements(svg, "text") if t.get("class") == "end"]
+    assert sorted(t.text for t in ends) == ["A", "B", "C", "D"]
+    ys = sorted(float(t.get("y")) for t in ends)
+    assert all(b - a >= charts.FONT for a, b in zip(ys, ys[1:], strict=False))  # a line apart
+    height = float(svg.split('viewBox="', 1)[1].split('"', 1)[0].split()[3])
+    assert all(0 < y <= height for y in ys)  # inside the chart
+    # The moved ones are joined to their lines' ends by a stroke.
+    assert len([e for e in elements(svg, "line") if e.get("class") == "leader"]) >= 2
+
+
+def test_line_chart_too_short_for_every_label_keeps_the_first_series():
+    series = [(str(i), [(0, 0), (1, 10 * i)]) for i in range(40)]
+    svg = charts.line_chart(series, title="t", end_labels=[str(i) for i in range(40)], height=100)
     ends = [t.text for t in elements(svg, "text") if t.get("class") == "end"]
-    assert ends == ["A", "C"]  # B ends where A does; A came first
+    assert 0 < len(ends) < 40 and "0" in ends and "1" in ends
 
 
 def test_line_chart_escapes_every_text():
