@@ -97,6 +97,35 @@ def task(club) -> int:
     return size
 
 
+def requests(club) -> dict[str, Callable[[], object]]:
+    """The download views as a member's browser asks for them (the test client, the whole
+    stack): the game log and the statement of the member with the most games. Past
+    EXPORT_INLINE_ROWS / EXPORT_INLINE_LINES each answers with the page that offers to make the
+    file in the background, so this is the most a request spends on an export."""
+    from django.contrib.auth import get_user_model
+    from django.db.models import Count
+    from django.test import Client
+    from django.urls import reverse
+
+    from league.models import Member, Membership
+
+    user, _ = get_user_model().objects.get_or_create(username="bench-member")
+    Membership.objects.get_or_create(club=club, user=user, defaults={"role": "member"})
+    client = Client()
+    client.force_login(user)
+    member = Member.objects.filter(club=club).annotate(n=Count("results")).order_by("-n").first()
+    game_log = reverse("export_game_log", args=[club.slug])
+    statement = reverse("export_statement", args=[club.slug, member.pk])
+
+    def get(path: str) -> None:
+        response = client.get(path, HTTP_ACCEPT_LANGUAGE="ja")
+        assert response.status_code in (200, 404), (path, response.status_code)
+        b"".join(response.streaming_content) if response.streaming else response.content
+        response.close()
+
+    return {"request_game_log": lambda: get(game_log), "request_statement": lambda: get(statement)}
+
+
 def bare_values(club) -> list[tuple]:
     """The cells the export writes, as plain values (header row first)."""
     from league.excel import exports
@@ -158,11 +187,17 @@ def child_time(runs: int) -> dict[str, float]:
     values = bare_values(club)
     export(club)  # warm up: the database file in the page cache, imports done
     task(club)
+    asked = requests(club)
+    for fn in asked.values():
+        fn()  # warm up
     samples: dict[str, list[tuple[float, float]]] = {"export": [], "task": [], "bare": []}
+    samples |= {name: [] for name in asked}
     for _ in range(runs):
         samples["export"].append(_timed(lambda: export(club)))
         samples["task"].append(_timed(lambda: task(club)))
         samples["bare"].append(_timed(lambda: bare(values)))
+        for name, fn in asked.items():
+            samples[name].append(_timed(fn))
     out: dict[str, float] = {"rows": len(values) - 1, "size": export(club) / 2**20}
     for name, pairs in samples.items():
         out[f"{name}_wall"] = min(p[0] for p in pairs)
@@ -235,6 +270,15 @@ def report(games: int, f: dict[str, float]) -> None:
             f"  {label:22} {f[f'{name}_wall']:7.2f} s wall {f[f'{name}_cpu']:7.2f} s CPU"
             f" | tracemalloc peak {f[f'{name}_peak']:6.1f} MB"
             f" | ru_maxrss +{f[f'{name}_rss']:6.1f} MB"
+        )
+    for name, label in (
+        ("request_game_log", "request: game log"),
+        ("request_statement", "request: statement"),
+    ):
+        print(
+            f"  {label:22} {f[f'{name}_wall'] * 1000:7.1f} ms wall"
+            f" {f[f'{name}_cpu'] * 1000:7.1f} ms CPU (the page that offers the file, past"
+            " the inline size)"
         )
     for name in ("export", "task"):
         print(
