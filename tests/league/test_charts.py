@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -87,7 +88,7 @@ def test_line_chart_labels_every_line_moving_apart_those_that_would_overlap():
     ends = [t for t in elements(svg, "text") if t.get("class") == "end"]
     assert sorted(t.text for t in ends) == ["A", "B", "C", "D"]
     ys = sorted(float(t.get("y")) for t in ends)
-    assert all(b - a >= charts.FONT for a, b in zip(ys, ys[1:], strict=False))  # a line apart
+    assert all(b - a >= charts.FONT for a, b in itertools.pairwise(ys))  # a line apart
     height = float(svg.split('viewBox="', 1)[1].split('"', 1)[0].split()[3])
     assert all(0 < y <= height for y in ys)  # inside the chart
     # The moved ones are joined to their lines' ends by a stroke.
