@@ -118,6 +118,10 @@ class DrawRoom(models.Model):
     timer_ends_at = models.DateTimeField(null=True, blank=True)
     timer_minutes = models.PositiveSmallIntegerField(default=0)
     show_standings = models.BooleanField(default=False)
+    # Results held back (issue 42): while set, a round's games show to nobody but the organisers
+    # on the day's pages, the share link and the API until every table of the round has its game
+    # (league.draw.selectors.held_games: computed, so a complete round opens by itself).
+    hold_results = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"{self.day} room"
