@@ -266,22 +266,22 @@ def day_totals_without(
         .values("member")
         .annotate(
             name=F("member__name"),
-            games=Count("pk"),
-            score=Sum("score"),
-            chips=Sum("chips"),
-            yen=Sum("yen"),
-            yen_games=Count("yen"),
+            games_=Count("pk"),
+            score_=Sum("score"),
+            chips_=Sum("chips"),
+            yen_=Sum("yen"),
+            yen_games_=Count("yen"),
         )
-        .order_by("-score", "member__kana", "member__name")
+        .order_by("-score_", "member__kana", "member__name")
     )
     return [
         {
             "member": r["member"],
             "name": r["name"],
-            "games": r["games"],
-            "score": r["score"],
-            "chips": r["chips"],
-            "yen": r["yen"] if r["yen_games"] else None,
+            "games": r["games_"],
+            "score": r["score_"],
+            "chips": r["chips_"],
+            "yen": r["yen_"] if r["yen_games_"] else None,
         }
         for r in rows
     ]
