@@ -15,7 +15,7 @@ from django.views.decorators.http import require_safe
 
 from league.access import club_for, club_page, day_for
 from league.draw import selectors as draw_selectors
-from league.models import Game, RulesVersion
+from league.models import Club, Game, RulesVersion
 from league.recording import breakdown, selectors, services
 from league.recording.forms import WINDS
 from league.standings import charts
@@ -47,10 +47,18 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
         "club": club,
         "today": today,
         "today_day": selectors.club_day(club=club, date=today),
-        "recent_games": selectors.club_recent_games(club=club),
+        "recent_games": _shown_games(club, selectors.club_recent_games(club=club)),
         "recent_days": selectors.club_recent_days(club=club),
     }
     return render(request, "league/recording/club_home.html", context)
+
+
+def _shown_games(club: Club, games: list[Game]) -> list[Game]:
+    """`games` less those of a round held back (issue 42), for all but the organisers."""
+    if club.is_organiser or not games:  # type: ignore[attr-defined]
+        return games
+    held = set(draw_selectors.held_game_ids(round__day__club=club))
+    return [g for g in games if g.pk not in held]
 
 
 @require_safe

@@ -66,6 +66,8 @@ def test_a_round_shows_only_when_its_last_table_is_in(
     ledger = member_client.get(reverse("day_ledger", args=[club.slug, DATE]))
     assert ledger.status_code == 302
     assert member_client.get(reverse("day_share", args=[club.slug, DATE])).status_code == 302
+    home = member_client.get(reverse("club_home", args=[club.slug])).content.decode()
+    assert game_url not in home and not shown(home, names(a))
     # The organiser sees all.
     page = day_page(organiser_client, club)
     assert f'id="game-{game_a.number}"' in page and shown(page, names(a))
@@ -78,6 +80,7 @@ def test_a_round_shows_only_when_its_last_table_is_in(
     assert shown(page, names(a)) and shown(page, names(b))
     assert member_client.get(game_url).status_code == 200
     assert member_client.get(reverse("day_ledger", args=[club.slug, DATE])).status_code == 200
+    assert game_url in member_client.get(reverse("club_home", args=[club.slug])).content.decode()
 
 
 def test_the_next_round_is_held_while_the_one_before_shows(club, organiser, member_client, held):
