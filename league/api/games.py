@@ -46,8 +46,8 @@ from league.api.schemas import (
     _game_detail,
 )
 from league.core.errors import NON_FIELD, ServiceError
-from league.draw import selectors as draw_selectors
 from league.models import Club, Day, Game, Member, RulesVersion
+from league.models import draw as draw_selectors
 from league.recording import services
 from league.recording.forms import (
     BAD_NUMBER,

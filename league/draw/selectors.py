@@ -6,15 +6,23 @@ import datetime
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
-from django.db.models import Count, Exists, Max, OuterRef, QuerySet, Subquery, Sum
+from django.db.models import Count, Exists, Max, OuterRef, Subquery, Sum
 
 from league.draw import algorithm
 from league.draw.algorithm import Pair, pair
 from league.models import Club, Day, Member, Result, RulesVersion, Season, TableGame
 from league.models import draw as draw_models
-from league.models.draw import Attendance, DrawRoom, DrawRound, DrawSeat, DrawTable
+from league.models.draw import (  # noqa: F401 (the draw's readers find these here too)
+    Attendance,
+    DrawRound,
+    DrawSeat,
+    DrawTable,
+    held_game_ids,
+    held_games,
+    hidden_games,
+    results_held,
+)
 from league.models.teams import Team, TeamMember
 
 WINDS = draw_models.WINDS
@@ -250,46 +258,3 @@ def room_standings(club: Club, date: datetime.date) -> list[RoomLine]:
         rank = ahead.rank if ahead is not None and ahead.total == row["total"] else i + 1
         lines.append(RoomLine(rank, row["member__name"], row["games"], row["total"]))
     return lines
-
-
-def results_held(day: Day | None) -> bool:
-    """Whether the day holds a round's results back until the round is complete (issue 42)."""
-    return day is not None and DrawRoom.objects.filter(day=day, hold_results=True).exists()
-
-
-def held_games(day: Day | None) -> set[int]:
-    """The games of the day that nobody but an organiser sees yet: when the day holds results
-    back, those of each round (at its latest revision) with a table whose game is not recorded
-    yet. A round opens by itself when its last table is recorded: nothing is stored for that.
-    One query; none without a day."""
-    if day is None:
-        return set()
-    return set(held_game_ids(round__day=day))
-
-
-def held_game_ids(**day: Any) -> QuerySet[DrawTable, int]:
-    """held_games' ids as a query (to use inside another), for the day chosen by `day`
-    (filters of DrawTable: round__day=…, or round__day__club=… and round__day__date=…)."""
-    top = (
-        DrawRound.objects.filter(day=OuterRef("round__day"), number=OuterRef("round__number"))
-        .order_by("-revision")
-        .values("revision")[:1]
-    )
-    open_table = DrawTable.objects.filter(round=OuterRef("round"), game__isnull=True)
-    return (
-        DrawTable.objects.filter(
-            **day,
-            round__day__draw_room__hold_results=True,
-            game__isnull=False,
-            round__revision=Subquery(top),
-        )
-        .filter(Exists(open_table))
-        .values_list("game_id", flat=True)
-    )
-
-
-def hidden_games(day: Day | None, *, organiser: bool) -> set[int]:
-    """The day's games a viewer may not see yet (held_games), none for an organiser, who sees
-    all. Every reader of a day's results for players (the day's pages, the share link, the
-    API, the ledger) leaves these out."""
-    return set() if organiser else held_games(day)

@@ -27,8 +27,8 @@ import scoring
 from league import money
 from league.access import club_for, club_page, day_for
 from league.core.errors import ServiceError
-from league.draw import selectors as draw_selectors
 from league.models import Club, Day, DayShugi, LedgerEntry, Member
+from league.models import draw as draw_selectors
 from league.money import services as money_services
 from league.money.forms import (
     BORROW,

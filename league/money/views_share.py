@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from league.access import club_for, day_for
-from league.draw import selectors as draw_selectors
+from league.models import draw as draw_selectors
 from league.money import sharing
 
 

@@ -29,8 +29,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from league import money
 from league.access import club_for, day_for
-from league.draw import selectors as draw_selectors
 from league.models import Club, Day, RulesVersion, Season
+from league.models import draw as draw_selectors
 from league.money import sharing
 from league.public import services
 from league.recording import selectors

@@ -122,7 +122,7 @@ def day_ledger_rows(*, day: Day, hidden: Collection[int] = ()) -> list[dict[str,
     """Each player's totals over the day's counted games (voided games and old revisions excluded).
 
     Rows: member, name, games, score (tenths), chips, yen (None when no game had a rate);
-    best score first. Without the `hidden` games (held back: league.draw.selectors.hidden_games).
+    best score first. Without the `hidden` games (held back: league.models.draw.hidden_games).
     """
     if hidden:
         return aggregate_selectors.day_totals_without(

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from league.access import club_for, club_page, day_for
-from league.draw import selectors as draw_selectors
 from league.models import Club, Game, RulesVersion
+from league.models import draw as draw_selectors
 from league.recording import breakdown, selectors, services
 from league.recording.forms import WINDS
 from league.standings import charts
