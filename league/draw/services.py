@@ -18,6 +18,7 @@ from league.core import errors
 from league.core.actions import action
 from league.core.errors import ServiceError
 from league.core.locks import for_update
+from league.core.names import name_key
 from league.draw import algorithm
 from league.draw import selectors as sel
 from league.models import Club, Day, Member, audit
@@ -202,12 +203,16 @@ def fill_ins_add(*, club: Club, user: User, date: datetime.date) -> list[Member]
             .exclude(pk__in=present)
             .order_by("pk")[:needed]
         )
-        taken = set(Member.objects.filter(club=club).values_list("name", flat=True))
+        # A member's name key is unique in a club (黒子１ and 黒子1 are one name): the next free.
+        taken = {
+            key.partition("#")[0]
+            for key in Member.objects.filter(club=club).values_list("name_key", flat=True)
+        }
         n = 0
         while len(spare) < needed:
             n += 1
             name = FILL_IN_NAME % {"n": n}
-            if name in taken:
+            if name_key(name) in taken:
                 continue
             spare.append(Member.objects.create(club=club, name=name, kana="", fill_in=True))
             audit.audit(

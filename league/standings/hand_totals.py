@@ -75,7 +75,9 @@ def member_rebuilt(*, member: Member) -> None:
     """Recompute one member's total from their counted HandStat rows (both members of a merge:
     the survivor's sums what both records played, the merged record's is gone with its rows)."""
     HandStatTotal.objects.filter(member=member).delete()
-    _insert(member.club_id, HandStat.objects.filter(member=member, counted=True))
+    _insert(
+        member.club_id, HandStat.objects.filter(member=member, counted=True, member__fill_in=False)
+    )
 
 
 def _insert(club_id: int, rows: QuerySet[HandStat]) -> None:

@@ -83,6 +83,13 @@ def test_a_full_field_needs_no_fill_in_and_nothing_is_stored(club, organiser) ->
     assert not AuditLog.objects.filter(action="draw.fill_ins").exists()
 
 
+def test_a_member_named_like_a_fill_in_keeps_their_name(club, organiser) -> None:
+    Member.objects.create(club=club, name="黒子１")  # full-width: the same name key as 黒子1
+    check_in_all(club, organiser, people(club, 6))
+    added = draw.fill_ins_add(club=club, user=organiser, date=DATE)
+    assert [m.name for m in added] == ["黒子2", "黒子3"]
+
+
 def test_the_next_event_uses_the_same_fill_ins_again(club, organiser) -> None:
     players = people(club, 7)
     check_in_all(club, organiser, players)
