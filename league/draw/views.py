@@ -325,10 +325,10 @@ def _fill_ins_needed(
 @require_POST
 def draw_fill_ins(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     """Check in the fill-ins (黒子) that complete the next round's tables."""
-    club = club_for(request, slug, organiser=True)
+    club, day = _organiser_day(request, slug, date)
 
     def fill(_data: dict[str, Any]) -> str:
-        added = draw.fill_ins_add(club=club, user=request.user, date=date)
+        added = draw.fill_ins_add(club=club, user=request.user, date=day.date)
         return _("Fill-ins checked in: %(names)s") % {"names": "、".join(m.name for m in added)}
 
     return _post_to_draw(request, club, date, forms.Form(request.POST), fill)
