@@ -33,7 +33,15 @@ from league.models.stats import MemberGame, MemberRating, PairTotal, SeatTotal
 from league.public import services as public_services
 from league.standings import services as standings_services
 from league.teams import services as team_services
-from tests.league.test_draw import DATE, POINTS, _record, check_in_all, current, people
+from tests.league.test_draw import (
+    DATE,
+    POINTS,
+    _record,
+    check_in_all,
+    current,
+    people,
+    record_table,
+)
 
 FILL_IN = "黒子"
 
@@ -315,3 +323,16 @@ def test_a_fill_in_makes_no_cut(club, organiser, event) -> None:
     assert through.count() == 12
     assert not through.filter(member__fill_in=True).exists()
     assert POINTS[0] == 40000  # a fill-in at 東 topped their table: still not through
+
+
+def test_a_table_with_a_fill_in_is_recorded_from_its_card(organiser_client, club, organiser):
+    """The record form, opened from the card, finds the fill-in by name like anyone."""
+    day = check_in_all(club, organiser, people(club, 7))
+    (fill_in,) = draw.fill_ins_add(club=club, user=organiser, date=DATE)
+    draw.round_draw(club=club, user=organiser, date=DATE)
+    tv = next(tv for tv in current(day).tables if fill_in in tv.players)
+    record_table(organiser_client, club, tv)
+    result = Result.objects.get(member=fill_in, counted=True)
+    assert result.game.draw_tables.get().pk == tv.table.pk
+    assert not MemberTotal.objects.filter(member=fill_in).exists()
+    assert MemberTotal.objects.filter(season__isnull=True, games=1).count() == 3
