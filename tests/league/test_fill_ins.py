@@ -336,3 +336,26 @@ def test_a_table_with_a_fill_in_is_recorded_from_its_card(organiser_client, club
     assert result.game.draw_tables.get().pk == tv.table.pk
     assert not MemberTotal.objects.filter(member=fill_in).exists()
     assert MemberTotal.objects.filter(season__isnull=True, games=1).count() == 3
+
+
+def test_the_books_have_no_line_of_a_fill_in(club, organiser, event) -> None:
+    """The kept books (league.books, posted as each game is recorded, and rebuilt): a day
+    account for the club and each real player, none for a fill-in; the day still balances."""
+    from league.books import services as books
+    from league.models import BookLine, DayAccount, OpenTransfer
+
+    day, entrants, fill_ins = event
+
+    def check() -> None:
+        f = ids(fill_ins)
+        assert not DayAccount.objects.filter(member__in=f).exists()
+        assert not BookLine.objects.filter(member__in=f).exists()
+        assert not OpenTransfer.objects.filter(payer__in=f).exists()
+        assert not OpenTransfer.objects.filter(payee__in=f).exists()
+        accounts = DayAccount.objects.filter(day=day)
+        assert set(accounts.exclude(member=None).values_list("member", flat=True)) == ids(entrants)
+        assert sum(accounts.values_list("yen", flat=True)) == 0
+
+    check()
+    books.club_rebuild(club_id=club.pk)
+    check()
