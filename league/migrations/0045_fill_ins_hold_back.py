@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0043_draw_room'),
+        ('league', '0044_export_size'),
     ]
 
     operations = [
