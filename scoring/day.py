@@ -148,6 +148,19 @@ def settle_day(
     return DayResult(players=tuple(players), house=house, transfers=transfers)
 
 
+def house_takes(day: DayResult, names: Iterable[str]) -> DayResult:
+    """The day with these players' money taken by the house: the fill-ins (黒子) of an event,
+    staff whose games count for nobody. Their lines leave the day; the house receives (or pays)
+    what they won or lost, so the day still balances and the others are settled as before."""
+    gone = set(names) & {p.name for p in day.players}
+    if not gone:
+        return day
+    players = tuple(p for p in day.players if p.name not in gone)
+    house = -sum(p.yen for p in players)
+    transfers = settle_transfers([*((p.name, p.yen) for p in players), (None, house)])
+    return DayResult(players=players, house=house, transfers=transfers)
+
+
 def _check_shugi(rules: Rules, shugi: Sequence[Shugi], present: set[str]) -> None:
     c = Collector()
     if shugi and not rules.session_shugi:

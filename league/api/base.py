@@ -89,6 +89,9 @@ TOO_BIG = gettext_lazy("The request body is too large (at most %(n)s bytes).")
 
 
 NO_DRAW = gettext_lazy("No round has been drawn for this day.")
+HELD_BACK = gettext_lazy(
+    "The results of this round are held back until every table of the round is recorded."
+)
 
 
 class ApiErrors(Exception):

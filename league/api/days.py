@@ -12,8 +12,9 @@ from ninja import Query
 from ninja.errors import HttpError
 
 from league import money
-from league.api.auth import api_club
+from league.api.auth import api_club, api_is_organiser
 from league.api.base import (
+    HELD_BACK,
     MAX_PAGE,
     NO_DRAW,
     NO_MONEY,
@@ -71,7 +72,9 @@ def day_list(
 def day_detail(request: HttpRequest, slug: Slug, date: datetime.date) -> dict[str, Any]:
     club = api_club(request, slug)
     day = get_object_or_404(Day, club=club, date=date)
-    games = selectors.day_games(day=day)
+    # A round held back (issue 42): its games are left out for all but the organisers.
+    hidden = draw_selectors.hidden_games(day, organiser=api_is_organiser(request, club))
+    games = [g for g in selectors.day_games(day=day) if g.pk not in hidden]
     return {"date": day.date, "venue": day.venue, "games": [_game_summary(g) for g in games]}
 
 
@@ -128,4 +131,6 @@ def day_ledger(request: HttpRequest, slug: Slug, date: datetime.date) -> dict[st
         raise HttpError(404, str(NO_MONEY)) from None
     if not ledger.has_money:
         raise HttpError(404, str(NO_MONEY))
+    if draw_selectors.hidden_games(day, organiser=api_is_organiser(request, club)):
+        raise HttpError(404, str(HELD_BACK))
     return _ledger_out(club, ledger)

@@ -20,7 +20,7 @@ from ninja import Header, Status
 from ninja.errors import HttpError
 
 import scoring
-from league.api.auth import api_club, api_user, idempotency_scope
+from league.api.auth import api_club, api_is_organiser, api_user, idempotency_scope
 from league.api.base import (
     CHOOSE_PLAYER,
     GAME_CHANGED,
@@ -46,7 +46,8 @@ from league.api.schemas import (
     _game_detail,
 )
 from league.core.errors import NON_FIELD, ServiceError
-from league.models import Club, Game, Member, RulesVersion
+from league.models import Club, Day, Game, Member, RulesVersion
+from league.models import draw as draw_selectors
 from league.recording import services
 from league.recording.forms import (
     BAD_NUMBER,
@@ -59,6 +60,10 @@ from league.recording.services import ChipInput, GameInput, SeatInput
 @api.get("/clubs/{slug}/games/{game_id}", response={200: GameOut, **READ})
 def game_detail(request: HttpRequest, slug: Slug, game_id: GameId) -> dict[str, Any]:
     club = api_club(request, slug)
+    if not api_is_organiser(request, club):  # a round held back (issue 42): as no game yet
+        day = Game.objects.filter(club=club, pk=game_id).values_list("day", flat=True).first()
+        if game_id in draw_selectors.held_games(Day(pk=day) if day else None):
+            raise HttpError(404, _("No such game."))
     return _game_detail(club, game_id)
 
 

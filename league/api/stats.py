@@ -30,7 +30,8 @@ def _season(club: Club, season: int | None) -> Season | None:
 
 
 def _member(club: Club, member_id: int) -> Member:
-    member = Member.objects.filter(club=club, pk=member_id).first()
+    # A fill-in (黒子) has no statistics: as no member here.
+    member = Member.objects.filter(club=club, pk=member_id, fill_in=False).first()
     if member is None:
         raise HttpError(404, _("No such member."))
     return member

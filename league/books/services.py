@@ -179,7 +179,16 @@ def _load(day_ids: Iterable[int]) -> list[_DayInputs]:
         Result.objects.filter(game__day_id__in=ids, counted=True)
         .order_by("game_id", "seat")
         .values_list(
-            "game_id", "member_id", "points", "rank", "score", "chips", "yen", "chombo", named=True
+            "game_id",
+            "member_id",
+            "points",
+            "rank",
+            "score",
+            "chips",
+            "yen",
+            "chombo",
+            "member__fill_in",
+            named=True,
         )
     ):
         if row.game_id in results:
@@ -223,12 +232,15 @@ def settle(inputs: _DayInputs, versions: Sequence[RulesVersion]) -> scoring.DayR
     """The day's result from its loaded games, attendees and shūgi (_load)."""
     version = _day_version(inputs, versions)
     rules = version.rules if version is not None else NO_MONEY
-    return scoring.settle_day(
+    settled = scoring.settle_day(
         rules,
         [stored_game_result(game, rows) for game, rows in inputs.games if rows],
         attendees=[str(m) for m in inputs.attendees],
         shugi=[scoring.Shugi(str(winner), times) for winner, times in inputs.shugi],
     )
+    # A fill-in's (黒子) money is the house's: they have no line in the books.
+    fill_ins = [str(r.member_id) for _game, rows in inputs.games for r in rows if r.member__fill_in]
+    return scoring.house_takes(settled, fill_ins)
 
 
 def _post_day(

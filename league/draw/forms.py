@@ -127,7 +127,14 @@ class RoomForm(forms.Form):
     standings."""
 
     do = forms.ChoiceField(
-        choices=[("start", "start"), ("stop", "stop"), ("show", "show"), ("hide", "hide")]
+        choices=[
+            ("start", "start"),
+            ("stop", "stop"),
+            ("show", "show"),
+            ("hide", "hide"),
+            ("hold", "hold"),
+            ("release", "release"),
+        ]
     )
     minutes = NumberField(label=_("Minutes"), required=False, initial=45)
 

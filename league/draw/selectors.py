@@ -13,7 +13,16 @@ from league.draw import algorithm
 from league.draw.algorithm import Pair, pair
 from league.models import Club, Day, Member, Result, RulesVersion, Season, TableGame
 from league.models import draw as draw_models
-from league.models.draw import Attendance, DrawRound, DrawSeat, DrawTable
+from league.models.draw import (  # noqa: F401 (the draw's readers find these here too)
+    Attendance,
+    DrawRound,
+    DrawSeat,
+    DrawTable,
+    held_game_ids,
+    held_games,
+    hidden_games,
+    results_held,
+)
 from league.models.teams import Team, TeamMember
 
 WINDS = draw_models.WINDS
@@ -237,7 +246,8 @@ def room_standings(club: Club, date: datetime.date) -> list[RoomLine]:
     """The day's standings by total score (one query): counted results only, so a game that
     counts for nobody is in no line."""
     rows = (
-        Result.objects.filter(club=club, date=date, counted=True)
+        Result.objects.filter(club=club, date=date, counted=True, member__fill_in=False)
+        .exclude(game_id__in=held_game_ids(round__day__club=club, round__day__date=date))
         .values("member_id", "member__name")
         .annotate(games=Count("pk"), total=Sum("score"))
         .order_by("-total", "member__name")

@@ -18,6 +18,7 @@ from league.core import errors
 from league.core.actions import action
 from league.core.errors import ServiceError
 from league.core.locks import for_update
+from league.core.names import name_key
 from league.draw import algorithm
 from league.draw import selectors as sel
 from league.models import Club, Day, Member, audit
@@ -167,6 +168,78 @@ def attendance_leave(*, club: Club, user: User, day: Day, member: Member) -> Att
             after={"member": member.pk, "name": member.name, "until_round": last},
         )
     return attendance
+
+
+# --- fill-ins (黒子) ---------------------------------------------------------------------------
+
+FILL_IN_NAME = "黒子%(n)s"
+NO_FILL_IN_NEEDED = gettext_lazy(
+    "%(count)s players are present: the tables are full, no fill-in is needed."
+)
+
+
+def fill_ins_add(*, club: Club, user: User, date: datetime.date) -> list[Member]:
+    """Check in the fill-ins (黒子) that complete the tables: 21 players present make 6 tables
+    with 3 fill-ins. A fill-in is a member record marked `fill_in` (the club's earlier ones are
+    used again, new ones are named 黒子1, 黒子2…); they are not the day's attendees for money
+    (no fee, no shūgi) and their games count for nobody. Audited; a full field is a field
+    error, nothing stored."""
+    with action():
+        day, _created = for_update(Day.objects).get_or_create(club=club, date=date)
+        size = sel.table_size(club, day.date)
+        start = _next_playable(day)
+        attendance = sel.day_attendance(day)
+        present = sel.present_ids(attendance, start)
+        needed = -len(present) % size
+        if not present or needed == 0:
+            raise ServiceError.one(
+                errors.NON_FIELD, str(NO_FILL_IN_NEEDED) % {"count": len(present)}
+            )
+        if len(present) + needed > MAX_PLAYERS:
+            raise ServiceError.one(errors.NON_FIELD, str(TOO_MANY) % {"n": MAX_PLAYERS})
+        here = {a.member_id: a for a in attendance}
+        spare = list(
+            Member.objects.filter(club=club, fill_in=True, merged_into__isnull=True)
+            .exclude(pk__in=present)
+            .order_by("pk")[:needed]
+        )
+        # A member's name key is unique in a club (黒子１ and 黒子1 are one name): the next free.
+        taken = {
+            key.partition("#")[0]
+            for key in Member.objects.filter(club=club).values_list("name_key", flat=True)
+        }
+        n = 0
+        while len(spare) < needed:
+            n += 1
+            name = FILL_IN_NAME % {"n": n}
+            if name_key(name) in taken:
+                continue
+            spare.append(Member.objects.create(club=club, name=name, kana="", fill_in=True))
+            audit.audit(
+                club=club,
+                actor=user,
+                action="member.create",
+                target=f"member:{spare[-1].pk}",
+                after={"name": name, "fill_in": True},
+            )
+        for member in spare:
+            existing = here.get(member.pk)
+            if existing is None:
+                Attendance.objects.create(day=day, member=member, from_round=start)
+            else:  # left earlier in the day: back from the next round
+                existing.from_round, existing.until_round = start, None
+                existing.save(update_fields=["from_round", "until_round"])
+        _audit(
+            club,
+            user,
+            "draw.fill_ins",
+            day,
+            after={
+                "from_round": start,
+                "fill_ins": [{"member": m.pk, "name": m.name} for m in spare],
+            },
+        )
+    return spare
 
 
 # --- drawing -------------------------------------------------------------------------------
@@ -466,5 +539,24 @@ def room_standings(*, club: Club, user: User, day: Day, shown: bool) -> DrawRoom
             day,
             before={"show_standings": before},
             after={"show_standings": shown},
+        )
+    return room
+
+
+def room_hold_results(*, club: Club, user: User, day: Day, held: bool) -> DrawRoom:
+    """Hold a round's results back until every table of the round is recorded (issue 42), or
+    stop holding them. The switch is the day's (an event is a day of the draw). Audited."""
+    with action():
+        room = _room(day)
+        before = room.hold_results
+        room.hold_results = held
+        room.save(update_fields=["hold_results"])
+        _audit(
+            club,
+            user,
+            "draw.hold_results",
+            day,
+            before={"hold_results": before},
+            after={"hold_results": held},
         )
     return room

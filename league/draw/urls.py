@@ -14,6 +14,7 @@ urlpatterns: list[URLPattern] = [
     path("days/<date:date>/draw/round/", views.draw_round, name="draw_round"),
     path("days/<date:date>/draw/swap/", views.draw_swap, name="draw_swap"),
     path("days/<date:date>/draw/lock/", views.draw_lock, name="draw_lock"),
+    path("days/<date:date>/draw/fill-ins/", views.draw_fill_ins, name="draw_fill_ins"),
     path("days/<date:date>/draw/schedule/", views.draw_schedule, name="draw_schedule"),
     path("days/<date:date>/draw/projector/", views.draw_projector, name="draw_projector"),
     path("days/<date:date>/draw/room/", views.draw_room, name="draw_room"),

@@ -40,7 +40,7 @@ from league.draw.forms import (
 )
 from league.excel.exports import ascii_file_name, file_name, write_sheet, xlsx_response
 from league.models import Club, Day, Member
-from league.models.draw import table_label
+from league.models.draw import Attendance, table_label
 from league.web import add_errors, show_errors
 
 
@@ -180,7 +180,9 @@ def draw_day(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespon
         else []
     )
     picker: list[Member] = (
-        list(Member.objects.filter(club=club, is_active=True).order_by("kana", "name"))
+        list(
+            Member.objects.filter(club=club, is_active=True, fill_in=False).order_by("kana", "name")
+        )
         if club.is_organiser  # type: ignore[attr-defined]
         else []
     )
@@ -206,6 +208,10 @@ def draw_day(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespon
             "draw_form": DrawForm(),
             "swap_form": SwapForm(members=Member.objects.filter(pk__in=[m.pk for m in in_round])),
             "picker": picker,
+            "fill_ins_needed": _fill_ins_needed(club, day, attendance, current)
+            if club.is_organiser  # type: ignore[attr-defined]
+            else 0,
+            "hold_results": sel.results_held(day),
         },
     )
 
@@ -302,6 +308,30 @@ def draw_swap(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespo
         return _("Swapped %(a)s and %(b)s.") % {"a": first.name, "b": second.name}
 
     return _post_to_draw(request, club, date, form, swap)
+
+
+def _fill_ins_needed(
+    club: Club, day: Day, attendance: list[Attendance], current: sel.RoundView | None
+) -> int:
+    """draw.fill_ins_needed from what the page has read already (one query: the table size)."""
+    start = 1
+    if current is not None:
+        recorded = any(t.recorded for t in current.tables)
+        start = current.round.number + 1 if recorded else current.round.number
+    present = len(sel.present_ids(attendance, start))
+    return -present % sel.table_size(club, day.date) if present else 0
+
+
+@require_POST
+def draw_fill_ins(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    """Check in the fill-ins (黒子) that complete the next round's tables."""
+    club, day = _organiser_day(request, slug, date)
+
+    def fill(_data: dict[str, Any]) -> str:
+        added = draw.fill_ins_add(club=club, user=request.user, date=day.date)
+        return _("Fill-ins checked in: %(names)s") % {"names": "、".join(m.name for m in added)}
+
+    return _post_to_draw(request, club, date, forms.Form(request.POST), fill)
 
 
 @require_POST
@@ -450,6 +480,13 @@ def draw_room(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespo
             if do == "start":
                 return _("Countdown of %(n)s minutes started.") % {"n": minutes}
             return _("Countdown stopped.")
+        if do in ("hold", "release"):
+            draw.room_hold_results(club=club, user=request.user, day=day, held=do == "hold")
+            return (
+                _("Results are held back until every table of a round is recorded.")
+                if do == "hold"
+                else _("Results show as soon as each game is recorded.")
+            )
         draw.room_standings(club=club, user=request.user, day=day, shown=do == "show")
         return (
             _("Standings shown on the projector.")

@@ -750,7 +750,9 @@ RESULT_WORDS = {
 def _hands_in(
     club: Club, start: datetime.date | None, end: datetime.date | None, rate: str | None
 ) -> Any:
-    games = stats.counted_results(club=club, start=start, end=end, rate=rate).filter(seat=0)
+    games = stats.counted_results(club=club, start=start, end=end, rate=rate, fill_ins=True).filter(
+        seat=0
+    )
     return Hand.objects.filter(live=True, table_game__game__in=games.values("game_id")).order_by(
         "table_game__game__date", "table_game__game__number", "index"
     )

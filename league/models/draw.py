@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Exists, OuterRef, Q, Subquery
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -118,6 +119,10 @@ class DrawRoom(models.Model):
     timer_ends_at = models.DateTimeField(null=True, blank=True)
     timer_minutes = models.PositiveSmallIntegerField(default=0)
     show_standings = models.BooleanField(default=False)
+    # Results held back (issue 42): while set, a round's games show to nobody but the organisers
+    # on the day's pages, the share link and the API until every table of the round has its game
+    # (held_games below: computed, so a complete round opens by itself).
+    hold_results = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"{self.day} room"
@@ -196,3 +201,49 @@ def next_tables(
             wind = WINDS[seat] if drawn else None
             found[pk] = NextTable(pk, name, rnd, table_label(position), wind)
     return found
+
+
+# --- results held back (issue 42) ------------------------------------------------------------
+
+
+def results_held(day: Day | None) -> bool:
+    """Whether the day holds a round's results back until the round is complete (issue 42)."""
+    return day is not None and DrawRoom.objects.filter(day=day, hold_results=True).exists()
+
+
+def held_games(day: Day | None) -> set[int]:
+    """The games of the day that nobody but an organiser sees yet: when the day holds results
+    back, those of each round (at its latest revision) with a table whose game is not recorded
+    yet. A round opens by itself when its last table is recorded: nothing is stored for that.
+    One query; none without a day."""
+    if day is None:
+        return set()
+    return set(held_game_ids(round__day=day))
+
+
+def held_game_ids(**day: Any) -> QuerySet[DrawTable, int]:
+    """held_games' ids as a query (to use inside another), for the day chosen by `day`
+    (filters of DrawTable: round__day=…, or round__day__club=… and round__day__date=…)."""
+    top = (
+        DrawRound.objects.filter(day=OuterRef("round__day"), number=OuterRef("round__number"))
+        .order_by("-revision")
+        .values("revision")[:1]
+    )
+    open_table = DrawTable.objects.filter(round=OuterRef("round"), game__isnull=True)
+    return (
+        DrawTable.objects.filter(
+            **day,
+            round__day__draw_room__hold_results=True,
+            game__isnull=False,
+            round__revision=Subquery(top),
+        )
+        .filter(Exists(open_table))
+        .values_list("game_id", flat=True)
+    )
+
+
+def hidden_games(day: Day | None, *, organiser: bool) -> set[int]:
+    """The day's games a viewer may not see yet (held_games), none for an organiser, who sees
+    all. Every reader of a day's results for players (the day's pages, the share link, the
+    API, the ledger) leaves these out."""
+    return set() if organiser else held_games(day)

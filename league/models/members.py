@@ -34,6 +34,11 @@ class Member(models.Model):
     kana = models.CharField(_("reading (kana)"), max_length=100, blank=True)
     is_guest = models.BooleanField(_("guest"), default=False)
     is_active = models.BooleanField(_("active"), default=True)
+    # 黒子: staff who fill an empty seat at an event (league.draw.services.fill_ins_add). Their
+    # games count for nobody: they have no standings row, statistics, rating, money or export line
+    # (league.models.members.counted_members is the one filter every such reader applies); only
+    # the game pages show them, by their name 「黒子1」….
+    fill_in = models.BooleanField(_("fill-in"), default=False, editable=False)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Prefetch, Q, prefetch_related_objects
+from django.db.models import F, Prefetch, Q, prefetch_related_objects
 from django.dispatch import Signal
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -135,7 +135,9 @@ def _days_with_data(days: Sequence[Day]) -> None:
     """Load every day's counted games, attendees and shūgi in a constant number of queries."""
     for day in days:  # a Day loaded before must show the games recorded since
         getattr(day, "_prefetched_objects_cache", {}).clear()
-    counted = Result.objects.filter(counted=True).order_by("seat")
+    # fill_in: a fill-in's (黒子) money is the house's (scoring.house_takes).
+    counted = Result.objects.filter(counted=True).annotate(fill_in=F("member__fill_in"))
+    counted = counted.order_by("seat")
     games = Game.objects.filter(voided=False).order_by("number")
     prefetch_related_objects(
         list(days),
@@ -145,16 +147,22 @@ def _days_with_data(days: Sequence[Day]) -> None:
     )
 
 
+def _fill_ins(day: Day) -> list[str]:
+    """The fill-ins (黒子) of a day loaded by _days_with_data, as the engine names players."""
+    return [str(r.member_id) for g in day.games.all() for r in g.results.all() if r.fill_in]
+
+
 def _settle_loaded_day(day: Day, rules: scoring.Rules) -> scoring.DayResult:
     results = [
         stored_game_result(g, list(g.results.all())) for g in day.games.all() if g.results.all()
     ]
-    return scoring.settle_day(
+    settled = scoring.settle_day(
         rules,
         results,
         attendees=[str(m.pk) for m in day.attendees.all()],
         shugi=[scoring.Shugi(str(s.winner_id), s.multiplier) for s in day.shugi.all()],
     )
+    return scoring.house_takes(settled, _fill_ins(day))
 
 
 def _versions_by_id(versions: Iterable[RulesVersion]) -> dict[int, RulesVersion]:
@@ -1058,6 +1066,7 @@ def resettle_days(*, version: RulesVersion, changes: Sequence[object]) -> list[R
                 attendees=[str(m.pk) for m in day.attendees.all()],
                 shugi=[scoring.Shugi(str(x.winner_id), x.multiplier) for x in day.shugi.all()],
             )
+            after = scoring.house_takes(after, _fill_ins(day))
         except scoring.InputError as e:
             out.append(ResettleDay(ledger, None, "; ".join(p.message for p in e.problems)))
             continue

@@ -91,6 +91,8 @@ def total_lines(games: Sequence[Game], ledger: money.DayLedger | None) -> list[s
         if game.voided:
             continue
         for r in game.current_results:  # type: ignore[attr-defined]
+            if r.member.fill_in:  # 黒子: in the game's lines only
+                continue
             scores[r.member_id] = scores.get(r.member_id, 0) + r.score
             names[r.member_id] = r.member.name
     money_of: dict[int, int] = {}

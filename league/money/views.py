@@ -28,6 +28,7 @@ from league import money
 from league.access import club_for, club_page, day_for
 from league.core.errors import ServiceError
 from league.models import Club, Day, DayShugi, LedgerEntry, Member
+from league.models import draw as draw_selectors
 from league.money import services as money_services
 from league.money.forms import (
     BORROW,
@@ -206,6 +207,9 @@ def _ledger_context(club: Club, ledger: money.DayLedger, user: Any) -> dict[str,
 def day_ledger(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
     day = _club_day(club, date)
+    if draw_selectors.hidden_games(day, organiser=club.is_organiser):  # type: ignore[attr-defined]
+        messages.info(request, _("Results are held back until every table of a round is recorded."))
+        return redirect("day_detail", club.slug, date)
     ledger = money.day_ledger(day=day)
     if not ledger.has_money and not ledger.entries:  # a day with entries always has its page
         raise Http404

@@ -30,6 +30,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from league import money
 from league.access import club_for, day_for
 from league.models import Club, Day, RulesVersion, Season
+from league.models import draw as draw_selectors
 from league.money import sharing
 from league.public import services
 from league.recording import selectors
@@ -241,10 +242,12 @@ def public_days(request: HttpRequest, club: Club, token: str) -> HttpResponse:
 def public_day(request: HttpRequest, club: Club, token: str, date: datetime.date) -> HttpResponse:
     """The day's totals and games (voided ones left out); with money allowed, yen and payments."""
     day = day_for(club, date)
-    games = [g for g in selectors.day_games(day=day) if not g.voided]
-    ledger = selectors.day_ledger_rows(day=day)
+    # A round held back (issue 42): the share link is nobody's organiser view.
+    hidden = draw_selectors.hidden_games(day, organiser=False)
+    games = [g for g in selectors.day_games(day=day) if not g.voided and g.pk not in hidden]
+    ledger = selectors.day_ledger_rows(day=day, hidden=hidden)
     payments = None
-    if club.share_money:
+    if club.share_money and not hidden:
         version = RulesVersion.in_force(club, day.date)
         if version is not None and version.rules.has_money:
             day.club = club  # money.day_ledger reads it: no second query
@@ -258,6 +261,7 @@ def public_day(request: HttpRequest, club: Club, token: str, date: datetime.date
         "show_yen": club.share_money and any(row["yen"] is not None for row in ledger),
         "hide_yen": not club.share_money,  # the games' yen column and rate (_game_table.html)
         "payments": payments,
+        "held": bool(hidden),
     }
     return render(request, "league/public/day_detail.html", context)
 

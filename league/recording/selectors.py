@@ -8,7 +8,7 @@ aggregates over `Result(counted=True)`, the rows that rankings count.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,12 +118,16 @@ def club_game(*, club: Club, game_id: int) -> Game | None:
 # --- the day's running totals ----------------------------------------------------------------
 
 
-def day_ledger_rows(*, day: Day) -> list[dict[str, Any]]:
+def day_ledger_rows(*, day: Day, hidden: Collection[int] = ()) -> list[dict[str, Any]]:
     """Each player's totals over the day's counted games (voided games and old revisions excluded).
 
     Rows: member, name, games, score (tenths), chips, yen (None when no game had a rate);
-    best score first.
+    best score first. Without the `hidden` games (held back: league.models.draw.hidden_games).
     """
+    if hidden:
+        return aggregate_selectors.day_totals_without(
+            club_id=day.club_id, date=day.date, games=hidden
+        )
     return aggregate_selectors.day_totals(club_id=day.club_id, date=day.date)
 
 

@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from league.access import club_for, club_page, day_for
-from league.models import Game, RulesVersion
+from league.models import Club, Game, RulesVersion
+from league.models import draw as draw_selectors
 from league.recording import breakdown, selectors, services
 from league.recording.forms import WINDS
 from league.standings import charts
@@ -46,10 +47,18 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
         "club": club,
         "today": today,
         "today_day": selectors.club_day(club=club, date=today),
-        "recent_games": selectors.club_recent_games(club=club),
+        "recent_games": _shown_games(club, selectors.club_recent_games(club=club)),
         "recent_days": selectors.club_recent_days(club=club),
     }
     return render(request, "league/recording/club_home.html", context)
+
+
+def _shown_games(club: Club, games: list[Game]) -> list[Game]:
+    """`games` less those of a round held back (issue 42), for all but the organisers."""
+    if club.is_organiser or not games:  # type: ignore[attr-defined]
+        return games
+    held = set(draw_selectors.held_game_ids(round__day__club=club))
+    return [g for g in games if g.pk not in held]
 
 
 @require_safe
@@ -57,12 +66,15 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
 def day_detail(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
     day = day_for(club, date)
-    ledger = selectors.day_ledger_rows(day=day)
+    # A round held back (issue 42): its games and their results show to organisers only.
+    hidden = draw_selectors.hidden_games(day, organiser=club.is_organiser)  # type: ignore[attr-defined]
+    ledger = selectors.day_ledger_rows(day=day, hidden=hidden)
     version = RulesVersion.in_force(club, day.date)
-    games = selectors.day_games(day=day)
+    games = [g for g in selectors.day_games(day=day) if g.pk not in hidden]
     context = {
         "club": club,
         "day": day,
+        "held": bool(hidden),
         "games": games,
         "last_by_table": _last_by_table(games),
         "ledger": ledger,
@@ -86,7 +98,10 @@ def _last_by_table(games: list[Game]) -> list[Game]:
 def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     club = club_for(request, slug)
     game = selectors.club_game(club=club, game_id=game_id)
-    if game is None:
+    if game is None or game.pk in draw_selectors.hidden_games(
+        game.day,
+        organiser=club.is_organiser,  # type: ignore[attr-defined]
+    ):
         raise Http404
     seats = sorted(game.current_results, key=lambda r: r.seat)  # type: ignore[attr-defined]
     names = [r.member.name for r in seats]

@@ -39,6 +39,14 @@ def hand_stats_changed(*, added: Iterable[HandStat] = (), removed: Iterable[Hand
     changes = [(s, 1) for s in added] + [(s, -1) for s in removed]
     if not changes:
         return
+    fill_ins = set(
+        Member.objects.filter(
+            pk__in={s.member_id for s, _sign in changes}, fill_in=True
+        ).values_list("pk", flat=True)
+    )
+    changes = [(s, sign) for s, sign in changes if s.member_id not in fill_ins]  # count for nobody
+    if not changes:
+        return
     members = {s.member_id for s, _sign in changes}
     totals = {
         t.member_id: t for t in for_update(HandStatTotal.objects).filter(member_id__in=members)
@@ -60,14 +68,16 @@ def hand_stats_changed(*, added: Iterable[HandStat] = (), removed: Iterable[Hand
 def club_rebuilt(*, club_id: int) -> None:
     """Recompute a club's totals from its counted HandStat rows."""
     HandStatTotal.objects.filter(club_id=club_id).delete()
-    _insert(club_id, HandStat.objects.filter(club_id=club_id, counted=True))
+    _insert(club_id, HandStat.objects.filter(club_id=club_id, counted=True, member__fill_in=False))
 
 
 def member_rebuilt(*, member: Member) -> None:
     """Recompute one member's total from their counted HandStat rows (both members of a merge:
     the survivor's sums what both records played, the merged record's is gone with its rows)."""
     HandStatTotal.objects.filter(member=member).delete()
-    _insert(member.club_id, HandStat.objects.filter(member=member, counted=True))
+    _insert(
+        member.club_id, HandStat.objects.filter(member=member, counted=True, member__fill_in=False)
+    )
 
 
 def _insert(club_id: int, rows: QuerySet[HandStat]) -> None:

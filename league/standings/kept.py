@@ -327,7 +327,7 @@ def _replay(club_id: int, since: Key | None, old_rows: list[tuple[int, ...]] | N
     if since is None:
         parts = [
             (
-                Result.objects.filter(club_id=club_id, counted=True),
+                Result.objects.filter(club_id=club_id, counted=True, member__fill_in=False),
                 ChipEvent.objects.filter(game__club_id=club_id, kind=YAKUMAN),
             )
         ]
@@ -335,7 +335,9 @@ def _replay(club_id: int, since: Key | None, old_rows: list[tuple[int, ...]] | N
         ids = [pk for pk, *_rest in games]
         parts = [
             (
-                Result.objects.filter(game_id__in=ids[i : i + CHUNK], counted=True),
+                Result.objects.filter(
+                    game_id__in=ids[i : i + CHUNK], counted=True, member__fill_in=False
+                ),
                 ChipEvent.objects.filter(game_id__in=ids[i : i + CHUNK], kind=YAKUMAN),
             )
             for i in range(0, len(ids), CHUNK)
@@ -483,7 +485,11 @@ def season_rebuilt(*, season: Season) -> None:
     PairTotal.objects.filter(season=season).delete()
     SeatTotal.objects.filter(season=season).delete()
     rows = Result.objects.filter(
-        club_id=season.club_id, counted=True, date__gte=season.start, date__lte=season.end
+        club_id=season.club_id,
+        counted=True,
+        member__fill_in=False,
+        date__gte=season.start,
+        date__lte=season.end,
     )
     pairs, seats = pair_and_seat_deltas([], _rows(rows), [season])
     _insert(
@@ -499,7 +505,7 @@ def member_rebuilt(*, member: Member) -> bool:
     PairTotal.objects.filter(Q(member=member) | Q(opponent=member)).delete()
     SeatTotal.objects.filter(member=member).delete()
     games = Result.objects.filter(member=member, counted=True).values("game_id")
-    rows = Result.objects.filter(game_id__in=games, counted=True)
+    rows = Result.objects.filter(game_id__in=games, counted=True, member__fill_in=False)
     seasons = list(Season.objects.filter(club_id=member.club_id))
     pairs, seats = pair_and_seat_deltas([], _rows(rows), seasons)
     _insert(member.club_id, pairs, seats, keep=lambda m, o: member.pk in (m, o))
@@ -524,7 +530,7 @@ def club_rebuilt(*, club_id: int) -> None:
     PairTotal.objects.filter(club_id=club_id).delete()
     SeatTotal.objects.filter(club_id=club_id).delete()
     seasons = list(Season.objects.filter(club_id=club_id))
-    rows = Result.objects.filter(club_id=club_id, counted=True)
+    rows = Result.objects.filter(club_id=club_id, counted=True, member__fill_in=False)
     pairs, seats = pair_and_seat_deltas([], _rows(rows), seasons)
     _insert(club_id, pairs, seats)
     replay(club_id, None)

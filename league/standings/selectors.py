@@ -8,7 +8,7 @@ reads the same either way; `tests/league/test_aggregates.py` holds them equal.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +31,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, NullIf, Rank
 from django.db.models.query import ValuesIterable
 
-from league.models import Adjustment, Club, HandStat, HandStatTotal, Member, Season
+from league.models import Adjustment, Club, HandStat, HandStatTotal, Member, Result, Season
 from league.models.hands import HAND_SUMS
 from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
@@ -255,6 +255,38 @@ def day_totals(*, club_id: int, date: datetime.date) -> list[dict[str, Any]]:
     ]
 
 
+def day_totals_without(
+    *, club_id: int, date: datetime.date, games: Iterable[int]
+) -> list[dict[str, Any]]:
+    """day_totals' rows from the stored results, less `games` (results held back: issue 42),
+    and less the fill-ins (黒子), as the kept rows have them. One query."""
+    rows = (
+        Result.objects.filter(club_id=club_id, date=date, counted=True, member__fill_in=False)
+        .exclude(game_id__in=list(games))
+        .values("member")
+        .annotate(
+            name=F("member__name"),
+            games_=Count("pk"),
+            score_=Sum("score"),
+            chips_=Sum("chips"),
+            yen_=Sum("yen"),
+            yen_games_=Count("yen"),
+        )
+        .order_by("-score_", "member__kana", "member__name")
+    )
+    return [
+        {
+            "member": r["member"],
+            "name": r["name"],
+            "games": r["games_"],
+            "score": r["score_"],
+            "chips": r["chips_"],
+            "yen": r["yen_"] if r["yen_games_"] else None,
+        }
+        for r in rows
+    ]
+
+
 def member_day_points(
     *, member: Member, start: datetime.date | None, end: datetime.date | None, points: int
 ) -> list[tuple[datetime.date, int, int]]:
@@ -362,7 +394,9 @@ def hand_table(
             "member_id", "games", *HAND_SUMS
         )
         return {t["member_id"]: _hand_rates(t, {}) for t in totals}
-    rows = _hand_rows(HandStat.objects.filter(club=club, counted=True), start, end)
+    rows = _hand_rows(
+        HandStat.objects.filter(club=club, counted=True, member__fill_in=False), start, end
+    )
     sums = (
         rows.values("member_id")
         .annotate(games=Count("id"), **{f: Sum(f) for f in HAND_SUMS})

@@ -141,6 +141,11 @@ def results_changed(*, club: Club | int, removed: Sequence[Any], added: Sequence
     if not removed and not added:
         return
     club_id = club if isinstance(club, int) else club.pk
+    # A fill-in's (黒子) rows count for nobody: no totals, no day line, no head-to-head, seat or
+    # rating (league.models.members.Member.fill_in). Their games still count for the others.
+    removed, added = without_fill_ins(removed), without_fill_ins(added)
+    if not removed and not added:
+        return
     members = sorted({r.member_id for r in (*removed, *added)})
     # The all-time rows first (they are the per-member lock), in member order.
     MemberTotal.objects.bulk_create(
@@ -184,6 +189,15 @@ def results_changed(*, club: Club | int, removed: Sequence[Any], added: Sequence
     # when many games follow it).
     if kept.results_changed(club_id=club_id, removed=removed, added=added, seasons=seasons):
         tasks.enqueue_replay(club_id)
+
+
+def without_fill_ins(rows: Sequence[Any]) -> list[Any]:
+    """`rows` less those of fill-in members (one query when there are rows)."""
+    if not rows:
+        return []
+    ids = {r.member_id for r in rows}
+    fill_ins = set(Member.objects.filter(pk__in=ids, fill_in=True).values_list("pk", flat=True))
+    return [r for r in rows if r.member_id not in fill_ins] if fill_ins else list(rows)
 
 
 def _move_totals(
@@ -318,7 +332,7 @@ def _total_aggregates() -> dict[str, object]:
 
 
 def _insert_totals(club_id: int, season: Season | None, member_id: int | None = None) -> None:
-    rows = Result.objects.filter(club_id=club_id, counted=True)
+    rows = Result.objects.filter(club_id=club_id, counted=True, member__fill_in=False)
     if season is not None:
         rows = rows.filter(date__gte=season.start, date__lte=season.end)
     if member_id is not None:
@@ -368,7 +382,7 @@ def _insert_rate_totals(club_id: int, season: Season | None, rows: QuerySet[Resu
 
 
 def _insert_days(club_id: int, member_id: int | None = None) -> None:
-    rows = Result.objects.filter(club_id=club_id, counted=True)
+    rows = Result.objects.filter(club_id=club_id, counted=True, member__fill_in=False)
     if member_id is not None:
         rows = rows.filter(member_id=member_id)
     grouped = (

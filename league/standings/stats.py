@@ -80,8 +80,14 @@ def counted_results(
     start: datetime.date | None = None,
     end: datetime.date | None = None,
     rate: str | None = None,
+    fill_ins: bool = False,
 ) -> QuerySet[Result]:
+    # A fill-in's (黒子) rows count for nobody: every standings, statistics and export reader
+    # of a period starts here (league.models.members.Member.fill_in). `fill_ins`: theirs too
+    # (what picks whole games, not players).
     rows = Result.objects.filter(club=club, counted=True)
+    if not fill_ins:
+        rows = rows.filter(member__fill_in=False)
     if start is not None:
         rows = rows.filter(date__gte=start)
     if end is not None:

@@ -146,7 +146,7 @@ def _score_chart(
 @club_page
 def player_detail(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
     club = club_for(request, slug)
-    member = get_object_or_404(Member, club=club, pk=member_id)
+    member = get_object_or_404(Member, club=club, pk=member_id, fill_in=False)  # 黒子: no page
     if member.merged_into_id is not None:  # an old link to a merged record: the one that stayed
         address = reverse("player_detail", args=[club.slug, member.merged_into_id])
         query = request.GET.urlencode()

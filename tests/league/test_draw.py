@@ -285,7 +285,8 @@ def test_check_in_by_reading_and_as_guest(organiser_client, club, ten) -> None:
     assert Member.objects.get(name="新顔 さん").is_guest
 
 
-@pytest.mark.parametrize("drawn, queries", [(False, 15), (True, 13)])
+# Two more since issue 42 (the table size for the fill-in button, the hold-back switch).
+@pytest.mark.parametrize("drawn, queries", [(False, 17), (True, 15)])
 def test_the_draw_page_has_constant_queries(
     organiser_client, club, organiser, django_assert_num_queries, drawn, queries
 ) -> None:

@@ -498,8 +498,9 @@ QUERIES = {
     "public_season": 4,  # club, season, rules, the standings
     "public_race": 4,  # club, season, the daily totals, the players
     "public_days": 4,  # club, the count of days, one page of days, their games counted
-    "public_day": 5,  # club, day, games, their results, the day's totals
-    "public_day_money": 13,  # and the ledger: rules, games, attendees, shūgi, entries, members
+    # club, day, the games held back (issue 42), games, their results, the day's totals
+    "public_day": 6,
+    "public_day_money": 14,  # and the ledger: rules, games, attendees, shūgi, entries, members
 }
 
 

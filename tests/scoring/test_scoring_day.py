@@ -281,3 +281,21 @@ def test_pot_refuses_negative_amounts():
         pot_payout(KAGETSU, -1, 3000)
     with pytest.raises(InputError):
         pot_payout(KAGETSU, 1000, -1)
+
+
+# --- fill-ins (黒子): their money is the house's ---------------------------------------------------
+
+
+def test_a_fill_in_s_money_is_the_house_s():
+    from scoring import house_takes
+
+    day = settle_day(MAME, [money_game({"A": 1500, "K": 300, "B": -600, "C": -1200})])
+    taken = house_takes(day, ["K"])
+    assert [p.name for p in taken.players] == ["A", "B", "C"]
+    assert {p.name: p.yen for p in taken.players} == {"A": 1500, "B": -600, "C": -1200}
+    assert taken.house == day.house + 300  # what the fill-in won, the house pays
+    assert sum(p.yen for p in taken.players) + taken.house == 0
+    paid = {(t.payer, t.payee): t.yen for t in taken.transfers}
+    assert "K" not in {who for pair in paid for who in pair}
+    assert sum(v for (_f, to), v in paid.items() if to == "A") == 1500
+    assert house_takes(day, []) is day and house_takes(day, ["nobody"]) is day

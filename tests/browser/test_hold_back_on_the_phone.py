@@ -1,0 +1,90 @@
+"""Issue 42 item 3 on a 390×844 phone: today's event holds results back. Round 1 has two tables;
+with table A recorded, a player opening the day's results sees no game and no total of round 1
+(the page says the results are held back); once table B is in, both games and every total show,
+without anyone opening the round. Screenshots: test-artifacts/screenshots/held-round.png and
+held-round-open.png."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from league.draw import selectors as sel
+from league.draw import services as draw
+from league.models import Day, Member, Membership
+from league.recording import services
+from league.recording.views_pages import CLUB_TIMEZONE
+from tests.browser.conftest import fits_the_screen
+from tests.conftest import make_club, make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+POINTS = (40000, 30000, 20000, 10000)
+
+
+def _record(club, organiser, today, tv) -> None:
+    services.game_record(
+        club=club,
+        user=organiser,
+        data=services.GameInput(
+            date=today,
+            seats=[services.SeatInput(m, p) for m, p in zip(tv.players, POINTS, strict=True)],
+            rate="0.3",
+            table=tv.table.label,
+        ),
+        draw_table=tv.table.pk,
+    )
+
+
+@pytest.fixture
+def event():
+    """8 players today, round 1 drawn (tables A and B), results held back, table A recorded.
+    The login `player` is one of table B's four."""
+    today = timezone.localdate(timezone=CLUB_TIMEZONE)
+    club = make_club("mame", "mame-no-kai", "マメの会")
+    organiser = make_user("organiser", club, Membership.ORGANISER)
+    players = [
+        Member.objects.create(club=club, name=f"選手{i:02d}", kana=f"せんしゅ{i:02d}")
+        for i in range(8)
+    ]
+    for m in players:
+        draw.attendance_check_in(club=club, user=organiser, date=today, member=m)
+    draw.round_draw(club=club, user=organiser, date=today)
+    day = Day.objects.get(club=club, date=today)
+    draw.room_hold_results(club=club, user=organiser, day=day, held=True)
+    a, b = sel.current_rounds(day)[0].tables
+    _record(club, organiser, today, a)
+    me = b.players[0]
+    me.user = make_user("player", club)
+    me.save(update_fields=["user"])
+    return club, organiser, today, day, a, b
+
+
+def test_a_player_sees_round_1_only_when_its_last_table_is_in(
+    phone, live_server, log_in, screenshot, event
+) -> None:
+    club, organiser, today, _day, a, b = event
+    log_in("player")
+    address = f"{live_server.url}/c/{club.slug}/days/{today.isoformat()}/"
+    response = phone.goto(address)
+    assert response is not None and response.status == 200
+    held = phone.locator("[data-held]")
+    assert held.is_visible()
+    assert "全卓の記録がそろうまで" in held.inner_text()
+    assert phone.locator("section.game").count() == 0
+    text = phone.locator("main").inner_text()
+    for m in a.players:  # table A's results: nowhere on the page
+        assert m.name not in text
+    assert fits_the_screen(phone)
+    screenshot("held-round")
+
+    _record(club, organiser, today, b)  # the last table of round 1 comes in
+    response = phone.goto(address)
+    assert response is not None and response.status == 200
+    assert phone.locator("[data-held]").count() == 0
+    assert phone.locator("section.game").count() == 2
+    text = phone.locator("main").inner_text()
+    for m in [*a.players, *b.players]:
+        assert m.name in text
+    assert fits_the_screen(phone)
+    screenshot("held-round-open")
