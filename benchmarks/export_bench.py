@@ -241,7 +241,10 @@ def run_child(mode: str, url: str, args: argparse.Namespace) -> dict[str, float]
     env = {**os.environ, "DATABASE_URL": url, "EXPORT_ROOT": exports_root}
     if mode == "build":
         command += ["--games", str(args.games[0])]
-    result = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
+    result = subprocess.run(command, env=env, capture_output=True, text=True)
+    if result.returncode:  # say why, not only that the child failed
+        sys.stderr.write(result.stderr)
+        raise SystemExit(f"export_bench: the {mode} step failed ({result.returncode})")
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
