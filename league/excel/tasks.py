@@ -174,19 +174,29 @@ BUSY = (ExportFile.QUEUED, ExportFile.RUNNING)
 
 @dataclasses.dataclass(frozen=True)
 class Started:
-    """What export_start did: `export` is the new file, or the user's own one being made
-    already (`repeat`: a file of the same period; else a file of another period, which must
-    finish first: one game log a user at a time)."""
+    """What export_start did: `export` is the new file, or the user's own one of the same kind
+    being made already (`repeat`: of the same period or member; `other`: of another, which must
+    finish first: one file of a kind a user at a time)."""
 
     export: ExportFile
     repeat: bool = False
     other: bool = False
 
 
+# A file still waiting for a worker after this long (no worker running, or one stuck) no longer
+# holds its user's or club's place in the queue.
+QUEUED_STALE_AFTER = datetime.timedelta(hours=1)
+
+
 def _busy(rows: Any) -> Any:
-    """Files being made (a stalled one, whose worker stopped, no longer counts)."""
-    stalled = timezone.now() - ExportFile.STALLED_AFTER
-    return rows.filter(status__in=BUSY).exclude(status=ExportFile.RUNNING, touched__lt=stalled)
+    """Files being made: a stalled one (its worker stopped) or one that has waited for a worker
+    past QUEUED_STALE_AFTER no longer counts."""
+    now = timezone.now()
+    return (
+        rows.filter(status__in=BUSY)
+        .exclude(status=ExportFile.RUNNING, touched__lt=now - ExportFile.STALLED_AFTER)
+        .exclude(status=ExportFile.QUEUED, created__lt=now - QUEUED_STALE_AFTER)
+    )
 
 
 def _make_room(club: Club) -> None:

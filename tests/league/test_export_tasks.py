@@ -275,3 +275,16 @@ def test_a_long_statement_is_made_in_the_background_and_equals_the_one_made_at_o
     ExportFile.objects.update(status=ExportFile.QUEUED)
     assert member_client.post(start).url == started.url
     assert ExportFile.objects.count() == 1
+
+
+def test_a_file_that_waited_an_hour_for_a_worker_no_longer_holds_the_queue(
+    club, member_user, history
+):
+    busy = _busy(club, member_user)
+    ExportFile.objects.filter(pk=busy.pk).update(
+        created=timezone.now() - export_tasks.QUEUED_STALE_AFTER - datetime.timedelta(minutes=1)
+    )
+    started = export_tasks.export_start(
+        club=club, user=member_user, params={"start": "2026-01-01"}, name="n", fallback="n"
+    )
+    assert started.export != busy and not started.other
