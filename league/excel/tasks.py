@@ -49,14 +49,20 @@ def _period(params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def export_rows(*, club: Club, params: dict[str, Any]) -> int:
-    """How many rows (one per player per counted game) the game log of this period has."""
-    return stats.counted_results(club=club, **_period(params)).count()
+def export_rows(*, club: Club, params: dict[str, Any], most: int | None = None) -> int:
+    """How many rows (one per player per counted game) the game log of this period has; with
+    `most`, counted no further than most + 1 (a request asks only whether the log is longer
+    than it: an exact count of 400,000 rows took 0.1 s)."""
+    rows = stats.counted_results(club=club, **_period(params))
+    rows = rows.order_by()  # no sort: only how many
+    return rows[: most + 1].count() if most is not None else rows.count()
 
 
-def statement_lines(*, member_id: int) -> int:
-    """How many lines a member's statement has (one per line of the kept books)."""
-    return BookLine.objects.filter(member_id=member_id).count()
+def statement_lines(*, member_id: int, most: int | None = None) -> int:
+    """How many lines a member's statement has (one per line of the kept books); `most` as
+    export_rows's."""
+    lines = BookLine.objects.filter(member_id=member_id)
+    return lines[: most + 1].count() if most is not None else lines.count()
 
 
 def _counted(rows: Iterator[tuple[Any, ...]], export_id: int) -> Iterator[tuple[Any, ...]]:
@@ -86,8 +92,10 @@ def export_game_log(export_id: int) -> int:
     export = ExportFile.objects.select_related("club").filter(pk=export_id).first()
     if export is None or export.status == ExportFile.DONE:
         return 0
+    # Counted here, by the worker, not in the request that queued it.
+    export.rows_total = export_rows(club=export.club, params=export.params)
     ExportFile.objects.filter(pk=export_id).update(
-        status=ExportFile.RUNNING, rows_done=0, touched=timezone.now()
+        status=ExportFile.RUNNING, rows_done=0, rows_total=export.rows_total, touched=timezone.now()
     )
     try:
         with translation.override(export.params.get("language") or settings.LANGUAGE_CODE):
@@ -131,8 +139,9 @@ def export_statement(export_id: int) -> int:
     export = ExportFile.objects.select_related("club").filter(pk=export_id).first()
     if export is None or export.status == ExportFile.DONE:
         return 0
+    export.rows_total = statement_lines(member_id=export.params["member"])
     ExportFile.objects.filter(pk=export_id).update(
-        status=ExportFile.RUNNING, rows_done=0, touched=timezone.now()
+        status=ExportFile.RUNNING, rows_done=0, rows_total=export.rows_total, touched=timezone.now()
     )
     try:
         member = Member.objects.get(pk=export.params["member"], club=export.club)
@@ -250,18 +259,14 @@ def export_start(
                 % {"n": settings.EXPORT_QUEUE_PER_CLUB},
             )
         _make_room(club)
-        if kind == "statement":
-            rows, make = statement_lines(member_id=params["member"]), export_statement
-        else:
-            rows, make = export_rows(club=club, params=params), export_game_log
-        export = ExportFile.objects.create(
+        make = export_statement if kind == "statement" else export_game_log
+        export = ExportFile.objects.create(  # its rows are counted by the worker
             club=club,
             user=user,
             kind=kind,
             params=params,
             name=name,
             fallback=fallback,
-            rows_total=rows,
             expires=timezone.now() + EXPORT_KEEP,
         )
         enqueue_on_commit(make, export.pk)

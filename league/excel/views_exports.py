@@ -122,14 +122,14 @@ def export_game_log(request: HttpRequest, slug: str) -> HttpResponse:
     if isinstance(period, HttpResponse):
         return period
     args, versions, name, fallback = period
-    rows = export_tasks.export_rows(club=club, params=_params(args))
-    if rows > settings.EXPORT_INLINE_ROWS:
+    most = settings.EXPORT_INLINE_ROWS
+    if export_tasks.export_rows(club=club, params=_params(args), most=most) > most:
         query = request.GET.urlencode()
         context = {
             "club": club,
             "title": exports.GAME_LOG_TITLE,
             "name": name,
-            "rows": rows,
+            "rows": most,
             "start_url": reverse("export_game_log_start", args=[club.slug]) + f"?{query}",
             "back_url": reverse("standings", args=[club.slug]),
         }
@@ -307,13 +307,13 @@ def export_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
     member = get_object_or_404(Member, pk=member_id, club=club)
     member.club = club  # money.member_statement reads it: no second query
     today = timezone.localdate()
-    lines = export_tasks.statement_lines(member_id=member.pk)
-    if lines > settings.EXPORT_INLINE_LINES:  # made by a worker (issue 39: 11 s at 100,000 games)
+    most = settings.EXPORT_INLINE_LINES
+    if export_tasks.statement_lines(member_id=member.pk, most=most) > most:  # by a worker
         context = {
             "club": club,
             "title": exports.STATEMENT_TITLE,
             "name": member.name,
-            "rows": lines,
+            "rows": most,
             "start_url": reverse("export_statement_start", args=[club.slug, member.pk]),
             "back_url": reverse("member_statement", args=[club.slug, member.pk]),
         }
