@@ -525,38 +525,23 @@ def room_timer(*, club: Club, user: User, day: Day, minutes: int | None) -> Draw
     return room
 
 
-def room_standings(*, club: Club, user: User, day: Day, shown: bool) -> DrawRoom:
-    """Allow (or stop) the projector to show the day's standings. Audited."""
+def _room_switch(club: Club, user: User, day: Day, field: str, value: bool, action_name: str):
+    """Set one of the day's room switches (DrawRoom), audited with its value before."""
     with action():
         room = _room(day)
-        before = room.show_standings
-        room.show_standings = shown
-        room.save(update_fields=["show_standings"])
-        _audit(
-            club,
-            user,
-            "draw.room_standings",
-            day,
-            before={"show_standings": before},
-            after={"show_standings": shown},
-        )
+        before = getattr(room, field)
+        setattr(room, field, value)
+        room.save(update_fields=[field])
+        _audit(club, user, action_name, day, before={field: before}, after={field: value})
     return room
+
+
+def room_standings(*, club: Club, user: User, day: Day, shown: bool) -> DrawRoom:
+    """Allow (or stop) the projector to show the day's standings. Audited."""
+    return _room_switch(club, user, day, "show_standings", shown, "draw.room_standings")
 
 
 def room_hold_results(*, club: Club, user: User, day: Day, held: bool) -> DrawRoom:
     """Hold a round's results back until every table of the round is recorded (issue 42), or
     stop holding them. The switch is the day's (an event is a day of the draw). Audited."""
-    with action():
-        room = _room(day)
-        before = room.hold_results
-        room.hold_results = held
-        room.save(update_fields=["hold_results"])
-        _audit(
-            club,
-            user,
-            "draw.hold_results",
-            day,
-            before={"hold_results": before},
-            after={"hold_results": held},
-        )
-    return room
+    return _room_switch(club, user, day, "hold_results", held, "draw.hold_results")

@@ -14,7 +14,7 @@ import dataclasses
 import datetime
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.conf import settings
@@ -86,29 +86,42 @@ def _write_file(export: ExportFile, workbook: Any) -> str:
         return export_storage().save(f"{export.kind}/{export.club_id}/{export.pk}.xlsx", File(file))
 
 
-@task()
-def export_game_log(export_id: int) -> int:
-    """Make the game log of an ExportFile's period; returns the rows written."""
+def _make(
+    export_id: int,
+    count: Callable[[ExportFile], int],
+    build: Callable[[ExportFile], Any],
+) -> int:
+    """A worker's file: the rows counted (here, not in the request that queued it), the row
+    marked running, the workbook built in the maker's language and stored, the row finished;
+    marked failed if anything raises. Returns the rows."""
     export = ExportFile.objects.select_related("club").filter(pk=export_id).first()
     if export is None or export.status == ExportFile.DONE:
         return 0
-    # Counted here, by the worker, not in the request that queued it.
-    export.rows_total = export_rows(club=export.club, params=export.params)
+    export.rows_total = count(export)
     ExportFile.objects.filter(pk=export_id).update(
         status=ExportFile.RUNNING, rows_done=0, rows_total=export.rows_total, touched=timezone.now()
     )
     try:
         with translation.override(export.params.get("language") or settings.LANGUAGE_CODE):
-            workbook = exports.game_log_workbook(
-                club=export.club,
-                rows_filter=lambda rows: _counted(rows, export_id),
-                **_period(export.params),
-            )
-            name = _write_file(export, workbook)
+            name = _write_file(export, build(export))
     except Exception:
         ExportFile.objects.filter(pk=export_id).update(status=ExportFile.FAILED)
         raise
     return _finished(export, name)
+
+
+@task()
+def export_game_log(export_id: int) -> int:
+    """Make the game log of an ExportFile's period; returns the rows written."""
+    return _make(
+        export_id,
+        lambda export: export_rows(club=export.club, params=export.params),
+        lambda export: exports.game_log_workbook(
+            club=export.club,
+            rows_filter=lambda rows: _counted(rows, export_id),
+            **_period(export.params),
+        ),
+    )
 
 
 def _finished(export: ExportFile, name: str) -> int:
@@ -136,28 +149,19 @@ def export_statement(export_id: int) -> int:
     """Make a member's statement (every line of the kept books) as a file; returns its lines."""
     from league.money.views_accounts import describe_entry  # the page's own words for a line
 
-    export = ExportFile.objects.select_related("club").filter(pk=export_id).first()
-    if export is None or export.status == ExportFile.DONE:
-        return 0
-    export.rows_total = statement_lines(member_id=export.params["member"])
-    ExportFile.objects.filter(pk=export_id).update(
-        status=ExportFile.RUNNING, rows_done=0, rows_total=export.rows_total, touched=timezone.now()
-    )
-    try:
+    def build(export: ExportFile) -> Any:
         member = Member.objects.get(pk=export.params["member"], club=export.club)
         member.club = export.club
-        with translation.override(export.params.get("language") or settings.LANGUAGE_CODE):
-            workbook = exports.statement_workbook(
-                club=export.club,
-                statement=book_selectors.full_statement(member=member),  # type: ignore[arg-type]
-                describe=describe_entry,
-                today=timezone.localdate(),
-            )
-            name = _write_file(export, workbook)
-    except Exception:
-        ExportFile.objects.filter(pk=export_id).update(status=ExportFile.FAILED)
-        raise
-    return _finished(export, name)
+        return exports.statement_workbook(
+            club=export.club,
+            statement=book_selectors.full_statement(member=member),  # type: ignore[arg-type]
+            describe=describe_entry,
+            today=timezone.localdate(),
+        )
+
+    return _make(
+        export_id, lambda export: statement_lines(member_id=export.params["member"]), build
+    )
 
 
 def _clear_expired() -> int:
