@@ -700,9 +700,14 @@ class RulesForm(forms.Form):
                 if found.rules.players == players
             ),
         ]
-        # For the page's script: the "as the preset" words of each hand preset it may pick
-        # ("": the family's), so that picking another shows that one's values at once.
-        self.hand_defaults = {
+        self._hand_players, self._hand_family = players, family
+
+    def hand_defaults(self) -> dict[str, dict[str, str]]:
+        """For the page's script: the "as the preset" words of each hand preset the club may
+        pick ("": its rules preset's family), so that picking another shows that one's values at
+        once. Made when the page asks, not for every form (the rules list makes one per row)."""
+        players, family = self._hand_players, self._hand_family
+        return {
             "": _preset_values(family.rules),
             **{
                 name: _preset_values(found.rules)
