@@ -21,6 +21,7 @@ from django.views.decorators.http import condition
 from league import throttle
 from league.core import clock
 from league.models import AuditLog, Club, ClubChronicle, Day, Member, Membership
+from league.models.draw import held_of, with_held_round
 
 
 class TooManyRequests(Exception):
@@ -73,13 +74,18 @@ def _club_checked(request: HttpRequest, slug: str) -> Club:
     newest = AuditLog.objects.filter(club=OuterRef("pk")).order_by("-pk")
     replayed = ClubChronicle.objects.filter(club=OuterRef("pk")).values("replayed")[:1]
     try:
-        club = Club.objects.annotate(
-            data_version=Subquery(newest.values("pk")[:1]),
-            data_at=Subquery(newest.values("at")[:1]),
-            data_replayed=Subquery(replayed),
-        ).get(slug=slug)
+        club = (
+            with_held_round(Club.objects)
+            .annotate(
+                data_version=Subquery(newest.values("pk")[:1]),
+                data_at=Subquery(newest.values("at")[:1]),
+                data_replayed=Subquery(replayed),
+            )
+            .get(slug=slug)
+        )
     except Club.DoesNotExist:
         raise _unknown(request) from None
+    club.held = held_of(club)  # type: ignore[attr-defined]
     if user.is_superuser:
         club.is_organiser = True  # type: ignore[attr-defined]
         club.viewer_linked = False  # type: ignore[attr-defined]
@@ -165,6 +171,26 @@ def club_page(view: Callable[..., HttpResponse] | None = None, *, moment: bool =
         return wrapped
 
     return decorate(view) if view is not None else decorate
+
+
+def results_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A page of the club's results over many days (standings, statistics, ratings, records, a
+    player's page). While a day holds back a round's results (league.models.draw: until every
+    table of the round is recorded), a viewer who is not an organiser sees a notice naming the
+    round instead: those pages read totals kept at write time, with the held games in them. The
+    organiser sees the page, with the same notice above it. It opens by itself when the round is
+    complete. Put it under club_page (the page's tag changes with every audited write, and so
+    with every change of what is held)."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        club = club_for(request, slug)
+        if club.held is not None and not club.is_organiser:  # type: ignore[attr-defined]
+            return render(request, "league/results_held.html", {"club": club})
+        request.results_page = True  # type: ignore[attr-defined]  # base.html: the notice
+        return view(request, slug, *args, **kwargs)
+
+    return wrapped
 
 
 def day_for(club: Club, date: datetime.date) -> Day:

@@ -27,11 +27,13 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy
 from ninja import Field, NinjaAPI, Path, Router, Schema
-from ninja.errors import AuthenticationError, ValidationError
+from ninja.errors import AuthenticationError, HttpError, ValidationError
 from pydantic import AfterValidator, StrictInt, StringConstraints
 
-from league.api.auth import SessionAuth, TokenAuth
+from league.api.auth import SessionAuth, TokenAuth, api_club, api_is_organiser
 from league.core.errors import NON_FIELD
+from league.models import Club
+from league.models.draw import held_round
 from league.standings import stats
 
 PAGE_SIZE = 20
@@ -92,6 +94,17 @@ NO_DRAW = gettext_lazy("No round has been drawn for this day.")
 HELD_BACK = gettext_lazy(
     "The results of this round are held back until every table of the round is recorded."
 )
+
+
+def api_results_club(request: HttpRequest, slug: str) -> Club:
+    """api_club for the club's results over many days (standings, statistics, ratings, stages):
+    while a round is held back (league.access.results_page), a 404 with HELD_BACK for a caller
+    who is not an organiser. The session's club knows it already; a token's costs one query."""
+    club = api_club(request, slug)
+    held = club.held if hasattr(club, "held") else held_round(club.pk)
+    if held is not None and not api_is_organiser(request, club):
+        raise HttpError(404, str(HELD_BACK))
+    return club
 
 
 class ApiErrors(Exception):

@@ -8,7 +8,6 @@ from typing import Annotated, Any
 from django.http import HttpRequest
 from ninja import Query
 
-from league.api.auth import api_club
 from league.api.base import (
     MAX_ID,
     NO_SUCH_SEASON,
@@ -19,6 +18,7 @@ from league.api.base import (
     Sort,
     Text20,
     api,
+    api_results_club,
 )
 from league.api.schemas import (
     StandingsOut,
@@ -41,7 +41,7 @@ def standings(
 
     `sort` is a column, ascending, or with "-" in front descending; ties go by the total.
     """
-    club = api_club(request, slug)
+    club = api_results_club(request, slug)
     min_games = 0
     found = None
     if season is not None:

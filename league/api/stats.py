@@ -10,8 +10,7 @@ from django.utils.translation import gettext as _
 from ninja import Path, Query
 from ninja.errors import HttpError
 
-from league.api.auth import api_club
-from league.api.base import MAX_ID, NO_SUCH_SEASON, READ, ApiErrors, Slug, api
+from league.api.base import MAX_ID, NO_SUCH_SEASON, READ, ApiErrors, Slug, api, api_results_club
 from league.api.schemas import ClubSeatsOut, PlayerStatsOut, RatingHistoryOut, RatingsOut
 from league.models import Club, Member, Season
 from league.standings import selectors as kept
@@ -43,7 +42,7 @@ def player_stats(
 ) -> dict[str, Any]:
     """A player's head-to-head (every opponent met) and games by starting seat, all time or in a
     season."""
-    club = api_club(request, slug)
+    club = api_results_club(request, slug)
     found = _season(club, season)
     member = _member(club, member_id)
     return {
@@ -64,7 +63,7 @@ def player_stats(
 @api.get("/clubs/{slug}/seats", response={200: ClubSeatsOut, **READ})
 def club_seats(request: HttpRequest, slug: Slug, season: SeasonId = None) -> dict[str, Any]:
     """The club's games by starting seat, all time or in a season."""
-    club = api_club(request, slug)
+    club = api_results_club(request, slug)
     found = _season(club, season)
     return {"season": season, "seats": kept.seat_rows(club=club, season=found)}
 
@@ -73,7 +72,7 @@ def club_seats(request: HttpRequest, slug: Slug, season: SeasonId = None) -> dic
 def ratings(request: HttpRequest, slug: Slug) -> dict[str, Any]:
     """Every member with games: the ranked ones (the club's minimum games) by ordinal, then the
     others by games."""
-    club = api_club(request, slug)
+    club = api_results_club(request, slug)
     ranked, others = kept.rating_ranking(club=club)
     return {
         "min_games": club.rating_min_games,
@@ -95,7 +94,7 @@ def ratings(request: HttpRequest, slug: Slug) -> dict[str, Any]:
 @api.get("/clubs/{slug}/players/{member_id}/rating", response={200: RatingHistoryOut, **READ})
 def rating_history(request: HttpRequest, slug: Slug, member_id: MemberId) -> dict[str, Any]:
     """A player's latest 300 games with the rating after each and the expected place before."""
-    club = api_club(request, slug)
+    club = api_results_club(request, slug)
     member = _member(club, member_id)
     return {
         "member_id": member.pk,

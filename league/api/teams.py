@@ -14,7 +14,7 @@ from ninja import Path
 from ninja.errors import HttpError
 
 from league.api.auth import api_club
-from league.api.base import MAX_ID, READ, Slug, api
+from league.api.base import MAX_ID, READ, Slug, api, api_results_club
 from league.api.schemas import FixturesOut, StagesOut, TeamsOut
 from league.models import Club, Season, Stage, TeamMember, TeamSlot
 from league.models.draw import table_label
@@ -33,7 +33,7 @@ def _season(club: Club, season_id: int) -> Season:
 @api.get("/clubs/{slug}/seasons/{season_id}/teams", response={200: TeamsOut, **READ})
 def season_teams(request: HttpRequest, slug: Slug, season_id: SeasonPath) -> dict[str, Any]:
     """The season's teams, best first, each with its roster now (captains first)."""
-    club = api_club(request, slug)
+    club = api_results_club(request, slug)
     season = _season(club, season_id)
     rosters = selectors.team_rosters(season=season)
     return {
@@ -103,7 +103,7 @@ def season_fixtures(
 def season_stages(request: HttpRequest, slug: Slug, season_id: SeasonPath) -> dict[str, Any]:
     """The season's stages in order, each with its standings and who went through (or, while
     it is open, who would)."""
-    club = api_club(request, slug)
+    club = api_results_club(request, slug)
     season = _season(club, season_id)
     rosters = dict(
         TeamMember.objects.filter(season=season, removed_at__isnull=True).values_list(

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from django import forms
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import scoring
 from league.chat import services
@@ -273,7 +274,14 @@ def _settle(club: Club) -> str:
     day = Day.objects.filter(club=club, date=today()).first()
     if day is None:
         return _("No games today yet.")
+    if draw_selectors.hidden_games(day, organiser=False):  # a group: never an organiser's view
+        return str(HELD_TEXT)
     return sharing.day_message(club=club, day=day)
+
+
+HELD_TEXT = gettext_lazy(
+    "Round results are held back until every table of the round is recorded; ask again then."
+)
 
 
 def _season(club: Club) -> Season | None:
@@ -285,6 +293,8 @@ def _season(club: Club) -> Season | None:
 
 
 def _standings(club: Club, member: Member | None) -> str:
+    if draw_selectors.held_round(club.pk) is not None:  # the kept totals have the held games
+        return str(HELD_TEXT)
     season = _season(club)
     rows = list(
         standings_selectors.standings(

@@ -20,6 +20,7 @@ from league.models.draw import (  # noqa: F401 (the draw's readers find these he
     DrawTable,
     held_game_ids,
     held_games,
+    held_round,
     hidden_games,
     results_held,
 )

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from league import money
-from league.access import club_for
+from league.access import club_for, results_page
 from league.books import selectors as book_selectors
 from league.core.errors import ServiceError
 from league.excel import exports
@@ -72,6 +72,7 @@ def _bad_filter(filterset: StandingsFilter) -> HttpResponse:
 
 
 @require_safe
+@results_page
 def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
     """?season=, ?start=&end=, ?rate=, ?min_games= as on the standings pages; none: all time.
     ?hands=1 adds the hand columns, as on the pages."""

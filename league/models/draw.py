@@ -224,22 +224,66 @@ def held_games(day: Day | None) -> set[int]:
 def held_game_ids(**day: Any) -> QuerySet[DrawTable, int]:
     """held_games' ids as a query (to use inside another), for the day chosen by `day`
     (filters of DrawTable: round__day=…, or round__day__club=… and round__day__date=…)."""
+    return _held_tables(**day).values_list("game_id", flat=True)
+
+
+@dataclass(frozen=True)
+class HeldRound:
+    """The first round of a club's that holds its results back now (its day and number)."""
+
+    date: datetime.date
+    number: int
+
+
+def with_held_round(clubs: QuerySet[Any]) -> QuerySet[Any]:
+    """Clubs annotated with their first held round's date and number (held_of reads them): two
+    subqueries of the club's own query (league.access, the share link), no query of their own.
+    While a round is held, the pages of a club's results over many days (standings, statistics,
+    ratings, records, a player's page, My page's season) are not shown to members: those totals
+    are kept at write time with the held games in them."""
+    # From the club's days that hold results (a few rows), not from all its tables ever drawn.
+    holding = DrawRoom.objects.filter(day__club=OuterRef(OuterRef("pk")), hold_results=True)
+    first = _held_tables(round__day__in=holding.values("day")).order_by(
+        "round__day__date", "round__number"
+    )
+    return clubs.annotate(
+        held_date=Subquery(first.values("round__day__date")[:1]),
+        held_number=Subquery(first.values("round__number")[:1]),
+    )
+
+
+def held_of(club: Any) -> HeldRound | None:
+    """The held round of a club read through with_held_round, None when nothing is held."""
+    return HeldRound(club.held_date, club.held_number) if club.held_date else None
+
+
+def held_round(club_id: int) -> HeldRound | None:
+    """held_round_of for one club, in one query (the API and the share link, which read the
+    club without league.access)."""
+    holding = DrawRoom.objects.filter(day__club=club_id, hold_results=True)
+    first = (
+        _held_tables(round__day__in=holding.values("day"))
+        .order_by("round__day__date", "round__number")
+        .values_list("round__day__date", "round__number")
+        .first()
+    )
+    return HeldRound(*first) if first else None
+
+
+def _held_tables(**day: Any) -> QuerySet[DrawTable]:
+    """The recorded tables of held rounds (held_games) of the days chosen by `day`."""
     top = (
         DrawRound.objects.filter(day=OuterRef("round__day"), number=OuterRef("round__number"))
         .order_by("-revision")
         .values("revision")[:1]
     )
     open_table = DrawTable.objects.filter(round=OuterRef("round"), game__isnull=True)
-    return (
-        DrawTable.objects.filter(
-            **day,
-            round__day__draw_room__hold_results=True,
-            game__isnull=False,
-            round__revision=Subquery(top),
-        )
-        .filter(Exists(open_table))
-        .values_list("game_id", flat=True)
-    )
+    return DrawTable.objects.filter(
+        **day,
+        round__day__draw_room__hold_results=True,
+        game__isnull=False,
+        round__revision=Subquery(top),
+    ).filter(Exists(open_table))
 
 
 def hidden_games(day: Day | None, *, organiser: bool) -> set[int]:

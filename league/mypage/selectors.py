@@ -16,6 +16,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 from league import money
 from league.books import selectors as book_selectors
 from league.models import Club, Day, LedgerEntry, Member, Result, Season
+from league.models.draw import held_game_ids
 from league.models.totals import MemberDay, MemberTotal
 from league.money import signs
 
@@ -106,14 +107,15 @@ def standing(*, club: Club, member: Member, season: Season | None) -> Standing |
     return Standing(row, season, position, counts["of"])
 
 
-def recent_games(*, club: Club, member: Member, limit: int = RECENT_GAMES) -> list[Result]:
-    """The member's latest counted results with their games, newest first (one query)."""
-    return list(
-        stats.counted_results(club=club)
-        .filter(member=member)
-        .select_related("game")
-        .order_by("-date", "-game__number")[:limit]
-    )
+def recent_games(
+    *, club: Club, member: Member, limit: int = RECENT_GAMES, held_out: bool = False
+) -> list[Result]:
+    """The member's latest counted results with their games, newest first (one query); with
+    `held_out`, without the games of rounds held back (league.models.draw.held_game_ids)."""
+    rows = stats.counted_results(club=club).filter(member=member)
+    if held_out:
+        rows = rows.exclude(game_id__in=held_game_ids(round__day__club=club))
+    return list(rows.select_related("game").order_by("-date", "-game__number")[:limit])
 
 
 # --- the day being settled ---------------------------------------------------------------------

@@ -108,11 +108,15 @@ def my_page(request: HttpRequest, slug: str) -> HttpResponse:
     start, end = (season.start, season.end) if season else (None, None)
     shown = Shown.for_rules(stats.rules_between(versions, start, end))
     has_money = club_has_money(club=club)
+    # While a round is held back (league.access.results_page), a member sees neither their
+    # season (kept with the held games in it) nor a held game of their own among their latest.
+    held = club.held is not None and not club.is_organiser  # type: ignore[attr-defined]
     context.update(
         next_table=next_tables(club_id=club.pk, date=today, member_id=me.pk).get(me.pk),
         season=season,
-        standing=selectors.standing(club=club, member=me, season=season),
-        games=selectors.recent_games(club=club, member=me),
+        held=held,
+        standing=None if held else selectors.standing(club=club, member=me, season=season),
+        games=selectors.recent_games(club=club, member=me, held_out=held),
         games_limit=selectors.RECENT_GAMES,
         shown=shown,
         show_yen=shown.yen and has_money,

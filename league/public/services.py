@@ -12,6 +12,7 @@ from django.db import transaction
 from league.core.locks import for_update
 from league.models import Club
 from league.models.audit import save_audited
+from league.models.draw import held_of, with_held_round
 
 User = AbstractBaseUser | AnonymousUser
 TOKEN_BYTES = 32  # 43 URL-safe characters: not guessable
@@ -92,7 +93,8 @@ def club_by_token(token: str) -> Club | None:
     a guessed token was right."""
     if not TOKEN_SHAPE.fullmatch(token):  # nothing else was ever issued (and a NUL is no query)
         return None
-    club = Club.objects.filter(share_token=token).first()
+    club = with_held_round(Club.objects).filter(share_token=token).first()
     if club is None or not secrets.compare_digest(club.share_token, token):
         return None
+    club.held = held_of(club)  # type: ignore[attr-defined]  # views.public_results
     return club

@@ -121,6 +121,20 @@ def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse
     return require_safe(wrapper)
 
 
+def public_results(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A share-link page of the club's results over many days: while a round is held back, the
+    notice instead (league.access.results_page; the link is never an organiser's)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, club: Club, token: str, **kwargs: Any) -> HttpResponse:
+        if club.held is not None:  # type: ignore[attr-defined]  # services.club_by_token
+            context = {"club": club, "token": token}
+            return render(request, "league/public/results_held.html", context)
+        return view(request, club, token=token, **kwargs)
+
+    return wrapper
+
+
 def _shown(club: Club, rules: Sequence[Any]) -> Shown:
     """The columns the club page shows, without yen unless the club allows money on the link."""
     shown = Shown.for_rules(rules)
@@ -137,6 +151,7 @@ def current_season(seasons: Sequence[Season], today: datetime.date) -> Season | 
 
 
 @public_page
+@public_results
 def public_standings(request: HttpRequest, club: Club, token: str) -> HttpResponse:
     """The current season's standings (all time when there is none) and every season's leader."""
     seasons = list(with_teams(Season.objects.filter(club=club)).order_by("-start", "-pk"))
@@ -167,6 +182,7 @@ def public_standings(request: HttpRequest, club: Club, token: str) -> HttpRespon
 
 
 @public_page
+@public_results
 def public_season(request: HttpRequest, club: Club, token: str, season_id: int) -> HttpResponse:
     season = get_object_or_404(with_teams(Season.objects.filter(club=club)), pk=season_id)
     team_rows = _team_rows(season)
@@ -210,6 +226,7 @@ def _team_rows(season: Season | None) -> list[dict[str, Any]]:
 
 
 @public_page
+@public_results
 def public_race(request: HttpRequest, club: Club, token: str, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season, club=club, pk=season_id)
     context = {"club": club, "token": token, "season": season}
@@ -270,6 +287,7 @@ def public_day(request: HttpRequest, club: Club, token: str, date: datetime.date
 
 
 @public_page
+@public_results
 def public_matrix(request: HttpRequest, club: Club, token: str, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season, club=club, pk=season_id)
     context = {
@@ -283,6 +301,7 @@ def public_matrix(request: HttpRequest, club: Club, token: str, season_id: int) 
 
 
 @public_page
+@public_results
 def public_rating(request: HttpRequest, club: Club, token: str) -> HttpResponse:
     ranked, others = aggregate_selectors.rating_ranking(club=club)
     context = {
@@ -297,6 +316,7 @@ def public_rating(request: HttpRequest, club: Club, token: str) -> HttpResponse:
 
 
 @public_page
+@public_results
 def public_records(request: HttpRequest, club: Club, token: str) -> HttpResponse:
     """The club's records; the biggest day in yen only where money is allowed on the link."""
     context = {

@@ -19,7 +19,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 from django_tables2 import LazyPaginator, RequestConfig
 
-from league.access import club_for, club_page
+from league.access import club_for, club_page, results_page
 from league.models import Club, Season
 from league.standings import selectors as aggregate_selectors
 from league.standings import stats
@@ -40,6 +40,7 @@ MAX_PAGE = 100_000  # 5,000,000 players; a larger page number is a 404 before an
 
 @require_safe
 @club_page
+@results_page
 def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     club = club_for(request, slug)
     season = get_object_or_404(with_teams(Season.objects.filter(club=club)), pk=season_id)
@@ -72,6 +73,7 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
 
 @require_safe
 @club_page
+@results_page
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     seasons = list(with_teams(Season.objects.filter(club=club)).order_by("-start", "-pk"))

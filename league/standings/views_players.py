@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
-from league.access import club_for, club_page
+from league.access import club_for, club_page, results_page
 from league.core.format import average, hundredths, percent, score, sign_class, yen
 from league.models import Club, Member, Season
 from league.standings import charts, stats, views_stats
@@ -144,6 +144,7 @@ def _score_chart(
 
 @require_safe
 @club_page
+@results_page
 def player_detail(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
     club = club_for(request, slug)
     member = get_object_or_404(Member, club=club, pk=member_id, fill_in=False)  # 黒子: no page
@@ -292,6 +293,7 @@ def _race_chart(
 
 @require_safe
 @club_page
+@results_page
 def season_race(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     club = club_for(request, slug)
     season = get_object_or_404(Season, club=club, pk=season_id)

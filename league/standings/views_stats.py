@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
-from league.access import club_for, club_page
+from league.access import club_for, club_page, results_page
 from league.core.format import rating as rating_text
 from league.core.format import score, sign_class
 from league.models import Club, Member, MemberGame, Season
@@ -177,6 +177,7 @@ def matrix_context(*, club: Club, season: Season, row: str | None) -> dict[str, 
 
 @require_safe
 @club_page
+@results_page
 def season_matrix(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     club = club_for(request, slug)
     season = get_object_or_404(Season, club=club, pk=season_id)
@@ -190,6 +191,7 @@ def season_matrix(request: HttpRequest, slug: str, season_id: int) -> HttpRespon
 
 @require_safe
 @club_page
+@results_page
 def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     ranked, others = kept.rating_ranking(club=club)
@@ -204,6 +206,7 @@ def rating_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 @club_page
+@results_page
 def club_seats(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     season = _chosen_season(request, club)
@@ -231,6 +234,7 @@ def records_context(*, club: Club) -> dict[str, Any]:
 
 @require_safe
 @club_page
+@results_page
 def records(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     context = {"club": club, "show_money": club_has_money(club=club), **records_context(club=club)}

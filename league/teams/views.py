@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 import scoring
 from league import limits
-from league.access import club_for
+from league.access import club_for, results_page
 from league.core import format as jancho
 from league.core.clock import today
 from league.core.errors import ServiceError
@@ -63,6 +63,7 @@ def _members(club_id: int) -> list[Member]:
 
 
 @require_safe
+@results_page
 def season_teams(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     club = club_for(request, slug)
     season = get_object_or_404(Season, club=club, pk=season_id)
@@ -311,6 +312,7 @@ def slot_name(request: HttpRequest, slug: str, season_id: int, slot_id: int) -> 
 
 
 @require_safe
+@results_page
 def season_stages(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """The event page: each stage's standings and who went through. Per stage a fixed number of
     queries (a season has at most services.MAX_STAGES stages), whatever the history."""

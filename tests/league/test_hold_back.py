@@ -11,9 +11,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from league.chat import commands
 from league.draw import selectors as sel
 from league.draw import services as draw
-from league.models import AuditLog, Day
+from league.models import AuditLog, Day, Member, Season
 from league.models.draw import DrawRoom
 from league.public import services as public_services
 from tests.league.test_draw import DATE, _record, check_in_all, current, people
@@ -145,3 +146,88 @@ def test_without_the_switch_a_game_shows_at_once(club, organiser, member_client)
     game = _record(club, organiser, a.players, table=a.table.label)
     assert f'id="game-{game.number}"' in day_page(member_client, club)
     assert sel.held_games(day) == set()
+
+
+def results_pages(club, season, member) -> list[str]:
+    """Every page of the club's results over many days (league.access.results_page)."""
+    slug = club.slug
+    return [
+        reverse("standings", args=[slug]),
+        reverse("season_standings", args=[slug, season.pk]),
+        reverse("season_race", args=[slug, season.pk]),
+        reverse("season_matrix", args=[slug, season.pk]),
+        reverse("player_detail", args=[slug, member.pk]),
+        reverse("rating_list", args=[slug]),
+        reverse("club_seats", args=[slug]),
+        reverse("records", args=[slug]),
+        reverse("season_teams", args=[slug, season.pk]),
+        reverse("season_stages", args=[slug, season.pk]),
+        reverse("export_standings", args=[slug]),
+    ]
+
+
+def test_the_results_over_many_days_wait_for_the_round(
+    club, organiser, member_user, member_client, organiser_client, held
+) -> None:
+    """The standings, statistics, ratings, records, player pages, the standings export, My page,
+    the share link's pages and the API's: their totals are kept at write time with a held game
+    in them, so a player sees a notice naming the round instead, until its last table is in."""
+    season = Season.objects.create(club=club, name="2026", start=DATE, end=DATE)
+    a, b = current(held).tables
+    player = a.players[0]
+    Member.objects.filter(pk=player.pk).update(user=member_user)
+    _record(club, organiser, a.players, table=a.table.label)
+    token = public_services.share_enable(club=club, user=organiser).share_token
+    public = [f"/s/{token}/{tail}" for tail in ("", f"seasons/{season.pk}/", "rating/", "records/")]
+    base = f"/api/clubs/{club.slug}"
+    api = [
+        f"{base}/standings",
+        f"{base}/players/{player.pk}/stats",
+        f"{base}/seats",
+        f"{base}/ratings",
+        f"{base}/players/{player.pk}/rating",
+        f"{base}/seasons/{season.pk}/stages",
+    ]
+    pages = results_pages(club, season, player)
+    notice = "第1回戦の結果は、その回戦の全卓が記録されるまで伏せています"
+    for url in pages:
+        response = member_client.get(url)
+        page = response.content.decode()
+        assert response.status_code == 200 and notice in page and not shown(page, names(a)), url
+        organiser_page = organiser_client.get(url)
+        assert organiser_page.status_code == 200, url
+        if url != pages[-1]:  # the export: the file itself
+            assert notice in organiser_page.content.decode(), url
+    mine = member_client.get(reverse("my_page", args=[club.slug])).content.decode()
+    assert notice in mine and "my-position" not in mine and "my-games" not in mine
+    for url in public:
+        page = Client().get(url).content.decode()
+        assert notice in page and not shown(page, names(a)), url
+    for url in api:
+        assert member_client.get(url).status_code == 404, url
+        assert organiser_client.get(url).status_code == 200, url
+
+    _record(club, organiser, b.players, table=b.table.label)
+    export = pages.pop()
+    assert "spreadsheetml" in member_client.get(export)["Content-Type"]
+    for url in pages:
+        page = member_client.get(url).content.decode()
+        assert notice not in page, url
+    assert shown(member_client.get(pages[0]).content.decode(), names(a))
+    mine = member_client.get(reverse("my_page", args=[club.slug])).content.decode()
+    assert notice not in mine and "my-position" in mine and "my-games" in mine
+    for url in public:
+        assert notice not in Client().get(url).content.decode(), url
+    for url in api:
+        assert member_client.get(url).status_code == 200, url
+
+
+def test_the_chat_waits_for_the_round_too(club, organiser, held, monkeypatch) -> None:
+    monkeypatch.setattr(commands, "today", lambda: DATE)
+    a, b = current(held).tables
+    _record(club, organiser, a.players, table=a.table.label)
+    assert commands._standings(club, None) == str(commands.HELD_TEXT)
+    assert commands._settle(club) == str(commands.HELD_TEXT)
+    _record(club, organiser, b.players, table=b.table.label)
+    assert commands._standings(club, None) != str(commands.HELD_TEXT)
+    assert commands._settle(club) != str(commands.HELD_TEXT)
