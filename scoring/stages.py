@@ -7,6 +7,7 @@ The Django side (an event's stages and their pages) is not built yet; this is it
 - `advance`: the top `count` by total. At the cut the rules' tie order decides: "seat" takes
   exactly `count`, tied entrants ordered by `order` (e.g. the place in the stage before, or
   the order of entry); "split" takes every entrant tied on the last place through.
+- `share_count`: a cut by share: `percent` of the stage's entries, rounded up, at least 1.
 - `carried`: what an entrant takes into the next stage: "all", "half" (an odd number of tenths
   rounded as the rules round), "none", or "bonus" (a fixed amount by place, `bonus[place-1]`).
 """
@@ -51,6 +52,16 @@ def advance(entrants: Sequence[Entrant], count: int, ties: str = "seat") -> list
         return rows[:count]
     last = rows[count - 1].total
     return [e for e in rows if e.total >= last]
+
+
+def share_count(entries: int, percent: int) -> int:
+    """How many go through a cut of the top `percent` (1-99) of `entries`: rounded up (25% of 21
+    is 5.25, so 6), and at least 1."""
+    if not 1 <= percent <= 99:
+        raise ValueError("a share is a whole percent from 1 to 99")
+    if entries < 0:
+        raise ValueError("entries must not be negative")
+    return max(1, -(-entries * percent // 100))
 
 
 def _half(total: int, rounding: str, negative: str) -> int:

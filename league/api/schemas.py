@@ -512,7 +512,16 @@ class StageOut(Schema):
     first_day: datetime.date
     last_day: datetime.date
     entrants: str
-    advance: int | None
+    advance: int | None = Field(description="How many go through; None for a share or the last.")
+    advance_share: int | None = Field(
+        description="The cut as a whole percent of the stage's entries (rounded up, at least 1)"
+        " instead of a number; None for a number or the last stage."
+    )
+    through_count: int | None = Field(
+        description="How many the cut sends on: the number, or the share of the entries now"
+        " (a later stage's entries, or in the first stage everyone with a game in it); None for"
+        " the last stage."
+    )
     carry: str
     bonus: list[int]
     ties: str

@@ -124,6 +124,8 @@ def season_stages(request: HttpRequest, slug: Slug, season_id: SeasonPath) -> di
                     k: getattr(stage, k)
                     for k in ("carry", "bonus", "ties", "fixed_table", "seating")
                 },
+                "advance_share": stage.advance_share,
+                "through_count": selectors.stage_cut(stage=stage, rows=rows)["count"],
                 "closed": stage.closed_at is not None,
                 "tables": [
                     {

@@ -239,6 +239,49 @@ def report(
     )
 
 
+@dataclass(frozen=True)
+class Unkept:
+    """What a day's rounds did not keep, by whom (from `unkept`): each pair seated together more
+    than once (the rounds, by index), each player whose count of some wind is off by more than
+    one from rounds played / table size (their counts, 東 first, and the rounds they were seated
+    in with the seats drawn), each player seated again at a table number (the number, the
+    rounds). Every list in the order of the players' ids."""
+
+    repeats: list[tuple[Pair, list[int]]]
+    winds: list[tuple[int, list[int], int]]  # player, counts by seat, rounds counted
+    returns: list[tuple[int, int, list[int]]]  # player, table number, rounds
+
+
+def unkept(rounds: Sequence[Round], *, seats_drawn: Sequence[bool] | None = None) -> Unkept:
+    """Who the balance missed, recounted from the tables as `report` counts its figures: pairs
+    met more than once, winds outside ±1 of rounds played / table size (rounds whose seats were
+    left to the table, `seats_drawn` False, count for no wind), returns to a table number."""
+    drawn = list(seats_drawn) if seats_drawn is not None else [True] * len(rounds)
+    met: dict[Pair, list[int]] = {}
+    winds: dict[int, list[int]] = {}
+    numbers: dict[tuple[int, int], list[int]] = {}
+    for r, rnd in enumerate(rounds):
+        for number, table in enumerate(rnd.tables):
+            for seat, a in enumerate(table):
+                numbers.setdefault((a, number), []).append(r)
+                if drawn[r]:
+                    winds.setdefault(a, [0] * max(len(table), 4))[seat] += 1
+                for b in table[seat + 1 :]:
+                    met.setdefault(pair(a, b), []).append(r)
+    size = max((len(t) for rnd in rounds for t in rnd.tables), default=4)
+    off = []
+    for p in sorted(winds):
+        counts = winds[p][:size]
+        played = sum(counts)
+        if any(abs(c * size - played) > size for c in counts):
+            off.append((p, counts, played))
+    return Unkept(
+        repeats=sorted((k, v) for k, v in met.items() if len(v) > 1),
+        winds=off,
+        returns=sorted((p, n, v) for (p, n), v in numbers.items() if len(v) > 1),
+    )
+
+
 def draw(
     *,
     players: Sequence[int],

@@ -8,6 +8,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, Max, OuterRef, Subquery, Sum
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from league.draw import algorithm
 from league.draw.algorithm import Pair, pair
@@ -227,6 +229,82 @@ def schedule_report(rounds: list[RoundView]) -> algorithm.Report | None:
     ]
     field = {m.pk for rv in rounds for tv in rv.tables for m in tv.players}
     return algorithm.report(drawn, common=len(field) <= algorithm.COMMON_MAX_PLAYERS)
+
+
+def _round_list(numbers: list[int]) -> str:
+    return pgettext("a list of rounds", ", ").join(
+        pgettext("a round in a list", "round %(n)s") % {"n": n} for n in numbers
+    )
+
+
+def unkept(rounds: list[RoundView], attendance: list[Attendance]) -> list[str]:
+    """What the day's rounds so far could not keep of the balance, in players' words, from the
+    rounds and attendance the draw pages read (no query): each pair seated together more than
+    once today, each player whose count of a wind is off by more than one from rounds played /
+    table size, each player back at a table number; why, where the day says it (joined in a
+    later round, left, fewer tables than rounds played). Nothing when all is balanced."""
+    if len(rounds) < 2:
+        return []
+    drawn = [
+        algorithm.Round(
+            tuple(tuple(m.pk for m in tv.players) for tv in rv.tables),
+            tuple(m.pk for m in rv.sitting_out),
+        )
+        for rv in rounds
+    ]
+    found = algorithm.unkept(drawn, seats_drawn=[rv.round.seats_drawn for rv in rounds])
+    names = {m.pk: m.name for rv in rounds for tv in rv.tables for m in tv.players}
+    number = [rv.round.number for rv in rounds]
+    seated_in: dict[int, list[int]] = defaultdict(list)  # player → tables in each round played
+    for rv in rounds:
+        for tv in rv.tables:
+            for m in tv.players:
+                seated_in[m.pk].append(len(rv.tables))
+    came = {a.member_id: a for a in attendance}
+
+    def why(player: int, *, tables: bool = False) -> list[str]:
+        reasons = []
+        a = came.get(player)
+        if a is not None and a.from_round > 1:
+            reasons.append(_("joined in round %(n)s") % {"n": a.from_round})
+        if a is not None and a.until_round is not None:
+            reasons.append(_("left after round %(n)s") % {"n": a.until_round})
+        played = seated_in.get(player, [])
+        if tables and played and len(played) > max(played):
+            reasons.append(_("only %(n)s tables") % {"n": max(played)})
+        return reasons
+
+    def line(what: str, reasons: list[str]) -> str:
+        if not reasons:
+            return what
+        joined = pgettext("list separator", ", ").join(reasons)
+        return _("%(what)s — %(why)s") % {"what": what, "why": joined}
+
+    lines = [
+        _("%(a)s and %(b)s have met %(n)s times today (%(rounds)s)")
+        % {
+            "a": names[a],
+            "b": names[b],
+            "n": len(at),
+            "rounds": _round_list([number[r] for r in at]),
+        }
+        for (a, b), at in found.repeats
+    ]
+    for player, counts, played in found.winds:
+        winds = "・".join(f"{w}{c}" for w, c in zip(WINDS, counts, strict=False))
+        what = _(
+            "%(name)s is outside the wind balance: %(winds)s in %(n)s rounds (each wind within"
+            " one of the rounds played ÷ %(size)s)"
+        ) % {"name": names[player], "winds": winds, "n": played, "size": len(counts)}
+        lines.append(line(what, why(player)))
+    for player, table, at in found.returns:
+        what = _("%(name)s is back at table %(table)s (%(rounds)s)") % {
+            "name": names[player],
+            "table": draw_models.table_label(table),
+            "rounds": _round_list([number[r] for r in at]),
+        }
+        lines.append(line(what, why(player, tables=True)))
+    return lines
 
 
 @dataclass(frozen=True)

@@ -212,6 +212,7 @@ def draw_day(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespon
             if club.is_organiser  # type: ignore[attr-defined]
             else 0,
             "hold_results": sel.results_held(day),
+            "unkept": sel.unkept(rounds, attendance),
         },
     )
 
@@ -384,7 +385,8 @@ def draw_schedule(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
         else:
             return redirect("draw_schedule", club.slug, date)
     rounds = sel.current_rounds(day)
-    present = [a for a in sel.day_attendance(day) if a.until_round is None]
+    attendance = sel.day_attendance(day)
+    present = [a for a in attendance if a.until_round is None]
     return render(
         request,
         "league/draw/schedule.html",
@@ -396,6 +398,7 @@ def draw_schedule(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
             "present": present,
             "lines": _schedule_lines(rounds),
             "figures": sel.schedule_report(rounds),
+            "unkept": sel.unkept(rounds, attendance),
         },
     )
 

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from league.models.clubs import Club
 from league.models.members import Member
 from league.models.seasons import Season
+from scoring import stages
 
 TEAM_NAME_LENGTH = 50
 TEAM_SHORT_LENGTH = 8
@@ -214,8 +215,9 @@ class TeamSlot(models.Model):
 
 class Stage(models.Model):
     """A stage of an event (a season with a cut, or a cup): its own games (those in its dates),
-    how many go through to the next stage (`advance`, none for the last), the tie order at the
-    cut, and what they carry (scoring.stages). Its entrants are everyone for the first stage,
+    how many go through to the next stage (`advance`, a number, or `advance_share`, a whole
+    percent of the stage's entries rounded up, at least 1; neither for the last), the tie order
+    at the cut, and what they carry (scoring.stages). Its entrants are everyone for the first stage,
     members or teams; for a later one, the `StageEntry` rows written when the stage before it
     closed. A fixed table: the stage is one table of those through, no draw; for members, they
     are seated at final tables (`FinalSeat`) when the stage before closes, `seating` saying how
@@ -241,6 +243,9 @@ class Stage(models.Model):
     last_day = models.DateField(_("last day"))
     entrants = models.CharField(_("entrants"), max_length=10, choices=ENTRANTS, default=MEMBERS)
     advance = models.PositiveIntegerField(_("going through"), null=True, blank=True)
+    advance_share = models.PositiveSmallIntegerField(
+        _("going through (percent)"), null=True, blank=True
+    )
     carry = models.CharField(_("carried"), max_length=10, choices=CARRY, default="all")
     bonus = models.JSONField(_("bonus by place"), default=list, blank=True)  # tenths, by place
     ties = models.CharField(_("ties at the cut"), max_length=10, choices=TIES, default="seat")
@@ -258,10 +263,31 @@ class Stage(models.Model):
             models.CheckConstraint(
                 condition=Q(last_day__gte=models.F("first_day")), name="stage_days_in_order"
             ),
+            models.CheckConstraint(
+                condition=Q(advance__isnull=True) | Q(advance_share__isnull=True),
+                name="stage_cut_number_or_share",
+            ),
+            models.CheckConstraint(
+                condition=Q(advance_share__isnull=True)
+                | Q(advance_share__gte=1, advance_share__lte=99),
+                name="stage_cut_share_percent",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def sends_on(self) -> bool:
+        """The stage has a cut (a number or a share): it is not the last."""
+        return self.advance is not None or self.advance_share is not None
+
+    def cut_count(self, entries: int) -> int | None:
+        """How many go through with `entries` entrants: the number, or the share of them
+        (rounded up, at least 1); None for the last stage."""
+        if self.advance_share is not None:
+            return stages.share_count(entries, self.advance_share)
+        return self.advance
 
 
 class StageEntry(models.Model):

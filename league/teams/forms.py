@@ -164,6 +164,17 @@ class StageForm(forms.Form):
         help_text=gettext_lazy("The top N by total go on. Empty for the last stage."),
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
+    advance_share = forms.CharField(
+        label=gettext_lazy("Going through, as a share of the entries (%)"),
+        required=False,
+        max_length=5,
+        help_text=gettext_lazy(
+            "Instead of a number, a whole percent: 25 sends the top quarter of the stage's"
+            " entries on (a later stage's entries are those who went through to it; the first"
+            " stage's, everyone with a game in it), rounded up, at least 1."
+        ),
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
     ties = forms.ChoiceField(label=gettext_lazy("Ties at the cut"), choices=Stage.TIES)
     carry = forms.ChoiceField(label=gettext_lazy("What they carry"), choices=Stage.CARRY)
     bonus = forms.CharField(
@@ -206,6 +217,18 @@ class StageForm(forms.Form):
             return scoring.parse_integer(text)
         except ValueError:
             raise forms.ValidationError(_("Enter a number."), code="invalid") from None
+
+    def clean_advance_share(self) -> int | None:
+        text = unicodedata.normalize("NFKC", self.cleaned_data["advance_share"]).strip()
+        text = text.removesuffix("%").strip()
+        if not text:
+            return None
+        try:
+            return scoring.parse_integer(text)
+        except ValueError:
+            raise forms.ValidationError(
+                _("Enter a whole percent from 1 to 99, or leave it empty."), code="invalid"
+            ) from None
 
     def clean_bonus(self) -> list[int]:
         text = unicodedata.normalize("NFKC", self.cleaned_data["bonus"])

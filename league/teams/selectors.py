@@ -464,7 +464,9 @@ def stage_standings(*, stage: Stage, rosters: dict[int, int] | None = None) -> l
     everyone who played in its dates (members) or the season's teams; a later stage's, those
     who went through (its entries). The adjustments booked in the stage count in its total
     (`adjust`; a member's for their team too, as the season's team standings), and a member
-    with adjustments but no game in the first stage is listed with 0 games. A team's games
+    with adjustments but no game in the first stage is listed with 0 games. Each row's `entry`
+    says whether it is one of the stage's entries, which a cut by share is taken of
+    (`stage_cut`); those through follow the cut (`through`). A team's games
     include those its substitutes played at its team match slots (and a roster member's games
     as another team's substitute are that team's). Five queries, four when `rosters` (member →
     team) is given; one more for teams."""
@@ -548,6 +550,10 @@ def stage_standings(*, stage: Stage, rosters: dict[int, int] | None = None) -> l
             row = rows.get(member or 0)
             if row is not None:
                 row["adjust"] += points
+    # The stage's entries, which a cut by share is taken of: a later stage's entries (those
+    # who went through to it); in the first stage, every member or team with a game in it.
+    for row in rows.values():
+        row["entry"] = bool(entries) or (stage.number == 1 and row["games"] > 0)
     entrants = [
         stages.Entrant(
             key=r["key"], total=r["carried"] + r["score"] + r["adjust"], order=r["order"]
@@ -555,14 +561,32 @@ def stage_standings(*, stage: Stage, rosters: dict[int, int] | None = None) -> l
         for r in rows.values()
     ]
     through = set()
-    if stage.advance is not None:
-        through = {e.key for e in stages.advance(entrants, stage.advance, stage.ties)}
+    count = stage.cut_count(sum(r["entry"] for r in rows.values()))
+    if count is not None:
+        through = {e.key for e in stages.advance(entrants, count, stage.ties)}
     out = []
     for position, e in stages.ranked(entrants):
         row = rows[e.key]
         row.update(total=e.total, position=position, through=e.key in through)
         out.append(row)
     return out
+
+
+def stage_cut(*, stage: Stage, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """A stage's cut as its page and its close say it, from its standings (`rows`, no query):
+    the share (a percent, or None for a number), the entries it is taken of now (a later
+    stage's entries, or in the first stage everyone with a game in it), and how many that sends
+    on (the number, or the share of the entries rounded up, at least 1; None for the last
+    stage). A later stage whose entries are not in yet has `known` False: its count waits
+    for them."""
+    entries = sum(1 for r in rows if r.get("entry"))
+    return {
+        "advance": stage.advance,
+        "share": stage.advance_share,
+        "entries": entries,
+        "count": stage.cut_count(entries),
+        "known": stage.advance_share is None or entries > 0,
+    }
 
 
 WINDS = "東南西北"

@@ -50,7 +50,7 @@ from league.models.money import LedgerEntry, ledger_record
 from league.models.rules import rules_in_force
 from league.models.teams import TEAM_NAME_LENGTH, TEAM_SHORT_LENGTH
 from league.models.totals import list_adjusted
-from league.teams.selectors import stage_standings
+from league.teams.selectors import stage_cut, stage_standings
 from scoring.fixtures import fixtures
 from scoring.stages import CARRY_MODES, carried
 
@@ -567,7 +567,8 @@ class StageInput:
     first_day: datetime.date
     last_day: datetime.date
     entrants: str = Stage.MEMBERS
-    advance: int | None = None  # None: the last stage
+    advance: int | None = None  # None: the last stage (or a share)
+    advance_share: int | None = None  # the top N% of the stage's entries, rounded up
     carry: str = "all"
     bonus: Sequence[int] = ()
     ties: str = "seat"
@@ -583,6 +584,7 @@ def stage_snapshot(stage: Stage) -> dict[str, object]:
         "last_day": stage.last_day.isoformat(),
         "entrants": stage.entrants,
         "advance": stage.advance,
+        "advance_share": stage.advance_share,
         "carry": stage.carry,
         "bonus": list(stage.bonus),
         "ties": stage.ties,
@@ -608,6 +610,13 @@ def stage_create(*, season: Season, user: User, data: StageInput) -> Stage:
         errors["ties"] = [_("Choose how ties at the cut go.")]
     if data.advance is not None and not (1 <= data.advance <= 1000):
         errors["advance"] = [_("Enter how many go through (1 or more), or leave it empty.")]
+    if data.advance_share is not None:
+        if not (1 <= data.advance_share <= 99):
+            errors["advance_share"] = [_("Enter a whole percent from 1 to 99, or leave it empty.")]
+        elif data.advance is not None:
+            errors["advance_share"] = [
+                _("Enter how many go through or a share of the entries, not both.")
+            ]
     if data.seating not in ("order", "draw"):
         errors["seating"] = [_("Choose how the seats at a fixed table go.")]
     if data.last_day < data.first_day:
@@ -618,7 +627,7 @@ def stage_create(*, season: Season, user: User, data: StageInput) -> Stage:
         lock_club(season.club_id)
         before = Stage.objects.filter(season=season).order_by("-number").first()
         if before is not None:
-            if before.advance is None:
+            if not before.sends_on:
                 errors["advance"] = [_("The stage before is the last one: it sends nobody on.")]
             if data.first_day <= before.last_day:
                 errors["first_day"] = [_("A stage starts after the stage before ends.")]
@@ -641,6 +650,7 @@ def stage_create(*, season: Season, user: User, data: StageInput) -> Stage:
             last_day=data.last_day,
             entrants=data.entrants,
             advance=data.advance,
+            advance_share=data.advance_share,
             carry=data.carry,
             bonus=list(data.bonus),
             ties=data.ties,
@@ -658,8 +668,9 @@ def stage_create(*, season: Season, user: User, data: StageInput) -> Stage:
 
 
 def stage_close(*, stage: Stage, user: User) -> list[StageEntry]:
-    """Close a stage: the top `advance` by total (the tie order at the cut: the place in the
-    stage before, then the order they were made in) go into the next stage with what they carry
+    """Close a stage: the top `advance` by total, or the top `advance_share` percent of its
+    entries (rounded up, at least 1: selectors.stage_cut), the tie order at the cut (the place in
+    the stage before, then the order they were made in), go into the next stage with what they carry
     (scoring.stages.carried, half rounded as the rules in force on the stage's last day round),
     written once as the next stage's entries."""
     with transaction.atomic():
@@ -667,7 +678,7 @@ def stage_close(*, stage: Stage, user: User) -> list[StageEntry]:
         stage = for_update(Stage.objects).select_related("season").get(pk=stage.pk)
         if stage.closed_at is not None:
             raise ServiceError.one(NON_FIELD, _("This stage is closed already."))
-        if stage.advance is None:
+        if not stage.sends_on:
             raise ServiceError.one(NON_FIELD, _("The last stage sends nobody on."))
         after = Stage.objects.filter(season=stage.season, number=stage.number + 1).first()
         if after is None:
@@ -675,6 +686,7 @@ def stage_close(*, stage: Stage, user: User) -> list[StageEntry]:
         rules = rules_in_force(stage.season.club, stage.last_day).rules
         rows = stage_standings(stage=stage)
         through = [r for r in rows if r["through"]]
+        cut = stage_cut(stage=stage, rows=rows)
         member = stage.entrants == Stage.MEMBERS
         entries = [
             StageEntry(
@@ -708,6 +720,12 @@ def stage_close(*, stage: Stage, user: User) -> list[StageEntry]:
             target=f"stage:{stage.pk}",
             after={
                 "next": after.pk,
+                "cut": {
+                    "advance": stage.advance,
+                    "share": stage.advance_share,
+                    "entries": cut["entries"],
+                    "count": cut["count"],
+                },
                 "through": [
                     {"key": e.member_id or e.team_id, "place": e.place, "carried": e.carried}
                     for e in entries
@@ -720,20 +738,29 @@ def stage_close(*, stage: Stage, user: User) -> list[StageEntry]:
 # --- fixed-table finals of members ------------------------------------------------------------
 
 
+def _table_size(season: Season, day: datetime.date) -> int:
+    version = RulesVersion.in_force(season.club, day)
+    return version.rules.players if version is not None else 4
+
+
 def _fixed_table_problem(season: Season, before: Stage | None, first_day: datetime.date) -> str:
     """Why a members' stage cannot be a fixed table after `before`, or "": it seats exactly
     those through from the stage before, a whole number of tables of the rules' players."""
     if before is None:
         return _("A fixed table seats those through from the stage before: add it after one.")
-    if before.advance is None:
+    if not before.sends_on:
         return ""  # said on `advance`
+    if before.advance is None:
+        return _(
+            "A fixed table seats exactly the top N: the stage before sends a share of its entries"
+            " on, which cannot promise a multiple of %(size)d. Give it a number going through."
+        ) % {"size": _table_size(season, first_day)}
     if before.ties != "seat":
         return _(
             "A fixed table seats exactly the top N: set the stage before's ties at the cut to"
             " the tie order."
         )
-    version = RulesVersion.in_force(season.club, first_day)
-    size = version.rules.players if version is not None else 4
+    size = _table_size(season, first_day)
     if before.advance % size:
         return _(
             "A fixed table seats %(size)d players: the stage before sends %(n)d on, make it a"

@@ -341,8 +341,9 @@ def season_stages(request: HttpRequest, slug: str, season_id: int) -> HttpRespon
                 "next": nxt,
                 "can_close": club.is_organiser
                 and stage.closed_at is None
-                and stage.advance is not None
+                and stage.sends_on
                 and nxt is not None,
+                "cut": selectors.stage_cut(stage=stage, rows=rows),
                 "tables": tables,
                 # 決勝卓を組む: once the stage before closed; again (a new draw) before its games
                 "can_seat": club.is_organiser
@@ -394,6 +395,7 @@ def stage_new(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
             last_day=d["last_day"],
             entrants=d["entrants"],
             advance=d["advance"],
+            advance_share=d["advance_share"],
             carry=d["carry"],
             bonus=d["bonus"],
             ties=d["ties"],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.stages import Entrant, advance, carried, ranked
+from scoring.stages import Entrant, advance, carried, ranked, share_count
 
 # Eight teams after a regular stage (tenths): two tie on 4th/5th.
 REGULAR = [
@@ -78,3 +78,17 @@ def test_all_none_and_a_fixed_bonus_by_place():
         carried(1, "double")
     with pytest.raises(ValueError):
         advance(REGULAR, 2, "coin")
+
+
+@pytest.mark.parametrize(
+    ("entries", "percent", "count"),
+    [(21, 25, 6), (20, 25, 5), (10, 25, 3), (3, 10, 1), (0, 25, 1), (100, 99, 99), (7, 1, 1)],
+)
+def test_a_share_of_the_entries_is_rounded_up_and_at_least_one(entries, percent, count):
+    assert share_count(entries, percent) == count
+
+
+@pytest.mark.parametrize(("entries", "percent"), [(10, 0), (10, 100), (-1, 25)])
+def test_a_share_is_a_whole_percent_of_a_count(entries, percent):
+    with pytest.raises(ValueError):
+        share_count(entries, percent)
