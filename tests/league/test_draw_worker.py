@@ -237,3 +237,25 @@ def test_the_worker_draw_runs_through_the_task_with_the_immediate_backend(club, 
     assert asked.queued and not asked.rounds
     assert DrawRound.objects.filter(day__club=club, number=1).count() == 1
     assert DrawRoom.objects.get(day__club=club).draw_task  # the result's id, kept
+
+
+@pytest.mark.database_tasks
+def test_a_draw_asked_again_after_a_stall_is_made_once(club, organiser_client):
+    """No worker came for an hour (stalled while waiting), the organiser asked again, then a
+    worker runs both tasks: the round asked for is drawn once, the older task draws nothing
+    (it asked for round 1, revision 1, which exists by then) rather than a round 2."""
+    field(club, BIG)
+    organiser_client.post(day_url(club, "draw_round"), {"seats_drawn": "on"})
+    (first,) = queued()
+    type(first).objects.filter(pk=first.pk).update(
+        enqueued_at=timezone.now() - datetime.timedelta(hours=1)
+    )
+    stalled = organiser_client.get(day_url(club)).content.decode()
+    assert 'data-draw-job="stalled"' in stalled
+    organiser_client.post(day_url(club, "draw_round"), {"seats_drawn": "on"})
+    assert len(queued()) == 2
+    work()
+    assert list(DrawRound.objects.values_list("number", "revision")) == [(1, 1)]
+    results = [t.task_result.return_value for t in queued()]
+    assert {"rounds": [1]} in results
+    assert any("error" in r for r in results)  # the other one refused
