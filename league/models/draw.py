@@ -113,7 +113,8 @@ class DrawSeat(models.Model):
 class DrawRoom(models.Model):
     """The room of a day of the draw, as its projector page shows it: the countdown the organiser
     started (it ends at `timer_ends_at`; none when stopped) and whether the day's standings may be
-    shown. Changed only by league.draw.services.room_timer / room_standings, audited."""
+    shown. Changed only by league.draw.services.room_timer / room_standings / room_hold_results
+    and league.draw.tasks.draw_ask (a draw asked of the worker), audited."""
 
     day = models.OneToOneField(Day, on_delete=models.PROTECT, related_name="draw_room")
     timer_ends_at = models.DateTimeField(null=True, blank=True)
