@@ -9,7 +9,7 @@ for a row that is not there yet. `collector_paused` is for long work whose rows 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib.util import find_spec
 from typing import Any
@@ -18,21 +18,33 @@ from django.db import transaction
 
 if find_spec("django.tasks"):
     from django.tasks import TaskResultStatus, default_task_backend, task
+    from django.tasks.exceptions import TaskResultDoesNotExist
 
     IMMEDIATE_BACKEND = "django.tasks.backends.immediate.ImmediateBackend"
 else:
     from django_tasks import TaskResultStatus, default_task_backend, task
+    from django_tasks.exceptions import TaskResultDoesNotExist
 
     IMMEDIATE_BACKEND = "django_tasks.backends.immediate.ImmediateBackend"
 
 DATABASE_BACKEND = "django_tasks_db.DatabaseBackend"
 
 
-def enqueue_on_commit(task: Any, *args: Any, **kwargs: Any) -> None:
+def enqueue_on_commit(
+    task: Any, *args: Any, on_enqueued: Callable[[Any], None] | None = None, **kwargs: Any
+) -> None:
     """Enqueue `task` once the caller's transaction commits (at once outside one), so that a
     worker never looks for a row that is not there yet and a rolled-back write enqueues nothing.
-    Only actions call it, never views (pretix's TransactionAwareTask does the same)."""
-    transaction.on_commit(lambda: task.enqueue(*args, **kwargs), robust=False)
+    Only actions call it, never views (pretix's TransactionAwareTask does the same).
+    `on_enqueued` is given the task's result once it is enqueued (to keep its id: the backend
+    keeps its status; with the immediate backend the task has run by then)."""
+
+    def enqueue() -> None:
+        result = task.enqueue(*args, **kwargs)
+        if on_enqueued is not None:
+            on_enqueued(result)
+
+    transaction.on_commit(enqueue, robust=False)
 
 
 @contextmanager
@@ -53,6 +65,7 @@ def collector_paused() -> Iterator[None]:
 __all__ = [
     "DATABASE_BACKEND",
     "IMMEDIATE_BACKEND",
+    "TaskResultDoesNotExist",
     "TaskResultStatus",
     "collector_paused",
     "default_task_backend",

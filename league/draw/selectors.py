@@ -8,9 +8,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, Max, OuterRef, Subquery, Sum
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from league.core.tasks import TaskResultDoesNotExist, TaskResultStatus, default_task_backend
 from league.draw import algorithm
 from league.draw.algorithm import Pair, pair
 from league.models import Club, Day, Member, Result, RulesVersion, Season, TableGame
@@ -337,3 +339,70 @@ def room_standings(club: Club, date: datetime.date) -> list[RoomLine]:
         rank = ahead.rank if ahead is not None and ahead.total == row["total"] else i + 1
         lines.append(RoomLine(rank, row["member__name"], row["games"], row["total"]))
     return lines
+
+
+# --- a draw made by the worker (league.draw.tasks) -------------------------------------------
+
+# A draw asked of the worker that has waited for one, or run, this long has stalled (no worker
+# running, or it stopped mid-way): the search itself stops within 30 s.
+DRAW_STALLED_AFTER = datetime.timedelta(minutes=3)
+
+
+@dataclass(frozen=True)
+class DrawJob:
+    """The day's draw asked of the worker, as its task's result says (Django Tasks' own status):
+    `waiting` for a worker, `running`, `failed` (`error`: why, when the draw said so), `stalled`
+    (waited or ran past DRAW_STALLED_AFTER), or `done`. `rounds`: 0 for the next round (or a
+    redraw of the current one), else a schedule of that many rounds; `number`: the round."""
+
+    state: str
+    number: int = 0
+    rounds: int = 0
+    redraw: bool = False
+    error: str = ""
+
+    @property
+    def busy(self) -> bool:
+        return self.state in ("waiting", "running")
+
+    @property
+    def asked_again(self) -> bool:
+        """Whether the organiser may ask for the draw again (it failed or stalled)."""
+        return self.state in ("failed", "stalled")
+
+
+def draw_job(room: draw_models.DrawRoom | None) -> DrawJob | None:
+    """The day's worker draw (DrawRoom.draw_task), None when none was asked or the backend
+    keeps no results (the immediate backend of the tests has run it by then). One query (the
+    task's result row) when a draw was asked, none otherwise."""
+    if room is None or room.draw_asked_at is None:
+        return None
+    now = timezone.now()
+    if not room.draw_task:  # asked, not enqueued yet (the commit's callback stores the id)
+        late = now - room.draw_asked_at > DRAW_STALLED_AFTER
+        return DrawJob("stalled" if late else "waiting")
+    if not default_task_backend.supports_get_result:
+        return None
+    try:
+        result = default_task_backend.get_result(room.draw_task)
+    except TaskResultDoesNotExist:  # pruned from the queue's table: long finished
+        return None
+    asked = result.kwargs
+    facts = {
+        "number": int(asked.get("number") or 0),
+        "rounds": int(asked.get("rounds") or 0),
+        "redraw": bool(asked.get("redraw")),
+    }
+    status = result.status
+    if status == TaskResultStatus.READY:
+        since = result.enqueued_at or room.draw_asked_at
+        return DrawJob("stalled" if now - since > DRAW_STALLED_AFTER else "waiting", **facts)
+    if status == TaskResultStatus.RUNNING:
+        since = result.started_at or room.draw_asked_at
+        return DrawJob("stalled" if now - since > DRAW_STALLED_AFTER else "running", **facts)
+    if status == TaskResultStatus.FAILED:
+        return DrawJob("failed", **facts)
+    value = result.return_value if status == TaskResultStatus.SUCCESSFUL else None
+    if isinstance(value, dict) and value.get("error"):
+        return DrawJob("failed", error=str(value["error"]), **facts)
+    return DrawJob("done", **facts)

@@ -17,7 +17,7 @@ from league.club import services as club_services
 from league.core import errors
 from league.core.actions import action
 from league.core.errors import ServiceError
-from league.core.locks import for_update
+from league.core.locks import for_update, lock_club
 from league.core.names import name_key
 from league.draw import algorithm
 from league.draw import selectors as sel
@@ -39,6 +39,9 @@ UNFAIR_SWAP = gettext_lazy(
     "out twice before another has sat out once."
 )
 ROUNDS_RANGE = gettext_lazy("Enter a number of rounds from 1 to %(n)s.")
+DRAW_MOVED_ON = gettext_lazy(
+    "The draw changed before this one was made (another draw came first): nothing was drawn."
+)
 SCHEDULE_EXISTS = gettext_lazy("Rounds are already drawn for this day.")
 NO_SUCH_TABLE = gettext_lazy("No such table in the current round.")
 TOO_MANY = gettext_lazy(
@@ -136,9 +139,22 @@ def attendance_check_in(
 
 
 # The longest a draw searches inside a request, well within the app server's timeout (gunicorn's
-# 30 s, README): the largest fields get their whole schedule from a shorter search (issue 42
-# leaves moving such draws to the worker for later).
+# 30 s, README). The pages ask the worker for any draw whose search may take longer than
+# INLINE_SECONDS (league.draw.tasks.draw_ask); this cap is for the other callers (the shell, a
+# test) of a large field's draw.
 REQUEST_SECONDS = 20.0
+# A draw whose search may run longer than this (its cap, algorithm.default_time_cap: 0.8 s plus
+# a second per 80 player-rounds) is made by the worker, not inside the request. Measured on the
+# shared 2-core machine (benchmarks/draw_bench.py and single draws): a club evening's round of
+# 8 to 40 players takes 0 to 0.7 s (cap 0.9 to 1.3 s) and stays in the request, as does a round
+# of up to 96 players; a round of 172 took 0.9 s (cap 3.0 s), one of 800 up to its cap of 10.8
+# s, and whole-day schedules 2.8 to 5 s (40 × 8: 3.3 s, 80 × 6: 2.8 s, 100 × 8: 5.0 s).
+INLINE_SECONDS = 2.0
+
+
+def on_worker(players: int, rounds: int = 1) -> bool:
+    """Whether the draw of `players` over `rounds` rounds is made by the worker."""
+    return algorithm.default_time_cap(players, rounds) > INLINE_SECONDS
 
 
 def guest_check_in(*, club: Club, user: User, date: datetime.date, name: str) -> Member:
@@ -245,9 +261,24 @@ def fill_ins_add(*, club: Club, user: User, date: datetime.date) -> list[Member]
 # --- drawing -------------------------------------------------------------------------------
 
 
-def round_plan(*, club: Club, day: Day, redraw: bool = False, rounds: int = 1) -> Plan:
-    """The next round (or `rounds` rounds), or a redraw of the current round around its locked
-    and recorded tables: computed, not stored (what the page proposes)."""
+@dataclass(frozen=True)
+class Next:
+    """What a draw would draw, read before any search: the round's number and revision, its
+    players and the tables it keeps (a redraw's locked and recorded ones)."""
+
+    views: list[sel.RoundView]
+    current: sel.RoundView | None
+    number: int
+    revision: int
+    players: list[int]
+    kept: list[sel.TableView]
+    size: int
+
+
+def next_draw(*, club: Club, day: Day, redraw: bool = False) -> Next:
+    """The round the next draw makes (or the current round's next revision), its players and
+    kept tables; a ServiceError when there is no round to redraw or too few or too many
+    players. No search: what decides whether the worker makes the draw (on_worker)."""
     views = sel.current_rounds(day)
     attendance = sel.day_attendance(day)
     size = sel.table_size(club, day.date)
@@ -268,6 +299,28 @@ def round_plan(*, club: Club, day: Day, redraw: bool = False, rounds: int = 1) -
     if len(players) > MAX_PLAYERS:  # checked in around the check-in's cap (the shell, old days)
         message = str(TOO_MANY_TO_DRAW) % {"count": len(players), "n": MAX_PLAYERS}
         raise ServiceError.one(errors.NON_FIELD, message)
+    return Next(views, current, number, revision, players, kept, size)
+
+
+def round_plan(
+    *,
+    club: Club,
+    day: Day,
+    redraw: bool = False,
+    rounds: int = 1,
+    worker: bool = False,
+    expect: tuple[int, int] | None = None,
+) -> Plan:
+    """The next round (or `rounds` rounds), or a redraw of the current round around its locked
+    and recorded tables: computed, not stored (what the page proposes). Inside a request the
+    search stops after REQUEST_SECONDS; on the `worker` it has its whole cap. `expect`: the
+    round and revision the organiser asked for (a worker's draw): a ServiceError when the day
+    has moved on since (another draw came first)."""
+    found = next_draw(club=club, day=day, redraw=redraw)
+    views, current, kept, size = found.views, found.current, found.kept, found.size
+    number, revision, players = found.number, found.revision, found.players
+    if expect is not None and expect != (number, revision):
+        raise ServiceError.one(errors.NON_FIELD, str(DRAW_MOVED_ON))
     history = sel.season_history(club, day.date)
     day_winds, day_numbers = sel.day_seats(views, number)
     winds = {
@@ -289,7 +342,9 @@ def round_plan(*, club: Club, day: Day, redraw: bool = False, rounds: int = 1) -
         wind_history=winds,
         table_history=day_numbers,
         seed=sel.draw_seed(day, number, revision),
-        time_cap=min(REQUEST_SECONDS, algorithm.default_time_cap(len(players), rounds)),
+        time_cap=algorithm.default_time_cap(len(players), rounds)
+        if worker
+        else min(REQUEST_SECONDS, algorithm.default_time_cap(len(players), rounds)),
     )
     return Plan(
         number, revision, drawn, len(kept), bool(redraw and current and current.round.scheduled)
@@ -345,13 +400,22 @@ def _snapshot(rnd: algorithm.Round, number: int, revision: int) -> dict[str, Any
 
 
 def round_draw(
-    *, club: Club, user: User, date: datetime.date, seats_drawn: bool = True, redraw: bool = False
+    *,
+    club: Club,
+    user: User | None,
+    date: datetime.date,
+    seats_drawn: bool = True,
+    redraw: bool = False,
+    worker: bool = False,
+    expect: tuple[int, int] | None = None,
 ) -> DrawRound:
     """Draw and store the next round, or redraw the current one (a new revision; its locked and
-    recorded tables stay as they are)."""
-    with transaction.atomic():
+    recorded tables stay as they are). The worker's draw (league.draw.tasks) comes here too,
+    with `worker` (the search's whole time) and `expect` (round_plan)."""
+    with action():
+        lock_club(club.pk)
         day, _created = for_update(Day.objects).get_or_create(club=club, date=date)
-        plan = round_plan(club=club, day=day, redraw=redraw)
+        plan = round_plan(club=club, day=day, redraw=redraw, worker=worker, expect=expect)
         carried: list[DrawTable] = []
         if redraw:
             current = _current_round(day)
@@ -368,17 +432,24 @@ def round_draw(
 
 
 def schedule_draw(
-    *, club: Club, user: User, date: datetime.date, rounds: int, seats_drawn: bool = True
+    *,
+    club: Club,
+    user: User | None,
+    date: datetime.date,
+    rounds: int,
+    seats_drawn: bool = True,
+    worker: bool = False,
 ) -> list[DrawRound]:
     """A cup day: `rounds` rounds for everyone checked in, drawn together (fewest repeated
-    pairs over the whole day)."""
+    pairs over the whole day). `worker`: as round_draw's."""
     if not 1 <= rounds <= MAX_ROUNDS:
         raise ServiceError.one("rounds", str(ROUNDS_RANGE) % {"n": MAX_ROUNDS})
-    with transaction.atomic():
+    with action():
+        lock_club(club.pk)
         day, _created = for_update(Day.objects).get_or_create(club=club, date=date)
         if DrawRound.objects.filter(day=day).exists():
             raise ServiceError.one("rounds", str(SCHEDULE_EXISTS))
-        plan = round_plan(club=club, day=day, rounds=rounds)
+        plan = round_plan(club=club, day=day, rounds=rounds, worker=worker)
         stored = _store(
             day=day, user=user, plan=plan, seats_drawn=seats_drawn, carried=[], scheduled=True
         )
@@ -487,7 +558,7 @@ TIMER_MAX_MINUTES = 180
 TIMER_RANGE = gettext_lazy("Enter a number of minutes from 1 to %(n)s.")
 
 
-def _room(day: Day) -> DrawRoom:
+def room_locked(day: Day) -> DrawRoom:
     """The day's room, locked for the change (created on the first one)."""
     DrawRoom.objects.get_or_create(day=day)
     return for_update(DrawRoom.objects).get(day=day)
@@ -499,7 +570,7 @@ def room_timer(*, club: Club, user: User, day: Day, minutes: int | None) -> Draw
     if minutes is not None and not 1 <= minutes <= TIMER_MAX_MINUTES:
         raise ServiceError.one("minutes", str(TIMER_RANGE) % {"n": TIMER_MAX_MINUTES})
     with action():
-        room = _room(day)
+        room = room_locked(day)
         before = {
             "ends_at": room.timer_ends_at.isoformat() if room.timer_ends_at else None,
             "minutes": room.timer_minutes,
@@ -528,7 +599,7 @@ def room_timer(*, club: Club, user: User, day: Day, minutes: int | None) -> Draw
 def _room_switch(club: Club, user: User, day: Day, field: str, value: bool, action_name: str):
     """Set one of the day's room switches (DrawRoom), audited with its value before."""
     with action():
-        room = _room(day)
+        room = room_locked(day)
         before = getattr(room, field)
         setattr(room, field, value)
         room.save(update_fields=[field])

@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from openpyxl import Workbook
@@ -28,6 +29,7 @@ from league.core.directory import Directory
 from league.core.errors import ServiceError
 from league.draw import selectors as sel
 from league.draw import services as draw
+from league.draw import tasks as draw_tasks
 from league.draw.forms import (
     CheckInForm,
     DayForm,
@@ -158,10 +160,19 @@ def draw_day(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespon
     current = sel.current_round(rounds)
     last = rounds[-1] if rounds else None
     members = {a.member_id: a.member for a in attendance}
-    proposal = None
-    if club.is_organiser and (last is None or last.complete):  # type: ignore[attr-defined]
-        proposal = _proposal(club, day, members)
     next_number = last.round.number + 1 if last else 1
+    room = sel.room_of(day)
+    job = sel.draw_job(room)
+    proposal = None
+    # A field the worker draws (draw_tasks): no proposal searched inside the request, a button
+    # that asks the worker for the round instead.
+    worker_next = 0
+    if club.is_organiser and (last is None or last.complete):  # type: ignore[attr-defined]
+        players = len(sel.present_ids(attendance, next_number))
+        if draw.on_worker(players):
+            worker_next = players
+        elif job is None or not job.busy:
+            proposal = _proposal(club, day, members)
     present = [a for a in attendance if a.until_round is None]
     left = [a for a in attendance if a.until_round is not None]
     in_round = (
@@ -211,8 +222,10 @@ def draw_day(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespon
             "fill_ins_needed": _fill_ins_needed(club, day, attendance, current)
             if club.is_organiser  # type: ignore[attr-defined]
             else 0,
-            "hold_results": sel.results_held(day),
+            "hold_results": room is not None and room.hold_results,
             "unkept": sel.unkept(rounds, attendance),
+            "job": job,
+            "worker_next": worker_next,
         },
     )
 
@@ -286,16 +299,29 @@ def draw_round(request: HttpRequest, slug: str, date: datetime.date) -> HttpResp
     club = _organiser_day(request, slug, date)[0]  # 404 when the day does not exist
 
     def draw_next(data: dict[str, Any]) -> str:
-        stored = draw.round_draw(
+        asked = draw_tasks.draw_ask(
             club=club,
             user=request.user,
             date=date,
             seats_drawn=bool(data.get("seats_drawn")),
             redraw=bool(data.get("redraw")),
+            language=get_language(),
         )
-        return _("Round %(n)s drawn.") % {"n": stored.number}
+        return _asked_message(asked)
 
     return _post_to_draw(request, club, date, DrawForm(request.POST), draw_next)  # always valid
+
+
+def _asked_message(asked: draw_tasks.Asked) -> str:
+    if asked.busy:
+        return _("The draw is being made already: this page shows it when it is ready.")
+    if asked.queued:
+        return _(
+            "Round %(n)s is being drawn in the background: this page shows it when it is ready."
+        ) % {"n": asked.number}
+    if len(asked.rounds) > 1:
+        return _("%(n)s rounds drawn.") % {"n": len(asked.rounds)}
+    return _("Round %(n)s drawn.") % {"n": asked.number}
 
 
 @require_POST
@@ -373,20 +399,24 @@ def draw_schedule(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
     form = ScheduleForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         try:
-            draw.schedule_draw(
+            asked = draw_tasks.draw_ask(
                 club=club,
                 user=request.user,
                 date=date,
                 rounds=form.cleaned_data["rounds"],
                 seats_drawn=form.cleaned_data["seats_drawn"],
+                language=get_language(),
             )
         except ServiceError as e:
             add_errors(form, e)
         else:
+            if asked.queued or asked.busy:
+                messages.info(request, _asked_message(asked))
             return redirect("draw_schedule", club.slug, date)
     rounds = sel.current_rounds(day)
     attendance = sel.day_attendance(day)
     present = [a for a in attendance if a.until_round is None]
+    job = sel.draw_job(sel.room_of(day)) if not rounds else None
     return render(
         request,
         "league/draw/schedule.html",
@@ -399,6 +429,7 @@ def draw_schedule(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
             "lines": _schedule_lines(rounds),
             "figures": sel.schedule_report(rounds),
             "unkept": sel.unkept(rounds, attendance),
+            "job": job,
         },
     )
 

@@ -617,7 +617,12 @@ GAME_LOG_FIELDS = (
     "game__rate",
     "busted_by_seat",
     "yakitori",
+    "member__fill_in",
 )
+# A fill-in's (黒子) row, in the game log's results and hands sheets: the game still sums, so the
+# row is there, named as a fill-in; their results count for nobody, so no yen (the house's,
+# scoring.house_takes). Translators: 黒子1（黒子）, as the game pages badge them
+FILL_IN_NAME = gettext_lazy("%(name)s (fill-in)")
 # Written after the rate, only for clubs whose rules have 飛び賞 to the buster or 焼き鳥
 # (league.excel.imports reads them back by their headers).
 BUSTED_BY_COLUMN = Column("busted_by", gettext_lazy("Busted by"))
@@ -637,17 +642,21 @@ def game_log_rows(
 ) -> Iterator[tuple[Any, ...]]:
     """One row per player per counted game, by date, game and seat: one query, read in chunks
     (a server-side cursor on PostgreSQL), so that memory does not grow with the games. `busts`
-    and `yakitori` add those columns (clubs whose rules have them)."""
+    and `yakitori` add those columns (clubs whose rules have them). A fill-in's row is there
+    (every game has all its seats), named as a fill-in (FILL_IN_NAME) and without yen."""
     rows = (
-        stats.counted_results(club=club, start=start, end=end, rate=rate)
+        stats.counted_results(club=club, start=start, end=end, rate=rate, fill_ins=True)
         .order_by("date", "game__number", "seat")
         .values_list(*GAME_LOG_FIELDS)
         .iterator(chunk_size=CHUNK)
     )
     winds = [jancho.wind(seat) for seat in range(4)]  # 東 = 起家
+    fill_in_name = str(FILL_IN_NAME)
     for row in rows:
         date, table, number, seat, name, points, rank, score, chips, yen, chombo, rate = row[:12]
-        by, grilled = row[12:]
+        by, grilled, fill_in = row[12:]
+        if fill_in:
+            name, yen = fill_in_name % {"name": name}, None
         extra: tuple[Any, ...] = ()
         if busts:
             extra += (winds[by] if by is not None else None,)
@@ -682,7 +691,10 @@ def game_log_workbook(
     """The game log (format: issue 6's shared decisions; league.excel.imports reads it back).
     `versions`: the club's rules versions when the caller has them (stats.rules_versions).
     `rows_filter` sees every row on its way to the sheet (a background export counts them)."""
-    names = Member.objects.filter(club=club).values_list("name", flat=True)
+    names = [
+        str(FILL_IN_NAME) % {"name": name} if fill_in else name
+        for name, fill_in in Member.objects.filter(club=club).values_list("name", "fill_in")
+    ]
     widest = max((text_width(n) for n in names), default=0) + PADDING
     columns = [
         Column(c.key, c.header, c.format, max(c.width or 0, widest)) if c.key == "player" else c
@@ -767,8 +779,12 @@ def hand_rows(
 ) -> Iterator[tuple[Any, ...]]:
     """One row per player per hand of the counted games recorded hand by hand: two queries (the
     names, then the hands read in chunks)."""
+    fill_in_name = str(FILL_IN_NAME)
     names = {
-        str(pk): name for pk, name in Member.objects.filter(club=club).values_list("pk", "name")
+        str(pk): fill_in_name % {"name": name} if fill_in else name
+        for pk, name, fill_in in Member.objects.filter(club=club).values_list(
+            "pk", "name", "fill_in"
+        )
     }
     rows = (
         _hands_in(club, start, end, rate)
@@ -904,11 +920,13 @@ def _game_rows(ledger: money.DayLedger) -> list[list[Any]]:
     """Each game of the day ("第3半荘 B") with its rate, and each seat's player and score
     ("青木 +45.3"): what the day's yen were computed from. money.day_ledger loaded the games."""
     rows = []
+    fill_in_name = str(FILL_IN_NAME)
     for game in ledger.day.games.all():
-        seats = [
-            f"{ledger.members[r.member_id].name} {jancho.score(r.score)}"
-            for r in game.results.all()
-        ]
+        seats = []
+        for r in game.results.all():
+            member = ledger.members[r.member_id]
+            name = fill_in_name % {"name": member.name} if member.fill_in else member.name
+            seats.append(f"{name} {jancho.score(r.score)}")
         if seats:
             label = _("Game %(number)s") % {"number": game.number}
             rows.append([f"{label} {game.table}".strip(), game.rate or None, *seats])

@@ -53,7 +53,7 @@ def export_rows(*, club: Club, params: dict[str, Any], most: int | None = None) 
     """How many rows (one per player per counted game) the game log of this period has; with
     `most`, counted no further than most + 1 (a request asks only whether the log is longer
     than it: an exact count of 400,000 rows took 0.1 s)."""
-    rows = stats.counted_results(club=club, **_period(params))
+    rows = stats.counted_results(club=club, fill_ins=True, **_period(params))  # as the log
     rows = rows.order_by()  # no sort: only how many
     return rows[: most + 1].count() if most is not None else rows.count()
 

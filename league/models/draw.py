@@ -113,7 +113,8 @@ class DrawSeat(models.Model):
 class DrawRoom(models.Model):
     """The room of a day of the draw, as its projector page shows it: the countdown the organiser
     started (it ends at `timer_ends_at`; none when stopped) and whether the day's standings may be
-    shown. Changed only by league.draw.services.room_timer / room_standings, audited."""
+    shown. Changed only by league.draw.services.room_timer / room_standings / room_hold_results
+    and league.draw.tasks.draw_ask (a draw asked of the worker), audited."""
 
     day = models.OneToOneField(Day, on_delete=models.PROTECT, related_name="draw_room")
     timer_ends_at = models.DateTimeField(null=True, blank=True)
@@ -123,6 +124,11 @@ class DrawRoom(models.Model):
     # on the day's pages, the share link and the API until every table of the round has its game
     # (held_games below: computed, so a complete round opens by itself).
     hold_results = models.BooleanField(default=False)
+    # A draw of a large field asked of the worker (league.draw.tasks.draw_ask): when it was
+    # asked, and the id of its task's result (Django Tasks: the backend keeps its status, so
+    # the page reads it there); the id is empty until the task is enqueued.
+    draw_asked_at = models.DateTimeField(null=True, blank=True)
+    draw_task = models.CharField(max_length=64, blank=True, default="")
 
     def __str__(self) -> str:
         return f"{self.day} room"

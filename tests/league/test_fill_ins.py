@@ -271,16 +271,62 @@ def _sheet_text(response) -> str:
 
 
 def test_excel_has_no_fill_in(member_client, club, event) -> None:
+    """The standings (with their statistics sheet) and the day's payment sheet count nobody
+    for a fill-in; the game log has their rows (test_the_game_log_names_the_fill_ins)."""
     season = Season.objects.get(club=club)
     for path in (
         reverse("export_standings", args=[club.slug]),
         reverse("export_standings", args=[club.slug]) + f"?season={season.pk}",
-        reverse("export_game_log", args=[club.slug]),
     ):
         response = member_client.get(path)
         assert response.status_code == 200, path
         text = _sheet_text(response)
         assert "選手00" in text and FILL_IN not in text, path
+    sheet = member_client.get(reverse("export_payment_sheet", args=[club.slug, DATE]))
+    assert sheet.status_code == 200
+    content = b"".join(sheet.streaming_content) if sheet.streaming else sheet.content
+    workbook = load_workbook(io.BytesIO(content))
+    lines = _payment_lines(workbook)
+    assert "選手00" in lines and not any(FILL_IN in line for line in lines)
+    # The games the day's yen come from name every seat, a fill-in's as one.
+    cells = [str(c) for row in workbook.active.iter_rows(values_only=True) for c in row if c]
+    seats = [c for c in cells if c.startswith(FILL_IN)]
+    assert len(seats) == 3
+    assert all(c.startswith(tuple(f"黒子{n}（黒子） " for n in "123")) for c in seats)
+
+
+def _payment_lines(workbook) -> set[str]:
+    """The names of the payment sheet's lines (its first column), the games block aside."""
+    rows = workbook.active.iter_rows(values_only=True)
+    return {str(row[0]) for row in rows if row and row[0] is not None}
+
+
+def test_the_game_log_names_the_fill_ins(member_client, club, event) -> None:
+    """Issue 42: a fill-in's game still sums and the fill-in is named as one wherever they
+    appear: the results sheet has every seat of every game, the fill-in's row marked
+    「黒子1（黒子）」 (as the game pages badge them) with no yen: their results count for
+    nobody, the house takes their yen."""
+    _day, _entrants, fill_ins = event
+    response = member_client.get(reverse("export_game_log", args=[club.slug]))
+    assert response.status_code == 200
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    ws = load_workbook(io.BytesIO(content)).active
+    header, *rows = list(ws.iter_rows(values_only=True))
+    column = {name: i for i, name in enumerate(header)}
+    assert len(rows) == 24  # 6 games × 4 seats
+    by_game: dict[int, list[tuple]] = {}
+    for row in rows:
+        by_game.setdefault(row[column["半荘"]], []).append(row)
+    assert len(by_game) == 6
+    for game in by_game.values():
+        assert len(game) == 4
+        assert sum(r[column["素点"]] for r in game) == sum(POINTS)  # the game sums
+    marked = [r for r in rows if FILL_IN in r[column["プレイヤー"]]]
+    assert sorted(r[column["プレイヤー"]] for r in marked) == [
+        f"{m.name}（黒子）" for m in fill_ins
+    ]
+    assert all(r[column["収支"]] is None for r in marked)  # no yen counted for them
+    assert all(r[column["収支"]] is not None for r in rows if r not in marked)
 
 
 def test_the_fill_ins_money_is_the_house_s(club, organiser, event) -> None:
@@ -359,3 +405,36 @@ def test_the_books_have_no_line_of_a_fill_in(club, organiser, event) -> None:
     check()
     books.club_rebuild(club_id=club.pk)
     check()
+
+
+def test_the_hands_sheet_names_a_fill_in_as_one(member_client, club, members, organiser) -> None:
+    """A game recorded hand by hand with a fill-in: the game log's hands sheet has the
+    fill-in's rows, named as a fill-in, as the results sheet does."""
+    from tests.league.test_standings_hands import hand_game
+
+    fill_in = Member.objects.create(club=club, name="黒子1", kana="", fill_in=True)
+    a, b, c = members[:3]
+    # 東1: 青木 rons the fill-in with a yakuman, 32,000: the fill-in busts, the game ends.
+    hand_game(
+        club,
+        organiser,
+        DATE,
+        [a, b, c, fill_in],
+        [
+            (
+                {
+                    "result": "ron",
+                    "from": str(fill_in.pk),
+                    "winners": [{"player": str(a.pk), "yakuman": 1}],
+                },
+                {},
+            )
+        ],
+    )
+    response = member_client.get(reverse("export_game_log", args=[club.slug]))
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    results, hands = load_workbook(io.BytesIO(content)).worksheets
+    names = [row[4] for row in list(results.iter_rows(values_only=True))[1:]]
+    assert sorted(names) == sorted([a.name, b.name, c.name, "黒子1（黒子）"])
+    seats = [row[6] for row in list(hands.iter_rows(values_only=True))[1:]]
+    assert seats == [a.name, b.name, c.name, "黒子1（黒子）"]

@@ -292,3 +292,55 @@ def test_a_worker_killed_mid_import_leaves_nothing_then_imports_and_resettles(
         "total": resettled,
         "under": resettled,
     }
+
+
+DRAW_SETUP = """
+import datetime, json
+from django.contrib.auth import get_user_model
+from league.draw import tasks
+from league.models import Club, Day, Member, RulesVersion
+from league.models.draw import Attendance, DrawRoom
+import scoring
+club = Club.objects.create(slug="d", name="draw")
+RulesVersion.objects.create(club=club, effective_from=datetime.date(2020, 1, 1),
+    rules_json=scoring.PRESETS["mame-no-kai"].rules.to_json(), preset="mame-no-kai")
+user = get_user_model().objects.create_user(username="d", password="x")
+day = Day.objects.create(club=club, date=datetime.date(2026, 11, 21))
+for i in range(100):
+    Attendance.objects.create(day=day, member=Member.objects.create(club=club, name=f"P{i:03d}"))
+asked = tasks.draw_ask(club=club, user=user, date=day.date, language="ja")
+again = tasks.draw_ask(club=club, user=user, date=day.date, language="ja")
+room = DrawRoom.objects.get(day=day)
+print(json.dumps({"queued": asked.queued, "busy": again.busy, "task": room.draw_task}))
+"""
+
+DRAW_STATUS = """
+import json
+from league.draw import selectors as sel
+from league.models.draw import DrawRoom, DrawRound
+room = DrawRoom.objects.get(day__club__slug="d")
+job = sel.draw_job(room)
+print(json.dumps({"state": job.state if job else None,
+    "rounds": list(DrawRound.objects.values_list("number", "revision")),
+    "tables": sum(r.tables.count() for r in DrawRound.objects.all())}))
+"""
+
+
+@pytest.mark.database_tasks
+def test_a_worker_process_makes_a_large_draw_and_another_process_sees_it(database_url):
+    """100 players: the draw is asked of the worker (asking again asks nothing more), another
+    process reads its task waiting, a worker process stores the round, and the task's status
+    says it is done."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "league.settings",
+        "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
+        "DEBUG": "true",
+    }
+    manage(env, "migrate", "--no-input")
+    asked = shell(env, DRAW_SETUP)
+    assert asked["queued"] and asked["busy"] and asked["task"]
+    assert shell(env, DRAW_STATUS) == {"state": "waiting", "rounds": [], "tables": 0}
+    manage(env, "db_worker", "--batch", "--no-startup-delay", "--interval", "0", timeout=300)
+    assert shell(env, DRAW_STATUS) == {"state": "done", "rounds": [[1, 1]], "tables": 25}
