@@ -8,7 +8,6 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
@@ -77,7 +76,7 @@ def day_open(*, club: Club, user: User, date: datetime.date) -> Day:
     problem = limits.date_problem(date)
     if problem is not None and not Day.objects.filter(club=club, date=date).exists():
         raise ServiceError.one("date", problem)
-    with transaction.atomic():
+    with action():
         day, created = Day.objects.get_or_create(club=club, date=date)
         if created:
             audit.audit(
@@ -108,33 +107,38 @@ def attendance_check_in(
 ) -> Attendance:
     """Check a player in (again, after leaving): they are one of the day's attendees (the
     ledger's, so session shūgi counts them) from the next round they can play."""
+    with action():
+        return _check_in(club=club, user=user, date=date, member=member)
+
+
+def _check_in(*, club: Club, user: User, date: datetime.date, member: Member) -> Attendance:
+    """attendance_check_in's work, inside the caller's action (guest_check_in's too)."""
     if member.club_id != club.pk:
         raise ServiceError.one("member", str(NOT_A_MEMBER))
-    with transaction.atomic():
-        day = money_services.day_attendees_add(club=club, user=user, date=date, members=[member])
-        for_update(Day.objects).filter(pk=day.pk).first()  # check-ins of a day in turn
-        start = _next_playable(day)
-        existing = for_update(Attendance.objects).filter(day=day, member=member).first()
-        if existing is not None and existing.until_round is None:
-            raise ServiceError.one("member", str(ALREADY_PRESENT) % {"name": member.name})
-        present = Attendance.objects.filter(day=day, until_round__isnull=True).count()
-        if present >= MAX_PLAYERS:
-            raise ServiceError.one("member", str(TOO_MANY) % {"n": MAX_PLAYERS})
-        before = None
-        if existing is None:
-            existing = Attendance.objects.create(day=day, member=member, from_round=start)
-        else:
-            before = {"from_round": existing.from_round, "until_round": existing.until_round}
-            existing.from_round, existing.until_round = start, None
-            existing.save(update_fields=["from_round", "until_round"])
-        _audit(
-            club,
-            user,
-            "draw.check_in",
-            day,
-            before=before,
-            after={"member": member.pk, "name": member.name, "from_round": start},
-        )
+    day = money_services.day_attendees_add(club=club, user=user, date=date, members=[member])
+    for_update(Day.objects).filter(pk=day.pk).first()  # check-ins of a day in turn
+    start = _next_playable(day)
+    existing = for_update(Attendance.objects).filter(day=day, member=member).first()
+    if existing is not None and existing.until_round is None:
+        raise ServiceError.one("member", str(ALREADY_PRESENT) % {"name": member.name})
+    present = Attendance.objects.filter(day=day, until_round__isnull=True).count()
+    if present >= MAX_PLAYERS:
+        raise ServiceError.one("member", str(TOO_MANY) % {"n": MAX_PLAYERS})
+    before = None
+    if existing is None:
+        existing = Attendance.objects.create(day=day, member=member, from_round=start)
+    else:
+        before = {"from_round": existing.from_round, "until_round": existing.until_round}
+        existing.from_round, existing.until_round = start, None
+        existing.save(update_fields=["from_round", "until_round"])
+    _audit(
+        club,
+        user,
+        "draw.check_in",
+        day,
+        before=before,
+        after={"member": member.pk, "name": member.name, "from_round": start},
+    )
     return existing
 
 
@@ -161,14 +165,14 @@ def guest_check_in(*, club: Club, user: User, date: datetime.date, name: str) ->
     """A new guest, checked in at once: the guest is kept only if the check-in succeeds."""
     with action():
         member = club_services.member_create(club=club, user=user, name=name, is_guest=True)
-        attendance_check_in(club=club, user=user, date=date, member=member)
+        _check_in(club=club, user=user, date=date, member=member)
     return member
 
 
 def attendance_leave(*, club: Club, user: User, day: Day, member: Member) -> Attendance:
     """A player leaves after the current round (a round with no game recorded yet, they leave
     before it: a redraw leaves them out)."""
-    with transaction.atomic():
+    with action():
         attendance = for_update(Attendance.objects).filter(day=day, member=member).first()
         if attendance is None or attendance.until_round is not None:
             raise ServiceError.one("member", str(NOT_PRESENT) % {"name": member.name})
@@ -481,7 +485,7 @@ def seat_swap(*, club: Club, user: User, day: Day, first: Member, second: Member
     sitting out when both have missed as many rounds (fairness stays intact)."""
     if first.pk == second.pk:
         raise ServiceError.one("second", str(SAME_PLAYER))
-    with transaction.atomic():
+    with action():
         for_update(Day.objects).filter(pk=day.pk).first()
         current = _current_round(day)
         seats = {
@@ -537,7 +541,7 @@ def _table_of_current(day: Day, table_id: int) -> DrawTable:
 
 def table_lock(*, club: Club, user: User, day: Day, table_id: int, locked: bool) -> DrawTable:
     """Lock a table of the current round (a redraw keeps it), or unlock it."""
-    with transaction.atomic():
+    with action():
         table = _table_of_current(day, table_id)
         if table.locked != locked:
             table.locked = locked

@@ -37,6 +37,7 @@ import scoring
 from league import limits
 from league.books import selectors as book_selectors
 from league.books import services as books
+from league.core.actions import action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import for_update, lock_club
 from league.models import (
@@ -312,7 +313,7 @@ def transfer_pay(
     *, day: Day, user: User, payer: Party, payee: Party, amount: int | None = None
 ) -> LedgerEntry:
     """Mark (part of) one of the day's transfers paid. Twice at once records it once."""
-    with transaction.atomic():
+    with action():
         day, _ledger, transfer = _due(day, payer, payee)
         return _record(
             day.club,
@@ -338,7 +339,7 @@ def transfer_borrow(
     """マメの会 rule 3: short of money, borrow from another player; the lender is owed, no surcharge."""
     if lender.club_id != day.club_id or lender.pk in (payer, payee):
         raise ServiceError.one("lender", _("Choose another member of this club to lend."))
-    with transaction.atomic():
+    with action():
         day, _ledger, transfer = _due(day, payer, payee)
         return _record(
             day.club,
@@ -357,7 +358,7 @@ def transfer_defer(
     *, day: Day, user: User, payer: int, payee: Party, amount: int | None = None
 ) -> LedgerEntry:
     """マメの会 rule 4: pay later, with the club's surcharge added (rounded up to its yen unit)."""
-    with transaction.atomic():
+    with action():
         day, ledger, transfer = _due(day, payer, payee)
         amount = _amount(transfer, amount)
         surcharge = scoring.deferred_debt(ledger.rules, amount) - amount
@@ -452,7 +453,7 @@ DEBT_ENTRY_KINDS = (LedgerEntry.LOAN, LedgerEntry.DEFERRAL, LedgerEntry.ADJUSTME
 
 def debt_repay(*, debt_entry: LedgerEntry, user: User, amount: int | None = None) -> LedgerEntry:
     """The debtor pays (part of) a debt back: a loan, a deferred debt or an adjustment's yen."""
-    with transaction.atomic():
+    with action():
         club = lock_club(debt_entry.club_id)  # one writer per club
         debt = next((d for d in open_debts(club=club) if d.entry.pk == debt_entry.pk), None)
         if debt is None:
@@ -545,7 +546,7 @@ def entry_reverse(*, entry: LedgerEntry, user: User, note: str) -> LedgerEntry:
         raise ServiceError.one("note", _("Give a reason for the correction."))
     if errors := limits.column_problems(LedgerEntry, note=note):
         raise ServiceError(errors)
-    with transaction.atomic():
+    with action():
         club = lock_club(entry.club_id)
         entry = LedgerEntry.objects.select_related("reverses", "day").get(pk=entry.pk)
         entry.club = club
@@ -569,7 +570,7 @@ def undoable(entry: LedgerEntry, user: User, now: datetime.datetime | None = Non
 def entry_undo(*, entry: LedgerEntry, user: User) -> LedgerEntry:
     """A payment, loan or deferral marked by mistake, undone with one tap by whoever recorded it
     within settings.PAYMENT_UNDO_SECONDS: its reversal, audited as `ledger.undo`."""
-    with transaction.atomic():
+    with action():
         club = lock_club(entry.club_id)
         entry = LedgerEntry.objects.select_related("reverses", "day").get(pk=entry.pk)
         entry.club = club
@@ -881,7 +882,7 @@ def shugi_add(*, day: Day, user: User, winner: Member, multiplier: int = 1) -> D
             "multiplier",
             _("Enter a multiplier from 1 to %(max)s.") % {"max": MAX_SHUGI_MULTIPLIER},
         )
-    with transaction.atomic():
+    with action():
         day = _lock_day(day)
         lock_live_members([winner.pk], shared=True)
         if winner.club_id != day.club_id or not _present(day, winner):
@@ -908,7 +909,7 @@ def shugi_add(*, day: Day, user: User, winner: Member, multiplier: int = 1) -> D
 
 def shugi_void(*, shugi: DayShugi, user: User) -> DayShugi:
     """Take back a shūgi entered by mistake: it is marked void, never deleted."""
-    with transaction.atomic():
+    with action():
         day = _lock_day(shugi.day)
         shugi = for_update(DayShugi.objects).select_related("day").get(pk=shugi.pk)
         if shugi.voided:
@@ -1186,7 +1187,7 @@ def pot_pay_out(*, season: Season, user: User, venue_cost: int) -> list[LedgerEn
     rest. Once per season (a reversal of the payout allows it again)."""
     if venue_cost < 0:
         raise ServiceError.one("venue_cost", _("Enter zero or more yen."))
-    with transaction.atomic():
+    with action():
         club = lock_club(season.club_id)  # one payout at a time
         season.club = club
         pot = season_pot(season=season)

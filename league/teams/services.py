@@ -26,6 +26,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from league.core.actions import action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import for_update, lock_club
 from league.models import (
@@ -129,7 +130,7 @@ def _taken_error() -> ServiceError:
 
 
 def team_create(*, season: Season, user: User, data: TeamInput) -> Team:
-    with transaction.atomic():
+    with action():
         lock_club(season.club_id)
         data = _checked(season, data, None)
         team = Team.objects.create(
@@ -141,7 +142,7 @@ def team_create(*, season: Season, user: User, data: TeamInput) -> Team:
         )
         captains = {c.pk for c in data.captains}
         try:
-            with transaction.atomic():
+            with transaction.atomic():  # a savepoint: a roster clash is said, not raised
                 roster = TeamMember.objects.bulk_create(
                     [
                         TeamMember(team=team, season=season, member=m, is_captain=m.pk in captains)
@@ -161,7 +162,7 @@ def team_create(*, season: Season, user: User, data: TeamInput) -> Team:
 
 
 def team_edit(*, team: Team, user: User, data: TeamInput) -> Team:
-    with transaction.atomic():
+    with action():
         lock_club(team.club_id)
         team = for_update(Team.objects).get(pk=team.pk)
         season = team.season
@@ -182,7 +183,7 @@ def team_edit(*, team: Team, user: User, data: TeamInput) -> Team:
                 row.save(update_fields=["removed_at"])
         kept_ids = {r.member_id for r in kept}
         try:
-            with transaction.atomic():
+            with transaction.atomic():  # a savepoint: a roster clash is said, not raised
                 added = TeamMember.objects.bulk_create(
                     [
                         TeamMember(team=team, season=season, member=m, is_captain=pk in captains)
@@ -269,7 +270,7 @@ def adjustment_book(
             yen = yen_at(points, rates[rate])
     if errors:
         raise ServiceError(errors)
-    with transaction.atomic():
+    with action():
         lock_club(season.club_id)
         ledger = None
         if yen and member is not None:  # the books' rows, in this transaction
@@ -325,7 +326,7 @@ def _snapshot(entry: Adjustment) -> dict[str, object]:
 def adjustment_reverse(*, entry: Adjustment, user: User, reason: str = "") -> Adjustment:
     """Undo an adjustment by a new entry with the opposite points and yen."""
     reason = " ".join(reason.split()) or _("Undone")
-    with transaction.atomic():
+    with action():
         lock_club(entry.club_id)
         entry = for_update(Adjustment.objects).get(pk=entry.pk)
         if entry.kind == Adjustment.REVERSAL:
@@ -429,7 +430,7 @@ def match_day_schedule(
         raise ServiceError(errors)
     version = rules_in_force(season.club, date)
     size = version.rules.players
-    with transaction.atomic():
+    with action():
         lock_club(season.club_id)
         teams, done = _day_teams(season, date)
         try:
@@ -485,7 +486,7 @@ def slot_name(*, slot: TeamSlot, user: User, member: Member, organiser: bool) ->
     """The captain of the slot's team (or an organiser) names who plays it: a member of the
     team's roster, or a substitute (a member of the club on no team of the season). Named again
     before the game is recorded, the slot changes, audited with before and after."""
-    with transaction.atomic():
+    with action():
         lock_club(slot.match.club_id)
         slot = for_update(TeamSlot.objects).select_related("match", "team").get(pk=slot.pk)
         if not organiser and not is_captain(team_id=slot.team_id, user=user):
@@ -623,7 +624,7 @@ def stage_create(*, season: Season, user: User, data: StageInput) -> Stage:
         errors["last_day"] = [_("The last day comes on or after the first.")]
     elif not (season.start <= data.first_day and data.last_day <= season.end):
         errors["first_day"] = [_("Choose dates within the season.")]
-    with transaction.atomic():
+    with action():
         lock_club(season.club_id)
         before = Stage.objects.filter(season=season).order_by("-number").first()
         if before is not None:
@@ -673,7 +674,7 @@ def stage_close(*, stage: Stage, user: User) -> list[StageEntry]:
     the stage before, then the order they were made in), go into the next stage with what they carry
     (scoring.stages.carried, half rounded as the rules in force on the stage's last day round),
     written once as the next stage's entries."""
-    with transaction.atomic():
+    with action():
         lock_club(stage.club_id)
         stage = for_update(Stage.objects).select_related("season").get(pk=stage.pk)
         if stage.closed_at is not None:
@@ -857,7 +858,7 @@ def _seat_final(stage: Stage, user: User) -> list[FinalSeat]:
 def final_seat(*, stage: Stage, user: User) -> list[FinalSeat]:
     """The organiser's 決勝卓を組む: seat those through at the stage's final tables, or seat
     them again (a new draw) before its first game. Audited."""
-    with transaction.atomic():
+    with action():
         lock_club(stage.club_id)
         stage = for_update(Stage.objects).select_related("season__club").get(pk=stage.pk)
         return _seat_final(stage, user)
@@ -968,7 +969,7 @@ def team_points_set(*, season: Season, user: User, points: Sequence[int]) -> Sea
             )
         if any(not (-1000 <= p <= 1000) for p in points):
             raise ServiceError.one("points", _("Enter match points from −1000 to 1000."))
-    with transaction.atomic():
+    with action():
         lock_club(season.club_id)
         season = for_update(Season.objects).get(pk=season.pk)
         before = list(season.team_match_points or [])

@@ -34,6 +34,7 @@ from league.standings import services as aggregates
 from league.standings import stats
 from tests.conftest import make_club
 from tests.league.test_stats import stats_snapshot
+from tests.support.db import as_test_case
 
 FIRST = datetime.date(2024, 4, 1)
 DATES = [FIRST + datetime.timedelta(days=d) for d in (0, 1, 7, 30, 31, 90, 200)]
@@ -147,7 +148,7 @@ OPERATIONS = ["record", "record", "record", "edit", "void", "resettle", "season"
 )
 @given(data=st.data())
 def test_incremental_equals_rebuilt(db, data):
-    with transaction.atomic():
+    with as_test_case():
         club = make_club("prop", "mame-no-kai")
         members = [Member.objects.create(club=club, name=f"m{i}", kana=f"m{i}") for i in range(6)]
         Season.objects.create(club=club, name="spring", start=DATES[0], end=DATES[3])
@@ -359,7 +360,7 @@ def test_a_season_created_while_games_are_recorded_counts_them_all():
         )
 
     def season() -> None:
-        with transaction.atomic():
+        with as_test_case():
             Season.objects.create(club=club, name="s", start=DATES[0], end=DATES[-1])
 
     race([*(lambda i=i: record(i) for i in range(6)), season])

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from league.accounts import tokens as api_auth
 from league.models import AuditLog, Game
 from tests.league.test_api import _in_threads, body, call, postgresql_only, url
+from tests.support.db import as_test_case
 
 
 @pytest.fixture
@@ -135,7 +136,7 @@ def test_a_short_text_with_a_control_character_is_a_422_on_the_api(
         data = body(chips=[{"kind": text, "winner": "青木"}])
     else:
         data = body(**{field: text})
-    with transaction.atomic():
+    with as_test_case():
         response = call("POST", url(club, "games"), secret, data)
         assert response.status_code == 422, response.content
         assert response.json()["errors"]

@@ -42,6 +42,7 @@ from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from league.teams import services as team_services
 from tests.league.test_money_agreement import DATES, NAMES, RULES, Runner, _points
+from tests.support.db import as_test_case
 
 pytestmark = pytest.mark.django_db
 
@@ -204,12 +205,12 @@ def make_club(slug: str = "books", rules: dict = SHUGI_RULES) -> tuple[Club, lis
 )
 @given(ops=OPS)
 def test_every_kept_row_equals_the_reference(db, ops):
-    with transaction.atomic():
+    with as_test_case():
         club, members, user = make_club()
         runner = BooksRunner(club, members, user)
         for op, a, b, c in ops:
             try:
-                with transaction.atomic():
+                with as_test_case():
                     runner.run(op, a, b, c)
             except ServiceError:
                 pass  # refused with a message: nothing stored, the books unchanged

@@ -17,6 +17,7 @@ from league.models import Adjustment, DebtAccount, LedgerEntry, Season
 from league.money import reference
 from league.teams import services as teams
 from tests.league.test_money import ledger_case_day, make_members
+from tests.support.db import as_test_case
 
 SETTINGS = settings(
     max_examples=12,
@@ -80,7 +81,7 @@ def test_a_season_penaltys_yen_is_repaid_from_the_debts_page(organiser_client, o
 def test_every_open_debt_of_every_cause_is_repayable_to_zero(
     organiser_client, organiser, club, parts
 ):
-    with transaction.atomic():  # each example's rows undone at its end
+    with as_test_case():  # each example's rows undone at its end
         repay_all(organiser_client, organiser, club, parts)
         transaction.set_rollback(True)
 

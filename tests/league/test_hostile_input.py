@@ -13,14 +13,11 @@ from __future__ import annotations
 import datetime
 import html
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytest
 from django import forms
 from django.conf import settings as django_settings
-from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -35,6 +32,7 @@ from league.models import AuditLog, ChipEvent, Club, Day, Game, Member, Result
 from league.recording import services
 from league.recording.forms import CHIP_ROWS
 from tests.conftest import MEMBER_NAMES
+from tests.support.db import rolled_back
 
 SETTINGS = settings(
     max_examples=60,
@@ -203,18 +201,6 @@ def counts() -> dict[str, int]:
         model.__name__: model.objects.count()
         for model in (Game, Result, ChipEvent, Member, Day, AuditLog)
     }
-
-
-@contextmanager
-def rolled_back() -> Iterator[None]:
-    """One example's database changes, undone at its end whatever happened. The block is marked
-    as a test case's own (what django.test.TestCase does for each test), so that the app's
-    durable actions (league.core.actions) may run inside it, as they run inside a test."""
-    block = transaction.atomic()
-    block._from_testcase = True
-    with block:
-        yield
-        transaction.set_rollback(True)
 
 
 def new_url(club: Club) -> str:

@@ -31,6 +31,7 @@ from league.rules.forms import RulesForm, rules_initial
 from tests.league.test_api import body, call, url
 from tests.league.test_imports import STANDARD, game, plan_of, simple
 from tests.league.test_record import new_url, nothing_stored, posted
+from tests.support.db import as_test_case
 
 POINTS = (52000, 31000, 19000, -3000)
 BASE = scoring.PRESETS["mame-no-kai"].rules.to_json()
@@ -225,7 +226,7 @@ def hostile_rules(draw: st.DrawFn) -> str:
 def test_the_rules_json_editor_never_fails_and_stores_only_what_fits(
     organiser_client, club, members, organiser, text
 ):
-    with transaction.atomic():
+    with as_test_case():
         response = rules_post(organiser_client, club, text)
         assert response.status_code in (200, 302)
         event(f"status {response.status_code}")

@@ -38,6 +38,7 @@ from league.recording.services import (
 )
 from league.standings import kept, rating, selectors
 from tests.conftest import make_club
+from tests.support.db import as_test_case
 
 DAY = datetime.date(2024, 5, 1)
 
@@ -404,7 +405,7 @@ PROPERTY = settings(
 @PROPERTY
 @given(data=st.data())
 def test_head_to_head_is_symmetric(db, data):
-    with transaction.atomic():
+    with as_test_case():
         club = make_club("sym", "mame-no-kai")
         members = [Member.objects.create(club=club, name=f"m{i}", kana=f"m{i}") for i in range(6)]
         Season.objects.create(club=club, name="s", start=DATES[0], end=DATES[2])
@@ -438,7 +439,7 @@ def test_any_edit_or_void_gives_the_ratings_of_a_replay_from_scratch(db, data):
     """Record games, then edit or void any of them (old or new): every kept statistic equals
     what a rebuild of the club from its stored results gives (the rating replayed from the
     first game, head-to-head and seats summed afresh)."""
-    with transaction.atomic():
+    with as_test_case():
         club = make_club("prop-stats", "mame-no-kai")
         members = [Member.objects.create(club=club, name=f"m{i}", kana=f"m{i}") for i in range(6)]
         Season.objects.create(club=club, name="s", start=DATES[0], end=DATES[2])
