@@ -232,7 +232,7 @@ def _record(message: Message, club: Club, member: Member, text: str) -> str:
         submission_key=uuid.uuid5(CHAT_NAMESPACE, f"{message.platform}:{message.event_id}"),
     )
     try:
-        game = recording.game_record(
+        game = recording.game_record_in(
             club=club,
             user=member.user,
             data=data,
@@ -359,7 +359,7 @@ def _undo(message: Message, club: Club, member: Member) -> str:
     game = Game.objects.select_related("club").get(pk=last)
     reason = _("Cancelled from %(source)s") % {"source": SOURCE[message.platform]}
     try:
-        recording.game_void(game=game, user=member.user, reason=reason)
+        recording.game_void_in(game=game, user=member.user, reason=reason)
     except ServiceError as e:
         return " ".join(m for ms in e.errors.values() for m in ms)
     return _("Cancelled game %(number)s of %(date)s.") % {

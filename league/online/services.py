@@ -304,7 +304,7 @@ def online_game_record(
             if found is not None:
                 raise _duplicate(found)
             _remember(club, user, names, members)
-            game = recording.game_record(club=club, user=user, data=data)
+            game = recording.game_record_in(club=club, user=user, data=data)
             kept = _keep_hands(game, user, read, members)
             log = OnlineLog.objects.create(
                 club=club,

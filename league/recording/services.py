@@ -451,7 +451,31 @@ def game_record(
     team_match: int | None = None,
     source: str = "",
 ) -> Game:
-    """Record a new game. The same `submission_key` twice records one game and returns it.
+    """The action of recording a new game (game_record_in, in a durable transaction)."""
+    with action():
+        return game_record_in(
+            club=club,
+            user=user,
+            data=data,
+            draw_table=draw_table,
+            confirm_duplicate=confirm_duplicate,
+            team_match=team_match,
+            source=source,
+        )
+
+
+def game_record_in(
+    *,
+    club: Club,
+    user: User,
+    data: GameInput,
+    draw_table: int | None = None,
+    confirm_duplicate: bool = False,
+    team_match: int | None = None,
+    source: str = "",
+) -> Game:
+    """Record a new game, inside the caller's action (game_record's, or another action that
+    records a game with its own rows: table mode's save, an online log, the chat, the demo). The same `submission_key` twice records one game and returns it.
     `source`: where it came from when not this app's pages or API (「LINE」), kept as the audit
     entry's reason.
 
@@ -467,7 +491,7 @@ def game_record(
         return existing
     preview = game_preview(club=club, data=data)
     try:
-        with transaction.atomic():
+        with transaction.atomic():  # a savepoint: a twin's submission key is caught below
             lock_club(club.pk)  # first: one global lock order (league.core.locks.lock_club)
             day, _created = Day.objects.get_or_create(club=club, date=data.date)
             for_update(Day.objects).filter(pk=day.pk).first()  # one writer per day
@@ -591,7 +615,7 @@ def game_save_new(
         user=user,
         data=data,
         new=new,
-        write=lambda d: game_record(
+        write=lambda d: game_record_in(
             club=club,
             user=user,
             data=d,
@@ -617,7 +641,7 @@ def game_save_edit(
         user=user,
         data=data,
         new=new,
-        write=lambda d: game_edit(
+        write=lambda d: game_edit_in(
             game=game,
             user=user,
             data=d,
@@ -751,14 +775,35 @@ def game_edit(
     confirm_duplicate: bool = False,
     from_hands: bool = False,
 ) -> Game:
-    """Correct a game: it is re-settled under its own rules version as a new revision. An edit
+    """The action of correcting a game (game_edit_in, in a durable transaction)."""
+    with action():
+        return game_edit_in(
+            game=game,
+            user=user,
+            data=data,
+            expected_revision=expected_revision,
+            confirm_duplicate=confirm_duplicate,
+            from_hands=from_hands,
+        )
+
+
+def game_edit_in(
+    *,
+    game: Game,
+    user: User,
+    data: GameInput,
+    expected_revision: int | None = None,
+    confirm_duplicate: bool = False,
+    from_hands: bool = False,
+) -> Game:
+    """Inside the caller's action, correct a game: it is re-settled under its own rules version as a new revision. An edit
     of its players or points that makes it repeat another live game of its day raises
     DuplicateGame unless confirmed (a game saved as a confirmed duplicate keeps its table, rate
     and chips editable without asking again). A game recorded hand by hand is corrected by its
     hands (league.table, `from_hands`), never by its final points alone."""
     if data.date != game.date:
         raise ServiceError.one("date", _("A game cannot move to another day."))
-    with transaction.atomic():
+    with transaction.atomic():  # a savepoint inside the caller's action
         game = _locked(game, expected_revision)
         if game.voided:
             raise ServiceError.one(NON_FIELD, _("A void game cannot be edited."))
@@ -861,13 +906,24 @@ def _online_hands_follow(game: Game, data: GameInput) -> None:
 
 
 def game_void(*, game: Game, user: User, reason: str, expected_revision: int | None = None) -> Game:
-    """Void a game: it stays visible, struck through, and counts nowhere."""
+    """The action of voiding a game (game_void_in, in a durable transaction)."""
+    with action():
+        return game_void_in(
+            game=game, user=user, reason=reason, expected_revision=expected_revision
+        )
+
+
+def game_void_in(
+    *, game: Game, user: User, reason: str, expected_revision: int | None = None
+) -> Game:
+    """Inside the caller's action, void a game: it stays visible, struck through, and counts
+    nowhere."""
     reason = reason.strip()
     if not reason:
         raise ServiceError.one("reason", _("Give a reason for voiding the game."))
     if problems := limits.column_problems(Game, void_reason=reason):
         raise ServiceError({"reason": problems["void_reason"]})
-    with transaction.atomic():
+    with transaction.atomic():  # a savepoint inside the caller's action
         game = _locked(game, expected_revision)
         if game.voided:
             raise ServiceError.one(NON_FIELD, _("This game is already void."))
@@ -988,7 +1044,7 @@ def _link_to_draw(
 def table_link_game(*, club: Club, user: User, table_id: int, game: Game) -> DrawTable | None:
     """Mark a drawn table as recorded by `game` (recorded from its card). Nothing happens when
     the table is not the game's day's or its players are not the game's."""
-    with transaction.atomic():
+    with action():
         lock_club(club.pk)
         table = (
             for_update(DrawTable.objects)

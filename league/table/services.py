@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -195,7 +195,7 @@ def table_start(
     )
     hand_rules = hand_rules_for(version)
     try:
-        with transaction.atomic():
+        with action():
             lock_club(club.pk)
             tg = TableGame.objects.create(
                 club=club,
@@ -455,7 +455,7 @@ def hand_record(
     if not isinstance(event, dict):
         raise ServiceError.one("event", _("The hand must be an object."))
     marks = _clean_marks(marks, event, _players(tg), hand_rules_from_json(tg.hand_rules))
-    with transaction.atomic():
+    with action():
         tg = _lock(tg)
         same = Hand.objects.filter(table_game=tg, key=key).first()
         if same is not None:
@@ -516,7 +516,7 @@ def hand_record(
 def hand_undo(*, tg: TableGame, user: User, index: int) -> bool:
     """Undo the last hand (kept, no longer live). Undoing a hand already undone does nothing
     (a retried request); only the last hand can be undone."""
-    with transaction.atomic():
+    with action():
         tg = _lock(tg)
         if tg.game_id is not None:
             raise ServiceError.one(NON_FIELD, _("This game has been saved already."))
@@ -687,13 +687,15 @@ def table_game_save(*, tg: TableGame, user: User) -> Game:
     if tg.game_id is not None:
         return tg.game  # type: ignore[return-value]
     caller = tg
-    with transaction.atomic():
+    with action():
         tg = _lock(tg)
         if tg.game_id is not None:
             caller.game = tg.game
             return tg.game  # type: ignore[return-value]
         data, _preview, played = table_preview(tg=tg)
-        game = recording.game_record(club=tg.club, user=user, data=data, draw_table=tg.draw_table)
+        game = recording.game_record_in(
+            club=tg.club, user=user, data=data, draw_table=tg.draw_table
+        )
         tg.game = caller.game = game
         tg.save(update_fields=["game"])
         hand_totals.hand_stats_changed(
@@ -717,7 +719,7 @@ def table_game_edit(
     live) and the game is re-settled from them as a new revision, with its statistics."""
     if not isinstance(hands, list) or not hands:
         raise ServiceError.one("hands", _("Give the game's hands."))
-    with transaction.atomic():
+    with action():
         tg = _lock(tg)
         game = tg.game
         if game is None:
@@ -768,7 +770,7 @@ def table_game_edit(
         )
         played = Played(rules, players, new, list(result.hands), result.state, result.chombo)
         data = game_input(tg, played, seat_members(tg))
-        game = recording.game_edit(
+        game = recording.game_edit_in(
             game=game, user=user, data=data, expected_revision=expected_revision, from_hands=True
         )
         old = list(HandStat.objects.filter(game=game, counted=True))

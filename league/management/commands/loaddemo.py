@@ -268,7 +268,7 @@ class DemoBuilder:
         return chips
 
     def _record(self, data: services.GameInput, *, confirm_duplicate: bool = False) -> Game:
-        game = services.game_record(
+        game = services.game_record_in(
             club=self.club, user=self.user, data=data, confirm_duplicate=confirm_duplicate
         )
         self.games.append(game)
@@ -280,7 +280,7 @@ class DemoBuilder:
             original = self.games[len(self.games) // 2]
             # Typed twice: the organiser said yes to 「…と同じ内容です」 (services.DuplicateGame).
             copy = self._record(services.game_input_from_stored(original), confirm_duplicate=True)
-            services.game_void(game=copy, user=self.user, reason="同じ半荘を二度入力したため")
+            services.game_void_in(game=copy, user=self.user, reason="同じ半荘を二度入力したため")
         if self.spec.edit_a_game:
             game = self.games[1]
             data = services.game_input_from_stored(game)
@@ -288,7 +288,7 @@ class DemoBuilder:
             # 1,000 points were written on the wrong line of the score sheet.
             seats[0] = dataclasses.replace(seats[0], points=seats[0].points - 1000)
             seats[1] = dataclasses.replace(seats[1], points=seats[1].points + 1000)
-            services.game_edit(
+            services.game_edit_in(
                 game=game,
                 user=self.user,
                 data=dataclasses.replace(data, seats=seats),
