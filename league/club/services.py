@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy
 from league import limits
 from league.books import services as books
 from league.core import names
+from league.core.actions import action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import for_update, lock_club
 from league.core.readings import reading_of
@@ -81,7 +82,7 @@ def member_edit(
     kana = kana.strip()
     if errors := limits.column_problems(Member, name=name, kana=kana):
         raise ServiceError(errors)
-    with transaction.atomic():
+    with action():
         member = for_update(Member.objects).select_related("club").get(pk=member.pk)
         if member.merged_into_id is not None:
             raise ServiceError.one(NON_FIELD, _("A merged record cannot be edited."))
@@ -92,7 +93,7 @@ def member_edit(
         if before == after:
             return member
         try:
-            with transaction.atomic():
+            with transaction.atomic():  # a savepoint inside this action, for the except below
                 member.save()
         except IntegrityError:  # a concurrent edit took the name after the check above
             raise ServiceError.one("name", _("A member with this name already exists.")) from None
@@ -323,7 +324,7 @@ def member_merge(*, keep: Member, gone: Member, user: User, key: str | None = No
     on two teams of one season: refused); `gone` stays,
     inactive, with `merged_into` set. `key` is the preview's: when the rows changed since, nothing
     is merged (ServiceError). The kept totals of both are rebuilt in the same transaction."""
-    with transaction.atomic():
+    with action():
         # The club row first, as every writer of the club's games and money (lock_club): they
         # queue behind the merge, or it behind them, instead of deadlocking.
         lock_club(keep.club_id)
@@ -443,7 +444,7 @@ def season_edit(
     rebuilds them: league.standings.signals). A closed season's frozen standings stay as they
     were: reopen it and close it again to freeze new ones."""
     name = season_checked(name=name, start=start, end=end, min_games=min_games)
-    with transaction.atomic():
+    with action():
         season = for_update(Season.objects).select_related("club").get(pk=season.pk)
         before = season_snapshot(season)
         season.name, season.start, season.end, season.min_games = name, start, end, min_games
@@ -500,7 +501,7 @@ def final_rows(season: Season) -> list[dict[str, Any]]:
 
 def season_close(*, season: Season, user: User) -> Season:
     """Freeze the standings as the record of who won: `final_standings`, `closed_at/by`."""
-    with transaction.atomic():
+    with action():
         season = for_update(Season.objects).select_related("club").get(pk=season.pk)
         if season.closed_at is not None:
             raise ServiceError.one(NON_FIELD, _("This season is already closed."))
@@ -525,7 +526,7 @@ def season_close(*, season: Season, user: User) -> Season:
 def season_reopen(*, season: Season, user: User) -> Season:
     """Reopen a closed season: its page shows live numbers again and the frozen standings are
     cleared (they stay in the audit log's season.close and season.reopen entries)."""
-    with transaction.atomic():
+    with action():
         season = for_update(Season.objects).select_related("club").get(pk=season.pk)
         if season.closed_at is None:
             raise ServiceError.one(NON_FIELD, _("This season is not closed."))
@@ -585,7 +586,7 @@ def club_rename(*, club: Club, user: User, name: str) -> Club:
         raise ServiceError.one("name", _("Enter the club's name."))
     if errors := limits.column_problems(Club, name=name):
         raise ServiceError(errors)
-    with transaction.atomic():
+    with action():
         locked = for_update(Club.objects).get(pk=club.pk)
         if locked.name == name:
             return locked
@@ -614,7 +615,7 @@ def club_set_rating_min_games(*, club: Club, user: User, games: int) -> Club:
             "games",
             _("Enter a number of games from 0 to %(most)d.") % {"most": RATING_MIN_GAMES_MAX},
         )
-    with transaction.atomic():
+    with action():
         locked = for_update(Club.objects).get(pk=club.pk)
         if locked.rating_min_games == games:
             return locked
@@ -670,6 +671,8 @@ def member_name_checked(*, club: Club, name: str, exclude: Member | None = None)
 def member_create(
     *, club: Club, user: User, name: str, kana: str = "", is_guest: bool = False
 ) -> Member:
+    """A new member, inside the action of its caller (members_create, club creation, an
+    invitation, a guest checked in or added on the record form, an import, loaddemo)."""
     name = member_name_checked(club=club, name=name)
     if errors := limits.column_problems(Member, name=name, kana=kana.strip()):
         raise ServiceError(errors)
@@ -678,7 +681,7 @@ def member_create(
         suggested = reading_of(name)
         kana = "" if limits.column_problems(Member, kana=suggested) else suggested
     try:
-        with transaction.atomic():
+        with transaction.atomic():  # a savepoint inside the caller's action, for the except
             member = Member.objects.create(club=club, name=name, kana=kana, is_guest=is_guest)
             audit(
                 club=club,
@@ -700,11 +703,11 @@ def members_create(
     form of rows shows every problem at once."""
     errors: dict[str, list[str]] = {}
     created: list[Member] = []
-    with transaction.atomic():
+    with action():
         lock_club(club.pk)
         for row, (name, kana, is_guest) in people.items():
             try:
-                with transaction.atomic():
+                with transaction.atomic():  # a savepoint inside this action: one row each
                     member = member_create(
                         club=club, user=user, name=name, kana=kana, is_guest=is_guest
                     )
@@ -748,22 +751,35 @@ def season_create(
     min_games: int = 0,
 ) -> Season:
     name = season_checked(name=name, start=start, end=end, min_games=min_games)
-    with transaction.atomic():
-        season = Season.objects.create(
-            club=club, name=name, start=start, end=end, min_games=min_games
+    with action():
+        return _season_create_in(
+            club=club, user=user, name=name, start=start, end=end, min_games=min_games
         )
-        audit(
-            club=club,
-            actor=user,
-            action="season.create",
-            target=f"season:{season.pk}",
-            after={
-                "name": name,
-                "start": start.isoformat(),
-                "end": end.isoformat(),
-                "min_games": min_games,
-            },
-        )
+
+
+def _season_create_in(
+    *,
+    club: Club,
+    user: User,
+    name: str,
+    start: datetime.date,
+    end: datetime.date,
+    min_games: int = 0,
+) -> Season:
+    """season_create's writes, inside the caller's action (loaddemo's), `name` checked."""
+    season = Season.objects.create(club=club, name=name, start=start, end=end, min_games=min_games)
+    audit(
+        club=club,
+        actor=user,
+        action="season.create",
+        target=f"season:{season.pk}",
+        after={
+            "name": name,
+            "start": start.isoformat(),
+            "end": end.isoformat(),
+            "min_games": min_games,
+        },
+    )
     return season
 
 
@@ -772,20 +788,26 @@ MERGED_INACTIVE = gettext_lazy("A record merged into another cannot be made acti
 
 def member_set_active(*, member: Member, user: User, active: bool) -> Member:
     """An inactive member stays in every result and ranking; only the pickers leave them out."""
-    with transaction.atomic():
-        member = for_update(Member.objects).get(pk=member.pk)
-        if member.is_active == active:
-            return member
-        if active and member.merged_into_id is not None:  # it lives on as the survivor
-            raise ServiceError.one(NON_FIELD, str(MERGED_INACTIVE))
-        save_audited(
-            member,
-            {"is_active": active},
-            club=member.club,
-            actor=user,
-            action="member.activate" if active else "member.deactivate",
-            target=f"member:{member.pk}",
-            before={"is_active": not active},
-            after={"is_active": active},
-        )
+    with action():
+        return _member_set_active_in(member=member, user=user, active=active)
+
+
+def _member_set_active_in(*, member: Member, user: User, active: bool) -> Member:
+    """member_set_active inside the caller's action (the record form bringing a member back
+    with its game, loaddemo)."""
+    member = for_update(Member.objects).get(pk=member.pk)
+    if member.is_active == active:
+        return member
+    if active and member.merged_into_id is not None:  # it lives on as the survivor
+        raise ServiceError.one(NON_FIELD, str(MERGED_INACTIVE))
+    save_audited(
+        member,
+        {"is_active": active},
+        club=member.club,
+        actor=user,
+        action="member.activate" if active else "member.deactivate",
+        target=f"member:{member.pk}",
+        before={"is_active": not active},
+        after={"is_active": active},
+    )
     return member

@@ -1,0 +1,113 @@
+"""Every top-level write is an action (league.core.actions): a durable transaction that nothing
+can wrap by accident. Called inside another transaction, each refuses to run (RuntimeError) and
+writes nothing; the parts other actions use inside their own transaction (member_create, the
+`_..._in` helpers) still run there."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from league.club import services as club_services
+from league.models import AuditLog, Member, Season
+
+DATE = datetime.date(2026, 5, 9)
+
+
+@pytest.fixture
+def season(club, organiser) -> Season:
+    return club_services.season_create(
+        club=club, user=organiser, name="2026年", start=DATE, end=datetime.date(2026, 12, 31)
+    )
+
+
+@pytest.fixture
+def closed_season(season, organiser) -> Season:
+    return club_services.season_close(season=season, user=organiser)
+
+
+# Each: the fixtures it needs, and the call with them (valid input: only the nesting is wrong).
+Call = Callable[[dict[str, Any]], Any]
+ACTIONS: dict[str, tuple[tuple[str, ...], Call]] = {
+    "member_edit": (
+        ("members", "organiser"),
+        lambda f: club_services.member_edit(
+            member=f["members"][0], user=f["organiser"], name="青木 大", kana="あおき だい"
+        ),
+    ),
+    "member_merge": (
+        ("members", "organiser"),
+        lambda f: club_services.member_merge(
+            keep=f["members"][0], gone=f["members"][1], user=f["organiser"]
+        ),
+    ),
+    "members_create": (
+        ("club", "organiser"),
+        lambda f: club_services.members_create(
+            club=f["club"], user=f["organiser"], people={0: ("新井", "あらい", False)}
+        ),
+    ),
+    "member_set_active": (
+        ("members", "organiser"),
+        lambda f: club_services.member_set_active(
+            member=f["members"][0], user=f["organiser"], active=False
+        ),
+    ),
+    "season_create": (
+        ("club", "organiser"),
+        lambda f: club_services.season_create(
+            club=f["club"], user=f["organiser"], name="秋", start=DATE, end=DATE
+        ),
+    ),
+    "season_edit": (
+        ("season", "organiser"),
+        lambda f: club_services.season_edit(
+            season=f["season"], user=f["organiser"], name="秋", start=DATE, end=DATE
+        ),
+    ),
+    "season_close": (
+        ("season", "organiser"),
+        lambda f: club_services.season_close(season=f["season"], user=f["organiser"]),
+    ),
+    "season_reopen": (
+        ("closed_season", "organiser"),
+        lambda f: club_services.season_reopen(season=f["closed_season"], user=f["organiser"]),
+    ),
+    "club_rename": (
+        ("club", "organiser"),
+        lambda f: club_services.club_rename(club=f["club"], user=f["organiser"], name="豆の会"),
+    ),
+    "club_set_rating_min_games": (
+        ("club", "organiser"),
+        lambda f: club_services.club_set_rating_min_games(
+            club=f["club"], user=f["organiser"], games=7
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ACTIONS))
+def test_an_action_refuses_to_run_inside_another_transaction(request, name):
+    needs, call = ACTIONS[name]
+    fixtures = {n: request.getfixturevalue(n) for n in needs}
+    logged = AuditLog.objects.count()
+    with pytest.raises(RuntimeError, match="durable"), transaction.atomic():
+        call(fixtures)
+    assert AuditLog.objects.count() == logged  # nothing written
+    call(fixtures)  # on its own, it runs
+    assert AuditLog.objects.count() > logged
+
+
+def test_the_inner_parts_run_inside_the_callers_transaction(club, members, organiser):
+    with transaction.atomic():
+        made = club_services.member_create(club=club, user=organiser, name="新井")
+        club_services._member_set_active_in(member=made, user=organiser, active=False)
+        season = club_services._season_create_in(
+            club=club, user=organiser, name="秋", start=DATE, end=DATE
+        )
+    assert not Member.objects.get(pk=made.pk).is_active
+    assert Season.objects.filter(pk=season.pk).exists()
