@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.db.models import Exists, F, OuterRef, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -36,6 +36,7 @@ from league import limits
 from league.accounts.tokens import hash_secret
 from league.club import services as club_services
 from league.core import names
+from league.core.actions import action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import for_update
 from league.models import Club, Member, Membership
@@ -157,7 +158,7 @@ def invitation_create(
         raise ServiceError(errors)
     email = _mail_address(club, email)
     secret = SECRET_PREFIX + secrets.token_urlsafe(24)
-    with transaction.atomic():
+    with action():
         invitation = Invitation.objects.create(
             email=email,
             mail_status=MAIL_QUEUED if email else "",
@@ -182,7 +183,7 @@ def invitation_create(
 
 
 def invitation_revoke(*, invitation: Invitation, user: User) -> Invitation:
-    with transaction.atomic():
+    with action():
         invitation = for_update(Invitation.objects).get(pk=invitation.pk)
         if invitation.revoked_at is not None:
             raise ServiceError.one(NON_FIELD, _("This invitation is already cancelled."))
@@ -240,7 +241,7 @@ def invitation_use(
     if found is None:
         raise ServiceError.one(NON_FIELD, _("This invitation link is not valid."))
     try:
-        with transaction.atomic():
+        with action():
             return _use(found, user, choice, name)
     except IntegrityError:  # a concurrent use linked the same player or made the same name
         raise ServiceError.one(
@@ -415,7 +416,7 @@ def _mail_address(club: Club, email: str) -> str:
 def invitation_mail_again(*, invitation: Invitation, user: User) -> Invitation:
     """Queue a mailed invitation's mail again (it failed, or never arrived): the worker makes a
     new secret, so that a link in an earlier mail stops working. The caller enqueues the task."""
-    with transaction.atomic():
+    with action():
         invitation = for_update(Invitation.objects).get(pk=invitation.pk)
         if not invitation.email:
             raise ServiceError.one(NON_FIELD, _("This invitation was not sent by mail."))
@@ -444,7 +445,7 @@ def invitation_mail_send(*, invitation_id: int, base_url: str) -> str:
     transaction (a mail that could not be sent keeps the old secret and says why on the
     organisers' list). Returns the mail status ("" when there was nothing to send)."""
     try:
-        with transaction.atomic():
+        with action():
             invitation = (
                 for_update(Invitation.objects, of=("self",))
                 .select_related("club", "member")
@@ -494,7 +495,7 @@ class _NotSent(Exception):
 
 
 def _mail_failed(invitation_id: int, why: str) -> None:
-    with transaction.atomic():
+    with action():
         invitation = for_update(Invitation.objects).filter(pk=invitation_id).first()
         if invitation is None:
             return

@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 from django.db import transaction
 
+from league.accounts import invitations
 from league.club import services as club_services
-from league.models import AuditLog, Member, Season
+from league.models import AuditLog, Member, Membership, Season
+from tests.conftest import make_user
 
 DATE = datetime.date(2026, 5, 9)
 
@@ -28,6 +30,32 @@ def season(club, organiser) -> Season:
 @pytest.fixture
 def closed_season(season, organiser) -> Season:
     return club_services.season_close(season=season, user=organiser)
+
+
+@pytest.fixture
+def link(club, organiser) -> tuple[invitations.Invitation, str]:
+    return invitations.invitation_create(club=club, user=organiser, role=Membership.ORGANISER)
+
+
+@pytest.fixture
+def newcomer(db):
+    return make_user("newcomer")
+
+
+@pytest.fixture
+def mailed(settings, club, organiser) -> invitations.Invitation:
+    """An invitation whose mail waits for the worker."""
+    settings.PASSWORD_RESET_BY_MAIL = True
+    invitation, _secret = invitations.invitation_create(
+        club=club, user=organiser, email="newcomer@example.jp"
+    )
+    return invitation
+
+
+@pytest.fixture
+def mail_failed(mailed) -> invitations.Invitation:
+    invitations._mail_failed(mailed.pk, "the mail server is away")
+    return mailed
 
 
 # Each: the fixtures it needs, and the call with them (valid input: only the nesting is wrong).
@@ -86,6 +114,34 @@ ACTIONS: dict[str, tuple[tuple[str, ...], Call]] = {
         lambda f: club_services.club_set_rating_min_games(
             club=f["club"], user=f["organiser"], games=7
         ),
+    ),
+    "invitation_create": (
+        ("club", "organiser"),
+        lambda f: invitations.invitation_create(club=f["club"], user=f["organiser"]),
+    ),
+    "invitation_revoke": (
+        ("link", "organiser"),
+        lambda f: invitations.invitation_revoke(invitation=f["link"][0], user=f["organiser"]),
+    ),
+    "invitation_use": (
+        ("link", "newcomer"),
+        lambda f: invitations.invitation_use(secret=f["link"][1], user=f["newcomer"]),
+    ),
+    "invitation_mail_again": (
+        ("mail_failed", "organiser"),
+        lambda f: invitations.invitation_mail_again(
+            invitation=f["mail_failed"], user=f["organiser"]
+        ),
+    ),
+    "invitation_mail_send": (
+        ("mailed",),
+        lambda f: invitations.invitation_mail_send(
+            invitation_id=f["mailed"].pk, base_url="http://testserver/"
+        ),
+    ),
+    "invitation mail failed": (
+        ("mailed",),
+        lambda f: invitations._mail_failed(f["mailed"].pk, "the mail server is away"),
     ),
 }
 
