@@ -98,7 +98,7 @@ def signup_by_invitation(
         ).count()
         if made >= locked.max_uses - locked.uses:
             raise ServiceError.one(NON_FIELD, str(INVITATION_ACCOUNTS_USED))
-        user = signup(username=username, password=password, email=email)
+        user = _signup_in(username=username, password=password, email=email)
         audit(
             club=locked.club,
             actor=user,
@@ -111,14 +111,21 @@ def signup_by_invitation(
 
 def email_change(*, user: Any, email: str) -> None:
     """One's own e-mail address (for password reset), as the account page's form cleaned it."""
-    user.email = email
-    user.save(update_fields=["email"])
+    with action():
+        user.email = email
+        user.save(update_fields=["email"])
 
 
 def signup(*, username: str, password: str, email: str = "") -> Any:
     """A new user (not logged in: the view does that). The user name is NFKC-normalised by
     Django, so ｙａｍａｄａ and yamada are the same name; names differing only in case too, and
     the database holds to it (UsernameKey): of two sign-ups racing with twin names, one wins."""
+    with action():
+        return _signup_in(username=username, password=password, email=email)
+
+
+def _signup_in(*, username: str, password: str, email: str = "") -> Any:
+    """signup inside the caller's action (signup_by_invitation's)."""
     model = get_user_model()
     username = model.normalize_username(username.strip())
     email = model.objects.normalize_email(email.strip())
@@ -140,7 +147,7 @@ def signup(*, username: str, password: str, email: str = "") -> Any:
     if errors:
         raise ServiceError(errors)
     try:
-        with transaction.atomic():
+        with transaction.atomic():  # a savepoint inside the caller's action, for the except
             user = model.objects.create_user(username=username, password=password, email=email)
     except IntegrityError:  # the same name signed up a moment ago
         raise ServiceError.one("username", _("This user name is taken. Choose another.")) from None
@@ -262,7 +269,7 @@ def club_create(
         "slug", _("Another club already uses this short name. Choose another.")
     )
     try:
-        with transaction.atomic():
+        with action():
             club = Club.objects.create(name=name, slug=slug)
             audit(
                 club=club,
@@ -329,7 +336,7 @@ def membership_add(*, club: Club, user: Any, role: str, actor: User) -> Membersh
     """Link `user` to `club` (for a later join step); an existing membership is returned as is."""
     if role not in dict(Membership.ROLES):
         raise ServiceError.one("role", _("Choose a role."))
-    with transaction.atomic():
+    with action():
         existing = Membership.objects.filter(club=club, user=user).first()
         if existing is not None:
             return existing
@@ -358,7 +365,7 @@ def _last_organiser_error(field: str, *, leaving: bool) -> ServiceError:
 def membership_set_role(*, membership: Membership, role: str, actor: User) -> Membership:
     if role not in dict(Membership.ROLES):
         raise ServiceError.one("role", _("Choose a role."))
-    with transaction.atomic():
+    with action():
         lock_club(membership.club_id)
         current = Membership.objects.filter(pk=membership.pk).first()
         if current is None:
@@ -378,7 +385,7 @@ def membership_remove(*, membership: Membership, actor: User, leaving: bool = Fa
     """End a membership: the user can no longer open the club. Their player records in it stay
     (results are never deleted) but are no longer linked to their login (audited as
     member.unlink), so a later join can link them again."""
-    with transaction.atomic():
+    with action():
         lock_club(membership.club_id)
         current = Membership.objects.filter(pk=membership.pk).select_related("club").first()
         if current is None:
