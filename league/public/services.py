@@ -7,8 +7,8 @@ import re
 import secrets
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
 
+from league.core.actions import action
 from league.core.locks import for_update
 from league.models import Club
 from league.models.audit import save_audited
@@ -28,20 +28,20 @@ def _locked(club: Club) -> Club:
     return for_update(Club.objects).get(pk=club.pk)
 
 
-def _set_token(club: Club, user: User, action: str, token: str) -> Club:
-    with transaction.atomic():
+def _set_token(club: Club, user: User, what: str, token: str) -> Club:
+    with action():
         locked = _locked(club)
         was_on = bool(locked.share_token)
-        if action == "share.enable" and was_on:
+        if what == "share.enable" and was_on:
             return locked  # already on: the link people have keeps working
-        if action == "share.disable" and not was_on:
+        if what == "share.disable" and not was_on:
             return locked
         save_audited(
             locked,
             {"share_token": token},
             club=locked,
             actor=user,
-            action=action,
+            action=what,
             target=f"club:{locked.pk}",
             before={"enabled": was_on},
             after={"enabled": bool(token)},
@@ -67,7 +67,7 @@ def share_disable(*, club: Club, user: User) -> Club:
 
 def share_set_money(*, club: Club, user: User, money: bool) -> Club:
     """Whether the public pages show yen (the standings' yen column, a day's payments)."""
-    with transaction.atomic():
+    with action():
         locked = _locked(club)
         if locked.share_money == money:
             return locked

@@ -16,6 +16,7 @@ from league.accounts import invitations
 from league.accounts import services as accounts
 from league.club import services as club_services
 from league.models import AuditLog, Member, Membership, Season
+from league.public import services as public
 from tests.conftest import make_user
 
 DATE = datetime.date(2026, 5, 9)
@@ -62,6 +63,11 @@ def mail_failed(mailed) -> invitations.Invitation:
 @pytest.fixture
 def membership(club, member_user) -> Membership:
     return Membership.objects.get(club=club, user=member_user)
+
+
+@pytest.fixture
+def shared(club, organiser):
+    return public.share_enable(club=club, user=organiser)
 
 
 # Each: the fixtures it needs, and the call with them (valid input: only the nesting is wrong).
@@ -182,6 +188,22 @@ ACTIONS: dict[str, tuple[tuple[str, ...], Call]] = {
     "membership_remove": (
         ("membership", "organiser"),
         lambda f: accounts.membership_remove(membership=f["membership"], actor=f["organiser"]),
+    ),
+    "share_enable": (
+        ("club", "organiser"),
+        lambda f: public.share_enable(club=f["club"], user=f["organiser"]),
+    ),
+    "share_rotate": (
+        ("club", "organiser"),
+        lambda f: public.share_rotate(club=f["club"], user=f["organiser"]),
+    ),
+    "share_disable": (
+        ("shared", "organiser"),
+        lambda f: public.share_disable(club=f["shared"], user=f["organiser"]),
+    ),
+    "share_set_money": (
+        ("club", "organiser"),
+        lambda f: public.share_set_money(club=f["club"], user=f["organiser"], money=True),
     ),
 }
 
