@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from league.core.actions import action
 from league.core.errors import ServiceError
 from league.core.locks import lock_club
 from league.models import Club
@@ -26,7 +27,7 @@ def upload_keep(
     """Keep a parsed upload and its preview for its organiser, replacing their earlier one for
     this club and removing every expired upload."""
     now = timezone.now()
-    with transaction.atomic():
+    with transaction.atomic():  # a savepoint inside the caller's action (import_preview_start)
         lock_club(club.pk)  # the counts below hold until the new row is in
         ImportUpload.objects.filter(expires__lt=now).delete()
         busy = _busy_uploads(club, now)
@@ -77,19 +78,22 @@ def upload_claim(*, upload: ImportUpload) -> bool:
         status__in=[ImportUpload.QUEUED, ImportUpload.RUNNING],
         touched__lt=timezone.now() - ImportUpload.STALLED_AFTER,
     )
-    return (
-        ImportUpload.objects.filter(free, pk=upload.pk).update(claimed=True, touched=timezone.now())
-        == 1
-    )
+    with action():
+        claimed = ImportUpload.objects.filter(free, pk=upload.pk).update(
+            claimed=True, touched=timezone.now()
+        )
+    return claimed == 1
 
 
 def upload_release(*, upload: ImportUpload) -> None:
     """Give a claimed upload back (confirming failed: the preview can be shown again)."""
-    ImportUpload.objects.filter(pk=upload.pk).update(claimed=False)
+    with action():
+        ImportUpload.objects.filter(pk=upload.pk).update(claimed=False)
 
 
 def upload_queue(*, upload: ImportUpload, choices: dict[str, Any]) -> None:
-    """A claimed upload confirmed with these choices: waiting for a worker (import_run)."""
+    """A claimed upload confirmed with these choices: waiting for a worker (import_run). Inside
+    the caller's action (league.excel.tasks.import_start)."""
     ImportUpload.objects.filter(pk=upload.pk).update(
         status=ImportUpload.QUEUED,
         choices=choices,
