@@ -28,7 +28,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 from openpyxl.reader.excel import ExcelReader
@@ -40,6 +39,7 @@ from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 import scoring
 from league.club import services as club_services
 from league.core import names
+from league.core.actions import action
 from league.core.clock import BAD_DATE, parse_date
 from league.core.directory import Ambiguous, Directory
 from league.core.errors import ServiceError
@@ -1201,7 +1201,7 @@ def plan_apply(
     """
     if not plan.ready:
         raise ImportFailed(plan.problems)
-    with transaction.atomic():
+    with action():
         # One import (and one game writer) per club at a time; the duplicates are checked again
         # under that lock: two organisers confirming the same workbook at once record it once.
         lock_club(plan.club.pk)
@@ -1464,7 +1464,7 @@ def import_stored(
     chunk, however long the history. Games the club has already are skipped unless
     `duplicates`; those recorded since the preview (not in `previewed_duplicates`, indexes of
     games in date order) always are. Raises ImportFailed with every problem met."""
-    with transaction.atomic():
+    with action():
         lock_club(club.pk)
         versions = list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
         members = list(Member.objects.filter(club=club, merged_into__isnull=True))

@@ -15,9 +15,12 @@ from django.db import transaction
 from league.accounts import invitations
 from league.accounts import services as accounts
 from league.club import services as club_services
+from league.excel import imports
+from league.excel import services as excel_services
 from league.models import AuditLog, Member, Membership, Season
 from league.public import services as public
 from tests.conftest import make_user
+from tests.league.test_imports import STANDARD, game, plan_of, simple
 
 DATE = datetime.date(2026, 5, 9)
 
@@ -68,6 +71,18 @@ def membership(club, member_user) -> Membership:
 @pytest.fixture
 def shared(club, organiser):
     return public.share_enable(club=club, user=organiser)
+
+
+@pytest.fixture
+def plan(club, members) -> imports.Plan:
+    return plan_of(club, simple(game(*STANDARD)))
+
+
+@pytest.fixture
+def upload(club, organiser):
+    return excel_services.upload_keep(
+        club=club, user=organiser, filename="a.xlsx", parsed=b"", games=0
+    )
 
 
 # Each: the fixtures it needs, and the call with them (valid input: only the nesting is wrong).
@@ -204,6 +219,29 @@ ACTIONS: dict[str, tuple[tuple[str, ...], Call]] = {
     "share_set_money": (
         ("club", "organiser"),
         lambda f: public.share_set_money(club=f["club"], user=f["organiser"], money=True),
+    ),
+    "upload_claim": (
+        ("upload",),
+        lambda f: excel_services.upload_claim(upload=f["upload"]),
+    ),
+    "upload_release": (
+        ("upload",),
+        lambda f: excel_services.upload_release(upload=f["upload"]),
+    ),
+    "plan_apply": (
+        ("plan", "organiser"),
+        lambda f: imports.plan_apply(plan=f["plan"], user=f["organiser"]),
+    ),
+    "import_stored": (
+        ("club", "members", "organiser"),
+        lambda f: imports.import_stored(
+            club=f["club"],
+            parsed=imports.workbook_read(simple(game(*STANDARD)), players=4),
+            user=f["organiser"],
+            mapping={},
+            kana={},
+            duplicates=False,
+        ),
     ),
 }
 
