@@ -18,11 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
 import scoring
+from league.core.actions import action
 from league.core.errors import ServiceError
 from league.core.locks import lock_club
 from league.models import Club, Game, Member, OnlineLog, OnlineName, RulesVersion
@@ -298,7 +299,7 @@ def online_game_record(
         raise ServiceError.one(LOG, problem)
     data = game_input(club, read, members, date, rate)
     try:
-        with transaction.atomic():
+        with action():
             lock_club(club.pk)  # first: the one global lock order
             found = already_recorded(club, read)
             if found is not None:

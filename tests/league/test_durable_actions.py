@@ -21,6 +21,7 @@ from league.models import AuditLog, Member, Membership, Season
 from league.public import services as public
 from tests.conftest import make_user
 from tests.league.test_imports import STANDARD, game, plan_of, simple
+from tests.league.test_online import record
 
 DATE = datetime.date(2026, 5, 9)
 
@@ -242,6 +243,10 @@ ACTIONS: dict[str, tuple[tuple[str, ...], Call]] = {
             kana={},
             duplicates=False,
         ),
+    ),
+    "online_game_record": (
+        ("club", "members", "organiser"),
+        lambda f: record(f["club"], f["organiser"], f["members"][:4]),
     ),
 }
 
