@@ -752,12 +752,12 @@ def season_create(
 ) -> Season:
     name = season_checked(name=name, start=start, end=end, min_games=min_games)
     with action():
-        return _season_create_in(
+        return season_create_in(
             club=club, user=user, name=name, start=start, end=end, min_games=min_games
         )
 
 
-def _season_create_in(
+def season_create_in(
     *,
     club: Club,
     user: User,
@@ -789,10 +789,10 @@ MERGED_INACTIVE = gettext_lazy("A record merged into another cannot be made acti
 def member_set_active(*, member: Member, user: User, active: bool) -> Member:
     """An inactive member stays in every result and ranking; only the pickers leave them out."""
     with action():
-        return _member_set_active_in(member=member, user=user, active=active)
+        return member_set_active_in(member=member, user=user, active=active)
 
 
-def _member_set_active_in(*, member: Member, user: User, active: bool) -> Member:
+def member_set_active_in(*, member: Member, user: User, active: bool) -> Member:
     """member_set_active inside the caller's action (the record form bringing a member back
     with its game, loaddemo)."""
     member = for_update(Member.objects).get(pk=member.pk)

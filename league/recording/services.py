@@ -552,7 +552,7 @@ def _with_new_players(*, club: Club, user: User, data: GameInput, new: NewPlayer
     """Inside the caller's transaction, after the club's lock: create the guests, bring back the
     members, and put the guests in their seats (and chips) in place of the stand-ins."""
     for member in new.reactivate:
-        club_services._member_set_active_in(member=member, user=user, active=True)
+        club_services.member_set_active_in(member=member, user=user, active=True)
     made: dict[int, Member] = {}
     for seat, name in new.guests.items():
         try:

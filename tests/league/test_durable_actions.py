@@ -1,7 +1,7 @@
 """Every top-level write is an action (league.core.actions): a durable transaction that nothing
 can wrap by accident. Called inside another transaction, each refuses to run (RuntimeError) and
 writes nothing; the parts other actions use inside their own transaction (member_create, the
-`_..._in` helpers) still run there."""
+`..._in` functions) still run there."""
 
 from __future__ import annotations
 
@@ -265,8 +265,8 @@ def test_an_action_refuses_to_run_inside_another_transaction(request, name):
 def test_the_inner_parts_run_inside_the_callers_transaction(club, members, organiser):
     with transaction.atomic():
         made = club_services.member_create(club=club, user=organiser, name="新井")
-        club_services._member_set_active_in(member=made, user=organiser, active=False)
-        season = club_services._season_create_in(
+        club_services.member_set_active_in(member=made, user=organiser, active=False)
+        season = club_services.season_create_in(
             club=club, user=organiser, name="秋", start=DATE, end=DATE
         )
     assert not Member.objects.get(pk=made.pk).is_active

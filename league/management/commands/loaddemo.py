@@ -160,7 +160,7 @@ class DemoBuilder:
         self._rules_version(RULES_FROM, "2026年度")
         members = self._members()
         name, start, end, min_games = SEASON
-        club_services._season_create_in(  # inside handle()'s one transaction
+        club_services.season_create_in(  # inside handle()'s one transaction
             club=self.club, user=user, name=name, start=start, end=end, min_games=min_games
         )
         for date in _meeting_days(spec.weekday):
@@ -168,7 +168,7 @@ class DemoBuilder:
         self._corrections()
         self._close_past_days()
         # Someone who moved away: kept in every result, no longer offered when recording.
-        club_services._member_set_active_in(
+        club_services.member_set_active_in(
             member=members[-GUESTS_PER_CLUB - 1], user=user, active=False
         )
         return len(self.games)
