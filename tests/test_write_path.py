@@ -203,3 +203,52 @@ def test_core_and_the_actions_speak_no_http():
 )
 def test_the_http_check_finds_a_planted_import(planted: str):
     assert web_imports(planted) != []
+
+
+# Where a plain atomic block may stand without saying why: the command-line tools (a command is
+# its own top-level write), the login throttle (no club's data), league.core itself, and the
+# models' membership bookkeeping (issue 36 item 2 moves it into the projections' registry).
+PLAIN_ATOMIC_ALLOWED = ("core", "management", "throttle.py", "models/memberships.py")
+SAVEPOINT = "# a savepoint"
+
+
+def plain_atomics(source: str) -> list[int]:
+    """Lines of a `transaction.atomic(` that does not say it is a savepoint inside the caller's
+    action. A top-level write runs in league.core.actions.action() (durable: nothing can wrap it
+    by accident); an inner block is a savepoint of the action that calls it, and says so."""
+    lines = source.splitlines()
+    return [
+        n
+        for n in calls_of(source, {"atomic"})
+        if SAVEPOINT not in lines[n - 1] and "durable=True" not in lines[n - 1]
+    ]
+
+
+def test_every_top_level_write_is_a_durable_action():
+    modules = [
+        path
+        for path in sorted(LEAGUE.glob("**/*.py"))
+        if "migrations" not in path.parts
+        and not any(str(path.relative_to(LEAGUE)).startswith(a) for a in PLAIN_ATOMIC_ALLOWED)
+    ]
+    assert len(modules) > 100
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in modules
+        for line in plain_atomics(path.read_text(encoding="utf-8"))
+    ]
+    assert found == [], (
+        "run a top-level write in `with action():`, or say `# a savepoint` inside an action:\n"
+        + "\n".join(found)
+    )
+
+
+def test_the_atomic_checker_finds_a_plain_block_and_passes_a_savepoint():
+    assert plain_atomics("with transaction.atomic():\n    pass\n") == [1]
+    assert plain_atomics("with transaction.atomic():  # a savepoint inside x\n    pass\n") == []
+    path = LEAGUE / "money" / "services.py"
+    planted = (
+        path.read_text(encoding="utf-8")
+        + "\n\ndef bad():\n    with transaction.atomic():\n        pass\n"
+    )
+    assert len(plain_atomics(planted)) == 1

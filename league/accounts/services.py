@@ -37,7 +37,7 @@ from league.models import AuditLog, Club, Invitation, Member, Membership, RulesV
 from league.models.accounts import UsernameKey
 from league.models.audit import User, audit, save_audited
 from league.rules.presets import preset_label
-from league.rules.services import rules_version_create
+from league.rules.services import rules_version_create_in
 
 SLUG_MIN = 3
 SLUG_MAX = Club._meta.get_field("slug").max_length or 50
@@ -279,7 +279,7 @@ def club_create(
                 after={"name": name, "slug": slug},
             )
             Membership(user=user, club=club, role=Membership.ORGANISER).save(actor=user)
-            rules_version_create(
+            rules_version_create_in(
                 club=club,
                 user=user,
                 effective_from=FIRST_RULES_FROM,

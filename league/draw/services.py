@@ -115,7 +115,7 @@ def _check_in(*, club: Club, user: User, date: datetime.date, member: Member) ->
     """attendance_check_in's work, inside the caller's action (guest_check_in's too)."""
     if member.club_id != club.pk:
         raise ServiceError.one("member", str(NOT_A_MEMBER))
-    day = money_services.day_attendees_add(club=club, user=user, date=date, members=[member])
+    day = money_services.day_attendees_add_in(club=club, user=user, date=date, members=[member])
     for_update(Day.objects).filter(pk=day.pk).first()  # check-ins of a day in turn
     start = _next_playable(day)
     existing = for_update(Attendance.objects).filter(day=day, member=member).first()

@@ -599,12 +599,20 @@ day_closed = Signal()
 def day_close(
     *, day: Day, user: User, defer: Iterable[tuple[Party, Party]], expected: str
 ) -> list[LedgerEntry]:
-    """締め: every transfer still open becomes paid, or (those in `defer`, from a member) a
+    """The action of closing a day (day_close_in, in a durable transaction)."""
+    with action():
+        return day_close_in(day=day, user=user, defer=defer, expected=expected)
+
+
+def day_close_in(
+    *, day: Day, user: User, defer: Iterable[tuple[Party, Party]], expected: str
+) -> list[LedgerEntry]:
+    """Inside the caller's action (the demo's too), 締め: every transfer still open becomes paid, or (those in `defer`, from a member) a
     deferred debt with the club's surcharge; the day is marked closed. One `day.close` audit
     entry, besides those of the entries it creates. `expected` is transfers_key() of the
     transfers the organiser confirmed: if they changed meanwhile, nothing is stored."""
     deferred = set(defer)
-    with transaction.atomic():
+    with transaction.atomic():  # a savepoint inside the caller's action
         day = _lock_day(day)
         ledger = day_ledger(day=day)
         if not ledger.has_money and not ledger.entries:
@@ -1234,13 +1242,22 @@ def pot_pay_out(*, season: Season, user: User, venue_cost: int) -> list[LedgerEn
 def day_attendees_add(
     *, club: Club, user: User, date: datetime.date, members: Iterable[Member]
 ) -> Day:
-    """Mark members as present on a day (players waiting for a table included)."""
+    """The action of marking members present (day_attendees_add_in, in a durable transaction)."""
+    with action():
+        return day_attendees_add_in(club=club, user=user, date=date, members=members)
+
+
+def day_attendees_add_in(
+    *, club: Club, user: User, date: datetime.date, members: Iterable[Member]
+) -> Day:
+    """Inside the caller's action (a check-in's, the demo's), mark members as present on a day
+    (players waiting for a table included)."""
     members = list(members)
     if any(m.club_id != club.pk for m in members):
         raise ServiceError.one("attendees", _("Choose a member of this club."))
     if (problem := limits.date_problem(date)) is not None:
         raise ServiceError.one("date", problem)
-    with transaction.atomic():
+    with transaction.atomic():  # a savepoint inside the caller's action
         lock_club(club.pk)  # first, as every writer of the club's days (lock_club)
         # A record merged into another is refused; one being merged waits for this (or this
         # for the merge, which then moves the attendance): see lock_live_members.

@@ -664,7 +664,7 @@ def games_record_bulk(
     keys (a bulk is claimed as a whole by its caller)."""
     if not games:
         return []
-    with transaction.atomic():
+    with transaction.atomic():  # a savepoint inside the import's action (plan_apply, import_stored)
         lock_club(club.pk)  # first: one global lock order (league.core.locks.lock_club)
         dates = sorted({data.date for data, _preview in games})
         Day.objects.bulk_create(

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 import scoring
 from league import limits
 from league.books import services as books
+from league.core.actions import action
 from league.core.bulk import bulk_insert, bulk_set
 from league.core.errors import NON_FIELD, ServiceError, problem_message
 from league.core.locks import for_update, lock_club
@@ -67,7 +68,30 @@ def rules_version_create(
     note: str = "",
     hand_options: object = None,
 ) -> RulesVersion:
-    """A new rules version. Old games keep their settlement until they are re-settled.
+    """The action of adding a rules version (rules_version_create_in, durable)."""
+    with action():
+        return rules_version_create_in(
+            club=club,
+            user=user,
+            effective_from=effective_from,
+            rules_json=rules_json,
+            preset=preset,
+            note=note,
+            hand_options=hand_options,
+        )
+
+
+def rules_version_create_in(
+    *,
+    club: Club,
+    user: User,
+    effective_from: datetime.date,
+    rules_json: object,
+    preset: str = "",
+    note: str = "",
+    hand_options: object = None,
+) -> RulesVersion:
+    """Inside the caller's action (a new club's, the demo's): a new rules version. Old games keep their settlement until they are re-settled.
     `hand_options` (scoring.hand_options as JSON; a field left out, or None, takes the hand
     preset's value) are kept with it in full."""
     try:
@@ -103,7 +127,7 @@ def _rules_version_insert(
     note: str,
     options: HandOptions,
 ) -> RulesVersion:
-    with transaction.atomic():
+    with transaction.atomic():  # a savepoint: a clash on the date is said, not raised
         lock_club(club.pk)  # first, as every writer of the club's games and money
         # The days it would govern keep the version their money is settled under now: a
         # back-dated version reaches recorded money only when it is applied (resettle_apply).
@@ -371,7 +395,7 @@ def resettle_apply(
         raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))
     last = 0
     while True:
-        with transaction.atomic():
+        with action():  # one short transaction a batch, durable
             # First, as every writer of the club's games (recording, edits, voids, imports,
             # money): never waiting for a writer that waits for it.
             lock_club(version.club_id)
@@ -636,7 +660,7 @@ class _Pk:
 def resettle_queue(*, version: RulesVersion, user: User) -> ResettleRun:
     """A re-settle under `version` confirmed by its organiser, for a worker to run
     (league.rules.tasks.resettle_run); audited as who asked for it, and when."""
-    with transaction.atomic():
+    with transaction.atomic():  # a savepoint inside the caller's action (resettle_start)
         lock_club(version.club_id)
         run = ResettleRun.objects.create(
             club=version.club,

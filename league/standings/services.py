@@ -412,7 +412,7 @@ def _insert_days(club_id: int, member_id: int | None = None) -> None:
 
 def season_rebuild(*, season: Season) -> None:
     """Recompute one season's rows (after it is created, or its dates change)."""
-    with transaction.atomic():
+    with transaction.atomic():  # a savepoint inside the caller's action, or alone
         # Wait for the games being written (they hold their members' all-time rows), as they do.
         list(
             for_update(MemberTotal.objects)
@@ -428,7 +428,7 @@ def season_rebuild(*, season: Season) -> None:
 
 def member_rebuild(*, member: Member) -> None:
     """Recompute one member's rows from the stored results (e.g. both members of a merge)."""
-    with transaction.atomic():
+    with transaction.atomic():  # a savepoint inside the caller's action, or alone
         # Lock as a writer does, so that a concurrent game waits for the rebuilt rows.
         list(
             for_update(MemberTotal.objects)
@@ -450,7 +450,7 @@ def member_rebuild(*, member: Member) -> None:
 def club_rebuild(*, club: Club) -> None:
     """Recompute every aggregate of a club from its stored results, in one transaction (the
     statistics' replay locks the club's chronicle row)."""
-    with transaction.atomic():
+    with transaction.atomic():  # a savepoint inside the caller's action, or alone
         MemberTotal.objects.filter(club=club).delete()
         MemberRateTotal.objects.filter(club=club).delete()
         MemberDay.objects.filter(club=club).delete()

@@ -7,8 +7,7 @@ that they are being recomputed."""
 
 from __future__ import annotations
 
-from django.db import transaction
-
+from league.core.actions import action
 from league.core.tasks import enqueue_on_commit, task
 from league.standings import kept
 
@@ -16,7 +15,7 @@ from league.standings import kept
 @task()
 def replay_ratings(club_id: int) -> int:
     """Replay the club's rating from the game a writer left; returns the member games written."""
-    with transaction.atomic():
+    with action():
         return kept.replay_pending(club_id)
 
 

@@ -174,7 +174,7 @@ class DemoBuilder:
         return len(self.games)
 
     def _rules_version(self, date: datetime.date, note: str) -> None:
-        rules_services.rules_version_create(
+        rules_services.rules_version_create_in(
             club=self.club,
             user=self.user,
             effective_from=date,
@@ -223,7 +223,7 @@ class DemoBuilder:
             if bench and t == 0:  # the waiting attendee takes someone's seat at table A
                 out = rng.randrange(n)
                 groups[0][out], bench[0] = bench[0], groups[0][out]
-        money_services.day_attendees_add(
+        money_services.day_attendees_add_in(
             club=self.club, user=self.user, date=date, members=attendees
         )
 
@@ -312,7 +312,7 @@ class DemoBuilder:
             defer = (
                 [self.rng.choice(from_members)] if from_members and self.rng.random() < 0.2 else []
             )
-            money.day_close(
+            money.day_close_in(
                 day=day,
                 user=self.user,
                 defer=defer,
