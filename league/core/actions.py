@@ -13,8 +13,10 @@ does for a whole test)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import update_wrapper
+from typing import ParamSpec, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, transaction
 
@@ -30,3 +32,21 @@ def action(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
         del connection.run_on_commit[start:]
         for _savepoints, callback, _robust in callbacks:
             callback()
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def as_action(work: Callable[P, R]) -> Callable[P, R]:
+    """The action that runs `work` alone, in its own durable transaction. `work` is a write that
+    other actions also call among their own writes (named ``…_in``: game_record_in); the action
+    is named without the ``_in`` (``game_record = as_action(game_record_in)``)."""
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        with action():
+            return work(*args, **kwargs)
+
+    update_wrapper(run, work)
+    run.__name__ = run.__qualname__ = work.__name__.removesuffix("_in")
+    return run

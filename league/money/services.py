@@ -37,7 +37,7 @@ import scoring
 from league import limits
 from league.books import selectors as book_selectors
 from league.books import services as books
-from league.core.actions import action
+from league.core.actions import action, as_action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import for_update, lock_club
 from league.models import (
@@ -596,14 +596,6 @@ def transfers_key(transfers: Iterable[scoring.Transfer]) -> str:
 day_closed = Signal()
 
 
-def day_close(
-    *, day: Day, user: User, defer: Iterable[tuple[Party, Party]], expected: str
-) -> list[LedgerEntry]:
-    """The action of closing a day (day_close_in, in a durable transaction)."""
-    with action():
-        return day_close_in(day=day, user=user, defer=defer, expected=expected)
-
-
 def day_close_in(
     *, day: Day, user: User, defer: Iterable[tuple[Party, Party]], expected: str
 ) -> list[LedgerEntry]:
@@ -672,6 +664,9 @@ def day_close_in(
         )
         day_closed.send(sender=Day, day_id=day.pk)
         return created
+
+
+day_close = as_action(day_close_in)
 
 
 # --- statements ------------------------------------------------------------------------------
@@ -1239,14 +1234,6 @@ def pot_pay_out(*, season: Season, user: User, venue_cost: int) -> list[LedgerEn
         return entries
 
 
-def day_attendees_add(
-    *, club: Club, user: User, date: datetime.date, members: Iterable[Member]
-) -> Day:
-    """The action of marking members present (day_attendees_add_in, in a durable transaction)."""
-    with action():
-        return day_attendees_add_in(club=club, user=user, date=date, members=members)
-
-
 def day_attendees_add_in(
     *, club: Club, user: User, date: datetime.date, members: Iterable[Member]
 ) -> Day:
@@ -1277,3 +1264,6 @@ def day_attendees_add_in(
                 after={"attendees": sorted(present | {m.pk for m in new})},
             )
     return day
+
+
+day_attendees_add = as_action(day_attendees_add_in)

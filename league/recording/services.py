@@ -22,7 +22,7 @@ from league import limits
 from league.books import services as books
 from league.club import services as club_services
 from league.core import names
-from league.core.actions import action
+from league.core.actions import action, as_action
 from league.core.bulk import bulk_insert, bulk_insert_values
 from league.core.clock import TOKYO
 from league.core.errors import NON_FIELD, ServiceError, _service_error
@@ -441,29 +441,6 @@ def _revision_rows(
     return results, chips
 
 
-def game_record(
-    *,
-    club: Club,
-    user: User,
-    data: GameInput,
-    draw_table: int | None = None,
-    confirm_duplicate: bool = False,
-    team_match: int | None = None,
-    source: str = "",
-) -> Game:
-    """The action of recording a new game (game_record_in, in a durable transaction)."""
-    with action():
-        return game_record_in(
-            club=club,
-            user=user,
-            data=data,
-            draw_table=draw_table,
-            confirm_duplicate=confirm_duplicate,
-            team_match=team_match,
-            source=source,
-        )
-
-
 def game_record_in(
     *,
     club: Club,
@@ -536,6 +513,9 @@ def game_record_in(
         if existing is not None:
             return existing
         raise
+
+
+game_record = as_action(game_record_in)
 
 
 @dataclass(frozen=True)
@@ -766,27 +746,6 @@ def _locked(game: Game, expected_revision: int | None) -> Game:
     return current
 
 
-def game_edit(
-    *,
-    game: Game,
-    user: User,
-    data: GameInput,
-    expected_revision: int | None = None,
-    confirm_duplicate: bool = False,
-    from_hands: bool = False,
-) -> Game:
-    """The action of correcting a game (game_edit_in, in a durable transaction)."""
-    with action():
-        return game_edit_in(
-            game=game,
-            user=user,
-            data=data,
-            expected_revision=expected_revision,
-            confirm_duplicate=confirm_duplicate,
-            from_hands=from_hands,
-        )
-
-
 def game_edit_in(
     *,
     game: Game,
@@ -847,6 +806,9 @@ def game_edit_in(
     return game
 
 
+game_edit = as_action(game_edit_in)
+
+
 def _online_points_kept(game: Game, data: GameInput) -> None:
     """An online game's points are its log's: an edit may change who played (a name mapped to
     the wrong member), the table, rate or chips, never the points."""
@@ -905,14 +867,6 @@ def _online_hands_follow(game: Game, data: GameInput) -> None:
     hand_totals.hand_stats_changed(added=stats)
 
 
-def game_void(*, game: Game, user: User, reason: str, expected_revision: int | None = None) -> Game:
-    """The action of voiding a game (game_void_in, in a durable transaction)."""
-    with action():
-        return game_void_in(
-            game=game, user=user, reason=reason, expected_revision=expected_revision
-        )
-
-
 def game_void_in(
     *, game: Game, user: User, reason: str, expected_revision: int | None = None
 ) -> Game:
@@ -949,6 +903,9 @@ def game_void_in(
             reason=reason,
         )
     return game
+
+
+game_void = as_action(game_void_in)
 
 
 def game_input_from_stored(game: Game, revision: int | None = None) -> GameInput:

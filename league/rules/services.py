@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy
 import scoring
 from league import limits
 from league.books import services as books
-from league.core.actions import action
+from league.core.actions import action, as_action
 from league.core.bulk import bulk_insert, bulk_set
 from league.core.errors import NON_FIELD, ServiceError, problem_message
 from league.core.locks import for_update, lock_club
@@ -56,29 +56,6 @@ from league.standings import services as standings_services
 from scoring import errors as codes
 from scoring.hand_options import FIELDS as HAND_OPTION_FIELDS
 from scoring.hand_options import HandOptions, default_hand_options, hand_options_from_json
-
-
-def rules_version_create(
-    *,
-    club: Club,
-    user: User,
-    effective_from: datetime.date,
-    rules_json: object,
-    preset: str = "",
-    note: str = "",
-    hand_options: object = None,
-) -> RulesVersion:
-    """The action of adding a rules version (rules_version_create_in, durable)."""
-    with action():
-        return rules_version_create_in(
-            club=club,
-            user=user,
-            effective_from=effective_from,
-            rules_json=rules_json,
-            preset=preset,
-            note=note,
-            hand_options=hand_options,
-        )
 
 
 def rules_version_create_in(
@@ -116,6 +93,9 @@ def rules_version_create_in(
     except IntegrityError:  # a concurrent organiser took the date first
         raise taken from None
     return version
+
+
+rules_version_create = as_action(rules_version_create_in)
 
 
 def _rules_version_insert(

@@ -271,3 +271,28 @@ def test_the_inner_parts_run_inside_the_callers_transaction(club, members, organ
         )
     assert not Member.objects.get(pk=made.pk).is_active
     assert Season.objects.filter(pk=season.pk).exists()
+
+
+def test_an_action_made_of_a_shared_part_is_durable_and_keeps_its_name(club, organiser):
+    """league.core.actions.as_action: game_record is game_record_in in its own durable block."""
+    from league.core.actions import as_action
+    from league.money import services as money
+    from league.recording import services as recording
+    from league.rules import services as rules
+
+    for made, part in [
+        (recording.game_record, recording.game_record_in),
+        (recording.game_edit, recording.game_edit_in),
+        (recording.game_void, recording.game_void_in),
+        (money.day_close, money.day_close_in),
+        (money.day_attendees_add, money.day_attendees_add_in),
+        (rules.rules_version_create, rules.rules_version_create_in),
+    ]:
+        assert made.__name__ == part.__name__.removesuffix("_in") and made.__wrapped__ is part
+    with pytest.raises(RuntimeError), transaction.atomic():
+        money.day_attendees_add(club=club, user=organiser, date=DATE, members=[])
+    day = money.day_attendees_add(club=club, user=organiser, date=DATE, members=[])
+    assert day.date == DATE
+    with transaction.atomic():  # the part runs inside another transaction
+        assert money.day_attendees_add_in(club=club, user=organiser, date=DATE, members=[]) == day
+    assert as_action(len)("abc") == 3
