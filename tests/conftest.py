@@ -176,7 +176,8 @@ def fixtures_may_repeat_a_result(request, monkeypatch) -> None:
         return
     from league.recording import services
 
-    for writer in (services.game_record, services.game_edit):
+    # The actions are as_action(…_in): the parts hold the defaults, whoever calls them.
+    for writer in (services.game_record_in, services.game_edit_in):
         monkeypatch.setitem(writer.__kwdefaults__, "confirm_duplicate", True)
 
 
