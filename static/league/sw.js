@@ -6,8 +6,9 @@
 // Static files are cached first under unhashed names: bump this when a cached file changes, so
 // that the new worker drops the old copies (v2: table mode with pao, nagashi and the calculator;
 // v3: app.css's wrapping cells; table mode's winds at the end of a game and its preview of a
-// hand's points; v4: table.js sends to the JSON API, the old table URLs are gone).
-var CACHE = "jancho-v5";
+// hand's points; v4: table.js sends to the JSON API, the old table URLs are gone; v6: app.css's
+// notices).
+var CACHE = "jancho-v6";
 var SHELL = [
   "/static/league/app.css",
   "/static/league/table.css",
