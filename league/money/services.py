@@ -599,10 +599,11 @@ day_closed = Signal()
 def day_close_in(
     *, day: Day, user: User, defer: Iterable[tuple[Party, Party]], expected: str
 ) -> list[LedgerEntry]:
-    """Inside the caller's action (the demo's too), 締め: every transfer still open becomes paid, or (those in `defer`, from a member) a
-    deferred debt with the club's surcharge; the day is marked closed. One `day.close` audit
-    entry, besides those of the entries it creates. `expected` is transfers_key() of the
-    transfers the organiser confirmed: if they changed meanwhile, nothing is stored."""
+    """Inside the caller's action (day_close's, the demo's), 締め: every transfer still open
+    becomes paid, or (those in `defer`, from a member) a deferred debt with the club's
+    surcharge; the day is marked closed. One `day.close` audit entry, besides those of the
+    entries it creates. `expected` is transfers_key() of the transfers the organiser confirmed:
+    if they changed meanwhile, nothing is stored."""
     deferred = set(defer)
     with transaction.atomic():  # a savepoint inside the caller's action
         day = _lock_day(day)
