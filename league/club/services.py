@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy
 from league import limits
 from league.books import services as books
 from league.core import names
-from league.core.actions import action
+from league.core.actions import action, as_action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import for_update, lock_club
 from league.core.readings import reading_of
@@ -741,22 +741,6 @@ def season_checked(*, name: str, start: datetime.date, end: datetime.date, min_g
     return name
 
 
-def season_create(
-    *,
-    club: Club,
-    user: User,
-    name: str,
-    start: datetime.date,
-    end: datetime.date,
-    min_games: int = 0,
-) -> Season:
-    name = season_checked(name=name, start=start, end=end, min_games=min_games)
-    with action():
-        return season_create_in(
-            club=club, user=user, name=name, start=start, end=end, min_games=min_games
-        )
-
-
 def season_create_in(
     *,
     club: Club,
@@ -766,7 +750,8 @@ def season_create_in(
     end: datetime.date,
     min_games: int = 0,
 ) -> Season:
-    """season_create's writes, inside the caller's action (loaddemo's), `name` checked."""
+    """A new season, inside the caller's action (season_create's, loaddemo's)."""
+    name = season_checked(name=name, start=start, end=end, min_games=min_games)
     season = Season.objects.create(club=club, name=name, start=start, end=end, min_games=min_games)
     audit(
         club=club,
@@ -781,6 +766,9 @@ def season_create_in(
         },
     )
     return season
+
+
+season_create = as_action(season_create_in)
 
 
 MERGED_INACTIVE = gettext_lazy("A record merged into another cannot be made active again.")

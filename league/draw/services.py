@@ -111,6 +111,19 @@ def attendance_check_in(
         return _check_in(club=club, user=user, date=date, member=member)
 
 
+def _rounds(attendance: Attendance) -> dict[str, int | None]:
+    return {"from_round": attendance.from_round, "until_round": attendance.until_round}
+
+
+def _present_from(day: Day, member: Member, existing: Attendance | None, start: int) -> Attendance:
+    """The member present on the day from round `start`: a new attendance, or theirs again."""
+    if existing is None:
+        return Attendance.objects.create(day=day, member=member, from_round=start)
+    existing.from_round, existing.until_round = start, None
+    existing.save(update_fields=["from_round", "until_round"])
+    return existing
+
+
 def _check_in(*, club: Club, user: User, date: datetime.date, member: Member) -> Attendance:
     """attendance_check_in's work, inside the caller's action (guest_check_in's too)."""
     if member.club_id != club.pk:
@@ -124,13 +137,8 @@ def _check_in(*, club: Club, user: User, date: datetime.date, member: Member) ->
     present = Attendance.objects.filter(day=day, until_round__isnull=True).count()
     if present >= MAX_PLAYERS:
         raise ServiceError.one("member", str(TOO_MANY) % {"n": MAX_PLAYERS})
-    before = None
-    if existing is None:
-        existing = Attendance.objects.create(day=day, member=member, from_round=start)
-    else:
-        before = {"from_round": existing.from_round, "until_round": existing.until_round}
-        existing.from_round, existing.until_round = start, None
-        existing.save(update_fields=["from_round", "until_round"])
+    before = None if existing is None else _rounds(existing)
+    existing = _present_from(day, member, existing, start)
     _audit(
         club,
         user,
@@ -242,13 +250,8 @@ def fill_ins_add(*, club: Club, user: User, date: datetime.date) -> list[Member]
                 target=f"member:{spare[-1].pk}",
                 after={"name": name, "fill_in": True},
             )
-        for member in spare:
-            existing = here.get(member.pk)
-            if existing is None:
-                Attendance.objects.create(day=day, member=member, from_round=start)
-            else:  # left earlier in the day: back from the next round
-                existing.from_round, existing.until_round = start, None
-                existing.save(update_fields=["from_round", "until_round"])
+        for member in spare:  # one who left earlier in the day: back from the next round
+            _present_from(day, member, here.get(member.pk), start)
         _audit(
             club,
             user,

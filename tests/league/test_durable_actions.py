@@ -70,7 +70,7 @@ def membership(club, member_user) -> Membership:
 
 
 @pytest.fixture
-def shared(club, organiser):
+def share_on(club, organiser):
     return public.share_enable(club=club, user=organiser)
 
 
@@ -214,8 +214,8 @@ ACTIONS: dict[str, tuple[tuple[str, ...], Call]] = {
         lambda f: public.share_rotate(club=f["club"], user=f["organiser"]),
     ),
     "share_disable": (
-        ("shared", "organiser"),
-        lambda f: public.share_disable(club=f["shared"], user=f["organiser"]),
+        ("share_on", "organiser"),
+        lambda f: public.share_disable(club=f["share_on"], user=f["organiser"]),
     ),
     "share_set_money": (
         ("club", "organiser"),
