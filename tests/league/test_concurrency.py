@@ -229,12 +229,14 @@ def test_an_edit_racing_a_void_leaves_a_consistent_game(club, members, organiser
     """Several rounds, so that both orders are likely to happen. Both organisers saw revision 1:
     whichever commits first wins and the other is refused with the reason, so a game is never
     voided over a correction nobody looked at, and a void game never has counted rows."""
-    for _round in range(6):
+    for round_ in range(6):
         game = record(club, members, organiser)
         editor, voider = logged_in(organiser), logged_in(organiser)
         edit_url = reverse("game_edit", args=[club.slug, game.pk])
         void_url = reverse("game_void", args=[club.slug, game.pk])
-        correction = (53000, 30000, 19000, -3000)
+        # A different correction each round: the same one would repeat an earlier round's game
+        # edited to it, and the edit would stop at the duplicate question instead.
+        correction = (53000 - 1000 * round_, 30000 + 1000 * round_, 19000, -3000)
 
         edited, voided = race(
             [
