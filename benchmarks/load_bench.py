@@ -234,6 +234,8 @@ def main() -> None:
         "DJANGO_SETTINGS_MODULE": "bench_settings",
         "PYTHONPATH": os.pathsep.join([str(ROOT / "benchmarks"), str(ROOT)]),
         "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
+        # No collectstatic here (in production nginx serves the hashed files): plain names.
+        "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
     }
     psql = ["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c"]
     if args.db == "postgres":

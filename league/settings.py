@@ -59,7 +59,14 @@ EXPORT_CLUB_QUOTA_BYTES: int = env_int("EXPORT_CLUB_QUOTA_BYTES", 50 * 1024 * 10
 EXPORT_ROOT: str = env_str("EXPORT_ROOT", str(BASE_DIR / "exports"))
 STORAGES: dict[str, dict[str, Any]] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    # Hashed names (app.3f2a….css) after collectstatic, so that a browser or the service
+    # worker may keep a file for ever: a changed file is a new name (league/table/offline.py).
+    # Under DEBUG, runserver serves the plain names and no collectstatic is needed.
+    "staticfiles": {
+        "BACKEND": env_str(
+            "STATICFILES_BACKEND", "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
+        )
+    },
     "exports": {
         "BACKEND": "django.core.files.storage.FileSystemStorage",
         "OPTIONS": {"location": EXPORT_ROOT},

@@ -145,9 +145,13 @@ def exports_root(tmp_path_factory) -> Path:
 
 @pytest.fixture(autouse=True)
 def exports_kept_aside(settings, exports_root) -> None:
-    """Finished background exports go to a temporary directory, not the checkout's exports/."""
+    """Finished background exports go to a temporary directory, not the checkout's exports/.
+    Static files keep their plain names: the tests run with DEBUG off and no collectstatic, and
+    the live server serves them from the finders (tests/league/test_static_files.py runs
+    collectstatic and checks the hashed names)."""
     settings.STORAGES = {
         **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
         "exports": {
             "BACKEND": "django.core.files.storage.FileSystemStorage",
             "OPTIONS": {"location": str(exports_root)},

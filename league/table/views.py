@@ -14,7 +14,6 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -30,7 +29,7 @@ from league.core.errors import NON_FIELD, ServiceError
 from league.models import Club, Member, RulesVersion, TableGame
 from league.recording import breakdown
 from league.recording.forms import WINDS
-from league.table import services
+from league.table import offline, services
 
 NOT_SCORER = gettext_lazy(
     "Only the organisers, the evening's scorers and the players at the table can score it."
@@ -395,11 +394,11 @@ def table_finish(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpRespons
 
 @require_http_methods(["GET"])
 def service_worker(request: HttpRequest) -> HttpResponse:
-    """static/league/sw.js at the site's root, so that its scope is the whole site."""
-    path = finders.find("league/sw.js")
-    with open(path, "rb") as f:  # type: ignore[arg-type]
-        body = f.read()
-    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    """static/league/sw.js at the site's root, so that its scope is the whole site, with this
+    build's precache list (league.table.offline)."""
+    response = HttpResponse(
+        offline.service_worker_source(), content_type="text/javascript; charset=utf-8"
+    )
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = "/"
     return response

@@ -3,21 +3,12 @@
 // the cache first; pages from the network first, falling back to the last copy. Writes (POST)
 // are never cached: table.js keeps the hands in localStorage and sends them itself.
 "use strict";
-// Static files are cached first under unhashed names: bump this when a cached file changes, so
-// that the new worker drops the old copies (v2: table mode with pao, nagashi and the calculator;
-// v3: app.css's wrapping cells; table mode's winds at the end of a game and its preview of a
-// hand's points; v4: table.js sends to the JSON API, the old table URLs are gone; v6: app.css's
-// notices).
-var CACHE = "jancho-v6";
-var SHELL = [
-  "/static/league/app.css",
-  "/static/league/table.css",
-  "/static/league/table.js",
-  "/static/league/table_engine.js",
-  "/static/league/confirm.js",
-  "/static/league/manifest.webmanifest",
-  "/static/league/icon.svg",
-];
+// Static files have hashed names (ManifestStaticFilesStorage), so a cached copy is never stale:
+// a changed file is a new URL. The server puts this build's precache list and cache name in the
+// line below (league/table/offline.py); a new build is a new cache, and activating drops the old.
+var PRECACHE = {"cache": "jancho-dev", "shell": []};
+var CACHE = PRECACHE.cache;
+var SHELL = PRECACHE.shell;
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(SHELL); })
