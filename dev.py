@@ -59,7 +59,19 @@ def install(requirements: str) -> None:
         say(f"{requirements} unchanged since the last install")
         return
     say(f"installing {requirements} into {VENV.name}")
-    run(PYTHON, "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", requirements)
+    # --no-compile: pip would compile every installed module to bytecode (line-bot-sdk alone is
+    # thousands of files), a third of the install; Python compiles what is imported when it is.
+    run(
+        PYTHON,
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "--disable-pip-version-check",
+        "--no-compile",
+        "-r",
+        requirements,
+    )
     stamp.write_text(digest.hexdigest())
 
 
