@@ -149,6 +149,7 @@ class DemoBuilder:
         self.rng = random.Random(f"{SEED}:{spec.preset}")
         self.rules = scoring.PRESETS[spec.preset].rules
         self.games: list[Game] = []
+        self.pending: list[services.GameInput] = []  # the season's games, recorded at once
 
     def build(self) -> int:
         spec, user = self.spec, self.user
@@ -163,8 +164,20 @@ class DemoBuilder:
         club_services.season_create_in(  # inside handle()'s one transaction
             club=self.club, user=user, name=name, start=start, end=end, min_games=min_games
         )
-        for date in _meeting_days(spec.weekday):
-            self._day(date, members)
+        days = [(date, self._day(date, members)) for date in _meeting_days(spec.weekday)]
+        # The season's games at once, as an import records them (games_record_bulk: each one
+        # validated and settled as game_record would, the kept totals and books once): a few
+        # seconds for the demo, rather than one record action per game.
+        pending, self.pending = self.pending, []
+        self.games += services.games_record_bulk(
+            club=self.club,
+            user=user,
+            games=[(data, services.game_preview(club=self.club, data=data)) for data in pending],
+        )
+        for date, attendees in days:
+            money_services.day_attendees_add_in(
+                club=self.club, user=user, date=date, members=attendees
+            )
         self._corrections()
         self._close_past_days()
         # Someone who moved away: kept in every result, no longer offered when recording.
@@ -200,8 +213,9 @@ class DemoBuilder:
             )
         return members
 
-    def _day(self, date: datetime.date, members: Sequence[Member]) -> None:
-        """2–6 games at one or two tables; sometimes one more attendee waits and rotates in."""
+    def _day(self, date: datetime.date, members: Sequence[Member]) -> list[Member]:
+        """2–6 games at one or two tables, added to the pending games; sometimes one more
+        attendee waits and rotates in. The day's attendees."""
         rng, n = self.rng, self.rules.players
         regulars = list(members[: MEMBERS_PER_CLUB - GUESTS_PER_CLUB])
         guests = [m for m in members[MEMBERS_PER_CLUB - GUESTS_PER_CLUB :] if rng.random() < 0.25]
@@ -219,13 +233,11 @@ class DemoBuilder:
             seats = rng.sample(groups[t], n)
             rate = day_rate if t == 0 or not rates else rng.choice(rates)
             table = "AB"[t] if tables > 1 else ""
-            self._record(self._game(date, seats, rate, table))
+            self.pending.append(self._game(date, seats, rate, table))
             if bench and t == 0:  # the waiting attendee takes someone's seat at table A
                 out = rng.randrange(n)
                 groups[0][out], bench[0] = bench[0], groups[0][out]
-        money_services.day_attendees_add_in(
-            club=self.club, user=self.user, date=date, members=attendees
-        )
+        return attendees
 
     def _game(
         self, date: datetime.date, seats: Sequence[Member], rate: str, table: str
