@@ -18,6 +18,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -29,8 +30,12 @@ VERSIONS = (
 )
 
 
+STARTED = time.monotonic()
+
+
 def say(message: str) -> None:
-    print(f"dev: {message}", flush=True)
+    """A step, with the seconds since dev.py started (the first start's steps can be slow)."""
+    print(f"dev [{time.monotonic() - STARTED:.0f} s]: {message}", flush=True)
 
 
 def run(*args: str | Path) -> None:
