@@ -7,8 +7,9 @@
 // that the new worker drops the old copies (v2: table mode with pao, nagashi and the calculator;
 // v3: app.css's wrapping cells; table mode's winds at the end of a game and its preview of a
 // hand's points; v4: table.js sends to the JSON API, the old table URLs are gone; v6: app.css's
-// notices).
-var CACHE = "jancho-v6";
+// notices; v7: the record form's rate question: record.js leaves the preview fresh when it is
+// answered, record.css lays out its box).
+var CACHE = "jancho-v7";
 var SHELL = [
   "/static/league/app.css",
   "/static/league/table.css",
