@@ -1,7 +1,8 @@
 """Issue 37, item 4, on a 390×844 phone: table A plays at 0.3; the second table's form starts at
 0.3, not at the rules' first rate (0.2); 0.2 chosen there asks first (the preview names the
 evening's rate, saving without the box is refused, with it the game is saved at 0.2). Then the
-day's LINE text names what went to the club (the sticks left on table A).
+day's LINE text names what went to the club (the sticks left on table A), and table mode asks
+the same when a third table starts at a rate new to the evening.
 Screenshots: test-artifacts/screenshots/evening-rate-*.png."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from league.core.clock import today
-from league.models import Game, Member, Membership
+from league.models import Game, Member, Membership, TableGame
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from tests.browser.conftest import fits_the_screen
@@ -88,3 +89,22 @@ def test_the_second_table_starts_at_the_evenings_rate_and_another_asks(
     assert "\nクラブへ（マメの会） 30円（クラブに残った供託・リーチ棒 30円）\n■精算\n" in text, text
     assert fits_the_screen(page)
     screenshot("evening-rate-line-text")
+
+    # Table mode asks where its rate is chosen: table C starts at the evening's rate (the day's
+    # last game's, B's 0.2); 0.5 asks before the table starts.
+    page.goto(f"{live_server.url}/c/mame/table/new/?date={date}&table=C")
+    assert page.input_value("#id_rate") == "0.2"
+    for i, name in enumerate(["青木", "馬場", "千葉", "土井"]):
+        pk = Member.objects.get(name=name).pk
+        page.select_option(f"#id_member_{i}", str(pk))
+    page.select_option("#id_rate", "0.5")
+    with page.expect_navigation():
+        page.click("[data-start]")
+    question = page.locator("[data-rate-warning]")
+    assert "この日のほかの半荘はレート0.2、0.3、この半荘はレート0.5です。" in question.inner_text()
+    assert not TableGame.objects.exists() and fits_the_screen(page)
+    screenshot("evening-rate-table-mode-asks")
+    page.check("#id_confirm_rate")
+    with page.expect_navigation():
+        page.click("[data-start]")
+    assert TableGame.objects.get().rate == "0.5"
