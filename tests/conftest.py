@@ -185,6 +185,24 @@ def fixtures_may_repeat_a_result(request, monkeypatch) -> None:
         monkeypatch.setitem(writer.__kwdefaults__, "confirm_duplicate", True)
 
 
+@pytest.fixture(autouse=True)
+def fixtures_may_mix_rates(request, monkeypatch) -> None:
+    """As fixtures_may_repeat_a_result, for the evening's rate (issue 37): tests build days with
+    games at several rates by calling the services directly, which is test data, not the
+    question the record form, table mode and the API ask before saving a game at a rate none of
+    the day's other games has. So a direct call that does not say `confirm_rate` records it;
+    the form, table mode's start and the API always pass their answer and keep the rule. Tests
+    marked `rate_rule` (tests/league/test_evening_rate.py) get the services' own default,
+    which asks."""
+    if request.node.get_closest_marker("rate_rule") is not None:
+        return
+    from league.recording import services
+    from league.table import services as table
+
+    for writer in (services.game_record_in, services.game_edit_in, table.table_start):
+        monkeypatch.setitem(writer.__kwdefaults__, "confirm_rate", True)
+
+
 # The slow job: what needs a browser, a worker process or LibreOffice, and the API's fuzzing. The
 # fast job (`-m "not slow"`) runs everything else; `python3 dev.py test` runs the fast job first.
 SLOW_FILES = ("test_worker.py", "test_export_pdf.py", "test_api_schemathesis.py")

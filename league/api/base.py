@@ -13,7 +13,8 @@ token whose user is no longer an organiser, 422 `{"errors": {field: [messages]}}
 (fields named as in the request: "players[1].points"; the point calculator, which stores nothing,
 answers its bad input 400 in the same shape), 409 when the game changed meanwhile, or when a new or corrected game repeats a live game of
 its day (same members and points): the answer names it (`duplicate_of`) and the body's
-`"confirm_duplicate": true` saves it anyway.
+`"confirm_duplicate": true` saves it anyway; 409 too when the game's rate is none of its day's
+other games' (`evening_rates`): `"confirm_rate": true` saves it at that rate.
 """
 
 from __future__ import annotations
@@ -267,6 +268,11 @@ class Conflict(Schema):
         None,
         description="When the game repeats a live game of its day: that game. Send the body "
         'again with "confirm_duplicate": true to save it anyway.',
+    )
+    evening_rates: list[str] | None = Field(
+        None,
+        description="When the game's rate is none of its day's other live games' rates: those "
+        'rates. Send the body again with "confirm_rate": true to save it at its rate.',
     )
 
 

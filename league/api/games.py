@@ -93,7 +93,7 @@ def game_record(
             return Status(
                 200, _replayed(club, existing[0]["pk"], existing[0]["submission_hash"], digest)
             )
-    rate = data.rate if data.rate is not None else _default_rate(club, data.date)
+    rate = data.rate if data.rate is not None else _default_rate(club, data.date, data.table)
     members = _Members(Member.objects.filter(club=club, is_active=True))
     game_input = _game_input(
         members,
@@ -112,6 +112,7 @@ def game_record(
             user=api_user(request),
             data=game_input,
             confirm_duplicate=data.confirm_duplicate,
+            confirm_rate=data.confirm_rate,
         )
     if game.submission_hash != digest:  # a concurrent request with the same key won the race
         return Status(200, _replayed(club, game.pk, game.submission_hash, digest))
@@ -120,8 +121,11 @@ def game_record(
 
 def _body_digest(data: GameIn) -> str:
     """SHA-256 of the body as parsed (key order and spacing do not matter), kept with the key."""
-    # confirm_duplicate answers a 409: the same game sent again with it is the same body.
-    body = data.model_dump(by_alias=True, mode="json", exclude={"confirm_duplicate"})
+    # confirm_duplicate and confirm_rate answer a 409: the same game sent again with them is the
+    # same body.
+    body = data.model_dump(
+        by_alias=True, mode="json", exclude={"confirm_duplicate", "confirm_rate"}
+    )
     canonical = json.dumps(body, sort_keys=True)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -142,7 +146,7 @@ def game_replace(
 ) -> dict[str, Any]:
     """Correct a game with all of it: fields left out take their defaults, as when recording."""
     club, game = _game_to_change(request, slug, game_id, data.revision)
-    rate = data.rate if data.rate is not None else _first_rate(game.rules_version.rules)
+    rate = data.rate if data.rate is not None else _default_rate(club, game.date, data.table, game)
     members = _Members(_members_for_edit(club, game))
     game_input = _game_input(
         members,
@@ -153,9 +157,7 @@ def game_replace(
         rate=rate,
         deposits=data.deposits,
     )
-    return _edit(
-        request, club, game, game_input, data.revision, data.players, data.confirm_duplicate
-    )
+    return _edit(request, club, game, game_input, data.revision, data.players, data)
 
 
 @api.patch("/clubs/{slug}/games/{game_id}", response={200: GameOut, **WRITE})
@@ -177,9 +179,7 @@ def game_update(
         rate=stored.rate if data.rate is None else data.rate,
         chips=chips,
     )
-    return _edit(
-        request, club, game, game_input, data.revision, data.players, data.confirm_duplicate
-    )
+    return _edit(request, club, game, game_input, data.revision, data.players, data)
 
 
 @api.post("/clubs/{slug}/games/{game_id}/void", response={200: GameOut, **WRITE})
@@ -326,7 +326,16 @@ def _first_rate(rules: scoring.Rules) -> str:
     return next(iter(rules.rates), "")
 
 
-def _default_rate(club: Club, date: datetime.date) -> str:
+def _default_rate(
+    club: Club, date: datetime.date, table: str = "", game: Game | None = None
+) -> str:
+    """The rate of a game sent without one: the evening's, as the form starts a new game
+    (services.evening_rate; on a correction, of the day's other games), else the rules' first."""
+    evening = services.evening_rate(club=club, date=date, table=table or None, exclude=game)
+    if evening is not None:
+        return evening
+    if game is not None:
+        return _first_rate(game.rules_version.rules)
     version = RulesVersion.in_force(club, date)
     return _first_rate(version.rules) if version is not None else ""
 
@@ -371,7 +380,7 @@ def _edit(
     data: GameInput,
     revision: int,
     players: Sequence[PlayerIn] | None,
-    confirm_duplicate: bool = False,
+    confirms: GameEditIn | GamePatchIn,
 ) -> dict[str, Any]:
     try:
         services.game_edit(
@@ -379,10 +388,13 @@ def _edit(
             user=api_user(request),
             data=data,
             expected_revision=revision,
-            confirm_duplicate=confirm_duplicate,
+            confirm_duplicate=confirms.confirm_duplicate,
+            confirm_rate=confirms.confirm_rate,
         )
     except services.DuplicateGame as e:
         raise _duplicate(club, e) from None
+    except services.RateDiffers as e:
+        raise rate_conflict(e) from None
     except ServiceError as e:
         raise _conflict_or_invalid(e, game, players) from None
     return _game_detail(club, game.pk)
@@ -416,6 +428,16 @@ def _duplicate(club: Club, error: services.DuplicateGame) -> ApiErrors:
     )
 
 
+def rate_conflict(error: services.RateDiffers) -> ApiErrors:
+    """409 naming the rates of the day's other games (services.check_rate), as _duplicate names
+    the game repeated: the body again with "confirm_rate": true saves it."""
+    return ApiErrors(
+        409,
+        {services.CONFIRM_RATE: error.errors[services.CONFIRM_RATE]},
+        {"evening_rates": error.evening},
+    )
+
+
 @contextmanager
 def _service_errors(players: Sequence[PlayerIn] | None, club: Club | None = None) -> Iterator[None]:
     try:
@@ -423,6 +445,8 @@ def _service_errors(players: Sequence[PlayerIn] | None, club: Club | None = None
     except services.DuplicateGame as e:
         assert club is not None
         raise _duplicate(club, e) from None
+    except services.RateDiffers as e:
+        raise rate_conflict(e) from None
     except ServiceError as e:
         raise ApiErrors(422, _request_errors(e, players)) from None
 

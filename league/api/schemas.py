@@ -200,18 +200,27 @@ CONFIRM_DUPLICATE = (
     "day is refused with 409 and the earlier game's id and address (`duplicate_of`), unless "
     "this is true. Not part of the Idempotency-Key's body check."
 )
+CONFIRM_RATE = (
+    "A game at a rate none of its day's other live games were played at (a second table that "
+    "started at the rules' first rate on a 0.3 evening) is refused with 409, the errors under "
+    "`confirm_rate` and the day's rates (`evening_rates`), unless this is true. On a "
+    "correction, only a changed rate asks. Not part of the Idempotency-Key's body check."
+)
 
 
 class GameIn(StrictIn):
     date: datetime.date
     table: Text20 = ""
     rate: Text20 | None = Field(
-        None, description='Omitted: the rules\' first rate, as on the form; "": no money.'
+        None,
+        description="Omitted: the evening's rate, as on the form (the day's last game's at this "
+        "table, else the day's last game's, else the rules' first); \"\": no money.",
     )
     deposits: TypedInteger | None = None
     players: list[PlayerIn] = Field(max_length=MAX_PLAYERS, description="From 起家 (East).")
     chips: list[ChipIn] = Field([], max_length=MAX_CHIP_EVENTS)
     confirm_duplicate: bool = Field(False, description=CONFIRM_DUPLICATE)
+    confirm_rate: bool = Field(False, description=CONFIRM_RATE)
 
 
 class GameEditIn(GameIn):
@@ -227,6 +236,7 @@ class GamePatchIn(StrictIn):
     players: list[PlayerIn] | None = Field(None, max_length=MAX_PLAYERS)
     chips: list[ChipIn] | None = Field(None, max_length=MAX_CHIP_EVENTS)
     confirm_duplicate: bool = Field(False, description=CONFIRM_DUPLICATE)
+    confirm_rate: bool = Field(False, description=CONFIRM_RATE)
 
 
 class VoidIn(StrictIn):

@@ -39,9 +39,11 @@ from league.api.base import (
     Text20,
     api,
 )
-from league.api.schemas import GameOut, _game_detail
+from league.api.games import rate_conflict
+from league.api.schemas import CONFIRM_RATE, GameOut, _game_detail
 from league.core.errors import NON_FIELD, ServiceError
 from league.models import Club, Game, Member, RulesVersion, TableGame
+from league.recording import services as recording
 from league.table import services
 from league.table.services import HandConflict
 
@@ -63,10 +65,15 @@ MARKS_DESCRIPTION = (
 class TableIn(Schema):
     date: datetime.date = Field(description="The day.")
     table: Text20 = ""
-    rate: Text20 | None = Field(None, description="One of the club's rates; the first if left out.")
+    rate: Text20 | None = Field(
+        None,
+        description="One of the club's rates. Left out: the evening's, as on the record form "
+        "(the day's last game's at this table, else the day's last game's, else the first).",
+    )
     players: list[Annotated[int, Field(ge=1, le=MAX_ID)]] = Field(
         max_length=8, description="Member ids from 起家 (East)."
     )
+    confirm_rate: bool = Field(False, description=CONFIRM_RATE)
 
 
 class HandIn(Schema):
@@ -181,7 +188,9 @@ def table_start(
     version = RulesVersion.in_force(club, date)
     rate = data.rate
     if rate is None and version is not None:
-        rate = next(iter(version.rules.rates), "")
+        rate = recording.evening_rate(club=club, date=date, table=data.table)
+        if rate is None or rate not in version.rules.rates:
+            rate = next(iter(version.rules.rates), "")
     try:
         tg = services.table_start(
             club=club,
@@ -191,7 +200,10 @@ def table_start(
             members=[found[pk] for pk in data.players],
             table=data.table,
             rate=rate or "",
+            confirm_rate=data.confirm_rate,
         )
+    except recording.RateDiffers as e:
+        raise rate_conflict(e) from None
     except ServiceError as e:
         raise ApiErrors(422, _errors(e)) from None
     return Status(201, services.state_json(tg))

@@ -184,15 +184,11 @@ def parse_seats(text: str) -> list[tuple[str, str]]:
 
 
 def _rate(club: Club, date: datetime.date) -> str:
-    """The evening's rate, as the record form starts a game: the day's last game's, else the
-    rules' first tier."""
-    last = (
-        Game.objects.filter(club=club, date=date, voided=False)
-        .order_by("-number")
-        .values_list("rate", flat=True)
-        .first()
-    )
-    if last:
+    """The evening's rate, as the record form starts a game (recording.evening_rate: the day's
+    last game's), else the rules' first tier. So the chat never meets the rate question (the
+    chat cannot tick a box)."""
+    last = recording.evening_rate(club=club, date=date)
+    if last is not None:
         return last
     version = RulesVersion.in_force(club, date)
     return next(iter(version.rules.rates), "") if version is not None else ""

@@ -16,6 +16,7 @@ one line a player, so that it reads on a phone without wrapping:
     ■この日の合計
     小林 誠 +11.9 2,030円
     …
+    クラブへ（マメの会） 30円（端数処理 30円）
     ■精算
     松本 和也 → 山田 博 2,630円
     吉田 浩二 → 阿部 誠 2,015円（支払済み）
@@ -34,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from league import money
 from league.core.format import chombo, score, signed, yen
@@ -120,6 +122,33 @@ def total_lines(games: Sequence[Game], ledger: money.DayLedger | None) -> list[s
     return lines
 
 
+def club_line(club: Club, ledger: money.DayLedger) -> str | None:
+    """What the day left to the club, as the day's ledger shows it on the club's row (and the
+    pot page's account, by kind): "クラブへ（マメの会） 30円（端数処理 30円）", its parts the
+    sticks and deposits left on the tables (and a fill-in's money), the place fees and the
+    rounding, each when not zero. None when the club got nothing (negative: the club paid)."""
+    house = ledger.result.house
+    if not house:
+        return None
+    players = ledger.result.players
+    fees = -sum(p.fees for p in players)
+    rounding = -sum(p.rounding for p in players)
+    parts = [
+        (_("Sticks and deposits left to the club"), house - fees - rounding),
+        (_("Place fees"), fees),
+        (_("Rounding"), rounding),
+    ]
+    named = [
+        _("%(what)s %(amount)s yen") % {"what": what, "amount": yen(amount)}
+        for what, amount in parts
+        if amount
+    ]
+    # Translators: the club's share of the day in the chat message: クラブへ（マメの会） 30円
+    line = _("To the club (%(club)s) %(amount)s yen") % {"club": club.name, "amount": yen(house)}
+    # Translators: the parts of the club's share, after it: （端数処理 30円）
+    return line + _(" (%(parts)s)") % {"parts": pgettext("list separator", ", ").join(named)}
+
+
 @dataclass(frozen=True)
 class TransferLine:
     """One line of who pays whom on a day: recorded (paid, lent, deferred) or still due."""
@@ -181,8 +210,8 @@ def day_text(
     upcoming: Sequence[NextTable] = (),
 ) -> str:
     """The whole message: the club and date, each checked-in player's next table of the draw
-    (`upcoming`), every game (a voided one by its number only), each player's day total, and
-    (with money) the payments."""
+    (`upcoming`), every game (a voided one by its number only), each player's day total, what
+    went to the club when anything did (club_line), and (with money) the payments."""
     lines = [f"{club.name} {day.date:%Y/%m/%d}"]
     if upcoming:
         lines.append(HEADING + _("Next tables"))
@@ -190,9 +219,12 @@ def day_text(
     for game in games:
         lines += game_lines(game)
     totals = total_lines(games, ledger)
-    if totals:
+    club_share = club_line(club, ledger) if ledger is not None else None
+    if totals or club_share:
         lines.append(HEADING + _("Day totals"))
         lines += totals
+    if club_share:
+        lines.append(club_share)
     if ledger is not None:
         payments = payment_lines(club, ledger)
         lines.append(HEADING + _("Payments"))

@@ -305,7 +305,9 @@ def online_game_record(
             if found is not None:
                 raise _duplicate(found)
             _remember(club, user, names, members)
-            game = recording.game_record_in(club=club, user=user, data=data)
+            # The rate is chosen on the log's page, preselected at the day's (day_rate): no
+            # second question (recording.check_rate) after the organiser picked it there.
+            game = recording.game_record_in(club=club, user=user, data=data, confirm_rate=True)
             kept = _keep_hands(game, user, read, members)
             log = OnlineLog.objects.create(
                 club=club,

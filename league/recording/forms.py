@@ -169,6 +169,9 @@ class GameForm(forms.Form):
     confirm_duplicate = forms.BooleanField(
         label=_("It is another game with the same result: save it too"), required=False
     )
+    # Offered on the preview when the rate is none of the day's other games' rates
+    # (services.rate_differs): saving at it needs this ticked.
+    confirm_rate = forms.BooleanField(label=_("Save it at this rate"), required=False)
 
     def __init__(
         self,

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, Max, OuterRef
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 import scoring
 from league import limits
@@ -153,6 +154,85 @@ def _check_duplicate(
     earlier = duplicate_of(club=club, data=data, exclude=exclude)
     if earlier is not None:
         raise DuplicateGame(earlier)
+
+
+# --- the evening's rate ----------------------------------------------------------------------
+
+CONFIRM_RATE = "confirm_rate"  # the form field and the API's body field
+
+
+class RateDiffers(ServiceError):
+    """The game's rate is none of those the day's other live games were played at (a second
+    table started at the rules' first rate on a 0.3 evening). Saved only when the organiser
+    confirms it (`confirm_rate`)."""
+
+    def __init__(self, rate: str, evening: Sequence[str]):
+        self.rate = rate
+        self.evening = list(evening)
+        super().__init__({CONFIRM_RATE: [rate_message(rate, evening)]})
+
+
+def rate_message(rate: str, evening: Sequence[str]) -> str:
+    return _("Today's other games were played at rate %(rates)s, this one at %(rate)s.") % {
+        "rates": pgettext("list separator", ", ").join(r or "—" for r in evening),
+        "rate": rate or "—",
+    }
+
+
+def evening_rates(*, club: Club, date: datetime.date, exclude: Game | None = None) -> list[str]:
+    """The rates the day's live games (other than `exclude`) were played at, sorted. One query."""
+    games = Game.objects.filter(club_id=club.pk, date=date, voided=False)
+    if exclude is not None:
+        games = games.exclude(pk=exclude.pk)
+    return sorted(set(games.values_list("rate", flat=True)))
+
+
+def rate_differs(
+    *, club: Club, date: datetime.date, rate: str, exclude: Game | None = None
+) -> list[str]:
+    """The evening's rates when `rate` is none of them (what the preview points out and saving
+    asks about), else []: the first game of a day, and a game at a rate the evening already
+    has (a second rate once confirmed), ask nothing. One query."""
+    rates = evening_rates(club=club, date=date, exclude=exclude)
+    return rates if rates and rate not in rates else []
+
+
+def check_rate(
+    *,
+    club: Club,
+    date: datetime.date,
+    rate: str,
+    confirmed: bool,
+    exclude: Game | None = None,
+) -> None:
+    """The one rule of the evening's rate: RateDiffers unless `confirmed` or the rate is one the
+    day's other live games were played at (rate_differs). Raised by the record and edit actions
+    (and table mode's start, where its rate is chosen), as DuplicateGame is."""
+    if confirmed:
+        return
+    evening = rate_differs(club=club, date=date, rate=rate, exclude=exclude)
+    if evening:
+        raise RateDiffers(rate, evening)
+
+
+def evening_rate(
+    *, club: Club, date: datetime.date, table: str | None = None, exclude: Game | None = None
+) -> str | None:
+    """The rate a new game of the day starts at: that of the day's last live game at `table`
+    when the table has one today (an evening that plays two rates keeps each table's), else of
+    the day's last live game, whatever its table (the second table starts at the first's rate);
+    None before the day's first game (then the rules' first rate). `exclude`: a game being
+    corrected. One query."""
+    rows = Game.objects.filter(club_id=club.pk, date=date, voided=False)
+    if exclude is not None:
+        rows = rows.exclude(pk=exclude.pk)
+    games = list(rows.order_by("-number").values_list("table", "rate"))
+    if table is not None:
+        table = names.clean_label(table)
+        at_table = [rate for t, rate in games if t == table]
+        if at_table:
+            return at_table[0]
+    return games[0][1] if games else None
 
 
 # --- the audit log ---------------------------------------------------------------------------
@@ -448,6 +528,7 @@ def game_record_in(
     data: GameInput,
     draw_table: int | None = None,
     confirm_duplicate: bool = False,
+    confirm_rate: bool = False,
     team_match: int | None = None,
     source: str = "",
 ) -> Game:
@@ -457,7 +538,8 @@ def game_record_in(
     entry's reason.
 
     A game repeating a live game of its day (duplicate_of) raises DuplicateGame, nothing stored,
-    unless `confirm_duplicate`: checked again under the day's lock.
+    unless `confirm_duplicate`: checked again under the day's lock. So does a game at a rate none
+    of the day's other live games has (check_rate) raise RateDiffers, unless `confirm_rate`.
 
     Recorded from any path, a game whose players are those of a table of its day's draw not yet
     recorded is that table's game (`draw_table`, the card it was recorded from, first): the
@@ -478,6 +560,7 @@ def game_record_in(
                 return existing
             check_final_table(club=club, data=data)
             _check_duplicate(club, data, confirm_duplicate)
+            check_rate(club=club, date=data.date, rate=data.rate, confirmed=confirm_rate)
             number = (day.games.aggregate(n=Max("number"))["n"] or 0) + 1
             game = Game.objects.create(
                 club=club,
@@ -568,7 +651,7 @@ def _saved_with_new_players(
         with action():
             lock_club(club.pk)  # before the reactivated members' rows: the one lock order
             return write(_with_new_players(club=club, user=user, data=data, new=new))
-    except DuplicateGame:
+    except (DuplicateGame, RateDiffers):
         raise
     except ServiceError:
         # A twin of this submission (a double tap) adding the same new guest waited for the
@@ -587,6 +670,7 @@ def game_save_new(
     new: NewPlayers,
     draw_table: int | None = None,
     confirm_duplicate: bool = False,
+    confirm_rate: bool = False,
     team_match: int | None = None,
 ) -> Game:
     """The record form's action: game_record with the players the form adds (NewPlayers)."""
@@ -601,6 +685,7 @@ def game_save_new(
             data=d,
             draw_table=draw_table,
             confirm_duplicate=confirm_duplicate,
+            confirm_rate=confirm_rate,
             team_match=team_match,
         ),
     )
@@ -614,6 +699,7 @@ def game_save_edit(
     new: NewPlayers,
     expected_revision: int | None = None,
     confirm_duplicate: bool = False,
+    confirm_rate: bool = False,
 ) -> Game:
     """The edit form's action: game_edit with the players the form adds (NewPlayers)."""
     return _saved_with_new_players(
@@ -627,6 +713,7 @@ def game_save_edit(
             data=d,
             expected_revision=expected_revision,
             confirm_duplicate=confirm_duplicate,
+            confirm_rate=confirm_rate,
         ),
     )
 
@@ -641,7 +728,8 @@ def games_record_bulk(
     same numbering per day, the same "game.create" audit entry. Each preview must be
     game_preview's of its data (the same validation as game_record's); games are numbered in
     the order given. Inserts in chunks in one transaction: all of them or none. No submission
-    keys (a bulk is claimed as a whole by its caller)."""
+    keys (a bulk is claimed as a whole by its caller). No rate question (check_rate): a
+    workbook's rates are the club's record of what was played, several on one day included."""
     if not games:
         return []
     with transaction.atomic():  # a savepoint inside the import's action (plan_apply, import_stored)
@@ -753,12 +841,14 @@ def game_edit_in(
     data: GameInput,
     expected_revision: int | None = None,
     confirm_duplicate: bool = False,
+    confirm_rate: bool = False,
     from_hands: bool = False,
 ) -> Game:
     """Inside the caller's action, correct a game: it is re-settled under its own rules version as a new revision. An edit
     of its players or points that makes it repeat another live game of its day raises
     DuplicateGame unless confirmed (a game saved as a confirmed duplicate keeps its table, rate
-    and chips editable without asking again). A game recorded hand by hand is corrected by its
+    and chips editable without asking again); a change of its rate to one the day's other live
+    games do not have raises RateDiffers unless `confirm_rate`. A game recorded hand by hand is corrected by its
     hands (league.table, `from_hands`), never by its final points alone."""
     if data.date != game.date:
         raise ServiceError.one("date", _("A game cannot move to another day."))
@@ -785,6 +875,10 @@ def game_edit_in(
             (s.member.pk, s.points) for s in data.seats
         ):  # players or points changed: the edit may make it repeat another game
             _check_duplicate(game.club, data, confirm_duplicate, exclude=game)
+        if data.rate != game.rate:  # a new rate: one the day's other games do not have asks
+            check_rate(
+                club=game.club, date=game.date, rate=data.rate, confirmed=confirm_rate, exclude=game
+            )
         game.revision += 1
         game.table = data.table
         game.rate = data.rate

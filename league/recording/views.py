@@ -114,6 +114,7 @@ def _new_players(form: GameForm) -> services.NewPlayers:
 DUPLICATE_UNCONFIRMED = gettext_lazy(
     "Tick the box to save a game with the same result as one already saved."
 )
+RATE_UNCONFIRMED = gettext_lazy("Tick the box to save the game at this rate.")
 
 
 def _record(request: HttpRequest, club: Club, form: GameForm) -> Game:
@@ -124,6 +125,7 @@ def _record(request: HttpRequest, club: Club, form: GameForm) -> Game:
         new=_new_players(form),
         draw_table=limits.row_id(request.GET.get("draw_table", "")),
         confirm_duplicate=form.cleaned_data["confirm_duplicate"],
+        confirm_rate=form.cleaned_data["confirm_rate"],
         team_match=limits.row_id(request.GET.get("team_match", "")),
     )
 
@@ -220,11 +222,23 @@ def _table_mode_query(request: HttpRequest, form: GameForm) -> str:
     return query.urlencode()
 
 
-def _unconfirmed(form: GameForm, error: services.DuplicateGame) -> Game:
-    """Saving was refused for repeating `error.earlier`: the preview asks again, the box is
-    pointed at."""
-    form.add_error("confirm_duplicate", str(DUPLICATE_UNCONFIRMED))
-    return error.earlier
+UNCONFIRMED = (services.DuplicateGame, services.RateDiffers)
+
+
+def _unconfirmed(
+    club: Club,
+    form: GameForm,
+    error: services.DuplicateGame | services.RateDiffers,
+    game: Game | None = None,
+) -> Game | None:
+    """Saving was refused for repeating a game or for its rate: the preview asks again, the box
+    is pointed at. The game repeated, if any (a duplicate already confirmed keeps its box, ticked,
+    while the rate is asked)."""
+    if isinstance(error, services.DuplicateGame):
+        form.add_error("confirm_duplicate", str(DUPLICATE_UNCONFIRMED))
+        return error.earlier
+    form.add_error("confirm_rate", str(RATE_UNCONFIRMED))
+    return services.duplicate_of(club=club, data=form.game_input(), exclude=game)
 
 
 @require_http_methods(["GET", "POST"])
@@ -269,8 +283,8 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
             if _wants_save(request):
                 try:
                     game = _record(request, club, form)
-                except services.DuplicateGame as e:
-                    duplicate = _unconfirmed(form, e)
+                except UNCONFIRMED as e:
+                    duplicate = _unconfirmed(club, form, e)
                     data = form.game_input()
                     preview = services.game_preview(club=club, data=data)
                     return _render_form(
@@ -311,11 +325,12 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
 def _next_game_initial(
     request: HttpRequest, club: Club, date: datetime.date, offered: list[Member]
 ) -> dict[str, object]:
-    """The evening goes on: a new game starts at the rate and table of the day's last game (at
-    that table, when one is asked for), so that a 0.3 evening is not saved at 0.2 by default.
-    ?seats=<game id> seats that game's four again; ?rotate=<game id> moves each one seat on
-    (南 becomes 東: the next dealer order), as tables do between hanchan. One query, and one
-    more for the seats when they are asked for."""
+    """The evening goes on: a new game starts at the evening's rate (services.evening_rate: the
+    last game's at the table asked for, else the day's last game's, whatever its table), so
+    that a second table on a 0.3 evening does not start at 0.2; and at the table of the day's
+    last game when none is asked for. ?seats=<game id> seats that game's four again;
+    ?rotate=<game id> moves each one seat on (南 becomes 東: the next dealer order), as tables
+    do between hanchan. One query, and one more for the seats when they are asked for."""
     initial: dict[str, object] = {"date": f"{date:%Y/%m/%d}", "submission_key": uuid.uuid4()}
     table = request.GET.get("table")
     games = list(
@@ -323,9 +338,10 @@ def _next_game_initial(
         .order_by("-number")
         .values_list("pk", "table", "rate")
     )
-    same_table = [g for g in games if table is None or g[1] == table]
-    last = same_table[0] if same_table else None
-    initial["table"] = table if table is not None else (last[1] if last else "")
+    initial["table"] = table if table is not None else (games[0][1] if games else "")
+    # services.evening_rate's rule, over the rows at hand (no second query).
+    same_table = [g for g in games if g[1] == initial["table"]] if table is not None else []
+    last = (same_table or games or [None])[0]
     if last is not None and last[2]:
         initial["rate"] = last[2]
     source_id = request.GET.get("seats") or request.GET.get("rotate")
@@ -348,22 +364,14 @@ def _next_game_initial(
     return initial
 
 
-def _rate_warning(club: Club, data: GameInput) -> str:
-    """A rate other than the one the day's earlier games at this table were played at is
-    pointed out on the preview, before it is saved."""
-    earlier = (
-        Game.objects.filter(club=club, date=data.date, table=data.table, voided=False)
-        .exclude(rate=data.rate)
-        .values_list("rate", flat=True)
-        .distinct()
-    )
-    rates = sorted(r or "—" for r in earlier)
-    if not rates:
+def _rate_warning(club: Club, data: GameInput, game: Game | None = None) -> str:
+    """A rate none of the day's other games were played at is pointed out on the preview, with
+    the box that saving it needs (services.check_rate, the one rule). On an edit, only a
+    changed rate asks."""
+    if game is not None and data.rate == game.rate:
         return ""
-    return _(
-        "The earlier games at this table today were played at rate %(rates)s, this one at "
-        "%(rate)s. Check the rate before saving."
-    ) % {"rates": "、".join(rates), "rate": data.rate or "—"}
+    evening = services.rate_differs(club=club, date=data.date, rate=data.rate, exclude=game)
+    return services.rate_message(data.rate, evening) if evening else ""
 
 
 def _linked_to_draw(request: HttpRequest, club: Club, game: Game) -> bool:
@@ -405,6 +413,7 @@ def game_edit(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     )
     preview = None
     duplicate = None
+    rate_warning = ""
     if posted and form.is_valid():
         try:
             if _wants_save(request):
@@ -416,16 +425,23 @@ def game_edit(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
                         new=_new_players(form),
                         expected_revision=form.cleaned_data["revision"],
                         confirm_duplicate=form.cleaned_data["confirm_duplicate"],
+                        confirm_rate=form.cleaned_data["confirm_rate"],
                     )
-                except services.DuplicateGame as e:
-                    duplicate = _unconfirmed(form, e)
+                except UNCONFIRMED as e:
+                    duplicate = _unconfirmed(club, form, e, game)
+                    data = form.game_input()
                     preview = services.game_preview(
-                        club=club,
-                        data=form.game_input(),
-                        version=game.rules_version,
-                        check_date=False,
+                        club=club, data=data, version=game.rules_version, check_date=False
                     )
-                    return _render_form(request, club, form, preview, game, "", duplicate)
+                    return _render_form(
+                        request,
+                        club,
+                        form,
+                        preview,
+                        game,
+                        _rate_warning(club, data, game),
+                        duplicate,
+                    )
                 messages.success(request, _("Game %(number)s updated.") % {"number": game.number})
                 return redirect("game_detail", club.slug, game.pk)
             services.game_check_revision(game=game, expected_revision=form.cleaned_data["revision"])
@@ -434,9 +450,10 @@ def game_edit(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
                 club=club, data=data, version=game.rules_version, check_date=False
             )
             duplicate = services.duplicate_of(club=club, data=data, exclude=game)
+            rate_warning = _rate_warning(club, data, game)
         except ServiceError as e:
             form.add_service_error(e)
-    return _render_form(request, club, form, preview, game, "", duplicate)
+    return _render_form(request, club, form, preview, game, rate_warning, duplicate)
 
 
 @require_http_methods(["GET", "POST"])

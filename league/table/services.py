@@ -161,8 +161,11 @@ def table_start(
     table: str = "",
     rate: str = "",
     draw_table: int | None = None,
+    confirm_rate: bool = False,
 ) -> TableGame:
-    """Start a table game (the same `key` twice: the same game) with the rules in force."""
+    """Start a table game (the same `key` twice: the same game) with the rules in force. A rate
+    none of the day's other games were played at is asked here, where it is chosen
+    (recording.check_rate: RateDiffers unless `confirm_rate`), not after the hanchan."""
     existing = TableGame.objects.filter(club=club, key=key).first()
     if existing is not None:
         return existing
@@ -193,6 +196,7 @@ def table_start(
         club=club,
         data=GameInput(date=date, seats=[SeatInput(m, 0) for m in members]),
     )
+    recording.check_rate(club=club, date=date, rate=rate, confirmed=confirm_rate)
     hand_rules = hand_rules_for(version)
     try:
         with action():
@@ -693,8 +697,10 @@ def table_game_save(*, tg: TableGame, user: User) -> Game:
             caller.game = tg.game
             return tg.game  # type: ignore[return-value]
         data, _preview, played = table_preview(tg=tg)
+        # The rate was asked about when the table started (table_start): by now a hanchan was
+        # played at it, the table's record, and the finish does not ask again.
         game = recording.game_record_in(
-            club=tg.club, user=user, data=data, draw_table=tg.draw_table
+            club=tg.club, user=user, data=data, draw_table=tg.draw_table, confirm_rate=True
         )
         tg.game = caller.game = game
         tg.save(update_fields=["game"])

@@ -28,7 +28,9 @@ from league.core.clock import parse_date, today
 from league.core.errors import NON_FIELD, ServiceError
 from league.models import Club, Member, RulesVersion, TableGame
 from league.recording import breakdown
+from league.recording import services as recording
 from league.recording.forms import WINDS
+from league.recording.services import CONFIRM_RATE
 from league.table import offline, services
 
 NOT_SCORER = gettext_lazy(
@@ -47,6 +49,13 @@ def _version(club: Club, date: Any) -> RulesVersion | None:
         RulesVersion.in_force(club, date)
         or RulesVersion.objects.filter(club=club).order_by("effective_from").first()
     )
+
+
+def _evening_rate(club: Club, date: Any, table: str | None, rules: Any) -> str:
+    """The rate a new table starts at: the evening's (recording.evening_rate), else the
+    rules' first."""
+    rate = recording.evening_rate(club=club, date=date, table=table)
+    return rate if rate is not None and rate in rules.rates else next(iter(rules.rates), "")
 
 
 @require_http_methods(["GET", "POST"])
@@ -100,6 +109,7 @@ def table_new(request: HttpRequest, slug: str) -> HttpResponse:
                     table=data.get("table", "").strip(),
                     rate=data.get("rate", ""),
                     draw_table=limits.row_id(data.get("draw_table", "")),
+                    confirm_rate=data.get(CONFIRM_RATE) == "on",
                 )
             except ServiceError as e:
                 errors = e.errors
@@ -123,7 +133,9 @@ def table_new(request: HttpRequest, slug: str) -> HttpResponse:
             "members": sorted(members, key=lambda m: m.kana or m.name),
             "seats": seats,
             "rates": list(rules.rates),
-            "rate": data.get("rate") or next(iter(rules.rates), ""),
+            "rate": data.get("rate") or _evening_rate(club, date, data.get("table"), rules),
+            # The rate question (recording.check_rate), asked again until it is answered.
+            "rate_question": errors.get(CONFIRM_RATE, []),
             "table": data.get("table", ""),
             "draw_table": data.get("draw_table", ""),
             "key": uuid.uuid4(),

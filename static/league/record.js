@@ -173,7 +173,8 @@
     var note = form.querySelector("[data-stale-note]");
     if (!preview || !note) return;
     form.addEventListener("input", function (event) {
-      if (event.target.name === "confirm_duplicate") return; // an answer to the preview itself
+      // An answer to the preview itself.
+      if (event.target.name === "confirm_duplicate" || event.target.name === "confirm_rate") return;
       preview.classList.add("stale");
       note.textContent = form.dataset.previewStale;
       note.hidden = false;

@@ -182,6 +182,27 @@ def test_names_by_reading_full_width_digits_and_minus_marks(client, club, linked
     ]
 
 
+@pytest.mark.rate_rule
+def test_a_record_takes_the_evenings_rate_and_is_not_asked_about_it(
+    client, club, members, organiser, linked
+):
+    """The chat cannot tick a box: it records at the evening's rate (the day's last game's), so
+    the rate rule (recording.check_rate, issue 37) never stops it."""
+    from league.recording import services as recording
+
+    seats = [
+        recording.SeatInput(m, p)
+        for m, p in zip(members[1:5], (40000, 30000, 20000, 10000), strict=True)
+    ]
+    recording.game_record(
+        club=club,
+        user=organiser,
+        data=recording.GameInput(date=today(), seats=seats, rate="0.5"),
+    )
+    post_line(client, line_event(RECORD))
+    assert [g.rate for g in live_games(club)] == ["0.5", "0.5"]
+
+
 def test_the_same_event_sent_twice_records_one_game(client, club, linked):
     event = line_event(RECORD)
     post_line(client, event)

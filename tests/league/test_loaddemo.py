@@ -31,6 +31,7 @@ def counts() -> dict[str, int]:
 
 
 @pytest.mark.django_db
+@pytest.mark.rate_rule  # the demo's tables at another rate are confirmed: not stopped by the rule
 def test_loaddemo_then_again():
     """One load (it records some 180 games through the services, the slowest part of the suite
     when it was done once per check), every check of the loaded clubs, then a second load that

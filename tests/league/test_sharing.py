@@ -48,6 +48,7 @@ DEMO_TEXT = """\
 林 裕子 ▲34.3 ▲1,915円
 吉田 浩二 ▲36.3 ▲2,015円
 松本 和也 ▲55.8 ▲2,630円
+クラブへ（マメの会） 50円（クラブに残った供託・リーチ棒 50円）
 ■精算
 松本 和也 → 山田 博 2,630円
 吉田 浩二 → 阿部 誠 2,015円
@@ -239,3 +240,61 @@ def test_an_attendee_who_played_no_game_and_owes_nothing_is_not_listed(club, pla
     text = sharing.day_text(club=club, day=day, games=selectors.day_games(day=day), ledger=ledger)
     assert idle.name not in text
     assert all(p.name in text.split("■この日の合計")[1] for p in players)
+
+
+def test_the_message_names_what_went_to_the_club(club, members, organiser):
+    """Issue 37, item 4: the sticks left on the table went to the club (マメの会's rules give the
+    house the deposits): the message says so after the day's totals, as the ledger's club row
+    and the pot page's account do; a day that left the club nothing says nothing."""
+    from league.recording import services
+    from league.recording.services import GameInput, SeatInput
+
+    def game(points, deposits, table):
+        seats = [SeatInput(m, p) for m, p in zip(members[:4], points, strict=True)]
+        data = GameInput(date=EVENING, seats=seats, table=table, deposits=deposits, rate="0.3")
+        return services.game_record(club=club, user=organiser, data=data)
+
+    game((45000, 30000, 20000, 5000), 0, "A")
+    day = Day.objects.get(club=club, date=EVENING)
+    ledger = money.day_ledger(day=day)
+    assert ledger.result.house == 0 and sharing.club_line(club, ledger) is None
+    text = sharing.day_text(club=club, day=day, games=selectors.day_games(day=day), ledger=ledger)
+    assert "クラブへ" not in text
+
+    game((44000, 30000, 20000, 5000), 1000, "B")
+    day = Day.objects.get(pk=day.pk)
+    ledger = money.day_ledger(day=day)
+    text = sharing.day_text(club=club, day=day, games=selectors.day_games(day=day), ledger=ledger)
+    house = ledger.result.house
+    assert house > 0
+    line = f"クラブへ（マメの会） {house:,}円（クラブに残った供託・リーチ棒 {house:,}円）"
+    assert f"\n{line}\n■精算\n" in text, text
+
+
+def test_the_club_line_in_english_and_with_its_parts(club, players):
+    from types import SimpleNamespace
+
+    from django.utils import translation
+
+    import scoring
+
+    play_day(club, players)
+    ledger = money.day_ledger(day=Day.objects.get(club=club, date=DATE))
+    with translation.override("en"):
+        line = sharing.club_line(club, ledger)
+    assert line == "To the club (マメの会) 110 yen (Sticks and deposits left to the club 110 yen)"
+
+    # A day with place fees and rounding too (each part named only when not zero).
+    def player(name, game_yen, fees, rounding):
+        yen = game_yen + fees + rounding
+        return scoring.DayPlayer(name, 1, 0, 0, game_yen, fees, 0, rounding, yen)
+
+    people = (player("1", 1200, -300, 0), player("2", -1500, -300, -20))
+    house = -sum(p.yen for p in people)
+    result = scoring.DayResult(
+        people, house, scoring.settle_transfers([*((p.name, p.yen) for p in people), (None, house)])
+    )
+    assert sharing.club_line(club, SimpleNamespace(result=result)) == (
+        "クラブへ（マメの会） 920円（クラブに残った供託・リーチ棒 300円、順位ごとの場代 600円、"
+        "端数処理 20円）"
+    )

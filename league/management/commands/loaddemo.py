@@ -280,8 +280,14 @@ class DemoBuilder:
         return chips
 
     def _record(self, data: services.GameInput, *, confirm_duplicate: bool = False) -> Game:
+        # A demo evening's other tables may play another rate on purpose: confirmed, as the
+        # organiser would (services.check_rate).
         game = services.game_record_in(
-            club=self.club, user=self.user, data=data, confirm_duplicate=confirm_duplicate
+            club=self.club,
+            user=self.user,
+            data=data,
+            confirm_duplicate=confirm_duplicate,
+            confirm_rate=True,
         )
         self.games.append(game)
         return game
