@@ -74,3 +74,53 @@ def test_scoring_importing_django_is_refused(tree):
     result = lint_imports(tree)
     assert result.returncode != 0
     assert "scoring is pure Python: no Django, no league BROKEN" in " ".join(result.stdout.split())
+
+
+# --- the domain speaks no HTTP (issue 36: errors in domain terms) ------------------------------
+
+WEB_ONLY = ("django.forms", "django.http", "django.contrib.messages")
+
+
+def domain_modules() -> list[Path]:
+    """Core, every domain's services and selectors, and the member directory."""
+    league = ROOT / "league"
+    found = [*sorted((league / "core").rglob("*.py"))]
+    for name in ("services.py", "selectors.py"):
+        found += sorted(league.glob(f"*/{name}"))
+    return [*found, league / "club" / "directory.py"]
+
+
+def web_imports(path: Path) -> list[str]:
+    """The web-only modules a file imports, at any depth of its code (a function's too)."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        found += [
+            n for n in names if n in WEB_ONLY or n.startswith(tuple(f"{w}." for w in WEB_ONLY))
+        ]
+    return found
+
+
+def test_core_and_the_domains_import_no_forms_http_or_messages():
+    """A ServiceError is the domain's answer; league.web (and each form) turn it into a page's
+    errors. So nothing under core/, no services or selectors module and not the member directory
+    imports django.forms, django.http or django.contrib.messages."""
+    modules = domain_modules()
+    assert len(modules) > 30
+    offending = {str(p.relative_to(ROOT)): web_imports(p) for p in modules if web_imports(p)}
+    assert offending == {}
+
+
+def test_a_domain_module_importing_forms_is_found(tmp_path):
+    module = tmp_path / "services.py"
+    module.write_text("def f():\n    from django import forms\n    return forms\n")
+    assert web_imports(module) == ["django.forms"]
+    module.write_text("from django.contrib.messages import add_message\n")
+    assert web_imports(module) == ["django.contrib.messages", "django.contrib.messages.add_message"]

@@ -11,7 +11,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Annotated, Any
 
-from django import forms
 from django.db.models import Q
 from django.http import HttpRequest
 from django.urls import reverse
@@ -45,15 +44,12 @@ from league.api.schemas import (
     VoidIn,
     _game_detail,
 )
+from league.club.directory import NO_SUCH_MEMBER, AmbiguousMember, MemberDirectory
 from league.core.errors import NON_FIELD, ServiceError
 from league.models import Club, Day, Game, Member, RulesVersion
 from league.models import draw as draw_selectors
 from league.recording import services
-from league.recording.forms import (
-    BAD_NUMBER,
-    NO_SUCH_MEMBER,
-    MemberDirectory,
-)
+from league.recording.forms import BAD_NUMBER
 from league.recording.services import ChipInput, GameInput, SeatInput
 
 
@@ -210,8 +206,8 @@ class _Members:
             return None, str(CHOOSE_PLAYER)
         try:
             member = self.directory.find(player.name)
-        except forms.ValidationError as e:
-            return None, " ".join(e.messages)
+        except AmbiguousMember as e:
+            return None, e.message
         if member is None:
             return None, self.directory.unknown_message(player.name)
         return member, None

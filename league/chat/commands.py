@@ -21,7 +21,6 @@ import unicodedata
 import uuid
 from collections.abc import Sequence
 
-from django import forms
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -29,6 +28,7 @@ from django.utils.translation import gettext_lazy
 import scoring
 from league.chat import services
 from league.chat.services import Message
+from league.club.directory import AmbiguousMember, MemberDirectory
 from league.core.clock import today
 from league.core.errors import ServiceError
 from league.core.format import score
@@ -38,7 +38,7 @@ from league.models.seasons import Season
 from league.money import sharing
 from league.recording import selectors as recording_selectors
 from league.recording import services as recording
-from league.recording.forms import BAD_NUMBER, MemberDirectory
+from league.recording.forms import BAD_NUMBER
 from league.recording.services import GameInput, SeatInput
 from league.standings import selectors as standings_selectors
 
@@ -205,8 +205,8 @@ def _record(message: Message, club: Club, member: Member, text: str) -> str:
         label = name or "?"
         try:
             found = directory.find(name) if name else None
-        except forms.ValidationError as e:
-            problems.append(f"{label}: {' '.join(e.messages)}")
+        except AmbiguousMember as e:
+            problems.append(f"{label}: {e.message}")
             found = None
         else:
             if found is None:

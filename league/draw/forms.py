@@ -9,10 +9,11 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from league.club.directory import NO_SUCH_MEMBER, AmbiguousMember, MemberDirectory
 from league.core.clock import BAD_DATE, parse_date
 from league.draw.services import MAX_ROUNDS, ROUNDS_RANGE, TIMER_MAX_MINUTES, TIMER_RANGE
 from league.models import Member
-from league.recording.forms import NO_SUCH_MEMBER, MemberDirectory, NumberField
+from league.recording.forms import NumberField
 
 
 class CheckInForm(forms.Form):
@@ -45,8 +46,8 @@ class CheckInForm(forms.Form):
             return cleaned
         try:
             self.member = self.directory.find(name)
-        except forms.ValidationError as e:
-            self.add_error("name", e)
+        except AmbiguousMember as e:
+            self.add_error("name", forms.ValidationError(e.message, code="ambiguous"))
             return cleaned
         if self.member is None:
             if cleaned.get("guest"):

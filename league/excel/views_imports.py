@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from league.access import club_for
+from league.club.directory import AmbiguousMember, MemberDirectory
 from league.club.forms_manage import kana_clean
 from league.core.errors import ServiceError
 from league.excel import imports
@@ -30,7 +31,6 @@ from league.excel import tasks as import_tasks
 from league.excel.progress import progress_of
 from league.excel.selectors import upload_latest, upload_waiting
 from league.models import Club, ImportUpload, Member
-from league.recording.forms import MemberDirectory
 from league.web import add_errors
 
 NEW = "new"
@@ -70,7 +70,7 @@ def _likely(directory: MemberDirectory, name: imports.UnknownName) -> str:
     The import itself matches only whole names and readings: the organiser sees this choice."""
     try:
         found = directory.find(name.name)
-    except forms.ValidationError:  # several members share it
+    except AmbiguousMember:  # several members share it
         return NEW
     return NEW if found is None else str(found.pk)
 

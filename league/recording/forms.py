@@ -18,9 +18,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, pgettext
 
 import scoring
+from league.club.directory import NO_SUCH_MEMBER, AmbiguousMember, MemberDirectory
 from league.core import names
 from league.core.clock import BAD_DATE, parse_date
-from league.core.directory import Ambiguous, Directory
 from league.core.errors import ServiceError, form_field, problem_message
 from league.core.format import chip_kind
 from league.models import Club, Member
@@ -32,10 +32,7 @@ CHIP_ROWS = 4
 MAX_CHOMBO = 9
 MAX_MULTIPLIER = 9
 
-NO_SUCH_MEMBER = _("No such member")
-NO_SUCH_MEMBER_SUGGEST = _("No such member. Did you mean: %(names)s?")
 INACTIVE_MEMBER = _("%(name)s is inactive. Tick the box to bring them back.")
-AMBIGUOUS = _("Several members go by this: %(names)s. Enter the full name.")
 SAME_PLAYER_TWICE = _("The same player is in two seats.")
 BAD_NUMBER = _("Enter a whole number, e.g. 25,000 or ▲3,000.")
 CHOOSE_WINNER = _("Choose who won the chips.")
@@ -102,38 +99,6 @@ class ChipRow:
         return [
             e for f in (self.kind, self.winner, self.discarder, self.multiplier) for e in f.errors
         ]
-
-
-def _ambiguous(e: Ambiguous) -> forms.ValidationError:
-    return forms.ValidationError(AMBIGUOUS % {"names": "、".join(e.names)}, code="ambiguous")
-
-
-class MemberDirectory(Directory[Member]):
-    """A club's members found as people type them: league.core.directory's one rule (the name,
-    its variant kanji, a reading, a family or given name), with several members answering
-    turned into the form's error that names them. `suggest` offers the closest names when
-    nothing matches."""
-
-    def whole(self, name: str) -> Member | None:
-        try:
-            return super().whole(name)
-        except Ambiguous as e:
-            raise _ambiguous(e) from None
-
-    def find(self, name: str) -> Member | None:
-        """The member, or None; ValidationError when what was typed is shared by several
-        members (the message names them)."""
-        try:
-            return super().find(name)
-        except Ambiguous as e:
-            raise _ambiguous(e) from None
-
-    def unknown_message(self, name: str) -> str:
-        """ "No such member", with the closest names when there are any."""
-        close = self.suggest(name)
-        if not close:
-            return str(NO_SUCH_MEMBER)
-        return str(NO_SUCH_MEMBER_SUGGEST) % {"names": "、".join(close)}
 
 
 class GameForm(forms.Form):
@@ -430,7 +395,11 @@ class GameForm(forms.Form):
                 self.block_errors.setdefault("points", []).append(message)
 
     def _resolve(self, name: str) -> Member | None:
-        return self.directory.find(name)
+        """The member typed; the field's error when several members go by it."""
+        try:
+            return self.directory.find(name)
+        except AmbiguousMember as e:
+            raise forms.ValidationError(e.message, code="ambiguous") from None
 
     def _clean_seat(self, i: int) -> None:
         name = self.cleaned_data.get(f"member_{i}")

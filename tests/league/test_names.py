@@ -16,16 +16,15 @@ from contextlib import redirect_stderr
 import pytest
 from django.apps import apps
 from django.db import IntegrityError, transaction
-from django.forms import ValidationError
 from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
 from league.club import services as club_services
+from league.club.directory import AmbiguousMember, MemberDirectory
 from league.core import names
 from league.core.errors import ServiceError
 from league.models import AuditLog, Game, Member
-from league.recording.forms import MemberDirectory
 
 DATE = datetime.date(2026, 11, 21)
 
@@ -165,9 +164,9 @@ def test_members_are_found_the_way_people_type(roster, typed, found):
 
 
 def test_a_shared_surname_asks_for_the_full_name(roster):
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(AmbiguousMember) as caught:
         MemberDirectory(roster.values()).find("松本")
-    assert "松本 和也" in caught.value.messages[0] and "松本 健" in caught.value.messages[0]
+    assert "松本 和也" in caught.value.message and "松本 健" in caught.value.message
 
 
 def test_nothing_matching_suggests_the_closest_names(roster):

@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 
 from league.club import services as club_services
+from league.club.directory import MemberDirectory
 from league.core.readings import reading_of
 from league.models import Member
-from league.recording.forms import MemberDirectory
 
 pytestmark = pytest.mark.django_db
 
