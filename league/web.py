@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest
 
-from league.core.errors import ServiceError
+from league.core.errors import ServiceError, form_field
 
 
 def messages_of(error: ServiceError) -> list[str]:
@@ -21,8 +21,10 @@ def messages_of(error: ServiceError) -> list[str]:
 
 
 def add_errors(form: Any, error: ServiceError) -> None:
-    """A service's field errors onto the form; fields the form lacks become non-field errors."""
-    for field, field_messages in error.errors.items():
+    """A service's errors onto the form, each at the field its path names (form_field:
+    "players[2].name" is member_2); paths the form has no field for become non-field errors."""
+    for path, field_messages in error.errors.items():
+        field = form_field(path)
         for message in field_messages:
             form.add_error(field if field in form.fields else None, message)
 

@@ -450,18 +450,18 @@ def _service_errors(players: Sequence[PlayerIn] | None, club: Club | None = None
 def _request_errors(
     error: ServiceError, players: Sequence[PlayerIn] | None
 ) -> dict[str, list[str]]:
-    """A service's form field names as the request's: "member_2" → "players[2].member_id"."""
+    """A service's errors by the request's paths: the same as the domain's (players[2].points),
+    but for who a player is, which is at the field the request named them by (member_id or
+    name), and for the points' sum and the chombo's seat, about the players as a whole."""
     out: dict[str, list[str]] = {}
-    for field_name, messages in error.errors.items():
-        out.setdefault(_request_name(field_name, players), []).extend(messages)
+    for path, messages in error.errors.items():
+        out.setdefault(_request_name(path, players), []).extend(messages)
     return out
 
 
-def _request_name(field_name: str, players: Sequence[PlayerIn] | None) -> str:
-    head, _sep, index = field_name.rpartition("_")
-    if head in ("member", "points") and index.isdigit():
-        i = int(index)
-        player = players[i] if players is not None and i < len(players) else None
-        return _player_field(i, player) if head == "member" else f"players[{i}].points"
-    # "points": the sum of the points is off; "chombo": who is at the table.
-    return {"points": "players", "chombo": "players"}.get(field_name, field_name)
+def _request_name(path: str, players: Sequence[PlayerIn] | None) -> str:
+    head, _sep, rest = path.partition(".")
+    if head.startswith("players[") and head.endswith("]") and rest == "name":
+        i = int(head[len("players[") : -1])
+        return _player_field(i, players[i] if players is not None and i < len(players) else None)
+    return {"points": "players", "chombo": "players"}.get(path, path)

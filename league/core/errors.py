@@ -14,7 +14,9 @@ NON_FIELD = "__all__"
 
 
 class ServiceError(Exception):
-    """Bad input for a write; `errors` maps a form field (or "__all__") to messages."""
+    """Bad input for a write; `errors` maps the path of the domain's input it is about
+    ("players[2].points", "date", or "__all__" for the whole) to messages. A form shows them
+    by form_field; the API answers with the paths as they are."""
 
     def __init__(self, errors: dict[str, list[str]]):
         self.errors = errors
@@ -26,7 +28,11 @@ class ServiceError(Exception):
 
 
 def form_field(path: str) -> str:
-    """Where on the record form a domain input's path belongs: "players[2].points" → "points_2"."""
+    """Where on a form a domain input's path belongs, for the one adapter (league.web.add_errors
+    and the record form): "players[2].points" → "points_2", "players[2].name" → "member_2". Paths
+    of a game's other parts go to their block of the record form ("chips", "chombo", and
+    "points" for the 飛び and 焼き鳥 inputs above the players' rows); any other name is a form
+    field's own ("date", "reason")."""
     head, _sep, rest = path.partition(".")
     if head.startswith("players[") and head.endswith("]"):
         index = head[len("players[") : -1]
@@ -37,9 +43,9 @@ def form_field(path: str) -> str:
         return "chombo"
     if head.startswith(("busts", "yakitori")):
         return "points"  # shown above the players' rows, where the 飛び and 焼き鳥 inputs are
-    return {"points": "points", "players": NON_FIELD, "deposits": "deposits", "rate": "rate"}.get(
-        head, NON_FIELD
-    )
+    if head == "players":  # how many players: about the whole game
+        return NON_FIELD
+    return path
 
 
 def problem_message(problem: scoring.Problem) -> str:
@@ -109,10 +115,12 @@ def problem_message(problem: scoring.Problem) -> str:
     return make() if make else problem.message
 
 
-def _service_error(error: scoring.InputError) -> ServiceError:
+def service_error(error: scoring.InputError) -> ServiceError:
+    """The engine's problems as a ServiceError, by the same paths (players[2].points), each
+    message in the user's language, once."""
     out: dict[str, list[str]] = {}
     for problem in error.problems:
-        messages = out.setdefault(form_field(problem.field), [])
+        messages = out.setdefault(problem.field or NON_FIELD, [])
         message = problem_message(problem)
         if message not in messages:
             messages.append(message)

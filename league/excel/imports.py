@@ -42,7 +42,7 @@ from league.core import names
 from league.core.actions import action
 from league.core.clock import BAD_DATE, parse_date
 from league.core.directory import Ambiguous, Directory
-from league.core.errors import ServiceError
+from league.core.errors import ServiceError, form_field
 from league.core.locks import lock_club
 from league.core.tasks import collector_paused
 from league.excel import guard
@@ -865,7 +865,7 @@ def _error_problems(source: SheetGame, error: ServiceError) -> list[Problem]:
     """A service's field errors at the cells of the workbook they are about."""
     out = []
     for field_name, messages in error.errors.items():
-        row, column = source.cells.get(field_name, (source.rows[0], 0))
+        row, column = source.cells.get(form_field(field_name), (source.rows[0], 0))
         for message in messages:
             out.append(
                 _problem(

@@ -524,7 +524,7 @@ class GameForm(forms.Form):
         """A service's errors next to their fields; "points", "chips" and "chombo" above their
         block; anything else on top of the form."""
         for path, messages in error.errors.items():
-            field_name = form_field(path) if "[" in path else path
+            field_name = form_field(path)
             for message in messages:
                 if field_name in self.fields:
                     self.add_error(field_name, message)

@@ -26,7 +26,7 @@ from league.core import names
 from league.core.actions import action, as_action
 from league.core.bulk import bulk_insert, bulk_insert_values
 from league.core.clock import TOKYO
-from league.core.errors import NON_FIELD, ServiceError, _service_error
+from league.core.errors import NON_FIELD, ServiceError, service_error
 from league.core.locks import for_update, lock_club
 from league.models import (
     ChipEvent,
@@ -363,14 +363,14 @@ def _check_members(club: Club, data: GameInput) -> None:
     seen: set[int] = set()
     for i, seat in enumerate(data.seats):
         if seat.member.club_id != club.pk:
-            errors[f"member_{i}"] = [_("Choose a member of this club.")]
+            errors[f"players[{i}].name"] = [_("Choose a member of this club.")]
         elif seat.member.merged_into_id is not None:
             into = Member.objects.filter(pk=seat.member.merged_into_id).first()
-            errors[f"member_{i}"] = [
+            errors[f"players[{i}].name"] = [
                 str(MERGED_MEMBER % {"name": seat.member.name, "into": into.name if into else ""})
             ]
         elif seat.member.pk in seen:
-            errors[f"member_{i}"] = [_("The same player is in two seats.")]
+            errors[f"players[{i}].name"] = [_("The same player is in two seats.")]
         seen.add(seat.member.pk)
     for chip in data.chips:
         for m in (chip.winner, chip.discarder):
@@ -407,7 +407,7 @@ def game_preview(
     try:
         result = scoring.settle_game(version.rules, _to_scoring(data))
     except scoring.InputError as e:
-        raise _service_error(e) from None
+        raise service_error(e) from None
     return Preview(version, result, [s.member for s in data.seats])
 
 

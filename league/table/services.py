@@ -182,9 +182,9 @@ def table_start(
     seen: set[int] = set()
     for i, member in enumerate(members):
         if member.club_id != club.pk or member.merged_into_id is not None:
-            raise ServiceError.one(f"member_{i}", _("Choose a member of this club."))
+            raise ServiceError.one(f"players[{i}].name", _("Choose a member of this club."))
         if member.pk in seen:
-            raise ServiceError.one(f"member_{i}", _("The same player is in two seats."))
+            raise ServiceError.one(f"players[{i}].name", _("The same player is in two seats."))
         seen.add(member.pk)
     if rules.rates and rate not in rules.rates:
         raise ServiceError.one("rate", _("Choose one of the club's rates."))

@@ -918,7 +918,8 @@ def final_tables(*, club_id: int, dates: Iterable[datetime.date]) -> list[FinalT
 def final_table_errors(
     tables: Sequence[FinalTable], date: datetime.date, members: Sequence[Member]
 ) -> dict[str, list[str]]:
-    """Why a game of `members` (seat order) on `date` cannot be recorded, by form field: on the
+    """Why a game of `members` (seat order) on `date` cannot be recorded, by the game input's
+    path (players[2].name): on the
     dates of a seated final, a game with any of its finalists is one final table's game, its
     players exactly that table's (in any seats: later hanchan may sit otherwise). Games of
     players none of whom is a finalist are not the final's, and are not held up."""
@@ -933,7 +934,7 @@ def final_table_errors(
     errors: dict[str, list[str]] = {}
     for i, m in enumerate(members):
         if m.pk is None or m.pk not in table.members:
-            errors[f"member_{i}"] = [
+            errors[f"players[{i}].name"] = [
                 _("%(name)s is not seated at final table %(table)s of %(stage)s (%(players)s).")
                 % {"name": m.name, "table": table.label, "stage": table.stage, "players": players}
             ]

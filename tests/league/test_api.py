@@ -514,7 +514,7 @@ def _player(i: int, **fields: Any) -> list[dict[str, Any]]:
         ({"players": _player(0, name="馬場")}, "players[1].name"),  # a player twice
         ({"players": _player(0, name=None)}, "players[0].member_id"),
         ({"players": _player(0, chombo=10)}, "players[0].chombo"),
-        ({"players": body()["players"][:3]}, "__all__"),
+        ({"players": body()["players"][:3]}, "players"),  # how many
         ({"players": _player(0, points=53000)}, "players"),  # the sum is off
         ({"deposits": "千"}, "deposits"),
         ({"deposits": -1000}, "deposits"),
@@ -524,8 +524,8 @@ def _player(i: int, **fields: Any) -> list[dict[str, Any]]:
         ({"table": "x" * 21}, "table"),
         ({"table": "A\x00"}, "table"),
         ({"chips": [{"kind": "ippatsu", "winner": "江藤"}]}, "chips[0].winner"),
-        ({"chips": [{"kind": "ippatsu", "winner": "青木", "from": "青木"}]}, "chips"),
-        ({"chips": [{"kind": "nope", "winner": "青木"}]}, "chips"),
+        ({"chips": [{"kind": "ippatsu", "winner": "青木", "from": "青木"}]}, "chips[0].from"),
+        ({"chips": [{"kind": "nope", "winner": "青木"}]}, "chips[0].kind"),
         (
             {"chips": [{"kind": "ippatsu", "winner": "青木", "multiplier": 0}]},
             "chips[0].multiplier",

@@ -124,13 +124,16 @@ def test_a_final_game_is_its_table_s_four_and_the_final_standings_list_only_them
     # P5 (5th, out on the tie) in P2's seat: refused on P5's seat, by name, nothing stored.
     with pytest.raises(ServiceError) as e:
         _game(club, organiser, FINAL, [p[0], p[4], p[1], p[5]])
-    assert set(e.value.errors) == {"member_3"}
-    assert "P5" in e.value.errors["member_3"][0] and "決勝" in e.value.errors["member_3"][0]
-    assert "A" in e.value.errors["member_3"][0]
+    assert set(e.value.errors) == {"players[3].name"}
+    assert (
+        "P5" in e.value.errors["players[3].name"][0]
+        and "決勝" in e.value.errors["players[3].name"][0]
+    )
+    assert "A" in e.value.errors["players[3].name"][0]
     # Two non-finalists with two finalists: both named.
     with pytest.raises(ServiceError) as e:
         _game(club, organiser, FINAL, [p[6], p[0], p[7], p[4]])
-    assert set(e.value.errors) == {"member_0", "member_2"}
+    assert set(e.value.errors) == {"players[0].name", "players[2].name"}
     assert not Game.objects.filter(date=FINAL).exists()
     # The table's four, in other seats (a later hanchan's): recorded; twice (two hanchan).
     _game(club, organiser, FINAL, [p[2], p[1], p[4], p[0]])
@@ -158,7 +161,7 @@ def test_a_final_game_is_its_table_s_four_and_the_final_standings_list_only_them
             data=recording.GameInput(date=FINAL, seats=seats),
             confirm_duplicate=True,
         )
-    assert set(e.value.errors) == {"member_0"}
+    assert set(e.value.errors) == {"players[0].name"}
     # Seats are not changed once the final has begun.
     with pytest.raises(ServiceError):
         services.final_seat(stage=final, user=organiser)
@@ -196,7 +199,7 @@ def test_seats_drawn_and_drawn_again_as_a_new_revision_before_the_first_game(db)
     b = [s.member for s in again if s.table == 1]
     with pytest.raises(ServiceError) as e:
         _game(club, organiser, FINAL, [a[0], a[1], a[2], b[0]])
-    assert set(e.value.errors) == {"member_3"}
+    assert set(e.value.errors) == {"players[3].name"}
     _game(club, organiser, FINAL, b)  # table B's game
     page = client.post(reverse("stage_seat", args=[club.slug, season.pk, final.pk]))
     assert FinalSeat.objects.filter(stage=final).count() == 16  # begun: not seated again
@@ -321,7 +324,7 @@ def test_table_mode_refuses_the_wrong_four_at_the_start(cup):
         table.table_start(
             club=club, user=organiser, key=uuid.uuid4(), date=FINAL, members=wrong, rate=""
         )
-    assert "P5" in caught.value.errors["member_3"][0]
+    assert "P5" in caught.value.errors["players[3].name"][0]
     assert not TableGame.objects.filter(club=club).exists()
     right = [p["P0"], p["P4"], p["P1"], p["P2"]]
     tg = table.table_start(
