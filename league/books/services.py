@@ -461,6 +461,24 @@ def post_members(*, club_id: int, member_ids: Sequence[int]) -> None:
     post_entries(club_id, entries)
 
 
+def club_post_book(club_id: int, *, chunk: int = 500) -> int:
+    """Post to the book whatever of the club's days and entries it does not hold yet (the data
+    migration 0049 that builds the book from what is stored; a no-op on a club whose book
+    equals its records). Returns the number of transactions posted."""
+    versions = _versions(club_id)
+    ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
+    posted = 0
+    for start in range(0, len(ids), chunk):
+        days = _load(ids[start : start + chunk])
+        posted += post_book(club_id, [(d.day, settle(d, versions)) for d in days])
+    entries = list(
+        LedgerEntry.objects.filter(club_id=club_id).select_related("reverses", "day").order_by("id")
+    )
+    for start in range(0, len(entries), BATCH):
+        posted += post_book(club_id, entries=entries[start : start + BATCH])
+    return posted
+
+
 def club_rebuild(*, club_id: int) -> None:
     """Every kept row of a club from its records (restore; `manage.py rebuild_money`)."""
     DayAccount.objects.filter(club_id=club_id).delete()
@@ -596,6 +614,11 @@ def post_book(
     """Post to the book what these days' results and these entries hold and it does not yet:
     each cause's difference as one transaction (its legs summing to zero, or Unbalanced is
     raised and nothing is posted). Returns the number of transactions posted."""
+    here = {e.pk for e in entries}
+    later = {e.pk for e in entries if e.kind == LedgerEntry.REVERSAL and e.reverses_id in here}
+    if later:  # a reversal after what it reverses, whose transaction it names
+        first = post_book(club_id, days, [e for e in entries if e.pk not in later])
+        return first + post_book(club_id, entries=[e for e in entries if e.pk in later])
     wanted: dict[Cause, dict[Holder, int]] = {}
     dates: dict[Cause, datetime.date] = {}
     sources: dict[Cause, tuple[str, Day | None, LedgerEntry | None]] = {}

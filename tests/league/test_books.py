@@ -402,10 +402,11 @@ SCRIPT = [
 ]
 
 
-def test_every_money_action_posts_balanced_transactions(db):
-    club, members, user = make_club("ledger")
-    runner = BooksRunner(club, members, user)
-    posted = {}
+def run_script(runner: BooksRunner, members: list[Member], each=None) -> dict[str, int]:
+    """Run SCRIPT; returns how many transactions each kind of action posted. `each(op)` is
+    called after every action."""
+    club = runner.club
+    posted: dict[str, int] = {}
     for op, a, b, c in SCRIPT:
         before = Transaction.objects.filter(club=club).count()
         if op == "merge":  # two members who never sat at one table
@@ -419,8 +420,19 @@ def test_every_money_action_posts_balanced_transactions(db):
         else:
             runner.run(op, a, b, c)
         posted[op] = posted.get(op, 0) + Transaction.objects.filter(club=club).count() - before
+        if each is not None:
+            each(op)
+    return posted
+
+
+def test_every_money_action_posts_balanced_transactions(db):
+    club, members, user = make_club("ledger")
+
+    def balanced(op: str) -> None:
         assert _unbalanced(club) == [], op
         assert books.check_club(club.pk)[1] is None, op
+
+    posted = run_script(BooksRunner(club, members, user), members, balanced)
     moving = {"game", "bulk", "edit", "void", "shugi", "pay", "loan", "defer", "repay"}
     moving |= {"reverse", "undo", "close", "adjust", "unadjust", "merge"}
     assert {op for op, n in posted.items() if n} >= moving, posted
