@@ -526,3 +526,21 @@ def test_postgresql_refuses_legs_that_do_not_sum_to_zero(db):
         Leg.objects.filter(pk=leg.pk).update(yen=leg.yen)
         with connection.cursor() as cursor:
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
+def test_the_club_accounts_balance_is_the_sum_of_its_legs(db):
+    club, members, user = make_club("legs", RULES)
+    evening(club, members, user)
+    _lines, total, _older = book_selectors.club_account(club=club)
+    own = Account.objects.get(club=club, kind=Account.CLUB)
+    assert total == sum(Leg.objects.filter(account=own).values_list("yen", flat=True)) != 0
+    # A balanced transaction the kept lines do not have: the balance follows the legs.
+    cash = Account.objects.create(club=club, kind=Account.CASH)
+    moved = Transaction.objects.create(club=club, date=DATES[0], cause=Transaction.PAYOUT)
+    Leg.objects.bulk_create(
+        [
+            Leg(transaction=moved, account=own, yen=-100),
+            Leg(transaction=moved, account=cash, yen=100),
+        ]
+    )
+    assert book_selectors.club_account(club=club)[1] == total - 100
