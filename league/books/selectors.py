@@ -17,12 +17,14 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from league.models import (
+    Account,
     BookLine,
     Club,
     Day,
     DayAccount,
     DebtAccount,
     LedgerEntry,
+    Leg,
     Member,
     OpenTransfer,
     Season,
@@ -360,10 +362,12 @@ def club_account(
     *, club: Club, page: int = 1, per_page: int = STATEMENT_PAGE
 ) -> tuple[list[AccountLine], int, bool]:
     """The club's own account (クラブ積立), newest page first: its lines oldest first with the
-    running total, the balance, and whether older lines exist. The balance is a sum over the
-    index (club, date, seq, yen) of the club's lines alone."""
+    running total, the balance, and whether older lines exist. The balance is the sum of the
+    legs of the club's own account in the book (over the index leg_account); the lines are the
+    kept lines of that account, which check_books holds equal to it."""
     lines = BookLine.objects.filter(club=club, member__isnull=True)
-    total = lines.aggregate(yen=Sum("yen"))["yen"] or 0
+    legs = Leg.objects.filter(account__club=club, account__kind=Account.CLUB)
+    total = legs.aggregate(yen=Sum("yen"))["yen"] or 0
     start = (max(1, page) - 1) * per_page
     newest_first = lines.order_by("-date", "-seq")
     newer = sum(newest_first[:start].values_list("yen", flat=True)) if start else 0

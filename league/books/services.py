@@ -28,15 +28,16 @@ What each entry kind does, as in the reference:
 from __future__ import annotations
 
 import datetime
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, Sum
 from django.utils import timezone
 
 import scoring
-from league.core.bulk import bulk_insert
 from league.models import (
+    Account,
     BookLine,
     Day,
     DayAccount,
@@ -44,16 +45,19 @@ from league.models import (
     DebtAccount,
     Game,
     LedgerEntry,
+    Leg,
     Member,
     OpenTransfer,
     Result,
     RulesVersion,
+    Transaction,
 )
 from league.models.games import stored_game_result
 
 Party = int | None
 NO_MONEY = scoring.rules_from_json({"preset": "takabari-kenko"})
 DEBT_KINDS = (LedgerEntry.LOAN, LedgerEntry.DEFERRAL)
+BATCH = 2000
 OWED_KINDS = (*DEBT_KINDS, LedgerEntry.ADJUSTMENT)  # entries that leave a debt until paid
 SETTLED_BY = {  # which column of DayAccount an entry's day effect goes to
     LedgerEntry.PAYMENT: "paid",
@@ -334,17 +338,21 @@ def post_days(club_id: int, day_ids: Iterable[int], *, chunk: int = 500) -> None
         accounts: list[DayAccount] = []
         transfers: list[OpenTransfer] = []
         lines: list[BookLine] = []
+        settled = []
         for inputs in days:
-            a, t, li = _post_day(inputs.day, settle(inputs, versions), by_day[inputs.day.pk])
+            result = settle(inputs, versions)
+            settled.append((inputs.day, result))
+            a, t, li = _post_day(inputs.day, result, by_day[inputs.day.pk])
             accounts += a
             transfers += t
             lines += li
         DayAccount.objects.filter(day_id__in=part).delete()
         OpenTransfer.objects.filter(day_id__in=part).delete()
         BookLine.objects.filter(day_id__in=part).delete()
-        bulk_insert(DayAccount, accounts, batch_size=2000)
-        bulk_insert(OpenTransfer, transfers, batch_size=2000)
-        bulk_insert(BookLine, lines, batch_size=2000)
+        DayAccount.objects.bulk_create(accounts, batch_size=BATCH)
+        OpenTransfer.objects.bulk_create(transfers, batch_size=BATCH)
+        BookLine.objects.bulk_create(lines, batch_size=BATCH)
+        post_book(club_id, settled, [e for d in days for e in by_day[d.day.pk]])
 
 
 # --- debts and entries without a day ------------------------------------------------------------
@@ -401,7 +409,7 @@ def post_debts(club_id: int, debt_ids: Iterable[int]) -> None:
                 )
             )
     DebtAccount.objects.filter(entry_id__in=ids).delete()
-    DebtAccount.objects.bulk_create(rows, batch_size=2000)
+    DebtAccount.objects.bulk_create(rows, batch_size=BATCH)
 
 
 def post_entries(club_id: int, entries: Sequence[LedgerEntry]) -> None:
@@ -411,6 +419,7 @@ def post_entries(club_id: int, entries: Sequence[LedgerEntry]) -> None:
     if dayless:
         BookLine.objects.filter(entry__in=[e.pk for e in dayless]).delete()
         BookLine.objects.bulk_create([li for e in dayless for li in _entry_lines(e)])
+        post_book(club_id, entries=dayless)
     post_debts(club_id, _debt_ids(entries))
 
 
@@ -452,6 +461,24 @@ def post_members(*, club_id: int, member_ids: Sequence[int]) -> None:
     post_entries(club_id, entries)
 
 
+def club_post_book(club_id: int, *, chunk: int = 500) -> int:
+    """Post to the book whatever of the club's days and entries it does not hold yet (the data
+    migration 0049 that builds the book from what is stored; a no-op on a club whose book
+    equals its records). Returns the number of transactions posted."""
+    versions = _versions(club_id)
+    ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
+    posted = 0
+    for start in range(0, len(ids), chunk):
+        days = _load(ids[start : start + chunk])
+        posted += post_book(club_id, [(d.day, settle(d, versions)) for d in days])
+    entries = list(
+        LedgerEntry.objects.filter(club_id=club_id).select_related("reverses", "day").order_by("id")
+    )
+    for start in range(0, len(entries), BATCH):
+        posted += post_book(club_id, entries=entries[start : start + BATCH])
+    return posted
+
+
 def club_rebuild(*, club_id: int) -> None:
     """Every kept row of a club from its records (restore; `manage.py rebuild_money`)."""
     DayAccount.objects.filter(club_id=club_id).delete()
@@ -464,6 +491,310 @@ def club_rebuild(*, club_id: int) -> None:
         .select_related("reverses", "day")
         .order_by("id")
     )
-    BookLine.objects.bulk_create([li for e in entries for li in _entry_lines(e)], batch_size=2000)
+    BookLine.objects.bulk_create([li for e in entries for li in _entry_lines(e)], batch_size=BATCH)
+    post_book(club_id, entries=entries)
     debts = LedgerEntry.objects.filter(club_id=club_id, kind__in=OWED_KINDS)
     post_debts(club_id, debts.values_list("pk", flat=True))
+
+
+# --- the book (league.models.books.Account, Transaction, Leg) ------------------------------------
+#
+# The one derivation: what the records say each cause's transactions hold (`day_legs`,
+# `entry_legs`), and `post_book`, the one place money is posted: it posts, for each cause, the
+# difference between that and what the book already holds for it (the first posting, or a
+# correction after an edit, a void, a re-settle, a merge). Nothing in the book is updated or
+# deleted. `manage.py check_books` compares the same derivation with the book's sums.
+
+Holder = tuple[str, int | None]  # (Account kind, the member's or the day's id)
+Cause = tuple[str, int]  # (Transaction.SETTLEMENT or .SHUGI, day id) or ("entry", entry id)
+CLUB: Holder = (Account.CLUB, None)
+CASH: Holder = (Account.CASH, None)
+
+
+class Unbalanced(ValueError):
+    """A transaction whose legs do not sum to zero: the book refuses it (nothing is stored)."""
+
+
+def _member(member_id: int) -> Holder:
+    return (Account.MEMBER, member_id)
+
+
+def _fill(legs: dict[Holder, int], other: Holder) -> dict[Holder, int]:
+    """`legs` with `other` taking what balances them (the day's clearing account, the cash)."""
+    rest = -sum(legs.values())
+    if rest:
+        legs[other] = legs.get(other, 0) + rest
+    return legs
+
+
+def day_legs(day: Day, result: scoring.DayResult) -> dict[Cause, dict[Holder, int]]:
+    """A day's settlement and its shūgi, as legs: each player's yen (their statement's day
+    line), the club's sticks, fees and rounding (its own account), the rest to the day's
+    clearing account."""
+    clearing: Holder = (Account.DAY, day.pk)
+    games: dict[Holder, int] = {}
+    shugi: dict[Holder, int] = {}
+    club = 0
+    for p in result.players:
+        games[_member(int(p.name))] = p.yen - p.shugi
+        if p.shugi:
+            shugi[_member(int(p.name))] = p.shugi
+        club -= p.game_yen + p.fees + p.rounding
+    if club:
+        games[CLUB] = club
+    return {
+        (Transaction.SETTLEMENT, day.pk): _fill(games, clearing),
+        (Transaction.SHUGI, day.pk): _fill(shugi, clearing),
+    }
+
+
+def entry_cause(entry: LedgerEntry) -> str:
+    if entry.kind == LedgerEntry.REVERSAL:
+        return Transaction.REVERSAL
+    if entry.kind == LedgerEntry.PAYMENT:
+        return Transaction.REPAYMENT if entry.debt_id is not None else Transaction.PAYMENT
+    if entry.kind in (LedgerEntry.EXPENSE, LedgerEntry.PRIZE):
+        return Transaction.PAYOUT
+    return entry.kind  # loan, deferral, adjustment
+
+
+def entry_legs(entry: LedgerEntry) -> dict[Holder, int]:
+    """An entry as legs: its parties' balances (their statement lines), the club's own account
+    (a surcharge, a payout, an adjustment), the rest to its day's clearing account or, without
+    a day, to the club's cash."""
+    effects = balance_effects(entry)
+    legs: dict[Holder, int] = {}
+    for member_id in dict.fromkeys(
+        p for p in (entry.payer_id, entry.payee_id, entry.borrower_id) if p
+    ):
+        legs[_member(member_id)] = effects.get(member_id, 0)
+    club = club_line(entry)
+    if club is not None and club[1]:
+        legs[CLUB] = club[1]
+    other: Holder = (Account.DAY, entry.day_id) if entry.day_id is not None else CASH
+    return _fill(legs, other)
+
+
+def _accounts(club_id: int, holders: Iterable[Holder]) -> dict[Holder, int]:
+    """The ids of these holders' accounts, the missing ones opened (two queries at most)."""
+    wanted = set(holders)
+    members = [i for k, i in wanted if k == Account.MEMBER]
+    days = [i for k, i in wanted if k == Account.DAY]
+    found: dict[Holder, int] = {}
+    rows = Account.objects.filter(
+        Q(club_id=club_id, kind__in=[Account.CLUB, Account.CASH])
+        | Q(kind=Account.MEMBER, member_id__in=members)
+        | Q(kind=Account.DAY, day_id__in=days)
+    ).values_list("pk", "kind", "member_id", "day_id")
+    for pk, kind, member_id, day_id in rows:
+        found[(kind, member_id if kind == Account.MEMBER else day_id)] = pk
+    missing = [
+        Account(
+            club_id=club_id,
+            kind=kind,
+            member_id=i if kind == Account.MEMBER else None,
+            day_id=i if kind == Account.DAY else None,
+        )
+        for kind, i in sorted(wanted - set(found), key=repr)
+    ]
+    for a in Account.objects.bulk_create(missing, batch_size=BATCH):
+        found[(a.kind, a.member_id if a.kind == Account.MEMBER else a.day_id)] = a.pk
+    return found
+
+
+def holder_of(kind: str, member_id: int | None, day_id: int | None) -> Holder:
+    return (kind, member_id if kind == Account.MEMBER else day_id)
+
+
+def post_book(
+    club_id: int,
+    days: Sequence[tuple[Day, scoring.DayResult]] = (),
+    entries: Sequence[LedgerEntry] = (),
+) -> int:
+    """Post to the book what these days' results and these entries hold and it does not yet:
+    each cause's difference as one transaction (its legs summing to zero, or Unbalanced is
+    raised and nothing is posted). Returns the number of transactions posted."""
+    here = {e.pk for e in entries}
+    later = {e.pk for e in entries if e.kind == LedgerEntry.REVERSAL and e.reverses_id in here}
+    if later:  # a reversal after what it reverses, whose transaction it names
+        first = post_book(club_id, days, [e for e in entries if e.pk not in later])
+        return first + post_book(club_id, entries=[e for e in entries if e.pk in later])
+    wanted: dict[Cause, dict[Holder, int]] = {}
+    dates: dict[Cause, datetime.date] = {}
+    sources: dict[Cause, tuple[str, Day | None, LedgerEntry | None]] = {}
+    for day, result in days:
+        for key, legs in day_legs(day, result).items():
+            wanted[key], dates[key], sources[key] = legs, day.date, (key[0], day, None)
+    for entry in entries:
+        key = ("entry", entry.pk)
+        wanted[key], dates[key] = entry_legs(entry), entry_date(entry)
+        sources[key] = (entry_cause(entry), None, entry)
+    if not wanted:
+        return 0
+    held, first = _book_held(
+        [d.pk for d, _r in days], [e.pk for e in entries], [e.reverses_id for e in entries]
+    )
+    postings: list[tuple[Cause, dict[Holder, int], bool]] = []
+    for key, legs in wanted.items():
+        before = held.get(key)
+        if before is None:  # the first posting: every party's leg, a zero one too
+            diff = {h: y for h, y in legs.items() if y or h[0] == Account.MEMBER}
+            if not any(legs.values()) and key[0] == Transaction.SHUGI:
+                continue
+            if not diff:
+                continue
+        else:
+            diff = {
+                h: legs.get(h, 0) - before.get(h, 0)
+                for h in {*legs, *before}
+                if legs.get(h, 0) != before.get(h, 0)
+            }
+            if not diff:
+                continue
+        if sum(diff.values()) != 0:
+            raise Unbalanced(f"{key}: the legs sum to {sum(diff.values())}")
+        postings.append((key, diff, before is not None))
+    if not postings:
+        return 0
+    ids = _accounts(club_id, {h for _k, legs, _c in postings for h in legs})
+    rows = []
+    for key, _legs, correction in postings:
+        cause, day, entry = sources[key]
+        reverses = None
+        if entry is not None and entry.reverses_id is not None:
+            reverses = first.get(entry.reverses_id)
+        rows.append(
+            Transaction(
+                club_id=club_id,
+                date=dates[key],
+                cause=cause,
+                day=day if day is not None else (entry.day if entry is not None else None),
+                entry=entry,
+                reverses_id=reverses,
+                correction=correction,
+            )
+        )
+    made = Transaction.objects.bulk_create(rows, batch_size=BATCH)
+    Leg.objects.bulk_create(
+        [
+            Leg(transaction_id=t.pk, account_id=ids[h], yen=y)
+            for t, (_key, legs, _c) in zip(made, postings, strict=True)
+            for h, y in legs.items()
+        ],
+        batch_size=BATCH,
+    )
+    return len(made)
+
+
+def _book_held(
+    day_ids: Sequence[int], entry_ids: Sequence[int], reversed_ids: Sequence[int | None]
+) -> tuple[dict[Cause, dict[Holder, int]], dict[int, int]]:
+    """What the book holds for these days' settlements and shūgi and these entries (the sum of
+    each cause's legs per account), and the first transaction of each reversed entry (a
+    reversal's `reverses`). Two queries at most."""
+    held: dict[Cause, dict[Holder, int]] = {}
+    where = Q(transaction__entry_id__in=list(entry_ids)) | Q(
+        transaction__day_id__in=list(day_ids),
+        transaction__cause__in=[Transaction.SETTLEMENT, Transaction.SHUGI],
+    )
+    rows = (
+        Leg.objects.filter(where)
+        .values(
+            "transaction__cause",
+            "transaction__day_id",
+            "transaction__entry_id",
+            "account__kind",
+            "account__member_id",
+            "account__day_id",
+        )
+        .order_by()
+        .annotate(total=Sum("yen"))
+    )
+    for r in rows:
+        entry_id = r["transaction__entry_id"]
+        key: Cause = (
+            ("entry", entry_id)
+            if entry_id is not None
+            else (r["transaction__cause"], r["transaction__day_id"])
+        )
+        holder = holder_of(r["account__kind"], r["account__member_id"], r["account__day_id"])
+        held.setdefault(key, {})[holder] = r["total"]
+    first: dict[int, int] = {}
+    reversed_ = [i for i in reversed_ids if i is not None]
+    if reversed_:
+        for entry_id, pk in (
+            Transaction.objects.filter(entry_id__in=reversed_, correction=False)
+            .order_by("id")
+            .values_list("entry_id", "pk")
+        ):
+            first.setdefault(entry_id, pk)
+    return held, first
+
+
+# --- checking the book --------------------------------------------------------------------------
+
+
+def club_derived(club_id: int, *, chunk: int = 500) -> dict[Holder, int]:
+    """Every account's balance as the records say (day_legs of each day re-settled from scratch,
+    entry_legs of each entry), computed in memory a chunk of days at a time."""
+    totals: dict[Holder, int] = defaultdict(int)
+    versions = _versions(club_id)
+    ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
+    for start in range(0, len(ids), chunk):
+        for inputs in _load(ids[start : start + chunk]):
+            for legs in day_legs(inputs.day, settle(inputs, versions)).values():
+                for holder, yen in legs.items():
+                    totals[holder] += yen
+    entries = (
+        LedgerEntry.objects.filter(club_id=club_id)
+        .select_related("reverses", "day")
+        .order_by("id")
+        .iterator(chunk_size=BATCH)
+    )
+    for entry in entries:
+        for holder, yen in entry_legs(entry).items():
+            totals[holder] += yen
+    return totals
+
+
+def club_booked(club_id: int) -> dict[Holder, int]:
+    """Every account's balance in the book: the sum of its legs (one query)."""
+    rows = (
+        Leg.objects.filter(account__club_id=club_id)
+        .values("account__kind", "account__member_id", "account__day_id")
+        .order_by()
+        .annotate(total=Sum("yen"))
+    )
+    return {
+        holder_of(r["account__kind"], r["account__member_id"], r["account__day_id"]): r["total"]
+        for r in rows
+    }
+
+
+def check_club(club_id: int) -> tuple[int, str | None]:
+    """(the club's transactions, its first difference in words or None): every transaction's
+    legs sum to zero, and every account's sum equals the records re-settled from scratch."""
+    count = Transaction.objects.filter(club_id=club_id).count()
+    unbalanced = (
+        Leg.objects.filter(transaction__club_id=club_id)
+        .values("transaction_id")
+        .order_by("transaction_id")
+        .annotate(total=Sum("yen"))
+        .exclude(total=0)
+        .first()
+    )
+    if unbalanced is not None:
+        return count, (
+            f"transaction {unbalanced['transaction_id']} does not balance: "
+            f"its legs sum to {unbalanced['total']}"
+        )
+    booked, derived = club_booked(club_id), club_derived(club_id)
+    for holder in sorted(set(booked) | set(derived), key=repr):
+        if booked.get(holder, 0) != derived.get(holder, 0):
+            kind, pk = holder
+            name = f"{kind} account" + (f" of {kind} {pk}" if pk is not None else "")
+            return count, (
+                f"the {name}: the book holds {booked.get(holder, 0)}, "
+                f"the games and entries give {derived.get(holder, 0)}"
+            )
+    return count, None

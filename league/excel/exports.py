@@ -39,7 +39,7 @@ import scoring
 from league import money
 from league.core import format as jancho
 from league.models import Club, Hand, LedgerEntry, Member, Season
-from league.money import sharing, signs
+from league.money import sharing
 from league.standings import selectors as kept
 from league.standings import stats
 from league.standings.tables import HAND_KEYS, Shown, StandingsTable
@@ -1012,9 +1012,8 @@ def _statement_rows(
             what = str(DAY_LINE)
             if line.parts is not None:
                 games, score = line.parts.games, score_value(line.parts.score)
-        # In the member's own view (league.money.signs): received +, paid ▲.
-        shown = signs.line_yen(line, statement.member.pk)
-        rows.append([line.date, what, games, score, shown, line.balance])
+        # 増減: the change of the balance beside it (1,752 → 477 is ▲1,275), as on the page.
+        rows.append([line.date, what, games, score, line.yen, line.balance])
     return rows
 
 

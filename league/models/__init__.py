@@ -12,7 +12,15 @@ money, memberships, online) and nothing of league above the models.
 
 from league.models.accounts import ApiToken, LoginAttempt, UsernameKey
 from league.models.audit import AuditLog, AuditLogQuerySet
-from league.models.books import BookLine, DayAccount, DebtAccount, OpenTransfer
+from league.models.books import (
+    Account,
+    BookLine,
+    DayAccount,
+    DebtAccount,
+    Leg,
+    OpenTransfer,
+    Transaction,
+)
 from league.models.chat import ChatCode, ChatEvent, ChatLink, ChatPush, ChatUser
 from league.models.clubs import Club
 from league.models.draw import Attendance, DrawRoom, DrawRound, DrawSeat, DrawTable
@@ -44,6 +52,7 @@ from league.models.teams import (
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
 
 __all__ = [
+    "Account",
     "Adjustment",
     "AdjustmentQuerySet",
     "ApiToken",
@@ -77,6 +86,7 @@ __all__ = [
     "Invitation",
     "LedgerEntry",
     "LedgerEntryQuerySet",
+    "Leg",
     "LoginAttempt",
     "Member",
     "MemberDay",
@@ -103,5 +113,6 @@ __all__ = [
     "TeamMatch",
     "TeamMember",
     "TeamSlot",
+    "Transaction",
     "UsernameKey",
 ]

@@ -181,3 +181,126 @@ class BookLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.date} {self.member_id or 'club'} {self.kind} {self.yen}"
+
+
+# --- the book: accounts, transactions and their legs (double entry, integer yen) -----------------
+
+
+class Account(models.Model):
+    """An account of a club's book. A leg's `yen` is the change to what the account's holder has
+    (or is owed): + receives, − pays. The legs of every transaction sum to zero, so the balances
+    of a club's accounts sum to zero too.
+
+    - `member`: a member's balance (their statement: + the club or others owe them).
+    - `club`: the club's own account (積立: sticks and deposits left to the club, fees, rounding,
+      a deferral's surcharge, adjustments, less its payouts).
+    - `day`: the day's clearing account (精算): what the club took or paid at that day's table,
+      beside its own account (a payment to the club, a loan paying the club).
+    - `cash`: the club's cash outside any day (a debt repaid to the club, a payout from the pot).
+    """
+
+    MEMBER = "member"
+    CLUB = "club"
+    DAY = "day"
+    CASH = "cash"
+    KINDS = [(MEMBER, "member"), (CLUB, "club"), (DAY, "day"), (CASH, "cash")]
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=10, choices=KINDS)
+    member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    day = models.ForeignKey(Day, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member"], condition=Q(kind="member"), name="account_member_once"
+            ),
+            models.UniqueConstraint(
+                fields=["day"], condition=Q(kind="day"), name="account_day_once"
+            ),
+            models.UniqueConstraint(
+                fields=["club", "kind"],
+                condition=Q(kind__in=["club", "cash"]),
+                name="account_club_once",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(kind="member", member__isnull=False, day__isnull=True)
+                    | Q(kind="day", member__isnull=True, day__isnull=False)
+                    | Q(kind__in=["club", "cash"], member__isnull=True, day__isnull=True)
+                ),
+                name="account_holder",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.member_id or self.day_id or self.club_id}"
+
+
+class Transaction(models.Model):
+    """Money moved in a club's book, tied to its cause; its legs sum to zero. Never updated or
+    deleted: when a cause's money changes (a game edited or voided, a day re-settled, a member
+    merged), a `correction` of the same cause posts the difference."""
+
+    SETTLEMENT = "settlement"  # a day's games: players' yen, the club's sticks, fees, rounding
+    SHUGI = "shugi"  # a day's session shūgi
+    PAYMENT = "payment"  # settling a day's transfer
+    REPAYMENT = "repayment"  # paying a loan, a deferral or an adjustment's yen
+    LOAN = "loan"
+    DEFERRAL = "deferral"  # with its surcharge
+    ADJUSTMENT = "adjustment"  # a season adjustment's yen
+    PAYOUT = "payout"  # the club's expense or prize (the pot's payout)
+    REVERSAL = "reversal"  # a ledger entry's reversal (or undo)
+    CAUSES = [
+        (SETTLEMENT, "settlement"),
+        (SHUGI, "shugi"),
+        (PAYMENT, "payment"),
+        (REPAYMENT, "repayment"),
+        (LOAN, "loan"),
+        (DEFERRAL, "deferral"),
+        (ADJUSTMENT, "adjustment"),
+        (PAYOUT, "payout"),
+        (REVERSAL, "reversal"),
+    ]
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    date = models.DateField()
+    cause = models.CharField(max_length=20, choices=CAUSES)
+    day = models.ForeignKey(Day, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    entry = models.ForeignKey(
+        LedgerEntry, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    reverses = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    correction = models.BooleanField(default=False)  # the difference to what was posted before
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["club", "id"], name="transaction_club"),
+            models.Index(fields=["day", "cause"], name="transaction_day"),
+            models.Index(fields=["entry"], name="transaction_entry"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.cause} {self.day_id or self.entry_id}"
+
+
+class Leg(models.Model):
+    """One account's part of a transaction, in integer yen (+ the account receives)."""
+
+    transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="legs")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="legs")
+    yen = models.BigIntegerField()
+
+    class Meta:
+        indexes = [
+            # A balance is a sum over an account's legs: read from the index alone.
+            models.Index(fields=["account", "transaction", "yen"], name="leg_account"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.transaction_id} {self.account_id} {self.yen}"

@@ -27,7 +27,6 @@ from league.core.errors import ServiceError
 from league.core.format import yen
 from league.models import Club, LedgerEntry, Member, Season
 from league.models.rules import club_has_money
-from league.money import signs
 from league.recording.forms import NumberField
 from league.web import add_errors, show_errors
 
@@ -102,7 +101,7 @@ class StatementRow:
     line: money.StatementLine
     text: str  # what happened, for entries
     reversed: bool  # an entry that a later correction cancelled
-    shown: int = 0  # the line's yen in the member's own view (shown_yen)
+    shown: int = 0  # the change of the balance (増減: 1,752 → 477 shows ▲1,275)
 
 
 @dataclass(frozen=True)
@@ -148,7 +147,7 @@ def _statement_rows(statement: book_selectors.Statement) -> list[StatementRow]:
             line,  # type: ignore[arg-type]
             describe_entry(line.entry, statement.member) if line.entry is not None else "",
             line.reversed,
-            signs.line_yen(line, statement.member.pk),
+            line.yen,
         )
         for line in statement.lines
     ]

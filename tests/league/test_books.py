@@ -16,16 +16,19 @@ import datetime
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.db import transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Sum
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoring
 from league import money
 from league.books import selectors as book_selectors
+from league.books import services as books
 from league.club import services as club_services
 from league.core.errors import ServiceError
 from league.models import (
+    Account,
     Adjustment,
     BookLine,
     Club,
@@ -33,14 +36,17 @@ from league.models import (
     DayAccount,
     Game,
     LedgerEntry,
+    Leg,
     Member,
     RulesVersion,
     Season,
+    Transaction,
 )
 from league.money import reference
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from league.teams import services as team_services
+from tests.league.test_money import kagetsu_season
 from tests.league.test_money_agreement import DATES, NAMES, RULES, Runner, _points
 from tests.support.db import as_test_case
 
@@ -215,6 +221,7 @@ def test_every_kept_row_equals_the_reference(db, ops):
             except ServiceError:
                 pass  # refused with a message: nothing stored, the books unchanged
             assert reference.drift(club) == [], op
+            assert books.check_club(club.pk)[1] is None, op
         transaction.set_rollback(True)
 
 
@@ -348,3 +355,192 @@ def test_the_money_pages_query_counts_are_pinned(
     _grow(club, members, user, 12)
     with django_assert_max_num_queries(len(small.captured_queries)):
         assert client.get(url).status_code == 200
+
+
+# --- the book: transactions whose legs sum to zero (issue 37) ----------------------------------
+
+
+def _unbalanced(club: Club) -> list[tuple[int, int]]:
+    """Every transaction of `club` whose legs do not sum to zero, with the sum."""
+    return list(
+        Leg.objects.filter(transaction__club=club)
+        .values("transaction_id")
+        .order_by("transaction_id")
+        .annotate(total=Sum("yen"))
+        .exclude(total=0)
+        .values_list("transaction_id", "total")
+    )
+
+
+# Each kind of money action, in an order where each finds something to act on. "bulk" is
+# games_record_bulk, the writer of an import's games (league.excel.imports.import_stored);
+# "version" and "resettle" a back-dated rules version and its re-settle.
+SCRIPT = [
+    ("game", 0, 3, 1),
+    ("game", 0, 5, 2),
+    ("game", 1, 2, 3),
+    ("bulk", 2, 4, 1),
+    ("edit", 1, 250, 0),
+    ("void", 3, 0, 0),
+    ("shugi", 0, 1, 0),
+    ("shugi", 0, 1, 1),
+    ("attend", 0, 6, 0),
+    ("pay", 0, 0, 0),
+    ("loan", 0, 0, 0),
+    ("defer", 1, 0, 0),
+    ("repay", 0, 0, 1),
+    ("reverse", 0, 0, 0),
+    ("undo", 1, 0, 0),
+    ("close", 0, 1, 0),
+    ("adjust", 0, 50, 1),
+    ("adjust", 1, 60, 0),
+    ("unadjust", 0, 0, 0),
+    ("version", 0, 1, 1),
+    ("resettle", 1, 0, 0),
+    ("merge", 0, 0, 0),
+    ("game", 1, 1, 2),
+]
+
+
+def run_script(runner: BooksRunner, members: list[Member], each=None) -> dict[str, int]:
+    """Run SCRIPT; returns how many transactions each kind of action posted. `each(op)` is
+    called after every action."""
+    club = runner.club
+    posted: dict[str, int] = {}
+    for op, a, b, c in SCRIPT:
+        before = Transaction.objects.filter(club=club).count()
+        if op == "merge":  # two members who never sat at one table
+            pairs = [(i, j) for i in range(len(members)) for j in range(len(members)) if i != j]
+            for i, j in pairs:
+                try:
+                    runner.run(op, i, j, c)  # refused: its action stores nothing
+                    break
+                except ServiceError:
+                    continue
+        else:
+            runner.run(op, a, b, c)
+        posted[op] = posted.get(op, 0) + Transaction.objects.filter(club=club).count() - before
+        if each is not None:
+            each(op)
+    return posted
+
+
+def test_every_money_action_posts_balanced_transactions(db):
+    club, members, user = make_club("ledger")
+
+    def balanced(op: str) -> None:
+        assert _unbalanced(club) == [], op
+        assert books.check_club(club.pk)[1] is None, op
+
+    posted = run_script(BooksRunner(club, members, user), members, balanced)
+    moving = {"game", "bulk", "edit", "void", "shugi", "pay", "loan", "defer", "repay"}
+    moving |= {"reverse", "undo", "close", "adjust", "unadjust", "merge"}
+    assert {op for op, n in posted.items() if n} >= moving, posted
+    causes = set(Transaction.objects.filter(club=club).values_list("cause", flat=True))
+    assert causes >= {c for c, _label in Transaction.CAUSES} - {Transaction.PAYOUT}
+    reversal = Transaction.objects.filter(club=club, cause=Transaction.REVERSAL).first()
+    assert reversal.reverses.entry_id == reversal.entry.reverses_id
+    assert Transaction.objects.filter(club=club, correction=True).exists()  # edits, voids
+
+
+def test_the_pots_payout_posts_balanced_transactions(db):
+    club, _m, season = kagetsu_season(10)
+    before = Transaction.objects.filter(club=club).count()
+    money.pot_pay_out(season=season, user=None, venue_cost=5000)
+    payouts = Transaction.objects.filter(club=club, cause=Transaction.PAYOUT)
+    assert Transaction.objects.filter(club=club).count() == before + 2 == before + len(payouts)
+    assert _unbalanced(club) == []
+    assert books.check_club(club.pk)[1] is None
+    club_account = Account.objects.get(club=club, kind=Account.CLUB)
+    assert (
+        sum(Leg.objects.filter(account=club_account).values_list("yen", flat=True))
+        == (book_selectors.club_account(club=club)[1])
+    )
+
+
+def test_posting_refuses_a_transaction_that_does_not_balance(db):
+    club, members, user = make_club("refuse")
+    day = evening(club, members, user)
+    leg = Leg.objects.filter(
+        transaction__day=day, transaction__cause=Transaction.SETTLEMENT, yen__gt=0
+    ).first()
+    with transaction.atomic():  # a savepoint: PostgreSQL checks the sum at commit
+        Leg.objects.filter(pk=leg.pk).update(yen=leg.yen + 10)
+        count = Transaction.objects.count()
+        with pytest.raises(books.Unbalanced):
+            books.post(club_id=club.pk, days=[day.pk])
+        assert Transaction.objects.count() == count
+        transaction.set_rollback(True)
+
+
+def test_check_books_names_the_first_difference(db, capsys):
+    club, members, user = make_club("check")
+    evening(club, members, user)
+    call_command("check_books", "check")
+    out, err = capsys.readouterr()
+    count = Transaction.objects.filter(club=club).count()
+    assert count > 3
+    assert out == f"{count} transactions in 1 clubs: all balanced; the book equals the games\n"
+    assert "check" in err  # the progress line
+    with transaction.atomic():  # a savepoint: PostgreSQL checks the sum at commit
+        leg = Leg.objects.filter(transaction__club=club).order_by("id").first()
+        Leg.objects.filter(pk=leg.pk).update(yen=leg.yen + 7)
+        with pytest.raises(SystemExit) as exit_:
+            call_command("check_books", "check")
+        assert exit_.value.code == 1
+        out = capsys.readouterr().out
+        assert out == (
+            f"check: transaction {leg.transaction_id} does not balance: its legs sum to 7\n"
+        )
+        transaction.set_rollback(True)
+    # Balanced, but not what the games say: 100 yen moved from one member to another.
+    one, two = Account.objects.filter(club=club, kind=Account.MEMBER).order_by("id")[:2]
+    moved = Transaction.objects.create(
+        club=club, date=DATES[0], cause=Transaction.PAYMENT, correction=True
+    )
+    Leg.objects.bulk_create(
+        [
+            Leg(transaction=moved, account=one, yen=-100),
+            Leg(transaction=moved, account=two, yen=100),
+        ]
+    )
+    with pytest.raises(SystemExit):
+        call_command("check_books")
+    out = capsys.readouterr().out
+    assert out.startswith("check: the member account of member ")
+    assert out.count("\n") == 1
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the database's own check is PostgreSQL's"
+)
+def test_postgresql_refuses_legs_that_do_not_sum_to_zero(db):
+    club, members, user = make_club("pg")
+    evening(club, members, user)
+    leg = Leg.objects.filter(transaction__club=club).order_by("id").first()
+    with pytest.raises(IntegrityError, match="does not balance"), transaction.atomic():
+        Leg.objects.filter(pk=leg.pk).update(yen=leg.yen + 1)
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    with transaction.atomic():  # balanced again: accepted
+        Leg.objects.filter(pk=leg.pk).update(yen=leg.yen)
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
+def test_the_club_accounts_balance_is_the_sum_of_its_legs(db):
+    club, members, user = make_club("legs", RULES)
+    evening(club, members, user)
+    _lines, total, _older = book_selectors.club_account(club=club)
+    own = Account.objects.get(club=club, kind=Account.CLUB)
+    assert total == sum(Leg.objects.filter(account=own).values_list("yen", flat=True)) != 0
+    # A balanced transaction the kept lines do not have: the balance follows the legs.
+    cash = Account.objects.create(club=club, kind=Account.CASH)
+    moved = Transaction.objects.create(club=club, date=DATES[0], cause=Transaction.PAYOUT)
+    Leg.objects.bulk_create(
+        [
+            Leg(transaction=moved, account=own, yen=-100),
+            Leg(transaction=moved, account=cash, yen=100),
+        ]
+    )
+    assert book_selectors.club_account(club=club)[1] == total - 100

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import itertools
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
@@ -24,7 +25,6 @@ from openpyxl import Workbook, load_workbook
 from league import money
 from league.excel import exports
 from league.models import Club, Day, Member, Membership, Result, Season
-from league.money import signs
 from league.money.views_accounts import describe_entry
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
@@ -590,14 +590,15 @@ def test_statement_has_every_line_with_the_running_balance(member_client, club, 
     lines = rows[5 : 5 + len(statement.lines)]
     for got, line in zip(lines, statement.lines, strict=True):
         assert got[0].date() == line.date
-        # Yen in the member's own view (received +, paid ▲); the balance what they are owed.
-        assert [got[4], got[5]] == [signs.line_yen(line, member.pk), line.balance]
+        # The change of the balance (issue 37: 1,752 → 477 is ▲1,275), and the balance.
+        assert [got[4], got[5]] == [line.yen, line.balance]
         if line.entry is not None:
             with translation.override("en"):
                 assert got[1] == describe_entry(line.entry, member)
         else:
             assert got[2] == line.parts.games and number(got[3]) == Decimal(line.parts.score) / 10
     assert lines[-1][5] == statement.balance
+    assert [r[4] for r in lines[1:]] == [b[5] - a[5] for a, b in itertools.pairwise(lines)]
     assert ws.cell(6, 1).number_format == "yyyy/mm/dd"
     assert "member-" in response["Content-Disposition"]
     assert_sheet_layout(ws)

@@ -955,8 +955,10 @@ def _with_chips(members: list[Member], n: int, date: datetime.date = DAY) -> Gam
 # final tables seated on the game's date (a fixed-table final's check, league.teams): 1. Which of
 # the game's players are fill-ins, whose rows count for nobody (issue 42): 1. The savepoint that
 # game_record_in keeps inside the action (a twin's submission key is caught there, whoever the
-# caller): SAVEPOINT and RELEASE, 2.
-RECORD_QUERIES = 30 + 18 + 12 + 1 + 1 + 2
+# caller): SAVEPOINT and RELEASE, 2. Posting the day to the book (league.books.post_book, issue
+# 37): what the book holds for the day 1, its accounts read and the new ones opened 2, the
+# transactions and their legs 2: 5.
+RECORD_QUERIES = 30 + 18 + 12 + 1 + 1 + 2 + 5
 
 
 @pytest.mark.django_db

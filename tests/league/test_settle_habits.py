@@ -4,6 +4,7 @@ many payment lines the day has, and the money pages' headings and signs say one 
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -193,14 +194,35 @@ def test_receiving_is_plus_and_paying_is_minus_in_a_members_own_view(club, m, da
     assert signs.line_yen(line, int(t.payee)) == t.yen  # … and the line says what they received
 
 
-def test_the_statement_shows_a_received_payment_as_plus(member_client, club, m, day):
+def test_the_statements_change_has_the_sign_of_the_balance_change(member_client, club, m, day):
+    """Issue 37: a received payment takes the balance down (1,752 → 477), and its 増減 reads
+    ▲1,275, on the page (each row's change is its balance less the row before's)."""
     t = next(t for t in money.day_ledger(day=day).transfers if t.payee is not None)
     money.transfer_pay(day=day, user=None, payer=money.party(t.payer), payee=money.party(t.payee))
     page = member_client.get(url("member_statement", club, int(t.payee))).content.decode()
     payer = Member.objects.get(pk=int(t.payer)).name
     row = page.split(f"{payer}から受け取り")[1].split("</tr>")[0]
     change = row.split('data-label="増減">')[1].split("</td>")[0]
-    assert change == f"{t.yen:,}"  # received: plain, never ▲
+    assert change == f"▲{t.yen:,}"  # received: the balance (what they are owed) goes down
+    body = page.split('<table class="statement stack">')[1].split("</tbody>")[0]
+    cells = [
+        (r.split('data-label="増減">')[1].split("</td>")[0], r.split('data-label="残高">')[1])
+        for r in body.split("<tr")[1:]
+        if 'data-label="増減">' in r
+    ]
+    assert len(cells) >= 2
+
+    def number(text: str) -> int:
+        text = text.split("</td>")[0].strip()
+        return (
+            -int(text[1:].replace(",", ""))
+            if text.startswith("▲")
+            else int(text.replace(",", "") or 0)
+        )
+
+    balances = [number(b) for _c, b in cells]
+    changes = [number(c) for c, _b in cells]
+    assert changes[1:] == [b - a for a, b in itertools.pairwise(balances)]
 
 
 def test_a_day_counts_its_live_games_everywhere(organiser_client, club, m, day, organiser):

@@ -33,6 +33,7 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.utils import timezone
 
 from league.models import (
+    Account,
     Adjustment,
     ApiToken,
     Attendance,
@@ -63,6 +64,7 @@ from league.models import (
     ImportUpload,
     Invitation,
     LedgerEntry,
+    Leg,
     LoginAttempt,
     Member,
     MemberDay,
@@ -88,6 +90,7 @@ from league.models import (
     TeamMatch,
     TeamMember,
     TeamSlot,
+    Transaction,
     UsernameKey,
 )
 
@@ -148,7 +151,10 @@ NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     MemberRating,
     ClubChronicle,
     HandStatTotal,
-    # The kept books (league.books): restore rebuilds them from the records.
+    # The kept books and the book (league.books): restore posts them again from the records.
+    Account,
+    Transaction,
+    Leg,
     DayAccount,
     OpenTransfer,
     DebtAccount,
