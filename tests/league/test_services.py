@@ -318,17 +318,17 @@ def _negative_deposits(ms, other):
     return _game(ms[:4], [25_000, 25_000, 25_000, 25_100], deposits=-100)
 
 
-BAD_INPUTS = [
+BAD_INPUTS = [  # by the path of the game's input (a form shows each by core.errors.form_field)
     (_bad_sum, {"points"}),
-    (_bad_hundreds, {"points_2", "points_3"}),
-    (_three_players, {NON_FIELD}),
-    (_five_players, {NON_FIELD}),
-    (_same_member_twice, {"member_1"}),
-    (_other_clubs_member, {"member_2"}),
+    (_bad_hundreds, {"players[2].points", "players[3].points"}),
+    (_three_players, {"players"}),
+    (_five_players, {"players"}),
+    (_same_member_twice, {"players[1].name"}),
+    (_other_clubs_member, {"players[2].name"}),
     (_unknown_rate, {"rate"}),
-    (_chip_winner_not_seated, {"chips"}),
+    (_chip_winner_not_seated, {"chips[0].winner"}),
     (_chip_of_another_club, {"chips"}),
-    (_unknown_chip_kind, {"chips"}),
+    (_unknown_chip_kind, {"chips[0].kind"}),
     (_before_any_rules, {"date"}),
     (_negative_deposits, {"deposits"}),
 ]
