@@ -34,6 +34,7 @@ from league.models import (
     Game,
     Hand,
     HandStat,
+    ImportBatch,
     Member,
     OnlineLog,
     Result,
@@ -298,6 +299,12 @@ def _check_members(club: Club, data: GameInput) -> None:
                 errors["chips"] = [_("Choose a member of this club.")]
     if errors:
         raise ServiceError(errors)
+
+
+def check_members(*, club: Club, data: GameInput) -> None:
+    """game_preview's check of the seated members, without settling (an import's games, settled
+    on upload, with the names the organiser chose since then)."""
+    _check_members(club, data)
 
 
 def _check_storable(data: GameInput, *, check_date: bool) -> None:
@@ -635,13 +642,17 @@ BULK_CHUNK = 1_000
 
 
 def games_record_bulk(
-    *, club: Club, user: User, games: Sequence[tuple[GameInput, Preview]]
+    *,
+    club: Club,
+    user: User,
+    games: Sequence[tuple[GameInput, Preview]],
+    batch: ImportBatch | None = None,
 ) -> list[Game]:
     """Record many new games at once (an import), each as game_record would: the same rows, the
     same numbering per day, the same "game.create" audit entry. Each preview must be
     game_preview's of its data (the same validation as game_record's); games are numbered in
     the order given. Inserts in chunks in one transaction: all of them or none. No submission
-    keys (a bulk is claimed as a whole by its caller)."""
+    keys (a bulk is claimed as a whole by its caller). `batch`: the import the games belong to."""
     if not games:
         return []
     with transaction.atomic():  # a savepoint inside the import's action (plan_apply, import_stored)
@@ -688,6 +699,7 @@ def games_record_bulk(
                     deposits=data.deposits,
                     rules_version=preview.rules_version,
                     recorded_by=recorder,
+                    import_batch=batch,
                 )
             )
         bulk_insert(Game, new_games, returning=True, batch_size=BULK_CHUNK)  # sets the pks
