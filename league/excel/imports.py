@@ -1541,10 +1541,15 @@ def settled_of(*, club: Club, parsed: Parsed) -> Settled:
 
 
 def _planned(
-    row: list[Any], members: Mapping[int, Member], versions: Mapping[int, RulesVersion]
+    row: list[Any],
+    members: Mapping[int, Member],
+    versions: Mapping[int, RulesVersion],
+    *,
+    result: bool = True,
 ) -> PlannedGame:
     """A settled row back as the game it plans, its seats holding `members` (placeholders
-    replaced by the members created or chosen for them): nothing is settled again."""
+    replaced by the members created or chosen for them): nothing is settled again. Without
+    `result`, its settlement is left out (the preview holds an empty one): for checking only."""
     (index, sheet, sheet_index, first_row, date, table, deposits, rate, version) = row[:9]
     total, result_deposits, result_rate, seats = row[9:]
     day = datetime.date.fromisoformat(date)
@@ -1553,7 +1558,13 @@ def _planned(
         for pk, points, chombo, busted, yakitori, *_settled in seats
     ]
     data = GameInput(date=day, table=table, seats=seated, deposits=deposits, rate=rate)
-    result = scoring.GameResult(
+    source = SheetGame(
+        sheet, sheet_index, [first_row], day, table, 0, [], [], [], deposits, rate, [], [], {}
+    )
+    if not result:
+        empty = scoring.GameResult(players=(), total_score=0, deposits=0, rate=None)
+        return PlannedGame(source, data, services.Preview(versions[version], empty), False, index)
+    settled = scoring.GameResult(
         players=tuple(
             scoring.PlayerResult(
                 str(members[pk].pk), points, rank, score, chips, yen, chombo, yakitori=yakitori
@@ -1564,10 +1575,7 @@ def _planned(
         deposits=result_deposits,
         rate=result_rate,
     )
-    preview = services.Preview(versions[version], result, [s.member for s in seated])
-    source = SheetGame(
-        sheet, sheet_index, [first_row], day, table, 0, [], [], [], deposits, rate, [], [], {}
-    )
+    preview = services.Preview(versions[version], settled, [s.member for s in seated])
     return PlannedGame(source, data, preview, False, index)
 
 
@@ -1605,6 +1613,27 @@ def _skipped(
         outcome.recorded_meanwhile += late
         return True
     return False
+
+
+STEP_GAMES = 500  # games written in one transaction at most, unless one day has more
+
+
+def _steps(rows: list[list[Any]]) -> list[tuple[list[str], list[list[Any]]]]:
+    """The settled games (in date order) cut into the import's transactions: whole days, as
+    many as fit in STEP_GAMES games (a longer day is a transaction of its own). A transaction a
+    day cost 0.15–0.3 s a day in fixed work (the kept totals' and statistics' rows of every
+    player, the rating replay, the day's books), over ten times the whole import for a history
+    of eight games a day; a few hundred games keep a game recorded meanwhile waiting well under
+    a second or two, and the club's other writers get the lock between two of them."""
+    steps: list[tuple[list[str], list[list[Any]]]] = []
+    for date, day in itertools.groupby(rows, key=lambda r: r[4]):
+        games = list(day)
+        if steps and len(steps[-1][1]) + len(games) <= STEP_GAMES:
+            steps[-1][0].append(date)
+            steps[-1][1].extend(games)
+        else:
+            steps.append(([date], games))
+    return steps
 
 
 class _Busy(Exception):
@@ -1664,7 +1693,9 @@ def _import_begin_in(
     writes = 0
     problems: list[Problem] = []
     for first in range(0, len(settled.games), CHUNK):
-        chunk = [_planned(r, seats, versions) for r in settled.games[first : first + CHUNK]]
+        chunk = [
+            _planned(r, seats, versions, result=False) for r in settled.games[first : first + CHUNK]
+        ]
         for planned in chunk:
             try:
                 services.check_members(club=club, data=planned.data)
@@ -1720,10 +1751,11 @@ def import_stored(
 ) -> Imported:
     """Import a workbook as its preview settled it (`settled`) and the organiser confirmed it
     (`mapping`: UnknownName.key → the pk of the member chosen; `kana`: readings of new members),
-    in short transactions, as pretix imports orders: each day is one action (the club locked,
-    that day's games checked for duplicates and written with their rows, kept totals, books and
-    audit entries, the batch's count moved, `progress(days done, days planned)` called,
-    committed); the first day's action also begins the batch (_import_begin_in: the plan
+    in short transactions, as pretix imports orders: each run of whole days (_steps: at most
+    STEP_GAMES games, or one longer day) is one action (the club locked, those days' games
+    checked for duplicates and written with their rows, kept totals, books and audit entries,
+    the batch's count moved, `progress(days done, days planned)` called, committed); the first
+    action also begins the batch (_import_begin_in: the plan
     checked, the new members, the ImportBatch; `begun` is told it there), and a last action
     ends the batch and audits it. A game recorded at the table meanwhile waits for one day's
     transaction at most; another import of the club waits for this one. Games the club has
@@ -1731,17 +1763,18 @@ def import_stored(
     `previewed_duplicates`, indexes of games in date order) always are.
 
     Raises ImportFailed: with nothing stored when the plan no longer fits the club or the first
-    day fails; when a later day fails, the days before it stay imported, the batch is marked
-    failed at that day (it can be voided, batch_void) and the problems name the day."""
+    transaction fails; when a later one fails, the days before its first day stay imported, the
+    batch is marked failed at that day (it can be voided, batch_void) and the problems name the
+    day."""
     previewed = set(previewed_duplicates)
-    days: list[tuple[str, list[list[Any]]]] = [
-        (date, list(rows)) for date, rows in itertools.groupby(settled.games, key=lambda r: r[4])
-    ]
+    steps = _steps(settled.games)
+    days = sum(len(dates) for dates, _rows in steps)
     start: _Begun | None = None
     game_ids: list[int] = []
-    done = 0
-    while done < len(days):
-        date, rows = days[done]
+    done = days_done = 0
+    while done < len(steps):
+        dates, rows = steps[done]
+        date = dates[0]
         planned: list[PlannedGame] = []
         try:
             with action():
@@ -1756,7 +1789,7 @@ def import_stored(
                         duplicates=duplicates,
                         previewed=previewed,
                         filename=filename,
-                        days=len(days),
+                        days=days,
                     )
                     if start.batch is None:
                         return start.outcome
@@ -1772,10 +1805,12 @@ def import_stored(
                     club=club, user=user, games=checked, batch=start.batch
                 )
                 ImportBatch.objects.filter(pk=start.batch.pk).update(
-                    days_done=done + 1, games=len(game_ids) + len(written), touched=timezone.now()
+                    days_done=days_done + len(dates),
+                    games=len(game_ids) + len(written),
+                    touched=timezone.now(),
                 )
                 if progress is not None:
-                    progress(done + 1, len(days))
+                    progress(days_done + len(dates), days)
         except _Busy:
             start = None
             time.sleep(WAIT_EVERY)  # another import of the club is running: one at a time
@@ -1794,6 +1829,7 @@ def import_stored(
             problems = [replace(stop, message=str(DAY_FAILED) % {"date": shown})]
             raise ImportFailed(problems + _error_problems(planned[0].source, e)) from None
         game_ids += [g.pk for g in written]
+        days_done += len(dates)
         done += 1
     assert start is not None and start.batch is not None
     outcome, batch = start.outcome, start.batch

@@ -369,7 +369,9 @@ def resettle_apply(
     games have all moved moves its money (Day.rules_version) in the same batch; the kept totals
     and each day's books move once a batch. A stop between batches
     leaves every game and day either moved or as it was, under its own rules version; applying
-    again carries on with the rest. `progress` is called after each batch."""
+    again carries on with the rest. `progress` is called inside each batch's transaction, so that
+    what it writes (the run's counts) commits with the batch's games, and never runs ahead of
+    them."""
     state = ResettleProgress(total=resettle_count(version=version))
     if expected is not None and resettle_key_now(version=version) != expected:
         raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))
@@ -390,8 +392,8 @@ def resettle_apply(
             # The kept books of the batch's days, and of days that moved without a game of it:
             # each day once a batch, however many of its games moved.
             books.post(club_id=version.club_id, days={g.day_id for g in moved} | pinned)
-        if progress is not None:
-            progress(state)
+            if progress is not None:  # committed with the batch: progress is the committed data
+                progress(state)
         if len(games) < batch and len(moved) == len(games):
             return state.moved
         last = moved[-1].pk

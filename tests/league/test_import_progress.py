@@ -1,5 +1,5 @@
 """The import's confirmation reports how far it has got (league.excel.progress): the days written
-of the days planned, committed with each day's games (the import writes a transaction a day), so
+of the days planned, committed with their games (the import writes whole days a transaction), so
 that any server reads it through the ordinary connection, on either database; read by
 import/progress/."""
 
@@ -74,7 +74,8 @@ def test_the_confirmation_counts_every_step_and_imports_once(club, members, orga
 
 
 def test_each_day_commits_its_games_and_the_progress(club, members, organiser_client, monkeypatch):
-    """Three days, the second fails: the first day's games and the count (1 of 3 days) are
+    """Three days, a transaction each, the second fails: the first day's games and the count
+    (1 of 3 days) are
     committed and read back through the ordinary connection; the batch is marked failed at the
     second day and the status page names that day."""
     from league.recording import services
@@ -94,6 +95,7 @@ def test_each_day_commits_its_games_and_the_progress(club, members, organiser_cl
         return real(**kwargs)
 
     monkeypatch.setattr(services, "games_record_bulk", failing_on_the_second_day)
+    monkeypatch.setattr(imports, "STEP_GAMES", 1)  # a transaction a day
     assert client.post(reverse("import_confirm", args=[club.slug]), {}).status_code == 302
     assert seen == [(0, 0), (1, 3)]  # the first day's count was committed with its games
     assert list(Game.objects.filter(club=club).values_list("date", flat=True)) == days[:1]
