@@ -1,62 +1,18 @@
-"""bulk_set and bulk_insert: Django's QuerySet.bulk_update and bulk_create without their cost in
-Python, for the writes of thousands of rows (an import, a re-settle's batch).
-
-bulk_update writes the same statement (UPDATE … SET f = CASE WHEN id = … THEN … END) but builds
-it from a Case(When(pk=…)) expression per row and field, resolved and compiled one by one: for
-the kept totals of a re-settle's batch or an import (thousands of rows) that took most of the
-job's time. bulk_set writes the SQL directly, with the values as parameters. bulk_insert (and
-bulk_insert_values, for rows that need no model instance) does the same for INSERT: half of an
-import's time was Django compiling its INSERTs and preparing each value."""
+"""bulk_insert: Django's QuerySet.bulk_create without its cost in Python, kept only for the kept
+books (league.books.services), which are being rewritten on their own branch and will replace
+it; nothing else uses it. Recording, re-settling, the kept totals and statistics and the audit
+log write with Django's own bulk_create and bulk_update, in batches (issue 38: no ORM bypass).
+A first import's half of time was Django compiling its INSERTs and preparing each value; the
+books' rows still go this way until their rewrite lands."""
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import connection
 from django.db.models import Model
-
-
-def bulk_set(
-    model: type[Model], rows: Sequence[Any], fields: Iterable[str], *, batch_size: int = 500
-) -> int:
-    """Save `fields` of `rows` (instances of `model` with their primary keys), in statements of
-    at most `batch_size` rows (fewer where the database takes fewer parameters); returns the
-    number of rows updated. Inside the caller's transaction; no signals, as bulk_update."""
-    opts = model._meta
-    columns = [opts.get_field(name) for name in fields]
-    if not rows or not columns:
-        return 0
-    quote = connection.ops.quote_name
-    pk = opts.pk
-    limit = connection.features.max_query_params
-    per_row = 2 * len(columns) + 1
-    size = max(1, min(batch_size, limit // per_row)) if limit else batch_size
-    typed = connection.vendor == "postgresql"  # a CASE of NULLs only is text there: cast it
-    updated = 0
-    with connection.cursor() as cursor:
-        for start in range(0, len(rows), size):
-            chunk = rows[start : start + size]
-            keys = [pk.get_db_prep_value(row.pk, connection) for row in chunk]
-            sets: list[str] = []
-            params: list[Any] = []
-            for field in columns:
-                column = quote(field.column)
-                value = f"CAST(%s AS {field.cast_db_type(connection)})" if typed else "%s"
-                whens = " ".join(f"WHEN %s THEN {value}" for _row in chunk)
-                sets.append(f"{column} = CASE {quote(pk.column)} {whens} ELSE {column} END")
-                for key, row in zip(keys, chunk, strict=True):
-                    params += [key, field.get_db_prep_save(getattr(row, field.attname), connection)]
-            marks = ", ".join(["%s"] * len(chunk))
-            cursor.execute(
-                f"UPDATE {quote(opts.db_table)} SET {', '.join(sets)} "
-                f"WHERE {quote(pk.column)} IN ({marks})",
-                [*params, *keys],
-            )
-            updated += cursor.rowcount
-    return updated
-
 
 # Field types whose Python value is what the database driver takes as it is (get_db_prep_save
 # returns it unchanged for the values models hold): no per-value call for them.
@@ -142,23 +98,6 @@ def bulk_insert(
         for row, key in zip(rows, keys, strict=True):
             row.pk = key
     return rows
-
-
-def bulk_insert_values(
-    model: type[Model], names: Sequence[str], values: Iterable[Sequence[Any]]
-) -> None:
-    """Insert rows given as tuples of `names`' values (in Python terms, as a model instance
-    would hold them: no instance is made), as bulk_insert would. Fields left out take their
-    database column's default, so give every field without one."""
-    opts = model._meta
-    fields = [opts.get_field(name) for name in names]
-    convert = [_converter(f) for f in fields]
-    if any(c is False for c in convert):
-        raise ValueError("bulk_insert_values cannot fill auto_now fields")
-    rows = [
-        [v if c is None else c(v) for v, c in zip(value, convert, strict=True)] for value in values
-    ]
-    _insert(model, fields, rows, False, 1_000)
 
 
 def _draw_keys(model: type[Model], count: int) -> list[int]:

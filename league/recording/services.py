@@ -23,7 +23,6 @@ from league.books import services as books
 from league.club import services as club_services
 from league.core import names
 from league.core.actions import action, as_action
-from league.core.bulk import bulk_insert, bulk_insert_values
 from league.core.clock import TOKYO
 from league.core.errors import NON_FIELD, ServiceError, _service_error
 from league.core.locks import for_update, lock_club
@@ -402,8 +401,8 @@ class ResultRow(NamedTuple):
 
 
 def write_results(rows: Sequence[ResultRow]) -> None:
-    """Insert new revisions' results (inside the caller's transaction)."""
-    bulk_insert_values(Result, ResultRow._fields, rows)
+    """Insert new revisions' results (inside the caller's transaction), BULK_CHUNK a statement."""
+    Result.objects.bulk_create([Result(**row._asdict()) for row in rows], batch_size=BULK_CHUNK)
 
 
 def _revision_rows(
@@ -702,7 +701,7 @@ def games_record_bulk(
                     import_batch=batch,
                 )
             )
-        bulk_insert(Game, new_games, returning=True, batch_size=BULK_CHUNK)  # sets the pks
+        Game.objects.bulk_create(new_games, batch_size=BULK_CHUNK)  # sets the pks
         results: list[ResultRow] = []
         chip_events: list[ChipEvent] = []
         entries = []
@@ -721,7 +720,7 @@ def games_record_bulk(
                 )
             )
         write_results(results)
-        bulk_insert(ChipEvent, chip_events, batch_size=BULK_CHUNK)
+        ChipEvent.objects.bulk_create(chip_events, batch_size=BULK_CHUNK)
         audit_many(entries)
         # The kept totals, once for the whole batch, in the same transaction.
         aggregates.results_changed(

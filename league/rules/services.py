@@ -22,7 +22,6 @@ import scoring
 from league import limits
 from league.books import services as books
 from league.core.actions import action, as_action
-from league.core.bulk import bulk_insert, bulk_set
 from league.core.errors import NON_FIELD, ServiceError, problem_message
 from league.core.locks import for_update, lock_club
 from league.models import (
@@ -478,7 +477,11 @@ def _write_resettled(
         game.revision += 1
         game.rules_version = version
         game.updated_at = now
-    bulk_set(Game, [game for game, _c, _d in settled], ["revision", "rules_version", "updated_at"])
+    Game.objects.bulk_update(
+        [game for game, _c, _d in settled],
+        ["revision", "rules_version", "updated_at"],
+        batch_size=BULK_CHUNK,
+    )
     results: list[ResultRow] = []
     chips: list[ChipEvent] = []
     entries = []
@@ -499,7 +502,7 @@ def _write_resettled(
             )
         )
     write_results(results)
-    bulk_insert(ChipEvent, chips, batch_size=BULK_CHUNK)
+    ChipEvent.objects.bulk_create(chips, batch_size=BULK_CHUNK)
     # The kept totals, once for the batch (league.standings.services).
     standings_services.results_changed(
         club=version.club_id, removed=removed, added=[r for r in results if r.counted]

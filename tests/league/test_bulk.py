@@ -1,4 +1,4 @@
-"""league.core.bulk: bulk_insert and bulk_set write what bulk_create and bulk_update write."""
+"""league.core.bulk: bulk_insert (left for the kept books only) writes what bulk_create writes."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import datetime
 
 import pytest
 
-from league.core.bulk import bulk_insert, bulk_set
+from league.core.bulk import bulk_insert
 from league.models import AuditLog, Day, Game, Result, RulesVersion
 from league.recording.services import ResultRow
 
@@ -81,27 +81,9 @@ def test_bulk_insert_of_nothing_touches_nothing(django_assert_num_queries):
         assert bulk_insert(Game, []) == []
 
 
-def test_bulk_set_updates_what_bulk_update_updates(club):
-    day = Day.objects.create(club=club, date=datetime.date(2026, 1, 5))
-    rv = RulesVersion.objects.filter(club=club).first()
-    games = bulk_insert(
-        Game,
-        [
-            Game(club=club, day=day, date=day.date, table="A", number=i + 1, rules_version=rv)
-            for i in range(9)
-        ],
-        returning=True,
-    )
-    for g in games:
-        g.deposits, g.table = g.number * 10, f"卓{g.number}"
-    assert bulk_set(Game, games[:5], ["deposits", "table"], batch_size=2) == 5
-    Game.objects.bulk_update(games[5:], ["deposits", "table"])
-    stored = list(Game.objects.filter(day=day).order_by("number").values_list("deposits", "table"))
-    assert stored == [(n * 10, f"卓{n}") for n in range(1, 10)]
-
-
 def test_result_rows_name_every_column_of_a_result():
-    """recording's ResultRow writes a Result without an instance: it gives every column but the
-    key, so a column added to Result without a ResultRow field fails here, not on an insert."""
+    """recording's ResultRow is a Result's column values (written as Result(**row)): it gives
+    every column but the key, so a column added to Result without a ResultRow field fails here,
+    not on an insert."""
     columns = {f.attname for f in Result._meta.concrete_fields if not f.primary_key}
     assert set(ResultRow._fields) == columns
