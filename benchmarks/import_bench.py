@@ -10,8 +10,9 @@ writes them). Then through Django's full request stack, as an organiser: the upl
 reading the workbook once and keeping it in the database), the worker's preview task (every game
 settled once, league.excel.tasks.import_preview, called in this process), the preview (shown
 from what was kept), the confirm (queues the import), and the
-worker's task (league.excel.tasks.import_run: every game settled and written in chunks, with
-its results and audit entries, in one transaction), called in this process. Prints each step's
+worker's task (league.excel.tasks.import_run: the games the preview settled written with their
+results and audit entries, whole days a transaction under an import batch), called in this
+process. Prints each step's
 time, query count and the process's peak memory so far, and the total beside a yardstick of
 bare openpyxl reading plus bulk_create of the same rows in the same run.
 """

@@ -107,6 +107,7 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("import/confirm/", imports.import_confirm, name="import_confirm"),
     path("import/progress/", imports.import_progress, name="import_progress"),
     path("import/status/", imports.import_status, name="import_status"),
+    path("import/void/", imports.import_void, name="import_void"),
     path("standings/export/", exports.export_standings, name="export_standings"),
     path("games/export/", exports.export_game_log, name="export_game_log"),
     path("games/export/start/", exports.export_game_log_start, name="export_game_log_start"),

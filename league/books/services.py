@@ -463,7 +463,7 @@ def post_members(*, club_id: int, member_ids: Sequence[int]) -> None:
 
 def club_post_book(club_id: int, *, chunk: int = 500) -> int:
     """Post to the book whatever of the club's days and entries it does not hold yet (the data
-    migration 0049 that builds the book from what is stored; a no-op on a club whose book
+    migration 0050 that builds the book from what is stored; a no-op on a club whose book
     equals its records). Returns the number of transactions posted."""
     versions = _versions(club_id)
     ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))

@@ -3,14 +3,12 @@
 app's own database and run by `manage.py db_worker` (README: "Background work").
 
 A task takes ids, never model instances, and is enqueued on commit, so that a worker never looks
-for a row that is not there yet. `collector_paused` is for long work whose rows live until it ends
-(the import's tasks, and the workbook's reading at upload)."""
+for a row that is not there yet. Python's garbage collector stays on for every task: long work
+(an import) writes a day at a time and holds no more than a day's rows."""
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from importlib.util import find_spec
 from typing import Any
 
@@ -47,27 +45,11 @@ def enqueue_on_commit(
     transaction.on_commit(enqueue, robust=False)
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused for a long job whose rows live until it ends (an
-    import holds every game's instances until its one transaction commits): the collector would
-    traverse all of them again each time it ran. Collected once at the end."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-        gc.collect()
-
-
 __all__ = [
     "DATABASE_BACKEND",
     "IMMEDIATE_BACKEND",
     "TaskResultDoesNotExist",
     "TaskResultStatus",
-    "collector_paused",
     "default_task_backend",
     "enqueue_on_commit",
     "task",

@@ -10,8 +10,10 @@ Two layouts are read (README, "Importing score sheets"):
 
 Planning stores nothing: it reads the workbook (every cell as data; formulas are refused per cell),
 resolves names to members and settles every game with services.game_preview under the rules in
-force on its date. `plan_apply` creates the new members and records the games, in date order, in
-one transaction: all of it or none.
+force on its date; a worker does it once for the preview and keeps every settled game
+(`Settled`). `import_stored` writes what was kept, a day per transaction, under an ImportBatch
+that `batch_void` voids as a whole; `plan_apply` (a plan settled in the same process) creates the
+new members and records the games in one transaction.
 """
 
 from __future__ import annotations
@@ -22,13 +24,15 @@ import hashlib
 import io
 import itertools
 import json
+import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.conf import settings
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy
 from openpyxl.reader.excel import ExcelReader
 from openpyxl.styles.stylesheet import apply_stylesheet
@@ -37,21 +41,32 @@ from openpyxl.worksheet._reader import WorkSheetParser
 from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 
 import scoring
+from league.books import services as books
 from league.club import services as club_services
 from league.core import names
 from league.core.actions import action
 from league.core.clock import BAD_DATE, parse_date
 from league.core.directory import Ambiguous, Directory
-from league.core.errors import ServiceError, form_field
-from league.core.locks import lock_club
-from league.core.tasks import collector_paused
+from league.core.errors import NON_FIELD, ServiceError, form_field
+from league.core.locks import for_update, lock_club
 from league.excel import guard
 from league.excel.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY, HANDS_TITLE, sheet_title
-from league.models import Club, Game, Member, Result, RulesVersion
+from league.models import (
+    Club,
+    Game,
+    HandStat,
+    ImportBatch,
+    ImportUpload,
+    Member,
+    Result,
+    RulesVersion,
+)
 from league.models import audit as models_audit
 from league.recording import services
 from league.recording.forms import BAD_NUMBER, MAX_CHOMBO
 from league.recording.services import GameInput, SeatInput
+from league.standings import hand_totals
+from league.standings import services as aggregates
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_ROWS = guard.MAX_ROWS
@@ -803,9 +818,8 @@ def _at(row: _Row, column: int | None, message: str) -> Problem:
 def workbook_read(data: bytes, *, players: int) -> Parsed:
     """Every game and every problem of the workbook; WorkbookError when it cannot be read."""
     parsed = Parsed()
-    with collector_paused():  # every row read is kept until the end (core.tasks)
-        for sheet in _sheets(data):
-            _read_sheet(parsed, sheet, players)
+    for sheet in _sheets(data):
+        _read_sheet(parsed, sheet, players)
     if parsed.rows == 0 and not parsed.problems:
         raise WorkbookError(str(NO_GAMES))
     return parsed
@@ -1004,12 +1018,16 @@ def _settle(
     progress: Callable[[], None] | None = None,
     *,
     keep: int | None = None,
+    settled: list[list[Any]] | None = None,
 ) -> Plan:
     """The plan of every game; with `keep`, only the first `keep` games are kept (the rest are
-    counted): a preview of tens of thousands of games in bounded memory."""
+    counted): a preview of tens of thousands of games in bounded memory. With `settled`, every
+    game is also added to it as a compact row (_settled_row), for the import to write."""
     plan = Plan(club, parsed, members, versions, mapping, problems=list(parsed.problems))
     resolver = _Resolver(club, members, mapping)
     for games, problems in _settled_chunks(club, parsed, resolver, versions, progress):
+        if settled is not None:
+            settled.extend(_settled_row(g) for g in games)
         plan.problems.extend(problems)
         plan.total += len(games)
         plan.duplicate_total += sum(g.duplicate for g in games)
@@ -1325,16 +1343,25 @@ SHOWN_PROBLEMS = 500
 
 
 def plan_kept(
-    *, club: Club, parsed: Parsed, progress: Callable[[], None] | None = None
+    *,
+    club: Club,
+    parsed: Parsed,
+    progress: Callable[[], None] | None = None,
+    settled: Settled | None = None,
 ) -> KeptPlan:
     """The preview of a read workbook: every game settled (a chunk at a time), the first SHOWN
     games and SHOWN_PROBLEMS problems kept with every count. `progress` is called once per game
-    (league.excel.tasks.import_preview)."""
+    (league.excel.tasks.import_preview). `settled` is given every settled game, for the import
+    (settled_dump)."""
     versions = list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
     members = list(
         Member.objects.filter(club=club, merged_into__isnull=True).order_by("kana", "name")
     )
-    plan = _settle(club, parsed, members, versions, {}, progress, keep=SHOWN)
+    rows = settled.games if settled is not None else None
+    plan = _settle(club, parsed, members, versions, {}, progress, keep=SHOWN, settled=rows)
+    if settled is not None:
+        settled.versions = [(v.pk, v.effective_from.isoformat()) for v in versions]
+        settled.unknown = plan.unknown
     return KeptPlan(
         games=[
             KeptGame(
@@ -1433,6 +1460,123 @@ def names_unknown(*, club: Club, parsed: Parsed) -> tuple[list[UnknownName], lis
 MEMBER_GONE = gettext_lazy(
     "The member chosen for “%(name)s” is no longer in the club: check the names again."
 )
+RULES_CHANGED = gettext_lazy(
+    "The club's rules changed after the workbook was checked: upload the workbook again."
+)
+DAY_FAILED = gettext_lazy(
+    "The import stopped at the games of %(date)s: the days before it are imported. Void the "
+    "import to take them back, or correct the workbook and confirm the rest."
+)
+
+
+@dataclass
+class Settled:
+    """Every game of a workbook as its preview settled it (league.excel.tasks.import_preview),
+    kept on the upload (ImportUpload.plan) so that the import writes it without settling it
+    again: the rules versions it was settled under (pk, first day), the unknown names, and one
+    compact row per game in date order (_settled_row)."""
+
+    versions: list[tuple[int, str]] = field(default_factory=list)
+    unknown: list[UnknownName] = field(default_factory=list)
+    games: list[list[Any]] = field(default_factory=list)
+
+
+def _settled_row(g: PlannedGame) -> list[Any]:
+    """A settled game in a few plain values (JSON): where it is, its input and its settlement."""
+    result = g.preview.result
+    return [
+        g.index,
+        g.source.sheet,
+        g.source.sheet_index,
+        g.source.rows[0],
+        g.data.date.isoformat(),
+        g.data.table,
+        g.data.deposits,
+        g.data.rate,
+        g.preview.rules_version.pk,
+        result.total_score,
+        result.deposits,
+        result.rate,
+        [
+            [
+                s.member.pk,
+                s.points,
+                s.chombo,
+                s.busted_by,
+                s.yakitori,
+                p.rank,
+                p.score,
+                p.chips,
+                p.yen,
+            ]
+            for s, p in zip(g.data.seats, result.players, strict=True)
+        ],
+    ]
+
+
+def settled_dump(settled: Settled) -> bytes:
+    data = {
+        "versions": settled.versions,
+        "unknown": [[u.name, u.key, u.places] for u in settled.unknown],
+        "games": settled.games,
+    }
+    return zlib.compress(json.dumps(data, ensure_ascii=False).encode(), 1)
+
+
+def settled_load(data: bytes) -> Settled:
+    d = json.loads(zlib.decompress(bytes(data)))
+    return Settled(
+        versions=[(pk, first) for pk, first in d["versions"]],
+        unknown=[UnknownName(n, k, [(s, r) for s, r in places]) for n, k, places in d["unknown"]],
+        games=d["games"],
+    )
+
+
+def settled_of(*, club: Club, parsed: Parsed) -> Settled:
+    """A read workbook settled as its preview settles it (for tests and the benchmark's
+    yardstick; the worker keeps it with the preview)."""
+    settled = Settled()
+    plan_kept(club=club, parsed=parsed, settled=settled)
+    return settled
+
+
+def _planned(
+    row: list[Any],
+    members: Mapping[int, Member],
+    versions: Mapping[int, RulesVersion],
+    *,
+    result: bool = True,
+) -> PlannedGame:
+    """A settled row back as the game it plans, its seats holding `members` (placeholders
+    replaced by the members created or chosen for them): nothing is settled again. Without
+    `result`, its settlement is left out (the preview holds an empty one): for checking only."""
+    (index, sheet, sheet_index, first_row, date, table, deposits, rate, version) = row[:9]
+    total, result_deposits, result_rate, seats = row[9:]
+    day = datetime.date.fromisoformat(date)
+    seated = [
+        SeatInput(members[pk], points, chombo, busted, yakitori)
+        for pk, points, chombo, busted, yakitori, *_settled in seats
+    ]
+    data = GameInput(date=day, table=table, seats=seated, deposits=deposits, rate=rate)
+    source = SheetGame(
+        sheet, sheet_index, [first_row], day, table, 0, [], [], [], deposits, rate, [], [], {}
+    )
+    if not result:
+        empty = scoring.GameResult(players=(), total_score=0, deposits=0, rate=None)
+        return PlannedGame(source, data, services.Preview(versions[version], empty), False, index)
+    settled = scoring.GameResult(
+        players=tuple(
+            scoring.PlayerResult(
+                str(members[pk].pk), points, rank, score, chips, yen, chombo, yakitori=yakitori
+            )
+            for pk, points, chombo, _busted, yakitori, rank, score, chips, yen in seats
+        ),
+        total_score=total,
+        deposits=result_deposits,
+        rate=result_rate,
+    )
+    preview = services.Preview(versions[version], settled, [s.member for s in seated])
+    return PlannedGame(source, data, preview, False, index)
 
 
 @dataclass
@@ -1443,89 +1587,325 @@ class Imported:
     members: int = 0
     skipped: int = 0  # games the club had already (not imported)
     recorded_meanwhile: int = 0  # of those, recorded after the preview was made
+    batch: int | None = None  # the ImportBatch written, if any game or member was
+
+
+WAIT_EVERY = 0.2  # seconds between two looks at another import of the club running
+
+
+@dataclass
+class _Begun:
+    batch: ImportBatch | None  # None: nothing to write (`outcome` says what was skipped)
+    members: dict[int, Member]  # by pk, and the placeholders' members by placeholder pk
+    versions: dict[int, RulesVersion]
+    outcome: Imported
+    created: list[int]
+
+
+def _skipped(
+    planned: PlannedGame, duplicates: bool, previewed: set[int], outcome: Imported
+) -> bool:
+    """Whether a game marked by _mark_duplicates is left out, counted in `outcome`: a game the
+    club has is skipped unless `duplicates`; one recorded since the preview always is."""
+    late = planned.duplicate and planned.index not in previewed
+    if planned.duplicate and (late or not duplicates):
+        outcome.skipped += 1
+        outcome.recorded_meanwhile += late
+        return True
+    return False
+
+
+STEP_GAMES = 500  # games written in one transaction at most, unless one day has more
+
+
+def _steps(rows: list[list[Any]]) -> list[tuple[list[str], list[list[Any]]]]:
+    """The settled games (in date order) cut into the import's transactions: whole days, as
+    many as fit in STEP_GAMES games (a longer day is a transaction of its own). A transaction a
+    day cost 0.15–0.3 s a day in fixed work (the kept totals' and statistics' rows of every
+    player, the rating replay, the day's books), over ten times the whole import for a history
+    of eight games a day; a few hundred games keep a game recorded meanwhile waiting well under
+    a second or two, and the club's other writers get the lock between two of them."""
+    steps: list[tuple[list[str], list[list[Any]]]] = []
+    for date, day in itertools.groupby(rows, key=lambda r: r[4]):
+        games = list(day)
+        if steps and len(steps[-1][1]) + len(games) <= STEP_GAMES:
+            steps[-1][0].append(date)
+            steps[-1][1].extend(games)
+        else:
+            steps.append(([date], games))
+    return steps
+
+
+class _Busy(Exception):
+    """Another import of the club is running: this one waits for it (one at a time)."""
+
+
+def _import_begin_in(
+    *,
+    club: Club,
+    settled: Settled,
+    user: models_audit.User,
+    mapping: Mapping[str, int],
+    kana: Mapping[str, str],
+    duplicates: bool,
+    previewed: set[int],
+    filename: str,
+    days: int,
+) -> _Begun:
+    """The start of the import's first action (the club locked by the caller): the plan checked
+    against the club as it is now (rules, chosen members, games recorded meanwhile), then the
+    new members created and the batch begun; no batch when there is nothing to write. Raises
+    _Busy while another import of the club is running, ImportFailed (nothing is stored)."""
+    now = timezone.now()
+    running = ImportBatch.objects.filter(
+        club=club, status=ImportBatch.RUNNING, touched__gte=now - ImportUpload.STALLED_AFTER
+    )
+    if running.exists():
+        raise _Busy
+    versions = {v.pk: v for v in RulesVersion.objects.filter(club=club)}
+    if sorted((v.pk, v.effective_from.isoformat()) for v in versions.values()) != sorted(
+        tuple(v) for v in settled.versions
+    ):
+        first = settled.games[0] if settled.games else [0, "", 0, None]
+        raise ImportFailed([Problem(first[1], first[3], "", str(RULES_CHANGED))])
+    members = {m.pk: m for m in Member.objects.filter(club=club)}
+    live = {pk: m for pk, m in members.items() if m.merged_into_id is None}
+    chosen: dict[str, Member] = {}
+    for name in settled.unknown:
+        if name.key not in mapping:
+            continue
+        member = live.get(mapping[name.key])
+        if member is None:
+            sheet, row = name.places[0]
+            raise ImportFailed([Problem(sheet, row, "", str(MEMBER_GONE) % {"name": name.name})])
+        chosen[name.key] = member
+    # Every game with the names as chosen: its seats checked as game_preview checks them, and
+    # the duplicates found as the club has them now (each day is checked again under the lock
+    # when it is written), a chunk of games per query. Nothing is settled again.
+    seats = {
+        **members,
+        **{
+            u.placeholder_pk: chosen.get(u.key) or Member(club=club, pk=u.placeholder_pk)
+            for u in settled.unknown
+        },
+    }
+    outcome = Imported()
+    writes = 0
+    problems: list[Problem] = []
+    for first in range(0, len(settled.games), CHUNK):
+        chunk = [
+            _planned(r, seats, versions, result=False) for r in settled.games[first : first + CHUNK]
+        ]
+        for planned in chunk:
+            try:
+                services.check_members(club=club, data=planned.data)
+            except ServiceError as e:
+                problems += _error_problems(planned.source, e)
+        for planned in _mark_duplicates(club, chunk):
+            writes += not _skipped(planned, duplicates, previewed, outcome)
+    if problems:
+        raise ImportFailed(problems)
+    plan = Plan(club, Parsed(), list(live.values()), [], chosen, unknown=settled.unknown)
+    if not writes and not plan.new_names:
+        return _Begun(None, {}, versions, outcome, [])
+    created = _create_members(plan, user, kana)
+    members.update(created)
+    members.update({u.placeholder_pk: chosen[u.key] for u in settled.unknown if u.key in chosen})
+    batch = ImportBatch.objects.create(
+        club=club, user=user, filename=filename[:200], days_planned=days, touched=now
+    )
+    outcome = Imported(members=len(created), batch=batch.pk)
+    return _Begun(batch, members, versions, outcome, sorted(m.pk for m in created.values()))
+
+
+def _import_stop(
+    batch: ImportBatch, day: datetime.date, user: models_audit.User, games: int
+) -> None:
+    """The action that marks a batch stopped at `day` (its earlier days stay imported)."""
+    with action():
+        lock_club(batch.club_id)
+        ImportBatch.objects.filter(pk=batch.pk).update(
+            status=ImportBatch.FAILED, failed_day=day, touched=timezone.now()
+        )
+        models_audit.audit(
+            club=batch.club,
+            actor=user,
+            action="import.stop",
+            target=f"import:{batch.pk}",
+            after={"batch": batch.pk, "failed_day": day.isoformat(), "games": games},
+        )
 
 
 def import_stored(
     *,
     club: Club,
-    parsed: Parsed,
+    settled: Settled,
     user: models_audit.User,
     mapping: Mapping[str, int],
     kana: Mapping[str, str],
     duplicates: bool,
     previewed_duplicates: Sequence[int] = (),
-    progress: Callable[[], None] | None = None,
+    filename: str = "",
+    begun: Callable[[ImportBatch], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Imported:
-    """Import a read workbook as the organiser confirmed it (`mapping`: UnknownName.key → the
-    pk of the member chosen; `kana`: readings of new members), in one transaction: all of it or
-    nothing. Under the club's lock (lock_club, first): the new members are created, then the
-    games settled, checked for duplicates and written CHUNK at a time (game_record's rows and
-    audit entries, services.games_record_bulk, with the kept totals), so that memory holds one
-    chunk, however long the history. Games the club has already are skipped unless
-    `duplicates`; those recorded since the preview (not in `previewed_duplicates`, indexes of
-    games in date order) always are. Raises ImportFailed with every problem met."""
+    """Import a workbook as its preview settled it (`settled`) and the organiser confirmed it
+    (`mapping`: UnknownName.key → the pk of the member chosen; `kana`: readings of new members),
+    in short transactions, as pretix imports orders: each run of whole days (_steps: at most
+    STEP_GAMES games, or one longer day) is one action (the club locked, those days' games
+    checked for duplicates and written with their rows, kept totals, books and audit entries,
+    the batch's count moved, `progress(days done, days planned)` called, committed); the first
+    action also begins the batch (_import_begin_in: the plan
+    checked, the new members, the ImportBatch; `begun` is told it there), and a last action
+    ends the batch and audits it. A game recorded at the table meanwhile waits for one day's
+    transaction at most; another import of the club waits for this one. Games the club has
+    already are skipped unless `duplicates`; those recorded since the preview (not in
+    `previewed_duplicates`, indexes of games in date order) always are.
+
+    Raises ImportFailed: with nothing stored when the plan no longer fits the club or the first
+    transaction fails; when a later one fails, the days before its first day stay imported, the
+    batch is marked failed at that day (it can be voided, batch_void) and the problems name the
+    day."""
+    previewed = set(previewed_duplicates)
+    steps = _steps(settled.games)
+    days = sum(len(dates) for dates, _rows in steps)
+    start: _Begun | None = None
+    game_ids: list[int] = []
+    done = days_done = 0
+    while done < len(steps):
+        dates, rows = steps[done]
+        date = dates[0]
+        planned: list[PlannedGame] = []
+        try:
+            with action():
+                lock_club(club.pk)
+                if start is None:
+                    start = _import_begin_in(
+                        club=club,
+                        settled=settled,
+                        user=user,
+                        mapping=mapping,
+                        kana=kana,
+                        duplicates=duplicates,
+                        previewed=previewed,
+                        filename=filename,
+                        days=days,
+                    )
+                    if start.batch is None:
+                        return start.outcome
+                    if begun is not None:
+                        begun(start.batch)
+                planned = [_planned(r, start.members, start.versions) for r in rows]
+                checked = [
+                    (g.data, g.preview)
+                    for g in _mark_duplicates(club, planned)
+                    if not _skipped(g, duplicates, previewed, start.outcome)
+                ]
+                written = services.games_record_bulk(
+                    club=club, user=user, games=checked, batch=start.batch
+                )
+                ImportBatch.objects.filter(pk=start.batch.pk).update(
+                    days_done=days_done + len(dates),
+                    games=len(game_ids) + len(written),
+                    touched=timezone.now(),
+                )
+                if progress is not None:
+                    progress(days_done + len(dates), days)
+        except _Busy:
+            start = None
+            time.sleep(WAIT_EVERY)  # another import of the club is running: one at a time
+            continue
+        except BaseException as e:
+            if done == 0:  # the first day's action rolled back the batch and the members too
+                if isinstance(e, ServiceError):
+                    raise ImportFailed(_error_problems(planned[0].source, e)) from None
+                raise
+            assert start is not None and start.batch is not None
+            _import_stop(start.batch, datetime.date.fromisoformat(date), user, len(game_ids))
+            if not isinstance(e, ServiceError):
+                raise
+            shown = date_format(datetime.date.fromisoformat(date), "Y/m/d")
+            stop = Problem(planned[0].source.sheet, planned[0].source.rows[0], "", "")
+            problems = [replace(stop, message=str(DAY_FAILED) % {"date": shown})]
+            raise ImportFailed(problems + _error_problems(planned[0].source, e)) from None
+        game_ids += [g.pk for g in written]
+        days_done += len(dates)
+        done += 1
+    assert start is not None and start.batch is not None
+    outcome, batch = start.outcome, start.batch
+    outcome.games = len(game_ids)
     with action():
         lock_club(club.pk)
-        versions = list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
-        members = list(Member.objects.filter(club=club, merged_into__isnull=True))
-        by_pk = {m.pk: m for m in members}
-        unknown, _members = names_unknown(club=club, parsed=parsed)
-        chosen: dict[str, Member] = {}
-        for name in unknown:
-            if name.key not in mapping:
-                continue
-            member = by_pk.get(mapping[name.key])
-            if member is None:
-                sheet, row = name.places[0]
-                raise ImportFailed(
-                    [Problem(sheet, row, "", str(MEMBER_GONE) % {"name": name.name})]
-                )
-            chosen[name.key] = member
-        plan = Plan(club, parsed, members, versions, chosen, unknown=unknown)
-        created = _create_members(plan, user, kana)
-        resolver = _Resolver(club, [*members, *created.values()], chosen)
-        stored_before = (
-            Game.objects.filter(club=club).order_by("-pk").values_list("pk", flat=True).first() or 0
+        ImportBatch.objects.filter(pk=batch.pk).update(
+            status=ImportBatch.DONE, touched=timezone.now()
         )
-        previewed = set(previewed_duplicates)
-        outcome = Imported(members=len(created))
-        problems: list[Problem] = list(parsed.problems)
-        game_ids: list[int] = []
-        for games, chunk_problems in _settled_chunks(
-            club, parsed, resolver, versions, progress, stored_before=stored_before
-        ):
-            problems += chunk_problems
-            if problems:  # nothing will be stored: only look for the other problems
-                continue
-            checked = []
-            for planned in games:
-                late = planned.duplicate and planned.index not in previewed
-                if planned.duplicate and (late or not duplicates):
-                    outcome.skipped += 1
-                    outcome.recorded_meanwhile += late
-                    continue
-                checked.append((planned.data, planned.preview))
-            try:
-                written = services.games_record_bulk(club=club, user=user, games=checked)
-            except ServiceError as e:
-                raise ImportFailed(_error_problems(games[0].source, e)) from None
-            game_ids += [g.pk for g in written]
-        if problems:
-            raise ImportFailed(sorted(problems, key=lambda p: p.order))
-        outcome.games = len(game_ids)
-        if not game_ids and not created:
-            return outcome
         models_audit.audit(
             club=club,
             actor=user,
             action="import.apply",
-            target=f"club:{club.pk}",
+            target=f"import:{batch.pk}",
             after={
+                "batch": batch.pk,
                 "games": game_ids,
                 "skipped_duplicates": outcome.skipped,
                 **({"recorded_meanwhile": n} if (n := outcome.recorded_meanwhile) else {}),
-                "members": sorted(m.pk for m in created.values()),
-                "mapped": {u.name: chosen[u.key].pk for u in unknown if u.key in chosen},
+                "members": start.created,
+                "mapped": {u.name: mapping[u.key] for u in settled.unknown if u.key in mapping},
             },
         )
     return outcome
+
+
+VOID_REASON = gettext_lazy("The import of %(file)s was voided.")
+BATCH_GONE = gettext_lazy("This import is already void.")
+BATCH_RUNNING = gettext_lazy("This import is still running: void it once it has stopped.")
+
+
+def batch_void(*, club: Club, batch_id: int, user: models_audit.User) -> ImportBatch:
+    """Undo an import: every live game of its batch voided, in one action, with one audit entry
+    naming the batch (nothing is deleted: the games stay, struck through, and count nowhere).
+    The kept totals, statistics and books move back as a game void moves them
+    (league.recording.services.game_void_in), for all the games at once. Refused while the
+    batch is still being written, and for a batch voided already."""
+    with action():
+        lock_club(club.pk)
+        batch = for_update(ImportBatch.objects).filter(pk=batch_id, club=club).first()
+        if batch is None or batch.voided:
+            raise ServiceError.one(NON_FIELD, str(BATCH_GONE))
+        running = batch.status == ImportBatch.RUNNING
+        if running and batch.touched >= timezone.now() - ImportUpload.STALLED_AFTER:
+            raise ServiceError.one(NON_FIELD, str(BATCH_RUNNING))
+        reason = (str(VOID_REASON) % {"file": batch.filename or batch.pk})[:200]
+        games = list(
+            for_update(Game.objects)
+            .filter(import_batch=batch, voided=False)
+            .order_by("pk")
+            .values_list("pk", "day_id")
+        )
+        ids = [pk for pk, _day in games]
+        Game.objects.filter(pk__in=ids).update(
+            voided=True, void_reason=reason, updated_at=timezone.now()
+        )
+        removed = list(Result.objects.filter(game_id__in=ids, counted=True))
+        Result.objects.filter(game_id__in=ids, counted=True).update(counted=False)
+        aggregates.games_uncounted(rows=removed)
+        uncounted = list(HandStat.objects.filter(game_id__in=ids, counted=True))
+        HandStat.objects.filter(pk__in=[s.pk for s in uncounted]).update(counted=False)
+        hand_totals.hand_stats_changed(removed=uncounted)
+        books.post(club_id=club.pk, days=sorted({day for _pk, day in games}))
+        now = timezone.now()
+        before = {"status": batch.status, "games": batch.games, "voided": False}
+        ImportBatch.objects.filter(pk=batch.pk).update(
+            voided=True, voided_at=now, void_reason=reason, touched=now
+        )
+        batch.refresh_from_db()
+        models_audit.audit(
+            club=club,
+            actor=user,
+            action="import.void",
+            target=f"import:{batch.pk}",
+            before=before,
+            after={"voided": True, "games": ids},
+            reason=reason,
+        )
+    return batch

@@ -29,4 +29,9 @@ def upload_waiting(*, club: Club, user: User) -> ImportUpload | None:
 
 def upload_latest(*, club: Club, user: User) -> ImportUpload | None:
     """The organiser's latest upload to this club, whatever its state (the status page)."""
-    return ImportUpload.objects.filter(club=club, user=user).order_by("-pk").first()
+    return (
+        ImportUpload.objects.filter(club=club, user=user)
+        .select_related("batch")
+        .order_by("-pk")
+        .first()
+    )

@@ -27,11 +27,10 @@ from league.books import selectors as book_selectors
 from league.core.actions import action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import lock_club
-from league.core.tasks import collector_paused, default_task_backend, enqueue_on_commit, task
+from league.core.tasks import default_task_backend, enqueue_on_commit, task
 from league.excel import exports, imports
 from league.excel import services as excel_services
-from league.excel.progress import ProgressWriter
-from league.models import BookLine, Club, ExportFile, ImportUpload, Member
+from league.models import BookLine, Club, ExportFile, ImportBatch, ImportUpload, Member
 from league.standings import stats
 
 EXPORT_KEEP = datetime.timedelta(days=7)
@@ -296,8 +295,7 @@ def import_preview(upload_id: int, language: str) -> int:
     )
     if upload is None:  # replaced, confirmed, or previewed already
         return 0
-    with collector_paused():  # the workbook's games live until the preview is kept
-        return _preview(upload, language)
+    return _preview(upload, language)
 
 
 def _preview(upload: ImportUpload, language: str) -> int:
@@ -316,9 +314,12 @@ def _preview(upload: ImportUpload, language: str) -> int:
                 progress_done=done, progress_total=total, touched=timezone.now()
             )
 
+    settled = imports.Settled()
     try:
         with translation.override(language or settings.LANGUAGE_CODE):
-            kept = imports.plan_kept(club=upload.club, parsed=parsed, progress=step)
+            kept = imports.plan_kept(
+                club=upload.club, parsed=parsed, progress=step, settled=settled
+            )
     except Exception:
         ImportUpload.objects.filter(pk=upload_id).update(
             outcome={"preview_error": True}, touched=timezone.now()
@@ -326,6 +327,7 @@ def _preview(upload: ImportUpload, language: str) -> int:
         raise
     ImportUpload.objects.filter(pk=upload_id, status=ImportUpload.WAITING).update(
         preview=imports.preview_dump(kept),
+        plan=imports.settled_dump(settled),
         progress_done=0,
         progress_total=0,
         touched=timezone.now(),
@@ -335,32 +337,41 @@ def _preview(upload: ImportUpload, language: str) -> int:
 
 @task()
 def import_run(upload_id: int) -> int:
-    """Import a confirmed upload (league.excel.imports.import_stored: one transaction, written a
-    chunk at a time); returns the games imported. What happened waits on the upload's row for
-    the status page: the counts, or the problems (then it waits to be confirmed again)."""
+    """Import a confirmed upload as its preview settled it (league.excel.imports.import_stored:
+    a transaction a day, under an import batch); returns the games imported. Each day's
+    transaction also moves the upload's progress (days done of the days planned), so that any
+    server reads it. What happened waits on the upload's row for the status page: the counts,
+    or the problems (then it waits to be confirmed again)."""
     claimed = ImportUpload.objects.filter(pk=upload_id, status=ImportUpload.QUEUED).update(
-        status=ImportUpload.RUNNING, progress_done=0, touched=timezone.now()
+        status=ImportUpload.RUNNING, progress_done=0, progress_total=0, touched=timezone.now()
     )
     upload = ImportUpload.objects.select_related("club", "user").filter(pk=upload_id).first()
     if not claimed or upload is None:
         return 0
     choices = upload.choices
-    tick = ProgressWriter(upload.pk, total=upload.games)
+
+    def begun(batch: ImportBatch) -> None:  # inside the action that begins the batch
+        ImportUpload.objects.filter(pk=upload_id).update(batch=batch, touched=timezone.now())
+
+    def progress(done: int, total: int) -> None:  # inside each day's action
+        ImportUpload.objects.filter(pk=upload_id).update(
+            progress_done=done, progress_total=total, touched=timezone.now()
+        )
+
     try:
-        with (
-            translation.override(choices.get("language") or settings.LANGUAGE_CODE),
-            collector_paused(),
-        ):
+        with translation.override(choices.get("language") or settings.LANGUAGE_CODE):
             try:
                 done = imports.import_stored(
                     club=upload.club,
-                    parsed=imports.parsed_load(upload.parsed),
+                    settled=imports.settled_load(upload.plan),
                     user=upload.user,
                     mapping={k: int(v) for k, v in choices.get("mapping", {}).items()},
                     kana=choices.get("kana", {}),
                     duplicates=bool(choices.get("duplicates")),
                     previewed_duplicates=choices.get("previewed_duplicates", []),
-                    progress=tick.step,
+                    filename=upload.filename,
+                    begun=begun,
+                    progress=progress,
                 )
             except imports.ImportFailed as e:
                 problems = [[p.sheet, p.row, p.column, p.message] for p in e.problems]
@@ -374,18 +385,16 @@ def import_run(upload_id: int) -> int:
                     touched=timezone.now(),
                 )
                 return 0
-        tick.finish()
     except BaseException:
         ImportUpload.objects.filter(pk=upload_id).update(
             status=ImportUpload.FAILED, claimed=False, outcome={"error": True}
         )
         raise
-    finally:
-        tick.close()
     ImportUpload.objects.filter(pk=upload_id).update(
         status=ImportUpload.DONE,
         parsed=b"",  # imported: the workbook's data is not needed again
         preview=b"",
+        plan=b"",
         outcome=dataclasses.asdict(done),
         touched=timezone.now(),
     )

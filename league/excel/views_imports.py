@@ -30,8 +30,8 @@ from league.excel import services as excel_services
 from league.excel import tasks as import_tasks
 from league.excel.progress import progress_of
 from league.excel.selectors import upload_latest, upload_waiting
-from league.models import Club, ImportUpload, Member
-from league.web import add_errors
+from league.models import Club, ImportBatch, ImportUpload, Member
+from league.web import add_errors, show_errors
 
 NEW = "new"
 SHOWN_GAMES = imports.SHOWN  # a page of tens of thousands of games helps nobody; all are checked
@@ -298,17 +298,47 @@ def import_status(request: HttpRequest, slug: str) -> HttpResponse:
                 "%(n)s games were recorded meanwhile by someone else and were not imported again.",
                 meanwhile,
             ) % {"n": meanwhile}
+    batch = upload.batch  # what the import wrote, if anything, as one thing to void
     return render(
         request,
         "league/excel/import_status.html",
         {
             "club": club,
             "upload": upload,
+            "batch": batch,
+            "voidable": batch is not None
+            and not batch.voided
+            and batch.games > 0
+            and batch.status != ImportBatch.RUNNING,
             "progress": progress_of(upload),
             "text": text,
             **_outcome(upload),
         },
     )
+
+
+@require_POST
+def import_void(request: HttpRequest, slug: str) -> HttpResponse:
+    """Undo the organiser's latest import: its batch voided as a whole (imports.batch_void)."""
+    club = club_for(request, slug, organiser=True)
+    upload = upload_latest(club=club, user=request.user)
+    if upload is None or upload.batch_id is None:
+        return redirect("import_upload", club.slug)
+    try:
+        batch = imports.batch_void(club=club, batch_id=upload.batch_id, user=request.user)
+    except ServiceError as e:
+        show_errors(request, e)
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "The import was voided: %(n)s game no longer counts.",
+                "The import was voided: %(n)s games no longer count.",
+                batch.games,
+            )
+            % {"n": batch.games},
+        )
+    return redirect("import_status", club.slug)
 
 
 @require_GET

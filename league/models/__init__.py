@@ -27,7 +27,7 @@ from league.models.draw import Attendance, DrawRoom, DrawRound, DrawSeat, DrawTa
 from league.models.exports import ExportFile
 from league.models.games import ChipEvent, Day, Game, Result
 from league.models.hands import Hand, HandStat, HandStatTotal, TableGame
-from league.models.imports import ImportUpload
+from league.models.imports import ImportBatch, ImportUpload
 from league.models.invitations import Invitation
 from league.models.members import Member
 from league.models.memberships import Membership, MembershipQuerySet
@@ -82,6 +82,7 @@ __all__ = [
     "Hand",
     "HandStat",
     "HandStatTotal",
+    "ImportBatch",
     "ImportUpload",
     "Invitation",
     "LedgerEntry",

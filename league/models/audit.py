@@ -9,7 +9,6 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
 
-from league.core.bulk import bulk_insert
 from league.models.clubs import Club
 from league.models.games import Game
 
@@ -106,4 +105,4 @@ def audit_entry(**fields: Unpack[AuditFields]) -> AuditLog:
 
 def audit_many(entries: Sequence[AuditLog]) -> None:
     """Write entries made by `audit_entry`, in chunks (a bulk import's one per game)."""
-    bulk_insert(AuditLog, entries, batch_size=AUDIT_CHUNK)
+    AuditLog.objects.bulk_create(entries, batch_size=AUDIT_CHUNK)

@@ -75,6 +75,10 @@ class Game(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     voided = models.BooleanField(default=False)
     void_reason = models.CharField(_("reason"), max_length=200, blank=True)
+    # The import that wrote it (voided with it as a whole), or none.
+    import_batch = models.ForeignKey(
+        "league.ImportBatch", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         verbose_name = _("game")

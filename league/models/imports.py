@@ -37,14 +37,22 @@ class ImportUpload(models.Model):
     # Set while a confirmation is under way: a second confirmation (a double tap, or the same
     # organiser on another server) finds nothing to confirm.
     claimed = models.BooleanField(default=False)
-    # How far a confirmation has got (league.excel.progress): written from a connection of its
-    # own, so that any server can report it while the import's transaction is still open.
+    # How far the worker has got: while it settles the preview, games checked of the games; while
+    # it imports, days written of the days planned, each committed with its day's games
+    # (league.excel.imports.import_stored), so that any server reads it on either database.
     progress_done = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)
     # The preview, settled once after upload by a worker (league.excel.tasks.import_preview,
     # league.excel.imports.preview_dump): every view of the preview page shows it, nothing is
     # settled again until the worker imports. Empty while the worker settles it (progress_*).
     preview = models.BinaryField(default=b"")
+    # Every settled game of the preview, kept for the import (league.excel.imports.plan_dump): the
+    # worker writes what the preview settled, and settles nothing again.
+    plan = models.BinaryField(default=b"")
+    # The import's batch once the worker has begun it: what the status page offers to void.
+    batch = models.ForeignKey(
+        "league.ImportBatch", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     status = models.CharField(max_length=10, choices=STATUSES, default=WAITING)
     choices = models.JSONField(default=dict)  # the confirmation: names mapped, readings, dups
     outcome = models.JSONField(default=dict)  # what the worker did, or the problems it met
@@ -74,3 +82,37 @@ class ImportUpload(models.Model):
             self.status in (self.QUEUED, self.RUNNING)
             and self.touched < timezone.now() - self.STALLED_AFTER
         )
+
+
+class ImportBatch(models.Model):
+    """One confirmed import of a workbook, as one thing: its games (Game.import_batch) are
+    written day by day, each day in a transaction of its own (league.excel.imports.import_stored),
+    and voided together (league.excel.imports.batch_void). Business data: never deleted."""
+
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"  # stopped at `failed_day`: the days before it are imported
+    STATUSES = [(s, s) for s in (RUNNING, DONE, FAILED)]
+
+    club = models.ForeignKey("league.Club", on_delete=models.PROTECT, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    filename = models.CharField(max_length=200, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+    status = models.CharField(max_length=10, choices=STATUSES, default=RUNNING)
+    days_planned = models.PositiveIntegerField(default=0)
+    days_done = models.PositiveIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)  # written so far
+    failed_day = models.DateField(null=True, blank=True)
+    touched = models.DateTimeField(default=timezone.now)  # the last day's commit
+    voided = models.BooleanField(default=False)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        app_label = "league"
+        indexes = [models.Index(fields=["club", "status"], name="import_batch_club")]
+
+    def __str__(self) -> str:
+        return f"{self.filename} ({self.club_id}, {self.created:%Y-%m-%d})"

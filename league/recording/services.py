@@ -24,7 +24,6 @@ from league.books import services as books
 from league.club import services as club_services
 from league.core import names
 from league.core.actions import action, as_action
-from league.core.bulk import bulk_insert, bulk_insert_values
 from league.core.clock import TOKYO
 from league.core.errors import NON_FIELD, ServiceError, service_error
 from league.core.locks import for_update, lock_club
@@ -35,6 +34,7 @@ from league.models import (
     Game,
     Hand,
     HandStat,
+    ImportBatch,
     Member,
     OnlineLog,
     Result,
@@ -380,6 +380,12 @@ def _check_members(club: Club, data: GameInput) -> None:
         raise ServiceError(errors)
 
 
+def check_members(*, club: Club, data: GameInput) -> None:
+    """game_preview's check of the seated members, without settling (an import's games, settled
+    on upload, with the names the organiser chose since then)."""
+    _check_members(club, data)
+
+
 def _check_storable(data: GameInput, *, check_date: bool) -> None:
     """The date within bounds and every text fitting its column (limits), else a ServiceError."""
     errors = limits.column_problems(Game, table=data.table, rate=data.rate)
@@ -475,8 +481,8 @@ class ResultRow(NamedTuple):
 
 
 def write_results(rows: Sequence[ResultRow]) -> None:
-    """Insert new revisions' results (inside the caller's transaction)."""
-    bulk_insert_values(Result, ResultRow._fields, rows)
+    """Insert new revisions' results (inside the caller's transaction), BULK_CHUNK a statement."""
+    Result.objects.bulk_create([Result(**row._asdict()) for row in rows], batch_size=BULK_CHUNK)
 
 
 def _revision_rows(
@@ -722,14 +728,19 @@ BULK_CHUNK = 1_000
 
 
 def games_record_bulk(
-    *, club: Club, user: User, games: Sequence[tuple[GameInput, Preview]]
+    *,
+    club: Club,
+    user: User,
+    games: Sequence[tuple[GameInput, Preview]],
+    batch: ImportBatch | None = None,
 ) -> list[Game]:
     """Record many new games at once (an import), each as game_record would: the same rows, the
     same numbering per day, the same "game.create" audit entry. Each preview must be
     game_preview's of its data (the same validation as game_record's); games are numbered in
     the order given. Inserts in chunks in one transaction: all of them or none. No submission
     keys (a bulk is claimed as a whole by its caller). No rate question (check_rate): a
-    workbook's rates are the club's record of what was played, several on one day included."""
+    workbook's rates are the club's record of what was played, several on one day included.
+    `batch`: the import the games belong to."""
     if not games:
         return []
     with transaction.atomic():  # a savepoint inside the import's action (plan_apply, import_stored)
@@ -776,9 +787,10 @@ def games_record_bulk(
                     deposits=data.deposits,
                     rules_version=preview.rules_version,
                     recorded_by=recorder,
+                    import_batch=batch,
                 )
             )
-        bulk_insert(Game, new_games, returning=True, batch_size=BULK_CHUNK)  # sets the pks
+        Game.objects.bulk_create(new_games, batch_size=BULK_CHUNK)  # sets the pks
         results: list[ResultRow] = []
         chip_events: list[ChipEvent] = []
         entries = []
@@ -797,7 +809,7 @@ def games_record_bulk(
                 )
             )
         write_results(results)
-        bulk_insert(ChipEvent, chip_events, batch_size=BULK_CHUNK)
+        ChipEvent.objects.bulk_create(chip_events, batch_size=BULK_CHUNK)
         audit_many(entries)
         # The kept totals, once for the whole batch, in the same transaction.
         aggregates.results_changed(

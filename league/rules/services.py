@@ -22,7 +22,6 @@ import scoring
 from league import limits
 from league.books import services as books
 from league.core.actions import action, as_action
-from league.core.bulk import bulk_insert, bulk_set
 from league.core.errors import NON_FIELD, ServiceError, problem_message
 from league.core.locks import for_update, lock_club
 from league.models import (
@@ -369,7 +368,9 @@ def resettle_apply(
     games have all moved moves its money (Day.rules_version) in the same batch; the kept totals
     and each day's books move once a batch. A stop between batches
     leaves every game and day either moved or as it was, under its own rules version; applying
-    again carries on with the rest. `progress` is called after each batch."""
+    again carries on with the rest. `progress` is called inside each batch's transaction, so that
+    what it writes (the run's counts) commits with the batch's games, and never runs ahead of
+    them."""
     state = ResettleProgress(total=resettle_count(version=version))
     if expected is not None and resettle_key_now(version=version) != expected:
         raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))
@@ -390,8 +391,8 @@ def resettle_apply(
             # The kept books of the batch's days, and of days that moved without a game of it:
             # each day once a batch, however many of its games moved.
             books.post(club_id=version.club_id, days={g.day_id for g in moved} | pinned)
-        if progress is not None:
-            progress(state)
+            if progress is not None:  # committed with the batch: progress is the committed data
+                progress(state)
         if len(games) < batch and len(moved) == len(games):
             return state.moved
         last = moved[-1].pk
@@ -476,7 +477,11 @@ def _write_resettled(
         game.revision += 1
         game.rules_version = version
         game.updated_at = now
-    bulk_set(Game, [game for game, _c, _d in settled], ["revision", "rules_version", "updated_at"])
+    Game.objects.bulk_update(
+        [game for game, _c, _d in settled],
+        ["revision", "rules_version", "updated_at"],
+        batch_size=BULK_CHUNK,
+    )
     results: list[ResultRow] = []
     chips: list[ChipEvent] = []
     entries = []
@@ -497,7 +502,7 @@ def _write_resettled(
             )
         )
     write_results(results)
-    bulk_insert(ChipEvent, chips, batch_size=BULK_CHUNK)
+    ChipEvent.objects.bulk_create(chips, batch_size=BULK_CHUNK)
     # The kept totals, once for the batch (league.standings.services).
     standings_services.results_changed(
         club=version.club_id, removed=removed, added=[r for r in results if r.counted]

@@ -28,7 +28,6 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Min, Q
 
-from league.core.bulk import bulk_insert_values, bulk_set
 from league.core.locks import for_update
 from league.models import ChipEvent, Game, Member, Result, Season
 from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
@@ -139,7 +138,7 @@ def _apply(
                 fields.add(name)
             rows.append(row)
     if rows:
-        bulk_set(model, rows, sorted(fields), batch_size=CHUNK)
+        model.objects.bulk_update(rows, sorted(fields), batch_size=CHUNK)
 
 
 def _scopes_q(scopes: set[int | None]) -> Q:
@@ -393,7 +392,10 @@ def _replay(club_id: int, since: Key | None, old_rows: list[tuple[int, ...]] | N
             )
             c.state, c.tops, c.clean = outcome.after, tops, clean
     old.delete()
-    bulk_insert_values(MemberGame, _WRITTEN, written)
+    MemberGame.objects.bulk_create(
+        [MemberGame(**dict(zip(_WRITTEN, values, strict=True))) for values in written],
+        batch_size=CHUNK,
+    )
     touched = sorted(carried)
     for start in range(0, len(touched), CHUNK):
         MemberRating.objects.filter(member_id__in=touched[start : start + CHUNK]).delete()

@@ -38,7 +38,6 @@ from django.db import transaction
 from django.db.models import Count, F, IntegerField, Max, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, Greatest
 
-from league.core.bulk import bulk_insert, bulk_set
 from league.core.locks import for_update
 from league.models import Adjustment, Club, Game, Member, Result, Season
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal, list_adjusted
@@ -278,13 +277,13 @@ def _move_days(club_id: int, days: dict[tuple[int, datetime.date], _Delta]) -> N
         if (row.member_id, row.date) in days
     ]
     found = {(row.member_id, row.date) for row in rows}
-    bulk_insert(
-        MemberDay,
+    MemberDay.objects.bulk_create(
         [
             MemberDay(club_id=club_id, member_id=m, date=d, **days[(m, d)].counts)
             for m, d in sorted(days)
             if (m, d) not in found
         ],
+        batch_size=1_000,
     )
     rows = [row for row in rows if (row.member_id, row.date) in changed]
     fields: set[str] = set()
@@ -293,7 +292,7 @@ def _move_days(club_id: int, days: dict[tuple[int, datetime.date], _Delta]) -> N
             setattr(row, name, getattr(row, name) + value)
             fields.add(name)
     if rows and fields:
-        bulk_set(MemberDay, rows, sorted(fields), batch_size=500)
+        MemberDay.objects.bulk_update(rows, sorted(fields), batch_size=500)
 
 
 def games_counted(*, games: Sequence[Game]) -> None:

@@ -133,7 +133,49 @@ def _game_input(data: st.DataObject, members: list[Member], date: datetime.date)
     )
 
 
-OPERATIONS = ["record", "record", "record", "edit", "void", "resettle", "season"]
+OPERATIONS = [
+    "record",
+    "record",
+    "record",
+    "edit",
+    "void",
+    "resettle",
+    "season",
+    "import",
+    "void_import",
+]
+
+
+def _import(data: st.DataObject, club: Club, members: list[Member]) -> None:
+    """A workbook of one to three games imported (league.excel.imports.import_stored: whole days
+    a transaction under an ImportBatch), from the plan its preview settled."""
+    from league.excel import imports
+    from tests.league.test_imports import game, simple
+
+    rows = []
+    for i in range(data.draw(st.integers(1, 3), label="imported games")):
+        seated = data.draw(st.permutations(members), label="imported seats")[:4]
+        deposits = data.draw(st.sampled_from([0, 1000]), label="imported deposits")
+        points = _points(data, deposits)
+        date = data.draw(st.sampled_from(DATES), label="imported date")
+        rows.append(
+            game(
+                *[(m.name, p) for m, p in zip(seated, points, strict=True)],
+                date=date,
+                table=f"I{i}",
+                deposits=deposits,
+            )
+        )
+    parsed = imports.workbook_read(simple(*rows), players=4)
+    with contextlib.suppress(imports.ImportFailed):
+        imports.import_stored(
+            club=club,
+            settled=imports.settled_of(club=club, parsed=parsed),
+            user=None,
+            mapping={},
+            kana={},
+            duplicates=False,
+        )
 
 
 @pytest.mark.django_db(transaction=False)
@@ -182,6 +224,19 @@ def test_incremental_equals_rebuilt(db, data):
                 )
                 resettle_apply(version=version, user=None)
                 games = [type(g).objects.get(pk=g.pk) for g in games]
+            elif op == "import":
+                _import(data, club, members)
+            elif op == "void_import":
+                from league.excel import imports
+                from league.models import ImportBatch
+
+                if not ImportBatch.objects.filter(club=club, voided=False).exists():
+                    _import(data, club, members)  # something to void
+                batches = list(ImportBatch.objects.filter(club=club, voided=False).order_by("pk"))
+                if batches:
+                    batch = data.draw(st.sampled_from(batches), label="voided import")
+                    imports.batch_void(club=club, batch_id=batch.pk, user=None)
+                    games = [type(g).objects.get(pk=g.pk) for g in games]
             else:  # a season created after its games: its totals are built then
                 start = data.draw(st.sampled_from(DATES), label="season start")
                 Season.objects.create(club=club, name="later", start=start, end=DATES[-1])

@@ -1,9 +1,9 @@
-"""Migration 0049 builds the book from the money stored before it (issue 37, step 5).
+"""Migration 0050 builds the book from the money stored before it (issue 37, step 5).
 
 A history is recorded through the app's writers (every kind of money action, tests/league/
-test_books.py's SCRIPT), the database is migrated back to 0047 with MigrationExecutor (the book's
-tables dropped: the history as it was stored before the book) and forward again (0048 makes the
-book, 0049 posts it). Every balance the pages read before (each member's statement, the club's
+test_books.py's SCRIPT), the database is migrated back to 0048 with MigrationExecutor (the book's
+tables dropped: the history as it was stored before the book) and forward again (0049 makes the
+book, 0050 posts it). Every balance the pages read before (each member's statement, the club's
 own account: the kept lines of league.books) must then equal the sum of its account's legs, every
 transaction balance, and check_books find the book equal to the games.
 """
@@ -21,7 +21,7 @@ from tests.league.test_books import BooksRunner, make_club, run_script
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE_THE_BOOK = [("league", "0047_draw_job")]
+BEFORE_THE_BOOK = [("league", "0048_import_batch")]
 
 
 def _migrate(targets: list[tuple[str, str]]) -> None:
@@ -60,7 +60,7 @@ def test_the_book_is_built_exactly_from_what_was_stored():
         _migrate(BEFORE_THE_BOOK)
         with connection.cursor() as cursor:
             assert "league_leg" not in connection.introspection.table_names(cursor)
-        _migrate(latest)  # 0048 makes the book, 0049 posts what is stored
+        _migrate(latest)  # 0049 makes the book, 0050 posts what is stored
     finally:
         _migrate(latest)
     assert _book_balances(club) == before

@@ -237,7 +237,10 @@ ACTIONS: dict[str, tuple[tuple[str, ...], Call]] = {
         ("club", "members", "organiser"),
         lambda f: imports.import_stored(
             club=f["club"],
-            parsed=imports.workbook_read(simple(game(*STANDARD)), players=4),
+            settled=imports.settled_of(
+                club=f["club"],
+                parsed=imports.workbook_read(simple(game(*STANDARD)), players=4),
+            ),
             user=f["organiser"],
             mapping={},
             kana={},

@@ -1,21 +1,21 @@
-"""The import's confirmation reports how far it has got (league.excel.progress): counted per game
-over the checking and writing passes, written from a connection of its own so that any server can
-read it while the import's transaction is open (PostgreSQL), and read by import/progress/."""
+"""The import's confirmation reports how far it has got (league.excel.progress): the days written
+of the days planned, committed with their games (the import writes whole days a transaction), so
+that any server reads it through the ordinary connection, on either database; read by
+import/progress/."""
 
 from __future__ import annotations
 
 import datetime
 
 import pytest
-from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from league.core.errors import ServiceError
 from league.excel import imports
-from league.excel.progress import ProgressWriter
-from league.models import Game, ImportUpload
+from league.models import AuditLog, Game, ImportBatch, ImportUpload
 from tests.conftest import make_user
-from tests.league.test_imports import STANDARD, game, simple, upload
+from tests.league.test_imports import STANDARD, english, game, simple, upload
 
 
 def _nth(i: int) -> tuple[tuple[str, int], ...]:
@@ -73,31 +73,50 @@ def test_the_confirmation_counts_every_step_and_imports_once(club, members, orga
     assert organiser_client.get(progress_url(club)).json()["status"] == "done"
 
 
-@pytest.mark.django_db(transaction=True)
-def test_progress_is_written_outside_the_imports_transaction(club, organiser):
-    """On PostgreSQL the count is committed by its own connection: it stays even when the
-    transaction around it rolls back, so other servers see it while an import runs."""
-    if connection.vendor != "postgresql":
-        writer = ProgressWriter(1, 10)
-        assert not writer.enabled  # SQLite has one writer at a time: the page says "under way"
-        return
-    kept = ImportUpload.objects.create(
-        club=club,
-        user=organiser,
-        parsed=b"",
-        games=5,
-        expires="2099-01-01T00:00:00Z",
-        claimed=True,
+def test_each_day_commits_its_games_and_the_progress(club, members, organiser_client, monkeypatch):
+    """Three days, a transaction each, the second fails: the first day's games and the count
+    (1 of 3 days) are
+    committed and read back through the ordinary connection; the batch is marked failed at the
+    second day and the status page names that day."""
+    from league.recording import services
+
+    days = [datetime.date(2024, 5, d) for d in (1, 2, 3)]
+    data = simple(*[game(*_nth(i), date=d, table="A") for i, d in enumerate(days)])
+    client = english(organiser_client)
+    assert upload(client, club, data).status_code == 302
+    real = services.games_record_bulk
+    seen: list[tuple[int, int]] = []
+
+    def failing_on_the_second_day(**kwargs):
+        row = ImportUpload.objects.get(club=club)
+        seen.append((row.progress_done, row.progress_total))
+        if kwargs["games"][0][0].date == days[1]:
+            raise ServiceError.one("date", "broken")
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "games_record_bulk", failing_on_the_second_day)
+    monkeypatch.setattr(imports, "STEP_GAMES", 1)  # a transaction a day
+    assert client.post(reverse("import_confirm", args=[club.slug]), {}).status_code == 302
+    assert seen == [(0, 0), (1, 3)]  # the first day's count was committed with its games
+    assert list(Game.objects.filter(club=club).values_list("date", flat=True)) == days[:1]
+    batch = ImportBatch.objects.get(club=club)
+    assert (batch.status, batch.failed_day, batch.days_done, batch.games) == (
+        ImportBatch.FAILED,
+        days[1],
+        1,
+        1,
     )
-    writer = ProgressWriter(kept.pk, total=10)
-    with pytest.raises(RuntimeError), transaction.atomic():
-        for _ in range(4):
-            writer.step()
-        writer._write(force=True)
-        raise RuntimeError("the import failed: its transaction rolls back")
-    writer.close()
-    kept.refresh_from_db()
-    assert (kept.progress_done, kept.progress_total) == (4, 10)
+    assert AuditLog.objects.filter(action="import.stop", target=f"import:{batch.pk}").exists()
+    row = ImportUpload.objects.get(club=club)
+    assert (row.status, row.progress_done, row.progress_total, row.batch_id) == (
+        ImportUpload.FAILED,
+        1,
+        3,
+        batch.pk,
+    )
+    page = client.get(reverse("import_status", args=[club.slug])).content.decode()
+    assert "The import stopped at the games of 2024/05/02" in page
+    assert reverse("import_void", args=[club.slug]) in page
 
 
 # --- the preview is settled by a worker, not in the upload's request ---------------------------

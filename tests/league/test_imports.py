@@ -675,25 +675,32 @@ def test_a_confirm_that_fails_midway_stores_nothing_and_can_be_retried(uploaded,
     assert ImportUpload.objects.get().status == ImportUpload.DONE
 
 
-def test_a_game_invalid_at_confirm_is_reported_at_its_cells(uploaded, club, monkeypatch):
-    """Confirming checks every game again (game_record's validation) with the members it now
-    seats; every failing game is reported, nothing is stored."""
-    real = services.game_preview
+def test_confirming_settles_nothing_again(uploaded, club, monkeypatch):
+    """The import writes what the preview settled (ImportUpload.plan): no game is settled at
+    confirm, with the members it now seats or otherwise."""
 
-    def new_members_game_fails(**kwargs: Any) -> services.Preview:
-        first = kwargs["data"].seats[0].member
-        if first.name == "新人" and first.pk > 0:  # created: confirming, not planning
-            raise ServiceError.one("points_0", "Not today.")
-        return real(**kwargs)
+    def never(**kwargs: Any) -> services.Preview:
+        raise AssertionError("settled twice")
 
-    monkeypatch.setattr(services, "game_preview", new_members_game_fails)
-    before = stored_counts()
+    monkeypatch.setattr(services, "game_preview", never)
     response = english(uploaded).post(url("import_confirm", club))
     assert response.status_code == 302
+    assert Game.objects.count() == 2
+    new = Member.objects.get(name="新人")
+    assert Result.objects.filter(member=new).count() == 1
+
+
+def test_rules_changed_since_the_preview_stop_the_import_before_anything_is_stored(uploaded, club):
+    """The kept plan was settled under the rules of its day: a rules version added since then
+    (the games might settle otherwise) sends the organiser to upload again; nothing is stored."""
+    version = RulesVersion.objects.filter(club=club).latest("effective_from")
+    version.pk = None
+    version.effective_from = version.effective_from + datetime.timedelta(days=1)
+    version.save()
+    before = stored_counts()
+    response = english(uploaded).post(url("import_confirm", club))
     problems = english(uploaded).get(response.url).context["problems"]
-    assert [(p.sheet, p.row, p.column, p.message) for p in problems] == [
-        ("2024", 3, "D", "Not today.")
-    ]
+    assert [p.message for p in problems] == [str(imports.RULES_CHANGED)]
     assert stored_counts() == before
 
 

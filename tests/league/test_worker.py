@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from league.excel import imports
+
 ROOT = Path(__file__).resolve().parents[2]
 
 SETUP = """
@@ -141,9 +143,11 @@ for i in range({games}):
 out = io.BytesIO()
 book.save(out)
 parsed = imports.workbook_read(out.getvalue(), players=4)
-kept = imports.plan_kept(club=club, parsed=parsed)
+settled = imports.Settled()
+kept = imports.plan_kept(club=club, parsed=parsed, settled=settled)
 upload = excel_services.upload_keep(club=club, user=user, filename="h.xlsx",
     parsed=imports.parsed_dump(parsed), games=len(parsed.games), preview=imports.preview_dump(kept))
+ImportUpload.objects.filter(pk=upload.pk).update(plan=imports.settled_dump(settled))
 excel_services.upload_claim(upload=upload)
 excel_services.upload_queue(upload=upload, choices={{"language": "en"}})
 tasks.import_run.enqueue(upload.pk)
@@ -156,6 +160,7 @@ from league.models import Game, ImportUpload, Result, AuditLog
 from league.models.totals import MemberTotal
 u = ImportUpload.objects.get(pk={pk})
 print(json.dumps({{"status": u.status, "games": Game.objects.count(),
+    "progress": [u.progress_done, u.progress_total],
     "results": Result.objects.count(), "audit": AuditLog.objects.count(),
     "totals": sum(t.games for t in MemberTotal.objects.filter(season__isnull=True))}}))
 """
@@ -164,10 +169,13 @@ REQUEUE = """
 import json
 from django.utils import timezone
 from league.excel import services as excel_services, tasks
-from league.models import ImportUpload
+from league.models import ImportBatch, ImportUpload
 u = ImportUpload.objects.get(pk={pk})
-# What the status page offers after ImportUpload.STALLED_AFTER: confirm it again.
-ImportUpload.objects.filter(pk=u.pk).update(touched=timezone.now() - ImportUpload.STALLED_AFTER * 2)
+# What the status page offers after ImportUpload.STALLED_AFTER: confirm it again. The killed
+# import's batch said nothing for as long (it was touched in the same transactions).
+old = timezone.now() - ImportUpload.STALLED_AFTER * 2
+ImportUpload.objects.filter(pk=u.pk).update(touched=old)
+ImportBatch.objects.filter(pk=u.batch_id).update(touched=old)
 assert excel_services.upload_claim(upload=u)
 excel_services.upload_queue(upload=u, choices={{"language": "en"}})
 tasks.import_run.enqueue(u.pk)
@@ -179,7 +187,11 @@ import sys, time
 import django
 django.setup()
 from league.books import services as books
-def post(**kwargs):
+real, calls = books.post, []
+def post(**kwargs):  # the second transaction's books: stop there
+    calls.append(1)
+    if len(calls) == 1:
+        return real(**kwargs)
     open(sys.argv[1], "w").close()
     time.sleep(600)
 books.post = post
@@ -222,13 +234,15 @@ print(json.dumps({{"status": r.status, "done": r.games_done, "moved": r.games_mo
 
 
 @pytest.mark.database_tasks
-def test_a_worker_killed_mid_import_leaves_nothing_then_imports_and_resettles(
+def test_a_worker_killed_mid_import_keeps_the_days_done_then_imports_the_rest_and_resettles(
     database_url, tmp_path
 ):
-    """The import runs in a worker: killed halfway, the database is as before (one transaction)
-    and another process sees the import as running (the status page says it stopped once
-    STALLED_AFTER has passed); confirmed again, a worker imports it; then a re-settle of every
-    game runs in a worker, in batches, its progress read by another process."""
+    """The import runs in a worker, whole days a transaction (at most STEP_GAMES games): killed
+    inside its second transaction, the first one's games and its progress are there, seen by
+    another process, and nothing of the second (the status page says it stopped once
+    STALLED_AFTER has passed); confirmed again, a worker imports the rest (the days done are
+    recorded already: skipped); then a re-settle of every game runs in a worker, in batches,
+    its progress read by another process."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -242,8 +256,8 @@ def test_a_worker_killed_mid_import_leaves_nothing_then_imports_and_resettles(
     before = shell(env, IMPORT_STATUS.format(pk=upload))
     assert before["status"] == "queued" and before["games"] == 0
 
-    # A worker that stops inside the import's transaction once its games, results and audit
-    # entries are written (the books are posted last), and says so: killed there, on cue.
+    # A worker that stops inside the import's second transaction once its games, results and
+    # audit entries are written (the books are posted last), and says so: killed there, on cue.
     marker = tmp_path / "inside-the-import"
     worker = subprocess.Popen(
         [sys.executable, "-c", STOPPING_WORKER, str(marker)],
@@ -262,7 +276,18 @@ def test_a_worker_killed_mid_import_leaves_nothing_then_imports_and_resettles(
         worker.kill()  # SIGKILL: no clean-up of any kind
         worker.wait()
     killed = shell(env, IMPORT_STATUS.format(pk=upload))
-    assert killed == {**before, "status": "running"}  # nothing half-imported
+    first = 8 * (imports.STEP_GAMES // 8)  # whole days of eight games
+    days = -(-games // 8)
+    assert killed == {  # the first transaction's days, and nothing of the second
+        **before,
+        "status": "running",
+        "games": first,
+        "results": 4 * first,
+        "totals": 4 * first,
+        "progress": [first // 8, days],
+        "audit": killed["audit"],
+    }
+    assert killed["audit"] == before["audit"] + first  # a game.create entry each
 
     shell(env, REQUEUE.format(pk=upload))
     token = shell(env, TOKEN)["token"]

@@ -1,4 +1,4 @@
-"""The money stored before the book (migration 0048) posted into it, exactly: every club's days
+"""The money stored before the book (migration 0049) posted into it, exactly: every club's days
 re-settled and its ledger entries, by the one posting function (league.books.services.post_book,
 the derivation check_books compares with). Each entry's transaction comes after the one it
 reverses, in id order, so that a reversal's `reverses` is set.
@@ -21,7 +21,7 @@ def post_the_book(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0048_book"),
+        ("league", "0049_book"),
     ]
 
     operations = [

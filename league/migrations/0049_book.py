@@ -43,7 +43,7 @@ def unbalanced(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0047_draw_job"),
+        ("league", "0048_import_batch"),
     ]
 
     operations = [
