@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.models import QuerySet
@@ -50,8 +51,23 @@ from league.standings import stats
 from league.table import services as table_services
 from league.teams import services as teams
 from tests.conftest import make_user
+from tests.league.test_imports import SIMPLE_HEADER, xlsx
 from tests.league.test_isolation import money_rules
 
+# One game of a workbook, on a day of its own (its members by name, as a club types them).
+IMPORTED = [
+    datetime.date(2026, 10, 3),
+    "A",
+    "青木",
+    45000,
+    "馬場",
+    31000,
+    "千葉",
+    19000,
+    "土井",
+    5000,
+    0,
+]
 DAY_1 = datetime.date(2026, 11, 21)
 DAY_2 = datetime.date(2026, 11, 28)
 ONLINE_LOG = (
@@ -102,6 +118,13 @@ def build_club(club: Club, organiser, members: list[Member]) -> None:
         members=[a, b, c, d],
         date=DAY_2,
     )
+    # An import (league.excel.imports): its batch, and the game that remembers it.
+    importer = Client()
+    importer.force_login(organiser)
+    workbook = SimpleUploadedFile("scores.xlsx", xlsx(("2026", [SIMPLE_HEADER, IMPORTED])))
+    assert importer.post(reverse("import_upload", args=[club.slug]), {"workbook": workbook})
+    assert importer.post(reverse("import_confirm", args=[club.slug]), {}).status_code == 302
+    assert Game.objects.filter(club=club, import_batch__isnull=False).count() == 1
     season = Season.objects.create(club=club, name="2026", start=DAY_1, end=DAY_2, min_games=1)
     team = teams.team_create(  # a team with its roster, and an adjustment outside any game
         season=season,
@@ -274,7 +297,7 @@ def built(club, organiser, members, other_club, stranger) -> Club:
 @pytest.mark.django_db(transaction=True)
 def test_backup_flush_restore_gives_back_the_same_club(built, tmp_path):
     before = snapshot("mame")
-    assert len(before["audit"]) >= 12 and before["debts"] and len(before["ledgers"]) == 2
+    assert len(before["audit"]) >= 12 and before["debts"] and len(before["ledgers"]) == 3
     first = backup("mame", tmp_path / "mame.json")
     assert "余所0" not in json.dumps(first, ensure_ascii=False)
 

@@ -61,6 +61,7 @@ from league.models import (
     Hand,
     HandStat,
     HandStatTotal,
+    ImportBatch,
     ImportUpload,
     Invitation,
     LedgerEntry,
@@ -106,6 +107,7 @@ MODELS: tuple[type[models.Model], ...] = (
     RulesVersion,
     Season,
     Day,
+    ImportBatch,  # before Game: a game remembers the import it came in (voided as a whole)
     Game,
     Result,
     ChipEvent,
