@@ -335,6 +335,16 @@ def _preview(upload: ImportUpload, language: str) -> int:
     return total
 
 
+def _settled(upload: ImportUpload) -> imports.Settled:
+    """The games its preview settled, kept on the upload; settled now for an upload kept without
+    them (one waiting since before migration 0048, which began keeping them)."""
+    if upload.plan:
+        return imports.settled_load(upload.plan)
+    settled = imports.Settled()
+    imports.plan_kept(club=upload.club, parsed=imports.parsed_load(upload.parsed), settled=settled)
+    return settled
+
+
 @task()
 def import_run(upload_id: int) -> int:
     """Import a confirmed upload as its preview settled it (league.excel.imports.import_stored:
@@ -363,7 +373,7 @@ def import_run(upload_id: int) -> int:
             try:
                 done = imports.import_stored(
                     club=upload.club,
-                    settled=imports.settled_load(upload.plan),
+                    settled=_settled(upload),
                     user=upload.user,
                     mapping={k: int(v) for k, v in choices.get("mapping", {}).items()},
                     kana=choices.get("kana", {}),

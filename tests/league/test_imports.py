@@ -690,6 +690,17 @@ def test_confirming_settles_nothing_again(uploaded, club, monkeypatch):
     assert Result.objects.filter(member=new).count() == 1
 
 
+def test_an_upload_kept_without_its_settled_games_is_settled_when_confirmed(uploaded, club):
+    """An upload waiting since before migration 0048 has no plan kept (ImportUpload.plan):
+    confirming it settles its games then, rather than failing the worker's task."""
+    ImportUpload.objects.filter(club=club).update(plan=b"")
+    response = english(uploaded).post(url("import_confirm", club))
+    assert response.status_code == 302
+    status = english(uploaded).get(response.url).content.decode()
+    assert "Imported 2 games." in status
+    assert Game.objects.filter(club=club).count() == 2
+
+
 def test_rules_changed_since_the_preview_stop_the_import_before_anything_is_stored(uploaded, club):
     """The kept plan was settled under the rules of its day: a rules version added since then
     (the games might settle otherwise) sends the organiser to upload again; nothing is stored."""
