@@ -84,10 +84,13 @@ def start(args: list[str]) -> None:
     ensure_venv()
     install("requirements.txt")
     say("migrating the database")
-    run(PYTHON, "manage.py", "migrate", "--no-input")
+    # The system checks run once, when the server starts, rather than before each command too
+    # (a few seconds each on a small machine).
+    run(PYTHON, "manage.py", "migrate", "--no-input", "--skip-checks")
     if (ROOT / "league/management/commands/loaddemo.py").exists():
         say("loading demo data")
-        run(PYTHON, "manage.py", "loaddemo", *(["--addrport", args[0]] if args else []))
+        addrport = ["--addrport", args[0]] if args else []
+        run(PYTHON, "manage.py", "loaddemo", "--skip-checks", *addrport)
     addrport = args or ["127.0.0.1:8000"]
     # The background worker (long exports and other tasks) runs beside the server and stops
     # with it.
