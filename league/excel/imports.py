@@ -41,7 +41,6 @@ from openpyxl.worksheet._reader import WorkSheetParser
 from openpyxl.worksheet.formula import ArrayFormula, DataTableFormula
 
 import scoring
-from league.books import services as books
 from league.club import services as club_services
 from league.core import names
 from league.core.actions import action
@@ -54,7 +53,6 @@ from league.excel.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY, HANDS_TITL
 from league.models import (
     Club,
     Game,
-    HandStat,
     ImportBatch,
     ImportUpload,
     Member,
@@ -65,8 +63,6 @@ from league.models import audit as models_audit
 from league.recording import services
 from league.recording.forms import BAD_NUMBER, MAX_CHOMBO
 from league.recording.services import GameInput, SeatInput
-from league.standings import hand_totals
-from league.standings import services as aggregates
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_ROWS = guard.MAX_ROWS
@@ -1886,13 +1882,9 @@ def batch_void(*, club: Club, batch_id: int, user: models_audit.User) -> ImportB
         Game.objects.filter(pk__in=ids).update(
             voided=True, void_reason=reason, updated_at=timezone.now()
         )
-        removed = list(Result.objects.filter(game_id__in=ids, counted=True))
-        Result.objects.filter(game_id__in=ids, counted=True).update(counted=False)
-        aggregates.games_uncounted(rows=removed)
-        uncounted = list(HandStat.objects.filter(game_id__in=ids, counted=True))
-        HandStat.objects.filter(pk__in=[s.pk for s in uncounted]).update(counted=False)
-        hand_totals.hand_stats_changed(removed=uncounted)
-        books.post(club_id=club.pk, days=sorted({day for _pk, day in games}))
+        services.games_uncount_in(
+            club_id=club.pk, game_ids=ids, day_ids=[day for _pk, day in games]
+        )
         now = timezone.now()
         before = {"status": batch.status, "games": batch.games, "voided": False}
         ImportBatch.objects.filter(pk=batch.pk).update(

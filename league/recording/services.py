@@ -991,13 +991,7 @@ def game_void_in(
         game.voided = True
         game.void_reason = reason
         game.save()
-        removed = list(Result.objects.filter(game=game, counted=True))
-        Result.objects.filter(game=game, counted=True).update(counted=False)
-        aggregates.games_uncounted(rows=removed)
-        uncounted = list(HandStat.objects.filter(game=game, counted=True))
-        HandStat.objects.filter(pk__in=[s.pk for s in uncounted]).update(counted=False)
-        hand_totals.hand_stats_changed(removed=uncounted)
-        books.post(club_id=game.club_id, days=[game.day_id])
+        games_uncount_in(club_id=game.club_id, game_ids=[game.pk], day_ids=[game.day_id])
         audit(
             club=game.club,
             actor=user,
@@ -1012,6 +1006,19 @@ def game_void_in(
 
 
 game_void = as_action(game_void_in)
+
+
+def games_uncount_in(*, club_id: int, game_ids: Sequence[int], day_ids: Iterable[int]) -> None:
+    """Inside the caller's action (a game's void, an import's), take voided games out of
+    everything kept: their results and hand statistics stop counting, the kept totals and
+    statistics move back, and their days' books are posted again."""
+    removed = list(Result.objects.filter(game_id__in=game_ids, counted=True))
+    Result.objects.filter(game_id__in=game_ids, counted=True).update(counted=False)
+    aggregates.games_uncounted(rows=removed)
+    uncounted = list(HandStat.objects.filter(game_id__in=game_ids, counted=True))
+    HandStat.objects.filter(pk__in=[s.pk for s in uncounted]).update(counted=False)
+    hand_totals.hand_stats_changed(removed=uncounted)
+    books.post(club_id=club_id, days=sorted(set(day_ids)))
 
 
 def game_input_from_stored(game: Game, revision: int | None = None) -> GameInput:
