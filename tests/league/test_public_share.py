@@ -496,7 +496,7 @@ def fill(
 QUERIES = {
     "public_standings": 5,  # club, rules, seasons, the standings' kept totals, the leaders
     "public_season": 4,  # club, season, rules, the standings
-    "public_race": 4,  # club, season, the daily totals, the players
+    "public_race": 5,  # club, season, games kept apart?, the daily totals, the players
     "public_days": 4,  # club, the count of days, one page of days, their games counted
     # club, day, the games held back (issue 42), games, their results, the day's totals
     "public_day": 6,
