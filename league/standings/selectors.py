@@ -65,7 +65,9 @@ def scope_for(
         return False, None
     if start is None and end is None:
         return True, None
-    for season in sorted(seasons, key=lambda s: s.pk):
+    # Of seasons with the same dates, an individual season's rows (a team league's or event's
+    # may leave games out or in: league.standings.competitions), then the oldest.
+    for season in sorted(seasons, key=lambda s: (s.kind != Season.INDIVIDUAL, s.pk)):
         if season.start == start and season.end == end:
             return True, season
     return False, None

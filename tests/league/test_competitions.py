@@ -160,7 +160,7 @@ def test_a_team_leagues_games_stay_out_of_the_individual_season(
 def test_asked_when_created_or_edited_the_league_counts_in_the_individual_season(
     club, organiser, league_day
 ):
-    individual, league, _game_ = league_day
+    individual, league, _ = league_day
     club_services.season_edit(
         season=league,
         user=organiser,
@@ -282,7 +282,7 @@ def test_the_season_form_asks_about_an_overlap_with_a_box_to_tick(
 def test_a_game_from_a_match_table_through_the_form_stays_out_of_the_season(
     club, organiser, organiser_client, league_day
 ):
-    individual, league, _game_ = league_day
+    individual, league, _ = league_day
     (match,) = teams.match_day_schedule(
         season=league, user=organiser, date=datetime.date(2026, 10, 24), games=1
     )
