@@ -132,3 +132,20 @@ def test_a_photo_whose_rows_do_not_sum_gives_no_points(
     assert [s.points for s in seats] == [None] * 4 and not any(s.agrees for s in seats)
     assert page.content.decode().count('class="photo-unsure"') == 4
     assert not Game.objects.exists()
+
+
+def test_the_buttons_are_there_exactly_when_the_readers_are_installed(
+    organiser_client, club, ended
+):
+    """Not patched: run without requirements-photo.txt (or ssocr), the record form, table mode's
+    finish and the import page have no 「写真から」; with them, all three have it."""
+    tg, _points, _deposits = ended
+    pages = {
+        "record form": (reverse("game_new", args=[club.slug]), b"data-photo-link"),
+        "table finish": (finish_url(club, tg), b"data-photo-link"),
+        "import": (reverse("import_upload", args=[club.slug]), b"data-sheet-photo"),
+    }
+    for name, (address, mark) in pages.items():
+        page = organiser_client.get(address)
+        assert page.status_code == 200, name
+        assert (mark in page.content) == READY, name
