@@ -15,8 +15,9 @@ must be flagged.
 uploaded as the pages do (league.recording.photos.photo_upload, or for a score sheet
 league.excel.tasks.sheet_photo_upload), and a real worker (`manage.py db_worker`, started before,
 its models not loaded) reads it; the time is from the upload's commit to the reading kept (for a
-score sheet, to its import preview ready), one photo at a time. The first image of each kind
-includes loading the reader's models in the worker; it is printed on its own and in the mean/max."""
+score sheet, to its import preview ready), one photo at a time. The first image a reader reads
+includes loading its models in the worker (rapidocr: the first sheet); it is printed on its own
+and in the mean/max."""
 
 from __future__ import annotations
 

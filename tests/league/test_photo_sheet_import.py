@@ -65,6 +65,34 @@ def test_photo_parsed_makes_a_game_of_each_summing_row_and_a_problem_of_the_othe
     assert not nameless.games and len(nameless.problems) == 1
 
 
+def test_the_sheets_columns_rows_and_totals_from_the_readers_lines():
+    """league.core.photo.games_from_lines on lines as a reader gives them (pure, no reader): the
+    header's names make the columns, a tilted page's rows are kept apart, a cell with two numbers
+    is unknown, and a last row that totals the games above (its 合計 not read) is no game."""
+    from league.core.photo import games_from_lines
+    from league.core.photo.lines import Line
+
+    def at(text, column, row, tilt=0):
+        x = 120 + 200 * column if column >= 0 else 20
+        return Line(text, 0.99, x, 60 * row + tilt * x // 100, 30, width=90)
+
+    names = ["青木", "馬場", "千葉", "土井"]
+    games = [[40000, 30000, 20000, 10000], [-2000, 52000, 25000, 25000]]
+    lines = [at("回戦", -1, 1, 2)] + [at(n, c, 1, 2) for c, n in enumerate(names)]
+    for r, game in enumerate(games, start=2):
+        lines.append(at(str(r - 1), -1, r, 2))
+        lines += [at(f"{p:,}", c, r, 2) for c, p in enumerate(game)]
+    totals = [sum(col) - 50000 for col in zip(*games, strict=True)]
+    lines += [at(f"{p:,}", c, 4, 2) for c, p in enumerate(totals)]
+    got_names, got = games_from_lines(lines, 4)
+    assert got_names == names
+    assert [[r.points for r in g] for g in got] == games
+    # Two numbers in one cell: that cell is unknown, not a guess.
+    lines.append(at("3,000", 1, 2, 2))
+    _names, got = games_from_lines(lines, 4)
+    assert [r.points for r in got[0]] == [40000, None, 20000, 10000]
+
+
 def test_without_the_readers_the_import_page_has_no_photo_form(organiser_client, club, monkeypatch):
     monkeypatch.setattr(photos, "available", lambda: False)
     page = organiser_client.get(reverse("import_upload", args=[club.slug]))

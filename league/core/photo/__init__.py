@@ -322,7 +322,26 @@ def games_from_lines(lines: list[Line], players: int) -> tuple[list[str], list[l
             )
             game.append(Row(name, points(read), confidence, read=read, unsure=unsure))
         games.append(game)
+    if _totals(games):
+        games.pop()
     return names, games
+
+
+def _totals(games: list[list[Row]]) -> bool:
+    """Whether the last row is the sheet's totals rather than a game (its 合計 not read): each
+    column's sum of the games above, less the same amount in every column (the starting points
+    a game, where the sheet totals points over the start)."""
+    if len(games) < 2:
+        return False
+    *above, last = games
+    if any(r.points is None for game in games for r in game):
+        return False
+    offsets = {
+        last[c].points - sum(game[c].points for game in above)  # type: ignore[operator]
+        for c in range(len(last))
+    }
+    # One game above and no offset: the same game twice, not a total.
+    return len(offsets) == 1 and (len(above) > 1 or offsets != {0})
 
 
 def read_score_sheet(
