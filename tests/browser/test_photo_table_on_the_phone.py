@@ -52,7 +52,7 @@ def test_a_display_photo_is_checked_against_the_hands_at_the_finish(
     assert phone.locator("[data-photo-differs]").is_visible()
     cells = phone.locator("[data-photo-points]")
     assert cells.count() == 4
-    read = [t.split()[0].replace(",", "").replace("▲", "-") for t in cells.all_inner_texts()]
+    read = [t.split()[1].replace(",", "").replace("▲", "-") for t in cells.all_inner_texts()]
     assert [int(t) for t in read] == shown
     assert phone.locator("tr.photo-unsure").count() == 2
     screenshot("photo-table-finish")
