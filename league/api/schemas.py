@@ -157,16 +157,6 @@ class StandingOut(Schema):
     yen: int
 
 
-class StandingsOut(Schema):
-    season: int | None
-    start: datetime.date | None
-    end: datetime.date | None
-    rate: str
-    min_games: int
-    sort: str
-    rows: list[StandingOut]
-
-
 class StrictIn(Schema):
     """A request body: a field the schema does not know is a 422 (a misspelt "chip" for "chips"
     would otherwise drop the chips without a word)."""
@@ -547,3 +537,27 @@ class StageOut(Schema):
 class StagesOut(Schema):
     season: int
     stages: list[StageOut]
+
+
+class StandingsOut(Schema):
+    season: int | None
+    kind: str = Field(
+        "",
+        description="The season's kind: individual, team (a team league) or event (in stages);"
+        " empty without a season.",
+    )
+    start: datetime.date | None
+    end: datetime.date | None
+    rate: str
+    min_games: int
+    sort: str
+    rows: list[StandingOut] = Field(
+        description="Each player's standing; empty for an event in stages, whose standings are"
+        " `stage`'s."
+    )
+    stage: StageOut | None = Field(
+        None,
+        description="An event in stages: its current stage (the first not closed, else the"
+        " last) and its standings, carry-over included: the order of its season page and its"
+        " Excel file.",
+    )

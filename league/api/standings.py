@@ -23,8 +23,10 @@ from league.api.base import (
 from league.api.schemas import (
     StandingsOut,
 )
+from league.api.teams import stage_out
 from league.models import Season
 from league.standings import stats
+from league.teams import selectors as team_selectors
 
 
 @api.get("/clubs/{slug}/standings", response={200: StandingsOut, **READ})
@@ -51,6 +53,21 @@ def standings(
         start, end, min_games = start or found.start, end or found.end, found.min_games
     if start is not None and end is not None and start > end:
         raise ApiErrors(422, {"start": [str(START_AFTER_END)]})
+    # An event ranks as its current stage does, as on its pages (event_standings).
+    event = team_selectors.event_standings(season=found) if found is not None else None
+    if found is not None and event is not None:
+        stage, stage_rows = event
+        return {
+            "season": season,
+            "kind": found.kind,
+            "start": start,
+            "end": end,
+            "rate": rate or "",
+            "min_games": min_games,
+            "sort": sort,
+            "rows": [],
+            "stage": stage_out(stage, stage_rows),
+        }
     rows = stats.standings(
         club=club,
         start=start,
@@ -62,6 +79,7 @@ def standings(
     )
     return {
         "season": season,
+        "kind": found.kind if found is not None else "",
         "start": start,
         "end": end,
         "rate": rate or "",

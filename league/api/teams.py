@@ -109,57 +109,56 @@ def season_stages(request: HttpRequest, slug: Slug, season_id: SeasonPath) -> di
     out = []
     for stage in Stage.objects.filter(season=season).order_by("number"):
         stage.season = season
-        rows = selectors.stage_standings(stage=stage, rosters=rosters)
-        out.append(
+        out.append(stage_out(stage, selectors.stage_standings(stage=stage, rosters=rosters)))
+    return {"season": season.pk, "stages": out}
+
+
+def stage_out(stage: Stage, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """A stage (its `season` set) and its standings (selectors.stage_standings) as StageOut."""
+    return {
+        **{
+            k: getattr(stage, k)
+            for k in ("number", "name", "first_day", "last_day", "entrants", "advance")
+        },
+        **{k: getattr(stage, k) for k in ("carry", "bonus", "ties", "fixed_table", "seating")},
+        "advance_share": stage.advance_share,
+        "through_count": selectors.stage_cut(stage=stage, rows=rows)["count"],
+        "closed": stage.closed_at is not None,
+        "tables": [
             {
-                **{
-                    k: getattr(stage, k)
-                    for k in ("number", "name", "first_day", "last_day", "entrants", "advance")
-                },
-                **{
-                    k: getattr(stage, k)
-                    for k in ("carry", "bonus", "ties", "fixed_table", "seating")
-                },
-                "advance_share": stage.advance_share,
-                "through_count": selectors.stage_cut(stage=stage, rows=rows)["count"],
-                "closed": stage.closed_at is not None,
-                "tables": [
+                "label": t["label"],
+                "drawn": t["drawn"],
+                "games": t["games"],
+                "seats": [
                     {
-                        "label": t["label"],
-                        "drawn": t["drawn"],
-                        "games": t["games"],
-                        "seats": [
-                            {
-                                "member_id": p["member"],
-                                **{k: p[k] for k in ("name", "wind", "place")},
-                            }
-                            for p in t["seats"]
-                        ],
+                        "member_id": p["member"],
+                        **{k: p[k] for k in ("name", "wind", "place")},
                     }
-                    for t in (
-                        selectors.final_tables(stage=stage, rows=rows)
-                        if stage.fixed_table and stage.entrants == Stage.MEMBERS
-                        else []
-                    )
-                ],
-                "rows": [
-                    {
-                        "id": r["key"],
-                        **{
-                            k: r[k]
-                            for k in (
-                                "name",
-                                "position",
-                                "games",
-                                "carried",
-                                "score",
-                                "total",
-                                "through",
-                            )
-                        },
-                    }
-                    for r in rows
+                    for p in t["seats"]
                 ],
             }
-        )
-    return {"season": season.pk, "stages": out}
+            for t in (
+                selectors.final_tables(stage=stage, rows=rows)
+                if stage.fixed_table and stage.entrants == Stage.MEMBERS
+                else []
+            )
+        ],
+        "rows": [
+            {
+                "id": r["key"],
+                **{
+                    k: r[k]
+                    for k in (
+                        "name",
+                        "position",
+                        "games",
+                        "carried",
+                        "score",
+                        "total",
+                        "through",
+                    )
+                },
+            }
+            for r in rows
+        ],
+    }

@@ -431,6 +431,44 @@ def standings_workbook(
     return workbook
 
 
+STAGE_COLUMNS = [
+    Column("position", gettext_lazy("Pos.")),
+    Column("name", gettext_lazy("Name"), width=10),
+    Column("games", gettext_lazy("Games")),
+    Column("carried", gettext_lazy("Carried"), "score"),
+    Column("total", gettext_lazy("Total"), "score"),
+    Column("through", gettext_lazy("Going through"), align="center"),
+]
+
+
+def event_workbook(
+    *, club: Club, period: str, stage: Any, rows: Sequence[dict[str, Any]]
+) -> Workbook:
+    """An event's standings: its current stage's rows as its pages rank them, carry-over
+    included (league.teams.selectors.event_standings), its one order."""
+    workbook, ws = _workbook()
+    keys = [c.key for c in STAGE_COLUMNS]
+    title = f"{STANDINGS_TITLE} {stage.name}"
+    write_sheet(
+        ws,
+        title=title,
+        rows=[
+            [
+                score_value(row[k])
+                if k in ("carried", "total")
+                else ("○" if row[k] else None)
+                if k == "through"
+                else row[k]
+                for k in keys
+            ]
+            for row in rows
+        ],
+        page_header=f"{club.name}  {period}  {title}",
+        **Column.sheet_args(STAGE_COLUMNS),
+    )
+    return workbook
+
+
 # Translators: the sheet's name in a workbook; チーム成績
 TEAM_STANDINGS_TITLE = gettext_lazy("Team standings")
 TEAM_COLUMNS = [

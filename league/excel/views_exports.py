@@ -86,6 +86,15 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
     shown, hands = hand_columns(shown, club=club, wanted=wants_hands(request.GET), period=args)
     period, ascii_period = _period_names(filterset, args)
     season = filterset.seasons.get(filterset.form.cleaned_data.get("season") or "")
+    staged = season is not None and season.has_stages  # type: ignore[attr-defined]
+    event = team_selectors.event_standings(season=season) if staged else None
+    if event is not None:  # an event ranks as its current stage does, as on its pages
+        stage, rows = event
+        return exports.xlsx_response(
+            exports.event_workbook(club=club, period=period, stage=stage, rows=rows),
+            name=exports.file_name(club.name, period, exports.STANDINGS_TITLE),
+            fallback=exports.ascii_file_name(club.slug, ascii_period, "standings"),
+        )
     teams: list[dict[str, Any]] = []
     rosters: dict[int, list[dict[str, Any]]] = {}
     if season is not None and season.has_teams and not args.get("rate"):  # its whole total

@@ -301,3 +301,96 @@ def test_a_game_from_a_match_table_through_the_form_stays_out_of_the_season(
     assert match.game is not None
     assert "赤2" not in _totals(individual)
     assert _totals(league)["赤2"][0] == 1
+
+
+@pytest.fixture
+def event(club, organiser, members):
+    """An event in stages (予選 on D with a cut of 2 carrying half, 決勝 on D2) and its games:
+    予選's two games on D; the cut made; one game of the final on D2."""
+    names = [m.name for m in members[:4]]
+    event = _season(
+        club,
+        organiser,
+        "秋の大会",
+        kind=Season.EVENT,
+        start=datetime.date(2026, 10, 1),
+        end=datetime.date(2026, 10, 31),
+    )
+    first = teams.stage_create(
+        season=event,
+        user=organiser,
+        data=teams.StageInput(name="予選", first_day=D, last_day=D, advance=2, carry="half"),
+    )
+    teams.stage_create(
+        season=event, user=organiser, data=teams.StageInput(name="決勝", first_day=D2, last_day=D2)
+    )
+    _game(club, organiser, D, names, POINTS)
+    _game(club, organiser, D, names, POINTS)
+    teams.stage_close(stage=first, user=organiser)
+    return event
+
+
+def _stage_rows(html):
+    """The names and totals of a page's stage standings table, in order."""
+    import re
+
+    table = html.split('class="stage-standings"', 1)[1].split("</table>", 1)[0]
+    return re.findall(r'<td class="team-name">(?:.*?\s)?(\S+) <span class="muted small">', table)
+
+
+def test_an_events_season_page_excel_and_api_rank_as_its_stage(
+    club, organiser, members, organiser_client, event
+):
+    from io import BytesIO
+
+    from openpyxl import load_workbook
+
+    names = [m.name for m in members[:4]]
+    # The final: the two through, each carrying half of the qualifier; the game's last two won.
+    _game(club, organiser, D2, names[2:] + names[:2], POINTS)
+    stages = organiser_client.get(reverse("season_stages", args=[club.slug, event.pk]))
+    final = stages.context["stages"][1]["rows"]
+    order = [r["name"] for r in final]
+    assert order[:2] == [names[0], names[1]]  # carried in, ahead of the final's own score
+    page = organiser_client.get(reverse("season_standings", args=[club.slug, event.pk]))
+    assert page.context["event"][0].name == "決勝"
+    assert [r["name"] for r in page.context["event"][1]] == order
+    assert "data-event-standings" in page.content.decode()
+    assert page.context["table"] is None  # not the raw totals of its dates
+    # Excel: the same order.
+    response = organiser_client.get(
+        reverse("export_standings", args=[club.slug]) + f"?season={event.pk}"
+    )
+    sheet = load_workbook(BytesIO(b"".join(response.streaming_content))).active
+    excel = [row[1] for row in sheet.iter_rows(min_row=2, values_only=True) if row[1]]
+    assert excel == order
+    # The API: the stage's rows, no second order.
+    api = organiser_client.get(f"/api/clubs/{club.slug}/standings?season={event.pk}").json()
+    assert api["kind"] == "event" and api["rows"] == []
+    assert [r["name"] for r in api["stage"]["rows"]] == order
+    # The club's standings page lists it as ranked by its stages, not with a leader by totals.
+    body = organiser_client.get(reverse("standings", args=[club.slug])).content.decode()
+    assert "ステージの順位で決まります" in body
+
+
+def test_the_club_home_leads_to_the_running_seasons_stages_and_teams(
+    club, organiser, organiser_client, member_client
+):
+    from league.core.clock import today
+
+    day = today()
+    event = _season(club, organiser, "冬の大会", kind=Season.EVENT, start=day, end=day)
+    league = _season(club, organiser, "チーム戦", kind=Season.TEAM, start=day, end=day)
+    _season(
+        club,
+        organiser,
+        "来年",
+        start=day + datetime.timedelta(days=200),
+        end=day + datetime.timedelta(days=200),
+    )
+    for client in (organiser_client, member_client):
+        body = client.get(reverse("club_home", args=[club.slug])).content.decode()
+        assert reverse("season_stages", args=[club.slug, event.pk]) in body
+        assert reverse("season_teams", args=[club.slug, league.pk]) in body
+        assert reverse("season_standings", args=[club.slug, league.pk]) in body
+        assert "来年" not in body
