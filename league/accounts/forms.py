@@ -85,7 +85,12 @@ class ClubForm(forms.Form):
 
 
 class FirstSeasonForm(SeasonForm):
-    pass
+    """A new club's first season: its individual season (a team league or an event comes later,
+    from the seasons page), over no other season."""
+
+    kind = None
+    in_club_season = None
+    confirm_overlap = None
 
 
 class MembershipRoleForm(forms.Form):

@@ -227,6 +227,11 @@ class SeasonForm(forms.Form):
     def clean_kind(self) -> str:
         return self.cleaned_data.get("kind") or Season.INDIVIDUAL
 
+    @property
+    def overlap_asked(self) -> bool:
+        """The dates overlap a season of the same kind: the question and its box are shown."""
+        return "confirm_overlap" in self.errors
+
     def add_error(self, field: str | None, error: Any) -> None:
         super().add_error(field, error)
         if field == "confirm_overlap":  # the question is asked: a box to tick
