@@ -83,14 +83,15 @@ def install(requirements: str) -> None:
 def start(args: list[str]) -> None:
     ensure_venv()
     install("requirements.txt")
-    say("migrating the database")
     # The system checks run once, when the server starts, rather than before each command too
-    # (a few seconds each on a small machine).
-    run(PYTHON, "manage.py", "migrate", "--no-input", "--skip-checks")
+    # (a few seconds each on a small machine); migrate and the demo data in one process.
     if (ROOT / "league/management/commands/loaddemo.py").exists():
-        say("loading demo data")
+        say("migrating the database and loading demo data")
         addrport = ["--addrport", args[0]] if args else []
-        run(PYTHON, "manage.py", "loaddemo", "--skip-checks", *addrport)
+        run(PYTHON, "manage.py", "loaddemo", "--migrate", "--skip-checks", *addrport)
+    else:
+        say("migrating the database")
+        run(PYTHON, "manage.py", "migrate", "--no-input", "--skip-checks")
     addrport = args or ["127.0.0.1:8000"]
     # The background worker (long exports and other tasks) runs beside the server and stops
     # with it.

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -89,8 +90,15 @@ class Command(BaseCommand):
             default="127.0.0.1:8000",
             help="where the server will listen (the address printed to open), e.g. 0.0.0.0:8080",
         )
+        parser.add_argument(
+            "--migrate",
+            action="store_true",
+            help="migrate the database first (dev.py start: Django starts once for both)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["migrate"]:
+            call_command("migrate", interactive=False, skip_checks=True, stdout=self.stdout)
         addrport = options["addrport"]
         if addrport.isdigit():  # runserver's "8080" alone means 127.0.0.1:8080
             addrport = f"127.0.0.1:{addrport}"
