@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy
 
 from league import limits
 from league.books import services as books
-from league.core import names
+from league.core import changes, names
 from league.core.actions import action, as_action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import for_update, lock_club
@@ -54,7 +54,6 @@ from league.models.draw import Attendance, DrawSeat
 from league.models.members import MERGED_MEMBER
 from league.standings import services as aggregates
 from league.standings import stats
-from league.standings.competitions import is_apart
 
 # --- editing a member ------------------------------------------------------------------------
 
@@ -493,7 +492,7 @@ def season_edit(
     with action():
         season = for_update(Season.objects).select_related("club").get(pk=season.pk)
         before = season_snapshot(season)
-        was_apart, old_start, old_end = is_apart(season), season.start, season.end
+        was_apart, old_start, old_end = season.keeps_apart, season.start, season.end
         season.name, season.start, season.end, season.min_games = name, start, end, min_games
         season.kind = kind
         season.in_club_season = in_club_season and kind != Season.INDIVIDUAL
@@ -510,10 +509,9 @@ def season_edit(
                 confirmed=confirm_overlap,
             )
         season.save()  # post_save rebuilds the season's kept totals (aggregates.season_rebuild)
-        if was_apart != is_apart(season):
-            aggregates.individual_seasons_rebuild(
-                club_id=season.club_id, start=min(start, old_start), end=max(end, old_end)
-            )
+        if was_apart != season.keeps_apart:
+            start_, end_ = min(start, old_start), max(end, old_end)
+            changes.apply(changes.CompetitionDaysChanged(season.club_id, start_, end_))
         audit(
             club=season.club,
             actor=user,

@@ -52,3 +52,9 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def keeps_apart(self) -> bool:
+        """A team league or event whose own games stay out of the individual seasons
+        (league.standings.competitions)."""
+        return self.kind != self.INDIVIDUAL and not self.in_club_season

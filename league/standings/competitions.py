@@ -23,11 +23,6 @@ from django.db.models import Exists, OuterRef, Q
 from league.models import Season, Stage, TeamMatch
 
 
-def is_apart(season: Season) -> bool:
-    """A team league or event whose own games stay out of the individual seasons."""
-    return season.kind != Season.INDIVIDUAL and not season.in_club_season
-
-
 class Counting:
     """Which of `seasons` (a club's, all of them) count each game of a write (`game_ids`; None:
     any game, for a rebuild): loaded once per write, with one query for the event days and one for
@@ -35,7 +30,7 @@ class Counting:
 
     def __init__(self, seasons: Sequence[Season], game_ids: Iterable[int] | None = None) -> None:
         self.seasons = seasons
-        apart = [s for s in seasons if is_apart(s)]
+        apart = [s for s in seasons if s.keeps_apart]
         self.event_days: list[tuple[datetime.date, datetime.date]] = []
         self.team_games: set[int] = set()
         if not apart:

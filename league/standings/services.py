@@ -38,6 +38,7 @@ from django.db import transaction
 from django.db.models import Count, F, IntegerField, Max, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, Greatest
 
+from league.core import changes
 from league.core.locks import for_update
 from league.models import Adjustment, Club, Game, Member, Result, Season
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal, list_adjusted
@@ -423,12 +424,14 @@ def season_rebuild(*, season: Season) -> None:
         kept.season_rebuilt(season=season)
 
 
-def individual_seasons_rebuild(*, club_id: int, start: datetime.date, end: datetime.date) -> None:
-    """Recompute the rows of the club's individual seasons over `start`–`end`, after a team
+@changes.follows(changes.CompetitionDaysChanged)
+def individual_seasons_rebuild(change: changes.CompetitionDaysChanged) -> None:
+    """Recompute the rows of the club's individual seasons over the change's days, after a team
     league or event there changed which games it keeps apart (league.standings.competitions):
-    it was made apart or not, or a stage of one apart was added."""
+    it was made apart or not (league.club.services.season_edit), or a stage of one apart was
+    added (league.teams.services.stage_create)."""
     for season in Season.objects.filter(
-        club_id=club_id, kind=Season.INDIVIDUAL, start__lte=end, end__gte=start
+        club_id=change.club_id, kind=Season.INDIVIDUAL, start__lte=change.end, end__gte=change.start
     ).order_by("pk"):
         season_rebuild(season=season)
 

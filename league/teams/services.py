@@ -26,6 +26,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from league.core import changes
 from league.core.actions import action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import for_update, lock_club
@@ -51,8 +52,6 @@ from league.models.money import LedgerEntry, ledger_record
 from league.models.rules import rules_in_force
 from league.models.teams import TEAM_NAME_LENGTH, TEAM_SHORT_LENGTH
 from league.models.totals import list_adjusted
-from league.standings import services as aggregates
-from league.standings.competitions import is_apart
 from league.teams.selectors import stage_cut, stage_standings
 from scoring.fixtures import fixtures
 from scoring.stages import CARRY_MODES, carried
@@ -666,9 +665,9 @@ def stage_create(*, season: Season, user: User, data: StageInput) -> Stage:
             target=f"stage:{stage.pk}",
             after=stage_snapshot(stage),
         )
-        if is_apart(season):  # the games of its days leave the individual seasons
-            aggregates.individual_seasons_rebuild(
-                club_id=season.club_id, start=stage.first_day, end=stage.last_day
+        if season.keeps_apart:  # the games of its days leave the individual seasons
+            changes.apply(
+                changes.CompetitionDaysChanged(season.club_id, stage.first_day, stage.last_day)
             )
     return stage
 

@@ -394,3 +394,23 @@ def test_the_club_home_leads_to_the_running_seasons_stages_and_teams(
         assert reverse("season_teams", args=[club.slug, league.pk]) in body
         assert reverse("season_standings", args=[club.slug, league.pk]) in body
         assert "来年" not in body
+
+
+def test_a_change_nobody_follows_is_an_error(db):
+    """league.core.changes: a change without a follower raises, rather than leave a total
+    unmoved; league.standings follows the competition days (imported at start)."""
+    from dataclasses import dataclass
+
+    from django.db import transaction
+
+    from league.core import changes
+
+    @dataclass(frozen=True)
+    class Unfollowed:
+        club_id: int
+
+    with transaction.atomic(), pytest.raises(LookupError, match="Unfollowed"):
+        changes.apply(Unfollowed(1))
+    assert changes._FOLLOWERS[changes.CompetitionDaysChanged] == [
+        aggregates.individual_seasons_rebuild
+    ]
