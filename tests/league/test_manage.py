@@ -934,18 +934,20 @@ def test_a_running_resettle_shows_a_bar_only_with_games_counted(
         assert "counting the games" in html
 
 
-def test_a_resettle_batch_ends_when_its_time_is_up(club, organiser, games, monkeypatch):
-    """Recording waits for a batch (the club's lock): a batch stops after BATCH_SECONDS however
-    few games it has moved, and the next carries on."""
-    monkeypatch.setattr(rules_services, "BATCH_SECONDS", 0)  # one game a batch
+def test_a_resettle_step_is_whole_days(club, organiser, members, games, monkeypatch):
+    """Recording waits for a step (the club's lock): a step is whole days, as many as fit in
+    STEP_GAMES games, and a day longer than that is a step of its own, never cut."""
+    monkeypatch.setattr(rules_services, "STEP_GAMES", 1)
+    third = record(club, organiser, members[:4], D(2026, 5, 1), POINTS[0])  # May 1: two games
     version = new_version(club, organiser, uma=[10, 5, -5, -10])
     seen: list[tuple[int, int]] = []
     moved = rules_services.resettle_apply(
         version=version, user=organiser, progress=lambda s: seen.append((s.done, s.moved))
     )
-    assert moved == 2 and seen == [(1, 1), (2, 2)]
+    assert moved == 3 and seen == [(1, 1), (3, 3)]  # April 10, then May 1's two games at once
     assert all(
-        g.rules_version == version for g in Game.objects.filter(pk__in=[games[1].pk, games[2].pk])
+        g.rules_version == version
+        for g in Game.objects.filter(pk__in=[games[1].pk, games[2].pk, third.pk])
     )
 
 
