@@ -23,12 +23,14 @@ from league.books import services as books
 from league.core.actions import action, as_action
 from league.core.errors import NON_FIELD, ServiceError, problem_message
 from league.core.locks import for_update, lock_club
+from league.jobs import busy_jobs
 from league.models import (
     ChipEvent,
     Club,
     Day,
     DayShugi,
     Game,
+    Job,
     ResettleRun,
     Result,
     RulesVersion,
@@ -656,22 +658,36 @@ class _Pk:
     pk: int
 
 
+def resettle_running(*, club_id: int) -> ResettleRun | None:
+    """The club's re-settle waiting for a worker or running (not stopped), if any: one query of
+    its recent jobs and one of their task results."""
+    busy = busy_jobs(Job.objects.filter(club_id=club_id, kind=Job.RESETTLE))
+    if not busy:
+        return None
+    return ResettleRun.objects.select_related("version", "job").filter(job=busy[0].job).first()
+
+
 def resettle_queue(*, version: RulesVersion, user: User) -> ResettleRun:
     """A re-settle under `version` confirmed by its organiser, for a worker to run
-    (league.rules.tasks.resettle_run); audited as who asked for it, and when."""
+    (league.rules.tasks.resettle_run), with its job; audited as who asked for it, and when. One
+    re-settle of a club at a time: while one waits or runs, it is the one returned."""
     with transaction.atomic():  # a savepoint inside the caller's action (resettle_start)
         lock_club(version.club_id)
+        running = resettle_running(club_id=version.club_id)
+        if running is not None:
+            return running
+        games = resettle_count(version=version)
+        job = Job.objects.create(
+            club=version.club, user=stored_user(user), kind=Job.RESETTLE, total=games
+        )
         run = ResettleRun.objects.create(
-            club=version.club,
-            version=version,
-            user=stored_user(user),
-            games_total=resettle_count(version=version),
+            club=version.club, version=version, user=stored_user(user), job=job
         )
         audit(
             club=version.club,
             actor=user,
             action="rules.resettle",
             target=f"rules:{version.pk}",
-            after={"games": run.games_total, "run": run.pk},
+            after={"games": games, "run": run.pk},
         )
     return run

@@ -219,17 +219,18 @@ rules = {{**scoring.PRESETS["mame-no-kai"].rules.to_json(), "uma": [30, 10, -10,
 version = services.rules_version_create(club=club, user=None,
     effective_from=datetime.date(2021, 1, 1) + datetime.timedelta(days={from_day}),
     rules_json=rules)
-run = services.resettle_queue(version=version, user=None)
-tasks.resettle_run.enqueue(run.pk)
+run = tasks.resettle_start(version=version, user=None)
 print(json.dumps({{"run": run.pk, "version": version.pk}}))
 """
 
 RESETTLE_STATUS = """
 import json
+from league.jobs import job_state
 from league.models import Game, ResettleRun
-r = ResettleRun.objects.get(pk={pk})
-print(json.dumps({{"status": r.status, "done": r.games_done, "moved": r.games_moved,
-    "total": r.games_total, "under": Game.objects.filter(rules_version_id={version}).count()}}))
+r = ResettleRun.objects.select_related("job").get(pk={pk})
+print(json.dumps({{"status": job_state(r.job).status, "done": r.job.done,
+    "moved": r.job.message.get("moved", 0), "total": r.job.total,
+    "under": Game.objects.filter(rules_version_id={version}).count()}}))
 """
 
 
@@ -241,7 +242,7 @@ def test_a_worker_killed_mid_import_keeps_the_days_done_then_imports_the_rest_an
     inside its second transaction, the first one's games and its progress are there, seen by
     another process, and nothing of the second (the status page says it stopped once
     STALLED_AFTER has passed); confirmed again, a worker imports the rest (the days done are
-    recorded already: skipped); then a re-settle of every game runs in a worker, in batches,
+    recorded already: skipped); then a re-settle of every game runs in a worker, in steps of whole days,
     its progress read by another process."""
     env = {
         **os.environ,
