@@ -20,8 +20,8 @@ def running_task(job: Job, status: str = "RUNNING", errors: tuple[str, ...] = ()
     result = SimpleNamespace(
         id=str(uuid.uuid4()),
         status=TaskResultStatus[status],
-        enqueued_at=now,
-        started_at=None if status == "READY" else now,
+        enqueued_at=job.created,
+        started_at=None if status == "READY" else job.created,
         finished_at=now if status in ("SUCCESSFUL", "FAILED") else None,
         errors=[SimpleNamespace(exception_class_path=e) for e in errors],
     )

@@ -23,6 +23,7 @@ from django.core.files.storage import Storage, storages
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from league import jobs
 from league.books import selectors as book_selectors
 from league.core.actions import action
 from league.core.errors import NON_FIELD, ServiceError
@@ -30,7 +31,8 @@ from league.core.locks import lock_club
 from league.core.tasks import default_task_backend, enqueue_on_commit, task
 from league.excel import exports, imports
 from league.excel import services as excel_services
-from league.models import BookLine, Club, ExportFile, ImportBatch, ImportUpload, Member
+from league.jobs import job_progress
+from league.models import BookLine, Club, ExportFile, ImportBatch, ImportUpload, Job, Member
 from league.standings import stats
 
 EXPORT_KEEP = datetime.timedelta(days=7)
@@ -64,11 +66,12 @@ def statement_lines(*, member_id: int, most: int | None = None) -> int:
     return lines[: most + 1].count() if most is not None else lines.count()
 
 
-def _counted(rows: Iterator[tuple[Any, ...]], export_id: int) -> Iterator[tuple[Any, ...]]:
+def _counted(rows: Iterator[tuple[Any, ...]], export: ExportFile) -> Iterator[tuple[Any, ...]]:
+    total = export.job.total if export.job else 0
     for done, row in enumerate(rows, start=1):
         yield row
-        if done % PROGRESS_EVERY == 0:
-            ExportFile.objects.filter(pk=export_id).update(rows_done=done, touched=timezone.now())
+        if done % PROGRESS_EVERY == 0 and export.job_id:
+            job_progress(export.job_id, done, total)
 
 
 def export_storage() -> Storage:
@@ -90,23 +93,19 @@ def _make(
     count: Callable[[ExportFile], int],
     build: Callable[[ExportFile], Any],
 ) -> int:
-    """A worker's file: the rows counted (here, not in the request that queued it), the row
-    marked running, the workbook built in the maker's language and stored, the row finished;
-    marked failed if anything raises. Returns the rows."""
-    export = ExportFile.objects.select_related("club").filter(pk=export_id).first()
-    if export is None or export.status == ExportFile.DONE:
+    """A worker's file: the rows counted (here, not in the request that queued it) onto its job,
+    the workbook built in the maker's language and stored, the row given the file. Whether it is
+    running, finished or failed is the task's result (league.jobs). Returns the rows."""
+    export = ExportFile.objects.select_related("club", "job").filter(pk=export_id).first()
+    if export is None or export.ready:
         return 0
-    export.rows_total = count(export)
-    ExportFile.objects.filter(pk=export_id).update(
-        status=ExportFile.RUNNING, rows_done=0, rows_total=export.rows_total, touched=timezone.now()
-    )
-    try:
-        with translation.override(export.params.get("language") or settings.LANGUAGE_CODE):
-            name = _write_file(export, build(export))
-    except Exception:
-        ExportFile.objects.filter(pk=export_id).update(status=ExportFile.FAILED)
-        raise
-    return _finished(export, name)
+    total = count(export)
+    if export.job is not None:
+        export.job.total = total
+        job_progress(export.job.pk, 0, total)
+    with translation.override(export.params.get("language") or settings.LANGUAGE_CODE):
+        name = _write_file(export, build(export))
+    return _finished(export, name, total)
 
 
 @task()
@@ -117,30 +116,26 @@ def export_game_log(export_id: int) -> int:
         lambda export: export_rows(club=export.club, params=export.params),
         lambda export: exports.game_log_workbook(
             club=export.club,
-            rows_filter=lambda rows: _counted(rows, export_id),
+            rows_filter=lambda rows: _counted(rows, export),
             **_period(export.params),
         ),
     )
 
 
-def _finished(export: ExportFile, name: str) -> int:
+def _finished(export: ExportFile, name: str, total: int) -> int:
     """The file is in the storage: the row says so (unless it was cleared meanwhile, when the
     file goes too), and its clearing is queued for when it expires."""
     now = timezone.now()
     written = ExportFile.objects.filter(pk=export.pk).update(
-        status=ExportFile.DONE,
-        file_name=name,
-        size=export_storage().size(name),
-        rows_done=export.rows_total,
-        finished=now,
-        touched=now,
-        expires=now + EXPORT_KEEP,
+        file_name=name, size=export_storage().size(name), expires=now + EXPORT_KEEP
     )
+    if export.job_id:
+        job_progress(export.job_id, total, total)
     if not written:  # the row was cleared meanwhile: nobody will ask for the file
         export_storage().delete(name)
     elif default_task_backend.supports_defer:
         enqueue_on_commit(clear_expired_exports.using(run_after=now + EXPORT_KEEP))
-    return export.rows_total
+    return total
 
 
 @task()
@@ -164,14 +159,17 @@ def export_statement(export_id: int) -> int:
 
 
 def _clear_expired() -> int:
-    """Delete the expired files and their rows; how many rows. A file is removed before its
-    row, so that no row is left pointing at nothing; a file already gone is no error."""
-    expired = ExportFile.objects.filter(expires__lte=timezone.now())  # one moment for both
-    names = list(expired.exclude(file_name="").values_list("file_name", flat=True))
+    """Delete the expired files, their rows and their jobs; how many rows. A file is removed
+    before its row, so that no row is left pointing at nothing; a file already gone is no
+    error."""
+    expired = ExportFile.objects.filter(expires__lte=timezone.now())  # one moment for all
+    rows = list(expired.values_list("pk", "file_name", "job_id"))
     storage = export_storage()
-    for name in names:
-        storage.delete(name)  # FileSystemStorage: a missing file is ignored
-    deleted, _kinds = expired.delete()
+    for _pk, name, _job in rows:
+        if name:
+            storage.delete(name)  # FileSystemStorage: a missing file is ignored
+    deleted, _kinds = ExportFile.objects.filter(pk__in=[pk for pk, _n, _j in rows]).delete()
+    Job.objects.filter(pk__in=[job for _pk, _n, job in rows if job]).delete()
     return deleted
 
 
@@ -179,9 +177,6 @@ def _clear_expired() -> int:
 def clear_expired_exports() -> int:
     """Remove the files whose time is up; returns how many."""
     return _clear_expired()
-
-
-BUSY = (ExportFile.QUEUED, ExportFile.RUNNING)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -197,28 +192,30 @@ class Started:
 
 # A file still waiting for a worker after this long (no worker running, or one stuck) no longer
 # holds its user's or club's place in the queue.
-QUEUED_STALE_AFTER = datetime.timedelta(hours=1)
+QUEUED_STALE_AFTER = jobs.QUEUED_STALE_AFTER
 
 
-def _busy(rows: Any) -> Any:
-    """Files being made: a stalled one (its worker stopped) or one that has waited for a worker
-    past QUEUED_STALE_AFTER no longer counts."""
-    now = timezone.now()
-    return (
-        rows.filter(status__in=BUSY)
-        .exclude(status=ExportFile.RUNNING, touched__lt=now - ExportFile.STALLED_AFTER)
-        .exclude(status=ExportFile.QUEUED, created__lt=now - QUEUED_STALE_AFTER)
-    )
+def _busy(rows: Any) -> list[ExportFile]:
+    """Of these files, those being made, by their jobs (league.jobs.busy_jobs): a stalled one
+    (its worker stopped) or one that has waited for a worker past QUEUED_STALE_AFTER no longer
+    counts. Two queries: the recent jobs, their task results."""
+    busy = jobs.busy_jobs(Job.objects.filter(pk__in=rows.values("job")))
+    ids = [state.job.pk for state in busy]
+    return list(rows.filter(job__in=ids).order_by("-pk")) if ids else []
 
 
 def _make_room(club: Club) -> None:
     """Keep the club's finished files within settings.EXPORT_CLUB_QUOTA_BYTES: its oldest
     files are removed (file first, then row) until the rest fit. They can be made again."""
     quota = settings.EXPORT_CLUB_QUOTA_BYTES
-    done = ExportFile.objects.filter(club=club, status=ExportFile.DONE).order_by("-finished", "-pk")
+    done = (
+        ExportFile.objects.filter(club=club)
+        .exclude(file_name="", size=0)
+        .order_by("-expires", "-pk")
+    )
     kept = 0
     removed: list[ExportFile] = []
-    for export in done.only("pk", "size", "file_name"):
+    for export in done.only("pk", "size", "file_name", "job"):
         kept += export.size
         if kept > quota:
             removed.append(export)
@@ -226,6 +223,7 @@ def _make_room(club: Club) -> None:
         if export.file_name:
             export_storage().delete(export.file_name)
     ExportFile.objects.filter(pk__in=[e.pk for e in removed]).delete()
+    Job.objects.filter(pk__in=[e.job_id for e in removed if e.job_id]).delete()
 
 
 def export_start(
@@ -252,7 +250,7 @@ def export_start(
                 return Started(export, repeat=True)
         if own:
             return Started(own[0], other=True)
-        if _busy(ExportFile.objects.filter(club=club)).count() >= settings.EXPORT_QUEUE_PER_CLUB:
+        if len(_busy(ExportFile.objects.filter(club=club))) >= settings.EXPORT_QUEUE_PER_CLUB:
             raise ServiceError.one(
                 NON_FIELD,
                 _(
@@ -263,16 +261,18 @@ def export_start(
             )
         _make_room(club)
         make = export_statement if kind == "statement" else export_game_log
-        export = ExportFile.objects.create(  # its rows are counted by the worker
+        job = Job.objects.create(club=club, user=user, kind=Job.EXPORT)  # rows counted later
+        export = ExportFile.objects.create(
             club=club,
             user=user,
             kind=kind,
             params=params,
             name=name,
             fallback=fallback,
+            job=job,
             expires=timezone.now() + EXPORT_KEEP,
         )
-        enqueue_on_commit(make, export.pk)
+        jobs.job_enqueue_on_commit(job, make, export.pk)
     return Started(export)
 
 

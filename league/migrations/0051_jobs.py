@@ -1,6 +1,6 @@
 """One record of a job (league.models.jobs.Job, league.jobs): the task framework's result
-keeps a job's status, this row its progress. The re-settle's run keeps only its version and its
-job; its status, counts, error and times move to the job (a run's job is marked as finished or
+keeps a job's status, this row its progress. An export keeps its file and its job, a re-settle's run its
+version and its job; its status, counts, error and times move to the job (a run's job is marked as finished or
 stopped before jobs were kept: league.jobs.MIGRATED, MIGRATED_STOPPED; one running then is
 stopped, as its worker was).
 
@@ -31,6 +31,16 @@ def runs_to_jobs(apps, schema_editor):
             touched=run.touched,
         )
         ResettleRun.objects.filter(pk=run.pk).update(job=job)
+
+
+def exports_ready(apps, schema_editor):
+    """A file finished before files were kept in storage holds its bytes in `data`: its size
+    says it is ready (ExportFile.ready), now that no status does. One not finished has no job:
+    it shows as not made, to be asked for again."""
+    ExportFile = apps.get_model("league", "ExportFile")
+    done = ExportFile.objects.filter(status="done", file_name="", size=0, data__isnull=False)
+    for export in done.only("pk", "data").iterator():
+        ExportFile.objects.filter(pk=export.pk).update(size=max(len(bytes(export.data)), 1))
 
 
 class Migration(migrations.Migration):
@@ -110,6 +120,22 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RemoveField(model_name="resettlerun", name="status"),
+        migrations.AddField(
+            model_name="exportfile",
+            name="job",
+            field=models.OneToOneField(
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="league.job",
+            ),
+        ),
+        migrations.RunPython(exports_ready, migrations.RunPython.noop),
+        migrations.RemoveField(model_name="exportfile", name="status"),
+        migrations.RemoveField(model_name="exportfile", name="rows_done"),
+        migrations.RemoveField(model_name="exportfile", name="rows_total"),
+        migrations.RemoveField(model_name="exportfile", name="touched"),
+        migrations.RemoveField(model_name="exportfile", name="finished"),
         migrations.RemoveField(model_name="resettlerun", name="games_total"),
         migrations.RemoveField(model_name="resettlerun", name="games_done"),
         migrations.RemoveField(model_name="resettlerun", name="games_moved"),

@@ -48,14 +48,17 @@ STATUS = """
 import io, json
 from openpyxl import load_workbook
 from league.models import ExportFile
-e = ExportFile.objects.get(pk={pk})
+e = ExportFile.objects.select_related("job").get(pk={pk})
 rows = None
 if e.file_name:
     from league.excel.tasks import export_storage
     with export_storage().open(e.file_name, "rb") as file:
         rows = load_workbook(io.BytesIO(file.read())).active.max_row
 from league.core.tasks import default_task_backend
-print(json.dumps({{"status": e.status, "done": e.rows_done, "total": e.rows_total, "rows": rows}}))
+from league.jobs import job_state
+job = e.job
+print(json.dumps({{"status": "done" if e.ready else job_state(job).status, "done": job.done,
+    "total": job.total, "rows": rows}}))
 """
 
 
