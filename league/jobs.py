@@ -35,6 +35,11 @@ from league.models.jobs import Job
 # longer holds its place (one export of a kind a user at a time, one re-settle a club).
 STALLED_AFTER = datetime.timedelta(minutes=5)
 QUEUED_STALE_AFTER = datetime.timedelta(hours=1)
+# An import's worker writes a day at a time, a long day in one transaction: it is given longer.
+STALLED_AFTER_OF = {
+    Job.IMPORT: datetime.timedelta(minutes=10),
+    Job.IMPORT_PREVIEW: datetime.timedelta(minutes=10),
+}
 
 QUEUED = "queued"
 RUNNING = "running"
@@ -154,7 +159,8 @@ def _state(job: Job, result: Any, now: datetime.datetime) -> JobState:
         since = result.enqueued_at or job.created
         return JobState(job, STALLED if now - since > QUEUED_STALE_AFTER else QUEUED)
     if status == TaskResultStatus.RUNNING:
-        late = now - max(job.touched, started or job.touched) > STALLED_AFTER
+        stall = STALLED_AFTER_OF.get(job.kind, STALLED_AFTER)
+        late = now - max(job.touched, started or job.touched) > stall
         return JobState(job, STALLED if late else RUNNING, started)
     if status == TaskResultStatus.FAILED:
         return JobState(job, FAILED, started, finished, errors)

@@ -286,11 +286,11 @@ PREVIEW_PROGRESS_EVERY = 0.5  # seconds between two progress writes of a preview
 def import_preview(upload_id: int, language: str) -> int:
     """Settle an uploaded workbook's games for its preview, once, and keep the preview on the
     upload (ImportUpload.preview); returns the games checked. Nothing is written to the club:
-    no transaction is held, so the progress is written on the upload's row as it goes, on
+    no transaction is held, so the progress is written on the preview's job as it goes, on
     either database, for the preview page that waits for it."""
     upload = (
         ImportUpload.objects.select_related("club")
-        .filter(pk=upload_id, status=ImportUpload.WAITING, preview=b"")
+        .filter(pk=upload_id, job__isnull=True, preview=b"")
         .first()
     )
     if upload is None:  # replaced, confirmed, or previewed already
@@ -299,7 +299,7 @@ def import_preview(upload_id: int, language: str) -> int:
 
 
 def _preview(upload: ImportUpload, language: str) -> int:
-    upload_id = upload.pk
+    upload_id, job_id = upload.pk, upload.preview_job_id
     parsed = imports.parsed_load(upload.parsed)
     total = len(parsed.games)
     done, last = 0, time.monotonic()
@@ -308,30 +308,18 @@ def _preview(upload: ImportUpload, language: str) -> int:
         nonlocal done, last
         done += 1
         now = time.monotonic()
-        if now - last >= PREVIEW_PROGRESS_EVERY:
+        if now - last >= PREVIEW_PROGRESS_EVERY and job_id:
             last = now
-            ImportUpload.objects.filter(pk=upload_id).update(
-                progress_done=done, progress_total=total, touched=timezone.now()
-            )
+            job_progress(job_id, done, total)
 
     settled = imports.Settled()
-    try:
-        with translation.override(language or settings.LANGUAGE_CODE):
-            kept = imports.plan_kept(
-                club=upload.club, parsed=parsed, progress=step, settled=settled
-            )
-    except Exception:
-        ImportUpload.objects.filter(pk=upload_id).update(
-            outcome={"preview_error": True}, touched=timezone.now()
-        )
-        raise
-    ImportUpload.objects.filter(pk=upload_id, status=ImportUpload.WAITING).update(
-        preview=imports.preview_dump(kept),
-        plan=imports.settled_dump(settled),
-        progress_done=0,
-        progress_total=0,
-        touched=timezone.now(),
+    with translation.override(language or settings.LANGUAGE_CODE):  # a failure: the task's
+        kept = imports.plan_kept(club=upload.club, parsed=parsed, progress=step, settled=settled)
+    ImportUpload.objects.filter(pk=upload_id, job__isnull=True).update(
+        preview=imports.preview_dump(kept), plan=imports.settled_dump(settled)
     )
+    if job_id:
+        job_progress(job_id, total, total)
     return total
 
 
@@ -346,27 +334,24 @@ def _settled(upload: ImportUpload) -> imports.Settled:
 
 
 @task()
-def import_run(upload_id: int) -> int:
+def import_run(upload_id: int, job_id: int | None = None) -> int:
     """Import a confirmed upload as its preview settled it (league.excel.imports.import_stored:
     a transaction a day, under an import batch); returns the games imported. Each day's
-    transaction also moves the upload's progress (days done of the days planned), so that any
+    transaction also moves the job's progress (days done of the days planned), so that any
     server reads it. What happened waits on the upload's row for the status page: the counts,
-    or the problems (then it waits to be confirmed again)."""
-    claimed = ImportUpload.objects.filter(pk=upload_id, status=ImportUpload.QUEUED).update(
-        status=ImportUpload.RUNNING, progress_done=0, progress_total=0, touched=timezone.now()
-    )
+    or the problems (then it waits to be confirmed again). A task of a job the upload has
+    left (confirmed again since) does nothing."""
     upload = ImportUpload.objects.select_related("club", "user").filter(pk=upload_id).first()
-    if not claimed or upload is None:
+    if upload is None or upload.job_id is None or upload.job_id != (job_id or upload.job_id):
         return 0
+    job = upload.job_id
     choices = upload.choices
 
     def begun(batch: ImportBatch) -> None:  # inside the action that begins the batch
-        ImportUpload.objects.filter(pk=upload_id).update(batch=batch, touched=timezone.now())
+        ImportUpload.objects.filter(pk=upload_id).update(batch=batch)
 
     def progress(done: int, total: int) -> None:  # inside each day's action
-        ImportUpload.objects.filter(pk=upload_id).update(
-            progress_done=done, progress_total=total, touched=timezone.now()
-        )
+        job_progress(job, done, total)
 
     try:
         with translation.override(choices.get("language") or settings.LANGUAGE_CODE):
@@ -386,27 +371,21 @@ def import_run(upload_id: int) -> int:
             except imports.ImportFailed as e:
                 problems = [[p.sheet, p.row, p.column, p.message] for p in e.problems]
                 ImportUpload.objects.filter(pk=upload_id).update(
-                    status=ImportUpload.FAILED,
                     claimed=False,
                     outcome={
                         "problems": problems[: imports.SHOWN_PROBLEMS],
                         "count": len(problems),
                     },
-                    touched=timezone.now(),
                 )
                 return 0
     except BaseException:
-        ImportUpload.objects.filter(pk=upload_id).update(
-            status=ImportUpload.FAILED, claimed=False, outcome={"error": True}
-        )
+        ImportUpload.objects.filter(pk=upload_id).update(claimed=False, outcome={"error": True})
         raise
     ImportUpload.objects.filter(pk=upload_id).update(
-        status=ImportUpload.DONE,
         parsed=b"",  # imported: the workbook's data is not needed again
         preview=b"",
         plan=b"",
-        outcome=dataclasses.asdict(done),
-        touched=timezone.now(),
+        outcome=dataclasses.asdict(done),  # its "games" say it is imported (ImportUpload.imported)
     )
     return done.games
 
@@ -420,7 +399,8 @@ def import_preview_start(
         upload = excel_services.upload_keep(
             club=club, user=user, filename=filename, parsed=parsed, games=games
         )
-        enqueue_on_commit(import_preview, upload.pk, language)
+        assert upload.preview_job is not None
+        jobs.job_enqueue_on_commit(upload.preview_job, import_preview, upload.pk, language)
     return upload
 
 
@@ -428,5 +408,5 @@ def import_start(*, upload: ImportUpload, choices: dict[str, Any]) -> None:
     """The action behind an organiser's confirmation: the upload waits for a worker with these
     choices (excel_services.upload_queue), and the worker's job is queued once that commits."""
     with action():
-        excel_services.upload_queue(upload=upload, choices=choices)
-        enqueue_on_commit(import_run, upload.pk)
+        job = excel_services.upload_queue(upload=upload, choices=choices)
+        jobs.job_enqueue_on_commit(job, import_run, upload.pk, job.pk)

@@ -1,6 +1,6 @@
 """One record of a job (league.models.jobs.Job, league.jobs): the task framework's result
-keeps a job's status, this row its progress. An export keeps its file and its job, a re-settle's run its
-version and its job; its status, counts, error and times move to the job (a run's job is marked as finished or
+keeps a job's status, this row its progress. An export keeps its file and its job, an upload its plan and
+its two jobs (its preview's and its import's), a re-settle's run its version and its job; its status, counts, error and times move to the job (a run's job is marked as finished or
 stopped before jobs were kept: league.jobs.MIGRATED, MIGRATED_STOPPED; one running then is
 stopped, as its worker was).
 
@@ -41,6 +41,25 @@ def exports_ready(apps, schema_editor):
     done = ExportFile.objects.filter(status="done", file_name="", size=0, data__isnull=False)
     for export in done.only("pk", "data").iterator():
         ExportFile.objects.filter(pk=export.pk).update(size=max(len(bytes(export.data)), 1))
+
+
+def uploads_to_jobs(apps, schema_editor):
+    """An upload confirmed before jobs were kept gets a job saying how it ended (done or
+    stopped); one not confirmed, none (its preview is made or it is uploaded again)."""
+    Job = apps.get_model("league", "Job")
+    ImportUpload = apps.get_model("league", "ImportUpload")
+    for upload in ImportUpload.objects.exclude(status="waiting").order_by("pk").iterator():
+        job = Job.objects.create(
+            club_id=upload.club_id,
+            user_id=upload.user_id,
+            kind="import",
+            task_id=MIGRATED if upload.status in ("done", "failed") else MIGRATED_STOPPED,
+            done=upload.progress_done,
+            total=upload.progress_total,
+            created=upload.created,
+            touched=upload.touched,
+        )
+        ImportUpload.objects.filter(pk=upload.pk).update(job=job)
 
 
 class Migration(migrations.Migration):
@@ -131,6 +150,33 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(exports_ready, migrations.RunPython.noop),
+        migrations.AddField(
+            model_name="importupload",
+            name="job",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="league.job",
+            ),
+        ),
+        migrations.AddField(
+            model_name="importupload",
+            name="preview_job",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="league.job",
+            ),
+        ),
+        migrations.RunPython(uploads_to_jobs, migrations.RunPython.noop),
+        migrations.RemoveField(model_name="importupload", name="status"),
+        migrations.RemoveField(model_name="importupload", name="progress_done"),
+        migrations.RemoveField(model_name="importupload", name="progress_total"),
+        migrations.RemoveField(model_name="importupload", name="touched"),
         migrations.RemoveField(model_name="exportfile", name="status"),
         migrations.RemoveField(model_name="exportfile", name="rows_done"),
         migrations.RemoveField(model_name="exportfile", name="rows_total"),

@@ -298,3 +298,27 @@ def test_a_file_that_waited_an_hour_for_a_worker_no_longer_holds_the_queue(
         club=club, user=member_user, params={"start": "2026-01-01"}, name="n", fallback="n"
     )
     assert started.export != busy and not started.other
+
+
+def test_a_file_whose_task_failed_says_so_from_the_task_result(
+    member_client, club, history, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """No status of its own: the task framework's result says the task failed (its error
+    named), and the page offers a new try."""
+    from league.excel import exports
+
+    def broken(**kwargs):
+        raise ValueError("broken")
+
+    monkeypatch.setattr(exports, "game_log_workbook", broken)
+    settings.EXPORT_INLINE_ROWS = 4
+    with django_capture_on_commit_callbacks(execute=True):
+        member_client.post(url("export_game_log_start", club))
+    export = ExportFile.objects.select_related("job").get()
+    state = job_state(export.job)
+    assert (
+        not export.ready and state.status == "failed" and state.errors == ("builtins.ValueError",)
+    )
+    page = member_client.get(url("export_status", club, export.pk)).content.decode()
+    assert 'http-equiv="refresh"' not in page and url("export_game_log", club) in page
+    assert "ファイルを作成できませんでした。" in page  # in Japanese, the default

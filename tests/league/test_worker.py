@@ -152,18 +152,18 @@ upload = excel_services.upload_keep(club=club, user=user, filename="h.xlsx",
     parsed=imports.parsed_dump(parsed), games=len(parsed.games), preview=imports.preview_dump(kept))
 ImportUpload.objects.filter(pk=upload.pk).update(plan=imports.settled_dump(settled))
 excel_services.upload_claim(upload=upload)
-excel_services.upload_queue(upload=upload, choices={{"language": "en"}})
-tasks.import_run.enqueue(upload.pk)
+tasks.import_start(upload=upload, choices={{"language": "en"}})
 print(json.dumps({{"upload": upload.pk, "games": kept.total}}))
 """
 
 IMPORT_STATUS = """
 import json
+from league.excel.selectors import upload_state
 from league.models import Game, ImportUpload, Result, AuditLog
 from league.models.totals import MemberTotal
-u = ImportUpload.objects.get(pk={pk})
-print(json.dumps({{"status": u.status, "games": Game.objects.count(),
-    "progress": [u.progress_done, u.progress_total],
+u = ImportUpload.objects.select_related("job", "preview_job").get(pk={pk})
+print(json.dumps({{"status": upload_state(u).status, "games": Game.objects.count(),
+    "progress": [u.job.done, u.job.total],
     "results": Result.objects.count(), "audit": AuditLog.objects.count(),
     "totals": sum(t.games for t in MemberTotal.objects.filter(season__isnull=True))}}))
 """
@@ -172,16 +172,20 @@ REQUEUE = """
 import json
 from django.utils import timezone
 from league.excel import services as excel_services, tasks
-from league.models import ImportBatch, ImportUpload
+from django_tasks_db.models import DBTaskResult
+from league.models import ImportBatch, ImportUpload, Job
 u = ImportUpload.objects.get(pk={pk})
 # What the status page offers after ImportUpload.STALLED_AFTER: confirm it again. The killed
-# import's batch said nothing for as long (it was touched in the same transactions).
+# import's job and batch said nothing for as long (touched in the same transactions), and its
+# task was started as long ago (the task framework's result: running, its worker gone).
 old = timezone.now() - ImportUpload.STALLED_AFTER * 2
-ImportUpload.objects.filter(pk=u.pk).update(touched=old)
+Job.objects.filter(pk=u.job_id).update(created=old, touched=old)
+DBTaskResult.objects.filter(id=Job.objects.get(pk=u.job_id).task_id).update(started_at=old)
 ImportBatch.objects.filter(pk=u.batch_id).update(touched=old)
+u = ImportUpload.objects.select_related("job", "preview_job").get(pk={pk})
 assert excel_services.upload_claim(upload=u)
-excel_services.upload_queue(upload=u, choices={{"language": "en"}})
-tasks.import_run.enqueue(u.pk)
+u.refresh_from_db()
+tasks.import_start(upload=u, choices={{"language": "en"}})
 print(json.dumps({{"ok": True}}))
 """
 
