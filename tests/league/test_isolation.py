@@ -185,6 +185,7 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
     return {
         "photo_id": photo.pk,
         "run_id": run.pk,
+        "job_id": run.job_id,
         "key": table.key,
         "export_id": export.pk,
         "invitation_id": invitation.pk,

@@ -110,3 +110,26 @@ def test_an_api_record_during_a_slow_resettle_waits_one_step_at_most(
     assert response.status_code == 201
     assert answered - begun < 2 * HOLD  # one step's lock at most, not the whole re-settle's
     assert ended and answered < ended[0]
+
+
+def test_the_one_progress_view_reads_any_job(client, club, members, organiser, member_user):
+    """league/club/views_jobs.py: a re-settle's job is the club's, an export's its maker's."""
+    from django.urls import reverse
+
+    from league.excel import tasks as export_tasks
+    from league.rules import tasks as rules_tasks
+
+    _history(club, organiser, members)
+    run = rules_tasks.resettle_start(version=_version(club, organiser), user=organiser)
+    export = export_tasks.export_start(
+        club=club, user=organiser, params={}, name="x.xlsx", fallback="x.xlsx"
+    ).export
+    client.force_login(member_user)
+    shown = client.get(reverse("job_progress", args=[club.slug, run.job_id])).json()
+    assert shown["kind"] == "resettle" and shown["status"] == "done"
+    assert (shown["done"], shown["total"], shown["counts"]) == (6, 6, {"moved": 6, "failed": 0})
+    # Another member's export is not theirs to follow; its maker follows it.
+    assert client.get(reverse("job_progress", args=[club.slug, export.job_id])).status_code == 404
+    client.force_login(organiser)
+    made = client.get(reverse("job_progress", args=[club.slug, export.job_id])).json()
+    assert (made["kind"], made["status"], made["done"]) == ("export", "done", 24)
