@@ -27,6 +27,7 @@ from league.core.tasks import (
     TaskResultStatus,
     default_task_backend,
     enqueue_on_commit,
+    task_backends,
 )
 from league.models.jobs import Job
 
@@ -133,9 +134,8 @@ def _results(ids: Iterable[str]) -> dict[str, Any]:
         from django_tasks_db.models import DBTaskResult
     except ImportError:  # another backend: one lookup a job
         DBTaskResult = None
-    if DBTaskResult is not None and type(default_task_backend).__module__.startswith(
-        "django_tasks_db"
-    ):
+    backend = task_backends[default_task_backend.alias]  # the backend itself, not its proxy
+    if DBTaskResult is not None and type(backend).__module__.startswith("django_tasks_db"):
         return {str(r.id): r.task_result for r in DBTaskResult.objects.filter(id__in=ids)}
     found = {}
     for i in ids:

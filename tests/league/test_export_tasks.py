@@ -322,3 +322,19 @@ def test_a_file_whose_task_failed_says_so_from_the_task_result(
     page = member_client.get(url("export_status", club, export.pk)).content.decode()
     assert 'http-equiv="refresh"' not in page and url("export_game_log", club) in page
     assert "ファイルを作成できませんでした。" in page  # in Japanese, the default
+
+
+@pytest.mark.database_tasks
+def test_the_states_of_many_jobs_are_one_query_of_their_task_results(
+    club, history, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    """With the database backend, the task results of any number of jobs are read at once."""
+    users = [make_user(f"s{i}", club) for i in range(3)]
+    for user in users:
+        with django_capture_on_commit_callbacks(execute=True):
+            export_tasks.export_start(club=club, user=user, params={}, name="s", fallback="s")
+    listed = list(Job.objects.all())
+    assert len(listed) == 3 and all(j.task_id for j in listed)
+    with django_assert_num_queries(1):
+        states = jobs.job_states(listed)
+    assert {s.status for s in states.values()} == {"queued"}  # no worker has taken them
