@@ -109,9 +109,9 @@ def job_progress(job_id: int, done: int, total: int, **message: int) -> None:
     Job.objects.filter(pk=job_id).update(**fields)
 
 
-# Jobs of runs from before jobs were kept (migration 0051): no task result, finished or not.
-MIGRATED = "before-0051"
-MIGRATED_STOPPED = "stopped-before-0051"
+# Jobs of runs from before jobs were kept (migration 0052): no task result, finished or not.
+MIGRATED = "before-0052"
+MIGRATED_STOPPED = "stopped-before-0052"
 
 
 def _is_result_id(value: str) -> bool:

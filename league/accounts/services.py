@@ -324,9 +324,19 @@ def first_season_defaults(today: datetime.date | None = None) -> dict[str, Any]:
 
 
 def first_season_create(
-    *, club: Club, user: User, name: str, start: datetime.date, end: datetime.date, min_games: int
+    *,
+    club: Club,
+    user: User,
+    name: str,
+    start: datetime.date,
+    end: datetime.date,
+    min_games: int,
+    **kind: Any,
 ) -> Season:
-    return season_create(club=club, user=user, name=name, start=start, end=end, min_games=min_games)
+    """The new club's first season (SeasonForm's `kind`, `in_club_season`, `confirm_overlap`)."""
+    return season_create(
+        club=club, user=user, name=name, start=start, end=end, min_games=min_games, **kind
+    )
 
 
 # --- memberships -----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from ninja.errors import HttpError
 from league.api.auth import api_club
 from league.api.base import MAX_ID, READ, Slug, api, api_results_club
 from league.api.schemas import FixturesOut, StagesOut, TeamsOut
-from league.models import Club, Season, Stage, TeamMember, TeamSlot
+from league.models import Club, Season, Stage, TeamSlot
 from league.models.draw import table_label
 from league.teams import selectors
 
@@ -105,11 +105,7 @@ def season_stages(request: HttpRequest, slug: Slug, season_id: SeasonPath) -> di
     it is open, who would)."""
     club = api_results_club(request, slug)
     season = _season(club, season_id)
-    rosters = dict(
-        TeamMember.objects.filter(season=season, removed_at__isnull=True).values_list(
-            "member", "team"
-        )
-    )
+    rosters = selectors.season_rosters(season)
     out = []
     for stage in Stage.objects.filter(season=season).order_by("number"):
         stage.season = season

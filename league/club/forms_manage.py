@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy
 import scoring
 from league import limits
 from league.core.clock import parse_date
+from league.models import Season
 
 # --- members ---------------------------------------------------------------------------------
 
@@ -201,6 +202,35 @@ class SeasonForm(forms.Form):
     min_games = NumberField(
         label=gettext_lazy("Minimum games to qualify"), min_value=0, max_value=10_000, initial=0
     )
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Kind"),
+        choices=Season.KINDS,
+        initial=Season.INDIVIDUAL,
+        required=False,  # not sent: an individual season
+        widget=forms.RadioSelect,
+    )
+    in_club_season = forms.BooleanField(
+        label=gettext_lazy("Its games also count in the individual season"),
+        required=False,
+        help_text=gettext_lazy(
+            "A team league or an event only: left unticked, its own games (its match tables, its "
+            "stages' days) count in it alone."
+        ),
+    )
+    # Asked only when the dates overlap a season of the same kind (the service's error shows it).
+    confirm_overlap = forms.BooleanField(
+        label=gettext_lazy("Save it with the dates overlapping"),
+        required=False,
+        widget=forms.HiddenInput,
+    )
+
+    def clean_kind(self) -> str:
+        return self.cleaned_data.get("kind") or Season.INDIVIDUAL
+
+    def add_error(self, field: str | None, error: Any) -> None:
+        super().add_error(field, error)
+        if field == "confirm_overlap":  # the question is asked: a box to tick
+            self.fields["confirm_overlap"].widget = forms.CheckboxInput()
 
 
 # --- rules versions --------------------------------------------------------------------------

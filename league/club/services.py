@@ -54,6 +54,7 @@ from league.models.draw import Attendance, DrawSeat
 from league.models.members import MERGED_MEMBER
 from league.standings import services as aggregates
 from league.standings import stats
+from league.standings.competitions import is_apart
 
 # --- editing a member ------------------------------------------------------------------------
 
@@ -428,7 +429,44 @@ def season_snapshot(season: Season) -> dict[str, Any]:
         "start": season.start.isoformat(),
         "end": season.end.isoformat(),
         "min_games": season.min_games,
+        "kind": season.kind,
+        "in_club_season": season.in_club_season,
     }
+
+
+def season_overlap_check(
+    *,
+    club_id: int,
+    kind: str,
+    start: datetime.date,
+    end: datetime.date,
+    exclude: int | None = None,
+    confirmed: bool = False,
+) -> None:
+    """Two seasons of one kind over the same dates count the same games twice: refused with a
+    message naming the other (ServiceError on `confirm_overlap`) unless `confirmed`. A team
+    league or an event beside an individual season is how a club runs them. One query."""
+    if confirmed:
+        return
+    other = (
+        Season.objects.filter(club_id=club_id, kind=kind, start__lte=end, end__gte=start)
+        .exclude(pk=exclude)
+        .order_by("start", "pk")
+        .first()
+    )
+    if other is not None:
+        raise ServiceError.one(
+            "confirm_overlap",
+            _(
+                "Its dates overlap %(name)s (%(start)s–%(end)s), a season of the same kind: the "
+                "games between count in both. Tick the box to save it anyway."
+            )
+            % {
+                "name": other.name,
+                "start": f"{other.start:%Y/%m/%d}",
+                "end": f"{other.end:%Y/%m/%d}",
+            },
+        )
 
 
 def season_edit(
@@ -439,19 +477,43 @@ def season_edit(
     start: datetime.date,
     end: datetime.date,
     min_games: int = 0,
+    kind: str | None = None,
+    in_club_season: bool | None = None,
+    confirm_overlap: bool = False,
 ) -> Season:
-    """Change a season's name, dates or minimum games. Its kept totals follow its dates (saving
-    rebuilds them: league.standings.signals). A closed season's frozen standings stay as they
-    were: reopen it and close it again to freeze new ones."""
-    name = season_checked(name=name, start=start, end=end, min_games=min_games)
+    """Change a season's name, dates, minimum games, kind, or whether a team league's or event's
+    games count in the individual seasons too (None: as it is). Its kept totals follow its dates
+    (saving rebuilds them: league.standings.signals), and so do the individual seasons' when the
+    games it keeps apart change. Overlapping another season of its kind asks for confirmation
+    (season_overlap_check). A closed season's frozen standings stay as they were: reopen it and
+    close it again to freeze new ones."""
+    kind = season.kind if kind is None else kind
+    in_club_season = season.in_club_season if in_club_season is None else in_club_season
+    name = season_checked(name=name, start=start, end=end, min_games=min_games, kind=kind)
     with action():
         season = for_update(Season.objects).select_related("club").get(pk=season.pk)
         before = season_snapshot(season)
+        was_apart, old_start, old_end = is_apart(season), season.start, season.end
         season.name, season.start, season.end, season.min_games = name, start, end, min_games
+        season.kind = kind
+        season.in_club_season = in_club_season and kind != Season.INDIVIDUAL
         after = season_snapshot(season)
         if before == after:
             return season
+        if (kind, start, end) != (before["kind"], old_start, old_end):
+            season_overlap_check(
+                club_id=season.club_id,
+                kind=kind,
+                start=start,
+                end=end,
+                exclude=season.pk,
+                confirmed=confirm_overlap,
+            )
         season.save()  # post_save rebuilds the season's kept totals (aggregates.season_rebuild)
+        if was_apart != is_apart(season):
+            aggregates.individual_seasons_rebuild(
+                club_id=season.club_id, start=min(start, old_start), end=max(end, old_end)
+            )
         audit(
             club=season.club,
             actor=user,
@@ -723,8 +785,17 @@ def members_create(
     return created
 
 
-def season_checked(*, name: str, start: datetime.date, end: datetime.date, min_games: int) -> str:
+def season_checked(
+    *,
+    name: str,
+    start: datetime.date,
+    end: datetime.date,
+    min_games: int,
+    kind: str = Season.INDIVIDUAL,
+) -> str:
     """A season's name as stored, or ServiceError naming the field: creating and editing one."""
+    if kind not in dict(Season.KINDS):
+        raise ServiceError.one("kind", _("Choose the kind of season."))
     name = " ".join(name.split())
     if not name:
         raise ServiceError.one("name", _("Enter a name."))
@@ -749,21 +820,33 @@ def season_create_in(
     start: datetime.date,
     end: datetime.date,
     min_games: int = 0,
+    kind: str = Season.INDIVIDUAL,
+    in_club_season: bool = False,
+    confirm_overlap: bool = False,
 ) -> Season:
-    """A new season, inside the caller's action (season_create's, loaddemo's)."""
-    name = season_checked(name=name, start=start, end=end, min_games=min_games)
-    season = Season.objects.create(club=club, name=name, start=start, end=end, min_games=min_games)
+    """A new season, inside the caller's action (season_create's, loaddemo's): an individual
+    season, a team league or an event in stages (`kind`). A team league's or event's own games
+    count in the individual seasons too only if `in_club_season` (league.standings.competitions).
+    Overlapping a season of its kind asks for confirmation (season_overlap_check)."""
+    name = season_checked(name=name, start=start, end=end, min_games=min_games, kind=kind)
+    season_overlap_check(
+        club_id=club.pk, kind=kind, start=start, end=end, confirmed=confirm_overlap
+    )
+    season = Season.objects.create(
+        club=club,
+        name=name,
+        start=start,
+        end=end,
+        min_games=min_games,
+        kind=kind,
+        in_club_season=in_club_season and kind != Season.INDIVIDUAL,
+    )
     audit(
         club=club,
         actor=user,
         action="season.create",
         target=f"season:{season.pk}",
-        after={
-            "name": name,
-            "start": start.isoformat(),
-            "end": end.isoformat(),
-            "min_games": min_games,
-        },
+        after=season_snapshot(season),
     )
     return season
 

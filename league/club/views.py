@@ -118,7 +118,7 @@ def season_edit(request: HttpRequest, slug: str, season_id: int) -> HttpResponse
         request,
         club,
         season,
-        fields=("name", "start", "end", "min_games"),
+        fields=("name", "start", "end", "min_games", "kind", "in_club_season"),
         form_class=SeasonEditForm,
         save=lambda **data: services.season_edit(season=season, **data),
         saved=_("Season %(name)s was saved."),

@@ -24,6 +24,7 @@ import hashlib
 import io
 import itertools
 import json
+import re
 import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -818,6 +819,89 @@ def workbook_read(data: bytes, *, players: int) -> Parsed:
         _read_sheet(parsed, sheet, players)
     if parsed.rows == 0 and not parsed.problems:
         raise WorkbookError(str(NO_GAMES))
+    return parsed
+
+
+# --- a score sheet read from a photo (league.excel.tasks.read_sheet_photo) ----------------------
+
+PHOTO_SHEET = gettext_lazy("Photo")
+PHOTO_DOES_NOT_SUM = gettext_lazy(
+    "Game %(game)s: the points read (%(points)s) do not add up to %(total)s, so this game is "
+    "not taken from the photo. Record it on the record form, or take a clearer photo."
+)
+PHOTO_NO_NAMES = gettext_lazy(
+    "No row of %(players)s names was read at the top of the sheet: the games cannot be told "
+    "apart by player. Take a photo with the names in it."
+)
+
+
+def photo_filename(sha256: str) -> str:
+    """The name an upload read from a photo goes by (what it was is told by `from_photo`)."""
+    return f"photo-{sha256[:12]}.jpg"
+
+
+def from_photo(filename: str) -> bool:
+    return bool(re.fullmatch(r"photo-[0-9a-f]{12}\.jpg", filename))
+
+
+def _read_points(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) else "?"
+
+
+def photo_parsed(
+    *,
+    names: Sequence[str | None],
+    games: Sequence[Sequence[Mapping[str, Any]]],
+    date: datetime.date,
+    rate: str,
+    total: int,
+) -> Parsed:
+    """A score sheet read from a photo (league.core.photo.read_score_sheet, its rows as JSON)
+    as an upload's games in the simple layout's shape: each game whose rows passed the checksum
+    becomes a game, its players in the sheet's columns from the left; a game that did not is a
+    problem saying what was read, never a game (the preview then imports nothing until the
+    organiser has dealt with it)."""
+    parsed = Parsed()
+    sheet = str(PHOTO_SHEET)
+    players = len(names)
+    if not names or not all(names):
+        parsed.problems.append(
+            _problem(sheet, 0, None, None, str(PHOTO_NO_NAMES) % {"players": players or ""})
+        )
+        return parsed
+    for number, rows in enumerate(games, start=1):
+        parsed.rows += 1
+        read = [row.get("points") for row in rows]
+        if len(rows) != players or not all(row.get("checksum") for row in rows):
+            message = str(PHOTO_DOES_NOT_SUM) % {
+                "game": number,
+                "points": " / ".join(_read_points(p) for p in read),
+                "total": f"{total:,}",
+            }
+            parsed.problems.append(_problem(sheet, 0, number, None, message))
+            continue
+        cells: dict[str, Place] = {"date": (number, 1), "points": (number, 0)}
+        for i in range(players):
+            cells[f"member_{i}"] = (number, 2 + i)
+            cells[f"points_{i}"] = (number, 2 + i)
+        parsed.games.append(
+            SheetGame(
+                sheet=sheet,
+                sheet_index=0,
+                rows=[number],
+                date=date,
+                table="",
+                number=0,
+                names=[str(n)[:MAX_NAME] for n in names],
+                points=[int(p) for p in read],  # type: ignore[arg-type]
+                chombo=[0] * players,
+                deposits=0,
+                rate=rate,
+                yen=[None] * players,
+                chips=[0] * players,
+                cells=cells,
+            )
+        )
     return parsed
 
 

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from league import jobs
 from league.books import selectors as book_selectors
+from league.core import photo
 from league.core.actions import action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import lock_club
@@ -32,7 +33,19 @@ from league.core.tasks import default_task_backend, enqueue_on_commit, task
 from league.excel import exports, imports
 from league.excel import services as excel_services
 from league.jobs import job_progress
-from league.models import BookLine, Club, ExportFile, ImportBatch, ImportUpload, Job, Member
+from league.models import (
+    BookLine,
+    Club,
+    ExportFile,
+    ImportBatch,
+    ImportUpload,
+    Job,
+    Member,
+    RulesVersion,
+    ScorePhoto,
+)
+from league.models.audit import audit
+from league.recording import photos
 from league.standings import stats
 
 EXPORT_KEEP = datetime.timedelta(days=7)
@@ -410,3 +423,90 @@ def import_start(*, upload: ImportUpload, choices: dict[str, Any]) -> None:
     with action():
         job = excel_services.upload_queue(upload=upload, choices=choices)
         jobs.job_enqueue_on_commit(job, import_run, upload.pk, job.pk)
+
+
+# --- a score sheet's photo: read by a worker into an upload, then the import's own preview ----------
+
+
+def sheet_photo_upload(
+    *, club: Club, user: Any, data: bytes, date: datetime.date, rate: str, language: str
+) -> ScorePhoto:
+    """The action behind a photo of a score sheet of several games on the import page: kept as
+    the record form's photos are (photos.photo_keep), and read by `read_sheet_photo` on commit
+    into an upload whose preview the import's worker then settles as a workbook's."""
+    version = (
+        RulesVersion.in_force(club, date)
+        or RulesVersion.objects.filter(club=club).order_by("effective_from").first()
+    )
+    rules = version.rules if version else None
+    players = rules.players if rules else imports.club_players(club)
+    start = rules.start if rules else 25000
+    with action():
+        kept = photos.photo_keep(
+            club=club, user=user, data=data, kind="sheet", players=players, total=players * start
+        )
+        enqueue_on_commit(read_sheet_photo, kept.pk, date.isoformat(), rate, language)
+    return kept
+
+
+def _photo_failed(photo_id: int, error: str) -> int:
+    ScorePhoto.objects.filter(pk=photo_id).update(
+        status=ScorePhoto.FAILED, error=error[:200], image=b""
+    )
+    return 0
+
+
+@task()
+def read_sheet_photo(photo_id: int, date: str, rate: str, language: str) -> int:
+    """Read a kept photo of a score sheet (league.core.photo.read_score_sheet) and keep what it
+    says as an upload for the import's preview (imports.photo_parsed: a game whose rows do not
+    add up is a problem there, never a game). The photo's image goes once read; its hash is in
+    the audit log (`import.photo`). Returns the games read."""
+    kept = (
+        ScorePhoto.objects.select_related("club", "user")
+        .filter(pk=photo_id, status=ScorePhoto.READING)
+        .first()
+    )
+    if kept is None:
+        return 0
+    try:
+        reading = photos.read_sheet(kept)
+    except photo.Unreadable:
+        return _photo_failed(photo_id, "unreadable")
+    with translation.override(language or settings.LANGUAGE_CODE):
+        parsed = imports.photo_parsed(
+            names=reading.names,
+            games=[[row.to_json() for row in game] for game in reading.games],
+            date=datetime.date.fromisoformat(date),
+            rate=rate,
+            total=kept.total,
+        )
+        if not parsed.rows:
+            return _photo_failed(photo_id, str(imports.NO_GAMES))
+        try:
+            with action():
+                upload = excel_services.upload_keep(
+                    club=kept.club,
+                    user=kept.user,
+                    filename=imports.photo_filename(kept.sha256),
+                    parsed=imports.parsed_dump(parsed),
+                    games=len(parsed.games),
+                )
+                assert upload.preview_job is not None
+                jobs.job_enqueue_on_commit(upload.preview_job, import_preview, upload.pk, language)
+                ScorePhoto.objects.filter(pk=photo_id).update(status=ScorePhoto.DONE, image=b"")
+                audit(
+                    club=kept.club,
+                    actor=kept.user,
+                    action="import.photo",
+                    target=f"import_upload:{upload.pk}",
+                    after={
+                        "photo_sha256": kept.sha256,
+                        "games": len(parsed.games),
+                        "not_summing": len(parsed.problems),
+                        "reader": reading.reader,
+                    },
+                )
+        except ServiceError as e:  # the organiser's earlier workbook is still being imported
+            return _photo_failed(photo_id, str(next(iter(e.errors.values()))[0]))
+    return parsed.rows

@@ -14,8 +14,9 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -24,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from league.access import club_for
 from league.club.directory import AmbiguousMember, MemberDirectory
 from league.club.forms_manage import kana_clean
+from league.core.clock import BAD_DATE, parse_date, today
 from league.core.errors import ServiceError
 from league.excel import imports
 from league.excel import services as excel_services
@@ -31,7 +33,8 @@ from league.excel import tasks as import_tasks
 from league.excel.progress import progress_of
 from league.excel.selectors import UploadState, upload_latest, upload_state, upload_waiting
 from league.jobs import DONE, FAILED, STALLED
-from league.models import Club, ImportBatch, ImportUpload, Member
+from league.models import Club, ImportBatch, ImportUpload, Member, RulesVersion, ScorePhoto
+from league.recording import photos
 from league.web import add_errors, show_errors
 
 NEW = "new"
@@ -63,6 +66,55 @@ class UploadForm(forms.Form):
             return imports.workbook_read(upload.read(), players=self.players)
         except imports.WorkbookError as e:
             raise forms.ValidationError(e.message) from None
+
+
+class SheetPhotoForm(forms.Form):
+    """A photo of the club's paper score sheet of several games (成績表): read by a worker into
+    an upload (league.excel.tasks.read_sheet_photo), then the same preview as a workbook's."""
+
+    date = forms.CharField(
+        label=gettext_lazy("Date of the games"),
+        max_length=30,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "placeholder": "2026/11/21", "data-date": ""}
+        ),
+    )
+    rate = forms.ChoiceField(label=gettext_lazy("Rate"), required=False)
+    image = forms.FileField(label=gettext_lazy("Photo of the score sheet"))
+
+    def __init__(self, *args: Any, rates: Sequence[str], **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.fields["rate"].choices = [("", _("No rate (points only)")), *((r, r) for r in rates)]
+
+    def clean_date(self) -> Any:
+        try:
+            return parse_date(str(self.cleaned_data["date"]))
+        except ValueError:
+            raise forms.ValidationError(BAD_DATE, code="invalid") from None
+
+    def clean_image(self) -> bytes:
+        upload = self.cleaned_data["image"]
+        if upload.size > photos.MAX_BYTES:
+            raise forms.ValidationError(_("The photo is too large (12 MB at most)."))
+        data = upload.read()
+        if photos.image_problem(data):
+            raise forms.ValidationError(_("This file is not a photo that can be read."))
+        return data
+
+
+def _rates(club: Club) -> list[str]:
+    version = RulesVersion.in_force(club, today())
+    return list(version.rules.rates) if version else []
+
+
+def _sheet_photo_form(request: HttpRequest, club: Club) -> SheetPhotoForm | None:
+    """The form for a score sheet's photo, when photos can be read here (else None: no form)."""
+    if not photos.available():
+        return None
+    if request.method == "POST" and "image" in request.FILES:
+        return SheetPhotoForm(request.POST, request.FILES, rates=_rates(club))
+    return SheetPhotoForm(rates=_rates(club), initial={"date": f"{today():%Y/%m/%d}"})
 
 
 def _likely(directory: MemberDirectory, name: imports.UnknownName) -> str:
@@ -155,15 +207,68 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
             add_errors(form, e)
         else:
             return redirect("import_preview", club.slug)
+    return _upload_page(request, club, form, players, _sheet_photo_form(request, club))
+
+
+def _upload_page(
+    request: HttpRequest,
+    club: Club,
+    form: UploadForm,
+    players: int,
+    photo_form: SheetPhotoForm | None,
+) -> HttpResponse:
     return render(
         request,
         "league/excel/import_upload.html",
         {
             "club": club,
             "form": form,
+            "photo_form": photo_form,
             "max_mb": imports.MAX_BYTES // (1024 * 1024),
             "players": players,
         },
+    )
+
+
+@require_POST
+def import_photo(request: HttpRequest, slug: str) -> HttpResponse:
+    """A photo of a score sheet of several games: kept and read by a worker, whose games become
+    an upload with the same preview as a workbook's (nothing is stored in the club's data before
+    the organiser confirms it there)."""
+    club = club_for(request, slug, organiser=True)
+    photo_form = _sheet_photo_form(request, club)
+    if photo_form is None:
+        raise Http404("reading photos is not installed here")
+    if photo_form.is_valid():
+        kept = import_tasks.sheet_photo_upload(
+            club=club,
+            user=request.user,
+            data=photo_form.cleaned_data["image"],
+            date=photo_form.cleaned_data["date"],
+            rate=photo_form.cleaned_data["rate"] or "",
+            language=translation.get_language(),
+        )
+        return redirect("import_photo_status", club.slug, kept.pk)
+    players = imports.club_players(club)
+    return _upload_page(request, club, UploadForm(players=players), players, photo_form)
+
+
+@require_GET
+def import_photo_status(request: HttpRequest, slug: str, photo_id: int) -> HttpResponse:
+    """While the worker reads the sheet's photo; then the import's preview."""
+    club = club_for(request, slug, organiser=True)
+    if not photos.available():
+        raise Http404("reading photos is not installed here")
+    kept = photos.photo_for(club=club, user=request.user, photo_id=photo_id)
+    if kept is None:
+        raise Http404("no such photo")
+    if kept.status == ScorePhoto.DONE:
+        return redirect("import_preview", club.slug)
+    again = reverse("import_upload", args=[club.slug])
+    return render(
+        request,
+        "league/recording/photo_status.html",
+        {"club": club, "photo": kept, "again": again, "cancel": again},
     )
 
 
@@ -176,6 +281,7 @@ def _render_preview(
         {
             "club": upload.club,
             "upload": upload,
+            "from_photo": imports.from_photo(upload.filename),
             "plan": plan,
             "form": form,
             "games": plan.games[:SHOWN_GAMES],

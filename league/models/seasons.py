@@ -11,11 +11,26 @@ from league.models.clubs import Club
 
 
 class Season(models.Model):
+    """A club's competition over a range of dates: its individual season (個人リーグ), a team
+    league (チーム戦) or an event in stages (大会). Which games each counts:
+    league.standings.competitions."""
+
+    INDIVIDUAL, TEAM, EVENT = "individual", "team", "event"
+    KINDS = [
+        (INDIVIDUAL, _("individual season")),
+        (TEAM, _("team league")),
+        (EVENT, _("event in stages")),
+    ]
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
     name = models.CharField(_("name"), max_length=100)
     start = models.DateField(_("first day"))
     end = models.DateField(_("last day"))
     min_games = models.PositiveIntegerField(_("minimum games to qualify"), default=0)
+    kind = models.CharField(_("kind"), max_length=12, choices=KINDS, default=INDIVIDUAL)
+    # A team league's or event's own games count in the club's individual seasons too only when
+    # the organiser says so (league.standings.competitions); an individual season ignores it.
+    in_club_season = models.BooleanField(_("also counts in the individual season"), default=False)
     # Closing freezes the standings as the record of who won (`final_standings`: the rows as
     # shown when it closed); games in its dates stay correctable, with a warning.
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)

@@ -143,7 +143,9 @@ def _shown(club: Club, rules: Sequence[Any]) -> Shown:
 
 def current_season(seasons: Sequence[Season], today: datetime.date) -> Season | None:
     """The season being played: the latest-starting one that holds today, else the latest one that
-    has started, else None (`seasons` newest first)."""
+    has started, else None (`seasons` newest first); an individual season before a team league or
+    an event."""
+    seasons = sorted(seasons, key=lambda s: s.kind != Season.INDIVIDUAL)  # stable: newest first
     for season in seasons:
         if season.start <= today <= season.end:
             return season
@@ -186,13 +188,16 @@ def public_standings(request: HttpRequest, club: Club, token: str) -> HttpRespon
 def public_season(request: HttpRequest, club: Club, token: str, season_id: int) -> HttpResponse:
     season = get_object_or_404(with_teams(Season.objects.filter(club=club)), pk=season_id)
     team_rows = _team_rows(season)
-    if season.closed_at is not None:  # the record of who won, as on the club's own page
+    # An event in stages ranks as its current stage does, as on the club's own page.
+    event = team_selectors.event_standings(season=season) if season.has_stages else None  # type: ignore[attr-defined]
+    if event is not None or season.closed_at is not None:  # who won, as on the club's page
         context = {
             "club": club,
             "token": token,
             "season": season,
             "table": None,
             "team_rows": team_rows,
+            "event": event,
         }
         return render(request, "league/public/season_standings.html", context)
     rules = stats.rules_between(stats.rules_versions(club=club), season.start, season.end)

@@ -42,30 +42,38 @@ def image_problem(data: bytes) -> str | None:
     return None
 
 
-def photo_upload(
+def photo_keep(
     *, club: Club, user: User, data: bytes, kind: str, players: int, total: int
 ) -> ScorePhoto:
     """Keep a photo for its organiser (replacing their earlier one for this club, and removing
-    every expired one) and have a worker read it, on commit."""
+    every expired one), inside the caller's action, which has it read on commit."""
     now = timezone.now()
+    ScorePhoto.objects.filter(expires__lt=now).delete()
+    ScorePhoto.objects.filter(club=club, user=user).delete()
+    kept = ScorePhoto.objects.create(
+        club=club,
+        user=user,
+        kind=kind,
+        players=players,
+        total=total,
+        image=data,
+        sha256=hashlib.sha256(data).hexdigest(),
+        created=now,
+        expires=now + KEEP,
+    )
+    if default_task_backend.supports_defer:
+        # Gone after KEEP even if nobody uploads again or saves the game.
+        enqueue_on_commit(clear_expired_photos.using(run_after=kept.expires))
+    return kept
+
+
+def photo_upload(
+    *, club: Club, user: User, data: bytes, kind: str, players: int, total: int
+) -> ScorePhoto:
+    """Keep a photo of one game (photo_keep) and have a worker read it, on commit."""
     with action():
-        ScorePhoto.objects.filter(expires__lt=now).delete()
-        ScorePhoto.objects.filter(club=club, user=user).delete()
-        kept = ScorePhoto.objects.create(
-            club=club,
-            user=user,
-            kind=kind,
-            players=players,
-            total=total,
-            image=data,
-            sha256=hashlib.sha256(data).hexdigest(),
-            created=now,
-            expires=now + KEEP,
-        )
+        kept = photo_keep(club=club, user=user, data=data, kind=kind, players=players, total=total)
         enqueue_on_commit(read_score_photo, kept.pk)
-        if default_task_backend.supports_defer:
-            # Gone after KEEP even if nobody uploads again or saves the game.
-            enqueue_on_commit(clear_expired_photos.using(run_after=kept.expires))
     return kept
 
 
@@ -102,6 +110,15 @@ def photo_confirmed(*, score_photo: ScorePhoto, game: Game, user: User) -> None:
                 game=game,
                 after={"photo_sha256": score_photo.sha256, "kind": score_photo.kind},
             )
+
+
+def read_sheet(kept: ScorePhoto) -> photo.SheetReading:
+    """A kept photo of a score sheet of several games read (league.core.photo.read_score_sheet);
+    raises photo.Unreadable."""
+    with tempfile.TemporaryDirectory(prefix="jancho-photo-") as folder:
+        path = Path(folder) / "photo"
+        path.write_bytes(bytes(kept.image))
+        return photo.read_score_sheet(path, players=kept.players, total=kept.total)
 
 
 @task()

@@ -581,6 +581,11 @@ def game_record_in(
                 submission_hash=data.submission_hash,
                 recorded_by=stored_user(user),
             )
+            if team_match is not None:  # first: a team league's own game (its totals)
+                players = [s.member.pk for s in data.seats]
+                teams.match_link_game(
+                    club=club, user=user, match_id=team_match, game=game, players=players
+                )
             _write_revision(game, preview, data)
             books.post(club_id=club.pk, days=[day.pk])
             audit(
@@ -593,8 +598,6 @@ def game_record_in(
                 reason=source,
             )
             _link_to_draw(club, user, game, prefer=draw_table)
-            if team_match is not None:
-                teams.match_link_game(club=club, user=user, match_id=team_match, game=game)
             return game
     except IntegrityError:
         # A concurrent request with the same submission key won the race: return its game.

@@ -19,6 +19,7 @@ from league.models import draw as draw_selectors
 from league.recording import breakdown, selectors, services
 from league.recording.forms import WINDS
 from league.standings import charts
+from league.teams import selectors as team_selectors
 
 # The clubs play in Japan: "today" is the date at the table, whatever the server's clock says.
 CLUB_TIMEZONE = ZoneInfo("Asia/Tokyo")
@@ -49,6 +50,7 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
         "today_day": selectors.club_day(club=club, date=today),
         "recent_games": _shown_games(club, selectors.club_recent_games(club=club)),
         "recent_days": selectors.club_recent_days(club=club),
+        "running": team_selectors.running_seasons(club_id=club.pk, date=today),
     }
     return render(request, "league/recording/club_home.html", context)
 

@@ -32,6 +32,7 @@ from league.core.locks import for_update
 from league.models import ChipEvent, Game, Member, Result, Season
 from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
 from league.standings import rating
+from league.standings.competitions import Counting, in_season
 
 PAIR_FIELDS = ("games", "rank_sum", "opponent_rank_sum", "above", "net")
 SEAT_FIELDS = ("games", "rank_sum", "total", "first")
@@ -60,16 +61,15 @@ def _add(deltas: Deltas, key: Any, **values: int) -> None:
 
 
 def pair_and_seat_deltas(
-    removed: Iterable[Any], added: Iterable[Any], seasons: Sequence[Season]
+    removed: Iterable[Any], added: Iterable[Any], counting: Counting
 ) -> tuple[Deltas, Deltas]:
     """The changes to PairTotal and SeatTotal rows of `added` minus `removed` rows (whole games:
     every counted row of each game; rows have game_id, member_id, seat, rank, score, date)."""
     pairs: Deltas = {}
     seats: Deltas = {}
     for sign, rows in ((-1, removed), (1, added)):
-        for game_rows in _by_game(rows).values():
-            date = game_rows[0].date
-            scopes = [None, *(s.pk for s in seasons if s.start <= date <= s.end)]
+        for game_id, game_rows in _by_game(rows).items():
+            scopes = [None, *counting.holding(game_id, game_rows[0].date)]
             for r in game_rows:
                 for scope in scopes:
                     _add(
@@ -468,12 +468,12 @@ BATCH: ContextVar[Batch | None] = ContextVar("kept_batch", default=None)
 
 
 def results_changed(
-    *, club_id: int, removed: Sequence[Any], added: Sequence[Any], seasons: Sequence[Season]
+    *, club_id: int, removed: Sequence[Any], added: Sequence[Any], counting: Counting
 ) -> bool:
     """Move the head-to-head and seat rows; replay the rating from the earliest changed game, or
     leave it to a worker (True: the caller enqueues league.standings.tasks.replay_ratings).
     Inside a Batch of this club (BATCH), both wait for the batch's flush."""
-    pairs, seats = pair_and_seat_deltas(removed, added, seasons)
+    pairs, seats = pair_and_seat_deltas(removed, added, counting)
     batch = BATCH.get()
     if batch is not None and batch.club_id == club_id:
         batch.add(pairs, seats, _earliest(r.game_id for r in (*removed, *added)))
@@ -487,13 +487,9 @@ def season_rebuilt(*, season: Season) -> None:
     PairTotal.objects.filter(season=season).delete()
     SeatTotal.objects.filter(season=season).delete()
     rows = Result.objects.filter(
-        club_id=season.club_id,
-        counted=True,
-        member__fill_in=False,
-        date__gte=season.start,
-        date__lte=season.end,
+        in_season(season), club_id=season.club_id, counted=True, member__fill_in=False
     )
-    pairs, seats = pair_and_seat_deltas([], _rows(rows), [season])
+    pairs, seats = pair_and_seat_deltas([], _rows(rows), Counting([season], ()))
     _insert(
         season.club_id,
         {k: v for k, v in pairs.items() if k[2] is not None},
@@ -508,8 +504,8 @@ def member_rebuilt(*, member: Member) -> bool:
     SeatTotal.objects.filter(member=member).delete()
     games = Result.objects.filter(member=member, counted=True).values("game_id")
     rows = Result.objects.filter(game_id__in=games, counted=True, member__fill_in=False)
-    seasons = list(Season.objects.filter(club_id=member.club_id))
-    pairs, seats = pair_and_seat_deltas([], _rows(rows), seasons)
+    counting = Counting(list(Season.objects.filter(club_id=member.club_id)))
+    pairs, seats = pair_and_seat_deltas([], _rows(rows), counting)
     _insert(member.club_id, pairs, seats, keep=lambda m, o: member.pk in (m, o))
     keys = []
     first_kept = (
@@ -531,8 +527,8 @@ def member_rebuilt(*, member: Member) -> bool:
 def club_rebuilt(*, club_id: int) -> None:
     PairTotal.objects.filter(club_id=club_id).delete()
     SeatTotal.objects.filter(club_id=club_id).delete()
-    seasons = list(Season.objects.filter(club_id=club_id))
+    counting = Counting(list(Season.objects.filter(club_id=club_id)))
     rows = Result.objects.filter(club_id=club_id, counted=True, member__fill_in=False)
-    pairs, seats = pair_and_seat_deltas([], _rows(rows), seasons)
+    pairs, seats = pair_and_seat_deltas([], _rows(rows), counting)
     _insert(club_id, pairs, seats)
     replay(club_id, None)

@@ -35,6 +35,7 @@ from league.models import Adjustment, Club, HandStat, HandStatTotal, Member, Res
 from league.models.hands import HAND_SUMS
 from league.models.stats import ClubChronicle, MemberGame, MemberRating, PairTotal, SeatTotal
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
+from league.standings import competitions
 
 _INT = IntegerField()
 
@@ -64,7 +65,9 @@ def scope_for(
         return False, None
     if start is None and end is None:
         return True, None
-    for season in sorted(seasons, key=lambda s: s.pk):
+    # Of seasons with the same dates, an individual season's rows (a team league's or event's
+    # may leave games out or in: league.standings.competitions), then the oldest.
+    for season in sorted(seasons, key=lambda s: (s.kind != Season.INDIVIDUAL, s.pk)):
         if season.start == start and season.end == end:
             return True, season
     return False, None
@@ -225,13 +228,41 @@ def season_totals(*, club: Club, seasons: Sequence[Season]) -> list[dict[str, An
     return rows
 
 
-def race_rows(*, club: Club, start: datetime.date, end: datetime.date) -> QuerySet[Any]:
-    """Each (member, date)'s score and games in the dates, by date then member."""
-    return (
-        MemberDay.objects.filter(club=club, date__gte=start, date__lte=end, games__gt=0)
+def race_rows(*, club: Club, season: Season) -> list[dict[str, Any]]:
+    """Each (member, date)'s score and games in the season, by date then member: the kept daily
+    rows, less the games of a team league or event kept apart from an individual season
+    (league.standings.competitions), when one overlaps it (one query to know, one to subtract)."""
+    rows = list(
+        MemberDay.objects.filter(
+            club=club, date__gte=season.start, date__lte=season.end, games__gt=0
+        )
         .values("member", "date", "score", "games")
         .order_by("date", "member")
     )
+    if not competitions.apart_over(season):
+        return rows
+    apart = (
+        Result.objects.filter(
+            club=club,
+            counted=True,
+            member__fill_in=False,
+            date__gte=season.start,
+            date__lte=season.end,
+        )
+        .exclude(competitions.in_season(season))
+        .order_by()
+        .values("member", "date")
+        .annotate(n=Count("id"), points=Sum("score"))
+    )
+    less = {(a["member"], a["date"]): a for a in apart}
+    out = []
+    for row in rows:
+        gone = less.get((row["member"], row["date"]))
+        if gone is not None:
+            row = {**row, "games": row["games"] - gone["n"], "score": row["score"] - gone["points"]}
+        if row["games"]:
+            out.append(row)
+    return out
 
 
 def day_totals(*, club_id: int, date: datetime.date) -> list[dict[str, Any]]:

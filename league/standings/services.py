@@ -42,6 +42,7 @@ from league.core.locks import for_update
 from league.models import Adjustment, Club, Game, Member, Result, Season
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal, list_adjusted
 from league.standings import hand_totals, kept, tasks
+from league.standings.competitions import Counting, in_season
 
 TOTAL_FIELDS = (
     "games",
@@ -75,19 +76,15 @@ class _Delta:
             self.counts[name] = self.counts.get(name, 0) + value
 
 
-def _seasons_holding(seasons: Sequence[Season], date: datetime.date) -> list[int]:
-    return [s.pk for s in seasons if s.start <= date <= s.end]
-
-
 def _collect(
-    removed: Iterable[Result], added: Iterable[Result], seasons: Sequence[Season]
+    removed: Iterable[Result], added: Iterable[Result], counting: Counting
 ) -> tuple[dict[Scope, _Delta], dict[RateScope, _Delta], dict[tuple[int, datetime.date], _Delta]]:
     totals: dict[Scope, _Delta] = {}
     rated: dict[RateScope, _Delta] = {}
     days: dict[tuple[int, datetime.date], _Delta] = {}
     for sign, rows in ((-1, removed), (1, added)):
         for r in rows:
-            scopes = [None, *_seasons_holding(seasons, r.date)]
+            scopes = [None, *counting.holding(r.game_id, r.date)]
             deltas = [totals.setdefault((r.member_id, s), _Delta()) for s in scopes]
             if r.rate:
                 deltas += [rated.setdefault((r.member_id, s, r.rate), _Delta()) for s in scopes]
@@ -125,7 +122,7 @@ def _best_of(member_id: int, season: Season | None, rate: str | None = None) -> 
     if rate is not None:
         rows = rows.filter(rate=rate)
     if season is not None:
-        rows = rows.filter(date__gte=season.start, date__lte=season.end)
+        rows = rows.filter(in_season(season))
     return Subquery(rows.order_by().values("member").annotate(m=Max("score")).values("m")[:1])
 
 
@@ -160,7 +157,8 @@ def results_changed(*, club: Club | int, removed: Sequence[Any], added: Sequence
     # committed (and is moved here) or waits for these locks before building its rows.
     seasons = list(Season.objects.filter(club_id=club_id))
     by_id = {s.pk: s for s in seasons}
-    totals, rated, days = _collect(removed, added, seasons)
+    counting = Counting(seasons, (r.game_id for r in (*removed, *added)))
+    totals, rated, days = _collect(removed, added, counting)
     season_rows = sorted((m, s) for m, s in totals if s is not None)
     if season_rows:
         MemberTotal.objects.bulk_create(
@@ -186,7 +184,7 @@ def results_changed(*, club: Club | int, removed: Sequence[Any], added: Sequence
     _move_days(club_id, days)
     # Head-to-head, seats, and the rating replayed from the earliest game changed (by a worker
     # when many games follow it).
-    if kept.results_changed(club_id=club_id, removed=removed, added=added, seasons=seasons):
+    if kept.results_changed(club_id=club_id, removed=removed, added=added, counting=counting):
         tasks.enqueue_replay(club_id)
 
 
@@ -333,7 +331,7 @@ def _total_aggregates() -> dict[str, object]:
 def _insert_totals(club_id: int, season: Season | None, member_id: int | None = None) -> None:
     rows = Result.objects.filter(club_id=club_id, counted=True, member__fill_in=False)
     if season is not None:
-        rows = rows.filter(date__gte=season.start, date__lte=season.end)
+        rows = rows.filter(in_season(season))
     if member_id is not None:
         rows = rows.filter(member_id=member_id)
     _insert_rate_totals(club_id, season, rows)
@@ -425,6 +423,16 @@ def season_rebuild(*, season: Season) -> None:
         kept.season_rebuilt(season=season)
 
 
+def individual_seasons_rebuild(*, club_id: int, start: datetime.date, end: datetime.date) -> None:
+    """Recompute the rows of the club's individual seasons over `start`–`end`, after a team
+    league or event there changed which games it keeps apart (league.standings.competitions):
+    it was made apart or not, or a stage of one apart was added."""
+    for season in Season.objects.filter(
+        club_id=club_id, kind=Season.INDIVIDUAL, start__lte=end, end__gte=start
+    ).order_by("pk"):
+        season_rebuild(season=season)
+
+
 def member_rebuild(*, member: Member) -> None:
     """Recompute one member's rows from the stored results (e.g. both members of a merge)."""
     with transaction.atomic():  # a savepoint inside the caller's action, or alone
@@ -465,6 +473,7 @@ __all__ = [
     "club_rebuild",
     "games_counted",
     "games_uncounted",
+    "individual_seasons_rebuild",
     "member_rebuild",
     "results_changed",
     "season_rebuild",

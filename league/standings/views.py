@@ -47,7 +47,10 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
     rules = stats.rules_between(stats.rules_versions(club=club), season.start, season.end)
     filterset = StandingsFilter(request.GET, rates=stats.rate_names(rules), fields=["rate"])
     table = None
-    if filterset.is_valid() and season.closed_at is None:  # closed: its final standings
+    # An event in stages ranks as its current stage does, carry-over included: its one order
+    # (league.teams.selectors.event_standings), not the raw totals of its dates.
+    event = team_selectors.event_standings(season=season) if season.has_stages else None
+    if event is None and filterset.is_valid() and season.closed_at is None:  # closed: final
         table = _table(
             request,
             club=club,
@@ -67,6 +70,7 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
         "table": table,
         # One more query only for a season with teams (league.teams).
         "team_rows": team_selectors.team_standings(season=season) if season.has_teams else [],
+        "event": event,
     }
     return render(request, "league/standings/season_standings.html", context)
 
@@ -119,7 +123,10 @@ def _table(
 ) -> StandingsTable:
     """The table in the order of ?sort= (validated by tables2), one page of PER_PAGE rows. A
     season's members' adjustments get their column (調整) when there are any (one query). Where
-    the page offers them (`hand_toggle`), ?hands=1 adds the hand columns (one query)."""
+    the page offers them (`hand_toggle`), ?hands=1 adds the hand columns (one query). With a
+    `season`, its own kept rows, whichever other season has the same dates."""
+    if season is not None:
+        seasons = [season]
     shown = with_adjust(shown, seasons, period)
     shown, hands = hand_columns(
         shown, club=club, wanted=hand_toggle and wants_hands(request.GET), period=period
@@ -148,9 +155,12 @@ def _table(
     return table
 
 
-def season_leaders(*, club: Club, seasons: Sequence[Season]) -> dict[int, list[dict[str, Any]]]:
+def season_leaders(
+    *, club: Club, seasons: Sequence[Season]
+) -> dict[int, list[dict[str, Any]] | None]:
     """Season id → its leaders: the highest total among players with the season's minimum games
-    (several when tied, none when nobody qualified).
+    (several when tied, none when nobody qualified); None for an event in stages (`has_stages`,
+    league.teams.selectors.with_teams), which its season page ranks as its current stage does.
 
     One query however many seasons: the totals kept for each season (league.standings.services). Seasons
     may overlap (a year and its halves), so a game counts in every season whose dates hold it, as
@@ -161,8 +171,11 @@ def season_leaders(*, club: Club, seasons: Sequence[Season]) -> dict[int, list[d
     rows: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for row in aggregate_selectors.season_totals(club=club, seasons=seasons):
         rows[row["season"]].append(row)
-    leaders = {}
+    leaders: dict[int, list[dict[str, Any]] | None] = {}
     for season in seasons:
+        if getattr(season, "has_stages", False):  # its stages rank it (event_standings)
+            leaders[season.pk] = None
+            continue
         if season.closed_at is not None and season.final_standings is not None:
             # Closed: the record of who won, whatever was corrected afterwards.
             leaders[season.pk] = sorted(

@@ -303,7 +303,7 @@ def season_race(request: HttpRequest, slug: str, season_id: int) -> HttpResponse
 
 def race(*, club: Club, season: Season) -> dict[str, Any]:
     """The race page's chart and legend (also the public page's, league.public): two queries."""
-    rows = aggregate_selectors.race_rows(club=club, start=season.start, end=season.end)
+    rows = aggregate_selectors.race_rows(club=club, season=season)
     days, runners = _runners(list(rows))
     qualified = [r for r in runners if r.games >= season.min_games]
     everyone = bool(runners) and not qualified  # nobody has the minimum yet: show everyone

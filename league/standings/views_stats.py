@@ -29,6 +29,7 @@ from league.standings import charts
 from league.standings import selectors as kept
 from league.standings.rating import MICRO, Z
 from league.standings.views import season_leaders
+from league.teams.selectors import with_teams
 
 EXPECTED_SHOWN = 10  # the latest games listed with their expected and actual place
 
@@ -224,7 +225,9 @@ WINNERS_SHOWN = 12
 
 
 def records_context(*, club: Club) -> dict[str, Any]:
-    seasons = list(Season.objects.filter(club=club).order_by("-start", "-pk")[:WINNERS_SHOWN])
+    seasons = list(
+        with_teams(Season.objects.filter(club=club)).order_by("-start", "-pk")[:WINNERS_SHOWN]
+    )
     leaders = season_leaders(club=club, seasons=seasons)
     return {
         **kept.records(club=club, seasons=seasons),

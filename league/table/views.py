@@ -11,11 +11,12 @@ played by the engine on the server (league.table.services).
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -26,11 +27,12 @@ from league import limits
 from league.access import club_for
 from league.core.clock import parse_date, today
 from league.core.errors import NON_FIELD, ServiceError
-from league.models import Club, Member, RulesVersion, TableGame
-from league.recording import breakdown
+from league.models import Club, Member, RulesVersion, ScorePhoto, TableGame
+from league.recording import breakdown, photos
 from league.recording import services as recording
 from league.recording.forms import WINDS
 from league.recording.services import CONFIRM_RATE
+from league.recording.views_photo import PhotoForm
 from league.table import offline, services
 
 NOT_SCORER = gettext_lazy(
@@ -341,10 +343,8 @@ def table_edit(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResponse:
     return table_play(request, slug, key, edit=edit)
 
 
-@require_http_methods(["GET", "POST"])
-def table_finish(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResponse:
-    """The ended game in the existing preview (settled from the hands on the server), then save:
-    by the table's scorers (services.may_score)."""
+def _scored_table(request: HttpRequest, slug: str, key: uuid.UUID) -> tuple[Club, TableGame]:
+    """The club and the table, for one of its scorers (services.may_score) only."""
     club = club_for(request, slug)
     tg = _table_game(club, key)
     if not services.may_score_table(
@@ -353,12 +353,51 @@ def table_finish(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpRespons
         organiser=club.is_organiser,  # type: ignore[attr-defined]
     ):
         raise PermissionDenied
+    return club, tg
+
+
+def _table_photo(request: HttpRequest, club: Club) -> ScorePhoto | None:
+    """The photo read for this finish (?photo=, the scorer's own, read), or None."""
+    if "photo" not in request.GET:
+        return None
+    kept = photos.photo_for(club=club, user=request.user, photo_id=request.GET["photo"])  # type: ignore[arg-type]
+    return kept if kept is not None and kept.status == ScorePhoto.DONE else None
+
+
+@dataclass(frozen=True)
+class PhotoSeat:
+    """A seat's points on the photo beside the hands': None when the photo's rows do not add
+    up (nothing is taken from them then)."""
+
+    points: int | None
+    agrees: bool
+
+
+def _photo_seats(score_photo: ScorePhoto, rows: list[dict[str, Any]]) -> list[PhotoSeat]:
+    read = score_photo.rows
+    seats = []
+    for i, row in enumerate(rows):
+        points = read[i].get("points") if score_photo.valid and i < len(read) else None
+        seats.append(PhotoSeat(points, points is not None and points == row["points"]))
+    return seats
+
+
+@require_http_methods(["GET", "POST"])
+def table_finish(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResponse:
+    """The ended game in the existing preview (settled from the hands on the server), then save:
+    by the table's scorers (services.may_score). With ?photo=, the points read from a photo of
+    the table's display (「写真から」, league.recording.photos) beside each seat's, marked where
+    they differ; the save is the hands' game as always, and it deletes the photo."""
+    club, tg = _scored_table(request, slug, key)
     if tg.game_id is not None:
         return redirect("game_detail", club.slug, tg.game_id)
+    score_photo = _table_photo(request, club)
     try:
         data, preview, played = services.table_preview(tg=tg)
         if request.method == "POST":
             game = services.table_game_save(tg=tg, user=request.user)
+            if score_photo is not None:
+                photos.photo_confirmed(score_photo=score_photo, game=game, user=request.user)  # type: ignore[arg-type]
             messages.success(request, _("Game %(number)s saved.") % {"number": game.number})
             if game.draw_tables.exists():
                 return redirect("draw_day", club.slug, game.date)
@@ -382,6 +421,9 @@ def table_finish(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpRespons
         }
         for i, (m, p) in enumerate(zip(preview.members, preview.result.players, strict=True))
     ]
+    photo_seats = _photo_seats(score_photo, rows) if score_photo else []
+    for row, seat in zip(rows, photo_seats, strict=False):
+        row["photo"] = seat
     names = [m.name for m in preview.members]
     return render(
         request,
@@ -400,6 +442,74 @@ def table_finish(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpRespons
             "breakdown": breakdown.breakdown(preview.result, names, WINDS[: len(names)]),
             "ended": played.state.ended,
             "hand_count": len(played.hands),
+            "photo": score_photo,
+            "photo_agrees": bool(photo_seats) and all(s.agrees for s in photo_seats),
+            "photos_available": score_photo is None and photos.available(),
+        },
+    )
+
+
+def _need_photos() -> None:
+    if not photos.available():
+        raise Http404("reading photos is not installed here")
+
+
+@require_http_methods(["GET", "POST"])
+def table_photo_new(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResponse:
+    """「写真から」 at the finish: a photo of the table's display (or a sheet, a screen) is read by
+    the worker, as the record form's is (league.recording.photos), then shown on the finish page
+    beside the hands' points. Its rows must add up to the starting points less the deposits the
+    hands left on the table."""
+    club, tg = _scored_table(request, slug, key)
+    _need_photos()
+    if tg.game_id is not None:
+        return redirect("game_detail", club.slug, tg.game_id)
+    form = PhotoForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            data, _preview, _played = services.table_preview(tg=tg)
+        except ServiceError as e:
+            for problems in e.errors.values():
+                for message in problems:
+                    messages.error(request, message)
+            return redirect("table_play", club.slug, tg.key)
+        rules = tg.rules_version.rules
+        kept = photos.photo_upload(
+            club=club,
+            user=request.user,  # type: ignore[arg-type]
+            data=form.cleaned_data["image"],
+            kind=form.cleaned_data["kind"],
+            players=rules.players,
+            total=rules.start * rules.players - data.deposits,
+        )
+        return redirect("table_photo_status", club.slug, tg.key, kept.pk)
+    return render(
+        request,
+        "league/recording/photo_new.html",
+        {"club": club, "form": form, "cancel": reverse("table_finish", args=[club.slug, tg.key])},
+    )
+
+
+@require_http_methods(["GET"])
+def table_photo_status(
+    request: HttpRequest, slug: str, key: uuid.UUID, photo_id: int
+) -> HttpResponse:
+    club, tg = _scored_table(request, slug, key)
+    _need_photos()
+    kept = photos.photo_for(club=club, user=request.user, photo_id=photo_id)  # type: ignore[arg-type]
+    if kept is None:
+        raise Http404("no such photo")
+    finish = reverse("table_finish", args=[club.slug, tg.key])
+    if kept.status == ScorePhoto.DONE:
+        return redirect(f"{finish}?photo={kept.pk}")
+    return render(
+        request,
+        "league/recording/photo_status.html",
+        {
+            "club": club,
+            "photo": kept,
+            "again": reverse("table_photo_new", args=[club.slug, tg.key]),
+            "cancel": finish,
         },
     )
 

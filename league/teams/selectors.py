@@ -81,12 +81,46 @@ def _substitute_slots(season: Season, *checks: Any, **games: Any) -> QuerySet[Te
 def with_teams(seasons: QuerySet[Season]) -> QuerySet[Season]:
     """Seasons with `has_teams`, read in the same query: a page shows team standings only for a
     season that has teams, without a query for the others; and `has_adjustments` (any member's
-    adjustment: the individual standings show their column, league.standings.tables)."""
+    adjustment: the individual standings show their column, league.standings.tables); and
+    `has_stages` (an event in stages: its standings are its current stage's, event_standings)."""
     return seasons.annotate(
         has_teams=Exists(Team.objects.filter(season=OuterRef("pk"))),
+        has_stages=Exists(Stage.objects.filter(season=OuterRef("pk"))),
         has_adjustments=Exists(
             Adjustment.objects.filter(season=OuterRef("pk"), member__isnull=False)
         ),
+    )
+
+
+def running_seasons(*, club_id: int, date: datetime.date) -> list[Season]:
+    """The club's seasons, team leagues and events whose dates hold `date`, with_teams'
+    annotations: the club home's way to each, its stages and its teams (one query)."""
+    return list(
+        with_teams(Season.objects.filter(club_id=club_id, start__lte=date, end__gte=date)).order_by(
+            "start", "pk"
+        )
+    )
+
+
+def event_standings(*, season: Season) -> tuple[Stage, list[dict[str, Any]]] | None:
+    """An event's standings: those of its current stage (the first not closed, else the last),
+    as its stage page ranks them, carry-over included (stage_standings). They are the event's one
+    order: on its season page, in its Excel file and in the API. None for a season without
+    stages. A fixed number of queries: the stages, the rosters and stage_standings'."""
+    stages = list(Stage.objects.filter(season=season).order_by("number"))
+    if not stages:
+        return None
+    stage = next((s for s in stages if s.closed_at is None), stages[-1])
+    stage.season = season
+    return stage, stage_standings(stage=stage, rosters=season_rosters(season))
+
+
+def season_rosters(season: Season) -> dict[int, int]:
+    """Member id → team id of the season's rosters now (a stage of teams adds up its members)."""
+    return dict(
+        TeamMember.objects.filter(season=season, removed_at__isnull=True).values_list(
+            "member", "team"
+        )
     )
 
 

@@ -51,6 +51,8 @@ from league.models.money import LedgerEntry, ledger_record
 from league.models.rules import rules_in_force
 from league.models.teams import TEAM_NAME_LENGTH, TEAM_SHORT_LENGTH
 from league.models.totals import list_adjusted
+from league.standings import services as aggregates
+from league.standings.competitions import is_apart
 from league.teams.selectors import stage_cut, stage_standings
 from scoring.fixtures import fixtures
 from scoring.stages import CARRY_MODES, carried
@@ -523,10 +525,14 @@ def slot_name(*, slot: TeamSlot, user: User, member: Member, organiser: bool) ->
     return slot
 
 
-def match_link_game(*, club: Club, user: User, match_id: int, game: Game) -> TeamMatch | None:
-    """Mark a match table as played by `game` (recorded from it, in the game's transaction):
-    only when the table is the club's, of the game's date, not yet recorded, and its named
-    players are the game's, seat for seat."""
+def match_link_game(
+    *, club: Club, user: User, match_id: int, game: Game, players: Sequence[int]
+) -> TeamMatch | None:
+    """Mark a match table as played by `game` (recorded from it, in the game's transaction,
+    before its results count: the game is then the team league's own, and the kept totals of
+    the individual seasons leave it out unless the league counts there too,
+    league.standings.competitions): only when the table is the club's, of the game's date, not
+    yet recorded, and its named players are the game's (`players`, member ids by seat)."""
     match = (
         for_update(TeamMatch.objects)
         .filter(pk=match_id, club=club, date=game.date, game=None)
@@ -537,12 +543,7 @@ def match_link_game(*, club: Club, user: User, match_id: int, game: Game) -> Tea
     named = list(
         TeamSlot.objects.filter(match=match).order_by("seat").values_list("member_id", flat=True)
     )
-    played = list(
-        game.results.filter(revision=game.revision)
-        .order_by("seat")
-        .values_list("member_id", flat=True)
-    )
-    if None in named or named != played:
+    if None in named or named != list(players):
         return None
     match.game = game
     match.save(update_fields=["game"])
@@ -665,6 +666,10 @@ def stage_create(*, season: Season, user: User, data: StageInput) -> Stage:
             target=f"stage:{stage.pk}",
             after=stage_snapshot(stage),
         )
+        if is_apart(season):  # the games of its days leave the individual seasons
+            aggregates.individual_seasons_rebuild(
+                club_id=season.club_id, start=stage.first_day, end=stage.last_day
+            )
     return stage
 
 

@@ -319,11 +319,7 @@ def season_stages(request: HttpRequest, slug: str, season_id: int) -> HttpRespon
     club = club_for(request, slug)
     season = get_object_or_404(Season, club=club, pk=season_id)
     stage_rows = list(Stage.objects.filter(season=season).order_by("number"))
-    rosters = dict(
-        TeamMember.objects.filter(season=season, removed_at__isnull=True).values_list(
-            "member", "team"
-        )
-    )
+    rosters = selectors.season_rosters(season)
     stages = []
     for i, stage in enumerate(stage_rows):
         stage.season = season

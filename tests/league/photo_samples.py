@@ -219,3 +219,68 @@ COUNTS = {"sheet": 40, "display": 40, "screen": 20}
 def make_set(folder: Path, counts: dict[str, int] = COUNTS, first_seed: int = 1) -> list[Sample]:
     folder.mkdir(parents=True, exist_ok=True)
     return [MAKERS[kind](first_seed + i, folder) for kind, n in counts.items() for i in range(n)]
+
+
+@dataclass(frozen=True)
+class SheetOfGames:
+    """A club's paper 成績表 of several hanchan: the players' names across the top, a row per
+    game with each player's final points (a game's mistake, when asked for, makes its row not add
+    up), and the truth: `games[i]` the points written in row i, `sums[i]` whether they add up."""
+
+    path: Path
+    names: list[str]
+    games: list[list[int]]
+    sums: list[bool]
+    total: int
+
+
+def score_sheet(
+    seed: int, folder: Path, players: int = 4, games: int = 5, wrong: tuple[int, ...] = ()
+) -> SheetOfGames:
+    """A printed score sheet of `games` hanchan rendered with Noto CJK, then rotated, blurred and
+    noised: 「成績表」 and a date, a header row (回戦 then the names), a row per game (its number,
+    then the points), and a 合計 row of the players' totals. The games in `wrong` were written with
+    1,000 too many in one cell (a sheet that does not balance)."""
+    rng = random.Random(seed)
+    names = rng.sample([n for n in NAMES if " " not in n], players)
+    rows = []
+    for g in range(games):
+        pts = scores(rng, players)
+        rng.shuffle(pts)
+        if g in wrong:
+            pts[rng.randrange(players)] += 1000
+        rows.append(pts)
+    font_path = FONTS[rng.choice(["sans", "sans-bold", "serif"])]
+    size = rng.randrange(28, 34)
+    font = ImageFont.truetype(font_path, size)
+    small = ImageFont.truetype(font_path, size * 3 // 4)
+    column, first, line = 190, 130, size * 2 + 6
+    width = first + column * players + 30
+    img = Image.new("RGB", (width, line * (games + 4)), (250, 248, 240))
+    d = ImageDraw.Draw(img)
+    d.text((24, 12), f"成績表  2026/11/{rng.randrange(1, 29):02d}", font=small, fill=(40, 40, 40))
+
+    def right(text: str, col: int, y: int, f=font) -> None:
+        edge = first + column * (col + 1) - 16
+        d.text((edge - d.textlength(text, font=f), y), text, font=f, fill=(20, 20, 30))
+
+    y = 12 + line
+    d.text((24, y), "回戦", font=small, fill=(40, 40, 40))
+    for col, name in enumerate(names):
+        right(name, col, y)
+    for g, pts in enumerate(rows):
+        y = 12 + line * (g + 2)
+        d.line((20, y - 6, width - 20, y - 6), fill=(150, 150, 150), width=1)
+        d.text((34, y), str(g + 1), font=font, fill=(20, 20, 30))
+        for col, p in enumerate(pts):
+            right(_signed(p, rng), col, y)
+    y = 12 + line * (games + 2)
+    d.line((20, y - 6, width - 20, y - 6), fill=(60, 60, 60), width=2)
+    d.text((24, y), "合計", font=small, fill=(40, 40, 40))
+    for col in range(players):
+        right(_signed(sum(r[col] for r in rows) - 25000 * games, rng), col, y)
+    img = _degrade(img, rng, rng.uniform(-1.5, 1.5), rng.uniform(0.3, 1.0), rng.choice([0, 20, 40]))
+    path = folder / f"score-sheet-{seed}.png"
+    img.save(path)
+    total = players * 25000
+    return SheetOfGames(path, names, rows, [sum(r) == total for r in rows], total)

@@ -154,7 +154,7 @@ def test_a_file_finished_before_files_were_kept_on_disk_is_still_sent(
         name="log.xlsx",
         fallback="log.xlsx",
         data=b"PK-old-file",
-        size=len(b"PK-old-file"),  # the migration to jobs (0051) wrote it
+        size=len(b"PK-old-file"),  # the migration to jobs (0052) wrote it
         expires=timezone.now() + datetime.timedelta(days=1),
     )
     file = member_client.get(url("export_download", club, export.pk))

@@ -1,4 +1,4 @@
-"""Migration 0051 moves the three status machines (ExportFile, ImportUpload, ResettleRun) onto
+"""Migration 0052 moves the three status machines (ExportFile, ImportUpload, ResettleRun) onto
 jobs (league.jobs): what each row said before is what its page says after."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from league.models import ExportFile, ImportUpload, ResettleRun
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("league", "0050_post_the_book")]
+BEFORE = [("league", "0051_season_kind")]
 
 
 def _migrate(targets):

@@ -8,6 +8,7 @@ read."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 import unicodedata
@@ -26,7 +27,7 @@ DEFAULT_READER = {"display": "ssocr", "sheet": "rapidocr", "screen": "rapidocr"}
 SSOCR_MISTAKES = {"3": "7", "7": "3"}
 # Words on a sheet or a result screen that are not a player's name.
 NOT_NAMES = re.compile(
-    r"(成績|名前|氏名|点数|得点|合計|順位|対局|結果|半荘|^第?\d+位$|^\d+$|^[+\-]?\d+\.\d$)"
+    r"(成績|名前|氏名|点数|得点|合計|順位|対局|結果|半荘|回戦|^第?\d+位$|^\d+$|^[+\-]?\d+\.\d$)"
 )
 
 
@@ -197,3 +198,185 @@ def read_scores(
         # it): a missed minus is one more change to try.
         settled = settle(rows, total, players, signs=True)
     return Reading(rows=settled, reader=reader, seconds=time.monotonic() - started, lines=lines)
+
+
+# --- a score sheet of several games --------------------------------------------------------------
+
+DATE = re.compile(r"(20\d\d)\s*[/.\-年]\s*(\d{1,2})\s*[/.\-月]\s*(\d{1,2})")
+# A row of totals under the games: not a game.
+NOT_A_GAME = re.compile(r"(合計|小計|累計|トータル|計$)")
+
+
+@dataclass
+class SheetReading:
+    """A score sheet of several games (成績表): the players' names across the top, and per game
+    (a row of the sheet) its rows in the names' order, each game settled by the checksum on its
+    own. `date` is a date written on the sheet (ISO), if one was read."""
+
+    names: list[str]
+    games: list[list[Row]]
+    reader: str
+    seconds: float
+    date: str | None = None
+    lines: list[Line] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "names": self.names,
+            "date": self.date,
+            "games": [[r.to_json() for r in game] for game in self.games],
+        }
+
+
+def _slope(lines: list[Line]) -> float:
+    """How much the page is tilted: the median rise over run between the lines that sit side by
+    side (close in height on the page, far apart across it)."""
+    slopes = []
+    for a, b in itertools.combinations(lines, 2):
+        dx = (b.x + b.width / 2) - (a.x + a.width / 2)
+        dy = (b.y + b.height / 2) - (a.y + a.height / 2)
+        if abs(dx) > 3 * max(a.height, b.height) and abs(dy) < 0.6 * max(a.height, b.height):
+            slopes.append(dy / dx)
+    slopes.sort()
+    return slopes[len(slopes) // 2] if slopes else 0.0
+
+
+def _rows_of(lines: list[Line]) -> list[list[Line]]:
+    """Lines grouped into the sheet's rows, the tilt taken out, each row left to right."""
+    slope = _slope(lines)
+
+    def level(line: Line) -> float:
+        return line.y + line.height / 2 - slope * (line.x + line.width / 2)
+
+    ordered = sorted(lines, key=level)
+    heights = sorted(line.height for line in ordered)
+    tolerance = max(4, heights[len(heights) // 2] * 0.6)
+    groups: list[list[Line]] = []
+    levels: list[list[float]] = []
+    for line in ordered:
+        at = level(line)
+        if groups and abs(at - sum(levels[-1]) / len(levels[-1])) < tolerance:
+            groups[-1].append(line)
+            levels[-1].append(at)
+        else:
+            groups.append([line])
+            levels.append([at])
+    for group in groups:
+        group.sort(key=lambda line: line.x)
+    return groups
+
+
+def _is_name(text: str) -> bool:
+    return bool(re.search(r"[^\W\d_]", text)) and not NOT_NAMES.search(text)
+
+
+def games_from_lines(lines: list[Line], players: int) -> tuple[list[str], list[list[Row]]]:
+    """The header (the first row with at least `players` names) gives the columns; each later
+    row with points under them is a game: its points by column, a cell with none or with two
+    numbers left unknown (None), rows of totals left out."""
+    groups = _rows_of(lines)
+    header_at = next(
+        (
+            i
+            for i, group in enumerate(groups)
+            if sum(_is_name(unicodedata.normalize("NFKC", g.text)) for g in group) >= players
+        ),
+        None,
+    )
+    if header_at is None:
+        return [], []
+    heads = [g for g in groups[header_at] if _is_name(unicodedata.normalize("NFKC", g.text))]
+    names = [unicodedata.normalize("NFKC", g.text).replace(" ", "") for g in heads]
+    centres = [g.x + g.width / 2 for g in heads]
+    gaps = sorted(b - a for a, b in itertools.pairwise(centres)) or [float(heads[0].width or 100)]
+    reach = 0.75 * gaps[len(gaps) // 2]
+    games = []
+    for group in groups[header_at + 1 :]:
+        if any(NOT_A_GAME.search(unicodedata.normalize("NFKC", g.text)) for g in group):
+            continue
+        cells: list[list[tuple[str, float]]] = [[] for _ in heads]
+        sign = ""
+        for line in group:
+            text = unicodedata.normalize("NFKC", line.text).strip()
+            if text and all(ch in MINUS for ch in text):
+                sign = "-"
+                continue
+            value = points(sign + text)
+            digits = re.sub(r"\D", "", text)
+            if value is not None and (len(digits) >= 3 or digits == "0"):
+                middle = line.x + line.width / 2
+                column = min(range(len(heads)), key=lambda c: abs(centres[c] - middle))
+                if abs(centres[column] - middle) <= reach:
+                    cells[column].append((sign + text, line.confidence))
+            sign = ""
+        if not any(cells):
+            continue
+        game = []
+        for name, found in zip(names, cells, strict=True):
+            if len(found) != 1:
+                game.append(Row(name=name, points=None, confidence=0.0))
+                continue
+            read, confidence = found[0]
+            unsure = (
+                "" if confidence >= SURE else "".join("x" if ch.isdigit() else " " for ch in read)
+            )
+            game.append(Row(name, points(read), confidence, read=read, unsure=unsure))
+        games.append(game)
+    if _totals(games):
+        games.pop()
+    return names, games
+
+
+def _totals(games: list[list[Row]]) -> bool:
+    """Whether the last row is the sheet's totals rather than a game (its 合計 not read): each
+    column's sum of the games above, less the same amount in every column (the starting points
+    a game, where the sheet totals points over the start)."""
+    if len(games) < 2:
+        return False
+    *above, last = games
+    if any(r.points is None for game in games for r in game):
+        return False
+    offsets = {
+        last[c].points - sum(game[c].points for game in above)  # type: ignore[operator]
+        for c in range(len(last))
+    }
+    # One game above and no offset: the same game twice, not a total.
+    return len(offsets) == 1 and (len(above) > 1 or offsets != {0})
+
+
+def read_score_sheet(
+    path: Path,
+    *,
+    players: int = 4,
+    total: int | None = None,
+    reader: str | None = None,
+) -> SheetReading:
+    """What a score sheet of several games says: the names, and each game's rows settled by the
+    checksum on its own (a game whose rows do not add up is all `checksum: false`)."""
+    path = Path(path)
+    check_image(path)
+    total = total if total is not None else players * (25000 if players == 4 else 35000)
+    reader = reader or "rapidocr"
+    if reader not in ("rapidocr", "tesseract"):
+        raise ValueError("a score sheet is read by rapidocr or tesseract")
+    started = time.monotonic()
+    from league.core.photo import text
+
+    lines = text.read_rapidocr(path) if reader == "rapidocr" else text.read_tesseract(path)
+    names, games = games_from_lines(lines, players) if lines else ([], [])
+    settled = [settle(game, total, len(game), signs=True) for game in games]
+    date = None
+    for line in lines:
+        if found := DATE.search(unicodedata.normalize("NFKC", line.text)):
+            year, month, day = (int(g) for g in found.groups())
+            if 1 <= month <= 12 and 1 <= day <= 31:
+                date = f"{year:04d}-{month:02d}-{day:02d}"
+                break
+    return SheetReading(
+        names=names,
+        games=settled,
+        reader=reader,
+        seconds=time.monotonic() - started,
+        date=date,
+        lines=lines,
+    )

@@ -13,3 +13,4 @@ class Line:
     y: int  # top
     height: int
     unsure: str = ""  # per character: x = unsure digit, ? = unknown, space = sure
+    width: int = 0  # 0: not known (ssocr, the segment reader)

@@ -56,6 +56,7 @@ def read_rapidocr(path: Path) -> list[Line]:
                 x=min(xs),
                 y=min(ys),
                 height=max(ys) - min(ys),
+                width=max(xs) - min(xs),
             )
         )
     return lines
@@ -88,6 +89,8 @@ def read_tesseract(path: Path) -> list[Line]:
             last[4] = min(last[4], conf)
         else:
             joined.append([key, text, left + width, (left, top, height), conf])
-    for _, text, _, (left, top, height), conf in joined:
-        lines.append(Line(text=text, confidence=conf, x=left, y=top, height=height))
+    for _, text, end, (left, top, height), conf in joined:
+        lines.append(
+            Line(text=text, confidence=conf, x=left, y=top, height=height, width=end - left)
+        )
     return lines

@@ -11,8 +11,8 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
-MIGRATED = "before-0051"  # league.jobs.MIGRATED: finished
-MIGRATED_STOPPED = "stopped-before-0051"  # league.jobs.MIGRATED_STOPPED: stopped (or stopping)
+MIGRATED = "before-0052"  # league.jobs.MIGRATED: finished
+MIGRATED_STOPPED = "stopped-before-0052"  # league.jobs.MIGRATED_STOPPED: stopped (or stopping)
 
 
 def runs_to_jobs(apps, schema_editor):
@@ -64,7 +64,7 @@ def uploads_to_jobs(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0050_post_the_book"),
+        ("league", "0051_season_kind"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
