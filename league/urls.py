@@ -10,6 +10,7 @@ from league.accounts import views_invitations as invitations
 from league.api import views_tokens as tokens
 from league.api.views import api
 from league.chat import urls as chat_urls
+from league.club import views_jobs as jobs
 from league.club import views_manage as manage
 from league.excel import views_exports as exports
 from league.excel import views_imports as imports
@@ -108,6 +109,7 @@ club_patterns: list[URLPattern | URLResolver] = [
     path("import/photo/<int:photo_id>/", imports.import_photo_status, name="import_photo_status"),
     path("import/confirm/", imports.import_confirm, name="import_confirm"),
     path("import/progress/", imports.import_progress, name="import_progress"),
+    path("jobs/<int:job_id>/", jobs.job_progress, name="job_progress"),
     path("import/status/", imports.import_status, name="import_status"),
     path("import/void/", imports.import_void, name="import_void"),
     path("standings/export/", exports.export_standings, name="export_standings"),

@@ -15,12 +15,12 @@ from typing import Any
 from django.db import transaction
 
 if find_spec("django.tasks"):
-    from django.tasks import TaskResultStatus, default_task_backend, task
+    from django.tasks import TaskResultStatus, default_task_backend, task, task_backends
     from django.tasks.exceptions import TaskResultDoesNotExist
 
     IMMEDIATE_BACKEND = "django.tasks.backends.immediate.ImmediateBackend"
 else:
-    from django_tasks import TaskResultStatus, default_task_backend, task
+    from django_tasks import TaskResultStatus, default_task_backend, task, task_backends
     from django_tasks.exceptions import TaskResultDoesNotExist
 
     IMMEDIATE_BACKEND = "django_tasks.backends.immediate.ImmediateBackend"
@@ -53,4 +53,5 @@ __all__ = [
     "default_task_backend",
     "enqueue_on_commit",
     "task",
+    "task_backends",
 ]

@@ -23,6 +23,7 @@ from django.core.files.storage import Storage, storages
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from league import jobs
 from league.books import selectors as book_selectors
 from league.core import photo
 from league.core.actions import action
@@ -31,12 +32,14 @@ from league.core.locks import lock_club
 from league.core.tasks import default_task_backend, enqueue_on_commit, task
 from league.excel import exports, imports
 from league.excel import services as excel_services
+from league.jobs import job_progress
 from league.models import (
     BookLine,
     Club,
     ExportFile,
     ImportBatch,
     ImportUpload,
+    Job,
     Member,
     RulesVersion,
     ScorePhoto,
@@ -76,11 +79,12 @@ def statement_lines(*, member_id: int, most: int | None = None) -> int:
     return lines[: most + 1].count() if most is not None else lines.count()
 
 
-def _counted(rows: Iterator[tuple[Any, ...]], export_id: int) -> Iterator[tuple[Any, ...]]:
+def _counted(rows: Iterator[tuple[Any, ...]], export: ExportFile) -> Iterator[tuple[Any, ...]]:
+    total = export.job.total if export.job else 0
     for done, row in enumerate(rows, start=1):
         yield row
-        if done % PROGRESS_EVERY == 0:
-            ExportFile.objects.filter(pk=export_id).update(rows_done=done, touched=timezone.now())
+        if done % PROGRESS_EVERY == 0 and export.job_id:
+            job_progress(export.job_id, done, total)
 
 
 def export_storage() -> Storage:
@@ -102,23 +106,19 @@ def _make(
     count: Callable[[ExportFile], int],
     build: Callable[[ExportFile], Any],
 ) -> int:
-    """A worker's file: the rows counted (here, not in the request that queued it), the row
-    marked running, the workbook built in the maker's language and stored, the row finished;
-    marked failed if anything raises. Returns the rows."""
-    export = ExportFile.objects.select_related("club").filter(pk=export_id).first()
-    if export is None or export.status == ExportFile.DONE:
+    """A worker's file: the rows counted (here, not in the request that queued it) onto its job,
+    the workbook built in the maker's language and stored, the row given the file. Whether it is
+    running, finished or failed is the task's result (league.jobs). Returns the rows."""
+    export = ExportFile.objects.select_related("club", "job").filter(pk=export_id).first()
+    if export is None or export.ready:
         return 0
-    export.rows_total = count(export)
-    ExportFile.objects.filter(pk=export_id).update(
-        status=ExportFile.RUNNING, rows_done=0, rows_total=export.rows_total, touched=timezone.now()
-    )
-    try:
-        with translation.override(export.params.get("language") or settings.LANGUAGE_CODE):
-            name = _write_file(export, build(export))
-    except Exception:
-        ExportFile.objects.filter(pk=export_id).update(status=ExportFile.FAILED)
-        raise
-    return _finished(export, name)
+    total = count(export)
+    if export.job is not None:
+        export.job.total = total
+        job_progress(export.job.pk, 0, total)
+    with translation.override(export.params.get("language") or settings.LANGUAGE_CODE):
+        name = _write_file(export, build(export))
+    return _finished(export, name, total)
 
 
 @task()
@@ -129,30 +129,26 @@ def export_game_log(export_id: int) -> int:
         lambda export: export_rows(club=export.club, params=export.params),
         lambda export: exports.game_log_workbook(
             club=export.club,
-            rows_filter=lambda rows: _counted(rows, export_id),
+            rows_filter=lambda rows: _counted(rows, export),
             **_period(export.params),
         ),
     )
 
 
-def _finished(export: ExportFile, name: str) -> int:
+def _finished(export: ExportFile, name: str, total: int) -> int:
     """The file is in the storage: the row says so (unless it was cleared meanwhile, when the
     file goes too), and its clearing is queued for when it expires."""
     now = timezone.now()
     written = ExportFile.objects.filter(pk=export.pk).update(
-        status=ExportFile.DONE,
-        file_name=name,
-        size=export_storage().size(name),
-        rows_done=export.rows_total,
-        finished=now,
-        touched=now,
-        expires=now + EXPORT_KEEP,
+        file_name=name, size=export_storage().size(name), expires=now + EXPORT_KEEP
     )
+    if export.job_id:
+        job_progress(export.job_id, total, total)
     if not written:  # the row was cleared meanwhile: nobody will ask for the file
         export_storage().delete(name)
     elif default_task_backend.supports_defer:
         enqueue_on_commit(clear_expired_exports.using(run_after=now + EXPORT_KEEP))
-    return export.rows_total
+    return total
 
 
 @task()
@@ -176,14 +172,17 @@ def export_statement(export_id: int) -> int:
 
 
 def _clear_expired() -> int:
-    """Delete the expired files and their rows; how many rows. A file is removed before its
-    row, so that no row is left pointing at nothing; a file already gone is no error."""
-    expired = ExportFile.objects.filter(expires__lte=timezone.now())  # one moment for both
-    names = list(expired.exclude(file_name="").values_list("file_name", flat=True))
+    """Delete the expired files, their rows and their jobs; how many rows. A file is removed
+    before its row, so that no row is left pointing at nothing; a file already gone is no
+    error."""
+    expired = ExportFile.objects.filter(expires__lte=timezone.now())  # one moment for all
+    rows = list(expired.values_list("pk", "file_name", "job_id"))
     storage = export_storage()
-    for name in names:
-        storage.delete(name)  # FileSystemStorage: a missing file is ignored
-    deleted, _kinds = expired.delete()
+    for _pk, name, _job in rows:
+        if name:
+            storage.delete(name)  # FileSystemStorage: a missing file is ignored
+    deleted, _kinds = ExportFile.objects.filter(pk__in=[pk for pk, _n, _j in rows]).delete()
+    Job.objects.filter(pk__in=[job for _pk, _n, job in rows if job]).delete()
     return deleted
 
 
@@ -191,9 +190,6 @@ def _clear_expired() -> int:
 def clear_expired_exports() -> int:
     """Remove the files whose time is up; returns how many."""
     return _clear_expired()
-
-
-BUSY = (ExportFile.QUEUED, ExportFile.RUNNING)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -209,28 +205,30 @@ class Started:
 
 # A file still waiting for a worker after this long (no worker running, or one stuck) no longer
 # holds its user's or club's place in the queue.
-QUEUED_STALE_AFTER = datetime.timedelta(hours=1)
+QUEUED_STALE_AFTER = jobs.QUEUED_STALE_AFTER
 
 
-def _busy(rows: Any) -> Any:
-    """Files being made: a stalled one (its worker stopped) or one that has waited for a worker
-    past QUEUED_STALE_AFTER no longer counts."""
-    now = timezone.now()
-    return (
-        rows.filter(status__in=BUSY)
-        .exclude(status=ExportFile.RUNNING, touched__lt=now - ExportFile.STALLED_AFTER)
-        .exclude(status=ExportFile.QUEUED, created__lt=now - QUEUED_STALE_AFTER)
-    )
+def _busy(rows: Any) -> list[ExportFile]:
+    """Of these files, those being made, by their jobs (league.jobs.busy_jobs): a stalled one
+    (its worker stopped) or one that has waited for a worker past QUEUED_STALE_AFTER no longer
+    counts. Two queries: the recent jobs, their task results."""
+    busy = jobs.busy_jobs(Job.objects.filter(pk__in=rows.values("job")))
+    ids = [state.job.pk for state in busy]
+    return list(rows.filter(job__in=ids).order_by("-pk")) if ids else []
 
 
 def _make_room(club: Club) -> None:
     """Keep the club's finished files within settings.EXPORT_CLUB_QUOTA_BYTES: its oldest
     files are removed (file first, then row) until the rest fit. They can be made again."""
     quota = settings.EXPORT_CLUB_QUOTA_BYTES
-    done = ExportFile.objects.filter(club=club, status=ExportFile.DONE).order_by("-finished", "-pk")
+    done = (
+        ExportFile.objects.filter(club=club)
+        .exclude(file_name="", size=0)
+        .order_by("-expires", "-pk")
+    )
     kept = 0
     removed: list[ExportFile] = []
-    for export in done.only("pk", "size", "file_name"):
+    for export in done.only("pk", "size", "file_name", "job"):
         kept += export.size
         if kept > quota:
             removed.append(export)
@@ -238,6 +236,7 @@ def _make_room(club: Club) -> None:
         if export.file_name:
             export_storage().delete(export.file_name)
     ExportFile.objects.filter(pk__in=[e.pk for e in removed]).delete()
+    Job.objects.filter(pk__in=[e.job_id for e in removed if e.job_id]).delete()
 
 
 def export_start(
@@ -264,7 +263,7 @@ def export_start(
                 return Started(export, repeat=True)
         if own:
             return Started(own[0], other=True)
-        if _busy(ExportFile.objects.filter(club=club)).count() >= settings.EXPORT_QUEUE_PER_CLUB:
+        if len(_busy(ExportFile.objects.filter(club=club))) >= settings.EXPORT_QUEUE_PER_CLUB:
             raise ServiceError.one(
                 NON_FIELD,
                 _(
@@ -275,16 +274,18 @@ def export_start(
             )
         _make_room(club)
         make = export_statement if kind == "statement" else export_game_log
-        export = ExportFile.objects.create(  # its rows are counted by the worker
+        job = Job.objects.create(club=club, user=user, kind=Job.EXPORT)  # rows counted later
+        export = ExportFile.objects.create(
             club=club,
             user=user,
             kind=kind,
             params=params,
             name=name,
             fallback=fallback,
+            job=job,
             expires=timezone.now() + EXPORT_KEEP,
         )
-        enqueue_on_commit(make, export.pk)
+        jobs.job_enqueue_on_commit(job, make, export.pk)
     return Started(export)
 
 
@@ -298,11 +299,11 @@ PREVIEW_PROGRESS_EVERY = 0.5  # seconds between two progress writes of a preview
 def import_preview(upload_id: int, language: str) -> int:
     """Settle an uploaded workbook's games for its preview, once, and keep the preview on the
     upload (ImportUpload.preview); returns the games checked. Nothing is written to the club:
-    no transaction is held, so the progress is written on the upload's row as it goes, on
+    no transaction is held, so the progress is written on the preview's job as it goes, on
     either database, for the preview page that waits for it."""
     upload = (
         ImportUpload.objects.select_related("club")
-        .filter(pk=upload_id, status=ImportUpload.WAITING, preview=b"")
+        .filter(pk=upload_id, job__isnull=True, preview=b"")
         .first()
     )
     if upload is None:  # replaced, confirmed, or previewed already
@@ -311,7 +312,7 @@ def import_preview(upload_id: int, language: str) -> int:
 
 
 def _preview(upload: ImportUpload, language: str) -> int:
-    upload_id = upload.pk
+    upload_id, job_id = upload.pk, upload.preview_job_id
     parsed = imports.parsed_load(upload.parsed)
     total = len(parsed.games)
     done, last = 0, time.monotonic()
@@ -320,30 +321,18 @@ def _preview(upload: ImportUpload, language: str) -> int:
         nonlocal done, last
         done += 1
         now = time.monotonic()
-        if now - last >= PREVIEW_PROGRESS_EVERY:
+        if now - last >= PREVIEW_PROGRESS_EVERY and job_id:
             last = now
-            ImportUpload.objects.filter(pk=upload_id).update(
-                progress_done=done, progress_total=total, touched=timezone.now()
-            )
+            job_progress(job_id, done, total)
 
     settled = imports.Settled()
-    try:
-        with translation.override(language or settings.LANGUAGE_CODE):
-            kept = imports.plan_kept(
-                club=upload.club, parsed=parsed, progress=step, settled=settled
-            )
-    except Exception:
-        ImportUpload.objects.filter(pk=upload_id).update(
-            outcome={"preview_error": True}, touched=timezone.now()
-        )
-        raise
-    ImportUpload.objects.filter(pk=upload_id, status=ImportUpload.WAITING).update(
-        preview=imports.preview_dump(kept),
-        plan=imports.settled_dump(settled),
-        progress_done=0,
-        progress_total=0,
-        touched=timezone.now(),
+    with translation.override(language or settings.LANGUAGE_CODE):  # a failure: the task's
+        kept = imports.plan_kept(club=upload.club, parsed=parsed, progress=step, settled=settled)
+    ImportUpload.objects.filter(pk=upload_id, job__isnull=True).update(
+        preview=imports.preview_dump(kept), plan=imports.settled_dump(settled)
     )
+    if job_id:
+        job_progress(job_id, total, total)
     return total
 
 
@@ -358,27 +347,24 @@ def _settled(upload: ImportUpload) -> imports.Settled:
 
 
 @task()
-def import_run(upload_id: int) -> int:
+def import_run(upload_id: int, job_id: int | None = None) -> int:
     """Import a confirmed upload as its preview settled it (league.excel.imports.import_stored:
     a transaction a day, under an import batch); returns the games imported. Each day's
-    transaction also moves the upload's progress (days done of the days planned), so that any
+    transaction also moves the job's progress (days done of the days planned), so that any
     server reads it. What happened waits on the upload's row for the status page: the counts,
-    or the problems (then it waits to be confirmed again)."""
-    claimed = ImportUpload.objects.filter(pk=upload_id, status=ImportUpload.QUEUED).update(
-        status=ImportUpload.RUNNING, progress_done=0, progress_total=0, touched=timezone.now()
-    )
+    or the problems (then it waits to be confirmed again). A task of a job the upload has
+    left (confirmed again since) does nothing."""
     upload = ImportUpload.objects.select_related("club", "user").filter(pk=upload_id).first()
-    if not claimed or upload is None:
+    if upload is None or upload.job_id is None or upload.job_id != (job_id or upload.job_id):
         return 0
+    job = upload.job_id
     choices = upload.choices
 
     def begun(batch: ImportBatch) -> None:  # inside the action that begins the batch
-        ImportUpload.objects.filter(pk=upload_id).update(batch=batch, touched=timezone.now())
+        ImportUpload.objects.filter(pk=upload_id).update(batch=batch)
 
     def progress(done: int, total: int) -> None:  # inside each day's action
-        ImportUpload.objects.filter(pk=upload_id).update(
-            progress_done=done, progress_total=total, touched=timezone.now()
-        )
+        job_progress(job, done, total)
 
     try:
         with translation.override(choices.get("language") or settings.LANGUAGE_CODE):
@@ -398,27 +384,21 @@ def import_run(upload_id: int) -> int:
             except imports.ImportFailed as e:
                 problems = [[p.sheet, p.row, p.column, p.message] for p in e.problems]
                 ImportUpload.objects.filter(pk=upload_id).update(
-                    status=ImportUpload.FAILED,
                     claimed=False,
                     outcome={
                         "problems": problems[: imports.SHOWN_PROBLEMS],
                         "count": len(problems),
                     },
-                    touched=timezone.now(),
                 )
                 return 0
     except BaseException:
-        ImportUpload.objects.filter(pk=upload_id).update(
-            status=ImportUpload.FAILED, claimed=False, outcome={"error": True}
-        )
+        ImportUpload.objects.filter(pk=upload_id).update(claimed=False, outcome={"error": True})
         raise
     ImportUpload.objects.filter(pk=upload_id).update(
-        status=ImportUpload.DONE,
         parsed=b"",  # imported: the workbook's data is not needed again
         preview=b"",
         plan=b"",
-        outcome=dataclasses.asdict(done),
-        touched=timezone.now(),
+        outcome=dataclasses.asdict(done),  # its "games" say it is imported (ImportUpload.imported)
     )
     return done.games
 
@@ -432,7 +412,8 @@ def import_preview_start(
         upload = excel_services.upload_keep(
             club=club, user=user, filename=filename, parsed=parsed, games=games
         )
-        enqueue_on_commit(import_preview, upload.pk, language)
+        assert upload.preview_job is not None
+        jobs.job_enqueue_on_commit(upload.preview_job, import_preview, upload.pk, language)
     return upload
 
 
@@ -440,8 +421,8 @@ def import_start(*, upload: ImportUpload, choices: dict[str, Any]) -> None:
     """The action behind an organiser's confirmation: the upload waits for a worker with these
     choices (excel_services.upload_queue), and the worker's job is queued once that commits."""
     with action():
-        excel_services.upload_queue(upload=upload, choices=choices)
-        enqueue_on_commit(import_run, upload.pk)
+        job = excel_services.upload_queue(upload=upload, choices=choices)
+        jobs.job_enqueue_on_commit(job, import_run, upload.pk, job.pk)
 
 
 # --- a score sheet's photo: read by a worker into an upload, then the import's own preview ----------
@@ -511,7 +492,8 @@ def read_sheet_photo(photo_id: int, date: str, rate: str, language: str) -> int:
                     parsed=imports.parsed_dump(parsed),
                     games=len(parsed.games),
                 )
-                enqueue_on_commit(import_preview, upload.pk, language)
+                assert upload.preview_job is not None
+                jobs.job_enqueue_on_commit(upload.preview_job, import_preview, upload.pk, language)
                 ScorePhoto.objects.filter(pk=photo_id).update(status=ScorePhoto.DONE, image=b"")
                 audit(
                     club=kept.club,

@@ -27,6 +27,7 @@ from league.books import selectors as book_selectors
 from league.core.errors import ServiceError
 from league.excel import exports
 from league.excel import tasks as export_tasks
+from league.jobs import job_state
 from league.models import Club, Day, ExportFile, Member, Season
 from league.models.rules import club_has_money
 from league.money.views_accounts import describe_entry
@@ -234,7 +235,7 @@ def export_game_log_start(request: HttpRequest, slug: str) -> HttpResponse:
 def _own_export(request: HttpRequest, club: Club, export_id: int) -> ExportFile:
     """The user's own file of this club (anyone else's is a 404, as is an expired one)."""
     return get_object_or_404(
-        ExportFile.objects.defer("data"),
+        ExportFile.objects.defer("data").select_related("job"),
         pk=export_id,
         club=club,
         user=request.user,
@@ -261,6 +262,7 @@ def export_status(request: HttpRequest, slug: str, export_id: int) -> HttpRespon
     context = {
         "club": club,
         "export": export,
+        "state": job_state(export.job),
         "retry_url": retry,
         "back_url": back,
         "title": title,
@@ -272,7 +274,7 @@ def export_status(request: HttpRequest, slug: str, export_id: int) -> HttpRespon
 def export_download(request: HttpRequest, slug: str, export_id: int) -> HttpResponseBase:
     club = club_for(request, slug)
     export = _own_export(request, club, export_id)
-    if export.status != ExportFile.DONE:
+    if not export.ready:
         return redirect("export_status", club.slug, export.pk)
     if export.file_name:  # sent from disk a chunk at a time
         try:

@@ -31,7 +31,8 @@ from league.excel import imports
 from league.excel import services as excel_services
 from league.excel import tasks as import_tasks
 from league.excel.progress import progress_of
-from league.excel.selectors import upload_latest, upload_waiting
+from league.excel.selectors import UploadState, upload_latest, upload_state, upload_waiting
+from league.jobs import DONE, FAILED, STALLED
 from league.models import Club, ImportBatch, ImportUpload, Member, RulesVersion, ScorePhoto
 from league.recording import photos
 from league.web import add_errors, show_errors
@@ -296,8 +297,9 @@ def _render_preview(
 
 def _failure(upload: ImportUpload) -> dict[str, Any] | None:
     """Why the last confirmation of this upload stored nothing, for the preview shown again."""
-    if upload.status == ImportUpload.FAILED or upload.stalled:
-        return _outcome(upload)
+    state = getattr(upload, "state", None) or upload_state(upload)
+    if state.again:
+        return _outcome(upload, state)
     return None
 
 
@@ -310,7 +312,7 @@ def _kept(request: HttpRequest, club: Club) -> tuple[ImportUpload, imports.KeptP
     """The organiser's waiting upload and its preview as settled on upload, or a redirect to
     start over."""
     upload = upload_waiting(club=club, user=request.user)
-    if upload is None or upload.preview_failed:
+    if upload is None or upload.state.preview_failed:  # type: ignore[attr-defined]
         return _start_over(request, club, str(UPLOAD_AGAIN))
     upload.club = club
     if not upload.preview:  # a worker is settling it: the page waits and shows how far
@@ -324,7 +326,7 @@ def _preview_wait(request: HttpRequest, upload: ImportUpload) -> HttpResponse:
     return render(
         request,
         "league/excel/import_preview_wait.html",
-        {"club": upload.club, "upload": upload, "known": upload.progress_total > 0},
+        {"club": upload.club, "upload": upload, "state": upload.state.preview},  # type: ignore[attr-defined]
     )
 
 
@@ -371,7 +373,7 @@ def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("import_status", club.slug)
 
 
-def _outcome(upload: ImportUpload) -> dict[str, Any]:
+def _outcome(upload: ImportUpload, state: UploadState) -> dict[str, Any]:
     """What the worker did with the upload, as the status page says it."""
     outcome = upload.outcome or {}
     problems = [
@@ -381,7 +383,9 @@ def _outcome(upload: ImportUpload) -> dict[str, Any]:
     return {
         "problems": problems,
         "hidden_problems": max(outcome.get("count", 0) - len(problems), 0),
-        "error": bool(outcome.get("error")) or upload.stalled,
+        "error": bool(outcome.get("error"))
+        or state.status == STALLED
+        or (state.status == FAILED and not problems),
     }
 
 
@@ -391,10 +395,11 @@ def import_status(request: HttpRequest, slug: str) -> HttpResponse:
     worker, how far it has got, what it imported, or why nothing was stored."""
     club = club_for(request, slug, organiser=True)
     upload = upload_latest(club=club, user=request.user)
-    if upload is None or upload.status == ImportUpload.WAITING:
+    state = upload_state(upload) if upload is not None else None
+    if upload is None or state is None or state.status == "waiting":
         return redirect("import_upload", club.slug)
     text = ""
-    if upload.status == ImportUpload.DONE:
+    if state.status == DONE:
         done = upload.outcome
         skipped = done.get("skipped", 0) - done.get("recorded_meanwhile", 0)
         text = _imported(done.get("games", 0), done.get("members", 0), skipped)
@@ -411,14 +416,15 @@ def import_status(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "club": club,
             "upload": upload,
+            "state": state,
             "batch": batch,
             "voidable": batch is not None
             and not batch.voided
             and batch.games > 0
             and batch.status != ImportBatch.RUNNING,
-            "progress": progress_of(upload),
+            "progress": progress_of(upload, state),
             "text": text,
-            **_outcome(upload),
+            **_outcome(upload, state),
         },
     )
 

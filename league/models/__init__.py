@@ -29,6 +29,7 @@ from league.models.games import ChipEvent, Day, Game, Result
 from league.models.hands import Hand, HandStat, HandStatTotal, TableGame
 from league.models.imports import ImportBatch, ImportUpload
 from league.models.invitations import Invitation
+from league.models.jobs import Job
 from league.models.members import Member
 from league.models.memberships import Membership, MembershipQuerySet
 from league.models.money import DayShugi, LedgerEntry, LedgerEntryQuerySet
@@ -85,6 +86,7 @@ __all__ = [
     "ImportBatch",
     "ImportUpload",
     "Invitation",
+    "Job",
     "LedgerEntry",
     "LedgerEntryQuerySet",
     "Leg",

@@ -4,19 +4,14 @@ file can always be made again from the games."""
 
 from __future__ import annotations
 
-import datetime
-
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
 
 class ExportFile(models.Model):
-    QUEUED = "queued"
-    RUNNING = "running"
-    DONE = "done"
-    FAILED = "failed"
-    STATUSES = [(s, s) for s in (QUEUED, RUNNING, DONE, FAILED)]
+    """A file being made or made: its status and progress are its job's (league.jobs), the
+    finished file's name, size and expiry are here."""
 
     club = models.ForeignKey("league.Club", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -24,12 +19,8 @@ class ExportFile(models.Model):
     params = models.JSONField(default=dict)  # the period: start, end (ISO dates) and rate
     name = models.CharField(max_length=200)  # the download's file name, and its ASCII fallback
     fallback = models.CharField(max_length=200)
-    STALLED_AFTER = datetime.timedelta(minutes=5)
-
-    status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED)
-    rows_done = models.PositiveIntegerField(default=0)  # progress, written as the worker goes
-    rows_total = models.PositiveIntegerField(default=0)
-    touched = models.DateTimeField(default=timezone.now)  # the worker's last word on it
+    # The job that makes it (its status and rows done of rows): cleared with the file.
+    job = models.OneToOneField("league.Job", null=True, on_delete=models.SET_NULL, related_name="+")
     # The finished file's name in the "exports" storage (settings.STORAGES), written there a
     # chunk at a time; `data` held the whole file in the row before, and is read only for a file
     # finished before the change (until it expires).
@@ -37,7 +28,6 @@ class ExportFile(models.Model):
     data = models.BinaryField(null=True, editable=False)
     size = models.PositiveBigIntegerField(default=0)  # the finished file's bytes (the quota's)
     created = models.DateTimeField(default=timezone.now)
-    finished = models.DateTimeField(null=True)
     expires = models.DateTimeField()
 
     class Meta:
@@ -50,9 +40,10 @@ class ExportFile(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.name} ({self.status})"
+        return f"{self.kind} {self.name}"
 
     @property
-    def stalled(self) -> bool:
-        """Running, but the worker has said nothing for a while: it was stopped mid-way."""
-        return self.status == self.RUNNING and self.touched < timezone.now() - self.STALLED_AFTER
+    def ready(self) -> bool:
+        """The file is made: in the storage (or, made before files were kept there, in `data`,
+        whose size the migration to jobs wrote)."""
+        return bool(self.file_name) or self.size > 0

@@ -15,16 +15,12 @@ class ImportUpload(models.Model):
 
     Not business data: the games are recorded (and audited) by a worker after the organiser
     confirms (league.excel.tasks.import_run); the row then keeps what happened, for the status
-    page, until a new upload replaces it or `expires`."""
+    page, until a new upload replaces it or `expires`. Its preview's settling and its import are
+    two jobs (league.jobs): their task results say whether each waits, runs, is done or failed,
+    and their rows how far they have got (league.excel.selectors.upload_state)."""
 
-    WAITING = "waiting"  # parsed and previewed: the organiser may confirm it
-    QUEUED = "queued"  # confirmed: a worker will import it
-    RUNNING = "running"
-    DONE = "done"
-    FAILED = "failed"  # nothing was stored; `outcome` says why, and it waits again
-    STATUSES = [(s, s) for s in (WAITING, QUEUED, RUNNING, DONE, FAILED)]
-    # A running import that has said nothing for this long was stopped with its worker: its
-    # transaction was rolled back (nothing stored), and it may be confirmed again.
+    # A job of an upload that has said nothing for this long was stopped with its worker: an
+    # import's transaction of the day was rolled back, and it may be confirmed again.
     STALLED_AFTER = datetime.timedelta(minutes=10)
 
     club = models.ForeignKey("league.Club", on_delete=models.CASCADE, related_name="+")
@@ -37,14 +33,19 @@ class ImportUpload(models.Model):
     # Set while a confirmation is under way: a second confirmation (a double tap, or the same
     # organiser on another server) finds nothing to confirm.
     claimed = models.BooleanField(default=False)
-    # How far the worker has got: while it settles the preview, games checked of the games; while
-    # it imports, days written of the days planned, each committed with its day's games
-    # (league.excel.imports.import_stored), so that any server reads it on either database.
-    progress_done = models.PositiveIntegerField(default=0)
-    progress_total = models.PositiveIntegerField(default=0)
+    # The job that settles the preview after upload (league.excel.tasks.import_preview): games
+    # checked of the games.
+    preview_job = models.OneToOneField(
+        "league.Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The job of the import once confirmed (league.excel.tasks.import_run): days written of the
+    # days planned, each committed with its day's games (league.excel.imports.import_stored).
+    job = models.OneToOneField(
+        "league.Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     # The preview, settled once after upload by a worker (league.excel.tasks.import_preview,
     # league.excel.imports.preview_dump): every view of the preview page shows it, nothing is
-    # settled again until the worker imports. Empty while the worker settles it (progress_*).
+    # settled again until the worker imports. Empty while the worker settles it.
     preview = models.BinaryField(default=b"")
     # Every settled game of the preview, kept for the import (league.excel.imports.plan_dump): the
     # worker writes what the preview settled, and settles nothing again.
@@ -53,10 +54,9 @@ class ImportUpload(models.Model):
     batch = models.ForeignKey(
         "league.ImportBatch", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    status = models.CharField(max_length=10, choices=STATUSES, default=WAITING)
     choices = models.JSONField(default=dict)  # the confirmation: names mapped, readings, dups
-    outcome = models.JSONField(default=dict)  # what the worker did, or the problems it met
-    touched = models.DateTimeField(default=timezone.now)  # the worker's last word on it
+    # What the worker did: its counts once imported ("games"), or the problems it met.
+    outcome = models.JSONField(default=dict)
 
     class Meta:
         app_label = "league"
@@ -66,22 +66,8 @@ class ImportUpload(models.Model):
         return f"{self.filename} ({self.club_id}, {self.user_id})"
 
     @property
-    def preview_failed(self) -> bool:
-        """Uploaded, but its preview was not made: the worker failed on it, or said nothing for
-        STALLED_AFTER (stopped mid-way). The workbook is uploaded again."""
-        if self.status != self.WAITING or self.preview:
-            return False
-        return bool((self.outcome or {}).get("preview_error")) or (
-            self.touched < timezone.now() - self.STALLED_AFTER
-        )
-
-    @property
-    def stalled(self) -> bool:
-        """Confirmed, but the worker has said nothing for a while: it was stopped mid-way."""
-        return (
-            self.status in (self.QUEUED, self.RUNNING)
-            and self.touched < timezone.now() - self.STALLED_AFTER
-        )
+    def imported(self) -> bool:
+        return "games" in (self.outcome or {})
 
 
 class ImportBatch(models.Model):

@@ -7,13 +7,12 @@ import datetime
 import hashlib
 import heapq
 import itertools
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -24,12 +23,14 @@ from league.books import services as books
 from league.core.actions import action, as_action
 from league.core.errors import NON_FIELD, ServiceError, problem_message
 from league.core.locks import for_update, lock_club
+from league.jobs import busy_jobs
 from league.models import (
     ChipEvent,
     Club,
     Day,
     DayShugi,
     Game,
+    Job,
     ResettleRun,
     Result,
     RulesVersion,
@@ -331,10 +332,7 @@ def _pin_days(version: RulesVersion, user: User) -> set[int]:
     return moved
 
 
-BATCH = 200  # games re-settled in one transaction, under the club's lock
-# ... and for at most about this long: the club's lock makes recording wait for the batch, and
-# a request must not wait past its server's timeout however slow each game is on a busy machine.
-BATCH_SECONDS = 2.0
+STEP_GAMES = 200  # games re-settled in one transaction at most, unless one day has more
 
 
 @dataclass
@@ -347,55 +345,77 @@ class ResettleProgress:
     failed: int = 0
 
 
+def _resettle_steps(version: RulesVersion) -> list[list[datetime.date]]:
+    """The dates of the games `version` would re-settle, cut into the re-settle's transactions
+    as the import cuts its workbook (league.excel.imports._steps): whole days, as many as fit in
+    STEP_GAMES games (a longer day is a transaction of its own). One query of the games per date."""
+    per_day = (
+        _games_governed_by(version)  # type: ignore[attr-defined]
+        .order_by()
+        .values("date")
+        .annotate(n=Count("pk"))
+        .order_by("date")
+        .values_list("date", "n")
+    )
+    steps: list[list[datetime.date]] = []
+    size = 0
+    for date, n in per_day:
+        if steps and size + n <= STEP_GAMES:
+            steps[-1].append(date)
+            size += n
+        else:
+            steps.append([date])
+            size = n
+    return steps
+
+
 def resettle_apply(
     *,
     version: RulesVersion,
     user: User,
     expected: str | None = None,
     progress: Callable[[ResettleProgress], None] | None = None,
-    batch: int = BATCH,
 ) -> int:
     """Re-settle every game of `version`'s date range under it, and the money of its days;
     returns how many games moved. `expected` is resettle_key() of the preview the organiser
     saw: when a concurrent re-settle or edit changed those games, nothing is stored and the
     loser is told (ServiceError), never a server error.
 
-    In batches of `batch` games (fewer when BATCH_SECONDS have passed), each its own transaction
-    taking the club's lock first (as every writer of its games, so it cannot deadlock with
-    recording or edits) then its games': the batch's
-    games are settled by the engine and move as new revisions under the rules in bulk
-    (_resettle_batch: a few statements whatever its size), each audited, and each day whose
-    games have all moved moves its money (Day.rules_version) in the same batch; the kept totals
-    and each day's books move once a batch. A stop between batches
-    leaves every game and day either moved or as it was, under its own rules version; applying
-    again carries on with the rest. `progress` is called inside each batch's transaction, so that
-    what it writes (the run's counts) commits with the batch's games, and never runs ahead of
-    them."""
+    In short transactions of whole days, as the import writes its workbook (_resettle_steps: as
+    many days as fit in STEP_GAMES games, or one longer day): each is one action taking the
+    club's lock first (as every writer of its games, so it cannot deadlock with recording or
+    edits) then its days' games', which are settled by the engine and move as new revisions
+    under the rules in bulk (_resettle_batch: a few statements whatever its size), each
+    audited; each day whose games have all moved moves its money (Day.rules_version) in the
+    same action, and the kept totals and each day's books move once a step. The club's lock is
+    held for one step, never for the whole re-settle: a game recorded at the table meanwhile
+    waits for one step at most. A stop between steps leaves every day either moved or as it
+    was, under its own rules version; applying again carries on with the rest. `progress` is
+    called inside each step's transaction, so that what it writes (the job's counts) commits
+    with the step's games, and never runs ahead of them."""
     state = ResettleProgress(total=resettle_count(version=version))
     if expected is not None and resettle_key_now(version=version) != expected:
         raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))
-    last = 0
-    while True:
-        with action():  # one short transaction a batch, durable
+    steps = _resettle_steps(version) or [[]]  # with no game, one step still pins the days
+    for dates in steps:
+        with action():  # one short transaction a step, durable
             # First, as every writer of the club's games (recording, edits, voids, imports,
             # money): never waiting for a writer that waits for it.
             lock_club(version.club_id)
-            games = list(
-                _games_governed_by(version).filter(pk__gt=last).order_by("pk")[:batch]  # type: ignore[attr-defined]
-            )
-            started = time.monotonic()
-            # The head-to-head rows and the rating move once a batch, not once a game.
+            # The step's days read again under the lock: a game recorded on one of them since
+            # the steps were cut moves with them.
+            games = list(_games_governed_by(version).filter(date__in=dates))  # type: ignore[attr-defined]
+            # The head-to-head rows and the rating move once a step, not once a game.
             with standings_services.statistics_batched(version.club_id):
-                moved = _resettle_batch(games, version, user, state, started)
+                moved = _resettle_batch(games, version, user, state)
             pinned = _pin_days(version, user)
-            # The kept books of the batch's days, and of days that moved without a game of it:
-            # each day once a batch, however many of its games moved.
+            # The kept books of the step's days, and of days that moved without a game of it:
+            # each day once a step, however many of its games moved.
             books.post(club_id=version.club_id, days={g.day_id for g in moved} | pinned)
-            if progress is not None:  # committed with the batch: progress is the committed data
+            if progress is not None:  # committed with the step: progress is the committed data
+                state.total = max(state.total, state.done)
                 progress(state)
-        if len(games) < batch and len(moved) == len(games):
-            return state.moved
-        last = moved[-1].pk
+    return state.moved
 
 
 def _resettle_batch(
@@ -403,19 +423,17 @@ def _resettle_batch(
     version: RulesVersion,
     user: User,
     state: ResettleProgress,
-    started: float,
 ) -> list[Game]:
-    """Inside a batch's transaction, under the club's lock: `games` (read with their rows by
+    """Inside a step's transaction, under the club's lock: `games` (read with their rows by
     _games_governed_by) locked, settled under `version` by the engine, and the ones it can
     settle written as new revisions in bulk: the games, their rows, their kept totals and
     their audit entries ("game.resettle", one per game) in a few statements whatever the
-    batch's size. Stops settling once BATCH_SECONDS have passed since `started`; returns the
-    games looked at (moved or not), in order."""
+    step's size. Returns the games looked at (moved or not), in order."""
     if not games:
         return []
     ids = [g.pk for g in games]
-    # The batch's games locked, in id order (as an edit locks one); one edited or voided since
-    # the batch read it (it waited for our lock) is read again.
+    # The step's games locked, in id order (as an edit locks one); one edited or voided since
+    # the step read it (it waited for our lock) is read again.
     locked = {
         pk: (revision, voided)
         for pk, revision, voided in for_update(Game.objects)
@@ -439,8 +457,6 @@ def _resettle_batch(
                 state.failed += 1
             else:
                 settled.append((current, change, game_input_from_stored(current)))
-        if time.monotonic() - started >= BATCH_SECONDS:
-            break
     if not settled:
         return looked
     _write_resettled(settled, version, user)
@@ -642,22 +658,36 @@ class _Pk:
     pk: int
 
 
+def resettle_running(*, club_id: int) -> ResettleRun | None:
+    """The club's re-settle waiting for a worker or running (not stopped), if any: one query of
+    its recent jobs and one of their task results."""
+    busy = busy_jobs(Job.objects.filter(club_id=club_id, kind=Job.RESETTLE))
+    if not busy:
+        return None
+    return ResettleRun.objects.select_related("version", "job").filter(job=busy[0].job).first()
+
+
 def resettle_queue(*, version: RulesVersion, user: User) -> ResettleRun:
     """A re-settle under `version` confirmed by its organiser, for a worker to run
-    (league.rules.tasks.resettle_run); audited as who asked for it, and when."""
+    (league.rules.tasks.resettle_run), with its job; audited as who asked for it, and when. One
+    re-settle of a club at a time: while one waits or runs, it is the one returned."""
     with transaction.atomic():  # a savepoint inside the caller's action (resettle_start)
         lock_club(version.club_id)
+        running = resettle_running(club_id=version.club_id)
+        if running is not None:
+            return running
+        games = resettle_count(version=version)
+        job = Job.objects.create(
+            club=version.club, user=stored_user(user), kind=Job.RESETTLE, total=games
+        )
         run = ResettleRun.objects.create(
-            club=version.club,
-            version=version,
-            user=stored_user(user),
-            games_total=resettle_count(version=version),
+            club=version.club, version=version, user=stored_user(user), job=job
         )
         audit(
             club=version.club,
             actor=user,
             action="rules.resettle",
             target=f"rules:{version.pk}",
-            after={"games": run.games_total, "run": run.pk},
+            after={"games": games, "run": run.pk},
         )
     return run

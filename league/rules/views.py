@@ -25,6 +25,7 @@ from league.access import club_for
 from league.core import errors as core_errors
 from league.core import format as jancho
 from league.core.errors import problem_message
+from league.jobs import job_state
 from league.models import Club, ResettleRun, RulesVersion
 from league.rules import services as rules_services
 from league.rules import tasks as rules_tasks
@@ -322,13 +323,9 @@ def rules_resettle(request: HttpRequest, slug: str, version_id: int) -> HttpResp
     # Everyone in the club may look at what would change; only organisers apply it.
     club = club_for(request, slug, organiser=request.method == "POST")
     version = get_object_or_404(RulesVersion, pk=version_id, club=club)
-    running = (
-        ResettleRun.objects.filter(club=club, status__in=[ResettleRun.QUEUED, ResettleRun.RUNNING])
-        .order_by("-pk")
-        .first()
-    )
+    running = rules_services.resettle_running(club_id=club.pk)
     if request.method == "POST":
-        if running is not None and running.active:  # one re-settle of a club at a time
+        if running is not None:  # one re-settle of a club at a time
             return redirect("rules_resettle_run", club.slug, running.pk)
         # Only what the preview showed is applied: a concurrent re-settle or edit is refused
         # with a message, never a server error.
@@ -349,7 +346,7 @@ def rules_resettle(request: HttpRequest, slug: str, version_id: int) -> HttpResp
         "hidden_days": max(len(summary.days) - SHOWN_DAYS, 0),
         "days": days[:SHOWN_MONEY_DAYS],
         "hidden_money_days": max(len(days) - SHOWN_MONEY_DAYS, 0),
-        "running": running if running is not None and running.active else None,
+        "running": running,
     }
     return render(request, "league/rules/rules_resettle.html", context)
 
@@ -358,8 +355,11 @@ def rules_resettle(request: HttpRequest, slug: str, version_id: int) -> HttpResp
 def rules_resettle_run(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     """How a re-settle stands, from any app server: waiting, how far, done, or stopped."""
     club = club_for(request, slug)
-    run = get_object_or_404(ResettleRun.objects.select_related("version"), pk=run_id, club=club)
-    return render(request, "league/rules/rules_resettle_run.html", {"club": club, "run": run})
+    run = get_object_or_404(
+        ResettleRun.objects.select_related("version", "job"), pk=run_id, club=club
+    )
+    context = {"club": club, "run": run, "state": job_state(run.job)}
+    return render(request, "league/rules/rules_resettle_run.html", context)
 
 
 # The worked example's final points, by the number of players: 4 × 25,000 and 3 × 35,000, the

@@ -11,10 +11,13 @@ import pytest
 from django.utils import timezone
 from openpyxl import load_workbook
 
+from league import jobs
 from league.core.errors import NON_FIELD, ServiceError
 from league.excel import tasks as export_tasks
-from league.models import ExportFile
+from league.jobs import job_state
+from league.models import ExportFile, Job
 from tests.conftest import make_user
+from tests.jobs import running_task
 from tests.league.test_exports import DATE, download, play_day, players, url, values  # noqa: F401
 
 
@@ -43,7 +46,8 @@ def test_a_long_game_log_is_offered_as_a_file_made_in_the_background(
     export = ExportFile.objects.get()
     assert started.status_code == 302
     assert started.url == url("export_status", club, export.pk)
-    assert export.status == ExportFile.DONE and export.rows_total == export.rows_done == 24
+    assert export.ready and export.job.total == export.job.done == 24
+    assert job_state(export.job).status == "done"
 
     status = member_client.get(started.url)
     assert url("export_download", club, export.pk) in status.content.decode()
@@ -65,7 +69,7 @@ def test_the_period_goes_with_the_file(
         member_client.post(url("export_game_log_start", club) + query)
     export = ExportFile.objects.get()
     assert export.params["start"] == export.params["end"] == DATE.isoformat()
-    assert export.rows_total == 12
+    assert export.job.total == 12
     workbook = load_workbook(
         io.BytesIO(member_client.get(url("export_download", club, export.pk)).getvalue())
     )
@@ -92,15 +96,23 @@ def test_a_queued_or_running_file_says_how_far_it_has_got(
     settings.EXPORT_INLINE_ROWS = 4
     # A file waiting for a worker (export_start's action would run the task on its commit).
     export = _busy(club, member_user)
-    ExportFile.objects.update(rows_total=24)
-    assert export.status == ExportFile.QUEUED
+    Job.objects.update(total=24)
+    assert job_state(export.job).status == "queued"
     page = member_client.get(url("export_status", club, export.pk)).content.decode()
-    assert 'http-equiv="refresh"' in page
-    ExportFile.objects.update(status=ExportFile.RUNNING, rows_done=12, touched=timezone.now())
+    assert 'http-equiv="refresh"' in page and "<progress></progress>" in page
+    running_task(export.job)
+    Job.objects.update(done=12, touched=timezone.now())
     page = member_client.get(url("export_status", club, export.pk)).content.decode()
-    assert "12" in page and "24" in page and 'http-equiv="refresh"' in page
+    assert '<progress max="24" value="12">' in page and 'http-equiv="refresh"' in page
     download = member_client.get(url("export_download", club, export.pk))
     assert download.status_code == 302  # not ready: back to the status
+
+
+def _stalled(job):
+    """The job's task running, but its worker has said nothing for STALLED_AFTER."""
+    job.created = job.touched = timezone.now() - jobs.STALLED_AFTER - datetime.timedelta(seconds=1)
+    job.save(update_fields=["created", "touched"])
+    running_task(job)
 
 
 def test_a_worker_stopped_mid_way_is_said_and_offers_a_new_try(
@@ -109,10 +121,8 @@ def test_a_worker_stopped_mid_way_is_said_and_offers_a_new_try(
     export = export_tasks.export_start(
         club=club, user=member_user, params={}, name="x.xlsx", fallback="x.xlsx"
     ).export
-    ExportFile.objects.filter(pk=export.pk).update(
-        status=ExportFile.RUNNING,
-        touched=timezone.now() - ExportFile.STALLED_AFTER - datetime.timedelta(seconds=1),
-    )
+    ExportFile.objects.filter(pk=export.pk).update(file_name="", size=0)  # never finished
+    _stalled(export.job)
     page = member_client.get(url("export_status", club, export.pk)).content.decode()
     assert 'http-equiv="refresh"' not in page
     assert url("export_game_log", club) in page
@@ -143,8 +153,8 @@ def test_a_file_finished_before_files_were_kept_on_disk_is_still_sent(
         kind="game-log",
         name="log.xlsx",
         fallback="log.xlsx",
-        status=ExportFile.DONE,
         data=b"PK-old-file",
+        size=len(b"PK-old-file"),  # the migration to jobs (0052) wrote it
         expires=timezone.now() + datetime.timedelta(days=1),
     )
     file = member_client.get(url("export_download", club, export.pk))
@@ -175,6 +185,7 @@ def test_a_short_game_log_is_still_sent_at_once(member_client, club, history):
 
 
 def _busy(club, user, **params):
+    """A file waiting for a worker: its job's task not enqueued yet."""
     return ExportFile.objects.create(
         club=club,
         user=user,
@@ -182,7 +193,7 @@ def _busy(club, user, **params):
         params=params,
         name="x.xlsx",
         fallback="x.xlsx",
-        status=ExportFile.QUEUED,
+        job=Job.objects.create(club=club, user=user, kind=Job.EXPORT),
         expires=timezone.now() + datetime.timedelta(days=7),
     )
 
@@ -218,10 +229,7 @@ def test_a_club_has_a_few_files_being_made_at_once(club, history, settings):
         export_tasks.export_start(club=club, user=users[2], params={}, name="z", fallback="z")
     assert "2" in caught.value.errors[NON_FIELD][0]
     # A stalled one (its worker stopped) no longer counts.
-    ExportFile.objects.filter(user=users[0]).update(
-        status=ExportFile.RUNNING,
-        touched=timezone.now() - ExportFile.STALLED_AFTER - datetime.timedelta(seconds=1),
-    )
+    _stalled(ExportFile.objects.get(user=users[0]).job)
     assert export_tasks.export_start(club=club, user=users[2], params={}, name="z", fallback="z")
 
 
@@ -267,14 +275,15 @@ def test_a_long_statement_is_made_in_the_background_and_equals_the_one_made_at_o
     started = member_client.post(start)
     export = ExportFile.objects.get(kind="statement")
     assert started.url == url("export_status", club, export.pk)
-    assert export.status == ExportFile.DONE and export.size > 0
+    assert export.ready and export.size > 0
     status = member_client.get(started.url).content.decode()
     assert url("member_statement", club, member.pk) in status  # back to the statement
     file = member_client.get(url("export_download", club, export.pk))
     background = load_workbook(io.BytesIO(b"".join(file.streaming_content)))
     assert values(background.active) == values(direct.active)
     # A second ask while it is being made is given the same file.
-    ExportFile.objects.update(status=ExportFile.QUEUED)
+    ExportFile.objects.update(file_name="", size=0)
+    running_task(export.job, "READY")
     assert member_client.post(start).url == started.url
     assert ExportFile.objects.count() == 1
 
@@ -283,10 +292,49 @@ def test_a_file_that_waited_an_hour_for_a_worker_no_longer_holds_the_queue(
     club, member_user, history
 ):
     busy = _busy(club, member_user)
-    ExportFile.objects.filter(pk=busy.pk).update(
-        created=timezone.now() - export_tasks.QUEUED_STALE_AFTER - datetime.timedelta(minutes=1)
-    )
+    long_ago = timezone.now() - export_tasks.QUEUED_STALE_AFTER - datetime.timedelta(minutes=1)
+    Job.objects.filter(pk=busy.job_id).update(created=long_ago, touched=long_ago)
     started = export_tasks.export_start(
         club=club, user=member_user, params={"start": "2026-01-01"}, name="n", fallback="n"
     )
     assert started.export != busy and not started.other
+
+
+def test_a_file_whose_task_failed_says_so_from_the_task_result(
+    member_client, club, history, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """No status of its own: the task framework's result says the task failed (its error
+    named), and the page offers a new try."""
+    from league.excel import exports
+
+    def broken(**kwargs):
+        raise ValueError("broken")
+
+    monkeypatch.setattr(exports, "game_log_workbook", broken)
+    settings.EXPORT_INLINE_ROWS = 4
+    with django_capture_on_commit_callbacks(execute=True):
+        member_client.post(url("export_game_log_start", club))
+    export = ExportFile.objects.select_related("job").get()
+    state = job_state(export.job)
+    assert (
+        not export.ready and state.status == "failed" and state.errors == ("builtins.ValueError",)
+    )
+    page = member_client.get(url("export_status", club, export.pk)).content.decode()
+    assert 'http-equiv="refresh"' not in page and url("export_game_log", club) in page
+    assert "ファイルを作成できませんでした。" in page  # in Japanese, the default
+
+
+@pytest.mark.database_tasks
+def test_the_states_of_many_jobs_are_one_query_of_their_task_results(
+    club, history, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    """With the database backend, the task results of any number of jobs are read at once."""
+    users = [make_user(f"s{i}", club) for i in range(3)]
+    for user in users:
+        with django_capture_on_commit_callbacks(execute=True):
+            export_tasks.export_start(club=club, user=user, params={}, name="s", fallback="s")
+    listed = list(Job.objects.all())
+    assert len(listed) == 3 and all(j.task_id for j in listed)
+    with django_assert_num_queries(1):
+        states = jobs.job_states(listed)
+    assert {s.status for s in states.values()} == {"queued"}  # no worker has taken them

@@ -45,7 +45,7 @@ def test_one_upload_confirmed_from_four_sessions_at_once_imports_once(club, memb
     assert all(r.status_code == 302 for r in responses)
     assert Game.objects.count() == 2
     assert AuditLog.objects.filter(action="import.apply").count() == 1
-    assert ImportUpload.objects.get().status == ImportUpload.DONE  # kept for its status page
+    assert ImportUpload.objects.get().imported  # kept for its status page
 
 
 def test_an_import_and_the_record_form_on_the_same_day_number_their_games_apart(

@@ -13,8 +13,10 @@ from django.utils import timezone
 
 from league.core.errors import ServiceError
 from league.excel import imports
-from league.models import AuditLog, Game, ImportBatch, ImportUpload
+from league.excel.selectors import upload_state
+from league.models import AuditLog, Game, ImportBatch, ImportUpload, Job
 from tests.conftest import make_user
+from tests.jobs import running_task
 from tests.league.test_imports import STANDARD, english, game, simple, upload
 
 
@@ -69,7 +71,8 @@ def test_the_confirmation_counts_every_step_and_imports_once(club, members, orga
     assert organiser_client.post(confirm, {}).status_code == 302  # nothing left to confirm
     assert Game.objects.filter(club=club).count() == 2
     done = ImportUpload.objects.get(club=club)  # kept for the status page, its data dropped
-    assert done.status == ImportUpload.DONE and not done.parsed and not done.preview
+    assert done.imported and not done.parsed and not done.preview
+    assert upload_state(done).status == "done"
     assert organiser_client.get(progress_url(club)).json()["status"] == "done"
 
 
@@ -88,8 +91,8 @@ def test_each_day_commits_its_games_and_the_progress(club, members, organiser_cl
     seen: list[tuple[int, int]] = []
 
     def failing_on_the_second_day(**kwargs):
-        row = ImportUpload.objects.get(club=club)
-        seen.append((row.progress_done, row.progress_total))
+        row = ImportUpload.objects.select_related("job").get(club=club)
+        seen.append((row.job.done, row.job.total))
         if kwargs["games"][0][0].date == days[1]:
             raise ServiceError.one("date", "broken")
         return real(**kwargs)
@@ -107,9 +110,9 @@ def test_each_day_commits_its_games_and_the_progress(club, members, organiser_cl
         1,
     )
     assert AuditLog.objects.filter(action="import.stop", target=f"import:{batch.pk}").exists()
-    row = ImportUpload.objects.get(club=club)
-    assert (row.status, row.progress_done, row.progress_total, row.batch_id) == (
-        ImportUpload.FAILED,
+    row = ImportUpload.objects.select_related("job").get(club=club)
+    assert (upload_state(row).status, row.job.done, row.job.total, row.batch_id) == (
+        "failed",
         1,
         3,
         batch.pk,
@@ -147,12 +150,15 @@ def test_the_upload_only_reads_the_workbook_and_a_worker_settles_its_preview(
     assert 'http-equiv="refresh"' in waiting and "import/confirm/" not in waiting
     confirm = reverse("import_confirm", args=[club.slug])
     assert client.post(confirm, {}).url == preview  # nothing to confirm yet: back to wait
-    ImportUpload.objects.filter(pk=kept.pk).update(progress_done=2, progress_total=6)
+    from django_tasks_db.models import DBTaskResult
+
+    DBTaskResult.objects.update(status="RUNNING", started_at=timezone.now())  # a worker took it
+    Job.objects.filter(pk=kept.preview_job_id).update(done=2, total=6, touched=timezone.now())
     assert "Checking the games: 2 of 6." in client.get(preview).content.decode()
 
     _run_queued()  # the worker
     kept.refresh_from_db()
-    assert kept.preview and (kept.progress_done, kept.progress_total) == (0, 0)
+    assert kept.preview and (kept.preview_job.done, kept.preview_job.total) == (6, 6)
     shown = client.get(preview)
     assert shown.context["plan"].total == 6 and "import/confirm/" in shown.content.decode()
     assert client.post(confirm, {}).status_code == 302
@@ -178,8 +184,8 @@ def test_the_preview_task_writes_its_progress_as_it_goes(club, members, organise
 
         def step() -> None:
             progress()
-            row = ImportUpload.objects.get(pk=kept.pk)
-            seen.append((row.progress_done, row.progress_total))
+            row = Job.objects.get(pk=kept.preview_job_id)
+            seen.append((row.done, row.total))
 
         return real_step(*args[:5], step, **kwargs)
 
@@ -199,7 +205,7 @@ def test_a_preview_the_worker_could_not_make_sends_back_to_upload(
     kept = excel_services.upload_keep(
         club=club, user=organiser, filename="a.xlsx", parsed=b"", games=4
     )
-    ImportUpload.objects.filter(pk=kept.pk).update(outcome={"preview_error": True})
+    running_task(kept.preview_job, "FAILED", errors=("ValueError",))  # the worker failed on it
     response = organiser_client.get(reverse("import_preview", args=[club.slug]))
     assert response.status_code == 302 and response.url == reverse(
         "import_upload", args=[club.slug]
@@ -210,12 +216,14 @@ def test_a_preview_the_worker_could_not_make_sends_back_to_upload(
 
 
 def _waiting_preview(club, user) -> ImportUpload:
-    """An upload whose preview a worker is still making (preview empty, touched now)."""
+    """An upload whose preview a worker is still making (preview empty, its job running)."""
+    job = running_task(Job.objects.create(club=club, user=user, kind=Job.IMPORT_PREVIEW))
     return ImportUpload.objects.create(
         club=club,
         user=user,
         filename="a.xlsx",
         parsed=b"",
+        preview_job=job,
         expires=timezone.now() + datetime.timedelta(hours=1),
     )
 
@@ -229,7 +237,9 @@ def test_an_organiser_uploads_again_only_when_the_last_is_done(
     assert "workbook" in response.context["form"].errors
     assert list(ImportUpload.objects.all()) == [earlier]  # kept: its worker still needs it
     # Once its worker has said nothing for STALLED_AFTER, it no longer holds the next one up.
-    ImportUpload.objects.update(touched=timezone.now() - ImportUpload.STALLED_AFTER * 2)
+    long_ago = timezone.now() - ImportUpload.STALLED_AFTER * 2
+    Job.objects.update(created=long_ago, touched=long_ago)
+    running_task(Job.objects.get(pk=earlier.preview_job_id))
     assert upload(organiser_client, club, simple(game(*STANDARD))).status_code == 302
 
 

@@ -672,7 +672,7 @@ def test_a_confirm_that_fails_midway_stores_nothing_and_can_be_retried(uploaded,
     monkeypatch.setattr(services, "games_record_bulk", real)
     assert uploaded.post(url("import_confirm", club)).status_code == 302
     assert Game.objects.count() == 2
-    assert ImportUpload.objects.get().status == ImportUpload.DONE
+    assert ImportUpload.objects.get().imported
 
 
 def test_confirming_settles_nothing_again(uploaded, club, monkeypatch):

@@ -24,6 +24,7 @@ from league.models import (
     ApiToken,
     Club,
     Day,
+    Job,
     LedgerEntry,
     Member,
     ResettleRun,
@@ -168,7 +169,8 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
         event={"result": "draw", "tenpai": [str(players[0].pk)]},
     )
     # A re-settle run's progress page (league.rules.tasks): the row its confirmation makes.
-    run = ResettleRun.objects.create(club=club, version=version, user=organiser, games_total=0)
+    job = Job.objects.create(club=club, user=organiser, kind=Job.RESETTLE)
+    run = ResettleRun.objects.create(club=club, version=version, user=organiser, job=job)
     # A photo being read (league.recording.photos): its owner's status page.
     photo = ScorePhoto.objects.create(
         club=club,
@@ -183,6 +185,7 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
     return {
         "photo_id": photo.pk,
         "run_id": run.pk,
+        "job_id": run.job_id,
         "key": table.key,
         "export_id": export.pk,
         "invitation_id": invitation.pk,

@@ -17,9 +17,11 @@ from league import money
 from league.club import services as club_services
 from league.club.forms_manage import kana_sort_key, normalise_kana
 from league.core import format as jancho
+from league.jobs import job_state
 from league.models import (
     AuditLog,
     Game,
+    Job,
     Member,
     ResettleRun,
     Result,
@@ -31,6 +33,7 @@ from league.recording import services
 from league.rules import services as rules_services
 from league.rules.forms import RulesForm, hand_options_initial, rules_initial
 from scoring.hand_options import default_hand_options
+from tests.jobs import running_task
 
 D = datetime.date
 
@@ -630,10 +633,16 @@ def test_applying_resettles_bumps_revisions_and_audits(organiser_client, club, o
     url = reverse("rules_resettle", args=[club.slug, version.pk])
     shown = organiser_client.get(url).context["expected"]
     response = english(organiser_client).post(url, {"expected": shown}, follow=True)
-    run = ResettleRun.objects.get()
+    run = ResettleRun.objects.select_related("job").get()
     assert response.redirect_chain[-1][0] == reverse("rules_resettle_run", args=[club.slug, run.pk])
     assert "2 games re-settled." in response.content.decode()
-    assert (run.status, run.games_total, run.games_done, run.games_moved) == ("done", 2, 2, 2)
+    state = job_state(run.job)
+    assert (state.status, run.job.total, run.job.done, run.job.message["moved"]) == (
+        "done",
+        2,
+        2,
+        2,
+    )
     assert AuditLog.objects.get(action="rules.resettle").actor == organiser
     for game in games[1:]:
         game.refresh_from_db()
@@ -664,7 +673,7 @@ def test_games_that_cannot_be_settled_are_listed_and_skipped(
     assert response.context["summary"].failing == 2
     assert b"Games that cannot be settled under these rules" in response.content
     organiser_client.post(url, {"expected": response.context["expected"]})
-    assert ResettleRun.objects.get().games_failed == 2
+    assert ResettleRun.objects.select_related("job").get().job.message["failed"] == 2
     assert Game.objects.filter(rules_version=version).count() == 0
     assert not AuditLog.objects.filter(action="game.resettle").exists()
 
@@ -921,9 +930,9 @@ def test_a_running_resettle_shows_a_bar_only_with_games_counted(
     """Before the worker has counted any game (or with none to move) the bar is indeterminate,
     never a determinate bar of max 0 (which a browser draws as empty or part-filled)."""
     version = new_version(club, organiser, uma=[10, 5, -5, -10])
-    run = ResettleRun.objects.create(
-        club=club, version=version, status=ResettleRun.RUNNING, games_total=total, games_done=done
-    )
+    job = Job.objects.create(club=club, kind=Job.RESETTLE, total=total, done=done)
+    running_task(job)
+    run = ResettleRun.objects.create(club=club, version=version, job=job)
     page = english(organiser_client).get(reverse("rules_resettle_run", args=[club.slug, run.pk]))
     html = page.content.decode()
     if total:
@@ -934,18 +943,20 @@ def test_a_running_resettle_shows_a_bar_only_with_games_counted(
         assert "counting the games" in html
 
 
-def test_a_resettle_batch_ends_when_its_time_is_up(club, organiser, games, monkeypatch):
-    """Recording waits for a batch (the club's lock): a batch stops after BATCH_SECONDS however
-    few games it has moved, and the next carries on."""
-    monkeypatch.setattr(rules_services, "BATCH_SECONDS", 0)  # one game a batch
+def test_a_resettle_step_is_whole_days(club, organiser, members, games, monkeypatch):
+    """Recording waits for a step (the club's lock): a step is whole days, as many as fit in
+    STEP_GAMES games, and a day longer than that is a step of its own, never cut."""
+    monkeypatch.setattr(rules_services, "STEP_GAMES", 1)
+    third = record(club, organiser, members[:4], D(2026, 5, 1), POINTS[0])  # May 1: two games
     version = new_version(club, organiser, uma=[10, 5, -5, -10])
     seen: list[tuple[int, int]] = []
     moved = rules_services.resettle_apply(
         version=version, user=organiser, progress=lambda s: seen.append((s.done, s.moved))
     )
-    assert moved == 2 and seen == [(1, 1), (2, 2)]
+    assert moved == 3 and seen == [(1, 1), (3, 3)]  # April 10, then May 1's two games at once
     assert all(
-        g.rules_version == version for g in Game.objects.filter(pk__in=[games[1].pk, games[2].pk])
+        g.rules_version == version
+        for g in Game.objects.filter(pk__in=[games[1].pk, games[2].pk, third.pk])
     )
 
 

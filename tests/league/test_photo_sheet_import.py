@@ -142,7 +142,7 @@ def test_a_sheet_that_adds_up_is_imported_as_one_batch_once_confirmed(
     with django_capture_on_commit_callbacks(execute=True):
         response = organiser_client.post(reverse("import_confirm", args=[club.slug]))
     assert response.status_code == 302
-    assert ImportUpload.objects.get().status == ImportUpload.DONE
+    assert ImportUpload.objects.get().imported
     batch = ImportBatch.objects.get()
     games = list(Game.objects.filter(club=club).order_by("number"))
     assert len(games) == 4 and all(g.date == DATE for g in games)

@@ -48,14 +48,17 @@ STATUS = """
 import io, json
 from openpyxl import load_workbook
 from league.models import ExportFile
-e = ExportFile.objects.get(pk={pk})
+e = ExportFile.objects.select_related("job").get(pk={pk})
 rows = None
 if e.file_name:
     from league.excel.tasks import export_storage
     with export_storage().open(e.file_name, "rb") as file:
         rows = load_workbook(io.BytesIO(file.read())).active.max_row
 from league.core.tasks import default_task_backend
-print(json.dumps({{"status": e.status, "done": e.rows_done, "total": e.rows_total, "rows": rows}}))
+from league.jobs import job_state
+job = e.job
+print(json.dumps({{"status": "done" if e.ready else job_state(job).status, "done": job.done,
+    "total": job.total, "rows": rows}}))
 """
 
 
@@ -149,18 +152,18 @@ upload = excel_services.upload_keep(club=club, user=user, filename="h.xlsx",
     parsed=imports.parsed_dump(parsed), games=len(parsed.games), preview=imports.preview_dump(kept))
 ImportUpload.objects.filter(pk=upload.pk).update(plan=imports.settled_dump(settled))
 excel_services.upload_claim(upload=upload)
-excel_services.upload_queue(upload=upload, choices={{"language": "en"}})
-tasks.import_run.enqueue(upload.pk)
+tasks.import_start(upload=upload, choices={{"language": "en"}})
 print(json.dumps({{"upload": upload.pk, "games": kept.total}}))
 """
 
 IMPORT_STATUS = """
 import json
+from league.excel.selectors import upload_state
 from league.models import Game, ImportUpload, Result, AuditLog
 from league.models.totals import MemberTotal
-u = ImportUpload.objects.get(pk={pk})
-print(json.dumps({{"status": u.status, "games": Game.objects.count(),
-    "progress": [u.progress_done, u.progress_total],
+u = ImportUpload.objects.select_related("job", "preview_job").get(pk={pk})
+print(json.dumps({{"status": upload_state(u).status, "games": Game.objects.count(),
+    "progress": [u.job.done, u.job.total],
     "results": Result.objects.count(), "audit": AuditLog.objects.count(),
     "totals": sum(t.games for t in MemberTotal.objects.filter(season__isnull=True))}}))
 """
@@ -169,16 +172,20 @@ REQUEUE = """
 import json
 from django.utils import timezone
 from league.excel import services as excel_services, tasks
-from league.models import ImportBatch, ImportUpload
+from django_tasks_db.models import DBTaskResult
+from league.models import ImportBatch, ImportUpload, Job
 u = ImportUpload.objects.get(pk={pk})
 # What the status page offers after ImportUpload.STALLED_AFTER: confirm it again. The killed
-# import's batch said nothing for as long (it was touched in the same transactions).
+# import's job and batch said nothing for as long (touched in the same transactions), and its
+# task was started as long ago (the task framework's result: running, its worker gone).
 old = timezone.now() - ImportUpload.STALLED_AFTER * 2
-ImportUpload.objects.filter(pk=u.pk).update(touched=old)
+Job.objects.filter(pk=u.job_id).update(created=old, touched=old)
+DBTaskResult.objects.filter(id=Job.objects.get(pk=u.job_id).task_id).update(started_at=old)
 ImportBatch.objects.filter(pk=u.batch_id).update(touched=old)
+u = ImportUpload.objects.select_related("job", "preview_job").get(pk={pk})
 assert excel_services.upload_claim(upload=u)
-excel_services.upload_queue(upload=u, choices={{"language": "en"}})
-tasks.import_run.enqueue(u.pk)
+u.refresh_from_db()
+tasks.import_start(upload=u, choices={{"language": "en"}})
 print(json.dumps({{"ok": True}}))
 """
 
@@ -219,17 +226,18 @@ rules = {{**scoring.PRESETS["mame-no-kai"].rules.to_json(), "uma": [30, 10, -10,
 version = services.rules_version_create(club=club, user=None,
     effective_from=datetime.date(2021, 1, 1) + datetime.timedelta(days={from_day}),
     rules_json=rules)
-run = services.resettle_queue(version=version, user=None)
-tasks.resettle_run.enqueue(run.pk)
+run = tasks.resettle_start(version=version, user=None)
 print(json.dumps({{"run": run.pk, "version": version.pk}}))
 """
 
 RESETTLE_STATUS = """
 import json
+from league.jobs import job_state
 from league.models import Game, ResettleRun
-r = ResettleRun.objects.get(pk={pk})
-print(json.dumps({{"status": r.status, "done": r.games_done, "moved": r.games_moved,
-    "total": r.games_total, "under": Game.objects.filter(rules_version_id={version}).count()}}))
+r = ResettleRun.objects.select_related("job").get(pk={pk})
+print(json.dumps({{"status": job_state(r.job).status, "done": r.job.done,
+    "moved": r.job.message.get("moved", 0), "total": r.job.total,
+    "under": Game.objects.filter(rules_version_id={version}).count()}}))
 """
 
 
@@ -241,7 +249,7 @@ def test_a_worker_killed_mid_import_keeps_the_days_done_then_imports_the_rest_an
     inside its second transaction, the first one's games and its progress are there, seen by
     another process, and nothing of the second (the status page says it stopped once
     STALLED_AFTER has passed); confirmed again, a worker imports the rest (the days done are
-    recorded already: skipped); then a re-settle of every game runs in a worker, in batches,
+    recorded already: skipped); then a re-settle of every game runs in a worker, in steps of whole days,
     its progress read by another process."""
     env = {
         **os.environ,

@@ -64,6 +64,7 @@ from league.models import (
     ImportBatch,
     ImportUpload,
     Invitation,
+    Job,
     LedgerEntry,
     Leg,
     LoginAttempt,
@@ -136,13 +137,14 @@ MODELS: tuple[type[models.Model], ...] = (
 )
 # User names' keys (UsernameKey) are written with each user that restore creates; spreadsheets
 # made in the background (ExportFile) can be made again from the games; a re-settle's progress
-# (ResettleRun) is the audit log's story told again; kept rows (totals, statistics) are rebuilt
+# (ResettleRun) is the audit log's story told again, and a job's progress (Job) its worker's; kept rows (totals, statistics) are rebuilt
 # by restore (league.standings.services.club_rebuild).
 NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     LoginAttempt,
     ImportUpload,
     ExportFile,
     ResettleRun,
+    Job,
     MemberDay,
     MemberTotal,
     MemberRateTotal,
