@@ -8,11 +8,11 @@ payouts), member merges; restore and `manage.py rebuild_money` rebuild a whole c
 
 Posting a day settles that day alone (its games, attendees and shūgi under its rules version)
 and replaces the day's kept rows; a debt's row is computed from the debt and its repayments.
-This is a second implementation of the rules of league.money.services (the reference, which
-derives everything from the whole history): `manage.py check_money` and the property test
-(tests/league/test_books.py) hold the two to the yen.
+This is the one derivation of the money: `manage.py check_books` (check_club) settles every day
+again from scratch and holds the book and the kept rows equal to it, and the property test
+(tests/league/test_books.py) runs it after random sequences of every writer.
 
-What each entry kind does, as in the reference:
+What each entry kind does:
 
 | kind | day (settles the day's totals) | balances (statements) |
 |---|---|---|
@@ -319,6 +319,36 @@ def _versions(club_id: int) -> list[RulesVersion]:
     return list(RulesVersion.objects.filter(club_id=club_id).order_by("effective_from"))
 
 
+def _kept_rows(
+    club_id: int, part: Sequence[int], versions: Sequence[RulesVersion]
+) -> tuple[
+    list[DayAccount],
+    list[OpenTransfer],
+    list[BookLine],
+    list[tuple[Day, scoring.DayResult]],
+    list[LedgerEntry],
+]:
+    """What the kept rows of these days are, from their records (settled here, not read)."""
+    days = _load(part)
+    by_day: dict[int, list[LedgerEntry]] = {d.day.pk: [] for d in days}
+    for e in (
+        LedgerEntry.objects.filter(day_id__in=part).select_related("reverses", "day").order_by("id")
+    ):
+        by_day[e.day_id].append(e)  # type: ignore[index]
+    accounts: list[DayAccount] = []
+    transfers: list[OpenTransfer] = []
+    lines: list[BookLine] = []
+    settled = []
+    for inputs in days:
+        result = settle(inputs, versions)
+        settled.append((inputs.day, result))
+        a, t, li = _post_day(inputs.day, result, by_day[inputs.day.pk])
+        accounts += a
+        transfers += t
+        lines += li
+    return accounts, transfers, lines, settled, [e for d in days for e in by_day[d.day.pk]]
+
+
 def post_days(club_id: int, day_ids: Iterable[int], *, chunk: int = 500) -> None:
     """Post the kept rows of these days of one club (inside the writer's transaction)."""
     ids = sorted(set(day_ids))
@@ -327,32 +357,14 @@ def post_days(club_id: int, day_ids: Iterable[int], *, chunk: int = 500) -> None
     versions = _versions(club_id)
     for start in range(0, len(ids), chunk):
         part = ids[start : start + chunk]
-        days = _load(part)
-        by_day: dict[int, list[LedgerEntry]] = {d.day.pk: [] for d in days}
-        for e in (
-            LedgerEntry.objects.filter(day_id__in=part)
-            .select_related("reverses", "day")
-            .order_by("id")
-        ):
-            by_day[e.day_id].append(e)  # type: ignore[index]
-        accounts: list[DayAccount] = []
-        transfers: list[OpenTransfer] = []
-        lines: list[BookLine] = []
-        settled = []
-        for inputs in days:
-            result = settle(inputs, versions)
-            settled.append((inputs.day, result))
-            a, t, li = _post_day(inputs.day, result, by_day[inputs.day.pk])
-            accounts += a
-            transfers += t
-            lines += li
+        accounts, transfers, lines, settled, entries = _kept_rows(club_id, part, versions)
         DayAccount.objects.filter(day_id__in=part).delete()
         OpenTransfer.objects.filter(day_id__in=part).delete()
         BookLine.objects.filter(day_id__in=part).delete()
         DayAccount.objects.bulk_create(accounts, batch_size=BATCH)
         OpenTransfer.objects.bulk_create(transfers, batch_size=BATCH)
         BookLine.objects.bulk_create(lines, batch_size=BATCH)
-        post_book(club_id, settled, [e for d in days for e in by_day[d.day.pk]])
+        post_book(club_id, settled, entries)
 
 
 # --- debts and entries without a day ------------------------------------------------------------
@@ -369,11 +381,8 @@ def _debt_ids(entries: Iterable[LedgerEntry]) -> set[int]:
     return ids
 
 
-def post_debts(club_id: int, debt_ids: Iterable[int]) -> None:
-    """Post the kept rows of these loans and deferrals from them and their repayments."""
-    ids = sorted(set(debt_ids))
-    if not ids:
-        return
+def _debt_rows(club_id: int, ids: Sequence[int]) -> list[DebtAccount]:
+    """What the kept rows of these loans and deferrals are, from them and their repayments."""
     related = list(
         LedgerEntry.objects.filter(
             Q(pk__in=ids)
@@ -408,6 +417,15 @@ def post_debts(club_id: int, debt_ids: Iterable[int]) -> None:
                     remaining=principal - paid,
                 )
             )
+    return rows
+
+
+def post_debts(club_id: int, debt_ids: Iterable[int]) -> None:
+    """Post the kept rows of these loans and deferrals from them and their repayments."""
+    ids = sorted(set(debt_ids))
+    if not ids:
+        return
+    rows = _debt_rows(club_id, ids)
     DebtAccount.objects.filter(entry_id__in=ids).delete()
     DebtAccount.objects.bulk_create(rows, batch_size=BATCH)
 
@@ -771,6 +789,71 @@ def club_booked(club_id: int) -> dict[Holder, int]:
     }
 
 
+DAY_FIELDS = (
+    *("day_id", "member_id", "date", "position", "games", "score", "chips", "yen", "game_yen"),
+    *("fees", "shugi", "rounding", "paid", "borrowed", "deferred", "outstanding"),
+)
+TRANSFER_FIELDS = ("day_id", "position", "date", "payer_id", "payee_id", "yen")
+LINE_FIELDS = ("member_id", "date", "seq", "kind", "yen", "day_id", "entry_id")
+DEBT_FIELDS = ("entry_id", "debtor_id", "creditor_id", "since", "principal", "repaid", "remaining")
+
+
+def _rows_differ(what: str, kept: Any, wanted: list[Any], names: Sequence[str]) -> str | None:
+    """The first row where the kept rows (a queryset) and the `wanted` instances differ, in
+    words, or None (both compared as sorted tuples of the fields `names`)."""
+    have = sorted(kept.values_list(*names), key=repr)
+    want = sorted((tuple(getattr(r, n) for n in names) for r in wanted), key=repr)
+    for h, w in zip([*have, None], [*want, None], strict=False):
+        if h != w:
+            shown = [None if row is None else dict(zip(names, row, strict=True)) for row in (h, w)]
+            return f"the kept {what} {shown[0]}, the records give {shown[1]}"
+    return None
+
+
+def kept_difference(club_id: int, *, chunk: int = 500) -> str | None:
+    """The first difference between the kept rows (DayAccount, OpenTransfer, BookLine,
+    DebtAccount) and the same rows derived again from the records, or None."""
+    versions = _versions(club_id)
+    ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
+    for start in range(0, len(ids), chunk):
+        part = ids[start : start + chunk]
+        accounts, transfers, lines, _settled, _entries = _kept_rows(club_id, part, versions)
+        found = (
+            _rows_differ(
+                "day account",
+                DayAccount.objects.filter(day_id__in=part),
+                accounts,
+                DAY_FIELDS,
+            )
+            or _rows_differ(
+                "transfer",
+                OpenTransfer.objects.filter(day_id__in=part),
+                transfers,
+                TRANSFER_FIELDS,
+            )
+            or _rows_differ(
+                "statement line",
+                BookLine.objects.filter(day_id__in=part),
+                lines,
+                LINE_FIELDS,
+            )
+        )
+        if found:
+            return found
+    dayless = list(
+        LedgerEntry.objects.filter(club_id=club_id, day__isnull=True)
+        .select_related("reverses", "day")
+        .order_by("id")
+    )
+    kept = BookLine.objects.filter(club_id=club_id, day__isnull=True)
+    wanted = [li for e in dayless for li in _entry_lines(e)]
+    owed = LedgerEntry.objects.filter(club_id=club_id, kind__in=OWED_KINDS)
+    debts = _debt_rows(club_id, sorted(owed.values_list("pk", flat=True)))
+    return _rows_differ("statement line", kept, wanted, LINE_FIELDS) or _rows_differ(
+        "debt", DebtAccount.objects.filter(club_id=club_id), debts, DEBT_FIELDS
+    )
+
+
 def check_club(club_id: int) -> tuple[int, str | None]:
     """(the club's transactions, its first difference in words or None): every transaction's
     legs sum to zero, and every account's sum equals the records re-settled from scratch."""
@@ -797,4 +880,4 @@ def check_club(club_id: int) -> tuple[int, str | None]:
                 f"the {name}: the book holds {booked.get(holder, 0)}, "
                 f"the games and entries give {derived.get(holder, 0)}"
             )
-    return count, None
+    return count, kept_difference(club_id)
