@@ -155,30 +155,47 @@ def _entry_lines(entry: LedgerEntry) -> list[BookLine]:
 # --- a day ------------------------------------------------------------------------------------
 
 
-class _DayInputs:
+class DayInputs:
     """What settling a day reads: its games (in order, each with its counted results by seat),
-    attendees and shūgi, read as plain rows (_load), not model instances."""
+    attendees, shūgi and fill-ins; read as plain rows by _load, or taken from a day whose rows
+    are prefetched (of_loaded). The day's ledger page and the book settle a day through these."""
 
-    __slots__ = ("attendees", "day", "games", "shugi")
+    __slots__ = ("attendees", "day", "fill_ins", "games", "shugi")
 
     def __init__(self, day: Day) -> None:
         self.day = day
         self.games: list[tuple[Any, list[Any]]] = []  # (game row, its result rows)
         self.attendees: list[int] = []
         self.shugi: list[tuple[int, int]] = []
+        self.fill_ins: list[str] = []  # players who are fill-ins (黒子), as the engine names them
+
+    @classmethod
+    def of_loaded(cls, day: Day) -> DayInputs:
+        """From a day whose games, counted results (annotated `fill_in`), attendees and shūgi
+        are prefetched (league.money.services._days_with_data): no query."""
+        inputs = cls(day)
+        for game in day.games.all():
+            rows = list(game.results.all())
+            inputs.games.append((game, rows))
+            inputs.fill_ins += [str(r.member_id) for r in rows if r.fill_in]
+        inputs.attendees = [m.pk for m in day.attendees.all()]
+        inputs.shugi = [(x.winner_id, x.multiplier) for x in day.shugi.all()]
+        return inputs
 
 
-def _load(day_ids: Iterable[int]) -> list[_DayInputs]:
+def _load(day_ids: Iterable[int]) -> list[DayInputs]:
     ids = list(day_ids)
-    loaded = {d.pk: _DayInputs(d) for d in Day.objects.filter(pk__in=ids).order_by("date")}
+    loaded = {d.pk: DayInputs(d) for d in Day.objects.filter(pk__in=ids).order_by("date")}
     results: dict[int, list[Any]] = {}
+    day_of: dict[int, DayInputs] = {}
     for game in (
         Game.objects.filter(day_id__in=ids, voided=False)
         .order_by("day_id", "number")
         .values_list("pk", "day_id", "deposits", "rate", "rules_version_id", named=True)
     ):
         results[game.pk] = []
-        loaded[game.day_id].games.append((game, results[game.pk]))
+        day_of[game.pk] = loaded[game.day_id]
+        day_of[game.pk].games.append((game, results[game.pk]))
     for row in (
         Result.objects.filter(game__day_id__in=ids, counted=True)
         .order_by("game_id", "seat")
@@ -197,6 +214,8 @@ def _load(day_ids: Iterable[int]) -> list[_DayInputs]:
     ):
         if row.game_id in results:
             results[row.game_id].append(row)
+            if row.member__fill_in:
+                day_of[row.game_id].fill_ins.append(str(row.member_id))
     member_order = [f"member__{name}" for name in Member._meta.ordering]
     for day_id, member_id in (
         Day.attendees.through.objects.filter(day_id__in=ids)
@@ -213,7 +232,7 @@ def _load(day_ids: Iterable[int]) -> list[_DayInputs]:
     return list(loaded.values())
 
 
-def _version_on(versions: Sequence[RulesVersion], date: datetime.date) -> RulesVersion | None:
+def version_on(versions: Sequence[RulesVersion], date: datetime.date) -> RulesVersion | None:
     current = None
     for v in versions:
         if v.effective_from <= date:
@@ -221,7 +240,14 @@ def _version_on(versions: Sequence[RulesVersion], date: datetime.date) -> RulesV
     return current
 
 
-def _day_version(inputs: _DayInputs, versions: Sequence[RulesVersion]) -> RulesVersion | None:
+def day_version(inputs: DayInputs, versions: Sequence[RulesVersion]) -> RulesVersion | None:
+    """The rules version a day's money is settled under.
+
+    The day's own version once a re-settle has fixed it; else the version its first counted game
+    was settled under; else (a day without games) the version in force on its date. Never a later
+    version by itself: a back-dated version changes nothing recorded until it is applied
+    (services.resettle_apply).
+    """
     by_id = {v.pk: v for v in versions}
     day = inputs.day
     if day.rules_version_id is not None:
@@ -229,22 +255,29 @@ def _day_version(inputs: _DayInputs, versions: Sequence[RulesVersion]) -> RulesV
     for game, rows in inputs.games:
         if rows and game.rules_version_id in by_id:
             return by_id[game.rules_version_id]
-    return _version_on(versions, day.date)
+    return version_on(versions, day.date)
 
 
-def settle(inputs: _DayInputs, versions: Sequence[RulesVersion]) -> scoring.DayResult:
-    """The day's result from its loaded games, attendees and shūgi (_load)."""
-    version = _day_version(inputs, versions)
-    rules = version.rules if version is not None else NO_MONEY
+def settle(inputs: DayInputs, versions: Sequence[RulesVersion]) -> scoring.DayResult:
+    """The day's result under its own rules version (day_version)."""
+    version = day_version(inputs, versions)
+    return settle_under(inputs, version.rules if version is not None else NO_MONEY)
+
+
+def settle_under(
+    inputs: DayInputs, rules: scoring.Rules, moved: dict[int, Any] | None = None
+) -> scoring.DayResult:
+    """The day's result under `rules`, a game's result replaced by `moved`'s (a re-settle's
+    preview). Raises scoring.InputError."""
+    moved = moved or {}
     settled = scoring.settle_day(
         rules,
-        [stored_game_result(game, rows) for game, rows in inputs.games if rows],
+        [moved.get(g.pk) or stored_game_result(g, rows) for g, rows in inputs.games if rows],
         attendees=[str(m) for m in inputs.attendees],
         shugi=[scoring.Shugi(str(winner), times) for winner, times in inputs.shugi],
     )
     # A fill-in's (黒子) money is the house's: they have no line in the books.
-    fill_ins = [str(r.member_id) for _game, rows in inputs.games for r in rows if r.member__fill_in]
-    return scoring.house_takes(settled, fill_ins)
+    return scoring.house_takes(settled, inputs.fill_ins)
 
 
 def _post_day(

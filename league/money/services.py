@@ -42,16 +42,12 @@ from league.models import (
     Season,
 )
 from league.models.audit import User, audit, stored_user
-from league.models.games import stored_game_result
 from league.models.members import lock_live_members
 from league.models.money import ledger_record
 from league.standings.stats import standings
 
 Party = int | None
 Effects = dict[Party, int]
-
-# A day with no rules at all (none in force on its date) settles without money.
-NO_MONEY = scoring.rules_from_json({"preset": "takabari-kenko"})
 
 
 # --- what entries do -------------------------------------------------------------------------
@@ -102,45 +98,6 @@ def _days_with_data(days: Sequence[Day]) -> None:
     )
 
 
-def _fill_ins(day: Day) -> list[str]:
-    """The fill-ins (黒子) of a day loaded by _days_with_data, as the engine names players."""
-    return [str(r.member_id) for g in day.games.all() for r in g.results.all() if r.fill_in]
-
-
-def _settle_loaded_day(day: Day, rules: scoring.Rules) -> scoring.DayResult:
-    results = [
-        stored_game_result(g, list(g.results.all())) for g in day.games.all() if g.results.all()
-    ]
-    settled = scoring.settle_day(
-        rules,
-        results,
-        attendees=[str(m.pk) for m in day.attendees.all()],
-        shugi=[scoring.Shugi(str(s.winner_id), s.multiplier) for s in day.shugi.all()],
-    )
-    return scoring.house_takes(settled, _fill_ins(day))
-
-
-def _versions_by_id(versions: Iterable[RulesVersion]) -> dict[int, RulesVersion]:
-    return {v.pk: v for v in versions}
-
-
-def day_version(day: Day, versions: Sequence[RulesVersion]) -> RulesVersion | None:
-    """The rules version a day's money is settled under (its games loaded by _days_with_data).
-
-    The day's own version once a re-settle has fixed it; else the version its first counted game
-    was settled under; else (a day without games) the version in force on its date. Never a later
-    version by itself: a back-dated version changes nothing recorded until it is applied
-    (services.resettle_apply).
-    """
-    by_id = _versions_by_id(versions)
-    if day.rules_version_id is not None:
-        return by_id.get(day.rules_version_id) or day.rules_version
-    for game in day.games.all():
-        if game.results.all() and game.rules_version_id in by_id:
-            return by_id[game.rules_version_id]
-    return _version_on(versions, day.date)
-
-
 def _outstanding(result: scoring.DayResult, entries: Iterable[LedgerEntry]) -> dict[Party, int]:
     """What each party still has to settle for the day: + is owed, − owes. THE derivation of open
     transfers: the day's ledger, the member statements and the open-debts page all use it."""
@@ -163,24 +120,25 @@ def _transfers(
 
 
 def _day_ledger(
-    day: Day,
-    version: RulesVersion | None,
+    inputs: books.DayInputs,
+    versions: Sequence[RulesVersion],
     entries: Sequence[LedgerEntry],
     members: dict[int, Member],
 ) -> DayLedger:
     """A day's ledger from its loaded games and entries (no query)."""
-    rules = version.rules if version is not None else NO_MONEY
-    result = _settle_loaded_day(day, rules)
+    version = books.day_version(inputs, versions)
+    rules = version.rules if version is not None else books.NO_MONEY
+    result = books.settle_under(inputs, rules)
     outstanding = _outstanding(result, entries)
     return DayLedger(
-        day, rules, result, members, entries, outstanding, _transfers(result, outstanding)
+        inputs.day, rules, result, members, entries, outstanding, _transfers(result, outstanding)
     )
 
 
 def day_rules(*, day: Day) -> scoring.Rules | None:
     """The rules `day`'s money is settled under (day_version), None without any rules."""
     _days_with_data([day])
-    version = day_version(day, _versions_by_date(day.club))
+    version = books.day_version(books.DayInputs.of_loaded(day), _versions_by_date(day.club))
     return version.rules if version is not None else None
 
 
@@ -198,7 +156,7 @@ def day_ledger(*, day: Day) -> DayLedger:
     ids |= {m.pk for m in day.attendees.all()}
     ids |= {m for e in entries for m in (e.payer_id, e.payee_id, e.borrower_id) if m is not None}
     members = Member.objects.in_bulk(ids)
-    return _day_ledger(day, day_version(day, versions), entries, members)
+    return _day_ledger(books.DayInputs.of_loaded(day), versions, entries, members)
 
 
 # --- settling up (services) ------------------------------------------------------------------
@@ -569,16 +527,8 @@ def _versions_by_date(club: Club) -> list[RulesVersion]:
     return list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
 
 
-def _version_on(versions: Sequence[RulesVersion], date: datetime.date) -> RulesVersion | None:
-    current = None
-    for v in versions:
-        if v.effective_from <= date:
-            current = v
-    return current
-
-
 def _rules_on(versions: Sequence[RulesVersion], date: datetime.date) -> scoring.Rules | None:
-    current = _version_on(versions, date)
+    current = books.version_on(versions, date)
     return current.rules if current else None
 
 
@@ -614,7 +564,7 @@ def shugi_add(*, day: Day, user: User, winner: Member, multiplier: int = 1) -> D
     """花月杯: a yakuman winner receives the club's session shūgi × multiplier from every other
     attendee of the day."""
     _days_with_data([day])
-    version = day_version(day, _versions_by_date(day.club))
+    version = books.day_version(books.DayInputs.of_loaded(day), _versions_by_date(day.club))
     if version is None or not version.rules.session_shugi:
         raise ServiceError.one(NON_FIELD, _("The club's rules have no session shūgi."))
     if not 1 <= multiplier <= MAX_SHUGI_MULTIPLIER:
@@ -747,7 +697,7 @@ def days_keep_versions(
     versions = _versions_by_date(club)
     pinned = 0
     for day in for_update(days.filter(pk__in=holding)).order_by("date"):
-        version = _version_on(versions, day.date)
+        version = books.version_on(versions, day.date)
         version_id = first_game.get(day.pk) or (version.pk if version is not None else None)
         if version_id is None:  # no rules at all on its date: the day has no money to keep
             continue
@@ -793,21 +743,10 @@ def resettle_days(*, version: RulesVersion, changes: Sequence[object]) -> list[R
     moved = {c.game.pk: c.after for c in changes if c.after is not None}  # type: ignore[attr-defined]
     out = []
     for day in days:
-        current = day_version(day, versions)
-        ledger = _day_ledger(day, current, entries.get(day.pk, []), members)
-        results = []
-        for g in day.games.all():
-            rows = list(g.results.all())
-            if rows:
-                results.append(moved.get(g.pk) or stored_game_result(g, rows))
+        inputs = books.DayInputs.of_loaded(day)
+        ledger = _day_ledger(inputs, versions, entries.get(day.pk, []), members)
         try:
-            after = scoring.settle_day(
-                version.rules,
-                results,
-                attendees=[str(m.pk) for m in day.attendees.all()],
-                shugi=[scoring.Shugi(str(x.winner_id), x.multiplier) for x in day.shugi.all()],
-            )
-            after = scoring.house_takes(after, _fill_ins(day))
+            after = books.settle_under(inputs, version.rules, moved)
         except scoring.InputError as e:
             out.append(ResettleDay(ledger, None, "; ".join(p.message for p in e.problems)))
             continue
