@@ -880,11 +880,16 @@ def kept_difference(club_id: int, *, chunk: int = 500) -> str | None:
     )
     kept = BookLine.objects.filter(club_id=club_id, day__isnull=True)
     wanted = [li for e in dayless for li in _entry_lines(e)]
-    owed = LedgerEntry.objects.filter(club_id=club_id, kind__in=OWED_KINDS)
-    debts = _debt_rows(club_id, sorted(owed.values_list("pk", flat=True)))
-    return _rows_differ("statement line", kept, wanted, LINE_FIELDS) or _rows_differ(
-        "debt", DebtAccount.objects.filter(club_id=club_id), debts, DEBT_FIELDS
-    )
+    found = _rows_differ("statement line", kept, wanted, LINE_FIELDS)
+    owed = LedgerEntry.objects.filter(club_id=club_id, kind__in=OWED_KINDS).order_by("pk")
+    ids = list(owed.values_list("pk", flat=True))
+    debts = DebtAccount.objects.filter(club_id=club_id)
+    for start in range(0, len(ids), chunk):  # a chunk of debts at a time: bounded IN lists
+        part = ids[start : start + chunk]
+        found = found or _rows_differ(
+            "debt", debts.filter(entry_id__in=part), _debt_rows(club_id, part), DEBT_FIELDS
+        )
+    return found or _rows_differ("debt", debts.exclude(entry__kind__in=OWED_KINDS), [], DEBT_FIELDS)
 
 
 def check_club(club_id: int) -> tuple[int, str | None]:
