@@ -27,7 +27,6 @@ from league.models import (
     Leg,
     Member,
     OpenTransfer,
-    Season,
 )
 
 OPEN = ~Q(outstanding=0)  # as the partial index dayaccount_open
@@ -397,7 +396,3 @@ def house_totals(*, club: Club, start: datetime.date, end: datetime.date) -> lis
         .order_by("date")
     )
     return [DayHouse(a.day, a.yen) for a in rows]
-
-
-def season_house(*, season: Season) -> list[DayHouse]:
-    return house_totals(club=season.club, start=season.start, end=season.end)

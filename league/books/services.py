@@ -8,11 +8,11 @@ payouts), member merges; restore and `manage.py rebuild_money` rebuild a whole c
 
 Posting a day settles that day alone (its games, attendees and shūgi under its rules version)
 and replaces the day's kept rows; a debt's row is computed from the debt and its repayments.
-This is a second implementation of the rules of league.money.services (the reference, which
-derives everything from the whole history): `manage.py check_money` and the property test
-(tests/league/test_books.py) hold the two to the yen.
+This is the one derivation of the money: `manage.py check_books` (check_club) settles every day
+again from scratch and holds the book and the kept rows equal to it, and the property test
+(tests/league/test_books.py) runs it after random sequences of every writer.
 
-What each entry kind does, as in the reference:
+What each entry kind does:
 
 | kind | day (settles the day's totals) | balances (statements) |
 |---|---|---|
@@ -155,30 +155,47 @@ def _entry_lines(entry: LedgerEntry) -> list[BookLine]:
 # --- a day ------------------------------------------------------------------------------------
 
 
-class _DayInputs:
+class DayInputs:
     """What settling a day reads: its games (in order, each with its counted results by seat),
-    attendees and shūgi, read as plain rows (_load), not model instances."""
+    attendees, shūgi and fill-ins; read as plain rows by _load, or taken from a day whose rows
+    are prefetched (of_loaded). The day's ledger page and the book settle a day through these."""
 
-    __slots__ = ("attendees", "day", "games", "shugi")
+    __slots__ = ("attendees", "day", "fill_ins", "games", "shugi")
 
     def __init__(self, day: Day) -> None:
         self.day = day
         self.games: list[tuple[Any, list[Any]]] = []  # (game row, its result rows)
         self.attendees: list[int] = []
         self.shugi: list[tuple[int, int]] = []
+        self.fill_ins: list[str] = []  # players who are fill-ins (黒子), as the engine names them
+
+    @classmethod
+    def of_loaded(cls, day: Day) -> DayInputs:
+        """From a day whose games, counted results (annotated `fill_in`), attendees and shūgi
+        are prefetched (league.money.services._days_with_data): no query."""
+        inputs = cls(day)
+        for game in day.games.all():
+            rows = list(game.results.all())
+            inputs.games.append((game, rows))
+            inputs.fill_ins += [str(r.member_id) for r in rows if r.fill_in]
+        inputs.attendees = [m.pk for m in day.attendees.all()]
+        inputs.shugi = [(x.winner_id, x.multiplier) for x in day.shugi.all()]
+        return inputs
 
 
-def _load(day_ids: Iterable[int]) -> list[_DayInputs]:
+def _load(day_ids: Iterable[int]) -> list[DayInputs]:
     ids = list(day_ids)
-    loaded = {d.pk: _DayInputs(d) for d in Day.objects.filter(pk__in=ids).order_by("date")}
+    loaded = {d.pk: DayInputs(d) for d in Day.objects.filter(pk__in=ids).order_by("date")}
     results: dict[int, list[Any]] = {}
+    day_of: dict[int, DayInputs] = {}
     for game in (
         Game.objects.filter(day_id__in=ids, voided=False)
         .order_by("day_id", "number")
         .values_list("pk", "day_id", "deposits", "rate", "rules_version_id", named=True)
     ):
         results[game.pk] = []
-        loaded[game.day_id].games.append((game, results[game.pk]))
+        day_of[game.pk] = loaded[game.day_id]
+        day_of[game.pk].games.append((game, results[game.pk]))
     for row in (
         Result.objects.filter(game__day_id__in=ids, counted=True)
         .order_by("game_id", "seat")
@@ -197,6 +214,8 @@ def _load(day_ids: Iterable[int]) -> list[_DayInputs]:
     ):
         if row.game_id in results:
             results[row.game_id].append(row)
+            if row.member__fill_in:
+                day_of[row.game_id].fill_ins.append(str(row.member_id))
     member_order = [f"member__{name}" for name in Member._meta.ordering]
     for day_id, member_id in (
         Day.attendees.through.objects.filter(day_id__in=ids)
@@ -213,7 +232,7 @@ def _load(day_ids: Iterable[int]) -> list[_DayInputs]:
     return list(loaded.values())
 
 
-def _version_on(versions: Sequence[RulesVersion], date: datetime.date) -> RulesVersion | None:
+def version_on(versions: Sequence[RulesVersion], date: datetime.date) -> RulesVersion | None:
     current = None
     for v in versions:
         if v.effective_from <= date:
@@ -221,7 +240,14 @@ def _version_on(versions: Sequence[RulesVersion], date: datetime.date) -> RulesV
     return current
 
 
-def _day_version(inputs: _DayInputs, versions: Sequence[RulesVersion]) -> RulesVersion | None:
+def day_version(inputs: DayInputs, versions: Sequence[RulesVersion]) -> RulesVersion | None:
+    """The rules version a day's money is settled under.
+
+    The day's own version once a re-settle has fixed it; else the version its first counted game
+    was settled under; else (a day without games) the version in force on its date. Never a later
+    version by itself: a back-dated version changes nothing recorded until it is applied
+    (services.resettle_apply).
+    """
     by_id = {v.pk: v for v in versions}
     day = inputs.day
     if day.rules_version_id is not None:
@@ -229,22 +255,29 @@ def _day_version(inputs: _DayInputs, versions: Sequence[RulesVersion]) -> RulesV
     for game, rows in inputs.games:
         if rows and game.rules_version_id in by_id:
             return by_id[game.rules_version_id]
-    return _version_on(versions, day.date)
+    return version_on(versions, day.date)
 
 
-def settle(inputs: _DayInputs, versions: Sequence[RulesVersion]) -> scoring.DayResult:
-    """The day's result from its loaded games, attendees and shūgi (_load)."""
-    version = _day_version(inputs, versions)
-    rules = version.rules if version is not None else NO_MONEY
+def settle(inputs: DayInputs, versions: Sequence[RulesVersion]) -> scoring.DayResult:
+    """The day's result under its own rules version (day_version)."""
+    version = day_version(inputs, versions)
+    return settle_under(inputs, version.rules if version is not None else NO_MONEY)
+
+
+def settle_under(
+    inputs: DayInputs, rules: scoring.Rules, moved: dict[int, Any] | None = None
+) -> scoring.DayResult:
+    """The day's result under `rules`, a game's result replaced by `moved`'s (a re-settle's
+    preview). Raises scoring.InputError."""
+    moved = moved or {}
     settled = scoring.settle_day(
         rules,
-        [stored_game_result(game, rows) for game, rows in inputs.games if rows],
+        [moved.get(g.pk) or stored_game_result(g, rows) for g, rows in inputs.games if rows],
         attendees=[str(m) for m in inputs.attendees],
         shugi=[scoring.Shugi(str(winner), times) for winner, times in inputs.shugi],
     )
     # A fill-in's (黒子) money is the house's: they have no line in the books.
-    fill_ins = [str(r.member_id) for _game, rows in inputs.games for r in rows if r.member__fill_in]
-    return scoring.house_takes(settled, fill_ins)
+    return scoring.house_takes(settled, inputs.fill_ins)
 
 
 def _post_day(
@@ -319,6 +352,36 @@ def _versions(club_id: int) -> list[RulesVersion]:
     return list(RulesVersion.objects.filter(club_id=club_id).order_by("effective_from"))
 
 
+def _kept_rows(
+    club_id: int, part: Sequence[int], versions: Sequence[RulesVersion]
+) -> tuple[
+    list[DayAccount],
+    list[OpenTransfer],
+    list[BookLine],
+    list[tuple[Day, scoring.DayResult]],
+    list[LedgerEntry],
+]:
+    """What the kept rows of these days are, from their records (settled here, not read)."""
+    days = _load(part)
+    by_day: dict[int, list[LedgerEntry]] = {d.day.pk: [] for d in days}
+    for e in (
+        LedgerEntry.objects.filter(day_id__in=part).select_related("reverses", "day").order_by("id")
+    ):
+        by_day[e.day_id].append(e)  # type: ignore[index]
+    accounts: list[DayAccount] = []
+    transfers: list[OpenTransfer] = []
+    lines: list[BookLine] = []
+    settled = []
+    for inputs in days:
+        result = settle(inputs, versions)
+        settled.append((inputs.day, result))
+        a, t, li = _post_day(inputs.day, result, by_day[inputs.day.pk])
+        accounts += a
+        transfers += t
+        lines += li
+    return accounts, transfers, lines, settled, [e for d in days for e in by_day[d.day.pk]]
+
+
 def post_days(club_id: int, day_ids: Iterable[int], *, chunk: int = 500) -> None:
     """Post the kept rows of these days of one club (inside the writer's transaction)."""
     ids = sorted(set(day_ids))
@@ -327,32 +390,14 @@ def post_days(club_id: int, day_ids: Iterable[int], *, chunk: int = 500) -> None
     versions = _versions(club_id)
     for start in range(0, len(ids), chunk):
         part = ids[start : start + chunk]
-        days = _load(part)
-        by_day: dict[int, list[LedgerEntry]] = {d.day.pk: [] for d in days}
-        for e in (
-            LedgerEntry.objects.filter(day_id__in=part)
-            .select_related("reverses", "day")
-            .order_by("id")
-        ):
-            by_day[e.day_id].append(e)  # type: ignore[index]
-        accounts: list[DayAccount] = []
-        transfers: list[OpenTransfer] = []
-        lines: list[BookLine] = []
-        settled = []
-        for inputs in days:
-            result = settle(inputs, versions)
-            settled.append((inputs.day, result))
-            a, t, li = _post_day(inputs.day, result, by_day[inputs.day.pk])
-            accounts += a
-            transfers += t
-            lines += li
+        accounts, transfers, lines, settled, entries = _kept_rows(club_id, part, versions)
         DayAccount.objects.filter(day_id__in=part).delete()
         OpenTransfer.objects.filter(day_id__in=part).delete()
         BookLine.objects.filter(day_id__in=part).delete()
         DayAccount.objects.bulk_create(accounts, batch_size=BATCH)
         OpenTransfer.objects.bulk_create(transfers, batch_size=BATCH)
         BookLine.objects.bulk_create(lines, batch_size=BATCH)
-        post_book(club_id, settled, [e for d in days for e in by_day[d.day.pk]])
+        post_book(club_id, settled, entries)
 
 
 # --- debts and entries without a day ------------------------------------------------------------
@@ -369,11 +414,8 @@ def _debt_ids(entries: Iterable[LedgerEntry]) -> set[int]:
     return ids
 
 
-def post_debts(club_id: int, debt_ids: Iterable[int]) -> None:
-    """Post the kept rows of these loans and deferrals from them and their repayments."""
-    ids = sorted(set(debt_ids))
-    if not ids:
-        return
+def _debt_rows(club_id: int, ids: Sequence[int]) -> list[DebtAccount]:
+    """What the kept rows of these loans and deferrals are, from them and their repayments."""
     related = list(
         LedgerEntry.objects.filter(
             Q(pk__in=ids)
@@ -408,6 +450,15 @@ def post_debts(club_id: int, debt_ids: Iterable[int]) -> None:
                     remaining=principal - paid,
                 )
             )
+    return rows
+
+
+def post_debts(club_id: int, debt_ids: Iterable[int]) -> None:
+    """Post the kept rows of these loans and deferrals from them and their repayments."""
+    ids = sorted(set(debt_ids))
+    if not ids:
+        return
+    rows = _debt_rows(club_id, ids)
     DebtAccount.objects.filter(entry_id__in=ids).delete()
     DebtAccount.objects.bulk_create(rows, batch_size=BATCH)
 
@@ -771,6 +822,76 @@ def club_booked(club_id: int) -> dict[Holder, int]:
     }
 
 
+DAY_FIELDS = (
+    *("day_id", "member_id", "date", "position", "games", "score", "chips", "yen", "game_yen"),
+    *("fees", "shugi", "rounding", "paid", "borrowed", "deferred", "outstanding"),
+)
+TRANSFER_FIELDS = ("day_id", "position", "date", "payer_id", "payee_id", "yen")
+LINE_FIELDS = ("member_id", "date", "seq", "kind", "yen", "day_id", "entry_id")
+DEBT_FIELDS = ("entry_id", "debtor_id", "creditor_id", "since", "principal", "repaid", "remaining")
+
+
+def _rows_differ(what: str, kept: Any, wanted: list[Any], names: Sequence[str]) -> str | None:
+    """The first row where the kept rows (a queryset) and the `wanted` instances differ, in
+    words, or None (both compared as sorted tuples of the fields `names`)."""
+    have = sorted(kept.values_list(*names), key=repr)
+    want = sorted((tuple(getattr(r, n) for n in names) for r in wanted), key=repr)
+    for h, w in zip([*have, None], [*want, None], strict=False):
+        if h != w:
+            shown = [None if row is None else dict(zip(names, row, strict=True)) for row in (h, w)]
+            return f"the kept {what} {shown[0]}, the records give {shown[1]}"
+    return None
+
+
+def kept_difference(club_id: int, *, chunk: int = 500) -> str | None:
+    """The first difference between the kept rows (DayAccount, OpenTransfer, BookLine,
+    DebtAccount) and the same rows derived again from the records, or None."""
+    versions = _versions(club_id)
+    ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
+    for start in range(0, len(ids), chunk):
+        part = ids[start : start + chunk]
+        accounts, transfers, lines, _settled, _entries = _kept_rows(club_id, part, versions)
+        found = (
+            _rows_differ(
+                "day account",
+                DayAccount.objects.filter(day_id__in=part),
+                accounts,
+                DAY_FIELDS,
+            )
+            or _rows_differ(
+                "transfer",
+                OpenTransfer.objects.filter(day_id__in=part),
+                transfers,
+                TRANSFER_FIELDS,
+            )
+            or _rows_differ(
+                "statement line",
+                BookLine.objects.filter(day_id__in=part),
+                lines,
+                LINE_FIELDS,
+            )
+        )
+        if found:
+            return found
+    dayless = list(
+        LedgerEntry.objects.filter(club_id=club_id, day__isnull=True)
+        .select_related("reverses", "day")
+        .order_by("id")
+    )
+    kept = BookLine.objects.filter(club_id=club_id, day__isnull=True)
+    wanted = [li for e in dayless for li in _entry_lines(e)]
+    found = _rows_differ("statement line", kept, wanted, LINE_FIELDS)
+    owed = LedgerEntry.objects.filter(club_id=club_id, kind__in=OWED_KINDS).order_by("pk")
+    ids = list(owed.values_list("pk", flat=True))
+    debts = DebtAccount.objects.filter(club_id=club_id)
+    for start in range(0, len(ids), chunk):  # a chunk of debts at a time: bounded IN lists
+        part = ids[start : start + chunk]
+        found = found or _rows_differ(
+            "debt", debts.filter(entry_id__in=part), _debt_rows(club_id, part), DEBT_FIELDS
+        )
+    return found or _rows_differ("debt", debts.exclude(entry__kind__in=OWED_KINDS), [], DEBT_FIELDS)
+
+
 def check_club(club_id: int) -> tuple[int, str | None]:
     """(the club's transactions, its first difference in words or None): every transaction's
     legs sum to zero, and every account's sum equals the records re-settled from scratch."""
@@ -797,4 +918,4 @@ def check_club(club_id: int) -> tuple[int, str | None]:
                 f"the {name}: the book holds {booked.get(holder, 0)}, "
                 f"the games and entries give {derived.get(holder, 0)}"
             )
-    return count, None
+    return count, kept_difference(club_id)

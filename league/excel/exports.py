@@ -37,8 +37,9 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 import scoring
 from league import money
+from league.books import selectors as book_selectors
 from league.core import format as jancho
-from league.models import Club, Hand, LedgerEntry, Member, Season
+from league.models import Club, DebtAccount, Hand, LedgerEntry, Member, Season
 from league.money import sharing
 from league.standings import selectors as kept
 from league.standings import stats
@@ -981,7 +982,7 @@ DEBT_COLUMNS = (
 )
 
 
-def _debt_rows(club: Club, debts: Iterable[money.Debt], today: datetime.date) -> list[list[Any]]:
+def _debt_rows(club: Club, debts: Iterable[DebtAccount], today: datetime.date) -> list[list[Any]]:
     return [
         [
             _party_name(club, d.debtor),
@@ -1000,7 +1001,7 @@ def _block(columns: Sequence[Column], rows: list[list[Any]], caption: Any) -> Bl
 
 
 def payment_sheet_workbook(
-    *, club: Club, ledger: money.DayLedger, debts: Iterable[money.Debt], today: datetime.date
+    *, club: Club, ledger: money.DayLedger, debts: Iterable[DebtAccount], today: datetime.date
 ) -> Workbook:
     """Each attendee's parts and total, the transfers (paid or not), the club's open debts: one
     A4 page to print and pin up at the venue."""
@@ -1039,7 +1040,7 @@ DAY_LINE = gettext_lazy("Games of the day")
 
 
 def _statement_rows(
-    statement: money.Statement, describe: Callable[[LedgerEntry, Member], str]
+    statement: book_selectors.Statement, describe: Callable[[LedgerEntry, Member], str]
 ) -> list[list[Any]]:
     rows = []
     for line in statement.lines:
@@ -1071,7 +1072,7 @@ def balance_words(balance: int) -> str:
 def statement_workbook(
     *,
     club: Club,
-    statement: money.Statement,
+    statement: book_selectors.Statement,
     describe: Callable[[LedgerEntry, Member], str],
     today: datetime.date,
 ) -> Workbook:

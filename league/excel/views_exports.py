@@ -317,7 +317,7 @@ def export_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
     if not club_has_money(club=club):
         raise Http404
     member = get_object_or_404(Member, pk=member_id, club=club)
-    member.club = club  # money.member_statement reads it: no second query
+    member.club = club  # the statement reads it: no second query
     today = timezone.localdate()
     most = settings.EXPORT_INLINE_LINES
     if export_tasks.statement_lines(member_id=member.pk, most=most) > most:  # by a worker

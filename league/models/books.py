@@ -2,8 +2,8 @@
 
 Balances are read from these rows, never re-settled from the history: each is a projection of
 the records (games' counted results, attendance, shūgi, the immutable `LedgerEntry` rows) that
-`manage.py rebuild_money` can always compute again and `manage.py check_money` compares with
-the derivation in league.money.services (the reference). Nothing here is a record: the records
+`manage.py rebuild_money` can always compute again and `manage.py check_books` compares with
+the records re-settled from scratch. Nothing here is a record: the records
 are never deleted; when a day's money changes its kept rows are posted again.
 
 - `DayAccount`: one party's money of one day (the club's when `member` is None): the day's

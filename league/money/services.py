@@ -1,21 +1,10 @@
 """The money side of a club: each day's ledger, payments, loans, deferred debts, the club pot.
 
-Balances are never stored: they are derived from the settled games (through scoring.settle_day)
-and the immutable `LedgerEntry` rows. A party is a member id, or None for the club.
-
-Each entry kind does two things, kept apart below:
-- to the DAY: it settles part of what the day's results say is owed (the remaining transfers);
-- to BALANCES: what each party is owed (+) or owes (−) overall, across days.
-
-| kind | day | balances | debt |
-|---|---|---|---|
-| payment (same day) | payer +a, payee −a | payer +a, payee −a | |
-| payment of a debt | | payer +a, payee −a | that debt −a |
-| loan (lender pays for borrower) | borrower +a, payee −a | lender +a, payee −a | borrower owes lender a |
-| deferral (+ surcharge s) | borrower +a, payee −a | borrower −s, payee +s | borrower owes payee a+s |
-| expense / prize | | | (the club's pot only) |
-| adjustment (a season's yen) | | borrower −a, payee +a | borrower owes payee a (one is the club) |
-| reversal | the opposite of the entry it reverses |
+The actions here write `LedgerEntry` rows (immutable: a correction is a reversal) and post them
+to the book through league.books.services.post, whose docstring says what each entry kind does
+to its day and to balances; pages read balances, open days, debts and statements from what is
+posted (league.books.selectors). The day's ledger page settles its one day here. A party is a
+member id, or None for the club.
 """
 
 from __future__ import annotations
@@ -23,11 +12,11 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Prefetch, Q, prefetch_related_objects
+from django.db.models import F, Prefetch, prefetch_related_objects
 from django.dispatch import Signal
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -53,7 +42,6 @@ from league.models import (
     Season,
 )
 from league.models.audit import User, audit, stored_user
-from league.models.games import stored_game_result
 from league.models.members import lock_live_members
 from league.models.money import ledger_record
 from league.standings.stats import standings
@@ -61,46 +49,8 @@ from league.standings.stats import standings
 Party = int | None
 Effects = dict[Party, int]
 
-# A day with no rules at all (none in force on its date) settles without money.
-NO_MONEY = scoring.rules_from_json({"preset": "takabari-kenko"})
-
 
 # --- what entries do -------------------------------------------------------------------------
-
-
-def _effects(entry: LedgerEntry) -> tuple[Effects, Effects]:
-    """(day effects, balance effects) of one entry; a reversal negates its original."""
-    if entry.kind == LedgerEntry.REVERSAL:
-        day, balance = _effects(entry.reverses)  # type: ignore[arg-type]
-        return {k: -v for k, v in day.items()}, {k: -v for k, v in balance.items()}
-    a, payer, payee, borrower = entry.amount, entry.payer_id, entry.payee_id, entry.borrower_id
-    day: Effects = defaultdict(int)
-    balance: Effects = defaultdict(int)
-    if entry.kind == LedgerEntry.PAYMENT:
-        if entry.debt_id is None:
-            day[payer] += a
-            day[payee] -= a
-        balance[payer] += a
-        balance[payee] -= a
-    elif entry.kind == LedgerEntry.LOAN:
-        day[borrower] += a
-        day[payee] -= a
-        balance[payer] += a
-        balance[payee] -= a
-    elif entry.kind == LedgerEntry.DEFERRAL:
-        day[borrower] += a
-        day[payee] -= a
-        balance[borrower] -= entry.surcharge
-        balance[payee] += entry.surcharge
-    elif entry.kind == LedgerEntry.ADJUSTMENT:
-        balance[borrower] -= a
-        balance[payee] += a
-    return dict(day), dict(balance)
-
-
-def _add(total: Effects, more: Effects) -> None:
-    for party, yen in more.items():
-        total[party] = total.get(party, 0) + yen
 
 
 # --- a day's ledger --------------------------------------------------------------------------
@@ -148,52 +98,14 @@ def _days_with_data(days: Sequence[Day]) -> None:
     )
 
 
-def _fill_ins(day: Day) -> list[str]:
-    """The fill-ins (黒子) of a day loaded by _days_with_data, as the engine names players."""
-    return [str(r.member_id) for g in day.games.all() for r in g.results.all() if r.fill_in]
-
-
-def _settle_loaded_day(day: Day, rules: scoring.Rules) -> scoring.DayResult:
-    results = [
-        stored_game_result(g, list(g.results.all())) for g in day.games.all() if g.results.all()
-    ]
-    settled = scoring.settle_day(
-        rules,
-        results,
-        attendees=[str(m.pk) for m in day.attendees.all()],
-        shugi=[scoring.Shugi(str(s.winner_id), s.multiplier) for s in day.shugi.all()],
-    )
-    return scoring.house_takes(settled, _fill_ins(day))
-
-
-def _versions_by_id(versions: Iterable[RulesVersion]) -> dict[int, RulesVersion]:
-    return {v.pk: v for v in versions}
-
-
-def day_version(day: Day, versions: Sequence[RulesVersion]) -> RulesVersion | None:
-    """The rules version a day's money is settled under (its games loaded by _days_with_data).
-
-    The day's own version once a re-settle has fixed it; else the version its first counted game
-    was settled under; else (a day without games) the version in force on its date. Never a later
-    version by itself: a back-dated version changes nothing recorded until it is applied
-    (services.resettle_apply).
-    """
-    by_id = _versions_by_id(versions)
-    if day.rules_version_id is not None:
-        return by_id.get(day.rules_version_id) or day.rules_version
-    for game in day.games.all():
-        if game.results.all() and game.rules_version_id in by_id:
-            return by_id[game.rules_version_id]
-    return _version_on(versions, day.date)
-
-
 def _outstanding(result: scoring.DayResult, entries: Iterable[LedgerEntry]) -> dict[Party, int]:
     """What each party still has to settle for the day: + is owed, − owes. THE derivation of open
     transfers: the day's ledger, the member statements and the open-debts page all use it."""
     outstanding: dict[Party, int] = {party(p.name): p.yen for p in result.players}
     outstanding[None] = outstanding.get(None, 0) + result.house
     for entry in entries:
-        _add(outstanding, _effects(entry)[0])
+        for who, yen in books.day_effects(entry):
+            outstanding[who] = outstanding.get(who, 0) + yen
     return outstanding
 
 
@@ -208,24 +120,25 @@ def _transfers(
 
 
 def _day_ledger(
-    day: Day,
-    version: RulesVersion | None,
+    inputs: books.DayInputs,
+    versions: Sequence[RulesVersion],
     entries: Sequence[LedgerEntry],
     members: dict[int, Member],
 ) -> DayLedger:
     """A day's ledger from its loaded games and entries (no query)."""
-    rules = version.rules if version is not None else NO_MONEY
-    result = _settle_loaded_day(day, rules)
+    version = books.day_version(inputs, versions)
+    rules = version.rules if version is not None else books.NO_MONEY
+    result = books.settle_under(inputs, rules)
     outstanding = _outstanding(result, entries)
     return DayLedger(
-        day, rules, result, members, entries, outstanding, _transfers(result, outstanding)
+        inputs.day, rules, result, members, entries, outstanding, _transfers(result, outstanding)
     )
 
 
 def day_rules(*, day: Day) -> scoring.Rules | None:
     """The rules `day`'s money is settled under (day_version), None without any rules."""
     _days_with_data([day])
-    version = day_version(day, _versions_by_date(day.club))
+    version = books.day_version(books.DayInputs.of_loaded(day), _versions_by_date(day.club))
     return version.rules if version is not None else None
 
 
@@ -243,7 +156,7 @@ def day_ledger(*, day: Day) -> DayLedger:
     ids |= {m.pk for m in day.attendees.all()}
     ids |= {m for e in entries for m in (e.payer_id, e.payee_id, e.borrower_id) if m is not None}
     members = Member.objects.in_bulk(ids)
-    return _day_ledger(day, day_version(day, versions), entries, members)
+    return _day_ledger(books.DayInputs.of_loaded(day), versions, entries, members)
 
 
 # --- settling up (services) ------------------------------------------------------------------
@@ -378,72 +291,9 @@ def transfer_defer(
 # --- debts -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Debt:
-    entry: LedgerEntry  # the loan, deferral or adjustment
-    debtor: Member | None  # None: the club (a season bonus's yen)
-    creditor: Member | None  # None: the club
-    principal: int  # with any surcharge
-    repaid: int
-
-    @property
-    def remaining(self) -> int:
-        return self.principal - self.repaid
-
-    @property
-    def creditor_pk(self) -> int | None:
-        return self.creditor.pk if self.creditor is not None else None
-
-    @property
-    def debtor_id(self) -> int | None:
-        return self.debtor.pk if self.debtor is not None else None
-
-    @property
-    def since(self) -> datetime.date:
-        return self.entry.day.date if self.entry.day else timezone.localdate(self.entry.created_at)
-
-    def age_days(self, today: datetime.date | None = None) -> int:
-        return ((today or timezone.localdate()) - self.since).days
-
-
-def _reversed_ids(entries: Iterable[LedgerEntry]) -> set[int]:
-    return {e.reverses_id for e in entries if e.reverses_id is not None}
-
-
-def _debts(entries: Sequence[LedgerEntry]) -> list[Debt]:
-    reversed_ids = _reversed_ids(entries)
-    live = [e for e in entries if e.pk not in reversed_ids and e.kind != LedgerEntry.REVERSAL]
-    repaid: dict[int, int] = defaultdict(int)
-    for e in live:
-        if e.kind == LedgerEntry.PAYMENT and e.debt_id is not None:
-            repaid[e.debt_id] += e.amount
-    debts = []
-    for e in live:
-        if e.kind == LedgerEntry.LOAN:
-            debts.append(Debt(e, e.borrower, e.payer, e.amount, repaid[e.pk]))
-        elif e.kind == LedgerEntry.DEFERRAL:
-            debts.append(Debt(e, e.borrower, e.payee, e.amount + e.surcharge, repaid[e.pk]))
-        elif e.kind == LedgerEntry.ADJUSTMENT:
-            debts.append(Debt(e, e.borrower, e.payee, e.amount, repaid[e.pk]))
-    return debts
-
-
-def _club_entries(club: Club) -> list[LedgerEntry]:
-    return list(
-        LedgerEntry.objects.filter(club=club)
-        .select_related("day", "payer", "payee", "borrower", "reverses")
-        .order_by("id")
-    )
-
-
 def open_debts(*, club: Club) -> list[DebtAccount]:
     """Debts not yet paid in full, oldest first: the kept rows (league.books), one query."""
     return book_selectors.open_debts(club=club)
-
-
-def open_debts_derived(*, club: Club) -> list[Debt]:
-    """open_debts from the whole history (the reference: manage.py check_money)."""
-    return [d for d in _debts(_club_entries(club)) if d.remaining > 0]
 
 
 # Every cause of a debt the debts page shows, and so may be repaid from there: a loan, a deferral
@@ -670,47 +520,15 @@ def day_close_in(
 day_close = as_action(day_close_in)
 
 
-# --- statements ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class StatementLine:
-    date: datetime.date
-    what: str  # "day", or a LedgerEntry kind
-    yen: int  # the change to the member's balance
-    day: Day | None = None
-    entry: LedgerEntry | None = None
-    parts: scoring.DayPlayer | None = None
-    balance: int = 0  # running balance after this line
-
-
-@dataclass(frozen=True)
-class Statement:
-    member: Member
-    lines: list[StatementLine] = field(default_factory=list)
-    debts: list[Debt] = field(default_factory=list)  # open debts owed by or to the member
-    position: Position | None = None
-
-    @property
-    def balance(self) -> int:
-        """+ the member is owed, − the member owes: open days and open debts together."""
-        return self.position.total if self.position is not None else 0
+# --- rules versions ------------------------------------------------------------------------
 
 
 def _versions_by_date(club: Club) -> list[RulesVersion]:
     return list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
 
 
-def _version_on(versions: Sequence[RulesVersion], date: datetime.date) -> RulesVersion | None:
-    current = None
-    for v in versions:
-        if v.effective_from <= date:
-            current = v
-    return current
-
-
 def _rules_on(versions: Sequence[RulesVersion], date: datetime.date) -> scoring.Rules | None:
-    current = _version_on(versions, date)
+    current = books.version_on(versions, date)
     return current.rules if current else None
 
 
@@ -720,138 +538,6 @@ def _entries_by_day(entries: Iterable[LedgerEntry]) -> dict[int, list[LedgerEntr
         if e.day_id is not None:
             by_day[e.day_id].append(e)
     return by_day
-
-
-@dataclass(frozen=True)
-class OpenDay:
-    """A day whose transfers are not all settled, as one party sees it."""
-
-    day: Day
-    yen: int  # + the party is owed, − the party owes on this day
-
-
-@dataclass(frozen=True)
-class Position:
-    """Where a member stands: the days not yet settled, and open debts. `total` is the statement's
-    balance, to the yen (tests/league/test_money_agreement.py)."""
-
-    open_days: list[OpenDay]
-    debts: list[Debt]  # open debts owed by or to the member
-    member_pk: int
-
-    @property
-    def days_total(self) -> int:
-        return sum(d.yen for d in self.open_days)
-
-    @property
-    def debts_total(self) -> int:
-        """+ owed to the member, − owed by the member."""
-        return sum(
-            d.remaining if d.debtor_id != self.member_pk else -d.remaining for d in self.debts
-        )
-
-    @property
-    def total(self) -> int:
-        return self.days_total + self.debts_total
-
-
-@dataclass(frozen=True)
-class Accounts:
-    """The club's money in one derivation: every day's ledger, and the open debts."""
-
-    ledgers: list[DayLedger]  # every day, oldest first
-    debts: list[Debt]  # open debts, oldest first
-
-    @property
-    def open_ledgers(self) -> list[DayLedger]:
-        return [ledger for ledger in self.ledgers if ledger.transfers]
-
-    def position(self, member: Member) -> Position:
-        open_days = [
-            OpenDay(ledger.day, ledger.outstanding[member.pk])
-            for ledger in self.ledgers
-            if ledger.outstanding.get(member.pk)
-        ]
-        debts = [d for d in self.debts if member.pk in (d.debtor_id, d.creditor_pk)]
-        return Position(open_days, debts, member.pk)
-
-    @property
-    def open_transfers_total(self) -> int:
-        return sum(t.yen for ledger in self.ledgers for t in ledger.transfers)
-
-    @property
-    def debts_total(self) -> int:
-        return sum(d.remaining for d in self.debts)
-
-
-def _accounts(
-    club: Club, days: Sequence[Day], entries: Sequence[LedgerEntry], members: dict[int, Member]
-) -> Accounts:
-    _days_with_data(days)
-    versions = _versions_by_date(club)
-    by_day = _entries_by_day(entries)
-    ledgers = [
-        _day_ledger(day, day_version(day, versions), by_day.get(day.pk, []), members)
-        for day in days
-    ]
-    debts = sorted(
-        (d for d in _debts(entries) if d.remaining > 0), key=lambda d: (d.since, d.entry.pk)
-    )
-    return Accounts(ledgers, debts)
-
-
-def club_accounts(*, club: Club) -> Accounts:
-    """Every day's ledger and the open debts of the club, in a constant number of queries."""
-    days = list(Day.objects.filter(club=club).order_by("date"))
-    for day in days:
-        day.club = club
-    entries = _club_entries(club)
-    members = {m.pk: m for m in Member.objects.filter(club=club)}
-    return _accounts(club, days, entries, members)
-
-
-def member_statement(*, member: Member) -> Statement:
-    """Every day's result and every entry touching `member`, with the running balance; its
-    position (open days and debts) comes from the same derivation as the day's ledger."""
-    club = member.club
-    entries = _club_entries(club)
-    touched = {
-        e.day_id
-        for e in entries
-        if e.day_id is not None and member.pk in (e.payer_id, e.payee_id, e.borrower_id)
-    }
-    days = list(
-        Day.objects.filter(club=club)
-        .filter(
-            Q(games__results__member=member, games__results__counted=True)
-            | Q(attendees=member)
-            | Q(pk__in=touched)
-        )
-        .distinct()
-        .order_by("date")
-    )
-    for day in days:
-        day.club = club
-    accounts = _accounts(club, days, entries, {member.pk: member})
-    me = str(member.pk)
-    lines: list[StatementLine] = []
-    for ledger in accounts.ledgers:
-        mine = next((p for p in ledger.result.players if p.name == me), None)
-        if mine is not None:
-            day = ledger.day
-            lines.append(StatementLine(day.date, "day", mine.yen, day=day, parts=mine))
-    for e in entries:
-        change = _effects(e)[1].get(member.pk, 0)
-        if change or member.pk in (e.payer_id, e.payee_id, e.borrower_id):
-            when = e.day.date if e.day else timezone.localdate(e.created_at)
-            lines.append(StatementLine(when, e.kind, change, day=e.day, entry=e))
-    lines.sort(key=lambda line: (line.date, line.entry.pk if line.entry else 0))
-    running, out = 0, []
-    for line in lines:
-        running += line.yen
-        out.append(StatementLine(**{**line.__dict__, "balance": running}))
-    position = accounts.position(member)
-    return Statement(member, out, position.debts, position)
 
 
 # --- session shūgi (services) ----------------------------------------------------------------
@@ -878,7 +564,7 @@ def shugi_add(*, day: Day, user: User, winner: Member, multiplier: int = 1) -> D
     """花月杯: a yakuman winner receives the club's session shūgi × multiplier from every other
     attendee of the day."""
     _days_with_data([day])
-    version = day_version(day, _versions_by_date(day.club))
+    version = books.day_version(books.DayInputs.of_loaded(day), _versions_by_date(day.club))
     if version is None or not version.rules.session_shugi:
         raise ServiceError.one(NON_FIELD, _("The club's rules have no session shūgi."))
     if not 1 <= multiplier <= MAX_SHUGI_MULTIPLIER:
@@ -1011,7 +697,7 @@ def days_keep_versions(
     versions = _versions_by_date(club)
     pinned = 0
     for day in for_update(days.filter(pk__in=holding)).order_by("date"):
-        version = _version_on(versions, day.date)
+        version = books.version_on(versions, day.date)
         version_id = first_game.get(day.pk) or (version.pk if version is not None else None)
         if version_id is None:  # no rules at all on its date: the day has no money to keep
             continue
@@ -1057,21 +743,10 @@ def resettle_days(*, version: RulesVersion, changes: Sequence[object]) -> list[R
     moved = {c.game.pk: c.after for c in changes if c.after is not None}  # type: ignore[attr-defined]
     out = []
     for day in days:
-        current = day_version(day, versions)
-        ledger = _day_ledger(day, current, entries.get(day.pk, []), members)
-        results = []
-        for g in day.games.all():
-            rows = list(g.results.all())
-            if rows:
-                results.append(moved.get(g.pk) or stored_game_result(g, rows))
+        inputs = books.DayInputs.of_loaded(day)
+        ledger = _day_ledger(inputs, versions, entries.get(day.pk, []), members)
         try:
-            after = scoring.settle_day(
-                version.rules,
-                results,
-                attendees=[str(m.pk) for m in day.attendees.all()],
-                shugi=[scoring.Shugi(str(x.winner_id), x.multiplier) for x in day.shugi.all()],
-            )
-            after = scoring.house_takes(after, _fill_ins(day))
+            after = books.settle_under(inputs, version.rules, moved)
         except scoring.InputError as e:
             out.append(ResettleDay(ledger, None, "; ".join(p.message for p in e.problems)))
             continue
@@ -1084,30 +759,6 @@ def resettle_days(*, version: RulesVersion, changes: Sequence[object]) -> list[R
 # --- the club pot ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DayHouse:
-    day: Day
-    house: int  # the club's own total of the day: fees, deposits, rounding
-
-
-def _house_totals(
-    club: Club, start: datetime.date, end: datetime.date, versions: Sequence[RulesVersion]
-) -> list[DayHouse]:
-    days = list(Day.objects.filter(club=club, date__range=(start, end)).order_by("date"))
-    _days_with_data(days)
-    out = []
-    for day in days:
-        version = day_version(day, versions)
-        if version is not None:
-            out.append(DayHouse(day, _settle_loaded_day(day, version.rules).house))
-    return out
-
-
-def house_totals(*, club: Club, start: datetime.date, end: datetime.date) -> list[DayHouse]:
-    """The club's total of each day from `start` to `end`, in a constant number of queries."""
-    return _house_totals(club, start, end, _versions_by_date(club))
-
-
 def _pot_tag(season: Season) -> str:
     """Pot payouts have no day: the note ties them to their season."""
     return f"season:{season.pk}"
@@ -1117,7 +768,7 @@ def _pot_tag(season: Season) -> str:
 class Pot:
     season: Season
     rules: scoring.Rules | None  # in force on the season's last day
-    days: list[DayHouse]
+    days: list[book_selectors.DayHouse]
     payouts: list[LedgerEntry]  # the season's live expense and prize entries, oldest first
     champion: Member | None  # position 1 among the season's qualified players
 
@@ -1180,7 +831,7 @@ def season_pot(*, season: Season) -> Pot:
     return Pot(
         season=season,
         rules=_rules_on(versions, season.end),
-        days=book_selectors.house_totals(club=club, start=season.start, end=season.end),  # type: ignore[arg-type]
+        days=book_selectors.house_totals(club=club, start=season.start, end=season.end),
         payouts=payouts,
         champion=_champion(season),
     )

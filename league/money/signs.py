@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from league.models import LedgerEntry
 
 if TYPE_CHECKING:
-    from league.money.services import StatementLine
+    from league.books.selectors import Line as StatementLine
 
 
 def flow(entry: LedgerEntry, member_pk: int) -> int:

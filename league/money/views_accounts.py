@@ -25,7 +25,7 @@ from league.access import club_for, club_page
 from league.books import selectors as book_selectors
 from league.core.errors import ServiceError
 from league.core.format import yen
-from league.models import Club, LedgerEntry, Member, Season
+from league.models import Club, DebtAccount, LedgerEntry, Member, Season
 from league.models.rules import club_has_money
 from league.recording.forms import NumberField
 from league.web import add_errors, show_errors
@@ -98,7 +98,7 @@ def describe_entry(entry: LedgerEntry, me: Member) -> str:
 
 @dataclass(frozen=True)
 class StatementRow:
-    line: money.StatementLine
+    line: book_selectors.Line
     text: str  # what happened, for entries
     reversed: bool  # an entry that a later correction cancelled
     shown: int = 0  # the change of the balance (増減: 1,752 → 477 shows ▲1,275)
@@ -106,7 +106,7 @@ class StatementRow:
 
 @dataclass(frozen=True)
 class DebtRow:
-    debt: money.Debt
+    debt: DebtAccount
     text: str  # whom the member owes, or who owes the member
     remaining: int  # what is left, always positive: `owes` says which way
     owes: bool  # the member owes it (else the member is owed it)
@@ -153,7 +153,7 @@ def _statement_rows(statement: book_selectors.Statement) -> list[StatementRow]:
     ]
 
 
-def _debt_rows(statement: money.Statement, today: datetime.date) -> list[DebtRow]:
+def _debt_rows(statement: book_selectors.Statement, today: datetime.date) -> list[DebtRow]:
     rows = []
     for debt in sorted(statement.debts, key=lambda d: (d.since, d.entry.pk)):
         owes = debt.debtor == statement.member

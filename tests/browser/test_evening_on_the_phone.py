@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from league import money
+from league.books import selectors as book_selectors
 from league.club import services as club_services
 from league.core.clock import today
 from league.models import Day, Game, LedgerEntry, Member, Membership
@@ -149,6 +150,6 @@ def test_an_evening_at_mame_no_kai(phone, live_server, log_in, club, screenshot)
     for member in Member.objects.filter(club__slug="mame"):
         page.goto(f"{base}/members/{member.pk}/statement/")
         balance = int(page.locator("#balance").get_attribute("data-balance"))
-        assert balance == money.member_statement(member=member).balance
+        assert balance == book_selectors.full_statement(member=member).balance
         assert on_debts.get(member.pk, 0) == balance, member.name
     screenshot("evening-statement")

@@ -1,8 +1,8 @@
 """A season adjustment's yen reaches the member's money (issue 25): booked at a rate of the
 season's rules, a penalty leaves the member owing the club and a bonus leaves the club owing the
-member, as a debt until paid: the statement (kept and derived), My page's balance, the debts page,
-the club's account; the reversing adjustment undoes it; `reference.drift` stays empty throughout.
-Team adjustments carry no yen (no one member pays it)."""
+member, as a debt until paid: the statement, My page's balance, the debts page, the club's
+account; the reversing adjustment undoes it; `manage.py check_books` finds no difference
+throughout. Team adjustments carry no yen (no one member pays it)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ import pytest
 from django.urls import reverse
 
 from league import money
+from league.books import selectors as book_selectors
 from league.books import selectors as books
+from league.books import services as book_services
 from league.core.errors import ServiceError
 from league.models import Adjustment, AuditLog, BookLine, DebtAccount, LedgerEntry, Season
-from league.money import reference
 from league.teams import services
 
 
@@ -50,10 +51,10 @@ def test_a_penalty_and_a_bonus_reach_the_books_and_a_reversal_undoes_them(
         None,
     )
     assert (bonus.entry.borrower, bonus.entry.payee, bonus.entry.amount) == (None, b, 315)
-    assert reference.drift(club) == []
+    assert book_services.check_club(club.pk)[1] is None
     # Statements (kept and derived) and the balance on My page.
     assert _balance(a) == -600 and _balance(b) == 315
-    assert money.member_statement(member=a).balance == -600
+    assert book_selectors.full_statement(member=a).balance == -600
     assert [li.yen for li in books.statement(member=a).lines] == [-600]
     assert [li.yen for li in books.statement(member=b).lines] == [315]
     # The debts: a owes the club, the club owes b.
@@ -73,7 +74,7 @@ def test_a_penalty_and_a_bonus_reach_the_books_and_a_reversal_undoes_them(
     money.debt_repay(debt_entry=penalty.entry, user=organiser, amount=200)
     money.debt_repay(debt_entry=bonus.entry, user=organiser)  # the club pays b
     assert _balance(a) == -400 and _balance(b) == 0
-    assert reference.drift(club) == []
+    assert book_services.check_club(club.pk)[1] is None
     # Paid yen cannot be undone with the points: the payments are corrected first.
     with pytest.raises(ServiceError):
         services.adjustment_reverse(entry=penalty, user=organiser)
@@ -84,7 +85,7 @@ def test_a_penalty_and_a_bonus_reach_the_books_and_a_reversal_undoes_them(
     assert reversal.entry.reverses_id == penalty.entry_id
     assert _balance(a) == 0
     assert not DebtAccount.objects.filter(debtor=a, remaining__gt=0).exists()
-    assert reference.drift(club) == []
+    assert book_services.check_club(club.pk)[1] is None
     # The adjustment's ledger entry is not corrected on the money pages: its points go with it.
     with pytest.raises(ServiceError):
         money.entry_reverse(entry=bonus.entry, user=organiser, note="x")

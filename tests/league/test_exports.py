@@ -23,6 +23,7 @@ from django.utils import translation
 from openpyxl import Workbook, load_workbook
 
 from league import money
+from league.books import selectors as book_selectors
 from league.excel import exports
 from league.models import Club, Day, Member, Membership, Result, Season
 from league.money.views_accounts import describe_entry
@@ -575,7 +576,7 @@ def test_statement_has_every_line_with_the_running_balance(member_client, club, 
     settle_some(day)
     play_day(club, players, DATE - datetime.timedelta(days=7))
     member = players[0]
-    statement = money.member_statement(member=member)
+    statement = book_selectors.full_statement(member=member)
     response, workbook = download(english(member_client), url("export_statement", club, member.pk))
     ws = workbook.active
     rows = values(ws)

@@ -140,6 +140,7 @@ def past_days_are_closed_and_their_money_agrees() -> None:
     with a deferred debt; the latest day is still being settled. Statement balances and open
     debts then agree with the days' open transfers."""
     from league import money
+    from league.books import selectors as book_selectors
     from league.models import LedgerEntry
 
     for club in Club.objects.all():
@@ -167,7 +168,7 @@ def past_days_are_closed_and_their_money_agrees() -> None:
                 for d in debts
             )
             expected = latest.outstanding.get(member.pk, 0) + owed_by_debts
-            statement = money.member_statement(member=member)
+            statement = book_selectors.full_statement(member=member)
             assert statement.balance == expected, (club.slug, member.name)
     assert LedgerEntry.objects.filter(kind=LedgerEntry.DEFERRAL).exists()
 

@@ -3,13 +3,16 @@ deferrals, repayments, reversals, one-tap undos, voids, closings and back-dated 
 the three money pages agree to the yen:
 
 - a day's ledger (money.day_ledger: its open transfers),
-- the open-debts page (money.club_accounts: open debts, each day's open transfers, each member's
-  position),
-- each member's statement (money.member_statement: its headline balance and its running lines).
+- the open-debts page (league.books.selectors.club_books: open debts, the open transfers, each
+  member's standing),
+- each member's statement (league.books.selectors.full_statement: its headline balance and its
+  running lines),
 
-And they agree with balances recomputed here independently from the stored rows (results, fees
-by the day's own rules version, entries by the table in league.money's docstring). Runs on
-SQLite and on PostgreSQL (DATABASE_URL=postgres://…).
+the book and the kept rows equal the records (league.books.services.check_club, what
+`manage.py check_books` runs),
+
+and each member's balance is the sum of their account's legs in the book. Runs on SQLite and on
+PostgreSQL (DATABASE_URL=postgres://…).
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ from hypothesis import strategies as st
 
 import scoring
 from league import money
+from league.books import selectors as book_selectors
+from league.books import services as books
 from league.core.errors import ServiceError
-from league.models import Club, Day, Game, LedgerEntry, Member, Result, RulesVersion
+from league.models import Account, Club, Day, DayAccount, Game, LedgerEntry, Member, RulesVersion
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from league.rules import services as rules_services
@@ -40,82 +45,6 @@ NAMES = ["青木", "馬場", "千葉", "土井", "江藤"]
 Party = int | None
 
 
-# --- the independent oracle ------------------------------------------------------------------
-
-
-def _round_half_away(value: int, unit: int) -> int:
-    q, r = divmod(abs(value), unit)
-    q += 1 if 2 * r >= unit else 0
-    return q * unit * (1 if value >= 0 else -1)
-
-
-def independent_day_version(day: Day) -> RulesVersion | None:
-    """The day's pinned version, else its first counted game's, else the one in force."""
-    if day.rules_version_id is not None:
-        return day.rules_version
-    first = (
-        Game.objects.filter(day=day, voided=False, results__counted=True).order_by("number").first()
-    )
-    if first is not None:
-        return first.rules_version
-    return RulesVersion.in_force(day.club, day.date)
-
-
-def independent_day_totals(day: Day) -> tuple[dict[int, int], int]:
-    version = independent_day_version(day)
-    rules = version.rules if version else None
-    raw: dict[int, int] = defaultdict(int)
-    for r in Result.objects.filter(game__day=day, counted=True):
-        raw[r.member_id] += (r.yen or 0) - (rules.place_fees.get(r.rank, 0) if rules else 0)
-    unit = rules.yen_unit if rules else 1
-    totals = {pk: _round_half_away(yen, unit) for pk, yen in raw.items()}
-    for pk in day.attendees.values_list("pk", flat=True):
-        totals.setdefault(pk, 0)
-    return totals, -sum(totals.values())
-
-
-def independent_effects(entry: LedgerEntry) -> tuple[dict[Party, int], dict[Party, int]]:
-    """(what it settles of its day, what it does to balances), written out again."""
-    a = entry.amount
-    if entry.kind == LedgerEntry.PAYMENT and entry.debt_id is not None:
-        return {}, {entry.payer_id: a, entry.payee_id: -a}
-    if entry.kind == LedgerEntry.PAYMENT:
-        return {entry.payer_id: a, entry.payee_id: -a}, {entry.payer_id: a, entry.payee_id: -a}
-    if entry.kind == LedgerEntry.LOAN:
-        return {entry.borrower_id: a, entry.payee_id: -a}, {entry.payer_id: a, entry.payee_id: -a}
-    if entry.kind == LedgerEntry.DEFERRAL:
-        s = entry.surcharge
-        return {entry.borrower_id: a, entry.payee_id: -a}, {
-            entry.borrower_id: -s,
-            entry.payee_id: s,
-        }
-    return {}, {}
-
-
-def _add(total: dict[Party, int], more: dict[Party, int], sign: int = 1) -> None:
-    for k, v in more.items():
-        total[k] = total.get(k, 0) + sign * v
-
-
-def independent_books(club: Club) -> tuple[dict[int, dict[Party, int]], dict[Party, int]]:
-    """Each day's open amounts by party, and every party's overall balance."""
-    entries = {e.pk: e for e in LedgerEntry.objects.filter(club=club)}
-    open_by_day: dict[int, dict[Party, int]] = {}
-    balances: dict[Party, int] = defaultdict(int)
-    for day in Day.objects.filter(club=club):
-        totals, house = independent_day_totals(day)
-        day_open: dict[Party, int] = {**totals, None: house}
-        _add(balances, day_open)
-        open_by_day[day.pk] = day_open
-    for e in entries.values():
-        sign, original = (-1, entries[e.reverses_id]) if e.reverses_id else (1, e)
-        day_fx, balance_fx = independent_effects(original)
-        if e.day_id is not None:
-            _add(open_by_day[e.day_id], day_fx, sign)
-        _add(balances, balance_fx, sign)
-    return open_by_day, dict(balances)
-
-
 # --- the three pages agree -------------------------------------------------------------------
 
 
@@ -124,50 +53,53 @@ def nonzero(d: dict[Party, int]) -> dict[Party, int]:
 
 
 def check_agreement(club: Club, members: list[Member]) -> None:
-    open_by_day, balances = independent_books(club)
+    assert books.check_club(club.pk)[1] is None  # the book and the kept rows: manage.py check_books
+    balances = books.club_booked(club.pk)  # every account's sum of legs
     assert sum(balances.values()) == 0
-    accounts = money.club_accounts(club=club)
-    by_day = {ledger.day.pk: ledger for ledger in accounts.ledgers}
-    assert set(by_day) == set(open_by_day)
-    for day in Day.objects.filter(club=club):
-        page = money.day_ledger(day=day)  # the day's ledger page
-        assert nonzero(page.outstanding) == nonzero(open_by_day[day.pk]), day.date
-        assert nonzero(by_day[day.pk].outstanding) == nonzero(page.outstanding)
-        assert by_day[day.pk].transfers == page.transfers
+    kept_days = DayAccount.objects.filter(club=club)
+    kept = defaultdict(dict)
+    for a in kept_days:
+        kept[a.day_id][a.member_id] = a.outstanding
+    pages = {day.pk: money.day_ledger(day=day) for day in Day.objects.filter(club=club)}
+    for pk, page in pages.items():  # each day's ledger page, which settles its day again
+        assert nonzero(page.outstanding) == nonzero(kept[pk]), page.day.date
         left = dict(page.outstanding)
         for t in page.transfers:  # the transfers settle exactly what is open
             assert t.yen > 0
             left[money.party(t.payer)] += t.yen
             left[money.party(t.payee)] -= t.yen
         assert not any(left.values())
+    kept = book_selectors.club_books(club=club)  # the debts page
+    assert kept.open_day_count == sum(1 for page in pages.values() if page.transfers)
+    assert kept.open_transfers_total == sum(t.yen for p in pages.values() for t in p.transfers)
     debts = money.open_debts(club=club)  # the open-debts page's list
-    assert sorted((d.entry.pk, d.remaining) for d in debts) == sorted(
-        (d.entry.pk, d.remaining) for d in accounts.debts
-    )
     assert all(d.remaining > 0 for d in debts)
-    club_open = sum(t.yen for ledger in accounts.ledgers for t in ledger.transfers)
-    assert accounts.open_transfers_total == club_open
+    assert sorted((d.entry.pk, d.remaining) for d in kept.debts) == sorted(
+        (d.entry.pk, d.remaining) for d in debts
+    )
+    standing = {s.member.pk: s.total for s in kept.standing}
     for member in members:
         member.club = club
-        statement = money.member_statement(member=member)
-        position = accounts.position(member)
+        statement = book_selectors.full_statement(member=member)
+        position = statement.position
+        assert position is not None
         # The statement's headline is the debts page's figure for the member...
-        assert statement.balance == position.total
+        assert statement.balance == standing.get(member.pk, 0)
         # ... which is the member's open transfers on the days' pages plus their open debts ...
-        on_days = sum(by_day[d].outstanding.get(member.pk, 0) for d in by_day)
+        on_days = sum(p.outstanding.get(member.pk, 0) for p in pages.values())
         in_debts = sum(
             d.remaining if d.creditor_pk == member.pk else -d.remaining
             for d in debts
             if member.pk in (d.debtor.pk, d.creditor_pk)
         )
         assert position.total == on_days + in_debts
-        assert sorted((d.day.pk, d.yen) for d in statement.position.open_days) == sorted(
-            (pk, ledger.outstanding[member.pk])
-            for pk, ledger in by_day.items()
-            if ledger.outstanding.get(member.pk)
+        assert sorted((d.day.pk, d.yen) for d in position.open_days) == sorted(
+            (pk, p.outstanding[member.pk])
+            for pk, p in pages.items()
+            if p.outstanding.get(member.pk)
         )
-        # ... which is the balance recomputed independently, and the statement's last line.
-        assert statement.balance == balances.get(member.pk, 0)
+        # ... which is the member's account in the book, and the statement's last line.
+        assert statement.balance == balances.get((Account.MEMBER, member.pk), 0)
         running = statement.lines[-1].balance if statement.lines else 0
         assert running == statement.balance
 

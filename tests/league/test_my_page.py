@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from league import money
+from league.books import selectors as book_selectors
 from league.models import Member, Membership, Result, Season
 from league.mypage import selectors
 from league.recording.views_pages import CLUB_TIMEZONE
@@ -156,7 +157,7 @@ def test_a_member_below_the_minimum_has_no_position(member_client, club, m, memb
 
 def test_the_account_is_the_statement(member_client, club, me, m, played):
     response = member_client.get(page_url(club))
-    statement = money.member_statement(member=me)
+    statement = book_selectors.full_statement(member=me)
     assert response.context["account"].balance == statement.balance == -1650
     statement_page = member_client.get(reverse("member_statement", args=[club.slug, me.pk]))
     assert statement_page.context["statement"].balance == -1650
@@ -174,7 +175,7 @@ def test_a_member_with_a_deferred_debt_sees_it(member_client, club, me, m, playe
     [debt] = response.context["debts"]
     assert debt.owes and debt.debt.entry == entry
     assert debt.remaining == entry.amount + entry.surcharge
-    statement = money.member_statement(member=me)
+    statement = book_selectors.full_statement(member=me)
     assert response.context["account"].balance == statement.balance
     page = text(response)
     assert f'data-entry="{entry.pk}"' in page
@@ -300,7 +301,7 @@ def test_the_latest_lines_are_the_statements(member_client, club, me, m, played)
     paid = money.transfer_pay(day=day, user=None, payer=me.pk, payee=money.party(owed.payee))
     money.entry_reverse(entry=paid, user=None, note="wrong player")
     response = member_client.get(page_url(club))
-    statement = money.member_statement(member=me)
+    statement = book_selectors.full_statement(member=me)
     expected = [(line.date, line.what, line.yen) for line in statement.lines][::-1]
     got = [(line.date, line.what, line.yen) for line, _text, _shown in response.context["lines"]]
     assert got == expected[: selectors.STATEMENT_LINES]
@@ -336,10 +337,10 @@ def test_a_long_history_counts_every_day(member_client, club, me, m, season, mon
         days[0].date,
     ]
     assert [d.debt.entry.day for d in response.context["debts"]] == [oldest]
-    assert account.balance == money.member_statement(member=me).balance
+    assert account.balance == book_selectors.full_statement(member=me).balance
     pay_all(days[2], me)
     account = member_client.get(page_url(club)).context["account"]
-    assert account.balance == money.member_statement(member=me).balance
+    assert account.balance == book_selectors.full_statement(member=me).balance
 
 
 def test_a_chain_of_merges_is_followed_to_its_end(club, member_user, members):

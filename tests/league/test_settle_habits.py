@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league import money
+from league.books import selectors as book_selectors
 from league.models import LedgerEntry, Member, Membership
 from league.money import signs
 from league.recording.views_pages import CLUB_TIMEZONE
@@ -188,7 +189,7 @@ def test_receiving_is_plus_and_paying_is_minus_in_a_members_own_view(club, m, da
     )
     assert signs.flow(paid, int(t.payee)) == t.yen  # received: +
     assert signs.flow(paid, int(t.payer)) == -t.yen  # paid: ▲
-    statement = money.member_statement(member=Member.objects.get(pk=int(t.payee)))
+    statement = book_selectors.full_statement(member=Member.objects.get(pk=int(t.payee)))
     line = next(x for x in statement.lines if x.entry == paid)
     assert line.yen == -t.yen  # the balance (what they are owed) goes down …
     assert signs.line_yen(line, int(t.payee)) == t.yen  # … and the line says what they received

@@ -3,10 +3,11 @@
     python manage.py check_books              # every club
     python manage.py check_books mame-no-kai
 
-Two checks per club: every transaction's legs sum to zero, and every account's balance (the sum
-of its legs) equals the games, days and ledger entries re-settled from scratch by the same
-derivation that posts the book (league.books.services.day_legs and entry_legs), a chunk of days
-at a time. A progress line per club on stderr; one line on stdout,
+Checks per club: every transaction's legs sum to zero; every account's balance (the sum of its
+legs) equals the games, days and ledger entries re-settled from scratch by the same derivation
+that posts the book (league.books.services.day_legs and entry_legs); and every kept row the pages
+read (DayAccount, OpenTransfer, BookLine, DebtAccount) equals the same rows derived again; a
+chunk of days at a time. A progress line per club on stderr; one line on stdout,
 `N transactions in M clubs: all balanced; the book equals the games`, or the first difference,
 and exit status 1. Reads only: nothing is changed.
 """

@@ -15,9 +15,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
+from league.books import services as books
 from league.core.locks import lock_club
 from league.models import Club
-from league.money import reference
 
 
 def clubs_named(slugs: list[str]) -> list[Club]:
@@ -41,6 +41,6 @@ class Command(BaseCommand):
             start = time.perf_counter()
             with transaction.atomic():
                 lock_club(club.pk)
-                reference.rebuild(club)
+                books.club_rebuild(club_id=club.pk)
             if options["verbosity"]:
                 self.stdout.write(f"{club.slug}: rebuilt in {time.perf_counter() - start:.2f} s")
