@@ -35,6 +35,7 @@ from league.excel.selectors import UploadState, upload_latest, upload_state, upl
 from league.jobs import DONE, FAILED, STALLED
 from league.models import Club, ImportBatch, ImportUpload, Member, RulesVersion, ScorePhoto
 from league.recording import photos
+from league.recording.forms import PhotoField
 from league.web import add_errors, show_errors
 
 NEW = "new"
@@ -80,7 +81,7 @@ class SheetPhotoForm(forms.Form):
         ),
     )
     rate = forms.ChoiceField(label=gettext_lazy("Rate"), required=False)
-    image = forms.FileField(label=gettext_lazy("Photo of the score sheet"))
+    image = PhotoField(label=gettext_lazy("Photo of the score sheet"))
 
     def __init__(self, *args: Any, rates: Sequence[str], **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
@@ -92,15 +93,6 @@ class SheetPhotoForm(forms.Form):
             return parse_date(str(self.cleaned_data["date"]))
         except ValueError:
             raise forms.ValidationError(BAD_DATE, code="invalid") from None
-
-    def clean_image(self) -> bytes:
-        upload = self.cleaned_data["image"]
-        if upload.size > photos.MAX_BYTES:
-            raise forms.ValidationError(_("The photo is too large (12 MB at most)."))
-        data = upload.read()
-        if photos.image_problem(data):
-            raise forms.ValidationError(_("This file is not a photo that can be read."))
-        return data
 
 
 def _rates(club: Club) -> list[str]:

@@ -24,6 +24,7 @@ from league.core.clock import BAD_DATE, parse_date
 from league.core.errors import ServiceError, form_field, problem_message
 from league.core.format import chip_kind
 from league.models import Club, Member
+from league.recording import photos
 from league.recording.services import ChipInput, GameInput, SeatInput
 
 # The domain's own names for the seats from 起家, the same in both languages.
@@ -547,3 +548,18 @@ class VoidForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+
+
+class PhotoField(forms.FileField):
+    """A photo's upload, read into bytes: refused, naming the field, when it is over
+    photos.MAX_BYTES or not an image the readers take (league.recording.photos). The record
+    form's, table mode's and the score sheet import's 「写真から」."""
+
+    def clean(self, data: Any, initial: Any = None) -> bytes:  # type: ignore[override]
+        upload = super().clean(data, initial)
+        if upload.size > photos.MAX_BYTES:
+            raise forms.ValidationError(_("The photo is too large (12 MB at most)."))
+        content = upload.read()
+        if photos.image_problem(content):
+            raise forms.ValidationError(_("This file is not a photo that can be read."))
+        return content

@@ -14,6 +14,7 @@ from league.access import club_for
 from league.core.clock import today
 from league.models import ScorePhoto
 from league.recording import photos
+from league.recording.forms import PhotoField
 from league.recording.views import _rules_version
 
 
@@ -28,16 +29,7 @@ class PhotoForm(forms.Form):
         initial="display",
         widget=forms.RadioSelect,
     )
-    image = forms.FileField(label=_("Photo"))
-
-    def clean_image(self) -> bytes:
-        upload = self.cleaned_data["image"]
-        if upload.size > photos.MAX_BYTES:
-            raise forms.ValidationError(_("The photo is too large (12 MB at most)."))
-        data = upload.read()
-        if photos.image_problem(data):
-            raise forms.ValidationError(_("This file is not a photo that can be read."))
-        return data
+    image = PhotoField(label=_("Photo"))
 
 
 def _need_photos() -> None:

@@ -12,6 +12,7 @@ import itertools
 import re
 import time
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -98,19 +99,11 @@ def rows_from_lines(lines: list[Line]) -> list[Row]:
         group.sort(key=lambda line: line.x)
         numbers: list[tuple[str, float]] = []
         names: list[str] = []
-        sign = ""
-        for line in group:
-            text = unicodedata.normalize("NFKC", line.text).strip()
-            if text and all(ch in MINUS for ch in text):
-                sign = "-"
-                continue
-            value = points(sign + text)
-            digits = re.sub(r"\D", "", text)
-            if value is not None and (len(digits) >= 3 or digits == "0"):
-                numbers.append((sign + text, line.confidence))
+        for line, text, signed in _signed_lines(group):
+            if signed is not None:
+                numbers.append((signed, line.confidence))
             elif not NOT_NAMES.search(text) and re.search(r"[^\W\d_]", text):
                 names.append(text.replace(" ", ""))
-            sign = ""
         if len(numbers) != 1:
             continue
         read, confidence = numbers[0]
@@ -125,6 +118,22 @@ def rows_from_lines(lines: list[Line]) -> list[Row]:
             )
         )
     return rows
+
+
+def _signed_lines(group: list[Line]) -> Iterator[tuple[Line, str, str | None]]:
+    """Each line of a row (left to right) with its text in NFKC and, when it reads as points
+    (three digits or more, or 0), that text with the minus read just before it (a lone ▲ or −
+    is its own line to the OCR); a lone minus is not a line of its own here."""
+    sign = ""
+    for line in group:
+        text = unicodedata.normalize("NFKC", line.text).strip()
+        if text and all(ch in MINUS for ch in text):
+            sign = "-"
+            continue
+        digits = re.sub(r"\D", "", text)
+        number = points(sign + text) is not None and (len(digits) >= 3 or digits == "0")
+        yield line, text, sign + text if number else None
+        sign = ""
 
 
 def _middle(group: list[Line]) -> float:
@@ -295,20 +304,12 @@ def games_from_lines(lines: list[Line], players: int) -> tuple[list[str], list[l
         if any(NOT_A_GAME.search(unicodedata.normalize("NFKC", g.text)) for g in group):
             continue
         cells: list[list[tuple[str, float]]] = [[] for _ in heads]
-        sign = ""
-        for line in group:
-            text = unicodedata.normalize("NFKC", line.text).strip()
-            if text and all(ch in MINUS for ch in text):
-                sign = "-"
-                continue
-            value = points(sign + text)
-            digits = re.sub(r"\D", "", text)
-            if value is not None and (len(digits) >= 3 or digits == "0"):
+        for line, _text, signed in _signed_lines(group):
+            if signed is not None:
                 middle = line.x + line.width / 2
                 column = min(range(len(heads)), key=lambda c: abs(centres[c] - middle))
                 if abs(centres[column] - middle) <= reach:
-                    cells[column].append((sign + text, line.confidence))
-            sign = ""
+                    cells[column].append((signed, line.confidence))
         if not any(cells):
             continue
         game = []
