@@ -295,11 +295,11 @@ def built(club, organiser, members, other_club, stranger) -> Club:
     return club
 
 
-@pytest.mark.django_db(transaction=True)
 def _parts(kept):  # a statement line's day: its figures (the kept row is posted again)
     return kept and (kept.games, kept.score, kept.yen, kept.game_yen, kept.fees, kept.shugi)
 
 
+@pytest.mark.django_db(transaction=True)
 def test_backup_flush_restore_gives_back_the_same_club(built, tmp_path):
     before = snapshot("mame")
     assert len(before["audit"]) >= 12 and before["debts"] and len(before["ledgers"]) == 3
