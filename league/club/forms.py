@@ -23,7 +23,10 @@ class MemberEditForm(MemberForm):
 
 
 class SeasonEditForm(SeasonForm):
-    """The season form, for an existing season."""
+    """The season form, for an existing season: a request without a kind leaves it as it is."""
+
+    def clean_kind(self) -> str | None:
+        return self.cleaned_data.get("kind") or None
 
 
 THIS, OTHER = "this", "other"

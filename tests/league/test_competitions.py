@@ -414,3 +414,12 @@ def test_a_change_nobody_follows_is_an_error(db):
     assert changes._FOLLOWERS[changes.CompetitionDaysChanged] == [
         aggregates.individual_seasons_rebuild
     ]
+
+
+def test_an_edit_without_a_kind_keeps_the_seasons_kind(club, organiser, organiser_client):
+    league = _season(club, organiser, "チーム戦", kind=Season.TEAM)
+    url = reverse("season_edit", args=[club.slug, league.pk])
+    data = {"name": "チーム戦2026", "start": "2026/01/01", "end": "2026/12/31", "min_games": "0"}
+    assert organiser_client.post(url, data).status_code == 302
+    league.refresh_from_db()
+    assert (league.name, league.kind) == ("チーム戦2026", Season.TEAM)
