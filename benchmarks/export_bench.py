@@ -86,7 +86,6 @@ def task(club) -> int:
         params={"language": "ja"},
         name="bench.xlsx",
         fallback="bench.xlsx",
-        rows_total=tasks.export_rows(club=club, params={}),
         expires=timezone.now() + datetime.timedelta(hours=1),
     )
     tasks.export_game_log.call(export.pk)
