@@ -384,14 +384,16 @@ rules = {{**scoring.PRESETS["mame-no-kai"].rules.to_json(), "uma": [30, 10, -10,
 version = services.rules_version_create(club=club, user=None,
     effective_from=max(first, datetime.date(2000, 1, 2)), rules_json=rules)
 run = tasks.resettle_start(version=version, user=None)
-print(json.dumps({{"run": run.pk, "games": run.games_total}}))
+games = Game.objects.filter(club=club, date__gte=version.effective_from).count()
+print(json.dumps({{"run": run.pk, "games": games}}))
 """
 
 BUSY_STATUS = """
 import json
+from league.jobs import job_state
 from league.models import ResettleRun
-r = ResettleRun.objects.get(pk={pk})
-print(json.dumps({{"status": r.status, "done": r.games_done, "total": r.games_total}}))
+state = job_state(ResettleRun.objects.select_related("job").get(pk={pk}).job)
+print(json.dumps({{"status": state.status, "done": state.done, "total": state.total}}))
 """
 
 

@@ -356,7 +356,7 @@ def pages(club, user, members) -> list[tuple[str, str]]:
 
     from league.models import Game, Season
 
-    season = Season.objects.filter(club=club).order_by("-end").first()
+    season = Season.objects.filter(club=club, kind=Season.INDIVIDUAL).order_by("-end").first()
     # Eight teams of five in the latest season, with an adjustment each (league.teams): the
     # season's pages and the share link show team standings, and the teams page is measured.
     from league.teams import services as team_services
@@ -377,13 +377,25 @@ def pages(club, user, members) -> list[tuple[str, str]]:
         team_services.adjustment_book(
             season=season, user=user, team=team, kind="penalty", points=-100, reason="遅刻"
         )
-    if not season.team_matches.exists():  # a team match day of two games, and a stage of teams
+    # An event over the same dates (a season page of its own: ranked by its stage), its games
+    # counting in the individual season too, as seasons from before kinds did.
+    event = Season.objects.filter(club=club, kind=Season.EVENT).first()
+    if event is None:
+        event = Season.objects.create(
+            club=club,
+            name="大会",
+            start=season.start,
+            end=season.end,
+            kind=Season.EVENT,
+            in_club_season=True,
+        )
+    if not season.team_matches.exists():  # a team match day of two games, and a stage
         team_services.match_day_schedule(season=season, user=user, date=season.end, games=2)
         team_services.stage_create(
-            season=season,
+            season=event,
             user=user,
             data=team_services.StageInput(
-                "レギュラー", season.start, season.end, entrants="teams", advance=4, carry="half"
+                "レギュラー", season.start, season.end, advance=4, carry="half"
             ),
         )
     member = members[0]
@@ -410,7 +422,7 @@ def pages(club, user, members) -> list[tuple[str, str]]:
         ("season race", reverse("season_race", args=[club.slug, season.pk])),
         ("season teams", reverse("season_teams", args=[club.slug, season.pk])),
         ("team match day", reverse("team_day", args=[club.slug, season.pk, season.end])),
-        ("season stages", reverse("season_stages", args=[club.slug, season.pk])),
+        ("season stages", reverse("season_stages", args=[club.slug, event.pk])),
         ("all-time standings", standings),
         ("all-time (hand cols.)", standings + "?hands=1"),
         ("player (all time)", reverse("player_detail", args=[club.slug, member.pk])),
