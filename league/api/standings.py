@@ -27,6 +27,7 @@ from league.api.teams import stage_out
 from league.models import Season
 from league.standings import stats
 from league.teams import selectors as team_selectors
+from league.teams.selectors import with_teams
 
 
 @api.get("/clubs/{slug}/standings", response={200: StandingsOut, **READ})
@@ -47,14 +48,15 @@ def standings(
     min_games = 0
     found = None
     if season is not None:
-        found = Season.objects.filter(club=club, pk=season).first()
+        found = with_teams(Season.objects.filter(club=club, pk=season)).first()
         if found is None:
             raise ApiErrors(422, {"season": [str(NO_SUCH_SEASON)]})
         start, end, min_games = start or found.start, end or found.end, found.min_games
     if start is not None and end is not None and start > end:
         raise ApiErrors(422, {"start": [str(START_AFTER_END)]})
     # An event ranks as its current stage does, as on its pages (event_standings).
-    event = team_selectors.event_standings(season=found) if found is not None else None
+    staged = found is not None and found.has_stages  # type: ignore[attr-defined]
+    event = team_selectors.event_standings(season=found) if staged else None
     if found is not None and event is not None:
         stage, stage_rows = event
         return {

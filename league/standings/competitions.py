@@ -23,6 +23,11 @@ from django.db.models import Exists, OuterRef, Q
 from league.models import Season, Stage, TeamMatch
 
 
+def _kept_apart(prefix: str = "") -> Q:
+    """Season.keeps_apart as a filter (on seasons, or through `prefix` on rows of a season)."""
+    return Q(**{f"{prefix}in_club_season": False}) & ~Q(**{f"{prefix}kind": Season.INDIVIDUAL})
+
+
 class Counting:
     """Which of `seasons` (a club's, all of them) count each game of a write (`game_ids`; None:
     any game, for a rebuild): loaded once per write, with one query for the event days and one for
@@ -66,9 +71,7 @@ def in_season(season: Season, game: str = "game") -> Q:
     q = Q(date__gte=season.start, date__lte=season.end)
     if season.kind != Season.INDIVIDUAL:
         return q
-    apart = Q(season__club_id=season.club_id, season__in_club_season=False) & ~Q(
-        season__kind=Season.INDIVIDUAL
-    )
+    apart = Q(season__club_id=season.club_id) & _kept_apart("season__")
     team = TeamMatch.objects.filter(apart, game=OuterRef(game))
     event = Stage.objects.filter(
         apart, first_day__lte=OuterRef("date"), last_day__gte=OuterRef("date")
@@ -81,13 +84,6 @@ def apart_over(season: Season) -> bool:
     dates (one indexed query; False for other kinds, without one)."""
     if season.kind != Season.INDIVIDUAL:
         return False
-    return (
-        Season.objects.filter(
-            club_id=season.club_id,
-            in_club_season=False,
-            start__lte=season.end,
-            end__gte=season.start,
-        )
-        .exclude(kind=Season.INDIVIDUAL)
-        .exists()
-    )
+    return Season.objects.filter(
+        _kept_apart(), club_id=season.club_id, start__lte=season.end, end__gte=season.start
+    ).exists()
