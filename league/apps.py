@@ -10,10 +10,11 @@ class LeagueConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from league.books import signals as books_signals  # noqa: F401  (entries from below)
+        # The kept totals' projections join the registry (league.core.changes).
+        from league.books import projection  # noqa: F401
         from league.chat import tasks as chat_tasks
         from league.money.services import day_closed
-        from league.standings import signals  # noqa: F401  (a season's totals follow its dates)
+        from league.standings import hand_totals, services  # noqa: F401
 
         # The day's push to a linked chat, when its organiser asked for one (league.chat).
         day_closed.connect(chat_tasks.day_closed, dispatch_uid="league.chat.push")

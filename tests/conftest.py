@@ -218,3 +218,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             or item.get_closest_marker("database_tasks") is not None
         ):
             item.add_marker(slow)
+
+
+@pytest.fixture(autouse=True)
+def projections_guarded() -> Iterator[None]:
+    """An action that writes a table a kept total follows and records no change for it fails
+    (league.core.changes; tests/support/projections.py)."""
+    from tests.support.projections import guarded
+
+    with guarded():
+        yield

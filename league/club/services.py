@@ -27,7 +27,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from league import limits
-from league.books import services as books
 from league.core import changes, names
 from league.core.actions import action, as_action
 from league.core.errors import NON_FIELD, ServiceError
@@ -52,7 +51,6 @@ from league.models import (
 from league.models.audit import User, audit, save_audited
 from league.models.draw import Attendance, DrawSeat
 from league.models.members import MERGED_MEMBER
-from league.standings import services as aggregates
 from league.standings import stats
 
 # --- editing a member ------------------------------------------------------------------------
@@ -379,9 +377,7 @@ def member_merge(*, keep: Member, gone: Member, user: User, key: str | None = No
         gone.is_active = False
         gone.save(update_fields=["merged_into", "is_active"])
 
-        aggregates.member_rebuild(member=keep)
-        aggregates.member_rebuild(member=gone)
-        books.post_members(club_id=keep.club_id, member_ids=[keep.pk, gone.pk])
+        changes.record(changes.MembersMerged(keep.club_id, keep=keep, gone=gone))
         audit(
             club=keep.club,
             actor=user,
@@ -482,8 +478,8 @@ def season_edit(
 ) -> Season:
     """Change a season's name, dates, minimum games, kind, or whether a team league's or event's
     games count in the individual seasons too (None: as it is). Its kept totals follow its dates
-    (saving rebuilds them: league.standings.signals), and so do the individual seasons' when the
-    games it keeps apart change. Overlapping another season of its kind asks for confirmation
+    (SeasonSaved: league.standings rebuilds them as the action ends), and so do the individual
+    seasons' when the games it keeps apart change. Overlapping another season of its kind asks for confirmation
     (season_overlap_check). A closed season's frozen standings stay as they were: reopen it and
     close it again to freeze new ones."""
     kind = season.kind if kind is None else kind
@@ -508,10 +504,11 @@ def season_edit(
                 exclude=season.pk,
                 confirmed=confirm_overlap,
             )
-        season.save()  # post_save rebuilds the season's kept totals (aggregates.season_rebuild)
+        season.save()
+        changes.record(changes.SeasonSaved(season))
         if was_apart != season.keeps_apart:
             start_, end_ = min(start, old_start), max(end, old_end)
-            changes.apply(changes.CompetitionDaysChanged(season.club_id, start_, end_))
+            changes.record(changes.CompetitionDaysChanged(season.club_id, start_, end_))
         audit(
             club=season.club,
             actor=user,
@@ -839,6 +836,7 @@ def season_create_in(
         kind=kind,
         in_club_season=in_club_season and kind != Season.INDIVIDUAL,
     )
+    changes.record(changes.SeasonSaved(season))
     audit(
         club=club,
         actor=user,

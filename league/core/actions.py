@@ -3,7 +3,8 @@
 Every top-level write (what a view, the API, table mode, an import or a command calls) runs its
 work in `with action():`. The block is durable: nothing can wrap it by accident, so what it
 writes is committed when it ends, and its locks (league.core.locks), audit entry and kept totals
-are all inside it. Tasks it wants run are enqueued with league.core.tasks.enqueue_on_commit and
+are all inside it: the changes it records (league.core.changes) are applied to the kept totals
+once, as it ends, before the commit. Tasks it wants run are enqueued with league.core.tasks.enqueue_on_commit and
 start once it has committed.
 
 Under a test case's own transaction (pytest-django's `db`), the only place where a durable block
@@ -20,13 +21,17 @@ from typing import ParamSpec, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, transaction
 
+from league.core import changes
+
 
 @contextmanager
 def action(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
     connection = transaction.get_connection(using)
     with transaction.atomic(using=using, durable=True):
         start = len(connection.run_on_commit)
-        yield
+        with changes.collecting(using):
+            yield
+            changes.flush()  # the kept totals, once, before the commit (league.core.changes)
     if connection.in_atomic_block:  # a test case's transaction: durable allows no other
         callbacks = connection.run_on_commit[start:]
         del connection.run_on_commit[start:]

@@ -11,7 +11,8 @@ The order, so that no two writers can wait for each other's rows:
    API tokens;
 3. the club's calendar: a season or stage, then a day, then its draw tables and seats;
 4. a game, a table-mode game, a team, a match slot, a ledger entry, a day's shūgi;
-5. the kept totals of league.standings (members' totals, hand statistics, the chronicle).
+5. the kept totals, as the action ends (league.core.changes, in the projections' order): those of
+   league.standings (members' totals, the chronicle), the hand statistics, then the books.
 
 Each lock asserts that a transaction is open: a lock outside one is released at once on
 PostgreSQL and means nothing on SQLite, so it is a bug on either database."""

@@ -7,19 +7,13 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.dispatch import Signal
 from django.utils.translation import gettext_lazy as _
 
+from league.core import changes
 from league.models.audit import User, stored_user
 from league.models.clubs import Club
 from league.models.games import Day
 from league.models.members import Member, lock_live_members
-
-# Sent by `ledger_record` (below) inside its caller's transaction, holding the club's lock, with
-# `club_id` and the `entries` it created: league.books posts their kept rows
-# (league/books/signals.py), so they move with the records or not at all. Writers below
-# league.books (league.teams' adjustments) reach the books only this way.
-entries_written = Signal()
 
 
 class DayShugi(models.Model):
@@ -152,12 +146,13 @@ def ledger_record(*, club_id: int, user: User, **fields: Any) -> LedgerEntry:
     and its reversal), inside its caller's transaction holding the club's lock: the parties'
     rows locked as every money writer locks them (lock_live_members, shared: a merge waits, a
     merged party is refused), the entry created and posted to the kept books in the same
-    transaction (`entries_written`, league/books/signals.py). The caller audits it."""
+    transaction (`EntriesWritten`, league.core.changes: league.books posts it as the caller's
+    action ends). The caller audits it."""
     parties = [
         fields.get(f"{party}_id", getattr(fields.get(party), "pk", None))
         for party in ("payer", "payee", "borrower")
     ]
     lock_live_members(parties, shared=True)
     entry = LedgerEntry.objects.create(club_id=club_id, created_by=stored_user(user), **fields)
-    entries_written.send(LedgerEntry, club_id=club_id, entries=[entry])
+    changes.record(changes.EntriesWritten(club_id, [entry]))
     return entry

@@ -26,6 +26,7 @@ import scoring
 from league import limits
 from league.books import selectors as book_selectors
 from league.books import services as books
+from league.core import changes
 from league.core.actions import action, as_action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import for_update, lock_club
@@ -586,7 +587,7 @@ def shugi_add(*, day: Day, user: User, winner: Member, multiplier: int = 1) -> D
             multiplier=multiplier,
             created_by=stored_user(user),
         )
-        books.post(club_id=day.club_id, days=[day.pk])
+        changes.record(changes.DaysChanged(day.club_id, frozenset([day.pk])))
         audit(
             club=day.club,
             actor=user,
@@ -607,7 +608,7 @@ def shugi_void(*, shugi: DayShugi, user: User) -> DayShugi:
         before = _shugi_snapshot(shugi)
         shugi.voided = True
         shugi.save(update_fields=["voided"])
-        books.post(club_id=day.club_id, days=[day.pk])
+        changes.record(changes.DaysChanged(day.club_id, frozenset([day.pk])))
         audit(
             club=day.club,
             actor=user,
@@ -906,7 +907,7 @@ def day_attendees_add_in(
         new = [m for m in members if m.pk not in present]
         if new:
             day.attendees.add(*new)
-            books.post(club_id=club.pk, days=[day.pk])
+            changes.record(changes.DaysChanged(club.pk, frozenset([day.pk])))
             audit(
                 club=club,
                 actor=user,

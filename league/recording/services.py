@@ -20,9 +20,8 @@ from django.utils.translation import pgettext
 
 import scoring
 from league import limits
-from league.books import services as books
 from league.club import services as club_services
-from league.core import names
+from league.core import changes, names
 from league.core.actions import action, as_action
 from league.core.clock import TOKYO
 from league.core.errors import NON_FIELD, ServiceError, service_error
@@ -46,8 +45,6 @@ from league.models.draw import DrawRound, DrawSeat, DrawTable
 from league.models.hands import renamed_event
 from league.models.members import MERGED_MEMBER, lock_live_members
 from league.models.rules import rules_in_force
-from league.standings import hand_totals
-from league.standings import services as aggregates
 from league.teams import services as teams
 
 # --- inputs ----------------------------------------------------------------------------------
@@ -444,9 +441,8 @@ def _write_revision(game: Game, preview: Preview, data: GameInput) -> None:
     results, chips = _revision_rows(game, preview, data)
     write_results(results)
     ChipEvent.objects.bulk_create(chips)
-    aggregates.results_changed(
-        club=game.club_id, removed=removed, added=[r for r in results if r.counted]
-    )
+    added = [r for r in results if r.counted]
+    changes.record(changes.ResultsChanged(game.club_id, removed, added))
 
 
 def _lock_live_members(data: GameInput) -> None:
@@ -587,7 +583,7 @@ def game_record_in(
                     club=club, user=user, match_id=team_match, game=game, players=players
                 )
             _write_revision(game, preview, data)
-            books.post(club_id=club.pk, days=[day.pk])
+            changes.record(changes.DaysChanged(club.pk, frozenset([day.pk])))
             audit(
                 club=club,
                 actor=user,
@@ -814,11 +810,9 @@ def games_record_bulk(
         write_results(results)
         ChipEvent.objects.bulk_create(chip_events, batch_size=BULK_CHUNK)
         audit_many(entries)
-        # The kept totals, once for the whole batch, in the same transaction.
-        aggregates.results_changed(
-            club=new_games[0].club_id, removed=[], added=[r for r in results if r.counted]
-        )
-        books.post(club_id=club.pk, days=[d.pk for d in days.values()])
+        added = [r for r in results if r.counted]
+        changes.record(changes.ResultsChanged(new_games[0].club_id, added=added))
+        changes.record(changes.DaysChanged(club.pk, frozenset(d.pk for d in days.values())))
     return new_games
 
 
@@ -902,7 +896,7 @@ def game_edit_in(
         _write_revision(game, preview, data)
         if online:
             _online_hands_follow(game, data)
-        books.post(club_id=game.club_id, days=[game.day_id])
+        changes.record(changes.DaysChanged(game.club_id, frozenset([game.day_id])))
         audit(
             club=game.club,
             actor=user,
@@ -966,14 +960,14 @@ def _online_hands_follow(game: Game, data: GameInput) -> None:
     tg.save(update_fields=["seats"])
     stats = list(HandStat.objects.filter(game=game, counted=True))
     HandStat.objects.filter(pk__in=[s.pk for s in stats]).update(counted=False)
-    hand_totals.hand_stats_changed(removed=stats)
+    changes.record(changes.HandStatsChanged(removed=stats))
     for stat in stats:
         stat.pk = None
         stat.revision = game.revision
         stat.member_id = int(names.get(str(stat.member_id), stat.member_id))
         stat.date = game.date
     HandStat.objects.bulk_create(stats)
-    hand_totals.hand_stats_changed(added=stats)
+    changes.record(changes.HandStatsChanged(added=stats))
 
 
 def game_void_in(
@@ -1017,11 +1011,11 @@ def games_uncount_in(*, club_id: int, game_ids: Sequence[int], day_ids: Iterable
     statistics move back, and their days' books are posted again."""
     removed = list(Result.objects.filter(game_id__in=game_ids, counted=True))
     Result.objects.filter(game_id__in=game_ids, counted=True).update(counted=False)
-    aggregates.games_uncounted(rows=removed)
+    changes.record(changes.ResultsChanged(club_id, removed=removed))
     uncounted = list(HandStat.objects.filter(game_id__in=game_ids, counted=True))
     HandStat.objects.filter(pk__in=[s.pk for s in uncounted]).update(counted=False)
-    hand_totals.hand_stats_changed(removed=uncounted)
-    books.post(club_id=club_id, days=sorted(set(day_ids)))
+    changes.record(changes.HandStatsChanged(removed=uncounted))
+    changes.record(changes.DaysChanged(club_id, frozenset(day_ids)))
 
 
 def game_input_from_stored(game: Game, revision: int | None = None) -> GameInput:

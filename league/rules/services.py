@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 
 import scoring
 from league import limits
-from league.books import services as books
+from league.core import changes
 from league.core.actions import action, as_action
 from league.core.errors import NON_FIELD, ServiceError, problem_message
 from league.core.locks import for_update, lock_club
@@ -52,7 +52,6 @@ from league.recording.services import (
     snapshot_of,
     write_results,
 )
-from league.standings import services as standings_services
 from scoring import errors as codes
 from scoring.hand_options import FIELDS as HAND_OPTION_FIELDS
 from scoring.hand_options import HandOptions, default_hand_options, hand_options_from_json
@@ -405,13 +404,13 @@ def resettle_apply(
             # The step's days read again under the lock: a game recorded on one of them since
             # the steps were cut moves with them.
             games = list(_games_governed_by(version).filter(date__in=dates))  # type: ignore[attr-defined]
-            # The head-to-head rows and the rating move once a step, not once a game.
-            with standings_services.statistics_batched(version.club_id):
-                moved = _resettle_batch(games, version, user, state)
+            # The kept totals, the head-to-head rows and the rating move once a step, not once
+            # a game, as the step's action ends (league.core.changes).
+            moved = _resettle_batch(games, version, user, state)
             pinned = _pin_days(version, user)
-            # The kept books of the step's days, and of days that moved without a game of it:
-            # each day once a step, however many of its games moved.
-            books.post(club_id=version.club_id, days={g.day_id for g in moved} | pinned)
+            # The books of the step's days, and of days that moved without a game of it.
+            days = frozenset({g.day_id for g in moved} | pinned)
+            changes.record(changes.DaysChanged(version.club_id, days))
             if progress is not None:  # committed with the step: progress is the committed data
                 state.total = max(state.total, state.done)
                 progress(state)
@@ -519,10 +518,8 @@ def _write_resettled(
         )
     write_results(results)
     ChipEvent.objects.bulk_create(chips, batch_size=BULK_CHUNK)
-    # The kept totals, once for the batch (league.standings.services).
-    standings_services.results_changed(
-        club=version.club_id, removed=removed, added=[r for r in results if r.counted]
-    )
+    added = [r for r in results if r.counted]
+    changes.record(changes.ResultsChanged(version.club_id, removed, added))
     audit_many(entries)
 
 

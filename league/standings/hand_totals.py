@@ -1,10 +1,11 @@
-"""The all-time hand statistics kept at write time (league.models.hands.HandStatTotal).
+"""The all-time hand statistics kept at write time (league.models.hands.HandStatTotal): the
+projection "hand totals" of league.core.changes.
 
-Every writer that counts or uncounts HandStat rows (a table game saved or edited by its hands, an
-online log kept, a game's new revision, a void) calls `hand_stats_changed` with the rows, inside
-its transaction and after the club's lock: the members' totals move by those rows. `club_rebuilt`
-recomputes a club's from the counted rows (manage.py rebuild_aggregates, restore), `member_rebuilt`
-one member's (a merge moved their rows).
+Every action that counts or uncounts HandStat rows (a table game saved or edited by its hands, an
+online log kept, a game's new revision, a void) records `HandStatsChanged` with the rows: as it
+ends, the members' totals move by those rows (`hand_stats_changed`). `club_rebuilt` recomputes a
+club's from the counted rows (manage.py rebuild_aggregates, restore), `member_rebuilt` one
+member's (a merge moved their rows: `MembersMerged`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from django.db.models import Count, QuerySet, Sum
 
+from league.core import changes
 from league.core.locks import for_update
 from league.models import HandStat, HandStatTotal, Member
 from league.models.hands import HAND_SUMS
@@ -108,3 +110,22 @@ def _insert(club_id: int, rows: QuerySet[HandStat]) -> None:
         ),
         batch_size=2000,
     )
+
+
+@changes.projection(
+    "hand totals",
+    order=2,
+    follows=(changes.HandStatsChanged, changes.MembersMerged),
+    sources=(HandStat._meta.db_table,),
+    rebuild=lambda club_id: club_rebuilt(club_id=club_id),
+)
+def changes_applied(changed: list[Any]) -> None:
+    """An action's changes: every row's delta at once, then the records of a merge rebuilt."""
+    stats = [c for c in changed if isinstance(c, changes.HandStatsChanged)]
+    hand_stats_changed(
+        added=[s for c in stats for s in c.added], removed=[s for c in stats for s in c.removed]
+    )
+    for change in changed:
+        if isinstance(change, changes.MembersMerged):
+            member_rebuilt(member=change.keep)
+            member_rebuilt(member=change.gone)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from contextvars import ContextVar
 from typing import Any
 
 from django.conf import settings
@@ -438,46 +437,14 @@ def _earliest(game_ids: Iterable[int]) -> Key | None:
 # --- the entry points (league.standings.services) ----------------------------------------
 
 
-class Batch:
-    """Many games' changes of one club in one transaction (a re-settle's batch): their head-to-head
-    and seat deltas added up and moved once, and the rating replayed once from the earliest of
-    them, at `flush`, instead of once per game (a re-settle moves games in id order, and each
-    game's replay rewrote every member game after it)."""
-
-    def __init__(self, club_id: int) -> None:
-        self.club_id = club_id
-        self.pairs: Deltas = {}
-        self.seats: Deltas = {}
-        self.since: Key | None = None
-
-    def add(self, pairs: Deltas, seats: Deltas, since: Key | None) -> None:
-        for key, values in pairs.items():
-            _add(self.pairs, key, **values)
-        for key, values in seats.items():
-            _add(self.seats, key, **values)
-        if since is not None and (self.since is None or since < self.since):
-            self.since = since
-
-    def flush(self) -> bool:
-        """Move the rows and replay (or leave the replay to a worker: True, as results_changed)."""
-        _move(self.club_id, self.pairs, self.seats)
-        return self.since is not None and replay_or_defer(self.club_id, self.since)
-
-
-BATCH: ContextVar[Batch | None] = ContextVar("kept_batch", default=None)
-
-
 def results_changed(
     *, club_id: int, removed: Sequence[Any], added: Sequence[Any], counting: Counting
 ) -> bool:
     """Move the head-to-head and seat rows; replay the rating from the earliest changed game, or
     leave it to a worker (True: the caller enqueues league.standings.tasks.replay_ratings).
-    Inside a Batch of this club (BATCH), both wait for the batch's flush."""
+    An action's changes come once (league.core.changes): a re-settle's step moves the rows
+    and replays once for all its games."""
     pairs, seats = pair_and_seat_deltas(removed, added, counting)
-    batch = BATCH.get()
-    if batch is not None and batch.club_id == club_id:
-        batch.add(pairs, seats, _earliest(r.game_id for r in (*removed, *added)))
-        return False
     _move(club_id, pairs, seats)
     since = _earliest(r.game_id for r in (*removed, *added))
     return since is not None and replay_or_defer(club_id, since)

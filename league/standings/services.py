@@ -1,18 +1,15 @@
-"""Keep the standings and chart series (league.models.totals) up to date at write time.
+"""Keep the standings and chart series (league.models.totals) up to date at write time: the
+projection "standings" of league.core.changes.
 
-Every change to which `Result` rows count moves these aggregates by deltas, in the same
-transaction as the change: `league.recording.services` calls `results_changed` after recording, editing,
-voiding and re-settling a game. Other write paths call ONE of these, inside their transaction,
-after their own writes:
+An action records what it changed (`ResultsChanged`: rows that stopped counting and rows that
+count now; `SeasonSaved`; `CompetitionDaysChanged`; `MembersMerged`), and `changes_applied`
+applies them once, as the action ends, in its transaction:
 
-- `games_counted(games=...)`: games whose counted rows were just inserted by some other path
-  than `league.recording.services` (bulk import: once per batch; any number of games, a fixed number of
-  queries per distinct member, season and date).
-- `games_uncounted(rows=...)`: the counted rows of games that are about to stop counting, when
-  the caller updates `Result.counted` itself (pass the rows read before the update, call after).
-- `member_rebuild(member=...)`: one member's rows recomputed from the stored results (a member
-  merge calls it for both members after moving the results).
-- `season_rebuild(season=...)`: a season's rows, after the season is created or its dates change.
+- `results_changed`: the rows' deltas, all of the action's at once (a re-settle's step or an
+  import's day moves each total once, whatever the number of games);
+- `season_rebuild(season=...)`: a season's rows, after the season is created or its dates change;
+- `member_rebuild(member=...)`: one member's rows recomputed from the stored results (both
+  records of a merge);
 - `club_rebuild(club=...)`: everything of a club (restore; `manage.py rebuild_aggregates`).
 
 Each of them also keeps the statistics of `league.models.stats` (head-to-head, seats, the rating
@@ -29,8 +26,7 @@ was the best, it is recomputed from the stored results of that member and scope.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,9 +36,9 @@ from django.db.models.functions import Coalesce, Greatest
 
 from league.core import changes
 from league.core.locks import for_update
-from league.models import Adjustment, Club, Game, Member, Result, Season
+from league.models import Adjustment, Club, Member, Result, Season
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal, list_adjusted
-from league.standings import hand_totals, kept, tasks
+from league.standings import kept, tasks
 from league.standings.competitions import Counting, in_season
 
 TOTAL_FIELDS = (
@@ -232,23 +228,6 @@ def _move_totals(
             )
 
 
-@contextmanager
-def statistics_batched(club_id: int) -> Iterator[None]:
-    """Inside one transaction that changes many games of a club (a re-settle's batch): their
-    head-to-head and seat rows move once and the rating is replayed once from the earliest of
-    them, when the block ends (league.standings.kept.Batch), not once per game. The standings
-    totals still move game by game. An exception leaves nothing to flush: the transaction rolls
-    back."""
-    batch = kept.Batch(club_id)
-    token = kept.BATCH.set(batch)
-    try:
-        yield
-    finally:
-        kept.BATCH.reset(token)
-    if batch.flush():
-        tasks.enqueue_replay(club_id)
-
-
 BULK_DAYS = 20  # more member-days than this (an import): read, add and write them back in bulk
 
 
@@ -292,20 +271,6 @@ def _move_days(club_id: int, days: dict[tuple[int, datetime.date], _Delta]) -> N
             fields.add(name)
     if rows and fields:
         MemberDay.objects.bulk_update(rows, sorted(fields), batch_size=500)
-
-
-def games_counted(*, games: Sequence[Game]) -> None:
-    """Add the counted rows of `games`, just inserted by a bulk writer (one club's games)."""
-    if not games:
-        return
-    rows = list(Result.objects.filter(game__in=[g.pk for g in games], counted=True))
-    results_changed(club=games[0].club_id, removed=[], added=rows)
-
-
-def games_uncounted(*, rows: Sequence[Result]) -> None:
-    """Take out rows that counted until the caller marked them not counted (one club's rows)."""
-    if rows:
-        results_changed(club=rows[0].club_id, removed=rows, added=[])
 
 
 # --- rebuilding from the stored results -------------------------------------------------------
@@ -424,7 +389,6 @@ def season_rebuild(*, season: Season) -> None:
         kept.season_rebuilt(season=season)
 
 
-@changes.follows(changes.CompetitionDaysChanged)
 def individual_seasons_rebuild(change: changes.CompetitionDaysChanged) -> None:
     """Recompute the rows of the club's individual seasons over the change's days, after a team
     league or event there changed which games it keeps apart (league.standings.competitions):
@@ -452,7 +416,6 @@ def member_rebuild(*, member: Member) -> None:
         for season in Season.objects.filter(club_id=member.club_id):
             _insert_totals(member.club_id, season, member.pk)
         _insert_days(member.club_id, member.pk)
-        hand_totals.member_rebuilt(member=member)
         if kept.member_rebuilt(member=member):
             tasks.enqueue_replay(member.club_id)
 
@@ -469,13 +432,47 @@ def club_rebuild(*, club: Club) -> None:
             _insert_totals(club.pk, season)
         _insert_days(club.pk)
         kept.club_rebuilt(club_id=club.pk)
-        hand_totals.club_rebuilt(club_id=club.pk)
+
+
+# --- the projection (league.core.changes) --------------------------------------------------------
+
+
+@changes.projection(
+    "standings",
+    order=1,
+    follows=(
+        changes.ResultsChanged,
+        changes.SeasonSaved,
+        changes.CompetitionDaysChanged,
+        changes.MembersMerged,
+    ),
+    sources=(Result._meta.db_table,),
+    rebuild=lambda club_id: club_rebuild(club=Club.objects.get(pk=club_id)),
+)
+def changes_applied(changed: list[Any]) -> None:
+    """An action's changes: the results' deltas first, once a club, then what is rebuilt from
+    the rows as the action left them (a season, the individual seasons over some days, the two
+    records of a merge)."""
+    by_club: dict[int, tuple[list[Any], list[Any]]] = {}
+    for change in changed:
+        if isinstance(change, changes.ResultsChanged):
+            removed, added = by_club.setdefault(change.club_id, ([], []))
+            removed += change.removed
+            added += change.added
+    for club_id, (removed, added) in by_club.items():
+        results_changed(club=club_id, removed=removed, added=added)
+    for change in changed:
+        if isinstance(change, changes.SeasonSaved):
+            season_rebuild(season=change.season)
+        elif isinstance(change, changes.CompetitionDaysChanged):
+            individual_seasons_rebuild(change)
+        elif isinstance(change, changes.MembersMerged):
+            member_rebuild(member=change.keep)
+            member_rebuild(member=change.gone)
 
 
 __all__ = [
     "club_rebuild",
-    "games_counted",
-    "games_uncounted",
     "individual_seasons_rebuild",
     "member_rebuild",
     "results_changed",

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 from league import limits
-from league.core import names
+from league.core import changes, names
 from league.core.actions import action
 from league.core.errors import NON_FIELD, ServiceError, problem_message
 from league.core.locks import for_update, lock_club
@@ -36,7 +36,6 @@ from league.models.hands import recorder_annotations, recorder_name, renamed_eve
 from league.models.rules import rules_in_force
 from league.recording import services as recording
 from league.recording.services import ChipInput, GameInput, SeatInput
-from league.standings import hand_totals
 from scoring import calculator
 from scoring import errors as codes
 from scoring.game import busted
@@ -704,9 +703,8 @@ def table_game_save(*, tg: TableGame, user: User) -> Game:
         )
         tg.game = caller.game = game
         tg.save(update_fields=["game"])
-        hand_totals.hand_stats_changed(
-            added=HandStat.objects.bulk_create(hand_stats(tg, played, game))
-        )
+        added = HandStat.objects.bulk_create(hand_stats(tg, played, game))
+        changes.record(changes.HandStatsChanged(added=added))
         audit(
             club=tg.club,
             actor=user,
@@ -781,9 +779,8 @@ def table_game_edit(
         )
         old = list(HandStat.objects.filter(game=game, counted=True))
         HandStat.objects.filter(pk__in=[s.pk for s in old]).update(counted=False)
-        hand_totals.hand_stats_changed(
-            added=HandStat.objects.bulk_create(hand_stats(tg, played, game)), removed=old
-        )
+        added = HandStat.objects.bulk_create(hand_stats(tg, played, game))
+        changes.record(changes.HandStatsChanged(added=added, removed=old))
     return game
 
 
@@ -854,7 +851,8 @@ def played_game_keep(
     )
     tg.club = game.club
     played = Played(rules, players, hands, list(result.hands), result.state, result.chombo)
-    hand_totals.hand_stats_changed(added=HandStat.objects.bulk_create(hand_stats(tg, played, game)))
+    added = HandStat.objects.bulk_create(hand_stats(tg, played, game))
+    changes.record(changes.HandStatsChanged(added=added))
     return tg
 
 

@@ -9,7 +9,8 @@ and, where the season's rules keep money, a member's yen at a chosen rate) and
 A member's yen reaches the books in the same transaction: a ledger entry of kind adjustment
 (a penalty: the member owes the club; a bonus: the club owes the member, a debt until paid),
 undone by its reversal, both written by league.models.money's `ledger_record` (the writer of
-every ledger entry), which posts them to league.books through `entries_written`.
+every ledger entry), which records them as changed (league.core.changes: league.books posts
+them as the action ends).
 """
 
 from __future__ import annotations
@@ -666,7 +667,7 @@ def stage_create(*, season: Season, user: User, data: StageInput) -> Stage:
             after=stage_snapshot(stage),
         )
         if season.keeps_apart:  # the games of its days leave the individual seasons
-            changes.apply(
+            changes.record(
                 changes.CompetitionDaysChanged(season.club_id, stage.first_day, stage.last_day)
             )
     return stage

@@ -9,10 +9,11 @@ import datetime
 import pytest
 
 from league.core.clock import today
-from league.models import Member, Membership, Season
+from league.models import Member, Membership
 from league.recording import services
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import MEMBER_NAMES, make_club, make_user
+from tests.support.seasons import make_season
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,7 +35,7 @@ def club_with_twins():
             rate="0.3",
         )
         services.game_record(club=club, user=organiser, data=data)
-    season = Season.objects.create(
+    season = make_season(
         club=club,
         name="2026年 秋",
         start=today() - datetime.timedelta(days=30),

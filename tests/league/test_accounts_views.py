@@ -14,9 +14,10 @@ from django.utils import timezone
 import scoring
 from league import money
 from league.books.selectors import STATEMENT_PAGE
-from league.models import LedgerEntry, Member, Membership, Season
+from league.models import LedgerEntry, Member, Membership
 from tests.conftest import make_club, make_user
 from tests.league.test_money import DATE, kagetsu_season, ledger_case_day, make_members
+from tests.support.seasons import make_season
 
 
 def english(client: Client) -> Client:
@@ -369,14 +370,14 @@ def test_pot_permissions(kagetsu, client, stranger_client):
     assert client.get(url).status_code == 404
     assert organiser.put(url).status_code == 405
     other = make_club("other", "kagetsu-cup")
-    theirs = Season.objects.create(club=other, name="x", start=DATE, end=DATE)
+    theirs = make_season(club=other, name="x", start=DATE, end=DATE)
     assert organiser.get(pot_url(club, theirs)).status_code == 404
     assert organiser.get(pot_url(club) + "?season=abc").status_code == 404
     assert not LedgerEntry.objects.exists()
 
 
 def test_a_club_without_a_pot_says_so(organiser_client, club, day):
-    Season.objects.create(club=club, name="s", start=DATE, end=DATE)
+    make_season(club=club, name="s", start=DATE, end=DATE)
     response = english(organiser_client).get(pot_url(club))
     assert response.status_code == 200
     assert "This club has no pot" in text(response)

@@ -15,8 +15,10 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from league.core import changes
+from league.core.actions import action
 from league.core.errors import ServiceError
-from league.models import Club, Day, Member, RulesVersion, Season
+from league.models import Club, Day, Member, Result, RulesVersion, Season
 from league.models.stats import MemberGame, PairTotal
 from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
 from league.recording import selectors
@@ -35,6 +37,7 @@ from league.standings import stats
 from tests.conftest import make_club
 from tests.league.test_stats import stats_snapshot
 from tests.support.db import as_test_case
+from tests.support.seasons import make_season
 
 FIRST = datetime.date(2024, 4, 1)
 DATES = [FIRST + datetime.timedelta(days=d) for d in (0, 1, 7, 30, 31, 90, 200)]
@@ -193,8 +196,8 @@ def test_incremental_equals_rebuilt(db, data):
     with as_test_case():
         club = make_club("prop", "mame-no-kai")
         members = [Member.objects.create(club=club, name=f"m{i}", kana=f"m{i}") for i in range(6)]
-        Season.objects.create(club=club, name="spring", start=DATES[0], end=DATES[3])
-        Season.objects.create(club=club, name="year", start=DATES[0], end=DATES[-1], min_games=2)
+        make_season(club=club, name="spring", start=DATES[0], end=DATES[3])
+        make_season(club=club, name="year", start=DATES[0], end=DATES[-1], min_games=2)
         games = []
         for op in data.draw(st.lists(st.sampled_from(OPERATIONS), min_size=1, max_size=14)):
             live = [g for g in games if not g.voided]
@@ -239,16 +242,16 @@ def test_incremental_equals_rebuilt(db, data):
                     games = [type(g).objects.get(pk=g.pk) for g in games]
             else:  # a season created after its games: its totals are built then
                 start = data.draw(st.sampled_from(DATES), label="season start")
-                Season.objects.create(club=club, name="later", start=start, end=DATES[-1])
+                make_season(club=club, name="later", start=start, end=DATES[-1])
         assert_kept_equals_rebuilt_and_live(club)
         transaction.set_rollback(True)
 
 
 @pytest.mark.django_db
-def test_member_rebuild_and_games_counted(club, members):
-    """The hooks for other writers: a member's rows rebuilt alone; games inserted around the
-    services counted by games_counted."""
-    Season.objects.create(club=club, name="s", start=DATES[0], end=DATES[-1])
+def test_member_rebuild_and_results_recorded_as_changed(club, members):
+    """A member's rows rebuilt alone; rows an action records as counted now (ResultsChanged,
+    league.core.changes) are added once as the action ends."""
+    make_season(club=club, name="s", start=DATES[0], end=DATES[-1])
     points = [40_000, 30_000, 20_000, 10_000]
     g = game_record(
         club=club,
@@ -266,10 +269,13 @@ def test_member_rebuild_and_games_counted(club, members):
     aggregates.member_rebuild(member=members[0])
     assert kept() == before
     assert stats_snapshot() == statistics
-    # A bulk writer inserts rows itself, then calls games_counted once for the batch.
+    # An action records the rows it made count; the projection moves the totals as it ends.
     MemberTotal.objects.all().delete()
     MemberDay.objects.all().delete()
-    aggregates.games_counted(games=[g])
+    with action():
+        rows = list(Result.objects.filter(game=g, counted=True))
+        changes.record(changes.ResultsChanged(club.pk, added=rows))
+        assert not MemberTotal.objects.exists()  # not yet: once, as the action ends
     assert kept() == before
     assert game_input_from_stored(g).seats[0].points == 40_000
 
@@ -415,8 +421,7 @@ def test_a_season_created_while_games_are_recorded_counts_them_all():
         )
 
     def season() -> None:
-        with as_test_case():
-            Season.objects.create(club=club, name="s", start=DATES[0], end=DATES[-1])
+        make_season(club=club, name="s", start=DATES[0], end=DATES[-1])
 
     race([*(lambda i=i: record(i) for i in range(6)), season])
     assert MemberTotal.objects.get(member=members[0], season__isnull=False).games == 7

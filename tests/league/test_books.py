@@ -52,6 +52,7 @@ from league.teams import services as team_services
 from tests.league.test_money import kagetsu_season
 from tests.league.test_money_agreement import DATES, NAMES, RULES, Runner, _points
 from tests.support.db import as_test_case
+from tests.support.seasons import make_season
 
 pytestmark = pytest.mark.django_db
 
@@ -346,12 +347,12 @@ def test_the_money_pages_query_counts_are_pinned(
 ):
     from django.urls import reverse
 
-    from league.models import Membership, Season
+    from league.models import Membership
 
     club, members, user = make_club(f"q-{page.replace('_', '-')}")
     Membership.objects.create(user=user, club=club, role=Membership.ORGANISER)
     Member.objects.filter(pk=members[0].pk).update(user=user)
-    Season.objects.create(
+    make_season(
         club=club, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31)
     )
     evening(club, members, user)

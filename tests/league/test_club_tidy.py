@@ -13,11 +13,12 @@ from django.urls import reverse
 
 from league.club import services as club_services
 from league.core import errors
-from league.models import AuditLog, Day, Game, Member, Result, Season
+from league.models import AuditLog, Day, Game, Member, Result
 from league.models.totals import MemberTotal
 from league.money import services as money_services
 from league.recording import services
 from tests.conftest import make_club, make_user
+from tests.support.seasons import make_season
 
 DATE = datetime.date(2026, 5, 9)
 POINTS = (45000, 30000, 20000, 5000)
@@ -244,7 +245,7 @@ def test_merge_preview_queries_do_not_grow_with_history(
 
 @pytest.fixture
 def season(club):
-    return Season.objects.create(
+    return make_season(
         club=club, name="春", start=datetime.date(2026, 4, 1), end=datetime.date(2026, 5, 31)
     )
 
@@ -332,7 +333,7 @@ def test_close_freezes_the_standings_and_reopen_brings_them_back(
     actions = list(
         AuditLog.objects.filter(action__startswith="season.").values_list("action", flat=True)
     )
-    assert actions == ["season.close", "season.reopen"]
+    assert actions == ["season.create", "season.close", "season.reopen"]
     reopen = AuditLog.objects.get(action="season.reopen")
     assert reopen.before["final_standings"] == frozen
 
@@ -497,7 +498,7 @@ def test_closing_a_season_still_running_warns_and_shows_what_is_kept(
 ):
     from league.core.clock import today
 
-    running = Season.objects.create(
+    running = make_season(
         club=club,
         name="今年",
         start=today() - datetime.timedelta(days=30),

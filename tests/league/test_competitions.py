@@ -401,19 +401,17 @@ def test_a_change_nobody_follows_is_an_error(db):
     unmoved; league.standings follows the competition days (imported at start)."""
     from dataclasses import dataclass
 
-    from django.db import transaction
-
     from league.core import changes
+    from league.core.actions import action
 
     @dataclass(frozen=True)
     class Unfollowed:
         club_id: int
 
-    with transaction.atomic(), pytest.raises(LookupError, match="Unfollowed"):
-        changes.apply(Unfollowed(1))
-    assert changes._FOLLOWERS[changes.CompetitionDaysChanged] == [
-        aggregates.individual_seasons_rebuild
-    ]
+    with pytest.raises(LookupError, match="Unfollowed"), action():
+        changes.record(Unfollowed(1))
+    (standings,) = [p for p in changes.PROJECTIONS if changes.CompetitionDaysChanged in p.follows]
+    assert standings.apply is aggregates.changes_applied
 
 
 def test_an_edit_without_a_kind_keeps_the_seasons_kind(club, organiser, organiser_client):

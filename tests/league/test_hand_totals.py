@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from django.db.models import Count, Sum
 
+from league.core import changes
 from league.models import HandStat, HandStatTotal
 from league.models.hands import HAND_SUMS
 from league.recording import services as recording
 from league.standings import selectors
-from league.standings import services as aggregates
 from league.table import services
 from tests.league.test_table import game_hands, ids, record_all, tg  # noqa: F401
 
@@ -58,7 +58,7 @@ def test_kept_totals_follow_save_edit_void_and_rebuild(tg, club, members, organi
     assert page["games"] == 1 and page["yaku"] == [("大三元", 1)]
     assert page == selectors.hand_stats(member=members[3], start=game.date, end=game.date)
     HandStatTotal.objects.all().delete()
-    aggregates.club_rebuild(club=club)
+    changes.club_rebuild(club.pk)
     assert kept(members) == summed(members)
     recording.game_void(game=game, user=organiser, reason="test")
     assert kept(members) == summed(members)

@@ -30,7 +30,6 @@ from league.models import (
     ResettleRun,
     RulesVersion,
     ScorePhoto,
-    Season,
     TeamMatch,
     TeamSlot,
 )
@@ -38,6 +37,7 @@ from league.recording import photos, services
 from league.table import services as table_services
 from league.teams import services as team_services
 from tests.conftest import make_user
+from tests.support.seasons import make_season
 
 DATE = datetime.date(2026, 11, 21)
 CLUB_PREFIX = "c/"  # league/urls.py: every club's pages are under c/<slug>/
@@ -117,7 +117,7 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
         payer=int(transfer.payer),
         payee=None if transfer.payee is None else int(transfer.payee),
     )
-    season = Season.objects.create(
+    season = make_season(
         club=club, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31)
     )
     team = team_services.team_create(

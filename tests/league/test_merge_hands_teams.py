@@ -14,13 +14,14 @@ import uuid
 import pytest
 
 from league.club import services as club_services
+from league.core import changes
 from league.core.errors import ServiceError
-from league.models import AuditLog, HandStat, HandStatTotal, Member, Season, TeamMember
-from league.standings import services as aggregates
+from league.models import AuditLog, HandStat, HandStatTotal, Member, TeamMember
 from league.table import services as table
 from league.teams import services as teams
 from tests.league.test_hand_totals import kept, summed
 from tests.league.test_table import DATE, game_hands, record_all
+from tests.support.seasons import make_season
 
 
 def _table_game(club, user, players):
@@ -53,7 +54,7 @@ def test_a_merge_moves_the_hand_statistics_and_the_total_equals_a_rebuild(club, 
     assert kept([a]) == summed([a])
     assert _kept_rows(guest) == []  # as its standings totals: rebuilt from nothing
     HandStatTotal.objects.all().delete()
-    aggregates.club_rebuild(club=club)
+    changes.club_rebuild(club.pk)
     assert _kept_rows(a) == merged
     assert _kept_rows(guest) == []
     entry = AuditLog.objects.get(action="member.merge")
@@ -62,7 +63,7 @@ def test_a_merge_moves_the_hand_statistics_and_the_total_equals_a_rebuild(club, 
 
 @pytest.fixture
 def season(club):
-    return Season.objects.create(
+    return make_season(
         club=club, name="2026秋", start=datetime.date(2026, 10, 1), end=datetime.date(2026, 12, 31)
     )
 

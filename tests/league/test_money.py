@@ -32,6 +32,7 @@ from league.recording import services
 from league.recording.services import ChipInput, GameInput, SeatInput
 from league.rules import services as rules_services
 from tests.conftest import make_club
+from tests.support.seasons import make_season
 
 
 @pytest.fixture(autouse=True)
@@ -675,9 +676,7 @@ def kagetsu_season(n_days: int, *, min_games: int = 0, slug: str = "kagetsu"):
                 date,
                 [(m["青木"], 40000), (m["馬場"], 30000), (m["千葉"], 20000), (m["土井"], 10000)],
             )
-    season = Season.objects.create(
-        club=club, name="2026", start=start, end=end, min_games=min_games
-    )
+    season = make_season(club=club, name="2026", start=start, end=end, min_games=min_games)
     return club, m, Season.objects.select_related("club").get(pk=season.pk)
 
 
@@ -730,7 +729,7 @@ def test_pot_payout_refusals(db):
     with pytest.raises(ServiceError) as e:
         money.pot_pay_out(season=season, user=None, venue_cost=-1)
     assert "venue_cost" in e.value.errors
-    empty = Season.objects.create(
+    empty = make_season(
         club=club,
         name="empty",
         start=DATE - datetime.timedelta(days=90),
@@ -738,7 +737,7 @@ def test_pot_payout_refusals(db):
     )
     with pytest.raises(ServiceError, match="nothing to pay out"):
         money.pot_pay_out(season=empty, user=None, venue_cost=5000)
-    running = Season.objects.create(
+    running = make_season(
         club=club, name="now", start=DATE, end=DATE + datetime.timedelta(days=400)
     )
     with pytest.raises(ServiceError, match="not over"):
@@ -750,7 +749,7 @@ def test_a_club_without_place_fees_or_a_cap_has_no_pot(db):
     club = make_club("c")
     m = make_members(club)
     ledger_case_day(club, m)
-    season = Season.objects.create(club=club, name="s", start=DATE, end=DATE)
+    season = make_season(club=club, name="s", start=DATE, end=DATE)
     pot = money.season_pot(season=season)
     assert not pot.has_pot and pot.income == 30
     with pytest.raises(ServiceError, match="no pot"):

@@ -21,6 +21,7 @@ from league.public import services as share
 from league.recording import services
 from tests.conftest import make_club
 from tests.league.test_isolation import ATTRIBUTE, SCRIPT, populate
+from tests.support.seasons import make_season
 
 PUBLIC_ROUTES = ["public_standings", "public_season", "public_race", "public_days", "public_day"]
 PUBLIC_ROUTES += ["public_season_matrix", "public_rating", "public_records"]
@@ -142,7 +143,7 @@ def other(other_club, stranger) -> dict[str, Any]:
             ],
         ),
     )
-    season = Season.objects.create(
+    season = make_season(
         club=other_club,
         name="余所の季",
         start=datetime.date(2026, 1, 1),
@@ -270,7 +271,7 @@ def test_only_organisers_reach_the_settings(member_client, stranger_client, clie
 def _plain_season(club) -> int:
     """A season without stages over the games (populate's season is an event: its page ranks
     as its stage does, test_competitions), for comparing the standings tables."""
-    return Season.objects.create(
+    return make_season(
         club=club, name="通年", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31)
     ).pk
 
@@ -494,7 +495,7 @@ def fill(
             )
     if not season:
         return None
-    return Season.objects.create(
+    return make_season(
         club=club, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31)
     )
 

@@ -29,6 +29,7 @@ from league.standings import stats
 from league.standings import views as standings_views
 from league.standings.tables import StandingsData
 from tests.conftest import make_club, make_user
+from tests.support.seasons import make_season
 
 A, B, C, D, E = "青木", "馬場", "千葉", "土井", "江藤"
 G = "山田"  # a guest
@@ -135,9 +136,7 @@ class World:
 def world(club, members, organiser) -> World:
     people = {m.name: m for m in members}
     people[G] = Member.objects.create(club=club, name=G, kana=KANA[G], is_guest=True)
-    season = Season.objects.create(
-        club=club, name="2026年10月", start=START, end=END, min_games=MIN_GAMES
-    )
+    season = make_season(club=club, name="2026年10月", start=START, end=END, min_games=MIN_GAMES)
     d = datetime.date
     # 1: 青木 tops with 1,000 deposits to the house (T = -1.0); 馬場 chombo pays the top 20;
     #    土井 below zero settles as 0 (箱下なし) but busts. 青木 ippatsu tsumo: +3, -1 each.
@@ -665,14 +664,14 @@ def test_end_before_start_error_is_in_english(member_client, world):
 def test_each_season_links_with_its_leader_in_one_query(
     member_client, world, django_assert_num_queries
 ):
-    whole_year = Season.objects.create(
+    whole_year = make_season(
         club=world.club,
         name="2026年",
         start=datetime.date(2026, 1, 1),
         end=datetime.date(2026, 12, 31),
         min_games=6,
     )
-    empty = Season.objects.create(
+    empty = make_season(
         club=world.club,
         name="2027年",
         start=datetime.date(2027, 1, 1),
@@ -693,7 +692,7 @@ def test_each_season_links_with_its_leader_in_one_query(
 
 def test_tied_leaders_are_all_named(member_client, club, members):
     people = {m.name: m for m in members}
-    Season.objects.create(
+    make_season(
         club=club, name="秋", start=datetime.date(2026, 9, 1), end=datetime.date(2026, 9, 30)
     )
     # 青木 and 江藤 each win one game by the same score.
@@ -731,7 +730,7 @@ def test_query_counts_do_not_grow_with_games_and_players(
     member_client, club, members, django_assert_num_queries
 ):
     people = {m.name: m for m in members}
-    season = Season.objects.create(club=club, name="秋", start=START, end=END, min_games=2)
+    season = make_season(club=club, name="秋", start=START, end=END, min_games=2)
     for day in (1, 2, 3):
         play(
             club,
@@ -779,7 +778,7 @@ def test_post_is_not_allowed(member_client, page_url):
 
 
 def test_a_season_of_another_club_is_404(member_client, world, other_club):
-    theirs = Season.objects.create(club=other_club, name="他", start=START, end=END)
+    theirs = make_season(club=other_club, name="他", start=START, end=END)
     assert member_client.get(season_url(world.club, theirs)).status_code == 404
     assert member_client.get(season_url(world.club, world.season)).status_code == 200
 
@@ -825,7 +824,7 @@ def test_percent_and_hundredths():
 
 
 def test_a_season_without_games_says_so(member_client, club):
-    season = Season.objects.create(club=club, name="空", start=START, end=END, min_games=3)
+    season = make_season(club=club, name="空", start=START, end=END, min_games=3)
     response = english(member_client).get(season_url(club, season))
     assert response.status_code == 200
     assert records(response) == []

@@ -40,6 +40,7 @@ from league.standings import kept, rating, selectors
 from league.standings import tasks as standings_tasks
 from tests.conftest import make_club
 from tests.support.db import as_test_case
+from tests.support.seasons import make_season
 
 DAY = datetime.date(2024, 5, 1)
 
@@ -206,7 +207,7 @@ def test_seats_of_the_three_game_example(club, three_games):
 def test_a_season_keeps_its_own_head_to_head_and_seats(club, three_games):
     a, b, *_rest = three_games
     later = DAY + datetime.timedelta(days=40)
-    season = Season.objects.create(club=club, name="s", start=later, end=later)
+    season = make_season(club=club, name="s", start=later, end=later)
     assert selectors.head_to_head(member=a, season=season) == []
     _record(club, list(three_games[:4]), [45_000, 30_000, 15_000, 10_000], date=later)
     rows = selectors.head_to_head(member=a, season=season)
@@ -410,7 +411,7 @@ def test_head_to_head_is_symmetric(db, data):
     with as_test_case():
         club = make_club("sym", "mame-no-kai")
         members = [Member.objects.create(club=club, name=f"m{i}", kana=f"m{i}") for i in range(6)]
-        Season.objects.create(club=club, name="s", start=DATES[0], end=DATES[2])
+        make_season(club=club, name="s", start=DATES[0], end=DATES[2])
         for _ in range(data.draw(st.integers(1, 6), label="games")):
             date = data.draw(st.sampled_from(DATES), label="date")
             game_record(club=club, user=None, data=_game_input(data, members, date))
@@ -444,7 +445,7 @@ def test_any_edit_or_void_gives_the_ratings_of_a_replay_from_scratch(db, data):
     with as_test_case():
         club = make_club("prop-stats", "mame-no-kai")
         members = [Member.objects.create(club=club, name=f"m{i}", kana=f"m{i}") for i in range(6)]
-        Season.objects.create(club=club, name="s", start=DATES[0], end=DATES[2])
+        make_season(club=club, name="s", start=DATES[0], end=DATES[2])
         games = []
         for _ in range(data.draw(st.integers(2, 6), label="games")):
             date = data.draw(st.sampled_from(DATES), label="date")
@@ -497,7 +498,7 @@ def test_an_open_seasons_leader_is_not_called_its_winner(member_client, club, th
     from django.urls import reverse
     from django.utils import timezone
 
-    season = Season.objects.create(club=club, name="春", start=DAY, end=DAY, min_games=1)
+    season = make_season(club=club, name="春", start=DAY, end=DAY, min_games=1)
     page = member_client.get(reverse("records", args=[club.slug])).content.decode()
     assert "首位：" in page
     Season.objects.filter(pk=season.pk).update(closed_at=timezone.now())
@@ -509,7 +510,7 @@ def test_the_pages_show_the_kept_figures(member_client, organiser_client, club, 
     from django.urls import reverse
 
     a, b, *_rest = three_games
-    season = Season.objects.create(club=club, name="春", start=DAY, end=DAY)
+    season = make_season(club=club, name="春", start=DAY, end=DAY)
     player = member_client.get(reverse("player_detail", args=[club.slug, a.pk])).content.decode()
     assert 'id="head-to-head"' in player and "+75.0" in player  # A's net against C
     assert "66.7%" in player  # above B in 2 of 3
@@ -552,7 +553,7 @@ def test_the_statistics_pages_take_the_same_queries_with_more_history(
     from django.urls import reverse
 
     a, b, c, d, e = three_games
-    season = Season.objects.create(club=club, name="s", start=DAY, end=DAY + datetime.timedelta(9))
+    season = make_season(club=club, name="s", start=DAY, end=DAY + datetime.timedelta(9))
     _record(club, [a, b, c, e], [45_000, 30_000, 15_000, 10_000], date=DAY + datetime.timedelta(1))
     pages = [
         reverse("player_detail", args=[club.slug, a.pk]),
@@ -589,7 +590,7 @@ def test_the_share_link_shows_head_to_head_rating_and_records_without_yen(
     from league.models import MemberDay
 
     MemberDay.objects.filter(member=big.member, date=big.date).update(yen=12_345, yen_games=1)
-    season = Season.objects.create(club=club, name="春", start=DAY, end=DAY)
+    season = make_season(club=club, name="春", start=DAY, end=DAY)
     token = club.share_token
     pages = {
         "matrix": reverse("public_season_matrix", args=[token, season.pk]),

@@ -17,10 +17,11 @@ from django.urls import reverse
 
 from league.club import services as club_services
 from league.core.errors import ServiceError
-from league.models import AuditLog, Member, Membership, Season, TeamMatch, TeamSlot
+from league.models import AuditLog, Member, Membership, TeamMatch, TeamSlot
 from league.recording import services as recording
 from league.teams import selectors, services
 from tests.conftest import PASSWORD, make_user
+from tests.support.seasons import make_season
 
 D = datetime.date(2026, 10, 10)
 D2 = datetime.date(2026, 10, 17)
@@ -29,7 +30,7 @@ POINTS = (40000, 30000, 20000, 10000)
 
 @pytest.fixture
 def season(club):
-    return Season.objects.create(
+    return make_season(
         club=club, name="2026秋", start=datetime.date(2026, 10, 1), end=datetime.date(2026, 12, 31)
     )
 

@@ -16,8 +16,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
+from league.core import changes
 from league.models import Club
-from league.standings import services as aggregates
 
 
 class Command(BaseCommand):
@@ -39,6 +39,8 @@ class Command(BaseCommand):
         for club in clubs:
             start = time.perf_counter()
             with transaction.atomic():
-                aggregates.club_rebuild(club=club)
+                for projection in changes.PROJECTIONS:  # the books: rebuild_money
+                    if projection.name != "books":
+                        projection.rebuild(club.pk)
             if options["verbosity"]:
                 self.stdout.write(f"{club.slug}: rebuilt in {time.perf_counter() - start:.2f} s")

@@ -33,11 +33,10 @@ from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, models, transaction
 from django.db.migrations.recorder import MigrationRecorder
 
-from league.books import services as books
+from league.core import changes
 from league.core.names import username_key
 from league.management.commands.backup import FORMAT, MODELS, USER_FIELDS, VERSION, user_fields
 from league.models import Club, DrawTable, Member, TableGame, UsernameKey
-from league.standings import services as aggregates
 
 LABELS = {f"league.{m._meta.model_name}": m for m in MODELS}
 
@@ -384,8 +383,7 @@ def restore(data: dict[str, Any], user_map: dict[str, str] | None = None) -> lis
                 with connection.cursor() as cursor:
                     cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
             club = Club.objects.get(slug=data["club"])
-            aggregates.club_rebuild(club=club)
-            books.club_rebuild(club_id=club.pk)
+            changes.club_rebuild(club.pk)  # every kept total (league.core.changes)
     except DatabaseError as e:  # IntegrityError included
         raise CommandError(f"The backup cannot be loaded, nothing restored: {e}") from None
     return created
