@@ -10,9 +10,9 @@ joins the registry.
 The action (league.core.actions.action) collects the changes it records and applies them once,
 at its end, inside its transaction, before the commit: each projection is called once with all
 the changes of its kinds, in their declared order (league.standings' totals, then the hand
-totals, then league.books: the lock order of league.core.locks). A projection applies its deltas before
-anything it rebuilds from the source rows, so that a rebuild, which reads the rows as the action
-left them, is never counted twice. A change recorded inside a savepoint that rolled back is
+totals, then league.books: the lock order of league.core.locks). A projection applies its
+deltas before anything it rebuilds from the source rows, so that a rebuild, which reads the rows
+as the action left them, is never counted twice. A change recorded inside a savepoint that rolled back is
 dropped with the savepoint, as Django drops its on-commit callbacks.
 
 An action that must read a total it has just moved calls `flush` first. A change recorded
@@ -25,6 +25,7 @@ recording a change that a projection following that table follows fails (`unreco
 
 from __future__ import annotations
 
+import copy
 import datetime
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -231,9 +232,7 @@ def _apply(changes: list[object]) -> None:
 
 
 def _copy(row: Any) -> Any:
-    from copy import copy
-
-    return copy(row)
+    return copy.copy(row)
 
 
 # --- the tests' guard ---------------------------------------------------------------------------
