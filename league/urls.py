@@ -5,26 +5,22 @@ from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
 from league.accounts import urls as accounts_urls
-from league.accounts import views_auth as auth
-from league.accounts import views_invitations as invitations
-from league.api import views_tokens as tokens
-from league.api.views import api
+from league.accounts.views import invitations
+from league.accounts.views import login as auth
+from league.api.routes import api
+from league.api.views import tokens
 from league.chat import urls as chat_urls
-from league.club import views_jobs as jobs
-from league.club import views_manage as manage
-from league.excel import views_exports as exports
-from league.excel import views_imports as imports
-from league.money import views as ledger
-from league.money import views_accounts as accounts
-from league.money import views_share as share
+from league.club.views import jobs, manage
+from league.excel.views import exports, imports
+from league.money.views import ledger, share
+from league.money.views import statements as accounts
 from league.public import views as public
-from league.recording import views as record
-from league.recording import views_pages as pages
-from league.recording import views_photo as photo_views
+from league.recording.views import days as pages
+from league.recording.views import photos as photo_views
+from league.recording.views import record
 from league.rules import views as rules_views
-from league.standings import views as standings
-from league.standings import views_players as players
-from league.standings import views_stats as statistics
+from league.standings.views import players, standings
+from league.standings.views import stats as statistics
 from league.table import views as table_views
 
 

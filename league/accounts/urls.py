@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, path, reverse_lazy
 
-from league.accounts import views, views_auth
+from league.accounts.views import account as views
+from league.accounts.views import login as views_auth
 
 urlpatterns: list[URLPattern] = [
     path("accounts/signup/", views.signup, name="signup"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from league.club import views
+from league.club.views import tidy as views
 
 urlpatterns = [
     path("settings/", views.club_settings, name="club_settings"),

@@ -243,7 +243,7 @@ def example_points(rules: scoring.Rules) -> list[int]:
 
 def example_response(rules: scoring.Rules, points: list[int]) -> JsonResponse:
     """One hanchan with these final points settled under `rules`, as the worked example's JSON
-    (also used by the new club page, league.accounts.views)."""
+    (also used by the new club page, league.accounts.views.account)."""
     rate = next(iter(rules.rates), "")
     seats = tuple(scoring.Seat(str(jancho.SEAT_WINDS[i]), p) for i, p in enumerate(points))
     deposits = max(rules.players * rules.start - sum(points), 0)  # riichi sticks left over

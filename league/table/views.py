@@ -32,7 +32,7 @@ from league.recording import breakdown, photos
 from league.recording import services as recording
 from league.recording.forms import WINDS
 from league.recording.services import CONFIRM_RATE
-from league.recording.views_photo import PhotoForm
+from league.recording.views.photos import PhotoForm
 from league.table import offline, services
 
 NOT_SCORER = gettext_lazy(

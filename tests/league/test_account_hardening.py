@@ -15,7 +15,7 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
 from league.accounts import services as account_services
-from league.accounts import views as account_views
+from league.accounts.views import account as account_views
 from league.models import Club, LoginAttempt
 from tests.conftest import PASSWORD, make_user
 

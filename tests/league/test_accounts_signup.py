@@ -15,7 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 import scoring
-from league.accounts import services, views
+from league.accounts import services
+from league.accounts.views import account as views
 from league.models import AuditLog, Club, LoginAttempt, Member, Membership, RulesVersion, Season
 from tests.conftest import PASSWORD, make_club, make_user
 

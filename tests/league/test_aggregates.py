@@ -375,7 +375,7 @@ def test_page_queries_do_not_grow_with_history(
         counts[url] = len(captured)
     for date in DATES[1:-1]:
         play(date)
-    from league.standings import views_players as players
+    from league.standings.views import players
 
     # Past the per-game chart (one point per day beyond it), with the limit made small so that
     # the test records a few dozen games rather than 300.

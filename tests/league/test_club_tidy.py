@@ -344,7 +344,7 @@ def test_every_page_and_the_pot_read_a_closed_seasons_frozen_winner(
     season's winner: the pot's champion, the seasons' leaders, the share link, My page."""
     from league import money
     from league.mypage import selectors as mypage
-    from league.standings.views import season_leaders
+    from league.standings.views.standings import season_leaders
 
     g = record(club, organiser, members[:4])  # 青木 first
     club_services.season_close(season=season, user=organiser)

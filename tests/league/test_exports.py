@@ -26,7 +26,7 @@ from league import money
 from league.books import selectors as book_selectors
 from league.excel import exports
 from league.models import Club, Day, Member, Membership, Result, Season
-from league.money.views_accounts import describe_entry
+from league.money.views.statements import describe_entry
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from league.standings import stats

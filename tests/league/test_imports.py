@@ -1,4 +1,4 @@
-"""Importing historical score sheets (league/excel/imports.py, league/excel/views_imports.py).
+"""Importing historical score sheets (league/excel/imports.py, league/excel/views/imports.py).
 
 Workbooks are built here with openpyxl in the documented layouts; the round trip exports a club
 with league.excel.exports and imports it into an empty club through the pages.

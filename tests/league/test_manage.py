@@ -1,4 +1,4 @@
-"""Managing a club: members, seasons, rules versions and re-settling (league/club/views_manage.py)."""
+"""Managing a club: members, seasons, rules versions and re-settling (league/club/views/manage.py)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from league import money
 from league.books import selectors as book_selectors
 from league.models import Member, Membership, Result, Season
 from league.mypage import selectors
-from league.recording.views_pages import CLUB_TIMEZONE
+from league.recording.views.days import CLUB_TIMEZONE
 from league.standings import stats
 from tests.conftest import make_club, make_user
 from tests.league.test_isolation import SCRIPT

@@ -18,7 +18,7 @@ from league.draw import services as draw
 from league.models import Day, Member
 from league.models.draw import next_tables
 from league.money import sharing
-from league.recording.views_pages import CLUB_TIMEZONE
+from league.recording.views.days import CLUB_TIMEZONE
 from tests.conftest import make_user
 from tests.league.test_draw import DATE, check_in_all, people, record_table
 

@@ -1,4 +1,4 @@
-"""「写真から」 on the record form (league.recording.photos, views_photo): upload, the worker's
+"""「写真から」 on the record form (league.recording.photos, views.photos): upload, the worker's
 reading (run at once here), the form filled in from it, the save, and the photo deleted with its
 hash in the audit log. Needs requirements-photo.txt and ssocr like test_photo_read.py."""
 

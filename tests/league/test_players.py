@@ -31,7 +31,7 @@ from django.urls import reverse
 
 from league.models import Game, Member, Season
 from league.recording import services
-from league.standings import views_players as players
+from league.standings.views import players
 from tests.conftest import make_club, make_user
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -300,7 +300,7 @@ def test_player_page_404s_for_another_clubs_member_or_season(
 
 # session, user, club, membership, member, seasons, rules, statistics, series, games, hand
 # statistics (league.table: one aggregate; the yaku only for a player with hand games); then
-# head-to-head, seats, the rating's latest games and its place (league.standings.views_stats),
+# head-to-head, seats, the rating's latest games and its place (league.standings.views.stats),
 # and whether a rating replay is waiting (its notice)
 PLAYER_QUERIES = 16
 

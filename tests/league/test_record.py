@@ -124,7 +124,7 @@ def test_get_prefills_date_and_table(organiser_client, club, members):
 
 
 def test_default_date_is_the_clubs_today(organiser_client, club, members, monkeypatch):
-    from league.recording import views as record
+    from league.recording.views import record
 
     monkeypatch.setattr(record, "today", lambda: datetime.date(2026, 1, 2))
     response = organiser_client.get(new_url(club))

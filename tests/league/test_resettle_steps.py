@@ -113,7 +113,7 @@ def test_an_api_record_during_a_slow_resettle_waits_one_step_at_most(
 
 
 def test_the_one_progress_view_reads_any_job(client, club, members, organiser, member_user):
-    """league/club/views_jobs.py: a re-settle's job is the club's, an export's its maker's."""
+    """league/club/views/jobs.py: a re-settle's job is the club's, an export's its maker's."""
     from django.urls import reverse
 
     from league.excel import tasks as export_tasks

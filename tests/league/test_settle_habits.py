@@ -15,7 +15,7 @@ from league import money
 from league.books import selectors as book_selectors
 from league.models import LedgerEntry, Member, Membership
 from league.money import signs
-from league.recording.views_pages import CLUB_TIMEZONE
+from league.recording.views.days import CLUB_TIMEZONE
 from tests.conftest import make_user
 from tests.league.test_money import ledger_case_day
 

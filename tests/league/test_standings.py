@@ -26,8 +26,8 @@ from league.models import Club, Game, Member, Result, Season
 from league.recording import services
 from league.rules import services as rules_services
 from league.standings import stats
-from league.standings import views as standings_views
 from league.standings.tables import StandingsData
+from league.standings.views import standings as standings_views
 from tests.conftest import make_club, make_user
 
 A, B, C, D, E = "青木", "馬場", "千葉", "土井", "江藤"

@@ -21,8 +21,8 @@ from django.urls import reverse
 
 from league.models import Club, Game, Member, Season
 from league.recording import services as recording
-from league.standings import views as standings_views
 from league.standings.tables import HAND_COLUMNS
+from league.standings.views import standings as standings_views
 from league.table import services as table
 
 START, END = datetime.date(2026, 10, 1), datetime.date(2026, 10, 31)

@@ -35,9 +35,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import scoring
 from league import limits, throttle
 from league.access import club_for
-from league.accounts import invitations, services, views_auth
+from league.accounts import invitations, services
 from league.accounts import tasks as account_tasks
 from league.accounts.forms import ClubForm, FirstSeasonForm, MembershipRoleForm, SignupForm
+from league.accounts.views import login as views_auth
 from league.core.errors import ServiceError
 from league.models import Member, Membership
 from league.rules.presets import preset_label

@@ -19,9 +19,10 @@ from django.views.decorators.http import require_safe
 from league.access import club_for, club_page, results_page
 from league.core.format import average, hundredths, percent, score, sign_class, yen
 from league.models import Club, Member, Season
-from league.standings import charts, stats, views_stats
+from league.standings import charts, stats
 from league.standings import selectors as aggregate_selectors
 from league.standings.tables import Shown
+from league.standings.views import stats as views_stats
 
 GAMES_SHOWN = 100  # the player's latest games listed; the statistics and the chart cover them all
 CHART_GAMES = 300  # up to this many games the chart has a point per game; beyond, one per day

@@ -30,7 +30,7 @@ from league.excel import tasks as export_tasks
 from league.jobs import job_state
 from league.models import Club, Day, ExportFile, Member, Season
 from league.models.rules import club_has_money
-from league.money.views_accounts import describe_entry
+from league.money.views.statements import describe_entry
 from league.standings import selectors as aggregate_selectors
 from league.standings import stats
 from league.standings.filters import StandingsFilter

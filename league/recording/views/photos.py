@@ -15,7 +15,7 @@ from league.core.clock import today
 from league.models import ScorePhoto
 from league.recording import photos
 from league.recording.forms import PhotoField
-from league.recording.views import _rules_version
+from league.recording.views.record import _rules_version
 
 
 class PhotoForm(forms.Form):
