@@ -83,9 +83,9 @@ def share_settings(request: HttpRequest, slug: str) -> HttpResponse:
             return HttpResponseBadRequest(_("Unknown action."))
         ACTIONS[action](club=club, user=request.user)
         messages.success(request, _done_message(action))
-        return redirect("share_settings", club.slug)
+        return redirect("public:share_settings", club.slug)
     link = (
-        request.build_absolute_uri(reverse("public_standings", args=[club.share_token]))
+        request.build_absolute_uri(reverse("public:public_standings", args=[club.share_token]))
         if club.share_token
         else ""
     )

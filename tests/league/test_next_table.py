@@ -121,7 +121,7 @@ def test_my_page_shows_my_next_table(club, organiser) -> None:
     me.save(update_fields=["user"])
     client = Client()
     client.force_login(me.user)
-    page = client.get(reverse("my_page", args=[club.slug])).content.decode()
+    page = client.get(reverse("mypage:my_page", args=[club.slug])).content.decode()
     assert 'id="next-table"' in page and "次：第1回戦 B卓 西家" in page
 
 

@@ -150,7 +150,7 @@ def player_detail(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
     club = club_for(request, slug)
     member = get_object_or_404(Member, club=club, pk=member_id, fill_in=False)  # 黒子: no page
     if member.merged_into_id is not None:  # an old link to a merged record: the one that stayed
-        address = reverse("player_detail", args=[club.slug, member.merged_into_id])
+        address = reverse("standings:player_detail", args=[club.slug, member.merged_into_id])
         query = request.GET.urlencode()
         return redirect(f"{address}?{query}" if query else address)
     seasons = list(Season.objects.filter(club=club))

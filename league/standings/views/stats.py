@@ -97,7 +97,7 @@ def player_sections(*, club: Club, member: Member, season: Season | None) -> dic
             }
             for g in reversed(history[-EXPECTED_SHOWN:])
         ],
-        "rating_url": reverse("rating_list", args=[club.slug]),
+        "rating_url": reverse("standings:rating_list", args=[club.slug]),
         "rating_pending": kept.rating_pending(club=club),
     }
 
