@@ -113,8 +113,8 @@ def requests(club) -> dict[str, Callable[[], object]]:
     client = Client()
     client.force_login(user)
     member = Member.objects.filter(club=club).annotate(n=Count("results")).order_by("-n").first()
-    game_log = reverse("export_game_log", args=[club.slug])
-    statement = reverse("export_statement", args=[club.slug, member.pk])
+    game_log = reverse("excel:export_game_log", args=[club.slug])
+    statement = reverse("excel:export_statement", args=[club.slug, member.pk])
 
     def get(path: str) -> None:
         response = client.get(path, HTTP_ACCEPT_LANGUAGE="ja")

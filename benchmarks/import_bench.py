@@ -165,19 +165,23 @@ def measure(games: int) -> None:
         )
         return response
 
-    upload_url = reverse("import_upload", args=[club.slug])
+    upload_url = reverse("excel:import_upload", args=[club.slug])
     upload = SimpleUploadedFile("history.xlsx", data)
     response = step("upload", lambda: client.post(upload_url, {"workbook": upload}))
     assert response.status_code == 302, response.content[:2000]
     uploaded = ImportUpload.objects.get(club=club)
     # The upload queues its preview (every game settled once); the worker's run is called here.
     step("previewing", lambda: excel_tasks.import_preview.call(uploaded.pk, "ja"))
-    response = step("preview", lambda: client.get(reverse("import_preview", args=[club.slug])))
+    response = step(
+        "preview", lambda: client.get(reverse("excel:import_preview", args=[club.slug]))
+    )
     plan = response.context["plan"]
     assert plan.ready and plan.total == games, plan.problems[:5]
     # The request queues the import (settings' TASKS: the database backend); the worker's run
     # is then called here, in this process, as `manage.py db_worker` would.
-    response = step("confirm", lambda: client.post(reverse("import_confirm", args=[club.slug])))
+    response = step(
+        "confirm", lambda: client.post(reverse("excel:import_confirm", args=[club.slug]))
+    )
     assert response.status_code == 302
     requests = total
     kept = ImportUpload.objects.get(club=club)

@@ -171,8 +171,8 @@ def measure(games: int, runs: int) -> None:
             cursor.fetchall()
 
     pages = [
-        ("season standings", reverse("season_standings", args=[club.slug, season.pk])),
-        ("all-time standings", reverse("standings", args=[club.slug])),
+        ("season standings", reverse("standings:season_standings", args=[club.slug, season.pk])),
+        ("all-time standings", reverse("standings:standings", args=[club.slug])),
     ]
     bare_s = timed(bare, runs)
     for label, url in pages:

@@ -23,6 +23,10 @@ from league.core import clock
 from league.models import AuditLog, Club, ClubChronicle, Day, Member, Membership
 from league.models.draw import held_of, with_held_round
 
+# Where a club's pages are: league/urls.py mounts each domain's urls.py here, and the domains with
+# pages both inside and outside a club (accounts, chat, public) mount their club part here.
+CLUB_ROUTE = "c/<slug:slug>/"
+
 
 class TooManyRequests(Exception):
     """Too many unknown club addresses from this user and network (league.throttle.CLUB_PROBE):

@@ -1,30 +1,19 @@
+"""The project's routes: the site's own few (its home, the icon, the service worker), the API,
+the admin and the language switch, and each domain's urls.py with its namespace (the name a
+page is reversed by says its domain: `recording:day_detail`, `money:day_ledger`). The club's
+pages are under c/<slug>/ (league.access.CLUB_ROUTE)."""
+
 from __future__ import annotations
 
+import datetime
+
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path, register_converter
 
-from league.accounts import urls as accounts_urls
-from league.accounts import views_auth as auth
-from league.accounts import views_invitations as invitations
-from league.api import views_tokens as tokens
-from league.api.views import api
-from league.chat import urls as chat_urls
-from league.club import views_jobs as jobs
-from league.club import views_manage as manage
-from league.excel import views_exports as exports
-from league.excel import views_imports as imports
-from league.money import views as ledger
-from league.money import views_accounts as accounts
-from league.money import views_share as share
-from league.public import views as public
-from league.recording import views as record
-from league.recording import views_pages as pages
-from league.recording import views_photo as photo_views
-from league.rules import views as rules_views
-from league.standings import views as standings
-from league.standings import views_players as players
-from league.standings import views_stats as statistics
+from league.access import CLUB_ROUTE
+from league.accounts.views import login
+from league.api.routes import api
+from league.recording.views import days
 from league.table import views as table_views
 
 
@@ -33,124 +22,47 @@ class DateConverter:
 
     regex = r"\d{4}-\d{2}-\d{2}"
 
-    def to_python(self, value: str):
-        import datetime
-
+    def to_python(self, value: str) -> datetime.date:
         return datetime.date.fromisoformat(value)
 
-    def to_url(self, value) -> str:
+    def to_url(self, value: datetime.date) -> str:
         return value.isoformat()
 
 
 register_converter(DateConverter, "date")
 
-club_patterns: list[URLPattern | URLResolver] = [
-    path("", pages.club_home, name="club_home"),
-    path("days/<date:date>/", pages.day_detail, name="day_detail"),
-    path("", include("league.draw.urls")),
-    path("", include("league.table.urls")),
-    path("", include("league.club.urls")),
-    path("", include("league.mypage.urls")),
-    path("", include("league.online.urls")),
-    path("", include("league.teams.urls")),
-    path("", include("league.chat.urls")),
-    path("days/<date:date>/ledger/", ledger.day_ledger, name="day_ledger"),
-    path("days/<date:date>/share/", share.day_share, name="day_share"),
-    path("days/<date:date>/ledger/settle/", ledger.transfer_settle, name="transfer_settle"),
-    path("days/<date:date>/attendees/", ledger.day_attendees, name="day_attendees"),
-    path("days/<date:date>/shugi/", ledger.day_shugi, name="day_shugi"),
-    path("ledger/<int:entry_id>/reverse/", ledger.entry_reverse, name="entry_reverse"),
-    path("days/<date:date>/ledger/close/", ledger.day_close, name="day_close"),
-    path("ledger/<int:entry_id>/undo/", ledger.entry_undo, name="entry_undo"),
-    path("members/<int:member_id>/statement/", accounts.member_statement, name="member_statement"),
-    path("debts/", accounts.debt_list, name="debt_list"),
-    path("debts/<int:entry_id>/repay/", accounts.debt_repay, name="debt_repay"),
-    path("pot/", accounts.club_pot, name="club_pot"),
-    path("games/new/", record.game_new, name="game_new"),
-    path("games/photo/", photo_views.photo_new, name="photo_new"),
-    path("games/photo/<int:photo_id>/", photo_views.photo_status, name="photo_status"),
-    path("games/<int:game_id>/", pages.game_detail, name="game_detail"),
-    path("games/<int:game_id>/edit/", record.game_edit, name="game_edit"),
-    path("games/<int:game_id>/void/", record.game_void, name="game_void"),
-    path("members/", manage.member_list, name="member_list"),
-    path("members/new/", manage.member_new, name="member_new"),
-    path("seasons/", manage.season_list, name="season_list"),
-    path("seasons/new/", manage.season_new, name="season_new"),
-    path("seasons/<int:season_id>/", standings.season_standings, name="season_standings"),
-    path("seasons/<int:season_id>/race/", players.season_race, name="season_race"),
-    path("standings/", standings.standings, name="standings"),
-    path("players/<int:member_id>/", players.player_detail, name="player_detail"),
-    path("seasons/<int:season_id>/head-to-head/", statistics.season_matrix, name="season_matrix"),
-    path("rating/", statistics.rating_list, name="rating_list"),
-    path("seats/", statistics.club_seats, name="club_seats"),
-    path("records/", statistics.records, name="records"),
-    path("rules/", rules_views.rules_list, name="rules_list"),
-    path("rules/new/", rules_views.rules_new, name="rules_new"),
-    path("rules/example/", rules_views.rules_example, name="rules_example"),
-    path("rules/<int:version_id>/resettle/", rules_views.rules_resettle, name="rules_resettle"),
-    path("rules/resettle/<int:run_id>/", rules_views.rules_resettle_run, name="rules_resettle_run"),
-    path("invitations/", invitations.invitation_list, name="invitation_list"),
-    path(
-        "invitations/<int:invitation_id>/mail/",
-        invitations.invitation_mail_again,
-        name="invitation_mail_again",
-    ),
-    path(
-        "invitations/<int:invitation_id>/revoke/",
-        invitations.invitation_revoke,
-        name="invitation_revoke",
-    ),
-    path("sharing/", public.share_settings, name="share_settings"),
-    path("tokens/", tokens.token_list, name="token_list"),
-    path("tokens/<int:token_id>/revoke/", tokens.token_revoke, name="token_revoke"),
-    path("import/", imports.import_upload, name="import_upload"),
-    path("import/preview/", imports.import_preview, name="import_preview"),
-    path("import/photo/", imports.import_photo, name="import_photo"),
-    path("import/photo/<int:photo_id>/", imports.import_photo_status, name="import_photo_status"),
-    path("import/confirm/", imports.import_confirm, name="import_confirm"),
-    path("import/progress/", imports.import_progress, name="import_progress"),
-    path("jobs/<int:job_id>/", jobs.job_progress, name="job_progress"),
-    path("import/status/", imports.import_status, name="import_status"),
-    path("import/void/", imports.import_void, name="import_void"),
-    path("standings/export/", exports.export_standings, name="export_standings"),
-    path("games/export/", exports.export_game_log, name="export_game_log"),
-    path("games/export/start/", exports.export_game_log_start, name="export_game_log_start"),
-    path("exports/<int:export_id>/", exports.export_status, name="export_status"),
-    path("exports/<int:export_id>/download/", exports.export_download, name="export_download"),
-    path(
-        "days/<date:date>/ledger/export/",
-        exports.export_payment_sheet,
-        name="export_payment_sheet",
-    ),
-    path(
-        "members/<int:member_id>/statement/export/",
-        exports.export_statement,
-        name="export_statement",
-    ),
-    path(
-        "members/<int:member_id>/statement/export/start/",
-        exports.export_statement_start,
-        name="export_statement_start",
-    ),
-    *accounts_urls.club_patterns,
+# The admin's login page counts and refuses failed logins like ours (league/throttle.py).
+admin.site.login_form = login.ThrottledAdminAuthenticationForm
+
+# The site's own routes (namespace `site`).
+site_patterns: list[URLPattern] = [
+    path("", days.home, name="home"),
+    # Browsers and bookmarks that ask for /favicon.ico get the icon every page names (base.html).
+    path("favicon.ico", days.favicon, name="favicon"),
+    # static/league/sw.js at the root, so that its scope is the whole site (league.table).
+    path("sw.js", table_views.service_worker, name="service_worker"),
 ]
 
-# The admin's login page counts and refuses failed logins like ours (league/throttle.py).
-admin.site.login_form = auth.ThrottledAdminAuthenticationForm
-
 urlpatterns: list[URLPattern | URLResolver] = [
-    path("", pages.home, name="home"),
-    # Browsers and bookmarks that ask for /favicon.ico get the icon every page names (base.html).
-    path("favicon.ico", pages.favicon, name="favicon"),
-    path("sw.js", table_views.service_worker, name="service_worker"),
-    path("c/<slug:slug>/", include(club_patterns)),
-    path("s/<str:token>/", include("league.public.urls")),  # a club's share link (league.public)
-    path("accounts/login/", auth.login, name="login"),
-    path("join/<str:secret>/", invitations.invitation_join, name="invitation_join"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("", include(accounts_urls)),
+    path("", include((site_patterns, "site"))),
+    # A club's pages, each domain's under its namespace.
+    path(CLUB_ROUTE, include("league.recording.urls")),
+    path(CLUB_ROUTE, include("league.money.urls")),
+    path(CLUB_ROUTE, include("league.standings.urls")),
+    path(CLUB_ROUTE, include("league.rules.urls")),
+    path(CLUB_ROUTE, include("league.excel.urls")),
+    path(CLUB_ROUTE, include("league.club.urls")),
+    path(CLUB_ROUTE, include("league.draw.urls")),
+    path(CLUB_ROUTE, include("league.table.urls")),
+    path(CLUB_ROUTE, include("league.teams.urls")),
+    path(CLUB_ROUTE, include("league.mypage.urls")),
+    path(CLUB_ROUTE, include("league.online.urls")),
+    path(CLUB_ROUTE, include("league.api.urls")),  # the API tokens' pages
+    # Domains with pages inside and outside a club: they mount their club part themselves.
+    path("", include("league.accounts.urls")),  # accounts/, clubs/new/, join/<secret>/
+    path("", include("league.chat.urls")),  # hooks/ (the chats' webhooks)
+    path("", include("league.public.urls")),  # s/<token>/ (a club's share link)
     path("api/", api.urls),
-    path("hooks/", include(chat_urls.hook_patterns)),  # the club's chats (league.chat)
     path("admin/", admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/", include(("django.conf.urls.i18n", "i18n"))),
 ]

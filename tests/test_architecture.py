@@ -57,6 +57,15 @@ def test_a_service_importing_a_form_is_refused(tree):
     assert "league.money.services is not allowed to import league.recording.forms" in result.stdout
 
 
+def test_a_service_importing_a_page_module_of_a_views_package_is_refused(tree):
+    """A domain with several page modules keeps them in a views/ package (league/money/views/):
+    the contract's league.*.views covers each of them."""
+    add_line(tree / "league/rules/services.py", "from league.money.views import statements  # noqa")
+    result = lint_imports(tree)
+    assert result.returncode != 0
+    assert "league.rules.services is not allowed to import league.money.views" in result.stdout
+
+
 def test_an_import_inside_a_function_still_makes_a_cycle(tree):
     add_line(
         tree / "league/standings/stats.py",

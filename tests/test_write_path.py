@@ -150,10 +150,13 @@ def test_the_checker_leaves_dicts_and_reads_alone():
 
 def test_the_checker_reads_the_real_modules():
     """A planted write in a real view module is found there (the walk reads every module)."""
-    path = LEAGUE / "recording" / "views.py"
+    path = LEAGUE / "recording" / "views" / "record.py"
     source = path.read_text(encoding="utf-8") + "\n\ndef bad(game):\n    game.save()\n"
     assert [kind for _line, kind, _call in writes_in(source)] == ["write"]
     assert path in adapter_modules()
+    # A domain's page modules are its views.py or the modules of its views/ package.
+    packaged = set(LEAGUE.glob("*/views/*.py"))
+    assert len(packaged) > 20 and packaged <= set(adapter_modules())
 
 
 WEB = ("django.http", "django.contrib.messages", "django.forms")

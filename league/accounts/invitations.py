@@ -476,7 +476,7 @@ def invitation_mail_send(*, invitation_id: int, base_url: str) -> str:
                 before=before,
                 after={**_snapshot(invitation), "mail": MAIL_SENT},
             )
-            link = base_url.rstrip("/") + reverse("invitation_join", args=[secret])
+            link = base_url.rstrip("/") + reverse("accounts:invitation_join", args=[secret])
             context = {"invitation": invitation, "club": invitation.club, "link": link}
             subject = " ".join(render_to_string(MAIL_SUBJECT, context).split())
             body = render_to_string(MAIL_BODY, context)

@@ -1,19 +1,46 @@
-"""Accounts: sign-up, one's clubs, password change and reset, starting a club."""
+"""The accounts' pages (namespace `accounts`): logging in and out, sign-up, one's account,
+password change and reset, starting a club, the invitation link (join/<secret>/), and under
+c/<slug>/ a club's memberships, leaving it, its first season and its invitations."""
 
 from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
-from django.urls import URLPattern, path, reverse_lazy
+from django.urls import URLPattern, URLResolver, include, path, reverse_lazy
 
-from league.accounts import views, views_auth
+from league.access import CLUB_ROUTE
+from league.accounts.views import account, invitations, login
 
-urlpatterns: list[URLPattern] = [
-    path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/", views.account, name="account"),
+app_name = "accounts"
+
+# Under c/<slug>/.
+club_patterns: list[URLPattern] = [
+    path("start/season/", account.club_first_season, name="club_first_season"),
+    path("memberships/", account.memberships, name="memberships"),
+    path("leave/", account.club_leave, name="club_leave"),
+    path("invitations/", invitations.invitation_list, name="invitation_list"),
+    path(
+        "invitations/<int:invitation_id>/mail/",
+        invitations.invitation_mail_again,
+        name="invitation_mail_again",
+    ),
+    path(
+        "invitations/<int:invitation_id>/revoke/",
+        invitations.invitation_revoke,
+        name="invitation_revoke",
+    ),
+]
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("accounts/login/", login.login, name="login"),
+    path("join/<str:secret>/", invitations.invitation_join, name="invitation_join"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/signup/", account.signup, name="signup"),
+    path("accounts/", account.account, name="account"),
     path(
         "accounts/password/change/",
-        views_auth.ThrottledPasswordChangeView.as_view(
-            template_name="registration/password_change_form.html"
+        login.ThrottledPasswordChangeView.as_view(
+            template_name="registration/password_change_form.html",
+            success_url=reverse_lazy("accounts:password_change_done"),
         ),
         name="password_change",
     ),
@@ -26,7 +53,7 @@ urlpatterns: list[URLPattern] = [
     ),
     path(
         "accounts/password/reset/",
-        views.password_reset,
+        account.password_reset,
         name="password_reset",
     ),
     path(
@@ -40,7 +67,7 @@ urlpatterns: list[URLPattern] = [
         "accounts/password/reset/<uidb64>/<token>/",
         auth_views.PasswordResetConfirmView.as_view(
             template_name="registration/password_reset_confirm.html",
-            success_url=reverse_lazy("password_reset_complete"),
+            success_url=reverse_lazy("accounts:password_reset_complete"),
         ),
         name="password_reset_confirm",
     ),
@@ -51,14 +78,8 @@ urlpatterns: list[URLPattern] = [
         ),
         name="password_reset_complete",
     ),
-    path("clubs/new/", views.club_new, name="club_new"),
-    path("clubs/new/example/", views.club_new_example, name="club_new_example"),
-    path("clubs/new/slug/", views.slug_check, name="slug_check"),
-]
-
-# Under c/<slug>/ (league/urls.py's club_patterns).
-club_patterns: list[URLPattern] = [
-    path("start/season/", views.club_first_season, name="club_first_season"),
-    path("memberships/", views.memberships, name="memberships"),
-    path("leave/", views.club_leave, name="club_leave"),
+    path("clubs/new/", account.club_new, name="club_new"),
+    path("clubs/new/example/", account.club_new_example, name="club_new_example"),
+    path("clubs/new/slug/", account.slug_check, name="slug_check"),
+    path(CLUB_ROUTE, include(club_patterns)),
 ]

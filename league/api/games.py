@@ -418,7 +418,7 @@ def _duplicate(club: Club, error: services.DuplicateGame) -> ApiErrors:
             "duplicate_of": {
                 "id": earlier.pk,
                 "url": reverse("api:game_detail", args=[club.slug, earlier.pk]),
-                "page": reverse("game_detail", args=[club.slug, earlier.pk]),
+                "page": reverse("recording:game_detail", args=[club.slug, earlier.pk]),
             }
         },
     )

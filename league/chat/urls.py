@@ -1,11 +1,14 @@
-"""The chats' addresses: the webhooks at the top (league.urls includes `hook_patterns` under
-hooks/) and the club's chat pages under c/<slug>/ (`urlpatterns`)."""
+"""The chats' addresses (namespace `chat`): the webhooks under hooks/ and the club's chat pages
+under c/<slug>/."""
 
 from __future__ import annotations
 
-from django.urls import URLPattern, path
+from django.urls import URLPattern, URLResolver, include, path
 
+from league.access import CLUB_ROUTE
 from league.chat import views
+
+app_name = "chat"
 
 hook_patterns: list[URLPattern] = [
     path("line/", views.line_hook, name="line_hook"),
@@ -14,7 +17,12 @@ hook_patterns: list[URLPattern] = [
     path("slack/", views.slack_hook, name="slack_hook"),
 ]
 
-urlpatterns: list[URLPattern] = [
+club_patterns: list[URLPattern] = [
     path("chat/", views.chat_settings, name="chat_settings"),
     path("chat/me/", views.chat_me, name="chat_me"),
+]
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("hooks/", include(hook_patterns)),
+    path(CLUB_ROUTE, include(club_patterns)),
 ]

@@ -143,7 +143,7 @@ def chat_settings(request: HttpRequest, slug: str) -> HttpResponse:
             on = request.POST.get("push") == "on"
             services.push_setting(link=link, user=request.user, push_on_close=on)
             messages.success(request, _("Saved."))
-            return redirect("chat_settings", club.slug)
+            return redirect("chat:chat_settings", club.slug)
     context = {
         "club": club,
         "code": code,

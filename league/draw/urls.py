@@ -4,7 +4,9 @@ from django.urls import URLPattern, path
 
 from league.draw import views
 
-# Included under c/<slug>/ by league/urls.py.
+app_name = "draw"
+
+# Mounted under c/<slug>/ by league/urls.py.
 urlpatterns: list[URLPattern] = [
     path("draw/", views.draw_start, name="draw_start"),
     path("record/", views.record_start, name="record_start"),

@@ -70,7 +70,7 @@ def _errors(request: HttpRequest, errors: dict[str, list[str]]) -> None:
 
 
 def _to_draw(club: Club, date: datetime.date) -> HttpResponse:
-    return redirect("draw_day", club.slug, date)
+    return redirect("draw:draw_day", club.slug, date)
 
 
 def _post_to_draw(
@@ -111,7 +111,7 @@ def _proposal(club: Club, day: Day, members: dict[int, Member]) -> Proposal | No
 def _record_url(club: Club, date: datetime.date, tv: sel.TableView) -> str:
     params = {"date": date.isoformat(), "table": tv.table.label, "draw_table": tv.table.pk}
     params.update({f"member_{i}": m.name for i, m in enumerate(tv.players)})
-    return reverse("game_new", args=[club.slug]) + "?" + urlencode(params)
+    return reverse("recording:game_new", args=[club.slug]) + "?" + urlencode(params)
 
 
 def _table_url(club: Club, date: datetime.date, tv: sel.TableView) -> str:
@@ -119,9 +119,9 @@ def _table_url(club: Club, date: datetime.date, tv: sel.TableView) -> str:
     once started, that table game (a second phone, a seated player, a watcher)."""
     running = getattr(tv.table, "running_table", None)
     if running is not None:
-        return reverse("table_play", args=[club.slug, running])
+        return reverse("table:table_play", args=[club.slug, running])
     query = _record_url(club, date, tv).partition("?")[2]
-    return reverse("table_new", args=[club.slug]) + "?" + query
+    return reverse("table:table_new", args=[club.slug]) + "?" + query
 
 
 @require_safe
@@ -134,7 +134,7 @@ def record_start(request: HttpRequest, slug: str) -> HttpResponse:
     date = today()
     rounds = sel.current_rounds(sel.day_of(club, date))
     open_tables = [(rv, tv) for rv in rounds for tv in rv.tables if not tv.recorded]
-    form = reverse("game_new", args=[club.slug])
+    form = reverse("recording:game_new", args=[club.slug])
     if not rounds:
         return redirect(form)
     if len(open_tables) == 1:
@@ -277,7 +277,7 @@ def draw_start(request: HttpRequest, slug: str) -> HttpResponse:
         except ServiceError as e:
             add_errors(form, e)
         else:
-            return redirect("draw_day", club.slug, date)
+            return redirect("draw:draw_day", club.slug, date)
     days = Day.objects.filter(club=club).order_by("-date")[:10]
     return render(request, "league/draw/start.html", {"club": club, "form": form, "days": days})
 
@@ -412,7 +412,7 @@ def draw_schedule(request: HttpRequest, slug: str, date: datetime.date) -> HttpR
         else:
             if asked.queued or asked.busy:
                 messages.info(request, _asked_message(asked))
-            return redirect("draw_schedule", club.slug, date)
+            return redirect("draw:draw_schedule", club.slug, date)
     rounds = sel.current_rounds(day)
     attendance = sel.day_attendance(day)
     present = [a for a in attendance if a.until_round is None]

@@ -154,7 +154,7 @@ def _finished(export: ExportFile, name: str, total: int) -> int:
 @task()
 def export_statement(export_id: int) -> int:
     """Make a member's statement (every line of the kept books) as a file; returns its lines."""
-    from league.money.views_accounts import describe_entry  # the page's own words for a line
+    from league.money.views.statements import describe_entry  # the page's own words for a line
 
     def build(export: ExportFile) -> Any:
         member = Member.objects.get(pk=export.params["member"], club=export.club)

@@ -24,9 +24,9 @@ from league.models import DebtAccount, Member, Season
 from league.models.draw import next_tables
 from league.models.rules import club_has_money
 from league.money import signs
-from league.money.views_accounts import OpenDayRow, describe_entry, headline
+from league.money.views.statements import OpenDayRow, describe_entry, headline
 from league.mypage import selectors
-from league.recording.views_pages import CLUB_TIMEZONE
+from league.recording.views.days import CLUB_TIMEZONE
 from league.standings import stats
 from league.standings.tables import Shown
 

@@ -4,7 +4,9 @@ from django.urls import URLPattern, path
 
 from league.online import views
 
-# Included under c/<slug>/ by league/urls.py.
+app_name = "online"
+
+# Mounted under c/<slug>/ by league/urls.py.
 urlpatterns: list[URLPattern] = [
     path("online/", views.online_import, name="online_import"),
 ]

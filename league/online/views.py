@@ -141,5 +141,5 @@ def _record(request: HttpRequest, club: Club) -> HttpResponse:
                 _("The online game was recorded as game %(number)s of %(date)s.")
                 % {"number": game.number, "date": game.date.isoformat()},
             )
-            return redirect("game_detail", club.slug, game.pk)
+            return redirect("recording:game_detail", club.slug, game.pk)
     return _map_page(request, club, read, form)

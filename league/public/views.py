@@ -34,12 +34,13 @@ from league.models import draw as draw_selectors
 from league.money import sharing
 from league.public import services
 from league.recording import selectors
-from league.recording.views_pages import CLUB_TIMEZONE
+from league.recording.views.days import CLUB_TIMEZONE
 from league.standings import selectors as aggregate_selectors
-from league.standings import stats, views_stats
-from league.standings import views as standings_views
-from league.standings import views_players as players
+from league.standings import stats
 from league.standings.tables import Shown
+from league.standings.views import players
+from league.standings.views import standings as standings_views
+from league.standings.views import stats as views_stats
 from league.teams import selectors as team_selectors
 from league.teams.selectors import with_teams
 
@@ -82,9 +83,9 @@ def share_settings(request: HttpRequest, slug: str) -> HttpResponse:
             return HttpResponseBadRequest(_("Unknown action."))
         ACTIONS[action](club=club, user=request.user)
         messages.success(request, _done_message(action))
-        return redirect("share_settings", club.slug)
+        return redirect("public:share_settings", club.slug)
     link = (
-        request.build_absolute_uri(reverse("public_standings", args=[club.share_token]))
+        request.build_absolute_uri(reverse("public:public_standings", args=[club.share_token]))
         if club.share_token
         else ""
     )

@@ -175,7 +175,7 @@ def rules_new(request: HttpRequest, slug: str) -> HttpResponse:
             add_errors(form, e)
         else:
             _rules_created_messages(request, club, version)
-            return redirect("rules_list", club.slug)
+            return redirect("rules:rules_list", club.slug)
     context = {
         "club": club,
         "form": form,
@@ -243,7 +243,7 @@ def example_points(rules: scoring.Rules) -> list[int]:
 
 def example_response(rules: scoring.Rules, points: list[int]) -> JsonResponse:
     """One hanchan with these final points settled under `rules`, as the worked example's JSON
-    (also used by the new club page, league.accounts.views)."""
+    (also used by the new club page, league.accounts.views.account)."""
     rate = next(iter(rules.rates), "")
     seats = tuple(scoring.Seat(str(jancho.SEAT_WINDS[i]), p) for i, p in enumerate(points))
     deposits = max(rules.players * rules.start - sum(points), 0)  # riichi sticks left over
@@ -305,7 +305,7 @@ def _rules_created_messages(request: HttpRequest, club: Club, version: RulesVers
                 % {"n": days}
             )
         text = " ".join(texts)
-        url = reverse("rules_resettle", args=[club.slug, version.pk])
+        url = reverse("rules:rules_resettle", args=[club.slug, version.pk])
         messages.warning(
             request, format_html('{} <a href="{}">{}</a>', text, url, _("Re-settle them"))
         )
@@ -326,15 +326,15 @@ def rules_resettle(request: HttpRequest, slug: str, version_id: int) -> HttpResp
     running = rules_services.resettle_running(club_id=club.pk)
     if request.method == "POST":
         if running is not None:  # one re-settle of a club at a time
-            return redirect("rules_resettle_run", club.slug, running.pk)
+            return redirect("rules:rules_resettle_run", club.slug, running.pk)
         # Only what the preview showed is applied: a concurrent re-settle or edit is refused
         # with a message, never a server error.
         expected = request.POST.get("expected", "")[:100]  # a SHA-256 digest
         if rules_services.resettle_key_now(version=version) != expected:
             messages.error(request, str(rules_services.RESETTLE_CHANGED))
-            return redirect("rules_resettle", club.slug, version.pk)
+            return redirect("rules:rules_resettle", club.slug, version.pk)
         run = rules_tasks.resettle_start(version=version, user=request.user)
-        return redirect("rules_resettle_run", club.slug, run.pk)
+        return redirect("rules:rules_resettle_run", club.slug, run.pk)
     summary = rules_services.resettle_summary(version=version)
     days = money.resettle_days(version=version, changes=summary.moved)
     context = {

@@ -373,7 +373,7 @@ class StandingsTable(tables.Table):
         )
         if not self.links:
             return format_html("{}{}", record["name"], guest)
-        url = reverse("player_detail", args=[self.club.slug, record["member"]])
+        url = reverse("standings:player_detail", args=[self.club.slug, record["member"]])
         if self.season is not None:
             url += f"?season={self.season.pk}"
         return format_html('<a href="{}">{}</a>{}', url, record["name"], guest)

@@ -4,7 +4,9 @@ from django.urls import URLPattern, path
 
 from league.table import views
 
-# Included under c/<slug>/ by league/urls.py.
+app_name = "table"
+
+# Mounted under c/<slug>/ by league/urls.py.
 urlpatterns: list[URLPattern] = [
     path("table/new/", views.table_new, name="table_new"),
     path("table/scorers/", views.table_scorers, name="table_scorers"),

@@ -32,7 +32,7 @@ from league.recording import breakdown, photos
 from league.recording import services as recording
 from league.recording.forms import WINDS
 from league.recording.services import CONFIRM_RATE
-from league.recording.views_photo import PhotoForm
+from league.recording.views.photos import PhotoForm
 from league.table import offline, services
 
 NOT_SCORER = gettext_lazy(
@@ -74,7 +74,7 @@ def table_new(request: HttpRequest, slug: str) -> HttpResponse:
     version = _version(club, date)
     if version is None:
         messages.error(request, _("Set up the club's rules before recording games."))
-        return redirect("rules_list", club.slug)
+        return redirect("rules:rules_list", club.slug)
     rules = version.rules
     members = [m for m in Member.objects.filter(club=club, merged_into=None) if m.is_active]
     by_name = {m.name: m for m in members}
@@ -116,7 +116,7 @@ def table_new(request: HttpRequest, slug: str) -> HttpResponse:
             except ServiceError as e:
                 errors = e.errors
             else:
-                return redirect("table_play", club.slug, tg.key)
+                return redirect("table:table_play", club.slug, tg.key)
     seats = [
         {
             "wind": WINDS[i],
@@ -314,7 +314,7 @@ def table_play(
                 "urls": {
                     "table": reverse("api:table_detail", args=[club.slug, tg.key]),
                     "value": reverse("api:calculator", args=[club.slug]),
-                    "finish": reverse("table_finish", args=[club.slug, tg.key]),
+                    "finish": reverse("table:table_finish", args=[club.slug, tg.key]),
                 },
                 "edit": edit,
             },
@@ -331,14 +331,14 @@ def table_edit(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResponse:
     tg = _table_game(club, key)
     game = tg.game
     if game is None:
-        return redirect("table_play", club.slug, tg.key)
+        return redirect("table:table_play", club.slug, tg.key)
     if game.voided:
         messages.error(request, _("A void game cannot be edited."))
-        return redirect("game_detail", club.slug, game.pk)
+        return redirect("recording:game_detail", club.slug, game.pk)
     edit = {
         "revision": game.revision,
         "url": reverse("api:game_hands", args=[club.slug, game.pk]),
-        "done": reverse("game_detail", args=[club.slug, game.pk]),
+        "done": reverse("recording:game_detail", args=[club.slug, game.pk]),
     }
     return table_play(request, slug, key, edit=edit)
 
@@ -390,7 +390,7 @@ def table_finish(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpRespons
     they differ; the save is the hands' game as always, and it deletes the photo."""
     club, tg = _scored_table(request, slug, key)
     if tg.game_id is not None:
-        return redirect("game_detail", club.slug, tg.game_id)
+        return redirect("recording:game_detail", club.slug, tg.game_id)
     score_photo = _table_photo(request, club)
     try:
         data, preview, played = services.table_preview(tg=tg)
@@ -400,13 +400,13 @@ def table_finish(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpRespons
                 photos.photo_confirmed(score_photo=score_photo, game=game, user=request.user)  # type: ignore[arg-type]
             messages.success(request, _("Game %(number)s saved.") % {"number": game.number})
             if game.draw_tables.exists():
-                return redirect("draw_day", club.slug, game.date)
-            return redirect("game_detail", club.slug, game.pk)
+                return redirect("draw:draw_day", club.slug, game.date)
+            return redirect("recording:game_detail", club.slug, game.pk)
     except ServiceError as e:
         for problems in e.errors.values():
             for message in problems:
                 messages.error(request, message)
-        return redirect("table_play", club.slug, tg.key)
+        return redirect("table:table_play", club.slug, tg.key)
     rows = [
         {
             "wind": WINDS[i],
@@ -463,7 +463,7 @@ def table_photo_new(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResp
     club, tg = _scored_table(request, slug, key)
     _need_photos()
     if tg.game_id is not None:
-        return redirect("game_detail", club.slug, tg.game_id)
+        return redirect("recording:game_detail", club.slug, tg.game_id)
     form = PhotoForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -472,7 +472,7 @@ def table_photo_new(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResp
             for problems in e.errors.values():
                 for message in problems:
                     messages.error(request, message)
-            return redirect("table_play", club.slug, tg.key)
+            return redirect("table:table_play", club.slug, tg.key)
         rules = tg.rules_version.rules
         kept = photos.photo_upload(
             club=club,
@@ -482,11 +482,15 @@ def table_photo_new(request: HttpRequest, slug: str, key: uuid.UUID) -> HttpResp
             players=rules.players,
             total=rules.start * rules.players - data.deposits,
         )
-        return redirect("table_photo_status", club.slug, tg.key, kept.pk)
+        return redirect("table:table_photo_status", club.slug, tg.key, kept.pk)
     return render(
         request,
         "league/recording/photo_new.html",
-        {"club": club, "form": form, "cancel": reverse("table_finish", args=[club.slug, tg.key])},
+        {
+            "club": club,
+            "form": form,
+            "cancel": reverse("table:table_finish", args=[club.slug, tg.key]),
+        },
     )
 
 
@@ -499,7 +503,7 @@ def table_photo_status(
     kept = photos.photo_for(club=club, user=request.user, photo_id=photo_id)  # type: ignore[arg-type]
     if kept is None:
         raise Http404("no such photo")
-    finish = reverse("table_finish", args=[club.slug, tg.key])
+    finish = reverse("table:table_finish", args=[club.slug, tg.key])
     if kept.status == ScorePhoto.DONE:
         return redirect(f"{finish}?photo={kept.pk}")
     return render(
@@ -508,7 +512,7 @@ def table_photo_status(
         {
             "club": club,
             "photo": kept,
-            "again": reverse("table_photo_new", args=[club.slug, tg.key]),
+            "again": reverse("table:table_photo_new", args=[club.slug, tg.key]),
             "cancel": finish,
         },
     )
@@ -547,7 +551,7 @@ def table_scorers(request: HttpRequest, slug: str) -> HttpResponse:
             errors = [str(m) for problems in e.errors.values() for m in problems]
         else:
             messages.success(request, _("The evening's scorers are saved."))
-            return redirect(reverse("table_scorers", args=[club.slug]) + f"?date={date}")
+            return redirect(reverse("table:table_scorers", args=[club.slug]) + f"?date={date}")
     named = {m.pk for m in services.scorers_of(club=club, date=date)}
     return render(
         request,

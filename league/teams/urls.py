@@ -4,6 +4,8 @@ from django.urls import path
 
 from league.teams import views
 
+app_name = "teams"
+
 urlpatterns = [
     path("seasons/<int:season_id>/teams/", views.season_teams, name="season_teams"),
     path("seasons/<int:season_id>/teams/new/", views.team_new, name="team_new"),

@@ -134,7 +134,7 @@ def _team_form(
         except ServiceError as e:
             add_errors(form, e)
         else:
-            return redirect("season_teams", club.slug, season.pk)
+            return redirect("teams:season_teams", club.slug, season.pk)
     context = {"club": club, "season": season, "team": team, "form": form}
     return render(request, "league/teams/team_form.html", context)
 
@@ -181,7 +181,7 @@ def adjustment_new(request: HttpRequest, slug: str, season_id: int) -> HttpRespo
             add_errors(form, e)
         else:
             messages.success(request, _("The adjustment was booked."))
-            return redirect("season_teams", club.slug, season.pk)
+            return redirect("teams:season_teams", club.slug, season.pk)
     context = {"club": club, "season": season, "form": form}
     return render(request, "league/teams/adjustment_form.html", context)
 
@@ -198,7 +198,7 @@ def adjustment_undo(
         show_errors(request, e)
     else:
         messages.success(request, _("The adjustment was undone."))
-    return redirect("season_teams", club.slug, season_id)
+    return redirect("teams:season_teams", club.slug, season_id)
 
 
 # --- team match days ---------------------------------------------------------------------------
@@ -219,7 +219,7 @@ def team_day_new(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
             add_errors(form, e)
         else:
             messages.success(request, _("The match day was scheduled."))
-            return redirect("team_day", club.slug, season.pk, date)
+            return redirect("teams:team_day", club.slug, season.pk, date)
     context = {"club": club, "season": season, "form": form}
     return render(request, "league/teams/team_day_form.html", context)
 
@@ -232,7 +232,7 @@ def _record_url(club: Club, date: datetime.date, table: dict[str, Any]) -> str:
     }
     for seat, slot in enumerate(table["slots"]):
         params[f"member_{seat}"] = slot.member.name
-    return f"{reverse('game_new', args=[club.slug])}?{urlencode(params)}"
+    return f"{reverse('recording:game_new', args=[club.slug])}?{urlencode(params)}"
 
 
 @require_safe
@@ -305,7 +305,7 @@ def slot_name(request: HttpRequest, slug: str, season_id: int, slot_id: int) -> 
             show_errors(request, e)
         else:
             messages.success(request, _("%(name)s plays.") % {"name": member.name})
-    return redirect("team_day", club.slug, season_id, slot.match.date)
+    return redirect("teams:team_day", club.slug, season_id, slot.match.date)
 
 
 # --- events in stages ----------------------------------------------------------------------------
@@ -361,7 +361,7 @@ def _final_record_url(club: Club, stage: Stage, table: dict[str, Any]) -> str:
     params: dict[str, object] = {"date": date.isoformat(), "table": table["name"]}
     for seat, player in enumerate(table["seats"]):
         params[f"member_{seat}"] = player["name"]
-    return f"{reverse('game_new', args=[club.slug])}?{urlencode(params)}"
+    return f"{reverse('recording:game_new', args=[club.slug])}?{urlencode(params)}"
 
 
 @require_POST
@@ -375,7 +375,9 @@ def stage_seat(request: HttpRequest, slug: str, season_id: int, stage_id: int) -
         show_errors(request, e)
     else:
         messages.success(request, _("The final tables were seated."))
-    return redirect(f"{reverse('season_stages', args=[club.slug, season_id])}#stage-{stage.number}")
+    return redirect(
+        f"{reverse('teams:season_stages', args=[club.slug, season_id])}#stage-{stage.number}"
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -404,7 +406,7 @@ def stage_new(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
             add_errors(form, e)
         else:
             messages.success(request, _("The stage was added."))
-            return redirect("season_stages", club.slug, season.pk)
+            return redirect("teams:season_stages", club.slug, season.pk)
     context = {"club": club, "season": season, "form": form}
     return render(request, "league/teams/stage_form.html", context)
 
@@ -424,7 +426,7 @@ def stage_close(request: HttpRequest, slug: str, season_id: int, stage_id: int) 
         )
         if seated.exists():
             messages.success(request, _("The final tables were seated."))
-    return redirect("season_stages", club.slug, season_id)
+    return redirect("teams:season_stages", club.slug, season_id)
 
 
 @require_POST
@@ -445,4 +447,4 @@ def team_points(request: HttpRequest, slug: str, season_id: int) -> HttpResponse
         show_errors(request, e)
     else:
         messages.success(request, _("How team standings count was saved."))
-    return redirect("season_teams", club.slug, season_id)
+    return redirect("teams:season_teams", club.slug, season_id)

@@ -13,7 +13,7 @@ from league.draw import selectors as sel
 from league.draw import services as draw
 from league.models import Day, Member, Membership
 from league.recording import services
-from league.recording.views_pages import CLUB_TIMEZONE
+from league.recording.views.days import CLUB_TIMEZONE
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import make_club, make_user
 

@@ -10,7 +10,7 @@ import pytest
 
 from league import money
 from league.models import Member, Membership, Season
-from league.recording.views_pages import CLUB_TIMEZONE
+from league.recording.views.days import CLUB_TIMEZONE
 from tests.browser.conftest import fits_the_screen
 from tests.conftest import make_club, make_user
 from tests.league.test_money import ledger_case_day

@@ -46,7 +46,7 @@ def preview(live_server) -> str:
     version = rules_services.rules_version_create(
         club=club, user=organiser, effective_from=datetime.date(2026, 9, 1), rules_json=rules
     )
-    return f"{live_server.url}{reverse('rules_resettle', args=[club.slug, version.pk])}"
+    return f"{live_server.url}{reverse('rules:rules_resettle', args=[club.slug, version.pk])}"
 
 
 def test_the_largest_movements_fit_their_card(phone: Page, log_in, screenshot, preview):

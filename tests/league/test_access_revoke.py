@@ -28,7 +28,7 @@ def logged_in(user) -> Client:
 
 
 def join_url(secret: str) -> str:
-    return reverse("invitation_join", args=[secret])
+    return reverse("accounts:invitation_join", args=[secret])
 
 
 @pytest.fixture
@@ -113,7 +113,9 @@ def test_a_link_is_refused_at_use_when_its_maker_no_longer_organises(
     Membership.objects.filter(club=club, user=rogue).update(role=Membership.MEMBER)
     Invitation.objects.update(revoked_at=None)  # even were the cancelling undone
     assert_links_dead(club, rogue, secrets)
-    rows = organiser_client.get(reverse("invitation_list", args=[club.slug])).context["invitations"]
+    rows = organiser_client.get(reverse("accounts:invitation_list", args=[club.slug])).context[
+        "invitations"
+    ]
     assert sorted((row.created_by_id, row.status) for row in rows) == sorted(
         [(rogue.pk, "revoked"), (rogue.pk, "revoked"), (organiser.pk, "ok")]
     )

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
 from league.accounts import services as account_services
-from league.accounts import views as account_views
+from league.accounts.views import account as account_views
 from league.models import Club, LoginAttempt
 from tests.conftest import PASSWORD, make_user
 
@@ -34,7 +34,7 @@ def logged_in(user) -> Client:
 def test_changing_the_e_mail_address_asks_for_the_password(organiser):
     client = logged_in(organiser)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ja"
-    address = reverse("account")
+    address = reverse("accounts:account")
     assert 'name="password"' in client.get(address).content.decode()
     for sent in ({}, {"password": "wrong-password"}):
         response = client.post(address, {"email": "thief@example.com", **sent})
@@ -79,8 +79,10 @@ def test_a_reset_mail_is_sent_by_the_worker_not_during_the_response(organiser):
     organiser.email = "organiser@example.jp"
     organiser.save()
     for email in ("organiser@example.jp", "nobody@example.jp"):
-        response = Client().post(reverse("password_reset"), {"email": email})
-        assert response.status_code == 302 and response.url == reverse("password_reset_done")
+        response = Client().post(reverse("accounts:password_reset"), {"email": email})
+        assert response.status_code == 302 and response.url == reverse(
+            "accounts:password_reset_done"
+        )
     assert mail.outbox == []  # nothing was sent inside the requests
     queued = DBTaskResult.objects.get()  # one task, for the known address
     # What the worker does with it (tests/league/test_worker.py runs a real worker process).
@@ -95,14 +97,14 @@ def test_a_reset_mail_is_sent_by_the_worker_not_during_the_response(organiser):
 def test_the_slug_check_answers_only_those_who_may_start_a_club(db, settings, club):
     settings.SIGNUP = False  # a private installation: members do not start clubs
     invited = make_user("invited", club)
-    response = logged_in(invited).get(reverse("slug_check"), {"slug": "mame"})
+    response = logged_in(invited).get(reverse("accounts:slug_check"), {"slug": "mame"})
     assert response.status_code == 404
     assert not response["Content-Type"].startswith("application/json")
 
 
 def test_the_slug_check_says_taken_at_sign_ups_pace(db, club):
     client = logged_in(make_user("prober"))
-    address = reverse("slug_check")
+    address = reverse("accounts:slug_check")
 
     def check(slug: str, ip: str):
         return client.get(address, {"slug": slug}, REMOTE_ADDR=ip)
@@ -129,10 +131,14 @@ def test_the_new_club_form_also_says_taken_at_sign_ups_pace(db, club):
 
     client = logged_in(make_user("form-prober"))
     for _i in range(account_views.SIGNUP_LIMIT):
-        taken = client.post(reverse("club_new"), club_data(slug="mame"), REMOTE_ADDR="192.0.2.7")
+        taken = client.post(
+            reverse("accounts:club_new"), club_data(slug="mame"), REMOTE_ADDR="192.0.2.7"
+        )
         assert taken.status_code == 200
         assert str(account_services.SLUG_TAKEN) in taken.content.decode()
-    refused = client.post(reverse("club_new"), club_data(slug="mame"), REMOTE_ADDR="192.0.2.7")
+    refused = client.post(
+        reverse("accounts:club_new"), club_data(slug="mame"), REMOTE_ADDR="192.0.2.7"
+    )
     assert refused.status_code == 429
     assert str(account_services.SLUG_TAKEN) not in refused.content.decode()
     assert Club.objects.count() == 1

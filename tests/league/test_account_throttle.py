@@ -16,12 +16,14 @@ NEW = "riichi-tsumo-2027-new"
 
 
 def email_post(client, password):
-    return client.post(reverse("account"), {"email": "thief@example.com", "password": password})
+    return client.post(
+        reverse("accounts:account"), {"email": "thief@example.com", "password": password}
+    )
 
 
 def change_post(client, password):
     return client.post(
-        reverse("password_change"),
+        reverse("accounts:password_change"),
         {"old_password": password, "new_password1": NEW, "new_password2": NEW},
     )
 

@@ -30,7 +30,7 @@ def test_two_organisers_stepping_down_at_once_leave_one():
     club = make_club("mame")
     users = [make_user(f"organiser-{i}", club, Membership.ORGANISER) for i in range(2)]
     clients = [logged_in(u) for u in users]
-    address = reverse("memberships", args=[club.slug])
+    address = reverse("accounts:memberships", args=[club.slug])
 
     def step_down(i: int):
         mine = Membership.objects.get(user=users[i], club=club)
@@ -47,7 +47,7 @@ def test_two_clubs_created_at_once_with_one_short_name_make_one_club():
     users = [make_user(f"founder-{i}") for i in range(4)]
     clients = [logged_in(u) for u in users]
     data = {"name": "マメの会", "slug": "mame-no-kai", "rules_from": "preset:mame-no-kai"}
-    responses = race([lambda c=c: c.post(reverse("club_new"), data) for c in clients])
+    responses = race([lambda c=c: c.post(reverse("accounts:club_new"), data) for c in clients])
     assert sorted(r.status_code for r in responses) == [200, 200, 200, 302]
     club = Club.objects.get(slug="mame-no-kai")
     assert Membership.objects.filter(club=club).count() == 1

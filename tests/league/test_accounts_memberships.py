@@ -33,35 +33,35 @@ def messages_of(response) -> list[str]:
 
 
 def test_password_change(organiser, organiser_client):
-    page = organiser_client.get(reverse("password_change"))
+    page = organiser_client.get(reverse("accounts:password_change"))
     assert page.status_code == 200 and "パスワードを変更" in page.content.decode()
     wrong = organiser_client.post(
-        reverse("password_change"),
+        reverse("accounts:password_change"),
         {"old_password": "nope", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
     )
     assert "old_password" in wrong.context["form"].errors
     response = organiser_client.post(
-        reverse("password_change"),
+        reverse("accounts:password_change"),
         {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
     )
-    assert response.status_code == 302 and response.url == reverse("password_change_done")
+    assert response.status_code == 302 and response.url == reverse("accounts:password_change_done")
     organiser.refresh_from_db()
     assert organiser.check_password(NEW_PASSWORD)
-    assert organiser_client.get(reverse("account")).status_code == 200  # still logged in
+    assert organiser_client.get(reverse("accounts:account")).status_code == 200  # still logged in
 
 
 def test_password_change_needs_a_login(client, db):
-    response = client.get(reverse("password_change"))
-    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+    response = client.get(reverse("accounts:password_change"))
+    assert response.status_code == 302 and response.url.startswith(reverse("accounts:login"))
 
 
 def test_password_reset_by_mail(client, organiser):
     organiser.email = "organiser@example.jp"
     organiser.save()
-    page = client.get(reverse("password_reset"))
+    page = client.get(reverse("accounts:password_reset"))
     assert "パスワードをお忘れですか" in page.content.decode()
-    response = client.post(reverse("password_reset"), {"email": "organiser@example.jp"})
-    assert response.status_code == 302 and response.url == reverse("password_reset_done")
+    response = client.post(reverse("accounts:password_reset"), {"email": "organiser@example.jp"})
+    assert response.status_code == 302 and response.url == reverse("accounts:password_reset_done")
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == ["organiser@example.jp"]
@@ -74,11 +74,13 @@ def test_password_reset_by_mail(client, organiser):
         form.redirect_chain[-1][0],
         {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
     )
-    assert done.status_code == 302 and done.url == reverse("password_reset_complete")
+    assert done.status_code == 302 and done.url == reverse("accounts:password_reset_complete")
     fresh = Client()
-    response = fresh.post(reverse("login"), {"username": "organiser", "password": NEW_PASSWORD})
+    response = fresh.post(
+        reverse("accounts:login"), {"username": "organiser", "password": NEW_PASSWORD}
+    )
     assert response.status_code == 302
-    assert fresh.get(reverse("account")).status_code == 200
+    assert fresh.get(reverse("accounts:account")).status_code == 200
     # The link works once.
     again = client.get(link, follow=True)
     assert not again.context["validlink"]
@@ -86,13 +88,13 @@ def test_password_reset_by_mail(client, organiser):
 
 
 def test_password_reset_for_an_unknown_address_sends_nothing_and_says_the_same(client, db):
-    response = client.post(reverse("password_reset"), {"email": "nobody@example.jp"})
-    assert response.status_code == 302 and response.url == reverse("password_reset_done")
+    response = client.post(reverse("accounts:password_reset"), {"email": "nobody@example.jp"})
+    assert response.status_code == 302 and response.url == reverse("accounts:password_reset_done")
     assert mail.outbox == []
 
 
 def test_password_reset_mails_from_one_network_are_limited(organiser, db):
-    from league.accounts import views
+    from league.accounts.views import account as views
 
     for i in range(views.RESET_LIMIT + 1):
         get_user_model().objects.create_user(
@@ -100,23 +102,25 @@ def test_password_reset_mails_from_one_network_are_limited(organiser, db):
         )
     client = Client(REMOTE_ADDR="203.0.113.5")
     for i in range(views.RESET_LIMIT):
-        response = client.post(reverse("password_reset"), {"email": f"u{i}@example.jp"})
+        response = client.post(reverse("accounts:password_reset"), {"email": f"u{i}@example.jp"})
         assert response.status_code == 302
     assert len(mail.outbox) == views.RESET_LIMIT
-    response = client.post(reverse("password_reset"), {"email": "u10@example.jp"})
+    response = client.post(reverse("accounts:password_reset"), {"email": "u10@example.jp"})
     assert response.status_code == 429
     assert "多すぎます" in response.content.decode()
     assert len(mail.outbox) == views.RESET_LIMIT
     other = Client(REMOTE_ADDR="198.51.100.5")
-    assert other.post(reverse("password_reset"), {"email": "x@example.jp"}).status_code == 302
+    assert (
+        other.post(reverse("accounts:password_reset"), {"email": "x@example.jp"}).status_code == 302
+    )
 
 
 def test_password_reset_mails_to_one_mailbox_are_limited_from_anywhere(organiser):
-    from league.accounts import views
+    from league.accounts.views import account as views
 
     organiser.email = "organiser@example.jp"
     organiser.save()
-    address = reverse("password_reset")
+    address = reverse("accounts:password_reset")
     for i in range(views.RESET_MAILBOX_LIMIT):
         client = Client(REMOTE_ADDR=f"198.51.100.{i + 1}")
         assert client.post(address, {"email": "Organiser@example.jp"}).status_code == 302
@@ -126,9 +130,9 @@ def test_password_reset_mails_to_one_mailbox_are_limited_from_anywhere(organiser
 
 
 def test_an_ipv6_network_counts_as_one_sender(organiser):
-    from league.accounts import views
+    from league.accounts.views import account as views
 
-    address = reverse("password_reset")
+    address = reverse("accounts:password_reset")
     for i in range(views.RESET_LIMIT):
         client = Client(REMOTE_ADDR=f"2001:db8:1:2::{i + 1:x}")
         assert client.post(address, {"email": f"n{i}@example.jp"}).status_code == 302
@@ -149,8 +153,10 @@ def test_failed_logins_never_block_sign_ups_or_reset_mails(db):
             throttle.record_failure(username=name, address=ip)
     password = "tsumo-pinfu-2026"
     data = {"username": "newcomer", "password1": password, "password2": password}
-    assert Client(REMOTE_ADDR=ip).post(reverse("signup"), data).status_code == 302
-    reset = Client(REMOTE_ADDR=ip).post(reverse("password_reset"), {"email": "no@example.jp"})
+    assert Client(REMOTE_ADDR=ip).post(reverse("accounts:signup"), data).status_code == 302
+    reset = Client(REMOTE_ADDR=ip).post(
+        reverse("accounts:password_reset"), {"email": "no@example.jp"}
+    )
     assert reset.status_code == 302
 
 
@@ -159,13 +165,13 @@ def test_failed_logins_never_block_sign_ups_or_reset_mails(db):
 
 def test_the_account_page_lists_clubs_and_roles(organiser, club, other_club):
     Membership.objects.create(user=organiser, club=other_club, role=Membership.MEMBER)
-    html = logged_in(organiser).get(reverse("account")).content.decode()
+    html = logged_in(organiser).get(reverse("accounts:account")).content.decode()
     assert "マメの会" in html and "金曜会" in html
     assert html.count("幹事") >= 1 and "メンバー" in html
-    assert reverse("memberships", args=[club.slug]) in html
-    assert reverse("memberships", args=[other_club.slug]) not in html  # a member there
-    assert reverse("club_leave", args=[other_club.slug]) in html
-    assert reverse("password_change") in html and reverse("club_new") in html
+    assert reverse("accounts:memberships", args=[club.slug]) in html
+    assert reverse("accounts:memberships", args=[other_club.slug]) not in html  # a member there
+    assert reverse("accounts:club_leave", args=[other_club.slug]) in html
+    assert reverse("accounts:password_change") in html and reverse("accounts:club_new") in html
 
 
 def test_without_a_mail_server_a_password_cannot_be_reset_by_mail(client, organiser, settings):
@@ -175,15 +181,18 @@ def test_without_a_mail_server_a_password_cannot_be_reset_by_mail(client, organi
     organiser.email = "org@example.jp"
     organiser.save()
     client.cookies["django_language"] = "ja"
-    response = client.post(reverse("password_reset"), {"email": "org@example.jp"})
+    response = client.post(reverse("accounts:password_reset"), {"email": "org@example.jp"})
     assert response.status_code == 404
     assert "メールを送らない" in response.content.decode()
     assert mail.outbox == []
-    assert reverse("password_reset") not in client.get(reverse("login")).content.decode()
+    assert (
+        reverse("accounts:password_reset")
+        not in client.get(reverse("accounts:login")).content.decode()
+    )
 
 
 def test_the_account_page_saves_an_e_mail_address(organiser, organiser_client):
-    address = reverse("account")
+    address = reverse("accounts:account")
     organiser_client.cookies["django_language"] = "ja"
     bad = organiser_client.post(address, {"email": "not an address", "password": PASSWORD})
     assert bad.status_code == 200 and "email" in bad.context["email_form"].errors
@@ -202,7 +211,7 @@ def test_the_account_page_saves_an_e_mail_address(organiser, organiser_client):
 
 
 def test_the_account_page_needs_a_login(client, db):
-    assert client.get(reverse("account")).status_code == 302
+    assert client.get(reverse("accounts:account")).status_code == 302
 
 
 @pytest.mark.parametrize("clubs", [1, 6])
@@ -213,16 +222,16 @@ def test_account_page_queries_do_not_grow_with_clubs(db, clubs, django_assert_nu
     client = logged_in(user)
     # session, user, memberships with their clubs
     with django_assert_num_queries(3):
-        assert client.get(reverse("account")).status_code == 200
+        assert client.get(reverse("accounts:account")).status_code == 200
 
 
 # --- the memberships page --------------------------------------------------------------------
 
 
 def test_the_memberships_page_lists_who_can_log_in(organiser_client, club, member_user):
-    html = organiser_client.get(reverse("memberships", args=[club.slug])).content.decode()
+    html = organiser_client.get(reverse("accounts:memberships", args=[club.slug])).content.decode()
     assert "organiser" in html and "member" in html and "ログインできる人" in html
-    assert reverse("invitation_list", args=[club.slug]) in html
+    assert reverse("accounts:invitation_list", args=[club.slug]) in html
 
 
 @pytest.mark.parametrize("people", [1, 8])
@@ -234,7 +243,10 @@ def test_memberships_page_queries_do_not_grow(
         Member.objects.create(club=club, name=f"プレイヤー{i}", user=user)
     # session, user, club, role, memberships with their users, linked players
     with django_assert_num_queries(6):
-        assert organiser_client.get(reverse("memberships", args=[club.slug])).status_code == 200
+        assert (
+            organiser_client.get(reverse("accounts:memberships", args=[club.slug])).status_code
+            == 200
+        )
 
 
 def test_the_memberships_page_shows_linked_players_and_asks_before_removing(
@@ -242,7 +254,7 @@ def test_the_memberships_page_shows_linked_players_and_asks_before_removing(
 ):
     members[0].user = member_user
     members[0].save()
-    address = reverse("memberships", args=[club.slug])
+    address = reverse("accounts:memberships", args=[club.slug])
     html = organiser_client.get(address).content.decode()
     assert "プレイヤー： 青木" in html
     membership = Membership.objects.get(user=member_user, club=club)
@@ -262,7 +274,7 @@ def test_an_organiser_changes_a_role_and_it_is_audited(
 ):
     membership = Membership.objects.get(user=member_user, club=club)
     response = organiser_client.post(
-        reverse("memberships", args=[club.slug]),
+        reverse("accounts:memberships", args=[club.slug]),
         {"membership": membership.pk, "role": "organiser", "action": "role"},
         follow=True,
     )
@@ -276,7 +288,7 @@ def test_an_organiser_changes_a_role_and_it_is_audited(
 def test_the_last_organiser_cannot_be_made_a_member(organiser, organiser_client, club):
     membership = Membership.objects.get(user=organiser, club=club)
     response = organiser_client.post(
-        reverse("memberships", args=[club.slug]),
+        reverse("accounts:memberships", args=[club.slug]),
         {"membership": membership.pk, "role": "member", "action": "role"},
         follow=True,
     )
@@ -289,7 +301,7 @@ def test_the_last_organiser_cannot_be_made_a_member(organiser, organiser_client,
 def test_the_last_organiser_cannot_be_removed(organiser, organiser_client, club):
     membership = Membership.objects.get(user=organiser, club=club)
     response = organiser_client.post(
-        reverse("memberships", args=[club.slug]),
+        reverse("accounts:memberships", args=[club.slug]),
         {"membership": membership.pk, "action": "remove"},
         follow=True,
     )
@@ -302,15 +314,15 @@ def test_with_two_organisers_one_can_step_down_and_loses_the_page(organiser, clu
     client = logged_in(organiser)
     mine = Membership.objects.get(user=organiser, club=club)
     response = client.post(
-        reverse("memberships", args=[club.slug]),
+        reverse("accounts:memberships", args=[club.slug]),
         {"membership": mine.pk, "role": "member", "action": "role"},
     )
-    assert response.status_code == 302 and response.url == reverse("account")
-    assert client.get(reverse("memberships", args=[club.slug])).status_code == 403
+    assert response.status_code == 302 and response.url == reverse("accounts:account")
+    assert client.get(reverse("accounts:memberships", args=[club.slug])).status_code == 403
     # Now the second organiser is the last one.
     theirs = Membership.objects.get(user=second, club=club)
     logged_in(second).post(
-        reverse("memberships", args=[club.slug]),
+        reverse("accounts:memberships", args=[club.slug]),
         {"membership": theirs.pk, "role": "member", "action": "role"},
     )
     theirs.refresh_from_db()
@@ -325,7 +337,7 @@ def test_a_removed_person_loses_the_club_and_their_player_records_are_unlinked(
     linked.save()
     membership = Membership.objects.get(user=member_user, club=club)
     response = organiser_client.post(
-        reverse("memberships", args=[club.slug]),
+        reverse("accounts:memberships", args=[club.slug]),
         {"membership": membership.pk, "action": "remove"},
         follow=True,
     )
@@ -335,8 +347,8 @@ def test_a_removed_person_loses_the_club_and_their_player_records_are_unlinked(
     assert linked.user is None
     assert Member.objects.filter(pk=linked.pk).exists()  # the player and their results stay
     removed = logged_in(member_user)
-    assert removed.get(reverse("club_home", args=[club.slug])).status_code == 404
-    assert removed.get(reverse("standings", args=[club.slug])).status_code == 404
+    assert removed.get(reverse("recording:club_home", args=[club.slug])).status_code == 404
+    assert removed.get(reverse("standings:standings", args=[club.slug])).status_code == 404
     actions = set(AuditLog.objects.filter(club=club).values_list("action", "actor"))
     assert {("membership.delete", organiser.pk), ("member.unlink", organiser.pk)} <= actions
 
@@ -347,7 +359,7 @@ def test_a_membership_of_another_club_cannot_be_changed_from_this_one(
     theirs = Membership.objects.get(user=stranger, club=other_club)
     for action in ("role", "remove"):
         response = organiser_client.post(
-            reverse("memberships", args=[club.slug]),
+            reverse("accounts:memberships", args=[club.slug]),
             {"membership": theirs.pk, "role": "member", "action": action},
         )
         assert response.status_code == 404
@@ -357,7 +369,7 @@ def test_a_membership_of_another_club_cannot_be_changed_from_this_one(
 
 def test_bad_posts_to_the_memberships_page_change_nothing(organiser_client, club, member_user):
     membership = Membership.objects.get(user=member_user, club=club)
-    address = reverse("memberships", args=[club.slug])
+    address = reverse("accounts:memberships", args=[club.slug])
     for data in (
         {},
         {"membership": "x", "action": "role", "role": "member"},
@@ -375,31 +387,31 @@ def test_bad_posts_to_the_memberships_page_change_nothing(organiser_client, club
 def test_a_member_leaves_a_club(member_user, member_client, club, members):
     members[1].user = member_user
     members[1].save()
-    page = member_client.get(reverse("club_leave", args=[club.slug]))
+    page = member_client.get(reverse("accounts:club_leave", args=[club.slug]))
     assert page.status_code == 200 and "退会しますか" in page.content.decode()
-    response = member_client.post(reverse("club_leave", args=[club.slug]), follow=True)
+    response = member_client.post(reverse("accounts:club_leave", args=[club.slug]), follow=True)
     assert "退会しました" in " ".join(messages_of(response))
     assert not Membership.objects.filter(user=member_user, club=club).exists()
     members[1].refresh_from_db()
     assert members[1].user is None
-    assert member_client.get(reverse("club_home", args=[club.slug])).status_code == 404
+    assert member_client.get(reverse("recording:club_home", args=[club.slug])).status_code == 404
     assert AuditLog.objects.filter(
         club=club, action="membership.delete", actor=member_user
     ).exists()
 
 
 def test_the_last_organiser_cannot_leave(organiser, organiser_client, club):
-    page = organiser_client.get(reverse("club_leave", args=[club.slug])).content.decode()
+    page = organiser_client.get(reverse("accounts:club_leave", args=[club.slug])).content.decode()
     assert "唯一の幹事" in page
-    response = organiser_client.post(reverse("club_leave", args=[club.slug]), follow=True)
+    response = organiser_client.post(reverse("accounts:club_leave", args=[club.slug]), follow=True)
     assert "唯一の幹事" in " ".join(messages_of(response))
     assert Membership.objects.filter(user=organiser, club=club).exists()
 
 
 # --- isolation of the club-scoped pages ------------------------------------------------------
 
-CLUB_PAGES = ["memberships", "club_leave", "club_first_season"]
-ORGANISER_PAGES = ["memberships", "club_first_season"]
+CLUB_PAGES = ["accounts:memberships", "accounts:club_leave", "accounts:club_first_season"]
+ORGANISER_PAGES = ["accounts:memberships", "accounts:club_first_season"]
 
 
 @pytest.mark.parametrize("name", CLUB_PAGES)
@@ -420,26 +432,38 @@ def test_members_are_refused_organiser_pages(member_client, club, name):
 def test_a_member_cannot_remove_the_organiser(member_client, organiser, club):
     theirs = Membership.objects.get(user=organiser, club=club)
     response = member_client.post(
-        reverse("memberships", args=[club.slug]), {"membership": theirs.pk, "action": "remove"}
+        reverse("accounts:memberships", args=[club.slug]),
+        {"membership": theirs.pk, "action": "remove"},
     )
     assert response.status_code == 403
     assert Membership.objects.filter(pk=theirs.pk).exists()
 
 
 @pytest.mark.parametrize(
-    "name", ["account", "password_change", "club_new", "slug_check", "club_new_example"]
+    "name",
+    [
+        "accounts:account",
+        "accounts:password_change",
+        "accounts:club_new",
+        "accounts:slug_check",
+        "accounts:club_new_example",
+    ],
 )
 def test_account_pages_send_a_logged_out_visitor_to_log_in(client, db, name):
-    response = client.get(reverse(name)) if name != "club_new_example" else None
+    response = client.get(reverse(name)) if name != "accounts:club_new_example" else None
     if response is None:
         response = client.post(reverse(name), {"rules_from": "preset:mame-no-kai"})
-    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+    assert response.status_code == 302 and response.url.startswith(reverse("accounts:login"))
 
 
 @pytest.mark.parametrize("value", ["²", "١٢", "9" * 30, "-1", "x"])
 def test_odd_ids_in_the_address_are_no_error(organiser_client, club, members, value):
     """Digits to str.isdigit that int() refuses, or too many for the database: never a 500."""
-    page = organiser_client.get(reverse("memberships", args=[club.slug]) + f"?remove={value}")
+    page = organiser_client.get(
+        reverse("accounts:memberships", args=[club.slug]) + f"?remove={value}"
+    )
     assert page.status_code == 200
-    toggle = organiser_client.post(reverse("member_new", args=[club.slug]) + f"?toggle={value}")
+    toggle = organiser_client.post(
+        reverse("club:member_new", args=[club.slug]) + f"?toggle={value}"
+    )
     assert toggle.status_code == 404

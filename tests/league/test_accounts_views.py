@@ -46,11 +46,11 @@ def deferral(day, members) -> LedgerEntry:
 
 
 def statement_url(club, member) -> str:
-    return reverse("member_statement", args=[club.slug, member.pk])
+    return reverse("money:member_statement", args=[club.slug, member.pk])
 
 
 def repay_url(club, entry) -> str:
-    return reverse("debt_repay", args=[club.slug, entry.pk])
+    return reverse("money:debt_repay", args=[club.slug, entry.pk])
 
 
 # --- a member's statement --------------------------------------------------------------------
@@ -67,7 +67,7 @@ def test_statement_shows_the_days_entries_balance_and_debts(
     assert response.status_code == 200
     page = text(response)
     assert "Day's result" in page and "2 games" in page
-    assert reverse("day_ledger", args=[club.slug, DATE]) in page
+    assert reverse("money:day_ledger", args=[club.slug, DATE]) in page
     assert "Paid 江藤" in page and "Deferred paying 馬場" in page and "surcharge 114" in page
     # ▲1,650 for the day, +300 paid, ▲114 of surcharge: owes 1,464 (English minus).
     assert response.context["statement"].balance == -1464
@@ -81,7 +81,7 @@ def test_statement_shows_the_days_entries_balance_and_debts(
     )
     assert "incl. surcharge 114" in page
     # Organisers may correct an entry.
-    assert reverse("entry_reverse", args=[club.slug, deferral.pk]) in page
+    assert reverse("money:entry_reverse", args=[club.slug, deferral.pk]) in page
 
 
 def test_statement_of_the_creditor(member_client, club, members, deferral):
@@ -91,7 +91,9 @@ def test_statement_of_the_creditor(member_client, club, members, deferral):
     page = text(response)
     assert "千葉 deferred" in page and "Owed by 千葉" in page and "Is owed" in page
     assert response.context["statement"].balance == 1140 + 114
-    assert reverse("entry_reverse", args=[club.slug, deferral.pk]) not in page  # not an organiser
+    assert (
+        reverse("money:entry_reverse", args=[club.slug, deferral.pk]) not in page
+    )  # not an organiser
 
 
 def test_statement_marks_a_cancelled_entry(organiser_client, club, members, day):
@@ -127,7 +129,8 @@ def test_statement_permissions(
     theirs = Member.objects.create(club=other_club, name="他人")
     assert member_client.get(statement_url(club, theirs)).status_code == 404
     assert (
-        member_client.get(reverse("member_statement", args=[club.slug, 99999])).status_code == 404
+        member_client.get(reverse("money:member_statement", args=[club.slug, 99999])).status_code
+        == 404
     )
 
 
@@ -145,10 +148,10 @@ def kenko(db):
 def test_a_club_without_money_has_no_money_pages(kenko):
     club, client, member = kenko
     assert client.get(statement_url(club, member)).status_code == 404
-    assert client.get(reverse("debt_list", args=[club.slug])).status_code == 404
-    assert client.get(reverse("club_pot", args=[club.slug])).status_code == 404
-    assert client.post(reverse("club_pot", args=[club.slug])).status_code == 404
-    assert client.post(reverse("debt_repay", args=[club.slug, 1])).status_code == 404
+    assert client.get(reverse("money:debt_list", args=[club.slug])).status_code == 404
+    assert client.get(reverse("money:club_pot", args=[club.slug])).status_code == 404
+    assert client.post(reverse("money:club_pot", args=[club.slug])).status_code == 404
+    assert client.post(reverse("money:debt_repay", args=[club.slug, 1])).status_code == 404
 
 
 def _statement_data(club, n_days: int) -> Member:
@@ -189,7 +192,7 @@ def test_debt_list_shows_open_debts_oldest_first_with_the_total(
         day=later, user=None, payer=m["土井"].pk, payee=m["青木"].pk, lender=m["江藤"]
     )
     money.debt_repay(debt_entry=loan, user=None, amount=60)
-    response = english(organiser_client).get(reverse("debt_list", args=[club.slug]))
+    response = english(organiser_client).get(reverse("money:debt_list", args=[club.slug]))
     assert response.status_code == 200
     assert [(d.entry, age) for d, age in response.context["debts"]] == [
         (deferral, (timezone.localdate() - DATE).days),
@@ -203,18 +206,18 @@ def test_debt_list_shows_open_debts_oldest_first_with_the_total(
 
 
 def test_debt_list_for_a_member_has_no_repay_forms(member_client, club, deferral):
-    response = english(member_client).get(reverse("debt_list", args=[club.slug]))
+    response = english(member_client).get(reverse("money:debt_list", args=[club.slug]))
     assert response.status_code == 200
     assert "千葉" in text(response) and repay_url(club, deferral) not in text(response)
 
 
 def test_debt_list_without_debts(member_client, club):
-    response = english(member_client).get(reverse("debt_list", args=[club.slug]))
+    response = english(member_client).get(reverse("money:debt_list", args=[club.slug]))
     assert response.status_code == 200 and "No open debts." in text(response)
 
 
 def test_debt_list_permissions(client, member_client, stranger_client, club):
-    url = reverse("debt_list", args=[club.slug])
+    url = reverse("money:debt_list", args=[club.slug])
     assert member_client.get(url).status_code == 200
     assert stranger_client.get(url).status_code == 404
     assert client.get(url).status_code == 404
@@ -229,12 +232,12 @@ def test_debt_list_query_count_does_not_grow(db, django_assert_num_queries):
     client.force_login(user)
     _statement_data(small, 2)
     _statement_data(big, 20)
-    client.get(reverse("debt_list", args=[small.slug]))
+    client.get(reverse("money:debt_list", args=[small.slug]))
     # the kept books' rows (league.books): the open days counted and summed, the newest listed
     with django_assert_num_queries(11) as captured:
-        assert len(client.get(reverse("debt_list", args=[small.slug])).context["debts"]) == 2
+        assert len(client.get(reverse("money:debt_list", args=[small.slug])).context["debts"]) == 2
     with django_assert_num_queries(len(captured.captured_queries)):
-        assert len(client.get(reverse("debt_list", args=[big.slug])).context["debts"]) == 20
+        assert len(client.get(reverse("money:debt_list", args=[big.slug])).context["debts"]) == 20
 
 
 def _messages(response) -> list[str]:
@@ -244,7 +247,7 @@ def _messages(response) -> list[str]:
 def test_organiser_repays_part_then_the_rest(organiser_client, club, members, deferral):
     english(organiser_client)
     response = organiser_client.post(repay_url(club, deferral), {"amount": "５００"}, follow=True)
-    assert response.redirect_chain == [(reverse("debt_list", args=[club.slug]), 302)]
+    assert response.redirect_chain == [(reverse("money:debt_list", args=[club.slug]), 302)]
     assert _messages(response) == ["千葉 repaid 500 yen to 馬場."]
     [repayment] = LedgerEntry.objects.filter(debt=deferral)
     assert (repayment.kind, repayment.payer.name, repayment.payee.name, repayment.amount) == (
@@ -311,7 +314,7 @@ def kagetsu(db):
 
 
 def pot_url(club, season=None) -> str:
-    url = reverse("club_pot", args=[club.slug])
+    url = reverse("money:club_pot", args=[club.slug])
     return f"{url}?season={season.pk}" if season else url
 
 
@@ -324,7 +327,7 @@ def test_pot_shows_income_and_champion(kagetsu):
     assert (pot.income, pot.balance, pot.champion) == (20_000, 20_000, m["青木"])
     page = text(response)
     assert "20,000" in page and "青木" in page and "champion's prize up to 10,000 yen" in page
-    assert reverse("day_ledger", args=[club.slug, DATE]) in page
+    assert reverse("money:day_ledger", args=[club.slug, DATE]) in page
     assert 'name="venue_cost"' in page and response.context["preview"] is None
 
 
@@ -417,7 +420,7 @@ def test_the_debts_page_lists_the_newest_open_days_and_sums_them_all(
     for i in range(days):
         ledger_case_day(club, m, DATE - datetime.timedelta(days=i))
     assert OpenTransfer.objects.filter(club=club).values("day").distinct().count() == days
-    url = reverse("debt_list", args=[club.slug])
+    url = reverse("money:debt_list", args=[club.slug])
     organiser_client.get(url)
     with django_assert_num_queries(11):  # as test_debt_list_query_count_does_not_grow's
         response = organiser_client.get(url, HTTP_ACCEPT_LANGUAGE="ja")

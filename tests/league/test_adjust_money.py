@@ -96,17 +96,17 @@ def test_the_statement_page_and_my_page_show_the_adjustment(
 ):
     a = members[0]
     _book(season, organiser, a, -200)
-    page = organiser_client.get(reverse("member_statement", args=[club.slug, a.pk]))
+    page = organiser_client.get(reverse("money:member_statement", args=[club.slug, a.pk]))
     assert page.status_code == 200
     text = page.content.decode()
     assert "遅刻" in text and "600" in text
-    debts = organiser_client.get(reverse("debt_list", args=[club.slug]))
+    debts = organiser_client.get(reverse("money:debt_list", args=[club.slug]))
     assert debts.status_code == 200 and a.name in debts.content.decode()
     _book(season, organiser, members[1], 100)  # the club owes: its row names the club
-    assert organiser_client.get(reverse("debt_list", args=[club.slug])).status_code == 200
-    pot = organiser_client.get(reverse("club_pot", args=[club.slug])).content.decode()
+    assert organiser_client.get(reverse("money:debt_list", args=[club.slug])).status_code == 200
+    pot = organiser_client.get(reverse("money:club_pot", args=[club.slug])).content.decode()
     assert "シーズン調整：遅刻" in pot  # the club's account names it
-    mine = organiser_client.get(reverse("member_statement", args=[club.slug, a.pk]))
+    mine = organiser_client.get(reverse("money:member_statement", args=[club.slug, a.pk]))
     assert "シーズン調整：遅刻" in mine.content.decode()
 
 

@@ -83,7 +83,7 @@ def test_adjustments_count_in_the_season_total_and_rank(club, members, organiser
 def test_the_season_page_shows_the_column_in_the_same_queries(
     club, members, organiser, season, member_client
 ):
-    url = reverse("season_standings", args=[club.slug, season.pk])
+    url = reverse("standings:season_standings", args=[club.slug, season.pk])
     with CaptureQueriesContext(connection) as before:
         html = member_client.get(url).content.decode()
     assert "調整" not in html
@@ -97,7 +97,7 @@ def test_the_season_page_shows_the_column_in_the_same_queries(
     assert names == ["江藤", "土井", "千葉", "青木"]
     assert "▲20.0" in html and "+50.0" in html and "+35.0" in html and "+32.0" in html
     # The all-time page: no adjustments column (they are a season's).
-    page = member_client.get(reverse("standings", args=[club.slug]))
+    page = member_client.get(reverse("standings:standings", args=[club.slug]))
     assert "調整" not in page.content.decode()
 
 
@@ -105,14 +105,14 @@ def test_the_share_link_and_the_workbook_show_adjustments(
     club, members, organiser, season, organiser_client, member_client
 ):
     _book(season, organiser, members)
-    organiser_client.post(reverse("share_settings", args=[club.slug]), {"action": "enable"})
+    organiser_client.post(reverse("public:share_settings", args=[club.slug]), {"action": "enable"})
     club.refresh_from_db()
-    page = member_client.get(reverse("public_season", args=[club.share_token, season.pk]))
+    page = member_client.get(reverse("public:public_season", args=[club.share_token, season.pk]))
     html = page.content.decode()
     assert "調整" in html and "+32.0" in html and "▲20.0" in html
     assert "誤ロン" not in html  # the reasons stay inside the club
     response = member_client.get(
-        reverse("export_standings", args=[club.slug]), {"season": season.pk}
+        reverse("excel:export_standings", args=[club.slug]), {"season": season.pk}
     )
     ws = load_workbook(io.BytesIO(b"".join(response.streaming_content))).worksheets[0]
     rows = [list(r) for r in ws.iter_rows(values_only=True)]
@@ -128,7 +128,7 @@ def test_the_form_offers_the_m_league_chombo(club, members, organiser_client, se
 
     m_league = presets.PRESETS["m-league"]
     assert "m-league.aja0.com/?p=66023" in m_league.note and "adjustment" in m_league.note
-    url = reverse("adjustment_new", args=[club.slug, season.pk])
+    url = reverse("teams:adjustment_new", args=[club.slug, season.pk])
     form = organiser_client.get(url, {"kind": "chombo"}).context["form"]
     assert form.initial["kind"] == "chombo" and form.initial["points"] == "▲20.0"
     assert form.initial["reason"] == "チョンボ"
@@ -145,7 +145,7 @@ def test_the_season_leader_counts_adjustments(club, members, organiser, season, 
         season=season, user=organiser, member=d, kind="bonus", points=800, reason="大会運営"
     )
     # 土井 ▲18.0 + 80.0 = +62.0 passes 江藤 +55.0 ▲20.0 = +35.0.
-    response = member_client.get(reverse("standings", args=[club.slug]))
+    response = member_client.get(reverse("standings:standings", args=[club.slug]))
     ((_season, leaders),) = response.context["season_leaders"]
     assert [(r["name"], r["total"]) for r in leaders] == [("土井", 620)]
 
@@ -158,7 +158,7 @@ def test_a_member_with_adjustments_and_no_game_is_listed_with_0_games(
     from django.core.management import call_command
 
     b = members[1]
-    url = reverse("season_standings", args=[club.slug, season.pk])
+    url = reverse("standings:season_standings", args=[club.slug, season.pk])
     with CaptureQueriesContext(connection) as before:
         member_client.get(url)
     services.adjustment_book(
@@ -172,7 +172,7 @@ def test_a_member_with_adjustments_and_no_game_is_listed_with_0_games(
         response = member_client.get(url)
     assert len(after) == len(before) and "馬場" in response.content.decode()
     workbook = member_client.get(
-        reverse("export_standings", args=[club.slug]), {"season": season.pk}
+        reverse("excel:export_standings", args=[club.slug]), {"season": season.pk}
     )
     ws = load_workbook(io.BytesIO(b"".join(workbook.streaming_content))).worksheets[0]
     assert "馬場" in [r[1] for r in ws.iter_rows(values_only=True)]
@@ -201,7 +201,7 @@ def test_filtered_by_rate_a_member_with_adjustments_and_no_game_at_it_is_listed(
         date=D, seats=[recording.SeatInput(m, p, 0) for m, p in seats], rate="0.2"
     )
     recording.game_record(club=club, user=None, data=data)
-    url = reverse("season_standings", args=[club.slug, season.pk]) + "?rate=0.3"
+    url = reverse("standings:season_standings", args=[club.slug, season.pk]) + "?rate=0.3"
 
     def rows(rate):
         listed = list(

@@ -297,8 +297,8 @@ def test_race_and_day_ledger_read_a_few_kept_rows(member_client, club, members):
             ),
         )
     for url in (
-        reverse("season_race", args=[club.slug, season.pk]),
-        reverse("day_detail", args=[club.slug, DATES[0]]),
+        reverse("standings:season_race", args=[club.slug, season.pk]),
+        reverse("recording:day_detail", args=[club.slug, DATES[0]]),
     ):
         with CaptureQueriesContext(connection) as captured:
             response = member_client.get(url)
@@ -364,13 +364,14 @@ def test_page_queries_do_not_grow_with_history(
             )
 
     pages = [
-        reverse("club_home", args=[club.slug]),
-        reverse("day_detail", args=[club.slug, last]),
-        reverse("season_standings", args=[club.slug, season.pk]),
-        reverse("season_race", args=[club.slug, season.pk]),
-        reverse("standings", args=[club.slug]),
-        reverse("player_detail", args=[club.slug, members[0].pk]),
-        reverse("player_detail", args=[club.slug, members[0].pk]) + f"?season={season.pk}",
+        reverse("recording:club_home", args=[club.slug]),
+        reverse("recording:day_detail", args=[club.slug, last]),
+        reverse("standings:season_standings", args=[club.slug, season.pk]),
+        reverse("standings:season_race", args=[club.slug, season.pk]),
+        reverse("standings:standings", args=[club.slug]),
+        reverse("standings:player_detail", args=[club.slug, members[0].pk]),
+        reverse("standings:player_detail", args=[club.slug, members[0].pk])
+        + f"?season={season.pk}",
     ]
     play(last)
     play(DATES[0])
@@ -381,7 +382,7 @@ def test_page_queries_do_not_grow_with_history(
         counts[url] = len(captured)
     for date in DATES[1:-1]:
         play(date)
-    from league.standings import views_players as players
+    from league.standings.views import players
 
     # Past the per-game chart (one point per day beyond it), with the limit made small so that
     # the test records a few dozen games rather than 300.
@@ -474,9 +475,9 @@ def test_standings_filtered_by_rate_read_the_kept_rate_totals(member_client, clu
         )
 
     pages = [
-        reverse("standings", args=[club.slug]) + "?rate=0.3",
-        reverse("season_standings", args=[club.slug, season.pk]) + "?rate=0.3",
-        reverse("standings", args=[club.slug]) + f"?rate=0.5&season={season.pk}",
+        reverse("standings:standings", args=[club.slug]) + "?rate=0.3",
+        reverse("standings:season_standings", args=[club.slug, season.pk]) + "?rate=0.3",
+        reverse("standings:standings", args=[club.slug]) + f"?rate=0.5&season={season.pk}",
     ]
     play(DATES[0], "0.3", members[:4])
     play(DATES[0], "0.5", members[:4][::-1])

@@ -819,7 +819,7 @@ def test_api_and_web_form_store_identical_results(club, members, organiser_clien
         form[f"member_{i}"] = name
         form[f"points_{i}"] = points
     form.setdefault("chombo_0", "0")
-    response = organiser_client.post(reverse("game_new", args=[club.slug]), form)
+    response = organiser_client.post(reverse("recording:game_new", args=[club.slug]), form)
     assert response.status_code == 302
     web = Game.objects.get()
 

@@ -131,7 +131,7 @@ def test_the_403_page_is_the_sites_in_the_chosen_language(
     member_client, club, settings, language, text
 ):
     settings.DEBUG = False
-    response = page(member_client, reverse("rules_new", args=[club.slug]), language)
+    response = page(member_client, reverse("rules:rules_new", args=[club.slug]), language)
     assert_site_page(response, 403, text, language or "ja")
 
 

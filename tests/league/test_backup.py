@@ -123,8 +123,8 @@ def build_club(club: Club, organiser, members: list[Member]) -> None:
     importer = Client()
     importer.force_login(organiser)
     workbook = SimpleUploadedFile("scores.xlsx", xlsx(("2026", [SIMPLE_HEADER, IMPORTED])))
-    assert importer.post(reverse("import_upload", args=[club.slug]), {"workbook": workbook})
-    assert importer.post(reverse("import_confirm", args=[club.slug]), {}).status_code == 302
+    assert importer.post(reverse("excel:import_upload", args=[club.slug]), {"workbook": workbook})
+    assert importer.post(reverse("excel:import_confirm", args=[club.slug]), {}).status_code == 302
     assert Game.objects.filter(club=club, import_batch__isnull=False).count() == 1
     season = Season.objects.create(club=club, name="2026", start=DAY_1, end=DAY_2, min_games=1)
     team = teams.team_create(  # a team with its roster, and an adjustment outside any game

@@ -326,18 +326,18 @@ def _grow(club: Club, members: list[Member], user: object, days: int) -> None:
 
 MONEY_PAGES = {
     # 11: the open days counted and summed, then the newest listed (issue 39)
-    "debt_list": (lambda club, m: ("debt_list", [club.slug]), 11),
+    "debt_list": (lambda club, m: ("money:debt_list", [club.slug]), 11),
     "member_statement": (
-        lambda club, m: ("member_statement", [club.slug, m.pk]),
+        lambda club, m: ("money:member_statement", [club.slug, m.pk]),
         13,
     ),  # 10 + 3 by key
     # My page: 24, and its latest days (the day box finds today among them): 25; the statement
     # lines' entries, their parties and days, read by key (league.books.selectors._loaded): 28;
     # the player's next table (league.models.draw.next_tables): 29.
-    "my_page": (lambda club, m: ("my_page", [club.slug]), 29),
-    "day_ledger": (lambda club, m: ("day_ledger", [club.slug, DATES[0]]), 15),
-    "payment_sheet": (lambda club, m: ("export_payment_sheet", [club.slug, DATES[0]]), 14),
-    "club_pot": (lambda club, m: ("club_pot", [club.slug]), 16),
+    "my_page": (lambda club, m: ("mypage:my_page", [club.slug]), 29),
+    "day_ledger": (lambda club, m: ("money:day_ledger", [club.slug, DATES[0]]), 15),
+    "payment_sheet": (lambda club, m: ("excel:export_payment_sheet", [club.slug, DATES[0]]), 14),
+    "club_pot": (lambda club, m: ("money:club_pot", [club.slug]), 16),
 }
 
 

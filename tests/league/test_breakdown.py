@@ -54,7 +54,7 @@ def test_the_parts_of_a_mame_no_kai_game(club, members):
 
 
 def test_the_preview_and_the_game_page_show_the_same_breakdown(organiser_client, club, members):
-    url = reverse("game_new", args=[club.slug])
+    url = reverse("recording:game_new", args=[club.slug])
     data = {"date": str(DATE), "table": "A", "deposits": "1000", "rate": "0.3", "action": "preview"}
     for i, (m, p) in enumerate(zip(members[:4], POINTS, strict=True)):
         data |= {
@@ -66,7 +66,7 @@ def test_the_preview_and_the_game_page_show_the_same_breakdown(organiser_client,
     assert "成績の内訳" in preview.content.decode()
     shown = preview.context["breakdown"]
     game = services.game_record(club=club, user=None, data=game_input(members))
-    page = organiser_client.get(reverse("game_detail", args=[club.slug, game.pk]))
+    page = organiser_client.get(reverse("recording:game_detail", args=[club.slug, game.pk]))
     assert page.context["breakdown"] == shown
     assert "精算上の素点" in page.content.decode()
 

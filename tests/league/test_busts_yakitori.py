@@ -73,7 +73,7 @@ BUST_POINTS = (45_000, 35_000, 21_000, -1_000)
 
 def test_the_form_asks_who_busted_only_where_the_rules_pay_the_buster(bust_club, client):
     client = client_of(bust_club, client)
-    page = client.get(reverse("game_new", args=[bust_club.slug])).content.decode()
+    page = client.get(reverse("recording:game_new", args=[bust_club.slug])).content.decode()
     assert page.count("data-busted-by=") == 4
     assert "busted_by_3" in page and "yakitori_0" not in page
 
@@ -81,14 +81,16 @@ def test_the_form_asks_who_busted_only_where_the_rules_pay_the_buster(bust_club,
     Membership.objects.create(
         user=bust_club.memberships.get().user, club=plain, role=Membership.ORGANISER
     )
-    page = client.get(reverse("game_new", args=[plain.slug])).content.decode()
+    page = client.get(reverse("recording:game_new", args=[plain.slug])).content.decode()
     assert "data-busted-by=" not in page and "busted_by_0" not in page
 
 
 def test_a_busted_player_without_a_buster_is_refused_naming_the_row(bust_club, client):
     client = client_of(bust_club, client)
     client.cookies["django_language"] = "ja"
-    response = client.post(reverse("game_new", args=[bust_club.slug]), posted(BUST_POINTS))
+    response = client.post(
+        reverse("recording:game_new", args=[bust_club.slug]), posted(BUST_POINTS)
+    )
     assert response.status_code == 200
     form = response.context["form"]
     assert list(form.errors) == ["busted_by_3"]
@@ -98,7 +100,7 @@ def test_a_busted_player_without_a_buster_is_refused_naming_the_row(bust_club, c
 
 def test_a_bust_is_settled_stored_shown_and_counted(bust_club, client):
     client = client_of(bust_club, client)
-    url = reverse("game_new", args=[bust_club.slug])
+    url = reverse("recording:game_new", args=[bust_club.slug])
     # The preview shows who busted whom and the bonus; nothing stored.
     preview = client.post(url, posted(BUST_POINTS, action="preview", busted_by_3="0"))
     assert preview.status_code == 200
@@ -119,7 +121,9 @@ def test_a_bust_is_settled_stored_shown_and_counted(bust_club, client):
     assert [r.busts_caused for r in rows] == [1, 0, 0, 0]
 
     # The game page and the audit log say it.
-    page = client.get(reverse("game_detail", args=[bust_club.slug, game.pk])).content.decode()
+    page = client.get(
+        reverse("recording:game_detail", args=[bust_club.slug, game.pk])
+    ).content.decode()
     assert 'class="badge bust"' in page
     log = AuditLog.objects.get(game=game, action="game.create")
     assert [p.get("busted_by_seat") for p in log.after["players"]] == [None, None, None, 0]
@@ -133,7 +137,7 @@ def test_busts_caused_and_yakitori_are_in_the_statistics(bust_club, client):
     from league.standings import stats
 
     client = client_of(bust_club, client)
-    url = reverse("game_new", args=[bust_club.slug])
+    url = reverse("recording:game_new", args=[bust_club.slug])
     for _ in range(2):  # the same result twice: the second is confirmed as another game
         saved = client.post(url, posted(BUST_POINTS, busted_by_3="0", confirm_duplicate="on"))
         assert saved.status_code == 302
@@ -146,7 +150,7 @@ def test_busts_caused_and_yakitori_are_in_the_statistics(bust_club, client):
 
 def test_yakitori_is_asked_settled_and_shown(yakitori_club, client):
     client = client_of(yakitori_club, client)
-    url = reverse("game_new", args=[yakitori_club.slug])
+    url = reverse("recording:game_new", args=[yakitori_club.slug])
     page = client.get(url).content.decode()
     assert "yakitori_3" in page and "busted_by_0" not in page
     points = (45_000, 35_000, 21_000, -1_000)
@@ -158,7 +162,9 @@ def test_yakitori_is_asked_settled_and_shown(yakitori_club, client):
     # 4th −1−30−20−15 = −66; the top 45−30+20+20 (oka) = 55, +5 = 60.
     assert [r.score for r in rows] == [600, 200, -140, -660]
     assert [r.yakitori for r in rows] == [False, False, False, True]
-    page = client.get(reverse("game_detail", args=[yakitori_club.slug, game.pk])).content.decode()
+    page = client.get(
+        reverse("recording:game_detail", args=[yakitori_club.slug, game.pk])
+    ).content.decode()
     assert 'class="badge yakitori"' in page
     doi = Member.objects.get(club=yakitori_club, name="土井")
     from league.standings import stats
@@ -168,7 +174,7 @@ def test_yakitori_is_asked_settled_and_shown(yakitori_club, client):
 
 def test_a_resettle_keeps_busts_and_yakitori(bust_club, client):
     client = client_of(bust_club, client)
-    url = reverse("game_new", args=[bust_club.slug])
+    url = reverse("recording:game_new", args=[bust_club.slug])
     assert client.post(url, posted(BUST_POINTS, busted_by_3="0")).status_code == 302
     game = Game.objects.get(club=bust_club)
     # A later version with a bigger 飛び賞, from before the game's date: re-settled, the bust kept.
@@ -193,11 +199,13 @@ def test_the_player_page_shows_busts_caused_and_yakitori_where_the_rules_have_th
     bust_club, client
 ):
     client = client_of(bust_club, client)
-    url = reverse("game_new", args=[bust_club.slug])
+    url = reverse("recording:game_new", args=[bust_club.slug])
     assert client.post(url, posted(BUST_POINTS, busted_by_3="0")).status_code == 302
     aoki = Member.objects.get(club=bust_club, name="青木")
     client.cookies["django_language"] = "ja"
-    page = client.get(reverse("player_detail", args=[bust_club.slug, aoki.pk])).content.decode()
+    page = client.get(
+        reverse("standings:player_detail", args=[bust_club.slug, aoki.pk])
+    ).content.decode()
     assert "飛ばした回数" in page and "焼き鳥" not in page
 
 

@@ -264,7 +264,7 @@ def test_settle_equals_the_days_line_text_byte_for_byte(client, club, linked, or
     post_line(client, line_event("精算"))
     [reply] = linked.texts("reply")
     client.force_login(organiser)
-    page = client.get(reverse("day_share", args=[club.slug, today()])).content.decode()
+    page = client.get(reverse("money:day_share", args=[club.slug, today()])).content.decode()
     shown = html.unescape(re.search(r"<textarea[^>]*>(.*?)</textarea>", page, re.S).group(1))
     assert reply.encode() == shown.encode()
     assert "■精算" in reply
@@ -332,9 +332,9 @@ def test_a_link_code_expires_after_ten_minutes(client, club, organiser, members,
 
 def test_the_organiser_makes_a_code_on_the_chat_page(client, club, organiser, fake_line):
     client.force_login(organiser)
-    home = client.get(reverse("club_home", args=[club.slug])).content.decode()
-    assert reverse("chat_settings", args=[club.slug]) in home
-    page = client.post(reverse("chat_settings", args=[club.slug]), {"action": "code"})
+    home = client.get(reverse("recording:club_home", args=[club.slug])).content.decode()
+    assert reverse("chat:chat_settings", args=[club.slug]) in home
+    page = client.post(reverse("chat:chat_settings", args=[club.slug]), {"action": "code"})
     code = re.search(r"連携 ([A-Z0-9]{6})", page.content.decode()).group(1)
     post_line(client, line_event(f"連携 {code}"))
     assert ChatLink.objects.filter(club=club).count() == 1
@@ -347,7 +347,7 @@ def test_a_member_links_their_chat_account_from_my_page(client, club, members, f
     members[0].user = user
     members[0].save()
     client.force_login(user)
-    page = client.post(reverse("chat_me", args=[club.slug])).content.decode()
+    page = client.post(reverse("chat:chat_me", args=[club.slug])).content.decode()
     code = re.search(r"連携 ([A-Z0-9]{6})", page).group(1)
     post_line(client, line_event(f"連携 {code}", source={"type": "user", "userId": "Uaoki"}))
     assert ChatUser.objects.get(user_id="Uaoki").member == members[0]
@@ -388,7 +388,7 @@ def test_one_push_at_close_when_turned_on_counted_per_recipient(
     assert ChatPush.objects.get().recipients == 12
     assert services.pushes_this_month(club=club) == 12
     client.force_login(organiser)
-    page = client.get(reverse("chat_settings", args=[club.slug])).content.decode()
+    page = client.get(reverse("chat:chat_settings", args=[club.slug])).content.decode()
     assert 'data-push-count="12"' in page and 'data-push-quota="200"' in page
 
 
@@ -551,9 +551,9 @@ def test_every_hook_is_404_and_no_link_shows_when_the_variables_are_unset(client
             client.post(f"/hooks/{hook}/", "{}", content_type="application/json").status_code == 404
         )
     client.force_login(organiser)
-    home = client.get(reverse("club_home", args=[club.slug])).content.decode()
+    home = client.get(reverse("recording:club_home", args=[club.slug])).content.decode()
     assert "data-chat-link" not in home
-    assert client.get(reverse("chat_settings", args=[club.slug])).status_code == 404
+    assert client.get(reverse("chat:chat_settings", args=[club.slug])).status_code == 404
 
 
 def test_the_bot_added_to_a_group_says_how_to_link(db, client, fake_line):
@@ -583,7 +583,7 @@ def test_the_organiser_turns_the_push_on_from_the_chat_page(
     client, club, linked, organiser, member_user
 ):
     link = ChatLink.objects.get(club=club)
-    url = reverse("chat_settings", args=[club.slug])
+    url = reverse("chat:chat_settings", args=[club.slug])
     client.force_login(member_user)
     assert client.post(url, {"link": link.pk, "push": "on"}).status_code == 403
     client.force_login(organiser)

@@ -43,7 +43,7 @@ def url(name: str, club, *args) -> str:
 def test_edit_a_member_name_kana_flags_audited(organiser_client, club, members, organiser):
     baba = members[1]
     response = organiser_client.post(
-        url("member_edit", club, baba.pk),
+        url("club:member_edit", club, baba.pk),
         {"name": "馬場　健", "kana": "ﾊﾞﾊﾞ ｹﾝ", "is_guest": "on"},
     )
     assert response.status_code == 302
@@ -62,7 +62,7 @@ def test_edit_a_member_name_kana_flags_audited(organiser_client, club, members, 
 
 def test_edit_a_member_errors_in_japanese_naming_the_field(organiser_client, club, members):
     baba = members[1]
-    address = url("member_edit", club, baba.pk)
+    address = url("club:member_edit", club, baba.pk)
     response = organiser_client.post(address, {"name": "青　木", "kana": "ばば", "is_active": "on"})
     assert response.status_code == 200
     assert response.context["form"].errors["name"] == [
@@ -79,9 +79,9 @@ def test_edit_a_member_errors_in_japanese_naming_the_field(organiser_client, clu
 
 
 def test_the_member_list_links_edit_and_merge(organiser_client, club, members):
-    page = organiser_client.get(url("member_list", club)).content.decode()
-    assert url("member_edit", club, members[0].pk) in page
-    assert url("member_merge", club, members[0].pk) in page
+    page = organiser_client.get(url("club:member_list", club)).content.decode()
+    assert url("club:member_edit", club, members[0].pk) in page
+    assert url("club:member_merge", club, members[0].pk) in page
 
 
 # --- merging ---------------------------------------------------------------------------------
@@ -110,7 +110,7 @@ def test_merge_preview_page_shows_counts_and_the_merge_moves_them(
             rate="0.3",
         ),
     )
-    address = url("member_merge", club, members[0].pk)
+    address = url("club:member_merge", club, members[0].pk)
     response = organiser_client.get(address, {"other": guest.pk, "keep": "this"})
     preview = response.context["preview"]
     assert (preview.games, preview.results, preview.ledger_entries) == (2, 3, 0)
@@ -129,7 +129,7 @@ def test_merge_preview_page_shows_counts_and_the_merge_moves_them(
 
 
 def test_a_stale_preview_is_refused(organiser_client, club, members, organiser, guest):
-    address = url("member_merge", club, members[0].pk)
+    address = url("club:member_merge", club, members[0].pk)
     key = organiser_client.get(address, {"other": guest.pk, "keep": "this"}).context["preview"].key
     record(club, organiser, [guest, members[1], members[2], members[3]])  # after the preview
     response = organiser_client.post(address, {"other": guest.pk, "keep": "this", "key": key})
@@ -143,7 +143,7 @@ def test_a_stale_preview_is_refused(organiser_client, club, members, organiser, 
 
 
 def test_merge_keeps_the_other_record_when_asked(organiser_client, club, members, guest):
-    address = url("member_merge", club, guest.pk)
+    address = url("club:member_merge", club, guest.pk)
     key = (
         organiser_client.get(address, {"other": members[0].pk, "keep": "other"})
         .context["preview"]
@@ -180,7 +180,7 @@ def test_same_game_refusal_shown_on_the_page_in_japanese(
 ):
     record(club, organiser, [members[0], guest, members[2], members[3]])
     response = organiser_client.get(
-        url("member_merge", club, members[0].pk), {"other": guest.pk, "keep": "this"}
+        url("club:member_merge", club, members[0].pk), {"other": guest.pk, "keep": "this"}
     )
     assert response.context["preview"] is None
     assert "同じ対局" in str(response.context["form"].errors["other"])
@@ -188,7 +188,7 @@ def test_same_game_refusal_shown_on_the_page_in_japanese(
 
 def test_a_merged_record_is_offered_nowhere(organiser_client, club, members, organiser, guest):
     club_services.member_merge(keep=members[0], gone=guest, user=organiser)
-    page = organiser_client.get(url("game_new", club)).content.decode()
+    page = organiser_client.get(url("recording:game_new", club)).content.decode()
     assert "アオキ ゲスト" not in page
     candidates = club_services.merge_candidates(members[1])
     assert guest not in candidates
@@ -202,8 +202,10 @@ def test_the_draw_check_in_finds_the_survivor_by_a_merged_name(
     from league.models.draw import Attendance
 
     club_services.member_merge(keep=members[0], gone=guest, user=organiser)
-    organiser_client.post(reverse("draw_start", args=[club.slug]), {"date": DATE.isoformat()})
-    organiser_client.post(reverse("draw_check_in", args=[club.slug, DATE]), {"name": "ｱｵｷ ｹﾞｽﾄ"})
+    organiser_client.post(reverse("draw:draw_start", args=[club.slug]), {"date": DATE.isoformat()})
+    organiser_client.post(
+        reverse("draw:draw_check_in", args=[club.slug, DATE]), {"name": "ｱｵｷ ｹﾞｽﾄ"}
+    )
     assert [a.member for a in Attendance.objects.all()] == [members[0]]
     assert list(Day.objects.get(club=club, date=DATE).attendees.all()) == [members[0]]
     with pytest.raises(errors.ServiceError, match=r"統合|merged"):
@@ -214,18 +216,18 @@ def test_the_draw_check_in_finds_the_survivor_by_a_merged_name(
 def test_merge_from_a_guests_row_keeps_the_member_and_old_links_lead_to_it(
     organiser_client, club, members, organiser, guest
 ):
-    page = organiser_client.get(url("member_merge", club, guest.pk)).content.decode()
+    page = organiser_client.get(url("club:member_merge", club, guest.pk)).content.decode()
     assert 'value="other" required id="id_keep_1" checked' in page
     club_services.member_merge(keep=members[0], gone=guest, user=organiser)
-    old = organiser_client.get(url("player_detail", club, guest.pk) + "?season=3")
+    old = organiser_client.get(url("standings:player_detail", club, guest.pk) + "?season=3")
     assert old.status_code == 302
-    assert old.url == url("player_detail", club, members[0].pk) + "?season=3"
+    assert old.url == url("standings:player_detail", club, members[0].pk) + "?season=3"
 
 
 def test_merge_preview_queries_do_not_grow_with_history(
     organiser_client, club, members, organiser, guest
 ):
-    address = url("member_merge", club, members[0].pk)
+    address = url("club:member_merge", club, members[0].pk)
     record(club, organiser, [guest, members[1], members[2], members[3]])
 
     def count() -> int:
@@ -256,7 +258,7 @@ def test_season_edit_rebuilds_its_totals_and_is_audited(
     record(club, organiser, members[:4], datetime.date(2026, 6, 6))
     assert not MemberTotal.objects.filter(season=season).exists()
     response = organiser_client.post(
-        url("season_edit", club, season.pk),
+        url("club:season_edit", club, season.pk),
         {"name": "春夏", "start": "２０２６/４/１", "end": "2026/6/30", "min_games": "１"},
     )
     assert response.status_code == 302
@@ -269,7 +271,7 @@ def test_season_edit_rebuilds_its_totals_and_is_audited(
 
 def test_season_edit_errors_name_the_field(organiser_client, club, season):
     response = organiser_client.post(
-        url("season_edit", club, season.pk),
+        url("club:season_edit", club, season.pk),
         {"name": "春", "start": "2026/6/1", "end": "2026/5/1", "min_games": "0"},
     )
     assert response.status_code == 200
@@ -298,7 +300,7 @@ def test_close_freezes_the_standings_and_reopen_brings_them_back(
     organiser_client, club, members, organiser, season
 ):
     g = record(club, organiser, members[:4])
-    address = url("season_close", club, season.pk)
+    address = url("club:season_close", club, season.pk)
     assert organiser_client.get(address).status_code == 200
     response = organiser_client.post(address, {"action": "close"})
     assert response.status_code == 302
@@ -312,14 +314,14 @@ def test_close_freezes_the_standings_and_reopen_brings_them_back(
         g.results.get(seat=0).score,
     )
     # A later correction of a game in its dates: the frozen standings do not move.
-    edit_page = organiser_client.get(url("game_edit", club, g.pk)).content.decode()
+    edit_page = organiser_client.get(url("recording:game_edit", club, g.pk)).content.decode()
     assert "春" in edit_page and "確定" in edit_page
-    void_page = organiser_client.get(url("game_void", club, g.pk)).content.decode()
+    void_page = organiser_client.get(url("recording:game_void", club, g.pk)).content.decode()
     assert "確定" in void_page
     _turn_the_order_round(g, organiser, members)
     season.refresh_from_db()
     assert season.final_standings == frozen
-    page = organiser_client.get(url("season_standings", club, season.pk)).content.decode()
+    page = organiser_client.get(url("standings:season_standings", club, season.pk)).content.decode()
     assert "確定済み" in page
     assert season.closed_at.astimezone().strftime("%Y/%m/%d")[:4] in page
     table = page[page.index("final-standings") :]
@@ -328,7 +330,7 @@ def test_close_freezes_the_standings_and_reopen_brings_them_back(
     response = organiser_client.post(address, {"action": "reopen"})
     season.refresh_from_db()
     assert season.closed_at is None and season.final_standings is None
-    page = organiser_client.get(url("season_standings", club, season.pk)).content.decode()
+    page = organiser_client.get(url("standings:season_standings", club, season.pk)).content.decode()
     assert "確定済み" not in page
     actions = list(
         AuditLog.objects.filter(action__startswith="season.").values_list("action", flat=True)
@@ -345,7 +347,7 @@ def test_every_page_and_the_pot_read_a_closed_seasons_frozen_winner(
     season's winner: the pot's champion, the seasons' leaders, the share link, My page."""
     from league import money
     from league.mypage import selectors as mypage
-    from league.standings.views import season_leaders
+    from league.standings.views.standings import season_leaders
 
     g = record(club, organiser, members[:4])  # 青木 first
     club_services.season_close(season=season, user=organiser)
@@ -357,7 +359,7 @@ def test_every_page_and_the_pot_read_a_closed_seasons_frozen_winner(
     assert mypage.standing(club=club, member=members[3], season=season).position == 4
     club.share_token = "t" * 43
     club.save()
-    page = Client().get(reverse("public_season", args=[club.share_token, season.pk]))
+    page = Client().get(reverse("public:public_season", args=[club.share_token, season.pk]))
     html = page.content.decode()
     assert "確定済み" in html or "Final" in html
     table = html[html.index("final-standings") :]
@@ -376,9 +378,13 @@ def test_closing_twice_is_refused(club, organiser, season):
 
 def test_new_game_form_warns_on_a_closed_season_date(organiser_client, club, organiser, season):
     club_services.season_close(season=season, user=organiser)
-    page = organiser_client.get(url("game_new", club), {"date": "2026-05-09"}).content.decode()
+    page = organiser_client.get(
+        url("recording:game_new", club), {"date": "2026-05-09"}
+    ).content.decode()
     assert "確定" in page
-    page = organiser_client.get(url("game_new", club), {"date": "2026-07-09"}).content.decode()
+    page = organiser_client.get(
+        url("recording:game_new", club), {"date": "2026-07-09"}
+    ).content.decode()
     assert "確定" not in page
 
 
@@ -387,10 +393,10 @@ def test_new_game_form_warns_on_a_closed_season_date(organiser_client, club, org
 
 def _addresses(club, member, season) -> list[str]:
     return [
-        url("member_edit", club, member.pk),
-        url("member_merge", club, member.pk),
-        url("season_edit", club, season.pk),
-        url("season_close", club, season.pk),
+        url("club:member_edit", club, member.pk),
+        url("club:member_merge", club, member.pk),
+        url("club:season_edit", club, season.pk),
+        url("club:season_close", club, season.pk),
     ]
 
 
@@ -422,15 +428,15 @@ def test_a_merged_record_cannot_be_made_active_or_edited(
     organiser_client, club, members, organiser, guest
 ):
     club_services.member_merge(keep=members[0], gone=guest, user=organiser)
-    response = organiser_client.post(f"{url('member_new', club)}?toggle={guest.pk}")
+    response = organiser_client.post(f"{url('club:member_new', club)}?toggle={guest.pk}")
     assert response.status_code == 302
     guest.refresh_from_db()
     assert not guest.is_active and guest.merged_into == members[0]
-    response = organiser_client.get(url("member_edit", club, guest.pk))
+    response = organiser_client.get(url("club:member_edit", club, guest.pk))
     assert response.status_code == 302
     with pytest.raises(errors.ServiceError):
         club_services.member_edit(member=guest, user=organiser, name="別名", is_active=True)
-    page = organiser_client.get(url("member_list", club)).content.decode()
+    page = organiser_client.get(url("club:member_list", club)).content.decode()
     assert "青木」に統合済み" in page
 
 
@@ -461,7 +467,7 @@ def test_the_record_form_finds_the_survivor_by_the_merged_name(
     seats = ["ｱｵｷ ｹﾞｽﾄ", "馬場", "千葉", "土井"]  # the merged record's name, typed half-width
     for i, (name, p) in enumerate(zip(seats, POINTS, strict=True)):
         post.update({f"member_{i}": name, f"points_{i}": str(p), f"chombo_{i}": "0"})
-    response = organiser_client.post(url("game_new", club), post)
+    response = organiser_client.post(url("recording:game_new", club), post)
     assert response.status_code == 302, response.context["form"].errors
     game = Game.objects.get(club=club)
     assert game.results.get(seat=0).member == members[0]
@@ -471,7 +477,7 @@ def test_the_record_form_finds_the_survivor_by_the_merged_name(
 def test_an_organiser_renames_the_club_and_its_address_stays(
     organiser_client, member_client, club, organiser
 ):
-    address = url("club_settings", club)
+    address = url("club:club_settings", club)
     assert member_client.get(address).status_code == 403
     organiser_client.cookies["django_language"] = "ja"
     bad = organiser_client.post(address, {"name": "　"})
@@ -482,7 +488,7 @@ def test_an_organiser_renames_the_club_and_its_address_stays(
     club.refresh_from_db()
     assert club.name == "マメの会"
     response = organiser_client.post(address, {"name": "ＭＡＭＥの会　本店"})
-    assert response.status_code == 302 and response.url == url("club_home", club)
+    assert response.status_code == 302 and response.url == url("recording:club_home", club)
     club.refresh_from_db()
     assert (club.name, club.slug) == ("MAMEの会 本店", "mame")
     entry = AuditLog.objects.get(action="club.rename")
@@ -506,7 +512,7 @@ def test_closing_a_season_still_running_warns_and_shows_what_is_kept(
     )
     record(club, organiser, members[:4], date=today())
     organiser_client.cookies["django_language"] = "ja"
-    page = organiser_client.get(url("season_close", club, running.pk)).content.decode()
+    page = organiser_client.get(url("club:season_close", club, running.pk)).content.decode()
     assert "締めた後の対局は確定成績に入りません" in page
     top = page[page.index("確定する成績表の上位") :]
     assert top.index("青木") < top.index("土井")

@@ -146,9 +146,9 @@ def test_a_team_leagues_games_stay_out_of_the_individual_season(
     # Kept at write time as a rebuild from scratch has them.
     _assert_rebuild_equals_kept(club)
     # The season's race chart agrees with its standings; the league's has both games.
-    page = organiser_client.get(reverse("season_race", args=[club.slug, individual.pk]))
+    page = organiser_client.get(reverse("standings:season_race", args=[club.slug, individual.pk]))
     assert {m.name: t for m, t, _s in page.context["legend"]}["赤1"] == -400
-    page = organiser_client.get(reverse("season_race", args=[club.slug, league.pk]))
+    page = organiser_client.get(reverse("standings:season_race", args=[club.slug, league.pk]))
     assert {m.name: t for m, t, _s in page.context["legend"]}["赤1"] == 100
     # A void of the team game moves the team league, not the individual season.
     recording.game_void(game=game, user=organiser, reason="wrong day")
@@ -254,7 +254,7 @@ def test_the_season_form_asks_about_an_overlap_with_a_box_to_tick(
     club, organiser, organiser_client
 ):
     _season(club, organiser, "2026年")
-    url = reverse("season_new", args=[club.slug])
+    url = reverse("club:season_new", args=[club.slug])
     data = {
         "name": "秋季",
         "start": "2026/10/01",
@@ -287,7 +287,7 @@ def test_a_game_from_a_match_table_through_the_form_stays_out_of_the_season(
         season=league, user=organiser, date=datetime.date(2026, 10, 24), games=1
     )
     players = _name_slots(match, organiser, 2)
-    url = reverse("game_new", args=[club.slug]) + f"?team_match={match.pk}"
+    url = reverse("recording:game_new", args=[club.slug]) + f"?team_match={match.pk}"
     data = {
         "date": "2026-10-24",
         "rate": "0.3",
@@ -348,18 +348,18 @@ def test_an_events_season_page_excel_and_api_rank_as_its_stage(
     names = [m.name for m in members[:4]]
     # The final: the two through, each carrying half of the qualifier; the game's last two won.
     _game(club, organiser, D2, names[2:] + names[:2], POINTS)
-    stages = organiser_client.get(reverse("season_stages", args=[club.slug, event.pk]))
+    stages = organiser_client.get(reverse("teams:season_stages", args=[club.slug, event.pk]))
     final = stages.context["stages"][1]["rows"]
     order = [r["name"] for r in final]
     assert order[:2] == [names[0], names[1]]  # carried in, ahead of the final's own score
-    page = organiser_client.get(reverse("season_standings", args=[club.slug, event.pk]))
+    page = organiser_client.get(reverse("standings:season_standings", args=[club.slug, event.pk]))
     assert page.context["event"][0].name == "決勝"
     assert [r["name"] for r in page.context["event"][1]] == order
     assert "data-event-standings" in page.content.decode()
     assert page.context["table"] is None  # not the raw totals of its dates
     # Excel: the same order.
     response = organiser_client.get(
-        reverse("export_standings", args=[club.slug]) + f"?season={event.pk}"
+        reverse("excel:export_standings", args=[club.slug]) + f"?season={event.pk}"
     )
     sheet = load_workbook(BytesIO(b"".join(response.streaming_content))).active
     excel = [row[1] for row in sheet.iter_rows(min_row=2, values_only=True) if row[1]]
@@ -369,7 +369,7 @@ def test_an_events_season_page_excel_and_api_rank_as_its_stage(
     assert api["kind"] == "event" and api["rows"] == []
     assert [r["name"] for r in api["stage"]["rows"]] == order
     # The club's standings page lists it as ranked by its stages, not with a leader by totals.
-    body = organiser_client.get(reverse("standings", args=[club.slug])).content.decode()
+    body = organiser_client.get(reverse("standings:standings", args=[club.slug])).content.decode()
     assert "ステージの順位で決まります" in body
 
 
@@ -389,10 +389,10 @@ def test_the_club_home_leads_to_the_running_seasons_stages_and_teams(
         end=day + datetime.timedelta(days=200),
     )
     for client in (organiser_client, member_client):
-        body = client.get(reverse("club_home", args=[club.slug])).content.decode()
-        assert reverse("season_stages", args=[club.slug, event.pk]) in body
-        assert reverse("season_teams", args=[club.slug, league.pk]) in body
-        assert reverse("season_standings", args=[club.slug, league.pk]) in body
+        body = client.get(reverse("recording:club_home", args=[club.slug])).content.decode()
+        assert reverse("teams:season_stages", args=[club.slug, event.pk]) in body
+        assert reverse("teams:season_teams", args=[club.slug, league.pk]) in body
+        assert reverse("standings:season_standings", args=[club.slug, league.pk]) in body
         assert "来年" not in body
 
 
@@ -416,7 +416,7 @@ def test_a_change_nobody_follows_is_an_error(db):
 
 def test_an_edit_without_a_kind_keeps_the_seasons_kind(club, organiser, organiser_client):
     league = _season(club, organiser, "チーム戦", kind=Season.TEAM)
-    url = reverse("season_edit", args=[club.slug, league.pk])
+    url = reverse("club:season_edit", args=[club.slug, league.pk])
     data = {"name": "チーム戦2026", "start": "2026/01/01", "end": "2026/12/31", "min_games": "0"}
     assert organiser_client.post(url, data).status_code == 302
     league.refresh_from_db()

@@ -115,11 +115,11 @@ def counted(game: Game) -> list[Result]:
 def test_the_same_submission_from_eight_threads_records_one_game(club, members, organiser):
     clients = [logged_in(organiser) for _ in range(THREADS)]
     data = new_game_post(key=uuid.uuid4())
-    url = reverse("game_new", args=[club.slug])
+    url = reverse("recording:game_new", args=[club.slug])
 
     responses = race([lambda c=c: c.post(url, data) for c in clients])
 
-    day_page = reverse("day_detail", args=[club.slug, DATE])
+    day_page = reverse("recording:day_detail", args=[club.slug, DATE])
     assert [(r.status_code, r["Location"]) for r in responses] == [(302, day_page)] * THREADS
     game = Game.objects.get()
     assert (game.number, game.revision, str(game.submission_key)) == (
@@ -137,7 +137,7 @@ def test_eight_different_games_at_once_are_numbered_one_to_eight(club, members, 
     clients = [logged_in(organiser) for _ in range(THREADS)]
     # The same result at eight tables: eight games, each confirmed as not a repeat.
     posts = [new_game_post(table=f"T{i}") | {"confirm_duplicate": "on"} for i in range(THREADS)]
-    url = reverse("game_new", args=[club.slug])
+    url = reverse("recording:game_new", args=[club.slug])
 
     responses = race([lambda c=c, d=d: c.post(url, d) for c, d in zip(clients, posts, strict=True)])
 
@@ -155,11 +155,11 @@ def test_the_same_submission_with_a_new_guest_from_eight_threads(club, members, 
     its sibling is creating."""
     clients = [logged_in(organiser) for _ in range(THREADS)]
     data = new_game_post(key=uuid.uuid4()) | {"member_3": "新顔", "guest_3": "on"}
-    url = reverse("game_new", args=[club.slug])
+    url = reverse("recording:game_new", args=[club.slug])
 
     responses = race([lambda c=c: c.post(url, data) for c in clients])
 
-    day_page = reverse("day_detail", args=[club.slug, DATE])
+    day_page = reverse("recording:day_detail", args=[club.slug, DATE])
     assert [(r.status_code, r["Location"]) for r in responses] == [(302, day_page)] * THREADS
     guest = Member.objects.get(club=club, name="新顔")
     assert guest.is_guest
@@ -174,7 +174,7 @@ def test_games_at_several_tables_adding_the_same_new_guest_at_once(club, members
     tables = "ABCD"
     clients = [logged_in(organiser) for _ in tables]
     posts = [new_game_post(table=t) | {"member_3": "新顔", "guest_3": "on"} for t in tables]
-    url = reverse("game_new", args=[club.slug])
+    url = reverse("recording:game_new", args=[club.slug])
 
     responses = race([lambda c=c, d=d: c.post(url, d) for c, d in zip(clients, posts, strict=True)])
 
@@ -193,7 +193,7 @@ def test_games_at_several_tables_adding_the_same_new_guest_at_once(club, members
 
 def test_two_organisers_editing_at_once_one_wins_the_other_is_told(club, members, organiser):
     game = record(club, members, organiser)
-    url = reverse("game_edit", args=[club.slug, game.pk])
+    url = reverse("recording:game_edit", args=[club.slug, game.pk])
     first, second = logged_in(organiser), logged_in(organiser)
     # Both load the form at revision 1 ...
     for client in (first, second):
@@ -211,7 +211,7 @@ def test_two_organisers_editing_at_once_one_wins_the_other_is_told(club, members
     assert codes == [200, 302]
     won = next(i for i, r in enumerate(responses) if r.status_code == 302)
     lost = responses[1 - won]
-    assert responses[won]["Location"] == reverse("game_detail", args=[club.slug, game.pk])
+    assert responses[won]["Location"] == reverse("recording:game_detail", args=[club.slug, game.pk])
     # The loser gets the form back with what they typed and the reason, above the form.
     html = lost.content.decode()
     assert CHANGED in html
@@ -232,8 +232,8 @@ def test_an_edit_racing_a_void_leaves_a_consistent_game(club, members, organiser
     for round_ in range(6):
         game = record(club, members, organiser)
         editor, voider = logged_in(organiser), logged_in(organiser)
-        edit_url = reverse("game_edit", args=[club.slug, game.pk])
-        void_url = reverse("game_void", args=[club.slug, game.pk])
+        edit_url = reverse("recording:game_edit", args=[club.slug, game.pk])
+        void_url = reverse("recording:game_void", args=[club.slug, game.pk])
         # A different correction each round: the same one would repeat an earlier round's game
         # edited to it, and the edit would stop at the duplicate question instead.
         correction = (53000 - 1000 * round_, 30000 + 1000 * round_, 19000, -3000)
@@ -246,7 +246,7 @@ def test_an_edit_racing_a_void_leaves_a_consistent_game(club, members, organiser
         )
 
         game.refresh_from_db()
-        detail = reverse("game_detail", args=[club.slug, game.pk])
+        detail = reverse("recording:game_detail", args=[club.slug, game.pk])
         actions = list(
             AuditLog.objects.filter(game=game).order_by("id").values_list("action", flat=True)
         )

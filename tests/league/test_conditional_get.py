@@ -44,18 +44,18 @@ def season(club):
 def busy_pages(club, season, member) -> dict[str, str]:
     slug = club.slug
     return {
-        "season standings": reverse("season_standings", args=[slug, season.pk]),
-        "standings": reverse("standings", args=[slug]),
-        "day page": reverse("day_detail", args=[slug, DATE]),
-        "ledger": reverse("day_ledger", args=[slug, DATE]),
-        "debts": reverse("debt_list", args=[slug]),
-        "statement": reverse("member_statement", args=[slug, member.pk]),
-        "player": reverse("player_detail", args=[slug, member.pk]),
-        "race": reverse("season_race", args=[slug, season.pk]),
-        "head-to-head": reverse("season_matrix", args=[slug, season.pk]),
-        "rating": reverse("rating_list", args=[slug]),
-        "seats": reverse("club_seats", args=[slug]),
-        "records": reverse("records", args=[slug]),
+        "season standings": reverse("standings:season_standings", args=[slug, season.pk]),
+        "standings": reverse("standings:standings", args=[slug]),
+        "day page": reverse("recording:day_detail", args=[slug, DATE]),
+        "ledger": reverse("money:day_ledger", args=[slug, DATE]),
+        "debts": reverse("money:debt_list", args=[slug]),
+        "statement": reverse("money:member_statement", args=[slug, member.pk]),
+        "player": reverse("standings:player_detail", args=[slug, member.pk]),
+        "race": reverse("standings:season_race", args=[slug, season.pk]),
+        "head-to-head": reverse("standings:season_matrix", args=[slug, season.pk]),
+        "rating": reverse("standings:rating_list", args=[slug]),
+        "seats": reverse("standings:club_seats", args=[slug]),
+        "records": reverse("standings:records", args=[slug]),
     }
 
 
@@ -141,7 +141,7 @@ def test_each_user_and_language_has_its_own_tag(
     address = busy_pages(club, season, members[0])["standings"]
     mine = tagged(organiser_client, address)
     assert again(member_client, address, mine) == 200  # another user: the full page
-    organiser_client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    organiser_client.post(reverse("i18n:set_language"), {"language": "en", "next": "/"})
     assert again(organiser_client, address, mine) == 200  # another language
 
 

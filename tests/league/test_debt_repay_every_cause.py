@@ -53,7 +53,7 @@ def debts_of_every_cause(club, organiser):
 
 
 def shown_debts(client, club):
-    page = client.get(reverse("debt_list", args=[club.slug]))
+    page = client.get(reverse("money:debt_list", args=[club.slug]))
     assert page.status_code == 200
     return [d for d, _age in page.context["debts"]]
 
@@ -61,8 +61,8 @@ def shown_debts(client, club):
 def test_a_season_penaltys_yen_is_repaid_from_the_debts_page(organiser_client, organiser, club):
     debts_of_every_cause(club, organiser)
     penalty = LedgerEntry.objects.get(kind=LedgerEntry.ADJUSTMENT, borrower__isnull=False)
-    url = reverse("debt_repay", args=[club.slug, penalty.pk])
-    page = organiser_client.get(reverse("debt_list", args=[club.slug])).content.decode()
+    url = reverse("money:debt_repay", args=[club.slug, penalty.pk])
+    page = organiser_client.get(reverse("money:debt_list", args=[club.slug])).content.decode()
     assert url in page  # the page offers 返済 for it
     response = organiser_client.post(url, {"amount": "２００"})
     assert response.status_code == 302
@@ -72,7 +72,7 @@ def test_a_season_penaltys_yen_is_repaid_from_the_debts_page(organiser_client, o
     if payment is None:
         payment = money.debt_repay(debt_entry=penalty, user=organiser, amount=1)
     bad = organiser_client.post(
-        reverse("debt_repay", args=[club.slug, payment.pk]), {"amount": "1"}
+        reverse("money:debt_repay", args=[club.slug, payment.pk]), {"amount": "1"}
     )
     assert bad.status_code == 404
 
@@ -105,7 +105,8 @@ def repay_all(organiser_client, organiser, club, parts):
             assert k <= len(parts), debt
             amount = max(1, debt.remaining * parts[k] // 100) if k < len(parts) else debt.remaining
             response = organiser_client.post(
-                reverse("debt_repay", args=[club.slug, debt.entry_id]), {"amount": f"{amount:,}"}
+                reverse("money:debt_repay", args=[club.slug, debt.entry_id]),
+                {"amount": f"{amount:,}"},
             )
             assert response.status_code == 302
             paid[debt.entry_id] = k + 1
@@ -125,7 +126,7 @@ def test_the_adjustments_repayment_is_in_the_members_statement(
         else LedgerEntry.objects.get(kind=LedgerEntry.ADJUSTMENT, payee=member)
     )
     before = book_selectors.full_statement(member=member).balance
-    organiser_client.post(reverse("debt_repay", args=[club.slug, entry.pk]))
+    organiser_client.post(reverse("money:debt_repay", args=[club.slug, entry.pk]))
     paid = book_selectors.full_statement(member=member).balance - before
     assert paid == (600 if cause == "penalty" else -315)
     assert not DebtAccount.objects.filter(entry=entry, remaining__gt=0).exists()

@@ -51,7 +51,7 @@ def current(day) -> sel.RoundView:
 
 def record_table(client: Client, club, tv: sel.TableView) -> None:
     """Record a table's game through the record form, opened from its card's link."""
-    address = reverse("game_new", args=[club.slug]) + "?" + _query(club, tv)
+    address = reverse("recording:game_new", args=[club.slug]) + "?" + _query(club, tv)
     page = client.get(address)
     assert page.status_code == 200
     html = page.content.decode()
@@ -69,7 +69,7 @@ def record_table(client: Client, club, tv: sel.TableView) -> None:
     }
     response = client.post(address, data)
     assert response.status_code == 302
-    assert response.url == reverse("draw_day", args=[club.slug, DATE])
+    assert response.url == reverse("draw:draw_day", args=[club.slug, DATE])
 
 
 def _query(club, tv) -> str:
@@ -111,7 +111,7 @@ def test_the_evening_round_by_round(club, organiser, organiser_client, ten) -> N
         record_table(organiser_client, club, tv)
     r1 = current(day)
     assert r1.complete and all(tv.table.game_id for tv in r1.tables)
-    page = organiser_client.get(reverse("draw_day", args=[club.slug, DATE])).content.decode()
+    page = organiser_client.get(reverse("draw:draw_day", args=[club.slug, DATE])).content.decode()
     assert 'data-proposal="2"' in page
     # The proposal shown is what the draw stores.
     proposed = draw.round_plan(club=club, day=day).rounds[0]
@@ -124,10 +124,10 @@ def test_the_evening_round_by_round(club, organiser, organiser_client, ten) -> N
     assert second.number == 2
     # Someone leaves after round 1 (no game of round 2 recorded): a redraw leaves them out.
     leaver = r2.tables[0].players[0]
-    organiser_client.post(reverse("draw_leave", args=[club.slug, DATE]), {"member": leaver.pk})
+    organiser_client.post(reverse("draw:draw_leave", args=[club.slug, DATE]), {"member": leaver.pk})
     assert Attendance.objects.get(day=day, member=leaver).until_round == 1
     organiser_client.post(
-        reverse("draw_round", args=[club.slug, DATE]), {"redraw": "on", "seats_drawn": "on"}
+        reverse("draw:draw_round", args=[club.slug, DATE]), {"redraw": "on", "seats_drawn": "on"}
     )
     r2b = current(day)
     assert r2b.round.revision == 2
@@ -235,7 +235,7 @@ def test_kagetsu_cup_schedule_sixteen_players_five_rounds(db, organiser_client) 
     client.force_login(user)
     players = people(club, 16)
     check_in_all(club, user, players)
-    address = reverse("draw_schedule", args=[club.slug, DATE])
+    address = reverse("draw:draw_schedule", args=[club.slug, DATE])
     assert client.post(address, {"rounds": "５", "seats_drawn": "on"}).status_code == 302
     rounds = sel.current_rounds(Day.objects.get(club=club, date=DATE))
     assert len(rounds) == 5
@@ -249,7 +249,7 @@ def test_kagetsu_cup_schedule_sixteen_players_five_rounds(db, organiser_client) 
     assert "再び同卓する組：0" in figures
     assert "各選手の風ごとの回数：1〜2回" in figures
     assert "共通の対戦相手" not in figures
-    response = client.get(reverse("draw_schedule_export", args=[club.slug, DATE]))
+    response = client.get(reverse("draw:draw_schedule_export", args=[club.slug, DATE]))
     book = load_workbook(io.BytesIO(b"".join(response.streaming_content)))
     sheet = book.worksheets[0]
     assert int(sheet.page_setup.paperSize) == int(sheet.PAPERSIZE_A4)
@@ -265,17 +265,17 @@ def test_kagetsu_cup_schedule_sixteen_players_five_rounds(db, organiser_client) 
 def test_schedule_rounds_out_of_range(organiser_client, club, organiser) -> None:
     draw.day_open(club=club, user=organiser, date=DATE)
     response = organiser_client.post(
-        reverse("draw_schedule", args=[club.slug, DATE]), {"rounds": "99"}
+        reverse("draw:draw_schedule", args=[club.slug, DATE]), {"rounds": "99"}
     )
     assert response.status_code == 200 and "rounds" in response.context["form"].errors
 
 
 def test_check_in_by_reading_and_as_guest(organiser_client, club, ten) -> None:
-    start = reverse("draw_start", args=[club.slug])
+    start = reverse("draw:draw_start", args=[club.slug])
     assert organiser_client.post(start, {"date": "2026年11月21日"}).url == reverse(
-        "draw_day", args=[club.slug, DATE]
+        "draw:draw_day", args=[club.slug, DATE]
     )
-    address = reverse("draw_check_in", args=[club.slug, DATE])
+    address = reverse("draw:draw_check_in", args=[club.slug, DATE])
     organiser_client.post(address, {"name": "せんしゅ03"})
     organiser_client.post(address, {"name": "新顔 さん", "guest": "on"})
     organiser_client.post(address, {"name": "誰か"})  # unknown, not a guest: refused
@@ -300,7 +300,8 @@ def test_the_draw_page_has_constant_queries(
     for date in (DATE, DATE + datetime.timedelta(days=1)):
         with django_assert_num_queries(queries):
             assert (
-                organiser_client.get(reverse("draw_day", args=[club.slug, date])).status_code == 200
+                organiser_client.get(reverse("draw:draw_day", args=[club.slug, date])).status_code
+                == 200
             )
 
 
@@ -317,9 +318,11 @@ def test_api_reads_the_current_draw(club, organiser, ten) -> None:
 
 
 def test_draw_pages_of_a_day_that_does_not_exist_are_404(organiser_client, club) -> None:
-    assert organiser_client.get(reverse("draw_day", args=[club.slug, DATE])).status_code == 404
+    assert organiser_client.get(reverse("draw:draw_day", args=[club.slug, DATE])).status_code == 404
     assert (
-        organiser_client.post(reverse("draw_start", args=[club.slug]), {"date": "x"}).status_code
+        organiser_client.post(
+            reverse("draw:draw_start", args=[club.slug]), {"date": "x"}
+        ).status_code
         == 200
     )
 
@@ -346,7 +349,7 @@ def test_a_cup_day_plays_its_schedule_round_after_round(club, organiser, organis
         record_table(organiser_client, club, tv)
     rounds = sel.current_rounds(day)
     assert sel.current_round(rounds).round.number == 2
-    page = organiser_client.get(reverse("draw_day", args=[club.slug, DATE])).content.decode()
+    page = organiser_client.get(reverse("draw:draw_day", args=[club.slug, DATE])).content.decode()
     assert 'data-round="2"' in page and "data-proposal" not in page
     a, b = rounds[1].tables[0].players[0], rounds[1].tables[1].players[0]
     draw.seat_swap(club=club, user=organiser, day=day, first=a, second=b)
@@ -359,7 +362,7 @@ def test_a_departure_after_the_draw_asks_for_a_redraw(club, organiser, organiser
     draw.round_draw(club=club, user=organiser, date=DATE)
     leaver = current(day).tables[0].players[0]
     draw.attendance_leave(club=club, user=organiser, day=day, member=leaver)
-    page = organiser_client.get(reverse("draw_day", args=[club.slug, DATE])).content.decode()
+    page = organiser_client.get(reverse("draw:draw_day", args=[club.slug, DATE])).content.decode()
     assert "data-gone" in page
     with pytest.raises(ServiceError):
         draw.attendance_leave(club=club, user=organiser, day=day, member=leaver)
@@ -407,10 +410,10 @@ def test_the_headers_record_on_a_draw_day_asks_which_table(club, organiser, ten)
     last game's); never a blank form with the last game's table."""
     client = Client()
     client.force_login(organiser)
-    start = reverse("record_start", args=[club.slug])
+    start = reverse("draw:record_start", args=[club.slug])
     response = client.get(start)
     assert response.status_code == 302 and response["Location"] == reverse(
-        "game_new", args=[club.slug]
+        "recording:game_new", args=[club.slug]
     )
     date = today()
     for m in ten[:8]:
@@ -440,7 +443,7 @@ def test_the_headers_record_on_a_draw_day_asks_which_table(club, organiser, ten)
     assert form.initial["table"] == "B"
     assert [form.initial[f"member_{i}"] for i in range(4)] == [m.name for m in b.players]
     # A game outside the draw starts with no table, not the last game's "A".
-    outside = client.get(reverse("game_new", args=[club.slug]) + f"?date={date}&table=")
+    outside = client.get(reverse("recording:game_new", args=[club.slug]) + f"?date={date}&table=")
     assert outside.context["form"].initial["table"] == ""
 
 
@@ -501,7 +504,7 @@ def test_the_schedule_warns_below_root_p_common_opponents(organiser_client, club
     floor(√24) = 4 common opponents, and the page says so."""
     check_in_all(club, organiser, people(club, 24))
     draw.schedule_draw(club=club, user=organiser, date=DATE, rounds=2)
-    page = organiser_client.get(reverse("draw_schedule", args=[club.slug, DATE])).content
+    page = organiser_client.get(reverse("draw:draw_schedule", args=[club.slug, DATE])).content
     figures = page.decode().split("data-schedule-figures")[1].split("</section>")[0]
     assert "一度も同卓しない2人の共通の対戦相手(最少): " in figures
     assert "data-common-warning" in figures and "人(参加人数の平方根)未満です" in figures

@@ -58,7 +58,7 @@ def test_one_more_than_the_cap_is_refused_at_check_in_in_japanese(
     organiser_client, club, organiser
 ):
     day = crowd(club, algorithm.MAX_PLAYERS)
-    address = reverse("draw_check_in", args=[club.slug, DATE])
+    address = reverse("draw:draw_check_in", args=[club.slug, DATE])
     response = organiser_client.post(address, {"name": "新顔", "guest": "on"})
     assert response.status_code == 302
     shown = [str(m) for m in get_messages(response.wsgi_request)]
@@ -83,6 +83,6 @@ def test_the_service_refuses_a_check_in_beyond_the_cap(club, organiser):
 
 def test_a_day_over_the_cap_is_refused_when_drawn_not_a_500(organiser_client, club):
     crowd(club, algorithm.MAX_PLAYERS + 5)  # written around the check-in (an old day, the shell)
-    response = organiser_client.post(reverse("draw_round", args=[club.slug, DATE]), {})
+    response = organiser_client.post(reverse("draw:draw_round", args=[club.slug, DATE]), {})
     assert response.status_code in (200, 302)
     assert not DrawRound.objects.exists()

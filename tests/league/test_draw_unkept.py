@@ -84,7 +84,7 @@ def test_a_late_entry_and_a_withdrawal_before_round_three(organiser_client, club
     for m in eight:
         draw.attendance_check_in(club=club, user=organiser, date=DATE, member=m)
     day = Day.objects.get(club=club, date=DATE)
-    page = reverse("draw_day", args=[club.slug, DATE])
+    page = reverse("draw:draw_day", args=[club.slug, DATE])
     draw.round_draw(club=club, user=organiser, date=DATE)
     assert "data-draw-unkept" not in organiser_client.get(page).content.decode()
     for tv in sel.current_rounds(day)[-1].tables:
@@ -132,7 +132,7 @@ def test_a_late_entry_and_a_withdrawal_before_round_three(organiser_client, club
     for m in late:  # one round each: nothing to keep
         assert m.name not in html
     # The schedule page says the same under how the draw came out.
-    schedule = organiser_client.get(reverse("draw_schedule", args=[club.slug, DATE]))
+    schedule = organiser_client.get(reverse("draw:draw_schedule", args=[club.slug, DATE]))
     assert f"{leaver.name}：A卓に再び着席" in schedule.content.decode()
 
 
@@ -149,5 +149,5 @@ def test_nothing_is_said_when_all_is_balanced(organiser_client, club, organiser)
         record_table(organiser_client, club, tv)
     draw.round_draw(club=club, user=organiser, date=DATE)
     assert len(sel.current_rounds(day)) == 2
-    html = organiser_client.get(reverse("draw_day", args=[club.slug, DATE])).content.decode()
+    html = organiser_client.get(reverse("draw:draw_day", args=[club.slug, DATE])).content.decode()
     assert "data-draw-unkept" not in html

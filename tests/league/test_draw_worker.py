@@ -42,7 +42,7 @@ def field(club, n: int) -> Day:
     return day
 
 
-def day_url(club, name: str = "draw_day") -> str:
+def day_url(club, name: str = "draw:draw_day") -> str:
     return reverse(name, args=[club.slug, DATE])
 
 
@@ -90,7 +90,7 @@ def test_a_club_evening_is_drawn_inside_the_request(club, organiser_client):
     field(club, 10)
     page = organiser_client.get(day_url(club))
     assert "data-proposal" in page.content.decode()  # proposed at once, as before
-    response = organiser_client.post(day_url(club, "draw_round"), {"seats_drawn": "on"})
+    response = organiser_client.post(day_url(club, "draw:draw_round"), {"seats_drawn": "on"})
     assert response.status_code == 302
     assert DrawRound.objects.filter(day__club=club).count() == 1
     assert queued() == []  # nothing asked of the worker
@@ -105,7 +105,7 @@ def test_a_large_field_is_drawn_by_the_worker(club, organiser, organiser_client)
     assert "data-proposal" not in page and 'data-worker-draw="1"' in page
     assert "100人の卓組は裏で作成します" in page
 
-    response = organiser_client.post(day_url(club, "draw_round"), {"seats_drawn": "on"})
+    response = organiser_client.post(day_url(club, "draw:draw_round"), {"seats_drawn": "on"})
     assert response.status_code == 302
     assert not DrawRound.objects.exists()  # nothing drawn in the request
     (task,) = queued()
@@ -121,7 +121,7 @@ def test_a_large_field_is_drawn_by_the_worker(club, organiser, organiser_client)
     assert "data-worker-draw" not in waiting  # no second button while it is drawn
 
     # Asked again while it waits: nothing more is asked.
-    organiser_client.post(day_url(club, "draw_round"), {"seats_drawn": "on"})
+    organiser_client.post(day_url(club, "draw:draw_round"), {"seats_drawn": "on"})
     assert len(queued()) == 1
     again = organiser_client.get(day_url(club)).content.decode()
     assert "卓組はすでに作成中です。" in again
@@ -151,7 +151,7 @@ def test_a_failed_draw_is_said_and_can_be_asked_again(club, organiser_client, mo
         raise RuntimeError("the search broke")
 
     monkeypatch.setattr(algorithm, "draw", broken)
-    organiser_client.post(day_url(club, "draw_round"), {"seats_drawn": "on"})
+    organiser_client.post(day_url(club, "draw:draw_round"), {"seats_drawn": "on"})
     work()
     assert not DrawRound.objects.exists()
     failed = organiser_client.get(day_url(club)).content.decode()
@@ -160,7 +160,7 @@ def test_a_failed_draw_is_said_and_can_be_asked_again(club, organiser_client, mo
     assert 'data-worker-draw="1"' in failed  # the button to ask again
 
     monkeypatch.setattr(algorithm, "draw", real)
-    organiser_client.post(day_url(club, "draw_round"), {"seats_drawn": "on"})
+    organiser_client.post(day_url(club, "draw:draw_round"), {"seats_drawn": "on"})
     assert len(queued()) == 2
     work()
     assert DrawRound.objects.filter(day__club=club).count() == 1
@@ -172,7 +172,7 @@ def test_a_draw_the_day_outran_says_why(club, organiser, organiser_client):
     """The field shrank below one table before the worker came to it: the task's action refuses
     (nothing stored) and the page gives its reason."""
     day = field(club, BIG)
-    organiser_client.post(day_url(club, "draw_round"), {"seats_drawn": "on"})
+    organiser_client.post(day_url(club, "draw:draw_round"), {"seats_drawn": "on"})
     Attendance.objects.filter(day=day).exclude(
         pk__in=Attendance.objects.filter(day=day).order_by("pk").values("pk")[:2]
     ).update(until_round=0)
@@ -188,7 +188,7 @@ def test_a_stalled_draw_is_said_and_can_be_asked_again(club, organiser_client):
     from league.core.tasks import TaskResultStatus
 
     field(club, BIG)
-    organiser_client.post(day_url(club, "draw_round"), {"seats_drawn": "on"})
+    organiser_client.post(day_url(club, "draw:draw_round"), {"seats_drawn": "on"})
     (task,) = queued()
     # Its worker stopped mid-way: running since long past DRAW_STALLED_AFTER.
     long_ago = timezone.now() - datetime.timedelta(minutes=10)
@@ -197,7 +197,7 @@ def test_a_stalled_draw_is_said_and_can_be_asked_again(club, organiser_client):
     )
     stalled = organiser_client.get(day_url(club)).content.decode()
     assert 'data-draw-job="stalled"' in stalled and "途中で止まりました" in stalled
-    organiser_client.post(day_url(club, "draw_round"), {"seats_drawn": "on"})
+    organiser_client.post(day_url(club, "draw:draw_round"), {"seats_drawn": "on"})
     assert len(queued()) == 2  # asked again
     work()
     assert DrawRound.objects.filter(day__club=club).count() == 1
@@ -207,7 +207,7 @@ def test_a_stalled_draw_is_said_and_can_be_asked_again(club, organiser_client):
 def test_a_cup_day_schedule_of_a_large_field_is_drawn_by_the_worker(club, organiser_client):
     field(club, 24)  # 24 × 5 rounds: a search of up to 2.3 s
     assert draw.on_worker(24, rounds=5)
-    url = day_url(club, "draw_schedule")
+    url = day_url(club, "draw:draw_schedule")
     response = organiser_client.post(url, {"rounds": "5", "seats_drawn": "on"})
     assert response.status_code == 302 and response.url == url
     assert not DrawRound.objects.exists()
@@ -245,14 +245,14 @@ def test_a_draw_asked_again_after_a_stall_is_made_once(club, organiser_client):
     worker runs both tasks: the round asked for is drawn once, the older task draws nothing
     (it asked for round 1, revision 1, which exists by then) rather than a round 2."""
     field(club, BIG)
-    organiser_client.post(day_url(club, "draw_round"), {"seats_drawn": "on"})
+    organiser_client.post(day_url(club, "draw:draw_round"), {"seats_drawn": "on"})
     (first,) = queued()
     type(first).objects.filter(pk=first.pk).update(
         enqueued_at=timezone.now() - datetime.timedelta(hours=1)
     )
     stalled = organiser_client.get(day_url(club)).content.decode()
     assert 'data-draw-job="stalled"' in stalled
-    organiser_client.post(day_url(club, "draw_round"), {"seats_drawn": "on"})
+    organiser_client.post(day_url(club, "draw:draw_round"), {"seats_drawn": "on"})
     assert len(queued()) == 2
     work()
     assert list(DrawRound.objects.values_list("number", "revision")) == [(1, 1)]

@@ -140,7 +140,7 @@ def test_a_double_tap_is_still_one_game_and_no_question(organiser_client, club, 
 def test_the_edit_form_asks_too(organiser_client, club, members, organiser):
     record(club, organiser, members[:4], table="A")
     second = record(club, organiser, members[:4], points=OTHER, table="A")
-    edit = reverse("game_edit", args=[club.slug, second.pk])
+    edit = reverse("recording:game_edit", args=[club.slug, second.pk])
     form = posted(table="A", revision="1", submission_key=None)
     refused = organiser_client.post(edit, form)
     assert refused.status_code == 200 and "confirm_duplicate" in refused.context["form"].errors
@@ -162,7 +162,7 @@ def test_the_api_answers_409_with_the_earlier_game(club, members, secret):
     assert answer["duplicate_of"] == {
         "id": earlier,
         "url": f"/api/clubs/{club.slug}/games/{earlier}",
-        "page": reverse("game_detail", args=[club.slug, earlier]),
+        "page": reverse("recording:game_detail", args=[club.slug, earlier]),
     }
     assert answer["errors"]["confirm_duplicate"][0].startswith("Same as Game 1")
     assert Game.objects.count() == 1

@@ -23,7 +23,7 @@ def play(club, members, *, rate="0.3", table="A"):
 
 
 def new_form(client, club, **params):
-    url = reverse("game_new", args=[club.slug])
+    url = reverse("recording:game_new", args=[club.slug])
     return client.get(url, {"date": str(DATE), **params}).context["form"]
 
 
@@ -48,7 +48,9 @@ def test_same_four_and_rotate_seats(organiser_client, club, members):
 
 def test_the_day_page_offers_them(organiser_client, club, members):
     game = play(club, members[:4], table="A")
-    page = organiser_client.get(reverse("day_detail", args=[club.slug, DATE])).content.decode()
+    page = organiser_client.get(
+        reverse("recording:day_detail", args=[club.slug, DATE])
+    ).content.decode()
     assert f"seats={game.pk}" in page and f"rotate={game.pk}" in page and "table=A" in page
 
 
@@ -61,7 +63,7 @@ def post(names, points, **extra):
 
 def test_a_rate_other_than_the_tables_is_pointed_out_before_saving(organiser_client, club, members):
     play(club, members[:4], rate="0.3", table="A")
-    url = reverse("game_new", args=[club.slug])
+    url = reverse("recording:game_new", args=[club.slug])
     names = [m.name for m in members[:4]]
     response = organiser_client.post(url, post(names, POINTS, rate="0.2"))
     assert response.context["preview"] is not None
@@ -74,7 +76,7 @@ def test_a_rate_other_than_the_tables_is_pointed_out_before_saving(organiser_cli
 
 
 def test_every_error_comes_in_one_round(organiser_client, club, members):
-    url = reverse("game_new", args=[club.slug])
+    url = reverse("recording:game_new", args=[club.slug])
     names = ["誰でもない人", *[m.name for m in members[1:4]]]
     response = organiser_client.post(url, post(names, [40000, 30000, 20000, 9000]))
     form = response.context["form"]

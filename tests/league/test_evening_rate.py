@@ -132,7 +132,7 @@ def test_the_edit_form_asks_when_the_rate_changes(organiser_client, club, member
     record(club, None, members[1:5], rate="0.3", table="A")
     organiser_client.post(new_url(club), posted(table="B"))
     game = Game.objects.get(table="B")
-    edit = reverse("game_edit", args=[club.slug, game.pk])
+    edit = reverse("recording:game_edit", args=[club.slug, game.pk])
     form = posted(table="B", rate="0.2", revision="1", submission_key=None)
     refused = organiser_client.post(edit, form)
     assert refused.status_code == 200 and "confirm_rate" in refused.context["form"].errors
@@ -158,7 +158,7 @@ def test_table_mode_starts_at_the_evenings_rate_and_asks_for_another(
     organiser_client, club, members, organiser
 ):
     record(club, organiser, members[:4], rate="0.3", table="A")
-    start = reverse("table_new", args=[club.slug])
+    start = reverse("table:table_new", args=[club.slug])
     page = organiser_client.get(start, {"date": str(DATE), "table": "B"})
     assert page.context["rate"] == "0.3"
     refused = organiser_client.post(start, start_post(members[1:5], rate="0.2"))

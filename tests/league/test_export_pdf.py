@@ -98,7 +98,9 @@ def assert_a4(sheet: Printed, *, landscape: bool) -> None:
 
 
 def test_payment_sheet_prints_on_one_portrait_a4_page(member_client, club, history, tmp_path):
-    sheet = printed(download(member_client, url("export_payment_sheet", club, DATE)), tmp_path)
+    sheet = printed(
+        download(member_client, url("excel:export_payment_sheet", club, DATE)), tmp_path
+    )
     assert_a4(sheet, landscape=False)
     assert len(sheet.pages) == 1
     text = sheet.text[0]
@@ -107,7 +109,7 @@ def test_payment_sheet_prints_on_one_portrait_a4_page(member_client, club, histo
 
 
 def test_standings_print_one_landscape_page_wide(member_client, club, history, tmp_path):
-    sheet = printed(download(member_client, url("export_standings", club)), tmp_path)
+    sheet = printed(download(member_client, url("excel:export_standings", club)), tmp_path)
     assert_a4(sheet, landscape=True)
     # Every column is on the first page: its last column (Note) and its first (the position).
     first = sheet.text[0]
@@ -119,7 +121,7 @@ def test_game_log_prints_one_portrait_page_wide_with_the_header_on_every_page(
 ):
     for weeks in range(6, 12):
         play_day(club, players, DATE - datetime.timedelta(days=7 * weeks))
-    sheet = printed(download(member_client, url("export_game_log", club)), tmp_path)
+    sheet = printed(download(member_client, url("excel:export_game_log", club)), tmp_path)
     assert_a4(sheet, landscape=False)
     assert len(sheet.pages) >= 2  # 144 rows: the header must repeat
     for text in sheet.text:
@@ -128,7 +130,9 @@ def test_game_log_prints_one_portrait_page_wide_with_the_header_on_every_page(
 
 def test_statement_prints_one_portrait_page_wide(member_client, club, history, players, tmp_path):
     member = players[0]
-    sheet = printed(download(member_client, url("export_statement", club, member.pk)), tmp_path)
+    sheet = printed(
+        download(member_client, url("excel:export_statement", club, member.pk)), tmp_path
+    )
     assert_a4(sheet, landscape=False)
     first = sheet.text[0]
     assert "残高" in first and "未払い一覧" in sheet.text[-1]

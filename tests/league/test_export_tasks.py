@@ -30,28 +30,28 @@ def history(club, players):
 def test_a_long_game_log_is_offered_as_a_file_made_in_the_background(
     member_client, club, history, settings, django_capture_on_commit_callbacks
 ):
-    _response, direct = download(member_client, url("export_game_log", club))
+    _response, direct = download(member_client, url("excel:export_game_log", club))
     settings.EXPORT_INLINE_ROWS = 4
-    offer = member_client.get(url("export_game_log", club))
+    offer = member_client.get(url("excel:export_game_log", club))
     assert offer.status_code == 200
     assert offer["Content-Type"].startswith("text/html")
     page = offer.content.decode()
     # 24 rows (2 days × 3 games × 4 players), told as more than the inline size: the request
     # counts no further (an exact count of 400,000 rows took 0.1 s)
     assert "4行を超えます" in page
-    assert url("export_game_log_start", club) in page
+    assert url("excel:export_game_log_start", club) in page
 
     with django_capture_on_commit_callbacks(execute=True):
-        started = member_client.post(url("export_game_log_start", club))
+        started = member_client.post(url("excel:export_game_log_start", club))
     export = ExportFile.objects.get()
     assert started.status_code == 302
-    assert started.url == url("export_status", club, export.pk)
+    assert started.url == url("excel:export_status", club, export.pk)
     assert export.ready and export.job.total == export.job.done == 24
     assert job_state(export.job).status == "done"
 
     status = member_client.get(started.url)
-    assert url("export_download", club, export.pk) in status.content.decode()
-    file = member_client.get(url("export_download", club, export.pk))
+    assert url("excel:export_download", club, export.pk) in status.content.decode()
+    file = member_client.get(url("excel:export_download", club, export.pk))
     assert file.status_code == 200
     assert file["Content-Disposition"].startswith('attachment; filename="mame_all-time_game-log')
     background = load_workbook(io.BytesIO(file.getvalue()))
@@ -66,12 +66,12 @@ def test_the_period_goes_with_the_file(
     settings.EXPORT_INLINE_ROWS = 4
     query = f"?start={DATE.isoformat()}&end={DATE.isoformat()}"
     with django_capture_on_commit_callbacks(execute=True):
-        member_client.post(url("export_game_log_start", club) + query)
+        member_client.post(url("excel:export_game_log_start", club) + query)
     export = ExportFile.objects.get()
     assert export.params["start"] == export.params["end"] == DATE.isoformat()
     assert export.job.total == 12
     workbook = load_workbook(
-        io.BytesIO(member_client.get(url("export_download", club, export.pk)).getvalue())
+        io.BytesIO(member_client.get(url("excel:export_download", club, export.pk)).getvalue())
     )
     assert len(values(workbook.active)) == 1 + 12
 
@@ -80,14 +80,14 @@ def test_a_file_is_its_makers_alone(
     member_client, client, club, other_club, history, settings, organiser
 ):
     settings.EXPORT_INLINE_ROWS = 4
-    member_client.post(url("export_game_log_start", club))
+    member_client.post(url("excel:export_game_log_start", club))
     export = ExportFile.objects.get()
     client.force_login(organiser)  # another member of the same club
-    assert client.get(url("export_status", club, export.pk)).status_code == 404
-    assert client.get(url("export_download", club, export.pk)).status_code == 404
+    assert client.get(url("excel:export_status", club, export.pk)).status_code == 404
+    assert client.get(url("excel:export_download", club, export.pk)).status_code == 404
     stranger = make_user("someone-else", other_club)
     client.force_login(stranger)
-    assert client.get(url("export_status", club, export.pk)).status_code == 404
+    assert client.get(url("excel:export_status", club, export.pk)).status_code == 404
 
 
 def test_a_queued_or_running_file_says_how_far_it_has_got(
@@ -98,13 +98,13 @@ def test_a_queued_or_running_file_says_how_far_it_has_got(
     export = _busy(club, member_user)
     Job.objects.update(total=24)
     assert job_state(export.job).status == "queued"
-    page = member_client.get(url("export_status", club, export.pk)).content.decode()
+    page = member_client.get(url("excel:export_status", club, export.pk)).content.decode()
     assert 'http-equiv="refresh"' in page and "<progress></progress>" in page
     running_task(export.job)
     Job.objects.update(done=12, touched=timezone.now())
-    page = member_client.get(url("export_status", club, export.pk)).content.decode()
+    page = member_client.get(url("excel:export_status", club, export.pk)).content.decode()
     assert '<progress max="24" value="12">' in page and 'http-equiv="refresh"' in page
-    download = member_client.get(url("export_download", club, export.pk))
+    download = member_client.get(url("excel:export_download", club, export.pk))
     assert download.status_code == 302  # not ready: back to the status
 
 
@@ -123,9 +123,9 @@ def test_a_worker_stopped_mid_way_is_said_and_offers_a_new_try(
     ).export
     ExportFile.objects.filter(pk=export.pk).update(file_name="", size=0)  # never finished
     _stalled(export.job)
-    page = member_client.get(url("export_status", club, export.pk)).content.decode()
+    page = member_client.get(url("excel:export_status", club, export.pk)).content.decode()
     assert 'http-equiv="refresh"' not in page
-    assert url("export_game_log", club) in page
+    assert url("excel:export_game_log", club) in page
 
 
 def test_expired_files_are_cleared_by_a_task(
@@ -133,10 +133,10 @@ def test_expired_files_are_cleared_by_a_task(
 ):
     settings.EXPORT_INLINE_ROWS = 4
     with django_capture_on_commit_callbacks(execute=True):
-        member_client.post(url("export_game_log_start", club))
+        member_client.post(url("excel:export_game_log_start", club))
     export = ExportFile.objects.get()
     ExportFile.objects.update(expires=timezone.now() - datetime.timedelta(seconds=1))
-    assert member_client.get(url("export_status", club, export.pk)).status_code == 404
+    assert member_client.get(url("excel:export_status", club, export.pk)).status_code == 404
     assert export_tasks.export_storage().exists(export.file_name)
     assert export_tasks.clear_expired_exports.call() == 1
     assert not ExportFile.objects.exists()
@@ -157,7 +157,7 @@ def test_a_file_finished_before_files_were_kept_on_disk_is_still_sent(
         size=len(b"PK-old-file"),  # the migration to jobs (0052) wrote it
         expires=timezone.now() + datetime.timedelta(days=1),
     )
-    file = member_client.get(url("export_download", club, export.pk))
+    file = member_client.get(url("excel:export_download", club, export.pk))
     assert file.status_code == 200 and file.content == b"PK-old-file"
 
 
@@ -166,14 +166,14 @@ def test_a_kept_file_gone_from_the_disk_is_a_404(
 ):
     settings.EXPORT_INLINE_ROWS = 4
     with django_capture_on_commit_callbacks(execute=True):
-        member_client.post(url("export_game_log_start", club))
+        member_client.post(url("excel:export_game_log_start", club))
     export = ExportFile.objects.get()
     export_tasks.export_storage().delete(export.file_name)
-    assert member_client.get(url("export_download", club, export.pk)).status_code == 404
+    assert member_client.get(url("excel:export_download", club, export.pk)).status_code == 404
 
 
 def test_a_short_game_log_is_still_sent_at_once(member_client, club, history):
-    response, _workbook = download(member_client, url("export_game_log", club))
+    response, _workbook = download(member_client, url("excel:export_game_log", club))
     assert (
         response["Content-Type"]
         == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -213,7 +213,9 @@ def test_a_repeat_request_is_given_the_file_being_made(member_client, member_use
     assert ExportFile.objects.count() == 1
     # Through the page: thirty posts make no new file, and say why.
     for _ in range(30):
-        response = member_client.post(url("export_game_log_start", club) + "?start=2026-01-01")
+        response = member_client.post(
+            url("excel:export_game_log_start", club) + "?start=2026-01-01"
+        )
         assert response.status_code == 302
     assert ExportFile.objects.count() == 1
     page = member_client.get(response.url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
@@ -266,19 +268,19 @@ def test_a_long_statement_is_made_in_the_background_and_equals_the_one_made_at_o
     play_day(club, players)
     settle_some(Day.objects.get(club=club, date=DATE))
     member = players[0]
-    _response, direct = download(member_client, url("export_statement", club, member.pk))
+    _response, direct = download(member_client, url("excel:export_statement", club, member.pk))
     settings.EXPORT_INLINE_LINES = 1
-    offer = member_client.get(url("export_statement", club, member.pk))
+    offer = member_client.get(url("excel:export_statement", club, member.pk))
     assert offer["Content-Type"].startswith("text/html")
-    start = url("export_statement_start", club, member.pk)
+    start = url("excel:export_statement_start", club, member.pk)
     assert start in offer.content.decode()
     started = member_client.post(start)
     export = ExportFile.objects.get(kind="statement")
-    assert started.url == url("export_status", club, export.pk)
+    assert started.url == url("excel:export_status", club, export.pk)
     assert export.ready and export.size > 0
     status = member_client.get(started.url).content.decode()
-    assert url("member_statement", club, member.pk) in status  # back to the statement
-    file = member_client.get(url("export_download", club, export.pk))
+    assert url("money:member_statement", club, member.pk) in status  # back to the statement
+    file = member_client.get(url("excel:export_download", club, export.pk))
     background = load_workbook(io.BytesIO(b"".join(file.streaming_content)))
     assert values(background.active) == values(direct.active)
     # A second ask while it is being made is given the same file.
@@ -313,14 +315,14 @@ def test_a_file_whose_task_failed_says_so_from_the_task_result(
     monkeypatch.setattr(exports, "game_log_workbook", broken)
     settings.EXPORT_INLINE_ROWS = 4
     with django_capture_on_commit_callbacks(execute=True):
-        member_client.post(url("export_game_log_start", club))
+        member_client.post(url("excel:export_game_log_start", club))
     export = ExportFile.objects.select_related("job").get()
     state = job_state(export.job)
     assert (
         not export.ready and state.status == "failed" and state.errors == ("builtins.ValueError",)
     )
-    page = member_client.get(url("export_status", club, export.pk)).content.decode()
-    assert 'http-equiv="refresh"' not in page and url("export_game_log", club) in page
+    page = member_client.get(url("excel:export_status", club, export.pk)).content.decode()
+    assert 'http-equiv="refresh"' not in page and url("excel:export_game_log", club) in page
     assert "ファイルを作成できませんでした。" in page  # in Japanese, the default
 
 

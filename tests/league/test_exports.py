@@ -26,7 +26,7 @@ from league import money
 from league.books import selectors as book_selectors
 from league.excel import exports
 from league.models import Club, Day, Member, Membership, Result, Season
-from league.money.views_accounts import describe_entry
+from league.money.views.statements import describe_entry
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from league.standings import stats
@@ -255,7 +255,7 @@ def test_game_log_is_every_counted_row_with_japanese_headers(member_client, club
     play_day(club, players, DATE - datetime.timedelta(days=7))
     void = play(club, DATE, players[0:4])
     services.game_void(game=void, user=None, reason="間違い")
-    response, workbook = download(member_client, url("export_game_log", club))
+    response, workbook = download(member_client, url("excel:export_game_log", club))
 
     assert response["Content-Type"] == exports.XLSX
     disposition = response["Content-Disposition"]
@@ -282,7 +282,7 @@ def test_game_log_is_every_counted_row_with_japanese_headers(member_client, club
 
 def test_game_log_formats_and_widths(member_client, club, players):
     play_day(club, players)
-    _, workbook = download(member_client, url("export_game_log", club))
+    _, workbook = download(member_client, url("excel:export_game_log", club))
     ws = workbook.active
     formats = [cell.number_format for cell in ws[2]]
     assert formats[0] == "yyyy/mm/dd"
@@ -296,7 +296,7 @@ def test_game_log_formats_and_widths(member_client, club, players):
 
 def test_game_log_in_english(member_client, club, players):
     play_day(club, players)
-    _, workbook = download(english(member_client), url("export_game_log", club))
+    _, workbook = download(english(member_client), url("excel:export_game_log", club))
     ws = workbook.active
     assert ws.title == "Game log"
     assert values(ws)[0] == [
@@ -321,14 +321,16 @@ def test_game_log_in_english(member_client, club, players):
 def test_game_log_of_a_season(member_client, club, players, season):
     play_day(club, players)
     play_day(club, players, datetime.date(2026, 6, 30))  # before the season
-    response, workbook = download(member_client, url("export_game_log", club), season=season.pk)
+    response, workbook = download(
+        member_client, url("excel:export_game_log", club), season=season.pk
+    )
     assert len(values(workbook.active)) - 1 == 3 * 4
     assert {row[0].date() for row in values(workbook.active)[1:]} == {DATE}
     assert f"season-{season.pk}" in response["Content-Disposition"]
 
 
 def test_game_log_with_a_bad_date_is_a_bad_request(member_client, club):
-    response = member_client.get(url("export_game_log", club), {"start": "いつか"})
+    response = member_client.get(url("excel:export_game_log", club), {"start": "いつか"})
     assert response.status_code == 400
 
 
@@ -340,11 +342,11 @@ def test_game_log_query_count_does_not_grow_with_games(
     # longer than EXPORT_INLINE_ROWS is made by a worker), the names, the rows, whether any game
     # has hands (league.table: their sheet, two more queries, only then).
     with django_assert_num_queries(10) as small:
-        download(member_client, url("export_game_log", club))
+        download(member_client, url("excel:export_game_log", club))
     for weeks in range(1, 6):
         play_day(club, players, DATE - datetime.timedelta(days=7 * weeks))
     with django_assert_num_queries(len(small.captured_queries)):
-        _, workbook = download(member_client, url("export_game_log", club))
+        _, workbook = download(member_client, url("excel:export_game_log", club))
     assert len(values(workbook.active)) - 1 == 6 * 3 * 4
 
 
@@ -366,7 +368,9 @@ STANDINGS_FORMATS = {"total": JA_SCORE, "best": JA_SCORE, "yen": JA_YEN, "first_
 def test_standings_of_a_season_are_the_selector_values(member_client, club, players, season):
     play_day(club, players)
     play_day(club, players, DATE - datetime.timedelta(days=7))
-    response, workbook = download(member_client, url("export_standings", club), season=season.pk)
+    response, workbook = download(
+        member_client, url("excel:export_standings", club), season=season.pk
+    )
     ws = workbook.active
     rows = values(ws)
     # mame-no-kai: every column but 調整 (no adjustments this season) and the hand columns (not
@@ -405,7 +409,7 @@ def test_standings_of_a_date_range_in_english(member_client, club, players):
     play_day(club, players, DATE - datetime.timedelta(days=30))
     start, end = DATE - datetime.timedelta(days=1), DATE
     response, workbook = download(
-        english(member_client), url("export_standings", club), start=str(start), end=str(end)
+        english(member_client), url("excel:export_standings", club), start=str(start), end=str(end)
     )
     rows = values(workbook.active)
     assert workbook.active.title == "Standings"
@@ -423,7 +427,7 @@ def test_standings_below_the_minimum_follow_under_a_caption_without_positions(
     play_day(club, players)
     play_day(club, players, DATE - datetime.timedelta(days=7))
     Season.objects.filter(pk=season.pk).update(min_games=3)  # players[0] alone plays 4 games
-    _, workbook = download(member_client, url("export_standings", club), season=season.pk)
+    _, workbook = download(member_client, url("excel:export_standings", club), season=season.pk)
     rows = values(workbook.active)
     expected = list(stats.standings(club=club, start=season.start, end=season.end, min_games=3))
     qualified = [r for r in expected if r["qualified"]]
@@ -450,9 +454,9 @@ def test_standings_without_money_have_no_yen_column(db):
     play(kenko, DATE, people, rate="")
     client = Client()
     client.force_login(user)
-    _, workbook = download(english(client), url("export_standings", kenko))
+    _, workbook = download(english(client), url("excel:export_standings", kenko))
     assert "Yen" not in values(workbook.active)[0]
-    _, workbook = download(english(client), url("export_game_log", kenko))
+    _, workbook = download(english(client), url("excel:export_game_log", kenko))
     yen_column = values(workbook.active)[0].index("Yen")
     assert {row[yen_column] for row in values(workbook.active)[1:]} == {None}
 
@@ -463,11 +467,11 @@ def test_standings_query_count_does_not_grow(
     play_day(club, players)
     # 7, and the statistics sheet's 3 (ratings, seats, head-to-head: league.excel.exports)
     with django_assert_num_queries(10) as small:
-        download(member_client, url("export_standings", club), season=season.pk)
+        download(member_client, url("excel:export_standings", club), season=season.pk)
     for weeks in range(1, 4):
         play_day(club, players, DATE - datetime.timedelta(days=7 * weeks))
     with django_assert_num_queries(len(small.captured_queries)):
-        download(member_client, url("export_standings", club), season=season.pk)
+        download(member_client, url("excel:export_standings", club), season=season.pk)
 
 
 # --- the payment sheet -----------------------------------------------------------------------
@@ -489,7 +493,9 @@ def settle_some(day: Day) -> money.DayLedger:
 
 def test_payment_sheet(member_client, club, day):
     ledger = settle_some(day)
-    response, workbook = download(english(member_client), url("export_payment_sheet", club, DATE))
+    response, workbook = download(
+        english(member_client), url("excel:export_payment_sheet", club, DATE)
+    )
     assert response["Content-Disposition"] == (
         'attachment; filename="mame_2026-11-21_payment-sheet.xlsx"; '
         "filename*=UTF-8''%E3%83%9E%E3%83%A1%E3%81%AE%E4%BC%9A_2026-11-21_Payment%20sheet.xlsx"
@@ -546,7 +552,7 @@ def test_payment_sheet(member_client, club, day):
 
 
 def test_payment_sheet_in_japanese_has_triangles(member_client, club, day):
-    _, workbook = download(member_client, url("export_payment_sheet", club, DATE))
+    _, workbook = download(member_client, url("excel:export_payment_sheet", club, DATE))
     ws = workbook.active
     assert ws.title == ja(exports.PAYMENT_SHEET_TITLE)
     assert values(ws)[0][0] == ja(exports.GAME_LOG_COLUMNS[4].header)  # "Player"
@@ -554,7 +560,7 @@ def test_payment_sheet_in_japanese_has_triangles(member_client, club, day):
 
 
 def test_payment_sheet_of_a_day_without_games_is_404(member_client, club):
-    assert member_client.get(url("export_payment_sheet", club, DATE)).status_code == 404
+    assert member_client.get(url("excel:export_payment_sheet", club, DATE)).status_code == 404
 
 
 def test_payment_sheet_query_count_does_not_grow(
@@ -562,11 +568,11 @@ def test_payment_sheet_query_count_does_not_grow(
 ):
     settle_some(day)
     with django_assert_num_queries(14) as small:
-        download(member_client, url("export_payment_sheet", club, DATE))
+        download(member_client, url("excel:export_payment_sheet", club, DATE))
     play_day(club, players)  # three more games on the same day
     settle_some(day)
     with django_assert_num_queries(len(small.captured_queries)):
-        download(member_client, url("export_payment_sheet", club, DATE))
+        download(member_client, url("excel:export_payment_sheet", club, DATE))
 
 
 # --- the statement ---------------------------------------------------------------------------
@@ -577,7 +583,9 @@ def test_statement_has_every_line_with_the_running_balance(member_client, club, 
     play_day(club, players, DATE - datetime.timedelta(days=7))
     member = players[0]
     statement = book_selectors.full_statement(member=member)
-    response, workbook = download(english(member_client), url("export_statement", club, member.pk))
+    response, workbook = download(
+        english(member_client), url("excel:export_statement", club, member.pk)
+    )
     ws = workbook.active
     rows = values(ws)
     assert ws.title == "Statement"
@@ -609,7 +617,7 @@ def test_statement_has_every_line_with_the_running_balance(member_client, club, 
 def test_statement_of_a_formula_named_member(member_client, club, players, day):
     settle_some(day)
     member = next(m for m in players if m.name == "=1+1")
-    response, workbook = download(member_client, url("export_statement", club, member.pk))
+    response, workbook = download(member_client, url("excel:export_statement", club, member.pk))
     assert_no_formulas(workbook)
     assert workbook.active.oddHeader.center.text.count("=1+1") == 1
     assert "%3D1%2B1" in response["Content-Disposition"]
@@ -622,22 +630,29 @@ def test_statement_query_count_does_not_grow(
     member = players[2]
     # 11: the statement's lines counted first (a long one is made by a worker, issue 39)
     with django_assert_num_queries(11) as small:
-        download(member_client, url("export_statement", club, member.pk))
+        download(member_client, url("excel:export_statement", club, member.pk))
     for weeks in range(1, 4):
         play_day(club, players, DATE - datetime.timedelta(days=7 * weeks))
         other = Day.objects.get(club=club, date=DATE - datetime.timedelta(days=7 * weeks))
         settle_some(other)
     with django_assert_num_queries(len(small.captured_queries)):
-        download(member_client, url("export_statement", club, member.pk))
+        download(member_client, url("excel:export_statement", club, member.pk))
 
 
 # --- who may download ------------------------------------------------------------------------
 
-EXPORTS = ["export_standings", "export_game_log", "export_payment_sheet", "export_statement"]
+EXPORTS = [
+    "excel:export_standings",
+    "excel:export_game_log",
+    "excel:export_payment_sheet",
+    "excel:export_statement",
+]
 
 
 def export_url(name: str, club: Club, member: Member) -> str:
-    args = {"export_payment_sheet": [DATE], "export_statement": [member.pk]}.get(name, [])
+    args = {"excel:export_payment_sheet": [DATE], "excel:export_statement": [member.pk]}.get(
+        name, []
+    )
     return url(name, club, *args)
 
 
@@ -662,10 +677,10 @@ def test_wrong_method_is_405(name, member_client, club, day):
 
 def test_statement_of_another_clubs_member_is_404(member_client, club, other_club, day):
     outsider = Member.objects.create(club=other_club, name="外部")
-    assert member_client.get(url("export_statement", club, outsider.pk)).status_code == 404
+    assert member_client.get(url("excel:export_statement", club, outsider.pk)).status_code == 404
 
 
-@pytest.mark.parametrize("name", ["export_payment_sheet", "export_statement"])
+@pytest.mark.parametrize("name", ["excel:export_payment_sheet", "excel:export_statement"])
 def test_money_exports_are_404_for_a_club_without_money(name, db):
     kenko = make_club("kenko", "takabari-kenko", "高針健康麻雀")
     user = make_user("kenko-organiser", kenko, Membership.ORGANISER)
@@ -679,15 +694,20 @@ def test_money_exports_are_404_for_a_club_without_money(name, db):
 def test_pages_link_to_their_downloads(member_client, club, players, day, season):
     member = players[0]
     pages = [
-        (url("standings", club), url("export_standings", club)),
-        (url("standings", club), url("export_game_log", club)),
-        (url("day_ledger", club, DATE), url("export_payment_sheet", club, DATE)),
-        (url("member_statement", club, member.pk), url("export_statement", club, member.pk)),
+        (url("standings:standings", club), url("excel:export_standings", club)),
+        (url("standings:standings", club), url("excel:export_game_log", club)),
+        (url("money:day_ledger", club, DATE), url("excel:export_payment_sheet", club, DATE)),
+        (
+            url("money:member_statement", club, member.pk),
+            url("excel:export_statement", club, member.pk),
+        ),
     ]
     for page, link in pages:
         response = member_client.get(page)
         assert response.status_code == 200, page
         assert f'href="{link}' in response.content.decode(), page
-    season_page = member_client.get(url("season_standings", club, season.pk)).content.decode()
-    assert f'href="{url("export_standings", club)}?season={season.pk}' in season_page
-    assert f'href="{url("export_game_log", club)}?season={season.pk}' in season_page
+    season_page = member_client.get(
+        url("standings:season_standings", club, season.pk)
+    ).content.decode()
+    assert f'href="{url("excel:export_standings", club)}?season={season.pk}' in season_page
+    assert f'href="{url("excel:export_game_log", club)}?season={season.pk}' in season_page

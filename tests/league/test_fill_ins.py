@@ -112,9 +112,11 @@ def test_the_next_event_uses_the_same_fill_ins_again(club, organiser) -> None:
 
 def test_the_draw_page_offers_the_fill_ins(organiser_client, club, organiser) -> None:
     check_in_all(club, organiser, people(club, 21))
-    page = organiser_client.get(reverse("draw_day", args=[club.slug, DATE])).content.decode()
+    page = organiser_client.get(reverse("draw:draw_day", args=[club.slug, DATE])).content.decode()
     assert "data-fill-ins" in page and "黒子を3人入れて卓を埋める" in page
-    response = organiser_client.post(reverse("draw_fill_ins", args=[club.slug, DATE]), follow=True)
+    response = organiser_client.post(
+        reverse("draw:draw_fill_ins", args=[club.slug, DATE]), follow=True
+    )
     page = response.content.decode()
     assert "黒子を受付しました：黒子1、黒子2、黒子3" in page
     assert "data-fill-ins" not in page  # the tables are full now
@@ -123,7 +125,7 @@ def test_the_draw_page_offers_the_fill_ins(organiser_client, club, organiser) ->
 
 def test_only_organisers_add_fill_ins(member_client, club, organiser) -> None:
     check_in_all(club, organiser, people(club, 5))
-    response = member_client.post(reverse("draw_fill_ins", args=[club.slug, DATE]))
+    response = member_client.post(reverse("draw:draw_fill_ins", args=[club.slug, DATE]))
     assert response.status_code in (403, 404)
     assert not Member.objects.filter(fill_in=True).exists()
 
@@ -170,18 +172,18 @@ def test_a_voided_game_with_a_fill_in_moves_only_the_real_players(club, organise
 def _pages(club) -> list[str]:
     season = Season.objects.get(club=club)
     return [
-        reverse("standings", args=[club.slug]),
-        reverse("standings", args=[club.slug]) + "?start=2026-11-01&end=2026-11-30",
-        reverse("season_standings", args=[club.slug, season.pk]),
-        reverse("season_race", args=[club.slug, season.pk]),
-        reverse("season_matrix", args=[club.slug, season.pk]),
-        reverse("rating_list", args=[club.slug]),
-        reverse("club_seats", args=[club.slug]),
-        reverse("records", args=[club.slug]),
-        reverse("day_detail", args=[club.slug, DATE]),
-        reverse("day_ledger", args=[club.slug, DATE]),
-        reverse("day_share", args=[club.slug, DATE]),
-        reverse("club_home", args=[club.slug]),
+        reverse("standings:standings", args=[club.slug]),
+        reverse("standings:standings", args=[club.slug]) + "?start=2026-11-01&end=2026-11-30",
+        reverse("standings:season_standings", args=[club.slug, season.pk]),
+        reverse("standings:season_race", args=[club.slug, season.pk]),
+        reverse("standings:season_matrix", args=[club.slug, season.pk]),
+        reverse("standings:rating_list", args=[club.slug]),
+        reverse("standings:club_seats", args=[club.slug]),
+        reverse("standings:records", args=[club.slug]),
+        reverse("recording:day_detail", args=[club.slug, DATE]),
+        reverse("money:day_ledger", args=[club.slug, DATE]),
+        reverse("money:day_share", args=[club.slug, DATE]),
+        reverse("recording:club_home", args=[club.slug]),
     ]
 
 
@@ -209,16 +211,20 @@ def test_no_page_shows_a_fill_in_but_the_game_pages(member_client, club, event) 
         page = _without_game_tables(response.content.decode())
         assert FILL_IN not in page, path
     for m in fill_ins:
-        response = member_client.get(reverse("player_detail", args=[club.slug, m.pk]))
+        response = member_client.get(reverse("standings:player_detail", args=[club.slug, m.pk]))
         assert response.status_code == 404
 
 
 def test_the_game_pages_name_the_fill_in(member_client, club, event) -> None:
     _day, _entrants, fill_ins = event
     game = Result.objects.filter(member=fill_ins[0]).get().game
-    page = member_client.get(reverse("game_detail", args=[club.slug, game.pk])).content.decode()
+    page = member_client.get(
+        reverse("recording:game_detail", args=[club.slug, game.pk])
+    ).content.decode()
     assert "黒子1" in page and "data-fill-in>黒子</span>" in page
-    day_page = member_client.get(reverse("day_detail", args=[club.slug, DATE])).content.decode()
+    day_page = member_client.get(
+        reverse("recording:day_detail", args=[club.slug, DATE])
+    ).content.decode()
     assert day_page.count("data-fill-in>") == 3
 
 
@@ -275,14 +281,14 @@ def test_excel_has_no_fill_in(member_client, club, event) -> None:
     for a fill-in; the game log has their rows (test_the_game_log_names_the_fill_ins)."""
     season = Season.objects.get(club=club)
     for path in (
-        reverse("export_standings", args=[club.slug]),
-        reverse("export_standings", args=[club.slug]) + f"?season={season.pk}",
+        reverse("excel:export_standings", args=[club.slug]),
+        reverse("excel:export_standings", args=[club.slug]) + f"?season={season.pk}",
     ):
         response = member_client.get(path)
         assert response.status_code == 200, path
         text = _sheet_text(response)
         assert "選手00" in text and FILL_IN not in text, path
-    sheet = member_client.get(reverse("export_payment_sheet", args=[club.slug, DATE]))
+    sheet = member_client.get(reverse("excel:export_payment_sheet", args=[club.slug, DATE]))
     assert sheet.status_code == 200
     content = b"".join(sheet.streaming_content) if sheet.streaming else sheet.content
     workbook = load_workbook(io.BytesIO(content))
@@ -307,7 +313,7 @@ def test_the_game_log_names_the_fill_ins(member_client, club, event) -> None:
     「黒子1（黒子）」 (as the game pages badge them) with no yen: their results count for
     nobody, the house takes their yen."""
     _day, _entrants, fill_ins = event
-    response = member_client.get(reverse("export_game_log", args=[club.slug]))
+    response = member_client.get(reverse("excel:export_game_log", args=[club.slug]))
     assert response.status_code == 200
     content = b"".join(response.streaming_content) if response.streaming else response.content
     ws = load_workbook(io.BytesIO(content)).active
@@ -431,7 +437,7 @@ def test_the_hands_sheet_names_a_fill_in_as_one(member_client, club, members, or
             )
         ],
     )
-    response = member_client.get(reverse("export_game_log", args=[club.slug]))
+    response = member_client.get(reverse("excel:export_game_log", args=[club.slug]))
     content = b"".join(response.streaming_content) if response.streaming else response.content
     results, hands = load_workbook(io.BytesIO(content)).worksheets
     names = [row[4] for row in list(results.iter_rows(values_only=True))[1:]]

@@ -186,7 +186,7 @@ def test_seats_drawn_and_drawn_again_as_a_new_revision_before_the_first_game(db)
     assert tables == {0: {1, 2, 3, 4}, 1: {5, 6, 7, 8}}  # the top four at A, drawn in seats
     assert all(s.drawn and s.revision == 1 for s in first)
     client = make_client(organiser)
-    page = client.post(reverse("stage_seat", args=[club.slug, season.pk, final.pk]))
+    page = client.post(reverse("teams:stage_seat", args=[club.slug, season.pk, final.pk]))
     assert page.status_code == 302
     assert FinalSeat.objects.filter(stage=final).count() == 16  # nothing deleted
     again = FinalSeat.objects.filter(stage=final, current=True)
@@ -201,7 +201,7 @@ def test_seats_drawn_and_drawn_again_as_a_new_revision_before_the_first_game(db)
         _game(club, organiser, FINAL, [a[0], a[1], a[2], b[0]])
     assert set(e.value.errors) == {"players[3].name"}
     _game(club, organiser, FINAL, b)  # table B's game
-    page = client.post(reverse("stage_seat", args=[club.slug, season.pk, final.pk]))
+    page = client.post(reverse("teams:stage_seat", args=[club.slug, season.pk, final.pk]))
     assert FinalSeat.objects.filter(stage=final).count() == 16  # begun: not seated again
 
 
@@ -251,7 +251,9 @@ def test_the_form_and_the_api_refuse_a_non_finalist_and_the_page_shows_the_table
     for i, (who, points) in enumerate(zip(("P0", "P4", "P1", "P5"), TOP_DOWN, strict=True)):
         form |= {f"member_{i}": who, f"points_{i}": str(points), f"chombo_{i}": "0"}
     for action in ("preview", "save"):
-        page = client.post(reverse("game_new", args=[club.slug]), {**form, "action": action})
+        page = client.post(
+            reverse("recording:game_new", args=[club.slug]), {**form, "action": action}
+        )
         assert page.status_code == 200
         errors = page.context["form"].errors
         assert list(errors) == ["member_3"], errors
@@ -280,7 +282,7 @@ def test_the_form_and_the_api_refuse_a_non_finalist_and_the_page_shows_the_table
     assert [s["name"] for s in table["seats"]] == ["P0", "P4", "P1", "P2"]
     assert table["games"] == 1 and table["label"] == "A"
     # The event page: the final table with its players, the final's standings the four.
-    page = client.get(reverse("season_stages", args=[club.slug, season.pk]))
+    page = client.get(reverse("teams:season_stages", args=[club.slug, season.pk]))
     html = page.content.decode()
     final_card = html[html.index('id="stage-2"') :]
     assert "決勝A卓" in final_card

@@ -91,8 +91,8 @@ def test_the_day_and_game_pages_write_negative_chips_with_a_triangle(
         data=GameInput(date=DATE, seats=seats, rate="0.3", chips=chips),
     )
     for url in (
-        reverse("day_detail", args=[club.slug, DATE]),
-        reverse("game_detail", args=[club.slug, game.pk]),
+        reverse("recording:day_detail", args=[club.slug, DATE]),
+        reverse("recording:game_detail", args=[club.slug, game.pk]),
     ):
         page = organiser_client.get(url).content.decode()
         assert ">▲1<" in page, url

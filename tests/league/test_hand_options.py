@@ -126,7 +126,7 @@ def test_bad_options_are_refused_naming_the_field(club, organiser, options, fiel
 
 
 def test_the_rules_form_edits_the_options(organiser_client, club):
-    url = reverse("rules_new", args=[club.slug])
+    url = reverse("rules:rules_new", args=[club.slug])
     form = organiser_client.get(f"{url}?from=takabari-kenko").context["form"]
     assert (form["hand_kiriage"].value(), form["hand_kazoe"].value()) == (True, "sanbaiman")
     assert form["hand_kuitan"].value() is True
@@ -229,7 +229,7 @@ def test_a_dealer_tenpai_passes_the_deal_when_the_club_says_never(club, members,
 
 
 def test_the_rules_form_shows_the_presets_value_and_keeps_the_choice(organiser_client, club):
-    url = reverse("rules_new", args=[club.slug])
+    url = reverse("rules:rules_new", args=[club.slug])
     page = organiser_client.get(url).content.decode()
     assert (
         "飛び" in page and "テンパイ止め" in page and "三麻のツモ" in page and "包（パオ）" in page
@@ -244,7 +244,7 @@ def test_the_rules_form_shows_the_presets_value_and_keeps_the_choice(organiser_c
     assert (version.hand_options.bust, version.hand_options.tenpai_yame) == ("none", False)
     bad = post_rules(organiser_client, club, rules_post(hand_bust="sometimes"))
     assert bad.status_code == 200 and "hand_bust" in bad.context["form"].errors
-    listing = organiser_client.get(reverse("rules_list", args=[club.slug])).content.decode()
+    listing = organiser_client.get(reverse("rules:rules_list", args=[club.slug])).content.decode()
     assert "飛びなし" in listing and "テンパイ止め" in listing
 
 
@@ -326,7 +326,7 @@ def test_a_club_picks_its_hand_preset(club, organiser):
 
 
 def test_the_rules_form_edits_abortive_extension_and_the_hand_preset(organiser_client, club):
-    url = reverse("rules_new", args=[club.slug])
+    url = reverse("rules:rules_new", args=[club.slug])
     page = organiser_client.get(url).content.decode()
     assert "途中流局" in page and "西入" in page
     form = organiser_client.get(url).context["form"]
@@ -356,7 +356,7 @@ def test_the_rules_form_edits_abortive_extension_and_the_hand_preset(organiser_c
     assert rules.extension.target == 35_000 and set(rules.abortive.values()) == {"none"}
     bad = post_rules(organiser_client, club, rules_post(hand_extension_target="150"))
     assert bad.status_code == 200 and "hand_extension_target" in bad.context["form"].errors
-    listing = organiser_client.get(reverse("rules_list", args=[club.slug])).content.decode()
+    listing = organiser_client.get(reverse("rules:rules_list", args=[club.slug])).content.decode()
     assert "途中流局" in listing and "35,000" in listing
 
 
@@ -411,7 +411,7 @@ def test_a_draw_pot_that_does_not_split_is_refused_naming_the_field(club, organi
 
 
 def test_the_form_sets_the_numbers_and_shows_the_presets_in_the_boxes(organiser_client, club):
-    url = reverse("rules_new", args=[club.slug])
+    url = reverse("rules:rules_new", args=[club.slug])
     page = organiser_client.get(url)
     form = page.context["form"]
     assert form.fields["hand_honba_ron"].widget.attrs["placeholder"] == "300"

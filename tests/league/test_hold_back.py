@@ -26,7 +26,7 @@ def held(club, organiser, organiser_client) -> Day:
     day = check_in_all(club, organiser, people(club, 8))
     draw.round_draw(club=club, user=organiser, date=DATE)
     response = organiser_client.post(
-        reverse("draw_room", args=[club.slug, DATE]), {"do": "hold"}, follow=True
+        reverse("draw:draw_room", args=[club.slug, DATE]), {"do": "hold"}, follow=True
     )
     assert "その回戦の結果は伏せています" in response.content.decode()
     return day
@@ -37,7 +37,7 @@ def names(tv: sel.TableView) -> list[str]:
 
 
 def day_page(client: Client, club) -> str:
-    response = client.get(reverse("day_detail", args=[club.slug, DATE]))
+    response = client.get(reverse("recording:day_detail", args=[club.slug, DATE]))
     assert response.status_code == 200
     return response.content.decode()
 
@@ -49,7 +49,7 @@ def shown(page: str, players: list[str]) -> bool:
 def test_the_switch_is_the_organisers_and_audited(club, member_client, held) -> None:
     assert DrawRoom.objects.get(day=held).hold_results
     assert AuditLog.objects.get(action="draw.hold_results").after == {"hold_results": True}
-    member_client.post(reverse("draw_room", args=[club.slug, DATE]), {"do": "release"})
+    member_client.post(reverse("draw:draw_room", args=[club.slug, DATE]), {"do": "release"})
     assert DrawRoom.objects.get(day=held).hold_results
 
 
@@ -62,12 +62,12 @@ def test_a_round_shows_only_when_its_last_table_is_in(
     page = day_page(member_client, club)
     assert "data-held" in page and f'id="game-{game_a.number}"' not in page
     assert not shown(page, names(a))
-    game_url = reverse("game_detail", args=[club.slug, game_a.pk])
+    game_url = reverse("recording:game_detail", args=[club.slug, game_a.pk])
     assert member_client.get(game_url).status_code == 404
-    ledger = member_client.get(reverse("day_ledger", args=[club.slug, DATE]))
+    ledger = member_client.get(reverse("money:day_ledger", args=[club.slug, DATE]))
     assert ledger.status_code == 302
-    assert member_client.get(reverse("day_share", args=[club.slug, DATE])).status_code == 302
-    home = member_client.get(reverse("club_home", args=[club.slug])).content.decode()
+    assert member_client.get(reverse("money:day_share", args=[club.slug, DATE])).status_code == 302
+    home = member_client.get(reverse("recording:club_home", args=[club.slug])).content.decode()
     assert game_url not in home and not shown(home, names(a))
     # The organiser sees all.
     page = day_page(organiser_client, club)
@@ -80,8 +80,11 @@ def test_a_round_shows_only_when_its_last_table_is_in(
     assert f'id="game-{game_a.number}"' in page and f'id="game-{game_b.number}"' in page
     assert shown(page, names(a)) and shown(page, names(b))
     assert member_client.get(game_url).status_code == 200
-    assert member_client.get(reverse("day_ledger", args=[club.slug, DATE])).status_code == 200
-    assert game_url in member_client.get(reverse("club_home", args=[club.slug])).content.decode()
+    assert member_client.get(reverse("money:day_ledger", args=[club.slug, DATE])).status_code == 200
+    assert (
+        game_url
+        in member_client.get(reverse("recording:club_home", args=[club.slug])).content.decode()
+    )
 
 
 def test_the_next_round_is_held_while_the_one_before_shows(club, organiser, member_client, held):
@@ -131,11 +134,15 @@ def test_the_projector_standings_leave_a_held_round_out(
 ) -> None:
     a, b = current(held).tables
     _record(club, organiser, a.players, table=a.table.label)
-    organiser_client.post(reverse("draw_room", args=[club.slug, DATE]), {"do": "show"})
-    page = member_client.get(reverse("draw_projector", args=[club.slug, DATE])).content.decode()
+    organiser_client.post(reverse("draw:draw_room", args=[club.slug, DATE]), {"do": "show"})
+    page = member_client.get(
+        reverse("draw:draw_projector", args=[club.slug, DATE])
+    ).content.decode()
     assert not shown(page.partition('id="standings"')[2], names(a))
     _record(club, organiser, b.players, table=b.table.label)
-    page = member_client.get(reverse("draw_projector", args=[club.slug, DATE])).content.decode()
+    page = member_client.get(
+        reverse("draw:draw_projector", args=[club.slug, DATE])
+    ).content.decode()
     assert f"<span>{a.players[0].name}</span>" in page.partition('id="standings"')[2]
 
 
@@ -152,17 +159,17 @@ def results_pages(club, season, member) -> list[str]:
     """Every page of the club's results over many days (league.access.results_page)."""
     slug = club.slug
     return [
-        reverse("standings", args=[slug]),
-        reverse("season_standings", args=[slug, season.pk]),
-        reverse("season_race", args=[slug, season.pk]),
-        reverse("season_matrix", args=[slug, season.pk]),
-        reverse("player_detail", args=[slug, member.pk]),
-        reverse("rating_list", args=[slug]),
-        reverse("club_seats", args=[slug]),
-        reverse("records", args=[slug]),
-        reverse("season_teams", args=[slug, season.pk]),
-        reverse("season_stages", args=[slug, season.pk]),
-        reverse("export_standings", args=[slug]),
+        reverse("standings:standings", args=[slug]),
+        reverse("standings:season_standings", args=[slug, season.pk]),
+        reverse("standings:season_race", args=[slug, season.pk]),
+        reverse("standings:season_matrix", args=[slug, season.pk]),
+        reverse("standings:player_detail", args=[slug, member.pk]),
+        reverse("standings:rating_list", args=[slug]),
+        reverse("standings:club_seats", args=[slug]),
+        reverse("standings:records", args=[slug]),
+        reverse("teams:season_teams", args=[slug, season.pk]),
+        reverse("teams:season_stages", args=[slug, season.pk]),
+        reverse("excel:export_standings", args=[slug]),
     ]
 
 
@@ -198,7 +205,7 @@ def test_the_results_over_many_days_wait_for_the_round(
         assert organiser_page.status_code == 200, url
         if url != pages[-1]:  # the export: the file itself
             assert notice in organiser_page.content.decode(), url
-    mine = member_client.get(reverse("my_page", args=[club.slug])).content.decode()
+    mine = member_client.get(reverse("mypage:my_page", args=[club.slug])).content.decode()
     assert notice in mine and "my-position" not in mine and "my-games" not in mine
     for url in public:
         page = Client().get(url).content.decode()
@@ -214,7 +221,7 @@ def test_the_results_over_many_days_wait_for_the_round(
         page = member_client.get(url).content.decode()
         assert notice not in page, url
     assert shown(member_client.get(pages[0]).content.decode(), names(a))
-    mine = member_client.get(reverse("my_page", args=[club.slug])).content.decode()
+    mine = member_client.get(reverse("mypage:my_page", args=[club.slug])).content.decode()
     assert notice not in mine and "my-position" in mine and "my-games" in mine
     for url in public:
         assert notice not in Client().get(url).content.decode(), url

@@ -204,7 +204,7 @@ def counts() -> dict[str, int]:
 
 
 def new_url(club: Club) -> str:
-    return reverse("game_new", args=[club.slug])
+    return reverse("recording:game_new", args=[club.slug])
 
 
 def standard_post() -> dict[str, str]:
@@ -425,7 +425,7 @@ def test_an_edit_with_hostile_values_is_refused_and_the_game_is_unchanged(
     post = data.draw(hostile_posts(known, unchanged | {"revision": "1"}, EDIT_MUTATIONS))
     with rolled_back():
         game = services.game_record(club=club, user=organiser, data=stored)
-        assert_refused(client, reverse("game_edit", args=[club.slug, game.pk]), post)
+        assert_refused(client, reverse("recording:game_edit", args=[club.slug, game.pk]), post)
         game.refresh_from_db()
         assert game.revision == 1
 
@@ -586,7 +586,7 @@ def test_a_valid_game_typed_any_way_is_previewed_then_saved_once(client, known, 
         for _twice in range(2):  # the same submission again (a double tap) changes nothing
             saved = client.post(new_url(club), {**post, "action": "save"})
             assert saved.status_code == 302
-            assert saved["Location"] == reverse("day_detail", args=[club.slug, game.date])
+            assert saved["Location"] == reverse("recording:day_detail", args=[club.slug, game.date])
 
         stored = Game.objects.get()
         assert (stored.date, stored.table, stored.deposits, stored.rate) == (
@@ -622,17 +622,17 @@ def test_junk_in_the_new_fields_is_never_a_500(
     client, known, organiser, email, password, slug, name
 ):
     with rolled_back():
-        account = client.post(reverse("account"), {"email": email, "password": password})
+        account = client.post(reverse("accounts:account"), {"email": email, "password": password})
         assert account.status_code == 200  # the password is never right: refused, with a message
         assert account.context["email_form"].errors
         organiser.refresh_from_db()
         assert organiser.email == ""
-        check = client.get(reverse("slug_check"), {"slug": slug, "name": name})
+        check = client.get(reverse("accounts:slug_check"), {"slug": slug, "name": name})
         assert check.status_code in (200, 429)
         assert set(check.json()) == {"slug", "error"}
         day = Day.objects.create(club=known.club, date=DATE)
         drawn = client.post(
-            reverse("draw_check_in", args=[known.club.slug, day.date]),
+            reverse("draw:draw_check_in", args=[known.club.slug, day.date]),
             {"name": name, "guest": "on"},
         )
         assert drawn.status_code == 302

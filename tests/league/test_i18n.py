@@ -276,10 +276,10 @@ def game(club, members, organiser):
 
 def pages(club, game) -> dict[str, str]:
     return {
-        "home": reverse("club_home", args=[club.slug]),
-        "record": reverse("game_new", args=[club.slug]),
-        "day": reverse("day_detail", args=[club.slug, DATE]),
-        "game": reverse("game_detail", args=[club.slug, game.pk]),
+        "home": reverse("recording:club_home", args=[club.slug]),
+        "record": reverse("recording:game_new", args=[club.slug]),
+        "day": reverse("recording:day_detail", args=[club.slug, DATE]),
+        "game": reverse("recording:game_detail", args=[club.slug, game.pk]),
     }
 
 
@@ -323,7 +323,7 @@ def test_pages_are_english_with_the_language_cookie(organiser_client, club, game
 
 def test_record_script_texts_are_translated(organiser_client, club, members):
     """record.js reads its texts from data- attributes: they are translated, with %s kept."""
-    url = reverse("game_new", args=[club.slug])
+    url = reverse("recording:game_new", args=[club.slug])
     html = organiser_client.get(url).content.decode()
     assert 'data-sum-short="合計 %s / %s点：%s点足りません"' in html
     assert 'data-sum-over="合計 %s / %s点：%s点多すぎます"' in html
@@ -337,7 +337,9 @@ def test_record_script_texts_are_translated(organiser_client, club, members):
 
 
 def test_preview_shows_japanese_winds_and_columns(organiser_client, club, members):
-    response = organiser_client.post(reverse("game_new", args=[club.slug]), posted("preview"))
+    response = organiser_client.post(
+        reverse("recording:game_new", args=[club.slug]), posted("preview")
+    )
     html = response.content.decode()
     assert "結果を確認してから保存してください" in html
     assert '<span class="wind-cell">東</span>' in html
@@ -374,7 +376,7 @@ def posted(action: str = "save", **overrides: str) -> dict[str, str]:
     ],
 )
 def test_sum_error_is_japanese(organiser_client, club, members, points, message):
-    url = reverse("game_new", args=[club.slug])
+    url = reverse("recording:game_new", args=[club.slug])
     response = organiser_client.post(url, posted(points_2=points))
     assert response.status_code == 200
     assert message in response.content.decode()
@@ -385,7 +387,7 @@ def test_sum_error_is_japanese(organiser_client, club, members, points, message)
 
 
 def test_date_and_number_errors_are_japanese(organiser_client, club, members):
-    url = reverse("game_new", args=[club.slug])
+    url = reverse("recording:game_new", args=[club.slug])
     html = organiser_client.post(url, posted(date="あした", points_1="たくさん")).content.decode()
     assert "日付は 2026/11/21 のように入力してください。" in html
     assert "25,000 や ▲3,000 のように整数で入力してください。" in html
@@ -394,7 +396,7 @@ def test_date_and_number_errors_are_japanese(organiser_client, club, members):
 
 
 def test_unknown_member_error_is_japanese(organiser_client, club, members):
-    url = reverse("game_new", args=[club.slug])
+    url = reverse("recording:game_new", args=[club.slug])
     html = organiser_client.post(url, posted(member_3="知らない人")).content.decode()
     assert "該当するメンバーがいません" in html
     assert "新しいゲストとして追加" in html
@@ -402,7 +404,7 @@ def test_unknown_member_error_is_japanese(organiser_client, club, members):
 
 def test_success_message_is_japanese(organiser_client, club, members):
     response = organiser_client.post(
-        reverse("game_new", args=[club.slug]), posted("save"), follow=True
+        reverse("recording:game_new", args=[club.slug]), posted("save"), follow=True
     )
     assert "第1半荘（A卓）を保存しました。" in response.content.decode()
 
@@ -411,30 +413,30 @@ def test_success_message_is_japanese(organiser_client, club, members):
 
 
 def test_set_language_switches_to_english_and_back(organiser_client, club):
-    home = reverse("club_home", args=[club.slug])
+    home = reverse("recording:club_home", args=[club.slug])
     assert "対局を記録" in organiser_client.get(home).content.decode()
 
-    response = organiser_client.post(reverse("set_language"), {"language": "en", "next": home})
+    response = organiser_client.post(reverse("i18n:set_language"), {"language": "en", "next": home})
     assert response.status_code == 302 and response["Location"] == home
     assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
     html = organiser_client.get(home).content.decode()
     assert "Record a game" in html and "対局を記録" not in html
 
-    response = organiser_client.post(reverse("set_language"), {"language": "ja", "next": home})
+    response = organiser_client.post(reverse("i18n:set_language"), {"language": "ja", "next": home})
     assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "ja"
     html = organiser_client.get(home).content.decode()
     assert "対局を記録" in html and "Record a game" not in html
 
 
 def test_language_switch_is_on_every_page_in_each_languages_own_name(organiser_client, club):
-    html = organiser_client.get(reverse("club_home", args=[club.slug])).content.decode()
-    assert f'action="{reverse("set_language")}"' in html
+    html = organiser_client.get(reverse("recording:club_home", args=[club.slug])).content.decode()
+    assert f'action="{reverse("i18n:set_language")}"' in html
     assert 'value="ja" lang="ja"' in html and "日本語" in html
     assert 'value="en" lang="en"' in html and "English" in html
 
 
 def test_login_page_is_japanese_by_default(client, db):
-    html = client.get(reverse("login")).content.decode()
+    html = client.get(reverse("accounts:login")).content.decode()
     assert "ログイン" in html and "パスワード" in html
-    html = english(client).get(reverse("login")).content.decode()
+    html = english(client).get(reverse("accounts:login")).content.decode()
     assert "Log in" in html and "パスワード" not in html

@@ -41,7 +41,7 @@ TWO_GAMES = simple(game(*STANDARD), game(*vary(1), table="B"))
 def test_one_upload_confirmed_from_four_sessions_at_once_imports_once(club, members, organiser):
     assert upload(logged_in(organiser), club, TWO_GAMES).status_code == 302
     clients = [logged_in(organiser) for _ in range(4)]
-    responses = race([lambda c=c: c.post(url("import_confirm", club)) for c in clients])
+    responses = race([lambda c=c: c.post(url("excel:import_confirm", club)) for c in clients])
     assert all(r.status_code == 302 for r in responses)
     assert Game.objects.count() == 2
     assert AuditLog.objects.filter(action="import.apply").count() == 1
@@ -55,10 +55,11 @@ def test_an_import_and_the_record_form_on_the_same_day_number_their_games_apart(
     data = simple(*[game(*vary(i), date=DATE, table=str(i)) for i in range(6)])
     assert upload(importer, club, data).status_code == 302
     recorders: list[Client] = [logged_in(organiser) for _ in range(3)]
-    calls = [lambda: importer.post(url("import_confirm", club))]
+    calls = [lambda: importer.post(url("excel:import_confirm", club))]
     calls += [
         lambda c=c, i=i: c.post(
-            url("game_new", club), new_game_post(table=f"F{i}") | {"confirm_duplicate": "on"}
+            url("recording:game_new", club),
+            new_game_post(table=f"F{i}") | {"confirm_duplicate": "on"},
         )
         for i, c in enumerate(recorders)
     ]
@@ -80,7 +81,7 @@ def test_two_organisers_confirming_the_same_workbook_at_once_import_it_once(
     clients = [english(logged_in(organiser)), english(logged_in(second))]
     for c in clients:
         assert upload(c, club, data).status_code == 302
-    responses = race([lambda c=c: c.post(url("import_confirm", club)) for c in clients])
+    responses = race([lambda c=c: c.post(url("excel:import_confirm", club)) for c in clients])
     assert [r.status_code for r in responses] == [302, 302]
     assert Game.objects.count() == 30
     assert Result.objects.filter(counted=True).count() == 4 * 30

@@ -28,7 +28,7 @@ def _nth(i: int) -> tuple[tuple[str, int], ...]:
 
 
 def progress_url(club) -> str:
-    return reverse("import_progress", args=[club.slug])
+    return reverse("excel:import_progress", args=[club.slug])
 
 
 def test_progress_is_the_organisers_own_and_404_elsewhere(
@@ -66,7 +66,7 @@ def test_every_pass_reports_each_game(club, members, organiser):
 
 def test_the_confirmation_counts_every_step_and_imports_once(club, members, organiser_client):
     upload(organiser_client, club, simple(game(*STANDARD), game(*_nth(1), table="B")))
-    confirm = reverse("import_confirm", args=[club.slug])
+    confirm = reverse("excel:import_confirm", args=[club.slug])
     assert organiser_client.post(confirm, {}).status_code == 302
     assert organiser_client.post(confirm, {}).status_code == 302  # nothing left to confirm
     assert Game.objects.filter(club=club).count() == 2
@@ -99,7 +99,7 @@ def test_each_day_commits_its_games_and_the_progress(club, members, organiser_cl
 
     monkeypatch.setattr(services, "games_record_bulk", failing_on_the_second_day)
     monkeypatch.setattr(imports, "STEP_GAMES", 1)  # a transaction a day
-    assert client.post(reverse("import_confirm", args=[club.slug]), {}).status_code == 302
+    assert client.post(reverse("excel:import_confirm", args=[club.slug]), {}).status_code == 302
     assert seen == [(0, 0), (1, 3)]  # the first day's count was committed with its games
     assert list(Game.objects.filter(club=club).values_list("date", flat=True)) == days[:1]
     batch = ImportBatch.objects.get(club=club)
@@ -117,9 +117,9 @@ def test_each_day_commits_its_games_and_the_progress(club, members, organiser_cl
         3,
         batch.pk,
     )
-    page = client.get(reverse("import_status", args=[club.slug])).content.decode()
+    page = client.get(reverse("excel:import_status", args=[club.slug])).content.decode()
     assert "The import stopped at the games of 2024/05/02" in page
-    assert reverse("import_void", args=[club.slug]) in page
+    assert reverse("excel:import_void", args=[club.slug]) in page
 
 
 # --- the preview is settled by a worker, not in the upload's request ---------------------------
@@ -144,11 +144,11 @@ def test_the_upload_only_reads_the_workbook_and_a_worker_settles_its_preview(
     assert upload(client, club, simple(*rows)).status_code == 302
     kept = ImportUpload.objects.get(club=club)
     assert (kept.games, kept.preview) == (6, b"")  # read, not settled, in the request
-    preview = reverse("import_preview", args=[club.slug])
+    preview = reverse("excel:import_preview", args=[club.slug])
     waiting = client.get(preview).content.decode()
     assert "Checking 6 games…" in waiting and "<progress></progress>" in waiting
     assert 'http-equiv="refresh"' in waiting and "import/confirm/" not in waiting
-    confirm = reverse("import_confirm", args=[club.slug])
+    confirm = reverse("excel:import_confirm", args=[club.slug])
     assert client.post(confirm, {}).url == preview  # nothing to confirm yet: back to wait
     from django_tasks_db.models import DBTaskResult
 
@@ -206,9 +206,9 @@ def test_a_preview_the_worker_could_not_make_sends_back_to_upload(
         club=club, user=organiser, filename="a.xlsx", parsed=b"", games=4
     )
     running_task(kept.preview_job, "FAILED", errors=("ValueError",))  # the worker failed on it
-    response = organiser_client.get(reverse("import_preview", args=[club.slug]))
+    response = organiser_client.get(reverse("excel:import_preview", args=[club.slug]))
     assert response.status_code == 302 and response.url == reverse(
-        "import_upload", args=[club.slug]
+        "excel:import_upload", args=[club.slug]
     )
 
 

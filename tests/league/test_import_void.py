@@ -89,7 +89,7 @@ def test_voiding_an_import_takes_back_every_game_and_restores_the_projections(
     rows.append(game(("新人", 45000), *STANDARD[1:], date=DAYS[2], table="C"))
     client = english(organiser_client)
     assert upload(client, club, simple(*rows)).status_code == 302
-    assert client.post(reverse("import_confirm", args=[club.slug]), {}).status_code == 302
+    assert client.post(reverse("excel:import_confirm", args=[club.slug]), {}).status_code == 302
     batch = ImportBatch.objects.get(club=club)
     assert (batch.status, batch.days_planned, batch.days_done, batch.games) == (
         ImportBatch.DONE,
@@ -99,10 +99,10 @@ def test_voiding_an_import_takes_back_every_game_and_restores_the_projections(
     )
     assert Game.objects.filter(import_batch=batch).count() == 7
     assert (kept(), stats_snapshot(), books_snapshot(club)) != before
-    status = client.get(reverse("import_status", args=[club.slug])).content.decode()
+    status = client.get(reverse("excel:import_status", args=[club.slug])).content.decode()
     assert "Void this import" in status and "data-confirm=" in status
 
-    response = client.post(reverse("import_void", args=[club.slug]))
+    response = client.post(reverse("excel:import_void", args=[club.slug]))
     assert response.status_code == 302
     assert Game.objects.filter(import_batch=batch, voided=False).count() == 0
     assert not Result.objects.filter(game__import_batch=batch, counted=True).exists()
@@ -128,8 +128,8 @@ def test_a_running_import_cannot_be_voided(club, members, organiser):
 
 
 def test_the_void_button_is_the_organisers_own(club, members, organiser_client, member_client):
-    assert member_client.post(reverse("import_void", args=[club.slug])).status_code == 403
+    assert member_client.post(reverse("excel:import_void", args=[club.slug])).status_code == 403
     # Nothing imported yet: back to the upload.
-    response = organiser_client.post(reverse("import_void", args=[club.slug]))
+    response = organiser_client.post(reverse("excel:import_void", args=[club.slug]))
     assert response.status_code == 302 and response.url.endswith("/import/")
     assert not ImportUpload.objects.exists()

@@ -1,4 +1,4 @@
-"""Importing historical score sheets (league/excel/imports.py, league/excel/views_imports.py).
+"""Importing historical score sheets (league/excel/imports.py, league/excel/views/imports.py).
 
 Workbooks are built here with openpyxl in the documented layouts; the round trip exports a club
 with league.excel.exports and imports it into an empty club through the pages.
@@ -93,7 +93,7 @@ def url(name: str, club) -> str:
 
 def upload(client: Client, club, data: bytes, filename: str = "scores.xlsx"):
     workbook = SimpleUploadedFile(filename, data, content_type="application/octet-stream")
-    return client.post(url("import_upload", club), {"workbook": workbook})
+    return client.post(url("excel:import_upload", club), {"workbook": workbook})
 
 
 def messages_of(response) -> list[str]:
@@ -175,7 +175,7 @@ def test_games_without_a_rate_are_counted_and_the_preview_says_they_get_no_money
     assert plan.ready and plan.no_money_games == 1
     assert plan.games[1].preview.result.players[0].yen is None
     upload(organiser_client, club, data)
-    page = organiser_client.get(url("import_preview", club)).content.decode()
+    page = organiser_client.get(url("excel:import_preview", club)).content.decode()
     assert "1半荘はレートが空欄" in page
     assert plan_of(club, simple([*game(*STANDARD), "0.3"], header=header)).no_money_games == 0
 
@@ -512,13 +512,13 @@ def test_a_workbook_that_unpacks_too_big_is_refused(club, monkeypatch):
 def test_malformed_workbooks_get_a_report_of_problems(organiser_client, club, members, data):
     client = english(organiser_client)
     assert upload(client, club, data).status_code == 302
-    response = client.get(url("import_preview", club))
+    response = client.get(url("excel:import_preview", club))
     assert response.status_code == 200
     assert response.context["plan"].problems
     assert "Problems" in response.content.decode()
     assert b"Import " not in response.content  # no import button while there are problems
     before = stored_counts()
-    response = client.post(url("import_confirm", club))
+    response = client.post(url("excel:import_confirm", club))
     assert response.status_code == 200
     assert stored_counts() == before
 
@@ -535,10 +535,12 @@ def uploaded(organiser_client, club, members) -> Client:
 
 
 def test_upload_page_for_the_organiser(organiser_client, club):
-    assert organiser_client.get(url("import_upload", club)).status_code == 200
+    assert organiser_client.get(url("excel:import_upload", club)).status_code == 200
 
 
-@pytest.mark.parametrize("name", ["import_upload", "import_preview", "import_confirm"])
+@pytest.mark.parametrize(
+    "name", ["excel:import_upload", "excel:import_preview", "excel:import_confirm"]
+)
 def test_plain_member_is_forbidden(member_client, club, name):
     get = member_client.get(url(name, club))
     post = member_client.post(url(name, club))
@@ -546,7 +548,9 @@ def test_plain_member_is_forbidden(member_client, club, name):
     assert {get.status_code, post.status_code} <= {403, 405}
 
 
-@pytest.mark.parametrize("name", ["import_upload", "import_preview", "import_confirm"])
+@pytest.mark.parametrize(
+    "name", ["excel:import_upload", "excel:import_preview", "excel:import_confirm"]
+)
 def test_another_clubs_user_and_logged_out_get_404(stranger_client, club, name):
     for client in (stranger_client, Client()):
         codes = {client.get(url(name, club)).status_code, client.post(url(name, club)).status_code}
@@ -555,7 +559,11 @@ def test_another_clubs_user_and_logged_out_get_404(stranger_client, club, name):
 
 @pytest.mark.parametrize(
     ("name", "method"),
-    [("import_upload", "put"), ("import_preview", "post"), ("import_confirm", "get")],
+    [
+        ("excel:import_upload", "put"),
+        ("excel:import_preview", "post"),
+        ("excel:import_confirm", "get"),
+    ],
 )
 def test_wrong_method(organiser_client, club, name, method):
     assert getattr(organiser_client, method)(url(name, club)).status_code == 405
@@ -565,9 +573,9 @@ def test_another_clubs_organiser_cannot_confirm_this_clubs_upload(uploaded, club
     Membership.objects.create(
         user=Membership.objects.get(club=club).user, club=other_club, role=Membership.ORGANISER
     )
-    response = uploaded.post(url("import_confirm", other_club))
+    response = uploaded.post(url("excel:import_confirm", other_club))
     assert response.status_code == 302
-    assert response.url == url("import_upload", other_club)
+    assert response.url == url("excel:import_upload", other_club)
     assert Game.objects.count() == 0
 
 
@@ -578,8 +586,8 @@ def test_nothing_is_stored_until_the_organiser_confirms(organiser_client, club, 
     before = stored_counts()
     data = simple(game(*STANDARD), game(("新人", 45000), *STANDARD[1:]))
     response = upload(organiser_client, club, data)
-    assert response.status_code == 302 and response.url == url("import_preview", club)
-    response = organiser_client.get(url("import_preview", club))
+    assert response.status_code == 302 and response.url == url("excel:import_preview", club)
+    response = organiser_client.get(url("excel:import_preview", club))
     assert response.status_code == 200
     assert len(response.context["plan"].games) == 2
     assert "新人" in response.content.decode()
@@ -587,7 +595,7 @@ def test_nothing_is_stored_until_the_organiser_confirms(organiser_client, club, 
 
 
 def test_preview_shows_every_game_with_its_scores(uploaded, club):
-    response = english(uploaded).get(url("import_preview", club))
+    response = english(uploaded).get(url("excel:import_preview", club))
     page = response.content.decode()
     plan = response.context["plan"]
     assert len(plan.games) == 2
@@ -599,11 +607,11 @@ def test_preview_shows_every_game_with_its_scores(uploaded, club):
 
 def test_confirm_creates_new_members_and_records_every_game(uploaded, club, organiser):
     (new,) = waiting_plan(club).unknown
-    response = uploaded.post(url("import_confirm", club), {f"kana_{new.key}": "しんじん"})
-    assert response.status_code == 302 and response.url == url("import_status", club)
+    response = uploaded.post(url("excel:import_confirm", club), {f"kana_{new.key}": "しんじん"})
+    assert response.status_code == 302 and response.url == url("excel:import_status", club)
     status = english(uploaded).get(response.url)
     assert "Imported 2 games. Added 1 new member." in status.content.decode()
-    assert url("club_home", club) in status.content.decode()
+    assert url("recording:club_home", club) in status.content.decode()
     assert Game.objects.filter(club=club).count() == 2
     member = Member.objects.get(club=club, name="新人")
     assert member.kana == "しんじん"
@@ -616,7 +624,7 @@ def test_confirm_creates_new_members_and_records_every_game(uploaded, club, orga
 def test_an_unknown_name_can_be_mapped_to_an_existing_member(uploaded, club, members):
     (new,) = waiting_plan(club).unknown
     eto = Member.objects.get(name="江藤")
-    response = uploaded.post(url("import_confirm", club), {f"map_{new.key}": str(eto.pk)})
+    response = uploaded.post(url("excel:import_confirm", club), {f"map_{new.key}": str(eto.pk)})
     assert response.status_code == 302
     assert not Member.objects.filter(name="新人").exists()
     assert Result.objects.filter(member=eto).count() == 1
@@ -627,11 +635,11 @@ def test_a_name_the_record_form_would_find_starts_as_that_member(organiser_clien
     the preview made a second 吉田. It starts as the member; two 吉田 start as a new member."""
     yoshida = Member.objects.create(club=club, name="吉田 健一", kana="よしだ けんいち")
     upload(organiser_client, club, simple(game(("吉田", 45000), *STANDARD[1:])))
-    response = organiser_client.get(url("import_preview", club))
+    response = organiser_client.get(url("excel:import_preview", club))
     (unknown,) = response.context["plan"].unknown
     assert response.context["form"][f"map_{unknown.key}"].value() == str(yoshida.pk)
     Member.objects.create(club=club, name="吉田 花子", kana="よしだ はなこ")
-    response = organiser_client.get(url("import_preview", club))
+    response = organiser_client.get(url("excel:import_preview", club))
     assert response.context["form"][f"map_{unknown.key}"].value() == "new"
 
 
@@ -639,7 +647,7 @@ def test_mapping_two_seats_to_one_member_is_a_problem_and_stores_nothing(uploade
     (new,) = waiting_plan(club).unknown
     baba = Member.objects.get(name="馬場")
     before = stored_counts()
-    response = uploaded.post(url("import_confirm", club), {f"map_{new.key}": str(baba.pk)})
+    response = uploaded.post(url("excel:import_confirm", club), {f"map_{new.key}": str(baba.pk)})
     assert response.status_code == 302
     status = uploaded.get(response.url)
     assert status.context["problems"]
@@ -657,7 +665,7 @@ def test_a_confirm_that_fails_midway_stores_nothing_and_can_be_retried(uploaded,
 
     before = stored_counts()
     monkeypatch.setattr(services, "games_record_bulk", fails_after_writing)
-    response = english(uploaded).post(url("import_confirm", club))
+    response = english(uploaded).post(url("excel:import_confirm", club))
     assert response.status_code == 302
     status = english(uploaded).get(response.url)
     assert "The sky fell." in status.content.decode()
@@ -666,11 +674,11 @@ def test_a_confirm_that_fails_midway_stores_nothing_and_can_be_retried(uploaded,
     assert stored_counts() == before
     # still there, not claimed: the preview can be shown again, with what went wrong
     assert ImportUpload.objects.filter(claimed=False).count() == 1
-    preview = english(uploaded).get(url("import_preview", club))
+    preview = english(uploaded).get(url("excel:import_preview", club))
     assert "The sky fell." in preview.content.decode()
 
     monkeypatch.setattr(services, "games_record_bulk", real)
-    assert uploaded.post(url("import_confirm", club)).status_code == 302
+    assert uploaded.post(url("excel:import_confirm", club)).status_code == 302
     assert Game.objects.count() == 2
     assert ImportUpload.objects.get().imported
 
@@ -683,7 +691,7 @@ def test_confirming_settles_nothing_again(uploaded, club, monkeypatch):
         raise AssertionError("settled twice")
 
     monkeypatch.setattr(services, "game_preview", never)
-    response = english(uploaded).post(url("import_confirm", club))
+    response = english(uploaded).post(url("excel:import_confirm", club))
     assert response.status_code == 302
     assert Game.objects.count() == 2
     new = Member.objects.get(name="新人")
@@ -694,7 +702,7 @@ def test_an_upload_kept_without_its_settled_games_is_settled_when_confirmed(uplo
     """An upload waiting since before migration 0048 has no plan kept (ImportUpload.plan):
     confirming it settles its games then, rather than failing the worker's task."""
     ImportUpload.objects.filter(club=club).update(plan=b"")
-    response = english(uploaded).post(url("import_confirm", club))
+    response = english(uploaded).post(url("excel:import_confirm", club))
     assert response.status_code == 302
     status = english(uploaded).get(response.url).content.decode()
     assert "Imported 2 games." in status
@@ -709,7 +717,7 @@ def test_rules_changed_since_the_preview_stop_the_import_before_anything_is_stor
     version.effective_from = version.effective_from + datetime.timedelta(days=1)
     version.save()
     before = stored_counts()
-    response = english(uploaded).post(url("import_confirm", club))
+    response = english(uploaded).post(url("excel:import_confirm", club))
     problems = english(uploaded).get(response.url).context["problems"]
     assert [p.message for p in problems] == [str(imports.RULES_CHANGED)]
     assert stored_counts() == before
@@ -723,7 +731,7 @@ def test_bulk_confirm_writes_what_game_record_writes(organiser_client, club, mem
         game(*STANDARD, date=D(2024, 5, 2)),
     ]
     assert upload(organiser_client, club, simple(*games)).status_code == 302
-    assert organiser_client.post(url("import_confirm", club)).status_code == 302
+    assert organiser_client.post(url("excel:import_confirm", club)).status_code == 302
     imported = list(Game.objects.filter(club=club).order_by("date", "number"))
     assert [(g.date, g.number, g.table) for g in imported] == [
         (DAY, 1, "A"),
@@ -755,26 +763,26 @@ def test_bulk_numbers_follow_the_games_a_day_already_has(organiser_client, club,
     )
     services.game_record(club=club, user=None, data=data)
     assert upload(organiser_client, club, simple(game(*STANDARD))).status_code == 302
-    assert organiser_client.post(url("import_confirm", club)).status_code == 302
+    assert organiser_client.post(url("excel:import_confirm", club)).status_code == 302
     assert sorted(Game.objects.values_list("number", flat=True)) == [1, 2]
 
 
 def test_a_second_confirmation_imports_nothing_more(uploaded, club):
-    assert uploaded.post(url("import_confirm", club)).status_code == 302
-    response = uploaded.post(url("import_confirm", club))
-    assert response.status_code == 302 and response.url == url("import_upload", club)
+    assert uploaded.post(url("excel:import_confirm", club)).status_code == 302
+    response = uploaded.post(url("excel:import_confirm", club))
+    assert response.status_code == 302 and response.url == url("excel:import_upload", club)
     assert Game.objects.count() == 2
 
 
 def test_preview_without_an_upload_goes_back_to_the_upload_page(organiser_client, club):
-    response = organiser_client.get(url("import_preview", club))
-    assert response.status_code == 302 and response.url == url("import_upload", club)
+    response = organiser_client.get(url("excel:import_preview", club))
+    assert response.status_code == 302 and response.url == url("excel:import_upload", club)
 
 
 def test_a_new_upload_replaces_the_waiting_one(uploaded, club):
     assert upload(uploaded, club, simple(game(*STANDARD))).status_code == 302
     assert ImportUpload.objects.count() == 1
-    response = uploaded.get(url("import_preview", club))
+    response = uploaded.get(url("excel:import_preview", club))
     assert len(response.context["plan"].games) == 1
 
 
@@ -786,8 +794,8 @@ def test_the_workbook_is_read_once_on_upload_never_on_preview_or_confirm(
 
     monkeypatch.setattr(imports, "workbook_read", never)
     monkeypatch.setattr(imports, "_open", never)
-    assert uploaded.get(url("import_preview", club)).status_code == 200
-    assert uploaded.post(url("import_confirm", club)).status_code == 302
+    assert uploaded.get(url("excel:import_preview", club)).status_code == 200
+    assert uploaded.post(url("excel:import_confirm", club)).status_code == 302
     assert Game.objects.count() == 2
 
 
@@ -796,26 +804,26 @@ def test_an_upload_previewed_on_one_server_is_confirmed_on_another(uploaded, clu
     server, another device) previews and confirms it; nothing lives in one server's files."""
     elsewhere = Client()
     elsewhere.force_login(organiser)
-    assert elsewhere.get(url("import_preview", club)).status_code == 200
-    assert elsewhere.post(url("import_confirm", club)).status_code == 302
+    assert elsewhere.get(url("excel:import_preview", club)).status_code == 200
+    assert elsewhere.post(url("excel:import_confirm", club)).status_code == 302
     assert Game.objects.count() == 2
-    assert uploaded.post(url("import_confirm", club)).url == url("import_upload", club)
+    assert uploaded.post(url("excel:import_confirm", club)).url == url("excel:import_upload", club)
     assert Game.objects.count() == 2
 
 
 def test_another_organiser_of_the_club_does_not_see_the_upload(uploaded, club):
     other = Client()
     other.force_login(make_user("co-organiser", club, Membership.ORGANISER))
-    response = other.get(url("import_preview", club))
-    assert response.status_code == 302 and response.url == url("import_upload", club)
-    assert other.post(url("import_confirm", club)).status_code == 302
+    response = other.get(url("excel:import_preview", club))
+    assert response.status_code == 302 and response.url == url("excel:import_upload", club)
+    assert other.post(url("excel:import_confirm", club)).status_code == 302
     assert Game.objects.count() == 0
 
 
 def test_an_expired_upload_is_gone(uploaded, club):
     ImportUpload.objects.update(expires=timezone.now() - datetime.timedelta(seconds=1))
-    response = uploaded.get(url("import_preview", club))
-    assert response.status_code == 302 and response.url == url("import_upload", club)
+    response = uploaded.get(url("excel:import_preview", club))
+    assert response.status_code == 302 and response.url == url("excel:import_upload", club)
     assert upload(uploaded, club, simple(game(*STANDARD))).status_code == 302
     assert ImportUpload.objects.count() == 1  # the expired one is removed with the next upload
 
@@ -828,7 +836,7 @@ def test_a_name_created_meanwhile_is_reported_and_nothing_is_stored(uploaded, cl
         return real(**kwargs)  # the name exists now: ServiceError
 
     monkeypatch.setattr(club_services, "member_create", someone_was_faster)
-    response = uploaded.post(url("import_confirm", club))
+    response = uploaded.post(url("excel:import_confirm", club))
     assert response.status_code == 302
     assert uploaded.get(response.url).context["problems"]
     assert not Member.objects.filter(name="新人").exists()
@@ -838,7 +846,7 @@ def test_a_name_created_meanwhile_is_reported_and_nothing_is_stored(uploaded, cl
 def preview_queries(client: Client, club, data: bytes) -> int:
     assert upload(client, club, data).status_code == 302
     with CaptureQueriesContext(connection) as queries:
-        assert client.get(url("import_preview", club)).status_code == 200
+        assert client.get(url("excel:import_preview", club)).status_code == 200
     return len(queries)
 
 
@@ -861,7 +869,7 @@ def test_preview_query_count(organiser_client, club, members, django_assert_num_
     # session, user, club, membership, the waiting upload with its preview (settled on upload:
     # no rules, games or duplicates read here), and the members for the names' choices
     with django_assert_num_queries(6):
-        organiser_client.get(url("import_preview", club))
+        organiser_client.get(url("excel:import_preview", club))
 
 
 # --- the round trip: export a club, import it into an empty club, same standings ------------
@@ -984,12 +992,12 @@ def test_round_trip_export_then_import_into_an_empty_club_gives_the_same_standin
     client = Client()
     client.force_login(make_user("target-organiser", target, Membership.ORGANISER))
     assert upload(client, target, data, "対局ログ.xlsx").status_code == 302
-    preview = client.get(url("import_preview", target))
+    preview = client.get(url("excel:import_preview", target))
     plan = preview.context["plan"]
     assert plan.ready, plan.problems
     assert sorted(u.name for u in plan.unknown) == sorted(n for n, _k in ROUND_TRIP_NAMES)
     kana = {f"kana_{u.key}": dict(ROUND_TRIP_NAMES)[u.name] for u in plan.unknown}
-    response = client.post(url("import_confirm", target), kana)
+    response = client.post(url("excel:import_confirm", target), kana)
     assert response.status_code == 302, response.context and response.context["plan"].problems
 
     assert standings_of(target) == standings_of(source)
@@ -1039,7 +1047,7 @@ def test_round_trip_keeps_rates_house_deposits_and_chombo(db):
     client = Client()
     client.force_login(make_user("target-organiser", target, Membership.ORGANISER))
     assert upload(client, target, exported_game_log(source, "ja")).status_code == 302
-    assert client.post(url("import_confirm", target)).status_code == 302
+    assert client.post(url("excel:import_confirm", target)).status_code == 302
     assert standings_of(target) == standings_of(source)
     games = Game.objects.order_by("date", "number").values_list("date", "rate", "deposits")
     assert list(games.filter(club=target)) == list(games.filter(club=source))
@@ -1067,16 +1075,16 @@ def test_janchos_own_game_log_with_a_missing_column_says_which(club, members):
 
 def test_importing_the_same_workbook_twice_is_a_no_op_by_default(uploaded, club):
     data = simple(game(*STANDARD), game(("新人", 45000), *STANDARD[1:]))
-    assert uploaded.post(url("import_confirm", club)).status_code == 302
+    assert uploaded.post(url("excel:import_confirm", club)).status_code == 302
     assert Game.objects.count() == 2
     before = stored_counts()
 
     assert upload(uploaded, club, data).status_code == 302
-    response = english(uploaded).get(url("import_preview", club))
+    response = english(uploaded).get(url("excel:import_preview", club))
     plan = response.context["plan"]
     assert plan.ready and plan.duplicates == 2 and all(g.duplicate for g in plan.games)
     assert "2 games already recorded" in response.content.decode()
-    response = english(uploaded).post(url("import_confirm", club))
+    response = english(uploaded).post(url("excel:import_confirm", club))
     assert response.status_code == 302
     status = english(uploaded).get(response.url).content.decode()
     assert "Skipped 2 games already recorded." in status
@@ -1085,9 +1093,9 @@ def test_importing_the_same_workbook_twice_is_a_no_op_by_default(uploaded, club)
 
 def test_the_organiser_can_import_duplicates_on_purpose(uploaded, club):
     data = simple(game(*STANDARD), game(("新人", 45000), *STANDARD[1:]))
-    assert uploaded.post(url("import_confirm", club)).status_code == 302
+    assert uploaded.post(url("excel:import_confirm", club)).status_code == 302
     assert upload(uploaded, club, data).status_code == 302
-    assert uploaded.post(url("import_confirm", club), {"duplicates": "on"}).status_code == 302
+    assert uploaded.post(url("excel:import_confirm", club), {"duplicates": "on"}).status_code == 302
     assert Game.objects.count() == 4
     entry = AuditLog.objects.filter(action="import.apply").latest("pk")
     assert len(entry.after["games"]) == 2 and entry.after["skipped_duplicates"] == 0
@@ -1112,7 +1120,7 @@ def test_games_recorded_after_the_plan_was_made_are_skipped_even_with_duplicates
 def test_only_the_duplicates_are_skipped(organiser_client, club, members):
     first = simple(game(*STANDARD))
     assert upload(organiser_client, club, first).status_code == 302
-    assert organiser_client.post(url("import_confirm", club)).status_code == 302
+    assert organiser_client.post(url("excel:import_confirm", club)).status_code == 302
     swapped = (STANDARD[1], STANDARD[0], *STANDARD[2:])  # the same game in another seat order
     second = simple(
         game(*swapped),
@@ -1122,18 +1130,18 @@ def test_only_the_duplicates_are_skipped(organiser_client, club, members):
         game(*STANDARD, date=D(2024, 5, 2), table="C"),  # repeats a row of this workbook
     )
     assert upload(organiser_client, club, second).status_code == 302
-    plan = organiser_client.get(url("import_preview", club)).context["plan"]
+    plan = organiser_client.get(url("excel:import_preview", club)).context["plan"]
     assert [g.duplicate for g in plan.games] == [True, True, False, False, True]
-    assert organiser_client.post(url("import_confirm", club)).status_code == 302
+    assert organiser_client.post(url("excel:import_confirm", club)).status_code == 302
     assert Game.objects.count() == 3
 
 
 def test_a_voided_game_is_no_duplicate(organiser_client, club, members, organiser):
     assert upload(organiser_client, club, simple(game(*STANDARD))).status_code == 302
-    assert organiser_client.post(url("import_confirm", club)).status_code == 302
+    assert organiser_client.post(url("excel:import_confirm", club)).status_code == 302
     services.game_void(game=Game.objects.get(), user=organiser, reason="wrong")
     assert upload(organiser_client, club, simple(game(*STANDARD))).status_code == 302
-    plan = organiser_client.get(url("import_preview", club)).context["plan"]
+    plan = organiser_client.get(url("excel:import_preview", club)).context["plan"]
     assert plan.duplicates == 0
 
 
@@ -1145,10 +1153,10 @@ def test_reimporting_the_clubs_own_export_is_a_no_op(db):
     client.force_login(organiser)
     before = stored_counts()
     assert upload(client, club, exported_game_log(club, "ja")).status_code == 302
-    plan = client.get(url("import_preview", club)).context["plan"]
+    plan = client.get(url("excel:import_preview", club)).context["plan"]
     assert plan.ready, plan.problems
     assert plan.duplicates == len(plan.games) == Game.objects.filter(voided=False).count()
-    assert client.post(url("import_confirm", club)).status_code == 302
+    assert client.post(url("excel:import_confirm", club)).status_code == 302
     assert stored_counts() == before
 
 
@@ -1157,7 +1165,7 @@ def test_duplicates_are_found_with_one_query_whatever_the_number_of_games(
 ):
     games = [game(*STANDARD, date=D(2024, 5, 1 + i % 28), table=str(i)) for i in range(60)]
     assert upload(organiser_client, club, simple(*games[:1])).status_code == 302
-    assert organiser_client.post(url("import_confirm", club)).status_code == 302
+    assert organiser_client.post(url("excel:import_confirm", club)).status_code == 302
     assert preview_queries(organiser_client, club, simple(*games[:2])) == preview_queries(
         organiser_client, club, simple(*games)
     )
@@ -1170,7 +1178,7 @@ def test_duplicates_are_found_with_one_query_whatever_the_number_of_games(
 def test_a_reading_that_is_not_kana_is_refused_and_nothing_is_stored(uploaded, club, kana):
     (new,) = waiting_plan(club).unknown
     before = stored_counts()
-    response = english(uploaded).post(url("import_confirm", club), {f"kana_{new.key}": kana})
+    response = english(uploaded).post(url("excel:import_confirm", club), {f"kana_{new.key}": kana})
     assert response.status_code == 200
     assert "Use hiragana or katakana only." in response.content.decode()
     assert stored_counts() == before
@@ -1179,7 +1187,7 @@ def test_a_reading_that_is_not_kana_is_refused_and_nothing_is_stored(uploaded, c
 
 def test_a_reading_is_normalised_like_the_member_forms(uploaded, club):
     (new,) = waiting_plan(club).unknown
-    response = uploaded.post(url("import_confirm", club), {f"kana_{new.key}": " ｼﾝｼﾞﾝ　さん "})
+    response = uploaded.post(url("excel:import_confirm", club), {f"kana_{new.key}": " ｼﾝｼﾞﾝ　さん "})
     assert response.status_code == 302
     assert Member.objects.get(club=club, name="新人").kana == "シンジン さん"
 
@@ -1188,7 +1196,7 @@ def test_a_reading_of_a_name_mapped_to_a_member_is_ignored(uploaded, club, membe
     (new,) = waiting_plan(club).unknown
     eto = Member.objects.get(name="江藤")
     data = {f"map_{new.key}": str(eto.pk), f"kana_{new.key}": "abc"}
-    assert uploaded.post(url("import_confirm", club), data).status_code == 302
+    assert uploaded.post(url("excel:import_confirm", club), data).status_code == 302
     assert Member.objects.get(pk=eto.pk).kana == "えとう"
 
 
@@ -1197,13 +1205,13 @@ def test_an_unexpected_failure_while_confirming_gives_the_upload_back(uploaded, 
         raise RuntimeError("the database went away")
 
     monkeypatch.setattr(services, "games_record_bulk", boom)
-    response = english(uploaded).post(url("import_confirm", club))
+    response = english(uploaded).post(url("excel:import_confirm", club))
     status = english(uploaded).get(response.url)
     assert "The import stopped before it was done" in status.content.decode()
     assert ImportUpload.objects.filter(claimed=False).count() == 1
     assert Game.objects.count() == 0
     monkeypatch.undo()
-    assert uploaded.post(url("import_confirm", club)).status_code == 302
+    assert uploaded.post(url("excel:import_confirm", club)).status_code == 302
     assert Game.objects.count() == 2
 
 
@@ -1215,7 +1223,7 @@ def test_a_confirmed_import_moves_the_kept_totals(organiser_client, club, member
     data = simple(game(*STANDARD), game(*STANDARD[::-1]))
     assert upload(organiser_client, club, data).status_code == 302
     # The second repeats the first in another seat order: imported only when asked for.
-    confirmed = organiser_client.post(url("import_confirm", club), {"duplicates": "on"})
+    confirmed = organiser_client.post(url("excel:import_confirm", club), {"duplicates": "on"})
     assert confirmed.status_code == 302
     assert Game.objects.filter(club=club).count() == 2
     assert_kept_equals_rebuilt_and_live(club)

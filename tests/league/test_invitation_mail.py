@@ -30,7 +30,7 @@ def english(client: Client) -> Client:
 
 def mail_invitation(client: Client, club, email: str = "newcomer@example.jp", **data):
     post = {"role": "member", "days": "7", "max_uses": "1", "note": "", "email": email, **data}
-    return client.post(reverse("invitation_list", args=[club.slug]), post)
+    return client.post(reverse("accounts:invitation_list", args=[club.slug]), post)
 
 
 def run_queued() -> None:
@@ -49,7 +49,7 @@ def test_a_mailed_invitation_is_sent_by_the_task_and_its_link_works(
     organiser_client, club, organiser
 ):
     response = english(organiser_client).post(
-        reverse("invitation_list", args=[club.slug]),
+        reverse("accounts:invitation_list", args=[club.slug]),
         {"role": "member", "days": "7", "max_uses": "1", "email": "New.Comer@Example.JP"},
         follow=True,
     )
@@ -67,8 +67,8 @@ def test_a_mailed_invitation_is_sent_by_the_task_and_its_link_works(
     newcomer = make_user("newcomer")
     joined = Client()
     joined.force_login(newcomer)
-    assert joined.get(reverse("invitation_join", args=[secret])).status_code == 200
-    listing = english(organiser_client).get(reverse("invitation_list", args=[club.slug]))
+    assert joined.get(reverse("accounts:invitation_join", args=[secret])).status_code == 200
+    listing = english(organiser_client).get(reverse("accounts:invitation_list", args=[club.slug]))
     assert "New.Comer@example.jp:" in listing.content.decode()
     assert "mail sent" in listing.content.decode()
     entries = AuditLog.objects.filter(action__startswith="invitation.").order_by("pk")
@@ -87,7 +87,7 @@ def test_the_request_only_queues_the_mail_and_the_worker_sends_it(organiser_clie
     queued = DBTaskResult.objects.get()
     assert queued.task_result.kwargs["invitation_id"] == invitation.pk
     assert "inv_" not in str(queued.args_kwargs)  # no secret waits in the queue
-    waiting = english(organiser_client).get(reverse("invitation_list", args=[club.slug]))
+    waiting = english(organiser_client).get(reverse("accounts:invitation_list", args=[club.slug]))
     assert "mail waiting to be sent" in waiting.content.decode()
     run_queued()
     assert len(mail.outbox) == 1
@@ -111,10 +111,10 @@ def test_a_mail_that_fails_is_recorded_shown_and_sent_again(
     assert invitation.mail_status == "failed"
     assert invitation.mail_error.startswith("SMTPRecipientsRefused")
     assert invitation.token_hash == created_hash  # the secret the failed mail carried is gone
-    page = english(organiser_client).get(reverse("invitation_list", args=[club.slug]))
+    page = english(organiser_client).get(reverse("accounts:invitation_list", args=[club.slug]))
     html = page.content.decode()
     assert "the mail could not be sent" in html and "SMTPRecipientsRefused" in html
-    again = reverse("invitation_mail_again", args=[club.slug, invitation.pk])
+    again = reverse("accounts:invitation_mail_again", args=[club.slug, invitation.pk])
     assert f'action="{again}"' in html
     failed = AuditLog.objects.get(action="invitation.mail")
     assert failed.after["mail"] == "failed" and failed.actor is None
@@ -162,7 +162,7 @@ def test_a_club_sends_a_bounded_number_of_invitation_mails_a_day(
 
 def test_without_mail_the_form_has_no_address_field(organiser_client, club, settings):
     settings.PASSWORD_RESET_BY_MAIL = False
-    page = organiser_client.get(reverse("invitation_list", args=[club.slug]))
+    page = organiser_client.get(reverse("accounts:invitation_list", args=[club.slug]))
     assert "email" not in page.context["form"].fields
     response = mail_invitation(organiser_client, club)
     assert response.status_code == 200 and LINK.search(response.content.decode())

@@ -37,7 +37,7 @@ def logged_in(user) -> Client:
 
 def make_link(client: Client, club, **data) -> str:
     post = {"role": "member", "days": "7", "max_uses": "1", "note": "", **data}
-    response = client.post(reverse("invitation_list", args=[club.slug]), post)
+    response = client.post(reverse("accounts:invitation_list", args=[club.slug]), post)
     assert response.status_code == 200, response.content.decode()[:500]
     found = LINK.search(response.content.decode())
     assert found, "the new link is on the page"
@@ -45,7 +45,7 @@ def make_link(client: Client, club, **data) -> str:
 
 
 def join_url(secret: str) -> str:
-    return reverse("invitation_join", args=[secret])
+    return reverse("accounts:invitation_join", args=[secret])
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def newcomer(db):
 
 def test_an_organiser_makes_a_link_with_its_qr_code_shown_once(organiser_client, club, organiser):
     response = organiser_client.post(
-        reverse("invitation_list", args=[club.slug]),
+        reverse("accounts:invitation_list", args=[club.slug]),
         {"role": "member", "days": "7", "max_uses": "５", "note": " LINEグループ "},
     )
     page = response.content.decode()
@@ -76,7 +76,9 @@ def test_an_organiser_makes_a_link_with_its_qr_code_shown_once(organiser_client,
     entry = AuditLog.objects.get(action="invitation.create")
     assert (entry.actor, entry.after["max_uses"]) == (organiser, 5)
     # The list afterwards shows the link's first characters only.
-    again = organiser_client.get(reverse("invitation_list", args=[club.slug])).content.decode()
+    again = organiser_client.get(
+        reverse("accounts:invitation_list", args=[club.slug])
+    ).content.decode()
     assert invitation.prefix in again and secret not in again
 
 
@@ -95,7 +97,9 @@ def test_bad_input_names_its_field_in_japanese_and_stores_nothing(
     organiser_client, club, data, field, message
 ):
     post = {"role": "member", "days": "7", "max_uses": "1", "note": "", **data}
-    response = japanese(organiser_client).post(reverse("invitation_list", args=[club.slug]), post)
+    response = japanese(organiser_client).post(
+        reverse("accounts:invitation_list", args=[club.slug]), post
+    )
     assert response.status_code == 200
     form = response.context["form"]
     assert field in form.errors, form.errors
@@ -112,7 +116,7 @@ def test_a_link_for_one_player_works_once_and_only_for_a_player_without_login(
     members[1].user = make_user("baba")
     members[1].save()
     response = organiser_client.post(
-        reverse("invitation_list", args=[club.slug]),
+        reverse("accounts:invitation_list", args=[club.slug]),
         {"role": "member", "days": "7", "max_uses": "1", "member": str(members[1].pk)},
     )
     assert "member" in response.context["form"].errors  # not offered: already has a login
@@ -122,12 +126,12 @@ def test_a_link_for_one_player_works_once_and_only_for_a_player_without_login(
 def test_the_members_page_offers_invite_and_preselects_the_player(organiser_client, club, members):
     members[0].user = make_user("aoki")  # who has a login is not offered an invitation
     members[0].save(update_fields=["user"])
-    page = organiser_client.get(reverse("member_list", args=[club.slug])).content.decode()
-    assert reverse("invitation_list", args=[club.slug]) in page
-    invite = reverse("invitation_list", args=[club.slug]) + "?member="
+    page = organiser_client.get(reverse("club:member_list", args=[club.slug])).content.decode()
+    assert reverse("accounts:invitation_list", args=[club.slug]) in page
+    invite = reverse("accounts:invitation_list", args=[club.slug]) + "?member="
     for member in members:
         assert (f'href="{invite}{member.pk}"' in page) == (member.user is None), member.name
-    address = reverse("invitation_list", args=[club.slug]) + f"?member={members[2].pk}"
+    address = reverse("accounts:invitation_list", args=[club.slug]) + f"?member={members[2].pk}"
     page = organiser_client.get(address).content.decode()
     assert f'<option value="{members[2].pk}" selected>' in page
     assert organiser_client.get(address[:-1] + "x").status_code == 200  # garbage: none chosen
@@ -139,7 +143,7 @@ def test_an_organiser_cancels_a_link_and_it_stops_working(
     secret = make_link(organiser_client, club)
     invitation = Invitation.objects.get()
     response = organiser_client.post(
-        reverse("invitation_revoke", args=[club.slug, invitation.pk]), follow=True
+        reverse("accounts:invitation_revoke", args=[club.slug, invitation.pk]), follow=True
     )
     assert "無効にしました" in response.content.decode()
     invitation.refresh_from_db()
@@ -150,7 +154,7 @@ def test_an_organiser_cancels_a_link_and_it_stops_working(
     assert "このリンクは取り消されました" in page.content.decode()
     # Cancelling twice says so and writes nothing more.
     response = organiser_client.post(
-        reverse("invitation_revoke", args=[club.slug, invitation.pk]), follow=True
+        reverse("accounts:invitation_revoke", args=[club.slug, invitation.pk]), follow=True
     )
     assert "すでに取り消されています" in response.content.decode()
     assert AuditLog.objects.filter(action="invitation.revoke").count() == 1
@@ -160,8 +164,8 @@ def test_organiser_pages_refuse_members_strangers_and_visitors(
     club, organiser, member_client, stranger_client
 ):
     invitation, _ = invitations.invitation_create(club=club, user=organiser)
-    listing = reverse("invitation_list", args=[club.slug])
-    revoke = reverse("invitation_revoke", args=[club.slug, invitation.pk])
+    listing = reverse("accounts:invitation_list", args=[club.slug])
+    revoke = reverse("accounts:invitation_revoke", args=[club.slug, invitation.pk])
     assert member_client.get(listing).status_code == 403
     assert member_client.post(revoke).status_code == 403
     for client in (stranger_client, Client()):
@@ -175,7 +179,9 @@ def test_another_clubs_invitation_cannot_be_cancelled_from_this_club(
     organiser_client, club, other_club, stranger
 ):
     theirs, _ = invitations.invitation_create(club=other_club, user=stranger)
-    response = organiser_client.post(reverse("invitation_revoke", args=[club.slug, theirs.pk]))
+    response = organiser_client.post(
+        reverse("accounts:invitation_revoke", args=[club.slug, theirs.pk])
+    )
     assert response.status_code == 404
     theirs.refresh_from_db()
     assert theirs.revoked_at is None
@@ -184,7 +190,7 @@ def test_another_clubs_invitation_cannot_be_cancelled_from_this_club(
 def test_the_invitation_list_is_a_constant_number_of_queries(
     organiser_client, club, organiser, members, django_assert_num_queries
 ):
-    address = reverse("invitation_list", args=[club.slug])
+    address = reverse("accounts:invitation_list", args=[club.slug])
     invitations.invitation_create(club=club, user=organiser, member=members[0])
     organiser_client.get(address)
     with CaptureQueriesContext(connection) as one:
@@ -207,12 +213,12 @@ def test_a_logged_out_visitor_is_sent_to_log_in_and_back(club, organiser):
     page = response.content.decode()
     assert response.status_code == 200
     assert club.name in page and "ログインして参加" in page
-    assert f"{reverse('login')}?next=%2Fjoin%2F{secret}%2F" in page
+    assert f"{reverse('accounts:login')}?next=%2Fjoin%2F{secret}%2F" in page
     assert response["Referrer-Policy"] == "same-origin"
     # Logging in with that next= comes back to the link.
     make_user("someone")
     login = Client().post(
-        f"{reverse('login')}?next={join_url(secret)}",
+        f"{reverse('accounts:login')}?next={join_url(secret)}",
         {"username": "someone", "password": "correct horse battery", "next": join_url(secret)},
     )
     assert login.status_code == 302 and login["Location"] == join_url(secret)
@@ -233,7 +239,7 @@ def test_a_newcomer_picks_their_name_and_joins_as_that_player(
         assert member.name in page  # the players without a login are offered
     response = client.post(join_url(secret), {"who": str(members[1].pk)})
     assert response.status_code == 302
-    assert response["Location"] == reverse("club_home", args=[club.slug])
+    assert response["Location"] == reverse("recording:club_home", args=[club.slug])
     members[1].refresh_from_db()
     assert members[1].user == newcomer
     membership = Membership.objects.get(club=club, user=newcomer)
@@ -249,7 +255,7 @@ def test_a_newcomer_picks_their_name_and_joins_as_that_player(
     assert AuditLog.objects.filter(action="member.link", target=f"member:{members[1].pk}").exists()
     assert AuditLog.objects.filter(action="membership.create").exists()
     # The club now opens for them; the link, allowed once, is used up for the next person.
-    assert client.get(reverse("club_home", args=[club.slug])).status_code == 200
+    assert client.get(reverse("recording:club_home", args=[club.slug])).status_code == 200
     other = logged_in(make_user("late"))
     late = other.get(join_url(secret))
     assert late.status_code == 410 and "すでに使われています" in late.content.decode()

@@ -90,7 +90,7 @@ def record_case_games(club: Club, user, case: dict[str, Any]) -> dict[str, Membe
 
 
 def ledger_of(client: Client, club: Club, date: datetime.date = DATE) -> money.DayLedger:
-    response = client.get(url("day_ledger", club, date))
+    response = client.get(url("money:day_ledger", club, date))
     assert response.status_code == 200
     return response.context["ledger"]
 
@@ -143,7 +143,7 @@ def settle(client: Client, club: Club, action: str, payer: Member, payee: Member
         "payee": "club" if payee is None else payee.pk,
         **more,
     }
-    return client.post(url("transfer_settle", club, DATE), data)
+    return client.post(url("money:transfer_settle", club, DATE), data)
 
 
 @pytest.fixture
@@ -172,7 +172,7 @@ def kagetsu_day(kagetsu, kagetsu_organiser) -> dict[str, Member]:
 def test_mame_day_shows_the_cases_totals_house_and_valid_transfers(
     organiser_client, club, mame_day
 ):
-    response = english(organiser_client).get(url("day_ledger", club, DATE))
+    response = english(organiser_client).get(url("money:day_ledger", club, DATE))
     assert response.status_code == 200
     ledger = response.context["ledger"]
     assert day_totals(ledger) == expected_totals(MAME_CASE)
@@ -190,17 +190,19 @@ def test_kagetsu_day_with_waiting_attendee_and_double_yakuman_shugi(kagetsu, kag
     members = record_case_games(kagetsu, kagetsu_organiser, KAGETSU_CASE)
     client = logged_in(kagetsu_organiser)
     fujii, baba = members["藤井"], members["馬場"]
-    response = client.post(url("day_attendees", kagetsu, DATE), {"members": [fujii.pk]})
+    response = client.post(url("money:day_attendees", kagetsu, DATE), {"members": [fujii.pk]})
     assert response.status_code == 302
-    assert response["Location"] == url("day_ledger", kagetsu, DATE)
-    response = client.post(url("day_shugi", kagetsu, DATE), {"winner": baba.pk, "multiplier": 2})
+    assert response["Location"] == url("money:day_ledger", kagetsu, DATE)
+    response = client.post(
+        url("money:day_shugi", kagetsu, DATE), {"winner": baba.pk, "multiplier": 2}
+    )
     assert response.status_code == 302
 
     ledger = ledger_of(client, kagetsu)
     assert day_totals(ledger) == expected_totals(KAGETSU_CASE)
     assert ledger.result.house == KAGETSU_CASE["expected"]["house"] == 1000
     assert_valid_transfers(ledger)
-    page = client.get(url("day_ledger", kagetsu, DATE))
+    page = client.get(url("money:day_ledger", kagetsu, DATE))
     assert [m.name for m in page.context["waiting"]] == ["藤井"]
     assert {a.action for a in AuditLog.objects.filter(club=kagetsu)} >= {
         "day.attendees",
@@ -211,34 +213,34 @@ def test_kagetsu_day_with_waiting_attendee_and_double_yakuman_shugi(kagetsu, kag
 def test_voiding_a_shugi_takes_it_out_of_the_day(kagetsu, kagetsu_organiser, kagetsu_day):
     client = logged_in(kagetsu_organiser)
     baba = kagetsu_day["馬場"]
-    client.post(url("day_shugi", kagetsu, DATE), {"winner": baba.pk, "multiplier": 2})
+    client.post(url("money:day_shugi", kagetsu, DATE), {"winner": baba.pk, "multiplier": 2})
     shugi = DayShugi.objects.get()
-    response = client.post(url("day_shugi", kagetsu, DATE), {"shugi": shugi.pk})
+    response = client.post(url("money:day_shugi", kagetsu, DATE), {"shugi": shugi.pk})
     assert response.status_code == 302
     shugi.refresh_from_db()
     assert shugi.voided  # marked, never deleted
     totals = day_totals(ledger_of(client, kagetsu))
     assert totals["馬場"][3] == 0  # 2nd place: no fee, no shūgi
     assert AuditLog.objects.filter(action="ledger.shugi_void", target=f"shugi:{shugi.pk}").exists()
-    again = client.post(url("day_shugi", kagetsu, DATE), {"shugi": shugi.pk})
+    again = client.post(url("money:day_shugi", kagetsu, DATE), {"shugi": shugi.pk})
     assert again.status_code == 302 and messages_of(again)  # already void: refused
 
 
 def test_a_shugi_winner_must_have_been_there(kagetsu, kagetsu_organiser, kagetsu_day):
     stranger = Member.objects.create(club=kagetsu, name="欠席者")
     client = logged_in(kagetsu_organiser)
-    client.post(url("day_shugi", kagetsu, DATE), {"winner": stranger.pk, "multiplier": 1})
+    client.post(url("money:day_shugi", kagetsu, DATE), {"winner": stranger.pk, "multiplier": 1})
     assert not DayShugi.objects.exists()
     client.post(
-        url("day_shugi", kagetsu, DATE), {"winner": kagetsu_day["馬場"].pk, "multiplier": 7}
+        url("money:day_shugi", kagetsu, DATE), {"winner": kagetsu_day["馬場"].pk, "multiplier": 7}
     )
     assert not DayShugi.objects.exists()
 
 
 def test_shugi_is_404_when_the_rules_have_none(organiser_client, club, mame_day):
     data = {"winner": mame_day["青木"].pk, "multiplier": 1}
-    assert organiser_client.post(url("day_shugi", club, DATE), data).status_code == 404
-    page = organiser_client.get(url("day_ledger", club, DATE))
+    assert organiser_client.post(url("money:day_shugi", club, DATE), data).status_code == 404
+    page = organiser_client.get(url("money:day_ledger", club, DATE))
     assert 'name="multiplier"' not in page.content.decode()
 
 
@@ -284,9 +286,9 @@ def test_pay_defer_borrow_then_correct(organiser_client, club, mame_day):
     assert any("no longer due" in text for text in messages_of(response))
 
     payment = LedgerEntry.objects.get(kind=LedgerEntry.PAYMENT)
-    response = client.post(url("entry_reverse", club, payment.pk), {"note": "wrong player"})
+    response = client.post(url("money:entry_reverse", club, payment.pk), {"note": "wrong player"})
     assert response.status_code == 302
-    assert response["Location"] == url("day_ledger", club, DATE)
+    assert response["Location"] == url("money:day_ledger", club, DATE)
     reversal = LedgerEntry.objects.get(kind=LedgerEntry.REVERSAL)
     assert (reversal.reverses, reversal.note) == (payment, "wrong player")
     ledger = ledger_of(client, club)
@@ -300,11 +302,11 @@ def test_pay_defer_borrow_then_correct(organiser_client, club, mame_day):
 def test_the_page_lists_entries_with_reversed_ones_struck_through(organiser_client, club, mame_day):
     settle(organiser_client, club, "pay", mame_day["土井"], mame_day["青木"])
     payment = LedgerEntry.objects.get()
-    reverse_url = url("entry_reverse", club, payment.pk)
-    html = organiser_client.get(url("day_ledger", club, DATE)).content.decode()
+    reverse_url = url("money:entry_reverse", club, payment.pk)
+    html = organiser_client.get(url("money:day_ledger", club, DATE)).content.decode()
     assert f'data-entry="{payment.pk}"' in html and reverse_url in html
     organiser_client.post(reverse_url, {"note": "mistake"})
-    html = organiser_client.get(url("day_ledger", club, DATE)).content.decode()
+    html = organiser_client.get(url("money:day_ledger", club, DATE)).content.decode()
     assert re.search(rf'class="entry void" data-entry="{payment.pk}"', html)
     assert reverse_url not in html  # neither it nor its reversal can be corrected again
     assert "organiser" in html  # who recorded it
@@ -318,10 +320,10 @@ def test_settled_when_no_transfers_remain(organiser_client, club, mame_day):
             break
         t = ledger.transfers[0]
         client.post(
-            url("transfer_settle", club, DATE),
+            url("money:transfer_settle", club, DATE),
             {"action": "pay", "payer": t.payer or "club", "payee": t.payee or "club"},
         )
-    response = client.get(url("day_ledger", club, DATE))
+    response = client.get(url("money:day_ledger", club, DATE))
     assert response.context["ledger"].settled
     assert "data-settled" in response.content.decode()
     assert "data-settle=" not in response.content.decode()
@@ -370,30 +372,30 @@ def test_a_lender_cannot_be_the_payer_or_payee(organiser_client, club, mame_day)
 
 def test_the_club_cannot_defer_or_borrow(organiser_client, club, mame_day):
     data = {"action": "defer", "payer": "club", "payee": mame_day["青木"].pk}
-    response = organiser_client.post(url("transfer_settle", club, DATE), data)
+    response = organiser_client.post(url("money:transfer_settle", club, DATE), data)
     assert response.status_code == 302 and not LedgerEntry.objects.exists()
 
 
 def test_the_defer_button_shows_the_surcharge(organiser_client, club, mame_day):
-    html = english(organiser_client).get(url("day_ledger", club, DATE)).content.decode()
+    html = english(organiser_client).get(url("money:day_ledger", club, DATE)).content.decode()
     assert "+114 yen (10%)" in html  # 千葉 → 馬場 1,140
     assert "+186 yen (10%)" in html  # 土井 → 青木 1,860
 
 
 def test_members_see_the_ledger_without_buttons(member_client, club, mame_day):
-    html = member_client.get(url("day_ledger", club, DATE)).content.decode()
+    html = member_client.get(url("money:day_ledger", club, DATE)).content.decode()
     assert "data-transfer" in html
-    assert "data-settle=" not in html and "transfer_settle" not in html
-    assert url("transfer_settle", club, DATE) not in html
-    assert url("day_attendees", club, DATE) not in html
+    assert "data-settle=" not in html and "money:transfer_settle" not in html
+    assert url("money:transfer_settle", club, DATE) not in html
+    assert url("money:day_attendees", club, DATE) not in html
 
 
 def test_entry_reverse_needs_a_reason(organiser_client, club, mame_day):
     settle(organiser_client, club, "pay", mame_day["土井"], mame_day["青木"])
     payment = LedgerEntry.objects.get()
-    page = organiser_client.get(url("entry_reverse", club, payment.pk))
+    page = organiser_client.get(url("money:entry_reverse", club, payment.pk))
     assert page.status_code == 200 and page.context["entry"] == payment
-    response = organiser_client.post(url("entry_reverse", club, payment.pk), {"note": "  "})
+    response = organiser_client.post(url("money:entry_reverse", club, payment.pk), {"note": "  "})
     assert response.status_code == 200
     assert response.context["form"].errors["note"]
     assert LedgerEntry.objects.count() == 1
@@ -402,49 +404,49 @@ def test_entry_reverse_needs_a_reason(organiser_client, club, mame_day):
 def test_a_corrected_entry_cannot_be_corrected_again(organiser_client, club, mame_day):
     settle(organiser_client, club, "pay", mame_day["土井"], mame_day["青木"])
     payment = LedgerEntry.objects.get()
-    organiser_client.post(url("entry_reverse", club, payment.pk), {"note": "x"})
+    organiser_client.post(url("money:entry_reverse", club, payment.pk), {"note": "x"})
     reversal = LedgerEntry.objects.get(kind=LedgerEntry.REVERSAL)
     for entry in (payment, reversal):
-        response = organiser_client.post(url("entry_reverse", club, entry.pk), {"note": "y"})
+        response = organiser_client.post(url("money:entry_reverse", club, entry.pk), {"note": "y"})
         assert response.status_code == 302
-        assert response["Location"] == url("day_ledger", club, DATE)
+        assert response["Location"] == url("money:day_ledger", club, DATE)
     assert LedgerEntry.objects.count() == 2
 
 
 def test_a_repayment_correction_goes_back_to_the_debts(organiser_client, organiser, club, mame_day):
     settle(organiser_client, club, "defer", mame_day["土井"], mame_day["青木"])
     repayment = money.debt_repay(debt_entry=LedgerEntry.objects.get(), user=organiser)
-    response = organiser_client.post(url("entry_reverse", club, repayment.pk), {"note": "no"})
+    response = organiser_client.post(url("money:entry_reverse", club, repayment.pk), {"note": "no"})
     assert response.status_code == 302
-    assert response["Location"] == url("debt_list", club)
+    assert response["Location"] == url("money:debt_list", club)
     assert LedgerEntry.objects.filter(reverses=repayment).exists()
 
 
 def test_a_pot_payout_correction_goes_back_to_the_pot(organiser_client, club, mame_day):
     payout = LedgerEntry.objects.create(club=club, kind=LedgerEntry.EXPENSE, amount=5000)
-    response = organiser_client.post(url("entry_reverse", club, payout.pk), {"note": "venue"})
-    assert response["Location"] == url("club_pot", club)
+    response = organiser_client.post(url("money:entry_reverse", club, payout.pk), {"note": "venue"})
+    assert response["Location"] == url("money:club_pot", club)
     assert LedgerEntry.objects.filter(reverses=payout).exists()
 
 
 def test_another_clubs_entry_is_404(organiser_client, club, mame_day, other_club):
     entry = LedgerEntry.objects.create(club=other_club, kind=LedgerEntry.PAYMENT, amount=1)
-    assert organiser_client.get(url("entry_reverse", club, entry.pk)).status_code == 404
+    assert organiser_client.get(url("money:entry_reverse", club, entry.pk)).status_code == 404
 
 
 def test_attendees_already_playing_or_present_are_not_offered(organiser_client, club, mame_day):
     fujii = Member.objects.create(club=club, name="藤井")
-    response = organiser_client.get(url("day_ledger", club, DATE))
+    response = organiser_client.get(url("money:day_ledger", club, DATE))
     assert [m.name for m in response.context["addable"]] == ["藤井"]
-    organiser_client.post(url("day_attendees", club, DATE), {"members": [fujii.pk]})
-    response = organiser_client.get(url("day_ledger", club, DATE))
+    organiser_client.post(url("money:day_attendees", club, DATE), {"members": [fujii.pk]})
+    response = organiser_client.get(url("money:day_ledger", club, DATE))
     assert response.context["addable"] == []
     assert [m.name for m in response.context["waiting"]] == ["藤井"]
 
 
 def test_attendees_from_another_club_are_refused(organiser_client, club, mame_day, other_club):
     outsider = Member.objects.create(club=other_club, name="部外者")
-    organiser_client.post(url("day_attendees", club, DATE), {"members": [outsider.pk]})
+    organiser_client.post(url("money:day_attendees", club, DATE), {"members": [outsider.pk]})
     assert not Day.objects.get(club=club).attendees.exists()
 
 
@@ -463,26 +465,26 @@ def test_a_club_without_money_has_no_ledger(db):
         club=kenko, user=organiser, data=services.GameInput(date=DATE, seats=seats)
     )
     client = logged_in(organiser)
-    assert client.get(url("day_ledger", kenko, DATE)).status_code == 404
+    assert client.get(url("money:day_ledger", kenko, DATE)).status_code == 404
     data = {"action": "pay", "payer": members["土井"].pk, "payee": members["青木"].pk}
-    assert client.post(url("transfer_settle", kenko, DATE), data).status_code == 404
+    assert client.post(url("money:transfer_settle", kenko, DATE), data).status_code == 404
     data = {"members": [members["青木"].pk]}
-    assert client.post(url("day_attendees", kenko, DATE), data).status_code == 404
-    day_page = client.get(url("day_detail", kenko, DATE)).content.decode()
+    assert client.post(url("money:day_attendees", kenko, DATE), data).status_code == 404
+    day_page = client.get(url("recording:day_detail", kenko, DATE)).content.decode()
     assert "data-ledger-link" not in day_page
-    assert url("day_ledger", kenko, DATE) not in day_page
+    assert url("money:day_ledger", kenko, DATE) not in day_page
 
 
 def test_the_day_page_links_to_the_ledger_when_there_is_money(member_client, club, mame_day):
-    day_page = member_client.get(url("day_detail", club, DATE)).content.decode()
-    assert url("day_ledger", club, DATE) in day_page
+    day_page = member_client.get(url("recording:day_detail", club, DATE)).content.decode()
+    assert url("money:day_ledger", club, DATE) in day_page
 
 
 def test_a_day_without_games_is_404(organiser_client, club, mame_day):
     other = DATE + datetime.timedelta(days=1)
-    assert organiser_client.get(url("day_ledger", club, other)).status_code == 404
+    assert organiser_client.get(url("money:day_ledger", club, other)).status_code == 404
     data = {"action": "pay", "payer": mame_day["土井"].pk, "payee": mame_day["青木"].pk}
-    assert organiser_client.post(url("transfer_settle", club, other), data).status_code == 404
+    assert organiser_client.post(url("money:transfer_settle", club, other), data).status_code == 404
 
 
 def test_another_clubs_day_is_404(organiser_client, club, mame_day, other_club, stranger):
@@ -490,7 +492,7 @@ def test_another_clubs_day_is_404(organiser_client, club, mame_day, other_club, 
     record_case_games(other_club, stranger, {"input": {"games": [game]}})
     assert Day.objects.filter(club=other_club, date=DATE).exists()
     # Logged in to マメの会, asking for 金曜会's day by its own slug: 404, it is not theirs.
-    assert organiser_client.get(url("day_ledger", other_club, DATE)).status_code == 404
+    assert organiser_client.get(url("money:day_ledger", other_club, DATE)).status_code == 404
 
 
 # --- who may do what -------------------------------------------------------------------------
@@ -511,23 +513,23 @@ def matrix(kagetsu, kagetsu_organiser, kagetsu_day) -> dict[str, Any]:
     )
     t = money.day_ledger(day=ledger.day).transfers[0]
     return {
-        "day_ledger": (url("day_ledger", kagetsu, DATE), "get", {}),
+        "day_ledger": (url("money:day_ledger", kagetsu, DATE), "get", {}),
         "transfer_settle": (
-            url("transfer_settle", kagetsu, DATE),
+            url("money:transfer_settle", kagetsu, DATE),
             "post",
             {"action": "pay", "payer": t.payer or "club", "payee": t.payee or "club"},
         ),
         "day_attendees": (
-            url("day_attendees", kagetsu, DATE),
+            url("money:day_attendees", kagetsu, DATE),
             "post",
             {"members": [kagetsu_day["藤井"].pk]},
         ),
         "day_shugi": (
-            url("day_shugi", kagetsu, DATE),
+            url("money:day_shugi", kagetsu, DATE),
             "post",
             {"winner": kagetsu_day["馬場"].pk, "multiplier": 1},
         ),
-        "entry_reverse": (url("entry_reverse", kagetsu, entry.pk), "post", {"note": "test"}),
+        "entry_reverse": (url("money:entry_reverse", kagetsu, entry.pk), "post", {"note": "test"}),
     }
 
 
@@ -576,7 +578,7 @@ def test_wrong_method_is_405(matrix, kagetsu_organiser, view):
 
 
 def test_no_inline_script(organiser_client, club, mame_day):
-    html = organiser_client.get(url("day_ledger", club, DATE)).content.decode()
+    html = organiser_client.get(url("money:day_ledger", club, DATE)).content.decode()
     assert "<script>" not in html and " onclick=" not in html and " onsubmit=" not in html
     assert "league/ledger.js" in html
 
@@ -616,6 +618,6 @@ def test_ledger_query_count_does_not_grow(
 ):
     fill_day(club, organiser, players, games, waiting)
     with django_assert_num_queries(LEDGER_QUERIES):
-        response = organiser_client.get(url("day_ledger", club, DATE))
+        response = organiser_client.get(url("money:day_ledger", club, DATE))
     assert response.status_code == 200
     assert len(response.context["players"]) == players + waiting

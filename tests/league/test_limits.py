@@ -52,7 +52,7 @@ def rules_post(client, club, text: str, **overrides: Any):
     }
     data.pop("uma", None)
     data.update(overrides)
-    url = reverse("rules_new", args=[club.slug])
+    url = reverse("rules:rules_new", args=[club.slug])
     response = client.post(url, data)
     check = response.context and response.context.get("check")
     if check is None:  # refused: nothing to confirm
@@ -294,13 +294,13 @@ def test_a_game_dated_9999_is_a_problem_on_its_date_cell_on_import(club, members
 
 def test_seasons_and_rules_are_bounded_too(english, club):
     response = english.post(
-        reverse("season_new", args=[club.slug]),
+        reverse("club:season_new", args=[club.slug]),
         {"name": "x", "start": "1999/01/01", "end": "9999/12/31", "min_games": "0"},
     )
     assert set(response.context["form"].errors) == {"start", "end"}
     next_year = f"{today().year + 1}/12/31"  # set up in December: more than a year ahead
     response = english.post(
-        reverse("season_new", args=[club.slug]),
+        reverse("club:season_new", args=[club.slug]),
         {"name": "next", "start": f"{today().year + 1}/01/01", "end": next_year, "min_games": "0"},
     )
     assert response.status_code == 302
@@ -349,8 +349,8 @@ def test_a_page_number_too_large_is_a_404(member_client, club, organiser, page):
         end=datetime.date(2026, 12, 31),
     )  # fmt: skip
     for path in (
-        reverse("standings", args=[club.slug]),
-        reverse("season_standings", args=[club.slug, season.pk]),
+        reverse("standings:standings", args=[club.slug]),
+        reverse("standings:season_standings", args=[club.slug, season.pk]),
     ):
         assert member_client.get(f"{path}?page={page}").status_code == 404
 
@@ -374,7 +374,7 @@ def test_the_worked_example_refuses_hostile_json_with_errors(english, club, text
     data = {**rules_initial(BASE), "advanced": "on", "rules_json": text}
     data |= {"uma_0": "20", "uma_1": "10", "uma_2": "-10", "uma_3": "-20"}
     data.pop("uma")
-    response = english.post(reverse("rules_example", args=[club.slug]), {
+    response = english.post(reverse("rules:rules_example", args=[club.slug]), {
         k: v for k, v in data.items() if v is not None
     })  # fmt: skip
     assert response.status_code == 200

@@ -1,4 +1,4 @@
-"""Managing a club: members, seasons, rules versions and re-settling (league/club/views_manage.py)."""
+"""Managing a club: members, seasons, rules versions and re-settling (league/club/views/manage.py)."""
 
 from __future__ import annotations
 
@@ -47,18 +47,18 @@ def english(client: Client) -> Client:
 
 # (URL name, organisers only for GET, organisers only for POST)
 VIEWS = [
-    ("member_list", False, None),
-    ("member_new", True, True),
-    ("season_list", False, None),
-    ("season_new", True, True),
-    ("rules_list", False, None),
-    ("rules_new", True, True),
-    ("rules_resettle", False, True),
+    ("club:member_list", False, None),
+    ("club:member_new", True, True),
+    ("club:season_list", False, None),
+    ("club:season_new", True, True),
+    ("rules:rules_list", False, None),
+    ("rules:rules_new", True, True),
+    ("rules:rules_resettle", False, True),
 ]
 
 
 def url_of(name: str, club, version_id: int | None = None) -> str:
-    if name == "rules_resettle":
+    if name == "rules:rules_resettle":
         return reverse(name, args=[club.slug, version_id])
     return reverse(name, args=[club.slug])
 
@@ -102,7 +102,7 @@ def test_wrong_method_is_405(organiser_client, club, version, name, organiser_ge
 
 def test_resettle_of_another_clubs_version_is_404(organiser_client, club, other_club):
     theirs = RulesVersion.objects.get(club=other_club)
-    url = reverse("rules_resettle", args=[club.slug, theirs.pk])
+    url = reverse("rules:rules_resettle", args=[club.slug, theirs.pk])
     assert organiser_client.get(url).status_code == 404
     assert organiser_client.post(url).status_code == 404
 
@@ -111,7 +111,7 @@ def test_resettle_of_another_clubs_version_is_404(organiser_client, club, other_
 
 
 def test_organiser_adds_a_member(organiser_client, club):
-    url = reverse("member_new", args=[club.slug])
+    url = reverse("club:member_new", args=[club.slug])
     response = organiser_client.post(
         url, {"name_0": "佐藤　健一", "kana_0": "ｻﾄｳ　ｹﾝｲﾁ", "guest_0": "on"}
     )
@@ -122,7 +122,7 @@ def test_organiser_adds_a_member(organiser_client, club):
 
 
 def test_several_members_are_added_at_once_or_none(organiser_client, club, members):
-    url = reverse("member_new", args=[club.slug])
+    url = reverse("club:member_new", args=[club.slug])
     page = organiser_client.get(url).content.decode()
     assert page.count("data-member-row") == 5 and "ゲスト" in page
     # One refused row (a name the club has): every row is kept on the page, nothing is stored.
@@ -151,7 +151,7 @@ def test_several_members_are_added_at_once_or_none(organiser_client, club, membe
 
 
 def test_more_rows_keep_what_was_typed_and_save_nothing(organiser_client, club):
-    url = reverse("member_new", args=[club.slug])
+    url = reverse("club:member_new", args=[club.slug])
     response = organiser_client.post(url, {"rows": "5", "name_0": "江藤", "more": "10"})
     page = response.content.decode()
     assert response.status_code == 200 and page.count("data-member-row") == 10
@@ -165,16 +165,16 @@ def test_more_rows_keep_what_was_typed_and_save_nothing(organiser_client, club):
 
 
 def test_member_new_may_return_to_a_same_site_page(organiser_client, club):
-    url = reverse("member_new", args=[club.slug])
-    back = reverse("game_new", args=[club.slug])
+    url = reverse("club:member_new", args=[club.slug])
+    back = reverse("recording:game_new", args=[club.slug])
     response = organiser_client.post(f"{url}?next={back}", {"name_0": "江藤"})
     assert response["Location"] == back
     response = organiser_client.post(f"{url}?next=https://evil.example/", {"name_0": "土井"})
-    assert response["Location"] == reverse("member_list", args=[club.slug])
+    assert response["Location"] == reverse("club:member_list", args=[club.slug])
 
 
 def test_a_duplicate_name_is_an_error_on_name(organiser_client, club, members):
-    url = reverse("member_new", args=[club.slug])
+    url = reverse("club:member_new", args=[club.slug])
     response = organiser_client.post(url, {"name_0": "青木", "kana_0": "あおき"})
     assert response.status_code == 200
     assert "name_0" in response.context["form"].errors
@@ -194,7 +194,7 @@ def test_a_duplicate_name_is_an_error_on_name(organiser_client, club, members):
 )
 def test_kana_accepts_kana_in_any_width(organiser_client, club, typed, stored):
     organiser_client.post(
-        reverse("member_new", args=[club.slug]), {"name_0": "某", "kana_0": typed}
+        reverse("club:member_new", args=[club.slug]), {"name_0": "某", "kana_0": typed}
     )
     assert Member.objects.get(club=club).kana == stored
 
@@ -202,7 +202,7 @@ def test_kana_accepts_kana_in_any_width(organiser_client, club, typed, stored):
 @pytest.mark.parametrize("typed", ["sato", "佐藤", "さとう1", "さとう・けん"])
 def test_kana_refuses_anything_else(organiser_client, club, typed):
     response = organiser_client.post(
-        reverse("member_new", args=[club.slug]), {"name_0": "某", "kana_0": typed}
+        reverse("club:member_new", args=[club.slug]), {"name_0": "某", "kana_0": typed}
     )
     assert "kana_0" in response.context["form"].errors
     assert not Member.objects.filter(club=club).exists()
@@ -221,7 +221,7 @@ def test_member_list_is_in_kana_order_with_inactive_apart(member_client, club, o
     )
     gone = club_services.member_create(club=club, user=organiser, name="去人", kana="さりびと")
     club_services.member_set_active(member=gone, user=organiser, active=False)
-    response = english(member_client).get(reverse("member_list", args=[club.slug]))
+    response = english(member_client).get(reverse("club:member_list", args=[club.slug]))
     active = [m.name for m in response.context["active"]]
     # 無名 was created without a reading: it got むめい, suggested from its name.
     assert active == ["青木", "加藤", "客", "無名", "渡辺"]
@@ -232,7 +232,7 @@ def test_member_list_is_in_kana_order_with_inactive_apart(member_client, club, o
 
 def test_organiser_toggles_active(organiser_client, club, members):
     aoki = members[0]
-    url = reverse("member_new", args=[club.slug]) + f"?toggle={aoki.pk}"
+    url = reverse("club:member_new", args=[club.slug]) + f"?toggle={aoki.pk}"
     assert organiser_client.post(url).status_code == 302
     aoki.refresh_from_db()
     assert not aoki.is_active
@@ -246,12 +246,12 @@ def test_organiser_toggles_active(organiser_client, club, members):
 def test_toggle_is_organisers_only_and_within_the_club(
     member_client, organiser_client, club, other_club, members
 ):
-    url = reverse("member_new", args=[club.slug]) + f"?toggle={members[0].pk}"
+    url = reverse("club:member_new", args=[club.slug]) + f"?toggle={members[0].pk}"
     assert member_client.post(url).status_code == 403
     theirs = Member.objects.create(club=other_club, name="他人")
-    url = reverse("member_new", args=[club.slug]) + f"?toggle={theirs.pk}"
+    url = reverse("club:member_new", args=[club.slug]) + f"?toggle={theirs.pk}"
     assert organiser_client.post(url).status_code == 404
-    url = reverse("member_new", args=[club.slug]) + "?toggle=abc"
+    url = reverse("club:member_new", args=[club.slug]) + "?toggle=abc"
     assert organiser_client.post(url).status_code == 404
     assert Member.objects.filter(is_active=False).count() == 0
 
@@ -259,7 +259,7 @@ def test_toggle_is_organisers_only_and_within_the_club(
 def test_member_list_query_count_does_not_grow(
     member_client, club, organiser, django_assert_num_queries
 ):
-    url = reverse("member_list", args=[club.slug])
+    url = reverse("club:member_list", args=[club.slug])
 
     def add(n: int, start: int) -> None:
         for i in range(start, start + n):
@@ -279,7 +279,7 @@ def test_member_list_query_count_does_not_grow(
 
 def test_organiser_creates_a_season_with_slash_and_full_width_dates(organiser_client, club):
     response = organiser_client.post(
-        reverse("season_new", args=[club.slug]),
+        reverse("club:season_new", args=[club.slug]),
         {
             "name": "2026年 後期",
             "start": "2026/7/1",
@@ -298,13 +298,13 @@ def test_season_list_shows_seasons(member_client, club, organiser):
     club_services.season_create(
         club=club, user=organiser, name="春", start=D(2026, 4, 1), end=D(2026, 6, 30)
     )
-    response = member_client.get(reverse("season_list", args=[club.slug]))
+    response = member_client.get(reverse("club:season_list", args=[club.slug]))
     assert "春" in response.content.decode()
 
 
 def test_season_end_before_start_is_an_error_on_end(organiser_client, club):
     response = organiser_client.post(
-        reverse("season_new", args=[club.slug]),
+        reverse("club:season_new", args=[club.slug]),
         {"name": "逆", "start": "2026-11-21", "end": "2026-11-20", "min_games": "0"},
     )
     assert response.status_code == 200
@@ -315,7 +315,7 @@ def test_season_end_before_start_is_an_error_on_end(organiser_client, club):
 @pytest.mark.parametrize("typed", ["2026/13/01", "21/11/2026", "明日"])
 def test_season_refuses_bad_dates(organiser_client, club, typed):
     response = organiser_client.post(
-        reverse("season_new", args=[club.slug]),
+        reverse("club:season_new", args=[club.slug]),
         {"name": "x", "start": typed, "end": "2026-12-31", "min_games": "0"},
     )
     assert "start" in response.context["form"].errors
@@ -343,7 +343,7 @@ def rules_post(preset: str = "mame-no-kai", **overrides: str) -> dict[str, str]:
 
 def post_rules(client: Client, club, data: dict[str, str], base: str = ""):
     """Both steps of saving: the check (what would change), then the confirmation of it."""
-    url = reverse("rules_new", args=[club.slug])
+    url = reverse("rules:rules_new", args=[club.slug])
     url = f"{url}?from={base}" if base else url
     response = client.post(url, data)
     check = response.context and response.context.get("check")
@@ -353,7 +353,7 @@ def post_rules(client: Client, club, data: dict[str, str], base: str = ""):
 
 
 def test_the_form_starts_from_a_preset_or_the_current_rules(organiser_client, club):
-    url = reverse("rules_new", args=[club.slug])
+    url = reverse("rules:rules_new", args=[club.slug])
     form = organiser_client.get(f"{url}?from=kinyokai-2015").context["form"]
     assert form["rounding"].value() == "gosha-rokunyu"
     assert form["preset"].value() == "kinyokai-2015"
@@ -511,7 +511,7 @@ def test_rules_list_summarises_and_highlights_the_version_in_force(member_client
         effective_from=D.today() + datetime.timedelta(days=60),  # dates are bounded (limits)
         rules_json="kagetsu-cup",
     )
-    response = english(member_client).get(reverse("rules_list", args=[club.slug]))
+    response = english(member_client).get(reverse("rules:rules_list", args=[club.slug]))
     current = RulesVersion.objects.get(club=club, effective_from=D(2020, 1, 1))
     assert response.context["in_force"] == current
     text = response.content.decode()
@@ -564,7 +564,7 @@ def expected_scores(version: RulesVersion, game: Game) -> list[int]:
 
 
 def test_creating_a_version_links_to_resettling(organiser_client, club, games):
-    url = reverse("rules_new", args=[club.slug])
+    url = reverse("rules:rules_new", args=[club.slug])
     data = rules_post(uma_0="10", uma_1="5", uma_2="-5", uma_3="-10")
     check = english(organiser_client).post(url, data)
     assert not RulesVersion.objects.filter(club=club, effective_from=D(2026, 4, 1)).exists()
@@ -574,14 +574,14 @@ def test_creating_a_version_links_to_resettling(organiser_client, club, games):
     version = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1))
     text = [str(m) for m in response.context["messages"]]
     assert any("2 games from this date on" in t for t in text)
-    assert any(reverse("rules_resettle", args=[club.slug, version.pk]) in t for t in text)
+    assert any(reverse("rules:rules_resettle", args=[club.slug, version.pk]) in t for t in text)
 
 
 def test_creating_a_version_says_which_days_keep_their_money(organiser_client, club, members):
     """Issue 26, item 2: a day in the new version's dates without a game (attendance alone)
     keeps the rules its money had; the organiser is told, with the link to re-settle it."""
     day = money.day_attendees_add(club=club, user=None, date=D(2026, 5, 2), members=members)
-    url = reverse("rules_new", args=[club.slug])
+    url = reverse("rules:rules_new", args=[club.slug])
     data = rules_post(uma_0="10", uma_1="5", uma_2="-5", uma_3="-10")
     check = english(organiser_client).post(url, data)
     response = english(organiser_client).post(
@@ -591,7 +591,7 @@ def test_creating_a_version_says_which_days_keep_their_money(organiser_client, c
     text = " ".join(str(m) for m in response.context["messages"])
     assert "1 day from this date on keeps its money under other rules." in text
     assert "games from this date on" not in text
-    assert reverse("rules_resettle", args=[club.slug, version.pk]) in text
+    assert reverse("rules:rules_resettle", args=[club.slug, version.pk]) in text
     day.refresh_from_db()
     assert day.rules_version == RulesVersion.objects.get(club=club, effective_from=D(2020, 1, 1))
     assert AuditLog.objects.filter(action="day.rules_kept", target=f"day:{day.pk}").exists()
@@ -608,7 +608,9 @@ def test_preview_lists_exactly_the_affected_games_with_new_scores(club, organise
 
 def test_resettle_page_shows_old_and_new_scores(member_client, club, organiser, games):
     version = new_version(club, organiser, uma=[10, 5, -5, -10])
-    response = english(member_client).get(reverse("rules_resettle", args=[club.slug, version.pk]))
+    response = english(member_client).get(
+        reverse("rules:rules_resettle", args=[club.slug, version.pk])
+    )
     summary = response.context["summary"]
     assert (summary.games, summary.changing, summary.failing) == (2, 2, 0)
     # Summed up by day (not every game listed), with the largest movements.
@@ -630,11 +632,13 @@ def test_applying_resettles_bumps_revisions_and_audits(organiser_client, club, o
     version = new_version(club, organiser, uma=[10, 5, -5, -10])
     expected = {g.pk: expected_scores(version, g) for g in games[1:]}
     untouched = list(Result.objects.filter(game=games[0]).values_list("score", flat=True))
-    url = reverse("rules_resettle", args=[club.slug, version.pk])
+    url = reverse("rules:rules_resettle", args=[club.slug, version.pk])
     shown = organiser_client.get(url).context["expected"]
     response = english(organiser_client).post(url, {"expected": shown}, follow=True)
     run = ResettleRun.objects.select_related("job").get()
-    assert response.redirect_chain[-1][0] == reverse("rules_resettle_run", args=[club.slug, run.pk])
+    assert response.redirect_chain[-1][0] == reverse(
+        "rules:rules_resettle_run", args=[club.slug, run.pk]
+    )
     assert "2 games re-settled." in response.content.decode()
     state = job_state(run.job)
     assert (state.status, run.job.total, run.job.done, run.job.message["moved"]) == (
@@ -668,7 +672,7 @@ def test_games_that_cannot_be_settled_are_listed_and_skipped(
 ):
     # The new rules drop the 0.3 rate the games were played at.
     version = new_version(club, organiser, rates={"0.5": {"yen_per_1000": 50, "chip_yen": 200}})
-    url = reverse("rules_resettle", args=[club.slug, version.pk])
+    url = reverse("rules:rules_resettle", args=[club.slug, version.pk])
     response = english(organiser_client).get(url)
     assert response.context["summary"].failing == 2
     assert b"Games that cannot be settled under these rules" in response.content
@@ -699,10 +703,10 @@ def test_resettle_page_query_count_does_not_grow(
         club=club, user=organiser, effective_from=D(2026, 6, 1), rules_json="pairon-kansai"
     )
     with django_assert_num_queries(24) as small:
-        url = reverse("rules_resettle", args=[club.slug, april.pk])
+        url = reverse("rules:rules_resettle", args=[club.slug, april.pk])
         assert member_client.get(url).context["summary"].games == 2
     with django_assert_num_queries(len(small.captured_queries)):
-        url = reverse("rules_resettle", args=[club.slug, june.pk])
+        url = reverse("rules:rules_resettle", args=[club.slug, june.pk])
         assert member_client.get(url).context["summary"].games == 6
 
 
@@ -746,7 +750,7 @@ def test_advanced_json_may_name_a_preset(organiser_client, club):
 def test_saving_first_shows_the_changes_and_the_games_that_would_settle_differently(
     organiser_client, club, games
 ):
-    url = reverse("rules_new", args=[club.slug])
+    url = reverse("rules:rules_new", args=[club.slug])
     data = rules_post(uma_0="10", uma_1="5", uma_2="-5", uma_3="-10", surcharge_percent="")
     response = english(organiser_client).post(url, data)
     assert response.status_code == 200
@@ -762,7 +766,7 @@ def test_saving_first_shows_the_changes_and_the_games_that_would_settle_differen
 
 
 def test_a_confirmation_of_other_rules_shows_the_check_again(organiser_client, club):
-    url = reverse("rules_new", args=[club.slug])
+    url = reverse("rules:rules_new", args=[club.slug])
     data = rules_post(uma_0="10", uma_1="5", uma_2="-5", uma_3="-10")
     token = organiser_client.post(url, data).context["check"].token
     changed = {**data, "uma_0": "15", "uma_3": "-15", "confirm": token}  # edited after the check
@@ -786,7 +790,7 @@ def test_chip_kinds_are_typed_and_shown_as_players_call_them(organiser_client, c
 
 
 def example(client, club, data: dict[str, str], *points: int):
-    url = reverse("rules_example", args=[club.slug])
+    url = reverse("rules:rules_example", args=[club.slug])
     body = {**data, **{f"example_{i}": str(p) for i, p in enumerate(points)}}
     return client.post(url, body).json()
 
@@ -817,7 +821,7 @@ def test_the_worked_example_names_what_to_fix(organiser_client, club):
 
 
 def test_the_worked_example_is_for_organisers_only(member_client, stranger_client, club):
-    url = reverse("rules_example", args=[club.slug])
+    url = reverse("rules:rules_example", args=[club.slug])
     assert member_client.post(url, rules_post()).status_code == 403  # a member of the club
     assert stranger_client.post(url, rules_post()).status_code == 404
     assert member_client.get(url).status_code == 405
@@ -933,7 +937,9 @@ def test_a_running_resettle_shows_a_bar_only_with_games_counted(
     job = Job.objects.create(club=club, kind=Job.RESETTLE, total=total, done=done)
     running_task(job)
     run = ResettleRun.objects.create(club=club, version=version, job=job)
-    page = english(organiser_client).get(reverse("rules_resettle_run", args=[club.slug, run.pk]))
+    page = english(organiser_client).get(
+        reverse("rules:rules_resettle_run", args=[club.slug, run.pk])
+    )
     html = page.content.decode()
     if total:
         assert f'<progress max="{total}" value="{done}">' in html

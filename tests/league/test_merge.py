@@ -207,7 +207,9 @@ def test_kept_totals_after_a_merge_equal_the_one_name_club_and_a_rebuild(two_clu
 
 
 def _page_rows(client, club, season) -> list[str]:
-    html = client.get(reverse("season_standings", args=[club.slug, season.pk])).content.decode()
+    html = client.get(
+        reverse("standings:season_standings", args=[club.slug, season.pk])
+    ).content.decode()
     body = html[html.index("<tbody>") : html.index("</tbody>")]
     return [
         re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row)).strip() for row in body.split("</tr>")

@@ -18,7 +18,7 @@ from league import money
 from league.books import selectors as book_selectors
 from league.models import Member, Membership, Result, Season
 from league.mypage import selectors
-from league.recording.views_pages import CLUB_TIMEZONE
+from league.recording.views.days import CLUB_TIMEZONE
 from league.standings import stats
 from tests.conftest import make_club, make_user
 from tests.league.test_isolation import SCRIPT
@@ -33,7 +33,7 @@ def by_name(members) -> dict[str, Member]:
 
 
 def page_url(club) -> str:
-    return reverse("my_page", args=[club.slug])
+    return reverse("mypage:my_page", args=[club.slug])
 
 
 def text(response) -> str:
@@ -96,14 +96,14 @@ def test_a_member_sees_exactly_their_games_scores_and_yen(member_client, club, m
     rows = re.findall(r'<tr data-game="(\d+)">(.*?)</tr>', page, re.S)
     assert [int(g) for g, _row in rows] == [r.game_id for r in expected]
     for (_game, row), result in zip(rows, expected, strict=True):
-        assert reverse("game_detail", args=[club.slug, result.game_id]) in row
-        assert reverse("day_detail", args=[club.slug, result.date]) in row
+        assert reverse("recording:game_detail", args=[club.slug, result.game_id]) in row
+        assert reverse("recording:day_detail", args=[club.slug, result.date]) in row
         yen = f"{'▲' if result.yen < 0 else ''}{abs(result.yen):,}"
         assert f">{yen}</td>" in row
     # The game 千葉 sat out is not listed.
     other = Result.objects.filter(counted=True).exclude(game__results__member=me).first()
     assert other is not None and f'data-game="{other.game_id}"' not in page
-    assert reverse("player_detail", args=[club.slug, me.pk]) in page
+    assert reverse("standings:player_detail", args=[club.slug, me.pk]) in page
 
 
 def test_the_season_standing_is_the_standings_pages_row(member_client, club, me, m, played, season):
@@ -136,7 +136,7 @@ def test_the_season_standing_is_the_standings_pages_row(member_client, club, me,
     assert standing.qualified_players == sum(r["qualified"] for r in every) == 4
     # And the season's standings page shows 千葉's row with that position and total.
     standings_page = text(
-        member_client.get(reverse("season_standings", args=[club.slug, season.pk]))
+        member_client.get(reverse("standings:season_standings", args=[club.slug, season.pk]))
     )
     assert escape(me.name) in standings_page
     page = text(response)
@@ -159,11 +159,11 @@ def test_the_account_is_the_statement(member_client, club, me, m, played):
     response = member_client.get(page_url(club))
     statement = book_selectors.full_statement(member=me)
     assert response.context["account"].balance == statement.balance == -1650
-    statement_page = member_client.get(reverse("member_statement", args=[club.slug, me.pk]))
+    statement_page = member_client.get(reverse("money:member_statement", args=[club.slug, me.pk]))
     assert statement_page.context["statement"].balance == -1650
     page = text(response)
     assert 'data-balance="-1650"' in page
-    assert reverse("member_statement", args=[club.slug, me.pk]) in page
+    assert reverse("money:member_statement", args=[club.slug, me.pk]) in page
 
 
 def test_a_member_with_a_deferred_debt_sees_it(member_client, club, me, m, played):
@@ -207,7 +207,7 @@ def test_what_i_pay_today_is_the_day_ledgers_transfers(member_client, club, me, 
         assert pays
         whom = f"{Member.objects.get(pk=other).name}さん" if other else f"{club.name}（クラブ）"
         assert f'あなたは {whom}に <strong class="minus">{yen:,}円</strong> 支払い' in page
-    assert reverse("day_ledger", args=[club.slug, TODAY]) in page
+    assert reverse("money:day_ledger", args=[club.slug, TODAY]) in page
 
 
 def test_a_creditor_sees_what_they_receive(client, club, m, season):
@@ -268,15 +268,15 @@ def test_an_unlinked_member_gets_a_friendly_page(member_client, club, members, p
     page = text(response)
     assert 'id="not-linked"' in page and "幹事" in page and "招待リンク" in page
     assert 'class="mine"' not in page  # no My page in the nav for someone not linked
-    home = text(member_client.get(reverse("club_home", args=[club.slug])))
+    home = text(member_client.get(reverse("recording:club_home", args=[club.slug])))
     assert page_url(club) not in home
 
 
 def test_a_linked_member_has_my_page_in_the_nav_and_on_the_club_home(member_client, club, me):
-    home = text(member_client.get(reverse("club_home", args=[club.slug])))
+    home = text(member_client.get(reverse("recording:club_home", args=[club.slug])))
     assert f'<a class="mine" href="{page_url(club)}">マイページ</a>' in home
     assert "data-my-page-link" in home
-    standings = text(member_client.get(reverse("standings", args=[club.slug])))
+    standings = text(member_client.get(reverse("standings:standings", args=[club.slug])))
     assert f'class="mine" href="{page_url(club)}"' in standings
 
 
@@ -388,7 +388,7 @@ def test_outsiders_and_logged_out_visitors_get_404(client, club, other_club, str
 
 def test_a_member_only_ever_sees_their_own_data(member_client, club, me, m, played):
     """No member id in the address; a query string naming another member changes nothing."""
-    assert reverse("my_page", kwargs={"slug": club.slug}).endswith("/me/")
+    assert reverse("mypage:my_page", kwargs={"slug": club.slug}).endswith("/me/")
     response = member_client.get(page_url(club), {"member": m["青木"].pk, "member_id": 1})
     assert response.context["me"] == me
     assert response.context["standing"].row["member"] == me.pk

@@ -126,14 +126,16 @@ def seated(game: Game) -> list[str]:
 
 
 def test_the_record_form(organiser_client, club, people):
-    response = organiser_client.post(reverse("game_new", args=[club.slug]), record_post(TYPED))
+    response = organiser_client.post(
+        reverse("recording:game_new", args=[club.slug]), record_post(TYPED)
+    )
     assert response.status_code == 302, response.context["form"].errors
     assert seated(Game.objects.get(club=club)) == SEATED
 
 
 def test_check_in(organiser_client, club, people):
-    organiser_client.post(reverse("draw_start", args=[club.slug]), {"date": "2026/11/21"})
-    address = reverse("draw_check_in", args=[club.slug, DATE])
+    organiser_client.post(reverse("draw:draw_start", args=[club.slug]), {"date": "2026/11/21"})
+    address = reverse("draw:draw_check_in", args=[club.slug, DATE])
     for typed in TYPED:
         organiser_client.post(address, {"name": typed})
     checked = Attendance.objects.filter(day__club=club).values_list("member__name", flat=True)
@@ -186,7 +188,9 @@ def test_the_api(club, organiser, people):
 
 def test_the_record_form_offers_each_suggestion_as_a_button(organiser_client, club, people):
     typed = ["齋藤 由美", "渡辺 大輔", "高橋 真由美", "青木 学"]
-    response = organiser_client.post(reverse("game_new", args=[club.slug]), record_post(typed))
+    response = organiser_client.post(
+        reverse("recording:game_new", args=[club.slug]), record_post(typed)
+    )
     assert response.status_code == 200 and not Game.objects.exists()
     html = response.content.decode()
     button = 'data-fill="id_member_0" data-name="斎藤 由美子">斎藤 由美子</button>'
@@ -195,9 +199,9 @@ def test_the_record_form_offers_each_suggestion_as_a_button(organiser_client, cl
 
 
 def test_check_in_offers_each_suggestion_as_a_button(organiser_client, club, people):
-    organiser_client.post(reverse("draw_start", args=[club.slug]), {"date": "2026/11/21"})
+    organiser_client.post(reverse("draw:draw_start", args=[club.slug]), {"date": "2026/11/21"})
     response = organiser_client.post(
-        reverse("draw_check_in", args=[club.slug, DATE]), {"name": "齋藤 由美"}
+        reverse("draw:draw_check_in", args=[club.slug, DATE]), {"name": "齋藤 由美"}
     )
     assert not Attendance.objects.exists()
     page = organiser_client.get(response.url).content.decode()

@@ -57,14 +57,14 @@ def test_a_long_folding_name_is_stored_on_every_path(
 ):
     slug = club.slug
     # 1. The member form.
-    response = organiser_client.post(reverse("member_new", args=[slug]), {"name_0": name})
+    response = organiser_client.post(reverse("club:member_new", args=[slug]), {"name_0": name})
     assert response.status_code == 302
     created = Member.objects.get(club=club, name=name)
     assert created.name_key == name_key(name)
     # 2. Member edit: another member takes a long name that differs (ẞ is not ß's key twin).
     edited = "ẞ" * 49 + "x"
     response = organiser_client.post(
-        reverse("member_edit", args=[slug, members[4].pk]),
+        reverse("club:member_edit", args=[slug, members[4].pk]),
         {"name": edited, "kana": "", "is_active": "on"},
     )
     assert response.status_code == 302, response.content.decode()[:500]
@@ -78,7 +78,7 @@ def test_a_long_folding_name_is_stored_on_every_path(
     day = draw_services.day_open(club=club, user=organiser, date=datetime.date(2026, 11, 21))
     drawn = name[:-1] + "d"
     response = organiser_client.post(
-        reverse("draw_check_in", args=[slug, day.date]), {"name": drawn, "guest": "on"}
+        reverse("draw:draw_check_in", args=[slug, day.date]), {"name": drawn, "guest": "on"}
     )
     assert response.status_code == 302
     assert Member.objects.filter(club=club, name=drawn).exists()
@@ -86,18 +86,18 @@ def test_a_long_folding_name_is_stored_on_every_path(
     _, secret = invitations.invitation_create(club=club, user=organiser)
     joining = name[:-1] + "j"
     response = logged_in(make_user("newcomer")).post(
-        reverse("invitation_join", args=[secret]), {"who": "new", "name": joining}
+        reverse("accounts:invitation_join", args=[secret]), {"who": "new", "name": joining}
     )
     assert response.status_code == 302
     assert Member.objects.filter(club=club, name=joining).exists()
     # 6. A new club's organiser's player name.
-    response = organiser_client.post(reverse("club_new"), club_data(player_name=name))
+    response = organiser_client.post(reverse("accounts:club_new"), club_data(player_name=name))
     assert response.status_code == 302
     assert Member.objects.filter(club__slug="mame-no-kai", name=name).exists()
     # 7. An import confirmed with a new player.
     imported = name[:-1] + "i"
     data = simple(game((imported, 45000), *STANDARD[1:]))
     assert upload(organiser_client, club, data).status_code == 302
-    response = organiser_client.post(reverse("import_confirm", args=[slug]))
+    response = organiser_client.post(reverse("excel:import_confirm", args=[slug]))
     assert response.status_code == 302
     assert Member.objects.filter(club=club, name=imported).exists()

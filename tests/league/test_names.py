@@ -107,7 +107,7 @@ def test_the_database_refuses_twins_on_any_path(club):
 
 
 def test_the_member_form_refuses_twins_and_invisible_characters(organiser_client, club, members):
-    url = reverse("member_new", args=[club.slug])
+    url = reverse("club:member_new", args=[club.slug])
     response = organiser_client.post(url, {"name_0": "青 木", "kana_0": ""})
     assert response.status_code == 200 and "name_0" in response.context["form"].errors
     response = organiser_client.post(url, {"name_0": "\u202egnp.exe", "kana_0": ""})
@@ -187,7 +187,7 @@ def record_post(names_points, **extra):
 def test_the_record_form_finds_names_typed_without_spaces_and_by_surname(
     organiser_client, club, roster
 ):
-    url = reverse("game_new", args=[club.slug])
+    url = reverse("recording:game_new", args=[club.slug])
     seats = [("阿部誠", 40000), ("佐々木美穂", 30000), ("高橋", 20000), ("松本和也", 10000)]
     response = organiser_client.post(url, record_post(seats))
     assert response.status_code == 302, response.context["form"].errors
@@ -203,7 +203,7 @@ def test_an_inactive_member_is_offered_back_never_as_a_new_guest(
 ):
     quiet = roster["高橋 真由美"]
     club_services.member_set_active(member=quiet, user=organiser, active=False)
-    url = reverse("game_new", args=[club.slug])
+    url = reverse("recording:game_new", args=[club.slug])
     seats = [("阿部誠", 40000), ("佐々木美穂", 30000), ("高橋真由美", 20000), ("松本和也", 10000)]
     response = organiser_client.post(url, record_post(seats))
     form = response.context["form"]

@@ -18,7 +18,7 @@ from league.draw import services as draw
 from league.models import Day, Member
 from league.models.draw import next_tables
 from league.money import sharing
-from league.recording.views_pages import CLUB_TIMEZONE
+from league.recording.views.days import CLUB_TIMEZONE
 from tests.conftest import make_user
 from tests.league.test_draw import DATE, check_in_all, people, record_table
 
@@ -121,7 +121,7 @@ def test_my_page_shows_my_next_table(club, organiser) -> None:
     me.save(update_fields=["user"])
     client = Client()
     client.force_login(me.user)
-    page = client.get(reverse("my_page", args=[club.slug])).content.decode()
+    page = client.get(reverse("mypage:my_page", args=[club.slug])).content.decode()
     assert 'id="next-table"' in page and "次：第1回戦 B卓 西家" in page
 
 

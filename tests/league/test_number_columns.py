@@ -59,7 +59,7 @@ def test_the_largest_legal_game_at_the_largest_rate_fits_its_columns(club, membe
 
 
 def test_a_draw_table_id_past_its_column_is_a_message_not_a_500(organiser_client, club, members):
-    url = reverse("table_new", args=[club.slug])
+    url = reverse("table:table_new", args=[club.slug])
     post = {
         "date": "2026-11-20",
         "rate": "0.3",
@@ -75,6 +75,6 @@ def test_a_draw_table_id_past_its_column_is_a_message_not_a_500(organiser_client
 
 
 def test_a_statement_page_of_18_digits_is_a_404(member_client, club, members):
-    url = reverse("member_statement", args=[club.slug, members[0].pk])
+    url = reverse("money:member_statement", args=[club.slug, members[0].pk])
     assert member_client.get(f"{url}?page=999999999999999999").status_code == 404
     assert member_client.get(f"{url}?page=2").status_code == 200

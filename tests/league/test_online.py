@@ -159,7 +159,7 @@ def test_an_mjlog_takes_its_id_from_tenhous_file_name(tenhou_club, organiser, pl
 
 
 def test_the_page_is_for_organisers(tenhou_club, players, client):
-    url = reverse("online_import", args=[tenhou_club.slug])
+    url = reverse("online:online_import", args=[tenhou_club.slug])
     member = _client(make_user("just-a-member", tenhou_club, Membership.MEMBER))
     assert member.get(url).status_code == 403
     stranger = _client(make_user("stranger-x", make_club("elsewhere"), Membership.ORGANISER))
@@ -168,7 +168,7 @@ def test_the_page_is_for_organisers(tenhou_club, players, client):
 
 def test_paste_check_map_and_record_through_the_pages(tenhou_club, organiser, players):
     c = _client(organiser)
-    url = reverse("online_import", args=[tenhou_club.slug])
+    url = reverse("online:online_import", args=[tenhou_club.slug])
     page = c.get(url)
     assert page.status_code == 200 and "data-online-log" in page.content.decode()
     checked = c.post(url, {"step": "read", "text": text()})
@@ -194,7 +194,7 @@ def test_names_once_mapped_come_back_chosen(tenhou_club, organiser, players):
     data = json.loads(text("2019080322gm-00a9-0000-81e85e04"))
     data["name"] = NAMES
     c = _client(organiser)
-    url = reverse("online_import", args=[tenhou_club.slug])
+    url = reverse("online:online_import", args=[tenhou_club.slug])
     body = c.post(url, {"step": "read", "text": json.dumps(data)}).content.decode()
     assert "data-online-map" in body
     for i, member in enumerate(players):
@@ -203,7 +203,7 @@ def test_names_once_mapped_come_back_chosen(tenhou_club, organiser, players):
 
 def test_an_uploaded_mjlog_file_is_read(tenhou_club, organiser, players):
     c = _client(organiser)
-    url = reverse("online_import", args=[tenhou_club.slug])
+    url = reverse("online:online_import", args=[tenhou_club.slug])
     upload = SimpleUploadedFile(f"{GAME}.xml", text(ext="xml").encode())
     body = c.post(url, {"step": "read", "file": upload}).content.decode()
     assert "data-online-map" in body and GAME in body
@@ -214,7 +214,7 @@ def test_an_uploaded_mjlog_file_is_read(tenhou_club, organiser, players):
 )
 def test_bad_input_is_an_error_on_the_page_never_a_500(tenhou_club, organiser, log):
     c = _client(organiser)
-    url = reverse("online_import", args=[tenhou_club.slug])
+    url = reverse("online:online_import", args=[tenhou_club.slug])
     with translation.override("ja"):
         for step in ("read", "record"):
             response = c.post(
@@ -229,7 +229,7 @@ def test_a_tampered_log_is_refused_on_the_page(tenhou_club, organiser, players):
     data = json.loads(text())
     data["sc"][0] += 1000
     c = _client(organiser)
-    url = reverse("online_import", args=[tenhou_club.slug])
+    url = reverse("online:online_import", args=[tenhou_club.slug])
     body = c.post(url, {"step": "read", "text": json.dumps(data)}).content.decode()
     assert "data-online-map" not in body and 'role="alert"' in body
 
@@ -240,7 +240,7 @@ def test_the_page_reads_in_constant_queries(
     for name in sorted(p.stem for p in DATA.glob("*.json"))[:3]:
         record(tenhou_club, organiser, players, log=text(name))
     c = _client(organiser)
-    url = reverse("online_import", args=[tenhou_club.slug])
+    url = reverse("online:online_import", args=[tenhou_club.slug])
     with django_assert_max_num_queries(8):
         assert c.get(url).status_code == 200
 

@@ -20,7 +20,7 @@ LOG = (
 
 
 def test_one_log_recorded_from_four_sessions_at_once_is_recorded_once(club, members, organiser):
-    url = reverse("online_import", args=[club.slug])
+    url = reverse("online:online_import", args=[club.slug])
     post = {"step": "record", "log": LOG, "filename": "", "date": "2024-05-01"}
     post |= {f"member_{i}": str(m.pk) for i, m in enumerate(members[:4])}
     clients = [logged_in(organiser) for _ in range(4)]

@@ -45,7 +45,7 @@ def test_the_page_refuses_it_at_the_first_step_and_stores_nothing(tenhou_club, o
     data["name"][0] = bad
     log = json.dumps(data)  # the lone surrogate escaped, as a pasted log has it
     c = _client(organiser)
-    url = reverse("online_import", args=[tenhou_club.slug])
+    url = reverse("online:online_import", args=[tenhou_club.slug])
     with translation.override("ja"):
         response = c.post(url, {"step": "read", "text": log}, HTTP_ACCEPT_LANGUAGE="ja")
     assert response.status_code == 200

@@ -82,15 +82,15 @@ def test_wind_names_the_four_seats_and_nothing_else():
 
 
 def test_home_logged_out_goes_to_login(client, db):
-    response = client.get(reverse("home"))
+    response = client.get(reverse("site:home"))
     assert response.status_code == 302
-    assert response.url.startswith(reverse("login"))
+    assert response.url.startswith(reverse("accounts:login"))
 
 
 def test_home_with_one_club_goes_to_it(member_client, club):
-    response = member_client.get(reverse("home"))
+    response = member_client.get(reverse("site:home"))
     assert response.status_code == 302
-    assert response.url == url("club_home", club)
+    assert response.url == url("recording:club_home", club)
 
 
 def test_home_lists_the_users_clubs_only(club, other_club):
@@ -99,7 +99,7 @@ def test_home_lists_the_users_clubs_only(club, other_club):
     Membership.objects.create(user=user, club=other_club)
     client = Client()
     client.force_login(user)
-    response = client.get(reverse("home"))
+    response = client.get(reverse("site:home"))
     assert response.status_code == 200
     assert "マメの会" in text(response) and "金曜会" in text(response)
     assert "三番目の会" not in text(response)
@@ -109,7 +109,7 @@ def test_home_for_a_superuser_lists_every_club(club, other_club):
     admin = get_user_model().objects.create_superuser("admin", password="x" * 12)
     client = Client()
     client.force_login(admin)
-    response = client.get(reverse("home"))
+    response = client.get(reverse("site:home"))
     assert response.status_code == 200
     assert "マメの会" in text(response) and "金曜会" in text(response)
 
@@ -117,13 +117,13 @@ def test_home_for_a_superuser_lists_every_club(club, other_club):
 def test_home_without_a_club_says_so(db):
     client = english(Client())
     client.force_login(make_user("lonely"))
-    response = client.get(reverse("home"))
+    response = client.get(reverse("site:home"))
     assert response.status_code == 200
     assert "do not belong to any club" in text(response)
 
 
 def test_home_refuses_post(member_client):
-    assert member_client.post(reverse("home")).status_code == 405
+    assert member_client.post(reverse("site:home")).status_code == 405
 
 
 def other_club_game(other_club) -> Game:
@@ -142,9 +142,9 @@ def game(club, organiser, members) -> Game:
 
 def club_urls(club, game) -> list[str]:
     return [
-        url("club_home", club),
-        url("day_detail", club, DATE),
-        url("game_detail", club, game.pk),
+        url("recording:club_home", club),
+        url("recording:day_detail", club, DATE),
+        url("recording:game_detail", club, game.pk),
     ]
 
 
@@ -172,10 +172,12 @@ def test_club_pages_refuse_post(organiser_client, club, game):
 
 def test_login_page_renders_and_reports_a_bad_password(client, organiser):
     english(client)
-    response = client.get(reverse("login"))
+    response = client.get(reverse("accounts:login"))
     assert response.status_code == 200
     assert 'name="username"' in text(response) and 'name="password"' in text(response)
-    response = client.post(reverse("login"), {"username": "organiser", "password": "wrong"})
+    response = client.post(
+        reverse("accounts:login"), {"username": "organiser", "password": "wrong"}
+    )
     assert response.status_code == 200
     assert response.context["form"].non_field_errors()
     assert 'class="errorlist"' in text(response)
@@ -185,37 +187,37 @@ def test_login_page_renders_and_reports_a_bad_password(client, organiser):
 
 
 def test_club_home_shows_recent_games_with_scores(member_client, club, game):
-    response = member_client.get(url("club_home", club))
+    response = member_client.get(url("recording:club_home", club))
     page = text(response)
     assert "マメの会" in page
-    assert url("game_detail", club, game.pk) in page
+    assert url("recording:game_detail", club, game.pk) in page
     for name, shown in [("青木", "+79.0"), ("馬場", "▲9.0"), ("千葉", "▲21.0"), ("土井", "▲50.0")]:
         assert re.search(rf"{name} <span class=\"[a-z]*\">{re.escape(shown)}</span>", page), name
-    assert url("member_list", club) in page
-    assert url("season_list", club) in page
-    assert url("rules_list", club) in page
-    assert url("day_detail", club, DATE) in page
+    assert url("club:member_list", club) in page
+    assert url("club:season_list", club) in page
+    assert url("rules:rules_list", club) in page
+    assert url("recording:day_detail", club, DATE) in page
 
 
 def test_club_home_in_english_writes_minus_signs(member_client, club, game):
-    page = text(english(member_client).get(url("club_home", club)))
+    page = text(english(member_client).get(url("recording:club_home", club)))
     assert "+79.0" in page and "-50.0" in page and "▲" not in page
 
 
 def test_club_home_record_button_only_for_organisers(organiser_client, member_client, club):
-    new_game = url("game_new", club)
-    assert new_game in text(organiser_client.get(url("club_home", club)))
-    assert new_game not in text(member_client.get(url("club_home", club)))
+    new_game = url("recording:game_new", club)
+    assert new_game in text(organiser_client.get(url("recording:club_home", club)))
+    assert new_game not in text(member_client.get(url("recording:club_home", club)))
 
 
 def test_club_home_links_todays_day_in_tokyo(member_client, club, organiser, members):
     today = timezone.localdate(timezone=ZoneInfo("Asia/Tokyo"))
-    response = member_client.get(url("club_home", club))
+    response = member_client.get(url("recording:club_home", club))
     assert response.context["today_day"] is None
     record(club, organiser, members[:4], date=today)
-    response = member_client.get(url("club_home", club))
+    response = member_client.get(url("recording:club_home", club))
     assert response.context["today_day"].date == today
-    assert url("day_detail", club, today) in text(response)
+    assert url("recording:day_detail", club, today) in text(response)
 
 
 def test_club_home_lists_the_last_ten_games_newest_first(member_client, club, organiser, members):
@@ -223,36 +225,40 @@ def test_club_home_lists_the_last_ten_games_newest_first(member_client, club, or
         record(club, organiser, members[:4], date=DATE + datetime.timedelta(days=i // 3))
         for i in range(12)
     ]
-    shown = member_client.get(url("club_home", club)).context["recent_games"]
+    shown = member_client.get(url("recording:club_home", club)).context["recent_games"]
     assert [g.pk for g in shown] == [g.pk for g in reversed(games)][:10]
 
 
 def test_club_home_strikes_through_a_voided_game(member_client, club, organiser, game):
     services.game_void(game=game, user=organiser, reason="miscount")
-    page = text(english(member_client).get(url("club_home", club)))
-    line = re.search(rf'<li>\s*<a href="{url("game_detail", club, game.pk)}" class="void">', page)
+    page = text(english(member_client).get(url("recording:club_home", club)))
+    line = re.search(
+        rf'<li>\s*<a href="{url("recording:game_detail", club, game.pk)}" class="void">', page
+    )
     assert line is not None
     assert '<span class="badge">void</span>' in page
 
 
 def test_club_home_shows_only_its_own_games(member_client, club, other_club, game):
     theirs = other_club_game(other_club)
-    page = text(member_client.get(url("club_home", club)))
+    page = text(member_client.get(url("recording:club_home", club)))
     assert "他0" not in page
-    assert reverse("game_detail", args=[other_club.slug, theirs.pk]) not in page
+    assert reverse("recording:game_detail", args=[other_club.slug, theirs.pk]) not in page
 
 
 # --- day -------------------------------------------------------------------------------------
 
 
 def test_day_detail_is_404_without_a_day(member_client, club, game):
-    response = member_client.get(url("day_detail", club, DATE + datetime.timedelta(days=1)))
+    response = member_client.get(
+        url("recording:day_detail", club, DATE + datetime.timedelta(days=1))
+    )
     assert response.status_code == 404
 
 
 def test_day_detail_is_404_for_another_clubs_day(member_client, club, other_club):
     Day.objects.create(club=other_club, date=DATE)
-    assert member_client.get(url("day_detail", club, DATE)).status_code == 404
+    assert member_client.get(url("recording:day_detail", club, DATE)).status_code == 404
 
 
 def test_day_detail_shows_each_settled_table(member_client, club, organiser, members):
@@ -266,9 +272,9 @@ def test_day_detail_shows_each_settled_table(member_client, club, organiser, mem
         table="B",
         chips=[services.ChipInput("ippatsu", members[3])],
     )
-    page = text(member_client.get(url("day_detail", club, DATE)))
-    assert url("game_detail", club, first.pk) in page
-    assert url("game_detail", club, second.pk) in page
+    page = text(member_client.get(url("recording:day_detail", club, DATE)))
+    assert url("recording:game_detail", club, first.pk) in page
+    assert url("recording:game_detail", club, second.pk) in page
     for cell in ["52,000", "▲3,000", "+79.0", "▲50.0", "2,370", "▲1,500"]:
         assert cell in page
     assert page.index("第1半荘") < page.index("第2半荘")
@@ -281,7 +287,7 @@ def test_day_totals_match_the_counted_results(member_client, club, organiser, me
     record(club, organiser, members[:4])
     record(club, organiser, members[1:5], points=(20000, 30000, 40000, 9000), chombo_seat=None)
     record(club, organiser, [members[4], members[0], members[2], members[1]], rate="")
-    response = member_client.get(url("day_detail", club, DATE))
+    response = member_client.get(url("recording:day_detail", club, DATE))
     expected = {
         row["member__name"]: row
         for row in Result.objects.filter(game__day__date=DATE, counted=True)
@@ -316,7 +322,7 @@ def test_day_totals_leave_out_voided_games_and_old_revisions(
         user=organiser,
         data=game_input(players=members[:4], points=(40000, 31000, 19000, 9000)),
     )
-    response = english(member_client).get(url("day_detail", club, DATE))
+    response = english(member_client).get(url("recording:day_detail", club, DATE))
     ledger = {row["name"]: row for row in response.context["ledger"]}
     assert set(ledger) == {"青木", "馬場", "千葉", "土井"}
     assert all(row["games"] == 1 for row in ledger.values())
@@ -330,14 +336,14 @@ def test_day_totals_leave_out_voided_games_and_old_revisions(
 def test_day_detail_offers_recording_to_organisers_only(
     organiser_client, member_client, club, game
 ):
-    link = f"{url('game_new', club)}?date=2026-11-21"
-    assert link in text(organiser_client.get(url("day_detail", club, DATE)))
-    assert link not in text(member_client.get(url("day_detail", club, DATE)))
+    link = f"{url('recording:game_new', club)}?date=2026-11-21"
+    assert link in text(organiser_client.get(url("recording:day_detail", club, DATE)))
+    assert link not in text(member_client.get(url("recording:day_detail", club, DATE)))
 
 
 def test_day_detail_without_money_has_no_yen_column(member_client, club, organiser, members):
     record(club, organiser, members[:4], rate="")
-    response = english(member_client).get(url("day_detail", club, DATE))
+    response = english(member_client).get(url("recording:day_detail", club, DATE))
     assert response.context["ledger_has_yen"] is False
     assert ">Yen<" not in text(response)
 
@@ -347,8 +353,8 @@ def test_day_detail_without_money_has_no_yen_column(member_client, club, organis
 
 def test_game_detail_is_404_for_another_clubs_game(member_client, club, other_club):
     theirs = other_club_game(other_club)
-    assert member_client.get(url("game_detail", club, theirs.pk)).status_code == 404
-    assert member_client.get(url("game_detail", club, 999999)).status_code == 404
+    assert member_client.get(url("recording:game_detail", club, theirs.pk)).status_code == 404
+    assert member_client.get(url("recording:game_detail", club, 999999)).status_code == 404
 
 
 def test_game_detail_shows_table_rules_recorder_and_chips(member_client, club, organiser, members):
@@ -361,7 +367,7 @@ def test_game_detail_shows_table_rules_recorder_and_chips(member_client, club, o
             services.ChipInput("yakuman", members[2], members[3], 2),
         ],
     )
-    response = english(member_client).get(url("game_detail", club, game.pk))
+    response = english(member_client).get(url("recording:game_detail", club, game.pk))
     page = text(response)
     assert "+79.0" in page and "-50.0" in page
     assert "Mame no Kai" in page and "mame-no-kai" not in page and "2020/01/01" in page
@@ -383,7 +389,7 @@ def test_game_detail_history_lists_create_edit_void_with_the_user(
         data=game_input(players=members[:4], points=(52000, 29000, 21000, -3000)),
     )
     services.game_void(game=Game.objects.get(pk=game.pk), user=organiser, reason="double entry")
-    response = english(organiser_client).get(url("game_detail", club, game.pk))
+    response = english(organiser_client).get(url("recording:game_detail", club, game.pk))
     page = text(response)
     history = response.context["history"]
     assert [e.action for e in history] == ["game.create", "game.edit", "game.void"]
@@ -414,13 +420,13 @@ def test_game_history_reports_changed_table_rate_and_deposits(club, organiser, m
 
 
 def test_game_detail_edit_and_void_links(organiser_client, member_client, club, organiser, game):
-    links = [url("game_edit", club, game.pk), url("game_void", club, game.pk)]
-    page = text(organiser_client.get(url("game_detail", club, game.pk)))
+    links = [url("recording:game_edit", club, game.pk), url("recording:game_void", club, game.pk)]
+    page = text(organiser_client.get(url("recording:game_detail", club, game.pk)))
     assert all(link in page for link in links)
-    page = text(member_client.get(url("game_detail", club, game.pk)))
+    page = text(member_client.get(url("recording:game_detail", club, game.pk)))
     assert not any(link in page for link in links)
     services.game_void(game=game, user=organiser, reason="test")
-    page = text(organiser_client.get(url("game_detail", club, game.pk)))
+    page = text(organiser_client.get(url("recording:game_detail", club, game.pk)))
     assert not any(link in page for link in links)
     assert 'class="settled void"' in page
 
@@ -463,9 +469,9 @@ def test_query_counts_do_not_grow(
 ):
     last = fill_day(club, organiser, seat_members(club, players), games)
     pages = {
-        "club_home": url("club_home", club),
-        "day_detail": url("day_detail", club, DATE),
-        "game_detail": url("game_detail", club, last.pk),
+        "club_home": url("recording:club_home", club),
+        "day_detail": url("recording:day_detail", club, DATE),
+        "game_detail": url("recording:game_detail", club, last.pk),
     }
     for name, page in pages.items():
         with django_assert_num_queries(QUERIES[name]):
@@ -487,8 +493,8 @@ def test_a_logged_out_visitor_is_offered_to_log_in_and_come_back(client, club):
 def test_every_page_names_the_favicon_and_favicon_ico_leads_to_it(client, member_client, club):
     from django.contrib.staticfiles import finders
 
-    login = client.get(reverse("login")).content.decode()
-    home = member_client.get(reverse("club_home", args=[club.slug])).content.decode()
+    login = client.get(reverse("accounts:login")).content.decode()
+    home = member_client.get(reverse("recording:club_home", args=[club.slug])).content.decode()
     for page in (login, home):
         found = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', page)
         assert found and found.group(1).endswith("league/favicon.svg")
@@ -504,8 +510,8 @@ def test_a_game_is_named_as_every_page_names_it_in_japanese(
     「第1半荘」 (found by a phone walkthrough)."""
     record(club, organiser, members[:4])
     pages = [
-        reverse("records", args=[club.slug]),
-        reverse("player_detail", args=[club.slug, members[0].pk]),
+        reverse("standings:records", args=[club.slug]),
+        reverse("standings:player_detail", args=[club.slug, members[0].pk]),
     ]
     for address in pages:
         page = text(organiser_client.get(address))

@@ -31,13 +31,13 @@ def post_photo(client, club, path, capture, **extra):
     at commit; follow the status page to the import's preview."""
     with open(path, "rb") as file, capture(execute=True):
         response = client.post(
-            reverse("import_photo", args=[club.slug]),
+            reverse("excel:import_photo", args=[club.slug]),
             {"date": "2026/11/25", "rate": "", "image": file, **extra},
         )
     assert response.status_code == 302, response.content[:800]
     status = client.get(response["Location"])
     assert status.status_code == 302, "still reading: the task did not run"
-    assert status["Location"] == reverse("import_preview", args=[club.slug])
+    assert status["Location"] == reverse("excel:import_preview", args=[club.slug])
     preview = client.get(status["Location"])
     assert preview.status_code == 200
     return preview
@@ -95,9 +95,9 @@ def test_the_sheets_columns_rows_and_totals_from_the_readers_lines():
 
 def test_without_the_readers_the_import_page_has_no_photo_form(organiser_client, club, monkeypatch):
     monkeypatch.setattr(photos, "available", lambda: False)
-    page = organiser_client.get(reverse("import_upload", args=[club.slug]))
+    page = organiser_client.get(reverse("excel:import_upload", args=[club.slug]))
     assert page.status_code == 200 and b"data-sheet-photo" not in page.content
-    assert organiser_client.post(reverse("import_photo", args=[club.slug])).status_code == 404
+    assert organiser_client.post(reverse("excel:import_photo", args=[club.slug])).status_code == 404
 
 
 @needs_photos
@@ -107,7 +107,7 @@ def test_a_sheet_with_a_game_that_does_not_add_up_is_previewed_with_it_marked(
 ):
     from tests.league import photo_samples
 
-    page = organiser_client.get(reverse("import_upload", args=[club.slug]))
+    page = organiser_client.get(reverse("excel:import_upload", args=[club.slug]))
     assert b"data-sheet-photo" in page.content
     sample = photo_samples.score_sheet(31, tmp_path, games=5, wrong=(2,))
     preview = post_photo(organiser_client, club, sample.path, django_capture_on_commit_callbacks)
@@ -140,7 +140,7 @@ def test_a_sheet_that_adds_up_is_imported_as_one_batch_once_confirmed(
     assert plan.ready and plan.total == 4
     assert not Game.objects.exists()  # nothing before the confirmation
     with django_capture_on_commit_callbacks(execute=True):
-        response = organiser_client.post(reverse("import_confirm", args=[club.slug]))
+        response = organiser_client.post(reverse("excel:import_confirm", args=[club.slug]))
     assert response.status_code == 302
     assert ImportUpload.objects.get().imported
     batch = ImportBatch.objects.get()

@@ -43,14 +43,15 @@ def ended(club, members, organiser):
 
 
 def finish_url(club, tg):
-    return reverse("table_finish", args=[club.slug, tg.key])
+    return reverse("table:table_finish", args=[club.slug, tg.key])
 
 
 def upload(client, club, tg, path, capture, kind="display"):
     """Post the photo at the finish; the worker's task runs at commit; follow to the finish."""
     with open(path, "rb") as file, capture(execute=True):
         response = client.post(
-            reverse("table_photo_new", args=[club.slug, tg.key]), {"kind": kind, "image": file}
+            reverse("table:table_photo_new", args=[club.slug, tg.key]),
+            {"kind": kind, "image": file},
         )
     assert response.status_code == 302, response.content[:500]
     status = client.get(response["Location"])
@@ -69,7 +70,7 @@ def test_without_the_readers_the_finish_has_no_button_and_the_pages_404(
     page = organiser_client.get(finish_url(club, tg))
     assert page.status_code == 200
     assert b"data-photo-link" not in page.content
-    new = reverse("table_photo_new", args=[club.slug, tg.key])
+    new = reverse("table:table_photo_new", args=[club.slug, tg.key])
     assert organiser_client.get(new).status_code == 404
 
 
@@ -141,9 +142,9 @@ def test_the_buttons_are_there_exactly_when_the_readers_are_installed(
     finish and the import page have no 「写真から」; with them, all three have it."""
     tg, _points, _deposits = ended
     pages = {
-        "record form": (reverse("game_new", args=[club.slug]), b"data-photo-link"),
+        "record form": (reverse("recording:game_new", args=[club.slug]), b"data-photo-link"),
         "table finish": (finish_url(club, tg), b"data-photo-link"),
-        "import": (reverse("import_upload", args=[club.slug]), b"data-sheet-photo"),
+        "import": (reverse("excel:import_upload", args=[club.slug]), b"data-sheet-photo"),
     }
     for name, (address, mark) in pages.items():
         page = organiser_client.get(address)

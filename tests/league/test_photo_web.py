@@ -1,4 +1,4 @@
-"""「写真から」 on the record form (league.recording.photos, views_photo): upload, the worker's
+"""「写真から」 on the record form (league.recording.photos, views.photos): upload, the worker's
 reading (run at once here), the form filled in from it, the save, and the photo deleted with its
 hash in the audit log. Needs requirements-photo.txt and ssocr like test_photo_read.py."""
 
@@ -29,7 +29,7 @@ def upload(django_capture_on_commit_callbacks):
     def post(client, club, path, kind):
         with open(path, "rb") as file, django_capture_on_commit_callbacks(execute=True):
             return client.post(
-                reverse("photo_new", args=[club.slug]), {"kind": kind, "image": file}
+                reverse("recording:photo_new", args=[club.slug]), {"kind": kind, "image": file}
             )
 
     return post
@@ -49,10 +49,10 @@ def test_without_the_readers_the_button_is_absent_and_the_pages_404(
     organiser_client, club, members, monkeypatch
 ):
     monkeypatch.setattr(photos, "available", lambda: False)
-    page = organiser_client.get(reverse("game_new", args=[club.slug]))
+    page = organiser_client.get(reverse("recording:game_new", args=[club.slug]))
     assert page.status_code == 200
     assert b"data-photo-link" not in page.content
-    assert organiser_client.get(reverse("photo_new", args=[club.slug])).status_code == 404
+    assert organiser_client.get(reverse("recording:photo_new", args=[club.slug])).status_code == 404
 
 
 @needs_photos
@@ -61,7 +61,7 @@ def test_a_display_photo_fills_in_the_points_and_saving_deletes_the_photo(
 ):
     from tests.league import photo_samples
 
-    page = organiser_client.get(reverse("game_new", args=[club.slug]))
+    page = organiser_client.get(reverse("recording:game_new", args=[club.slug]))
     assert b"data-photo-link" in page.content
     sample = photo_samples.display(5, tmp_path, points=POINTS)
     form_page = follow_to_form(
@@ -134,7 +134,7 @@ def test_a_screens_names_are_matched_to_members_with_buttons_to_confirm(
 @needs_photos
 def test_a_file_that_is_no_image_is_refused_and_nothing_is_kept(organiser_client, club, members):
     response = organiser_client.post(
-        reverse("photo_new", args=[club.slug]),
+        reverse("recording:photo_new", args=[club.slug]),
         {"kind": "sheet", "image": io.BytesIO(b"not a picture")},
     )
     assert response.status_code == 200
@@ -152,7 +152,10 @@ def test_another_organisers_photo_is_not_found(organiser_client, club, members, 
         club=club, user=other, data=b"x", kind="sheet", players=4, total=100000
     )
     assert (
-        organiser_client.get(reverse("photo_status", args=[club.slug, kept.pk])).status_code == 404
+        organiser_client.get(
+            reverse("recording:photo_status", args=[club.slug, kept.pk])
+        ).status_code
+        == 404
     )
 
 

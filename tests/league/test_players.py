@@ -31,7 +31,7 @@ from django.urls import reverse
 
 from league.models import Game, Member, Season
 from league.recording import services
-from league.standings import views_players as players
+from league.standings.views import players
 from tests.conftest import make_club, make_user
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -69,12 +69,12 @@ def text(response) -> str:
 
 
 def player_url(club, member, season: Season | None = None) -> str:
-    url = reverse("player_detail", args=[club.slug, member.pk])
+    url = reverse("standings:player_detail", args=[club.slug, member.pk])
     return f"{url}?season={season.pk}" if season else url
 
 
 def race_url(club, season) -> str:
-    return reverse("season_race", args=[club.slug, season.pk])
+    return reverse("standings:season_race", args=[club.slug, season.pk])
 
 
 def svg_texts(svg: str, css: str) -> list[str]:
@@ -197,8 +197,10 @@ def test_games_are_the_counted_ones_newest_first_and_linked(
     ]
     body = text(response)
     for game in (games[1], games[2], games[4]):
-        assert reverse("game_detail", args=[club.slug, game.pk]) in body
-    assert reverse("game_detail", args=[club.slug, games[3].pk]) not in body  # the void one
+        assert reverse("recording:game_detail", args=[club.slug, game.pk]) in body
+    assert (
+        reverse("recording:game_detail", args=[club.slug, games[3].pk]) not in body
+    )  # the void one
     assert response.context["shown"].yen
     assert not response.context["games_capped"]
 
@@ -213,10 +215,10 @@ def test_games_list_is_capped_with_a_note(member_client, club, members, games, s
 
 def test_player_page_links_back_to_the_season_standings(member_client, club, members, season):
     response = member_client.get(player_url(club, members[0], season))
-    assert reverse("season_standings", args=[club.slug, season.pk]) in text(response)
+    assert reverse("standings:season_standings", args=[club.slug, season.pk]) in text(response)
     assert race_url(club, season) in text(response)
     response = member_client.get(player_url(club, members[0]))
-    assert reverse("season_standings", args=[club.slug, season.pk]) not in text(response)
+    assert reverse("standings:season_standings", args=[club.slug, season.pk]) not in text(response)
 
 
 def test_player_without_games_sees_empty_charts(member_client, club, members, season):
@@ -292,7 +294,7 @@ def test_player_page_404s_for_another_clubs_member_or_season(
     assert member_client.get(player_url(club, outsider)).status_code == 404
     assert member_client.get(player_url(club, members[0], other_season)).status_code == 404
     assert member_client.get(player_url(club, members[0]) + "?season=x").status_code == 404
-    missing = reverse("player_detail", args=[club.slug, 999_999])
+    missing = reverse("standings:player_detail", args=[club.slug, 999_999])
     assert member_client.get(missing).status_code == 404
 
 
@@ -300,7 +302,7 @@ def test_player_page_404s_for_another_clubs_member_or_season(
 
 # session, user, club, membership, member, seasons, rules, statistics, series, games, hand
 # statistics (league.table: one aggregate; the yaku only for a player with hand games); then
-# head-to-head, seats, the rating's latest games and its place (league.standings.views_stats),
+# head-to-head, seats, the rating's latest games and its place (league.standings.views.stats),
 # and whether a rating replay is waiting (its notice)
 PLAYER_QUERIES = 16
 

@@ -18,13 +18,13 @@ from tests.league.test_draw import DATE, _record, check_in_all, current, people
 
 
 def projector(client: Client, club) -> str:
-    response = client.get(reverse("draw_projector", args=[club.slug, DATE]))
+    response = client.get(reverse("draw:draw_projector", args=[club.slug, DATE]))
     assert response.status_code == 200
     return response.content.decode()
 
 
 def room(client: Client, club, **data: str):
-    return client.post(reverse("draw_room", args=[club.slug, DATE]), data, follow=True)
+    return client.post(reverse("draw:draw_room", args=[club.slug, DATE]), data, follow=True)
 
 
 @pytest.fixture
@@ -84,7 +84,7 @@ def test_bad_minutes_are_refused_naming_the_field(organiser_client, club, drawn,
 
 def test_only_organisers_control_the_room(member_client, club, drawn) -> None:
     response = member_client.post(
-        reverse("draw_room", args=[club.slug, DATE]), {"do": "start", "minutes": "30"}
+        reverse("draw:draw_room", args=[club.slug, DATE]), {"do": "start", "minutes": "30"}
     )
     assert response.status_code in (403, 404)
     assert not DrawRoom.objects.exists()
@@ -125,7 +125,7 @@ def test_the_projector_s_queries_do_not_grow_with_the_room(
             seated = [s.member for s in table.seats.order_by("seat")]
             _record_on(club, organiser, seated, date, table.label)
         with django_assert_num_queries(QUERIES[show]) as ctx:
-            response = member_client.get(reverse("draw_projector", args=[club.slug, date]))
+            response = member_client.get(reverse("draw:draw_projector", args=[club.slug, date]))
         assert response.status_code == 200
         counts.append(len(ctx.captured_queries))
     assert counts[0] == counts[1]

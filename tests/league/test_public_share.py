@@ -23,8 +23,14 @@ from tests.conftest import make_club
 from tests.league.test_isolation import ATTRIBUTE, SCRIPT, populate
 from tests.support.seasons import make_season
 
-PUBLIC_ROUTES = ["public_standings", "public_season", "public_race", "public_days", "public_day"]
-PUBLIC_ROUTES += ["public_season_matrix", "public_rating", "public_records"]
+PUBLIC_ROUTES = [
+    "public:public_standings",
+    "public:public_season",
+    "public:public_race",
+    "public:public_days",
+    "public:public_day",
+]
+PUBLIC_ROUTES += ["public:public_season_matrix", "public:public_rating", "public:public_records"]
 OTHER_DATE = datetime.date(2026, 10, 3)  # a day only the other club played
 
 
@@ -76,7 +82,7 @@ class Page(HTMLParser):
 
 
 def settings_url(club: Club) -> str:
-    return reverse("share_settings", args=[club.slug])
+    return reverse("public:share_settings", args=[club.slug])
 
 
 def act(client: Client, club: Club, action: str) -> Club:
@@ -88,14 +94,14 @@ def act(client: Client, club: Club, action: str) -> Club:
 
 def public_urls(token: str, values: dict[str, Any]) -> list[str]:
     return [
-        reverse("public_standings", args=[token]),
-        reverse("public_season", args=[token, values["season_id"]]),
-        reverse("public_race", args=[token, values["season_id"]]),
-        reverse("public_days", args=[token]),
-        reverse("public_day", args=[token, values["date"]]),
-        reverse("public_season_matrix", args=[token, values["season_id"]]),
-        reverse("public_rating", args=[token]),
-        reverse("public_records", args=[token]),
+        reverse("public:public_standings", args=[token]),
+        reverse("public:public_season", args=[token, values["season_id"]]),
+        reverse("public:public_race", args=[token, values["season_id"]]),
+        reverse("public:public_days", args=[token]),
+        reverse("public:public_day", args=[token, values["date"]]),
+        reverse("public:public_season_matrix", args=[token, values["season_id"]]),
+        reverse("public:public_rating", args=[token]),
+        reverse("public:public_records", args=[token]),
     ]
 
 
@@ -215,8 +221,8 @@ def test_turning_it_off_makes_every_page_404(organiser_client, club, values, on,
     # On again: a new link, the one turned off stays dead.
     again = act(organiser_client, club, "enable").share_token
     assert again != on
-    assert client.get(reverse("public_standings", args=[on])).status_code == 404
-    assert client.get(reverse("public_standings", args=[again])).status_code == 200
+    assert client.get(reverse("public:public_standings", args=[on])).status_code == 404
+    assert client.get(reverse("public:public_standings", args=[again])).status_code == 200
 
 
 def test_money_on_and_off_is_audited(organiser_client, organiser, club, on):
@@ -250,8 +256,12 @@ def test_the_settings_page_shows_the_full_link_with_a_copy_button(organiser_clie
 
 
 def test_the_club_home_links_organisers_to_the_settings(organiser_client, member_client, club):
-    assert settings_url(club) in html(organiser_client.get(reverse("club_home", args=[club.slug])))
-    assert settings_url(club) not in html(member_client.get(reverse("club_home", args=[club.slug])))
+    assert settings_url(club) in html(
+        organiser_client.get(reverse("recording:club_home", args=[club.slug]))
+    )
+    assert settings_url(club) not in html(
+        member_client.get(reverse("recording:club_home", args=[club.slug]))
+    )
 
 
 def test_only_organisers_reach_the_settings(member_client, stranger_client, client, club, values):
@@ -280,12 +290,14 @@ def test_the_public_standings_equal_the_clubs(organiser_client, club, values, on
     act(organiser_client, club, "money_on")  # every column, as on the club's page
     season_id = _plain_season(club)
     club_page = Page(
-        html(organiser_client.get(reverse("season_standings", args=[club.slug, season_id])))
+        html(
+            organiser_client.get(reverse("standings:season_standings", args=[club.slug, season_id]))
+        )
     )
     assert len(club_page.rows) == 5  # the header and four players
     for address in (
-        reverse("public_standings", args=[on]),
-        reverse("public_season", args=[on, season_id]),
+        reverse("public:public_standings", args=[on]),
+        reverse("public:public_season", args=[on, season_id]),
     ):
         assert Page(html(client.get(address))).rows == club_page.rows, address
 
@@ -295,12 +307,14 @@ def test_without_money_the_standings_are_the_same_but_for_the_yen(
 ):
     club_rows = Page(
         html(
-            organiser_client.get(reverse("season_standings", args=[club.slug, _plain_season(club)]))
+            organiser_client.get(
+                reverse("standings:season_standings", args=[club.slug, _plain_season(club)])
+            )
         )
     ).rows
     yen_column = club_rows[0].index("収支")  # "Yen" in Japanese
     expected = [row[:yen_column] + row[yen_column + 1 :] for row in club_rows]
-    assert Page(html(client.get(reverse("public_standings", args=[on])))).rows == expected
+    assert Page(html(client.get(reverse("public:public_standings", args=[on])))).rows == expected
 
 
 def test_without_money_no_yen_appears_anywhere(club, values, on, client):
@@ -316,8 +330,8 @@ def test_without_money_no_yen_appears_anywhere(club, values, on, client):
 
 def test_with_money_the_yen_and_the_days_payments_show(organiser_client, club, values, on, client):
     act(organiser_client, club, "money_on")
-    standings = html(client.get(reverse("public_standings", args=[on])))
-    day = html(client.get(reverse("public_day", args=[on, values["date"]])))
+    standings = html(client.get(reverse("public:public_standings", args=[on])))
+    day = html(client.get(reverse("public:public_day", args=[on, values["date"]])))
     totals = MemberDay.objects.filter(club=club).values_list("yen", flat=True)
     for amount in totals:
         assert yen_text(abs(amount)) in standings and yen_text(abs(amount)) in day
@@ -331,7 +345,7 @@ def test_with_money_the_yen_and_the_days_payments_show(organiser_client, club, v
 
 
 def test_the_day_shows_each_game_with_players_ranks_and_scores(club, values, on, client):
-    page = html(client.get(reverse("public_day", args=[on, values["date"]])))
+    page = html(client.get(reverse("public:public_day", args=[on, values["date"]])))
     for result in Result.objects.filter(game__club=club, counted=True).select_related("member"):
         assert result.member.name in page
     # Scores as the club's pages write them: +45.3 / ▲12.3.
@@ -345,12 +359,12 @@ def test_the_day_shows_each_game_with_players_ranks_and_scores(club, values, on,
 
 
 def test_the_days_list_links_to_the_public_day(club, values, on, client):
-    page = Page(html(client.get(reverse("public_days", args=[on]))))
-    assert reverse("public_day", args=[on, values["date"]]) in page.links
+    page = Page(html(client.get(reverse("public:public_days", args=[on]))))
+    assert reverse("public:public_day", args=[on, values["date"]]) in page.links
 
 
 def test_the_race_names_every_player_without_links(club, values, members, on, client):
-    page = html(client.get(reverse("public_race", args=[on, values["season_id"]])))
+    page = html(client.get(reverse("public:public_race", args=[on, values["season_id"]])))
     for member in members[:4]:
         assert member.name in page
     assert "<svg" in page
@@ -378,7 +392,7 @@ def test_no_public_page_links_into_a_club_or_to_an_action(
     link into /c/, to an account page or to the admin, and no form but the language switch."""
     if with_money:
         act(organiser_client, club, "money_on")
-    allowed_forms = {reverse("set_language")}
+    allowed_forms = {reverse("i18n:set_language")}
     for address in public_urls(on, values):
         response = visitor.get(address)
         assert response.status_code == 200
@@ -394,12 +408,12 @@ def test_no_public_page_links_into_a_club_or_to_an_action(
         assert "/c/" not in text and "/accounts/" not in text and "/admin/" not in text
         assert "statement" not in text
         assert 'method="post"' not in text.replace(
-            f'<form action="{reverse("set_language")}" method="post"', ""
+            f'<form action="{reverse("i18n:set_language")}" method="post"', ""
         )
 
 
 def test_the_pages_are_not_indexed_cached_or_leaking_the_token(client, values, on):
-    for address in [*public_urls(on, values), reverse("public_standings", args=["wrong"])]:
+    for address in [*public_urls(on, values), reverse("public:public_standings", args=["wrong"])]:
         response = client.get(address)
         assert response.headers["X-Robots-Tag"].startswith("noindex"), address
         assert response.headers["Referrer-Policy"] == "same-origin", address
@@ -418,27 +432,33 @@ def test_the_public_pages_only_read(client, values, on):
 
 
 def test_another_clubs_days_and_seasons_are_404_under_this_token(client, values, on, other):
-    assert client.get(reverse("public_day", args=[on, OTHER_DATE])).status_code == 404
-    for name in ("public_season", "public_race"):
+    assert client.get(reverse("public:public_day", args=[on, OTHER_DATE])).status_code == 404
+    for name in ("public:public_season", "public:public_race"):
         assert client.get(reverse(name, args=[on, other["season"].pk])).status_code == 404
     # Under the other club's own token they are there.
-    assert client.get(reverse("public_day", args=[other["token"], OTHER_DATE])).status_code == 200
+    assert (
+        client.get(reverse("public:public_day", args=[other["token"], OTHER_DATE])).status_code
+        == 200
+    )
 
 
 def test_no_public_page_shows_another_clubs_names(client, values, on, other):
     for address in public_urls(on, values):
         page = html(client.get(address))
         assert "余所者" not in page and "余所の季" not in page and "金曜会" not in page, address
-    page = html(client.get(reverse("public_standings", args=[other["token"]])))
+    page = html(client.get(reverse("public:public_standings", args=[other["token"]])))
     assert "余所者0" in page and "青木" not in page and "マメの会" not in page
 
 
 def test_the_other_clubs_token_opens_only_the_other_club(client, values, on, other):
     assert (
-        client.get(reverse("public_day", args=[other["token"], values["date"]])).status_code == 404
+        client.get(reverse("public:public_day", args=[other["token"], values["date"]])).status_code
+        == 404
     )
     assert (
-        client.get(reverse("public_season", args=[other["token"], values["season_id"]])).status_code
+        client.get(
+            reverse("public:public_season", args=[other["token"], values["season_id"]])
+        ).status_code
         == 404
     )
 
@@ -463,9 +483,9 @@ def test_hostile_club_and_member_names_are_escaped(organiser, client):
         assert SCRIPT not in page and "<img src=x" not in page, address
         assert escape(SCRIPT) in page, address
     for address in (
-        reverse("public_standings", args=[token]),
-        reverse("public_race", args=[token, values["season_id"]]),
-        reverse("public_day", args=[token, values["date"]]),
+        reverse("public:public_standings", args=[token]),
+        reverse("public:public_race", args=[token, values["season_id"]]),
+        reverse("public:public_day", args=[token, values["date"]]),
     ):
         assert escape(ATTRIBUTE) in html(client.get(address)), address
 
@@ -522,11 +542,11 @@ def test_query_counts_do_not_grow(
     token = share.share_enable(club=club, user=organiser).share_token
     date = datetime.date(2026, 3, 1)
     pages = {
-        "public_standings": reverse("public_standings", args=[token]),
-        "public_season": reverse("public_season", args=[token, season.pk]),
-        "public_race": reverse("public_race", args=[token, season.pk]),
-        "public_days": reverse("public_days", args=[token]),
-        "public_day": reverse("public_day", args=[token, date]),
+        "public_standings": reverse("public:public_standings", args=[token]),
+        "public_season": reverse("public:public_season", args=[token, season.pk]),
+        "public_race": reverse("public:public_race", args=[token, season.pk]),
+        "public_days": reverse("public:public_days", args=[token]),
+        "public_day": reverse("public:public_day", args=[token, date]),
     }
     for name, address in pages.items():
         with django_assert_num_queries(QUERIES[name], info=name):
@@ -538,18 +558,19 @@ def test_query_counts_do_not_grow(
 
 def test_english_pages_too(client, values, on):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    page = html(client.get(reverse("public_standings", args=[on])))
+    page = html(client.get(reverse("public:public_standings", args=[on])))
     assert "Standings" in page and "Yen" not in page
 
 
 def test_every_public_route_is_tested_here():
     """The routes tests/league/test_isolation.py leaves to this file are those public_urls opens."""
-    from django.urls import get_resolver
+    from tests.league.test_isolation import CLUB_PREFIX, NOT_CLUB_SCOPED, named_routes
 
-    from tests.league.test_isolation import NOT_CLUB_SCOPED
-
+    # The share link's pages: the namespace `public` less its settings page inside the club.
     names = {
-        n for n in get_resolver().reverse_dict if isinstance(n, str) and n.startswith("public_")
+        n
+        for n, route, _params in named_routes()
+        if n.startswith("public:") and not route.startswith(CLUB_PREFIX)
     }
     assert names == set(PUBLIC_ROUTES) and names <= NOT_CLUB_SCOPED
     for name in names:
@@ -560,7 +581,7 @@ def _kwargs(name: str) -> dict[str, Any]:
     kwargs: dict[str, Any] = {"token": "t"}
     if "season" in name or "race" in name:
         kwargs["season_id"] = 1
-    if name == "public_day":
+    if name == "public:public_day":
         kwargs["date"] = datetime.date(2026, 1, 1)
     return kwargs
 
@@ -569,7 +590,7 @@ def test_the_public_pages_keep_to_the_policy(client, values, on):
     """The same Content-Security-Policy as every page, and no inline script, style or handler."""
     from tests.league.test_security import POLICY, inline_code, policy
 
-    for address in [*public_urls(on, values), reverse("public_standings", args=["wrong"])]:
+    for address in [*public_urls(on, values), reverse("public:public_standings", args=["wrong"])]:
         response = client.get(address)
         assert policy(response).items() >= POLICY.items(), address
         assert inline_code(html(response)) == [], address
@@ -590,7 +611,7 @@ def test_odd_tokens_are_404_not_500(client, values, on, token):
 def test_without_a_season_the_standings_are_all_time(organiser, club, members, client):
     fill(club, organiser, members[:4], 1, 1, season=False)
     token = share.share_enable(club=club, user=organiser).share_token
-    page = html(client.get(reverse("public_standings", args=[token])))
+    page = html(client.get(reverse("public:public_standings", args=[token])))
     assert "通算" in page or "All time" in page
     assert len(Page(page).rows) == 5
 

@@ -33,7 +33,7 @@ def test_a_member_created_without_a_reading_gets_one(club, organiser):
 def test_the_members_list_sorts_by_the_suggested_reading(club, organiser, organiser_client):
     for name in ("渡辺 大輔", "青木 学", "小林 誠"):
         club_services.member_create(club=club, user=organiser, name=name)
-    html = organiser_client.get(reverse("member_list", args=[club.slug])).content.decode()
+    html = organiser_client.get(reverse("club:member_list", args=[club.slug])).content.decode()
     positions = [html.index(name) for name in ("青木 学", "小林 誠", "渡辺 大輔")]
     assert positions == sorted(positions)
 

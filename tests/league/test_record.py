@@ -33,15 +33,15 @@ def english(client: Client) -> Client:
 
 
 def new_url(club) -> str:
-    return reverse("game_new", args=[club.slug])
+    return reverse("recording:game_new", args=[club.slug])
 
 
 def edit_url(game) -> str:
-    return reverse("game_edit", args=[game.club.slug, game.pk])
+    return reverse("recording:game_edit", args=[game.club.slug, game.pk])
 
 
 def void_url(game) -> str:
-    return reverse("game_void", args=[game.club.slug, game.pk])
+    return reverse("recording:game_void", args=[game.club.slug, game.pk])
 
 
 def posted(action: str = "save", **overrides: Any) -> dict[str, Any]:
@@ -124,7 +124,7 @@ def test_get_prefills_date_and_table(organiser_client, club, members):
 
 
 def test_default_date_is_the_clubs_today(organiser_client, club, members, monkeypatch):
-    from league.recording import views as record
+    from league.recording.views import record
 
     monkeypatch.setattr(record, "today", lambda: datetime.date(2026, 1, 2))
     response = organiser_client.get(new_url(club))
@@ -147,7 +147,7 @@ def test_a_club_without_rules_is_sent_to_set_them_up(client, db):
     client.force_login(make_user("founder", bare, Membership.ORGANISER))
     response = client.get(new_url(bare))
     assert response.status_code == 302
-    assert response["Location"] == reverse("rules_list", args=["bare"])
+    assert response["Location"] == reverse("rules:rules_list", args=["bare"])
 
 
 def test_rate_and_chips_are_hidden_when_the_rules_have_none(stranger_client, other_club):
@@ -163,7 +163,7 @@ def test_save_records_full_width_and_triangle_points(organiser_client, club, mem
     response = english(organiser_client).post(new_url(club), posted())
     game = Game.objects.get()
     assert response.status_code == 302
-    assert response["Location"] == reverse("day_detail", args=[club.slug, DATE])
+    assert response["Location"] == reverse("recording:day_detail", args=[club.slug, DATE])
     assert messages_of(response) == ["Game 1 at table A saved."]
     assert (game.date, game.table, game.deposits, game.rate, game.number) == (
         DATE,
@@ -488,7 +488,7 @@ def test_edit_resettles_as_a_new_revision(organiser_client, club, members, organ
     data = edit_data(game, points_0="42,000", points_1="41,000", chombo_3="1")
     response = english(organiser_client).post(edit_url(game), data)
     assert response.status_code == 302
-    assert response["Location"] == reverse("game_detail", args=[club.slug, game.pk])
+    assert response["Location"] == reverse("recording:game_detail", args=[club.slug, game.pk])
     assert messages_of(response) == ["Game 1 updated."]
     game.refresh_from_db()
     assert game.revision == 2
@@ -541,7 +541,7 @@ def test_a_void_game_cannot_be_edited(organiser_client, club, members, organiser
         organiser_client.post(edit_url(game), edit_data(game)),
     ):
         assert response.status_code == 302
-        assert response["Location"] == reverse("game_detail", args=[club.slug, game.pk])
+        assert response["Location"] == reverse("recording:game_detail", args=[club.slug, game.pk])
         assert any(m.level_tag == "error" for m in get_messages(response.wsgi_request))
     game.refresh_from_db()
     assert game.revision == 1
@@ -575,7 +575,7 @@ def test_void_stores_the_reason_and_stops_counting(organiser_client, club, membe
         void_url(game), {"reason": "entered twice", "revision": "1"}
     )
     assert response.status_code == 302
-    assert response["Location"] == reverse("game_detail", args=[club.slug, game.pk])
+    assert response["Location"] == reverse("recording:game_detail", args=[club.slug, game.pk])
     assert messages_of(response) == ["Game 1 voided."]
     game.refresh_from_db()
     assert game.voided and game.void_reason == "entered twice"
@@ -637,7 +637,7 @@ def test_other_methods_are_not_allowed(organiser_client, club, game, view, metho
     assert response.status_code == 405
 
 
-@pytest.mark.parametrize("view", ["game_edit", "game_void"])
+@pytest.mark.parametrize("view", ["recording:game_edit", "recording:game_void"])
 def test_a_game_of_another_club_is_not_found(
     organiser_client, stranger_client, club, other_club, game, view
 ):

@@ -80,7 +80,7 @@ def test_resettles_racing_twenty_recordings_and_edits_never_deadlock(club, membe
     ]
     before = Game.objects.count()
     edited = list(Game.objects.order_by("date", "number")[: 2 * EDITS : 2])
-    new_url = reverse("game_new", args=[club.slug])
+    new_url = reverse("recording:game_new", args=[club.slug])
     recorders = [logged_in(organiser) for _ in range(RECORDINGS)]
     editors = [logged_in(organiser) for _ in edited]
 
@@ -100,7 +100,8 @@ def test_resettles_racing_twenty_recordings_and_edits_never_deadlock(club, membe
     ]
     calls += [
         lambda c=c, g=g: c.post(
-            reverse("game_edit", args=[club.slug, g.pk]), edit_post(CORRECTION, revision=1)
+            reverse("recording:game_edit", args=[club.slug, g.pk]),
+            edit_post(CORRECTION, revision=1),
         )
         for c, g in zip(editors, edited, strict=True)
     ]

@@ -113,7 +113,7 @@ def test_an_api_record_during_a_slow_resettle_waits_one_step_at_most(
 
 
 def test_the_one_progress_view_reads_any_job(client, club, members, organiser, member_user):
-    """league/club/views_jobs.py: a re-settle's job is the club's, an export's its maker's."""
+    """league/club/views/jobs.py: a re-settle's job is the club's, an export's its maker's."""
     from django.urls import reverse
 
     from league.excel import tasks as export_tasks
@@ -125,11 +125,13 @@ def test_the_one_progress_view_reads_any_job(client, club, members, organiser, m
         club=club, user=organiser, params={}, name="x.xlsx", fallback="x.xlsx"
     ).export
     client.force_login(member_user)
-    shown = client.get(reverse("job_progress", args=[club.slug, run.job_id])).json()
+    shown = client.get(reverse("club:job_progress", args=[club.slug, run.job_id])).json()
     assert shown["kind"] == "resettle" and shown["status"] == "done"
     assert (shown["done"], shown["total"], shown["counts"]) == (6, 6, {"moved": 6, "failed": 0})
     # Another member's export is not theirs to follow; its maker follows it.
-    assert client.get(reverse("job_progress", args=[club.slug, export.job_id])).status_code == 404
+    assert (
+        client.get(reverse("club:job_progress", args=[club.slug, export.job_id])).status_code == 404
+    )
     client.force_login(organiser)
-    made = client.get(reverse("job_progress", args=[club.slug, export.job_id])).json()
+    made = client.get(reverse("club:job_progress", args=[club.slug, export.job_id])).json()
     assert (made["kind"], made["status"], made["done"]) == ("export", "done", 24)

@@ -266,20 +266,20 @@ def pages(club, organiser, members) -> list[tuple[str, str]]:
     member: Member = members[0]
     day = Day.objects.get(club=club, date=DATE)
     named = [
-        ("club_home", [club.slug]),
-        ("day_detail", [club.slug, day.date]),
-        ("game_detail", [club.slug, game.pk]),
-        ("game_new", [club.slug]),
-        ("game_edit", [club.slug, game.pk]),
-        ("standings", [club.slug]),
-        ("season_standings", [club.slug, season.pk]),
-        ("player_detail", [club.slug, member.pk]),
-        ("member_list", [club.slug]),
-        ("member_new", [club.slug]),
-        ("season_list", [club.slug]),
-        ("season_new", [club.slug]),
-        ("rules_list", [club.slug]),
-        ("rules_new", [club.slug]),
+        ("recording:club_home", [club.slug]),
+        ("recording:day_detail", [club.slug, day.date]),
+        ("recording:game_detail", [club.slug, game.pk]),
+        ("recording:game_new", [club.slug]),
+        ("recording:game_edit", [club.slug, game.pk]),
+        ("standings:standings", [club.slug]),
+        ("standings:season_standings", [club.slug, season.pk]),
+        ("standings:player_detail", [club.slug, member.pk]),
+        ("club:member_list", [club.slug]),
+        ("club:member_new", [club.slug]),
+        ("club:season_list", [club.slug]),
+        ("club:season_new", [club.slug]),
+        ("rules:rules_list", [club.slug]),
+        ("rules:rules_new", [club.slug]),
     ]
     return [(name, reverse(name, args=args)) for name, args in named]
 

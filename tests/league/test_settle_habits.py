@@ -15,7 +15,7 @@ from league import money
 from league.books import selectors as book_selectors
 from league.models import LedgerEntry, Member, Membership
 from league.money import signs
-from league.recording.views_pages import CLUB_TIMEZONE
+from league.recording.views.days import CLUB_TIMEZONE
 from tests.conftest import make_user
 from tests.league.test_money import ledger_case_day
 
@@ -51,14 +51,14 @@ def close_form(response) -> dict[str, str]:
 
 
 def test_closing_as_shown_marks_every_transfer_paid_without_surcharge(organiser_client, club, day):
-    shown = organiser_client.get(url("day_close", club, TODAY))
+    shown = organiser_client.get(url("money:day_close", club, TODAY))
     page = shown.content.decode()
     transfers = money.day_ledger(day=day).transfers
     assert len(transfers) >= 3
     # Every row's "paid" is checked; "defer" (with its surcharge) is there to choose, row by row.
     assert len(re.findall(r'value="pay"[^>]*checked', page)) == len(transfers)
     assert not re.findall(r'value="defer"[^>]*checked', page)
-    response = organiser_client.post(url("day_close", club, TODAY), close_form(shown))
+    response = organiser_client.post(url("money:day_close", club, TODAY), close_form(shown))
     assert response.status_code == 302
     kinds = set(LedgerEntry.objects.values_list("kind", flat=True))
     assert kinds == {LedgerEntry.PAYMENT}
@@ -68,11 +68,11 @@ def test_closing_as_shown_marks_every_transfer_paid_without_surcharge(organiser_
 
 
 def test_one_row_deferred_is_the_only_surcharge(organiser_client, club, day):
-    shown = organiser_client.get(url("day_close", club, TODAY))
+    shown = organiser_client.get(url("money:day_close", club, TODAY))
     data = close_form(shown)
     deferred = next(n for n in data if n.startswith("t-") and not n.startswith("t-club"))
     data[deferred] = "defer"
-    assert organiser_client.post(url("day_close", club, TODAY), data).status_code == 302
+    assert organiser_client.post(url("money:day_close", club, TODAY), data).status_code == 302
     assert LedgerEntry.objects.filter(kind=LedgerEntry.DEFERRAL).count() == 1
     assert LedgerEntry.objects.filter(surcharge__gt=0).count() == 1
 
@@ -83,15 +83,15 @@ def test_a_day_settled_row_by_row_closes_with_one_tap(organiser_client, club, da
         money.transfer_pay(
             day=day, user=None, payer=money.party(t.payer), payee=money.party(t.payee)
         )
-    page = organiser_client.get(url("day_ledger", club, TODAY)).content.decode()
+    page = organiser_client.get(url("money:day_ledger", club, TODAY)).content.decode()
     assert "data-close-now" in page  # the button is still there once everything is marked
     assert "未精算" not in page.split('id="to-settle">')[1].split("</h2>")[0]
     entries = LedgerEntry.objects.count()
-    tap = organiser_client.post(url("day_close", club, TODAY), {"expected": ""})
+    tap = organiser_client.post(url("money:day_close", club, TODAY), {"expected": ""})
     assert tap.status_code == 302
     day.refresh_from_db()
     assert day.closed_at is not None and LedgerEntry.objects.count() == entries
-    closed = organiser_client.get(url("day_ledger", club, TODAY)).content.decode()
+    closed = organiser_client.get(url("money:day_ledger", club, TODAY)).content.decode()
     heading = closed.split('id="to-settle">')[1].split("</h2>")[0]
     assert "締め済み" in heading and "未精算" not in heading
     assert "data-close-now" not in closed
@@ -104,7 +104,8 @@ def test_a_member_sees_no_close_button(member_client, club, day):
             day=day, user=None, payer=money.party(t.payer), payee=money.party(t.payee)
         )
     assert (
-        "data-close-now" not in member_client.get(url("day_ledger", club, TODAY)).content.decode()
+        "data-close-now"
+        not in member_client.get(url("money:day_ledger", club, TODAY)).content.decode()
     )
 
 
@@ -112,7 +113,7 @@ def test_a_member_sees_no_close_button(member_client, club, day):
 
 
 def my_box(client, club):
-    response = client.get(url("my_page", club))
+    response = client.get(url("mypage:my_page", club))
     assert response.status_code == 200
     return response.context["settlement"], response.content.decode()
 
@@ -165,11 +166,11 @@ def test_my_page_is_right_for_every_member_after_ten_payments_and_undos(client, 
 
     # Closed with one row deferred: the debtor's box says what they pay later, not "nothing".
     client.force_login(organiser)
-    shown = client.get(url("day_close", club, TODAY))
+    shown = client.get(url("money:day_close", club, TODAY))
     data = close_form(shown)
     deferred = next(n for n in data if n.startswith("t-") and not n.startswith("t-club"))
     data[deferred] = "defer"
-    assert client.post(url("day_close", club, TODAY), data).status_code == 302
+    assert client.post(url("money:day_close", club, TODAY), data).status_code == 302
     debtor = Member.objects.get(pk=int(deferred.split("-")[1]))
     for member in players:
         client.force_login(member.user)
@@ -200,7 +201,7 @@ def test_the_statements_change_has_the_sign_of_the_balance_change(member_client,
     ▲1,275, on the page (each row's change is its balance less the row before's)."""
     t = next(t for t in money.day_ledger(day=day).transfers if t.payee is not None)
     money.transfer_pay(day=day, user=None, payer=money.party(t.payer), payee=money.party(t.payee))
-    page = member_client.get(url("member_statement", club, int(t.payee))).content.decode()
+    page = member_client.get(url("money:member_statement", club, int(t.payee))).content.decode()
     payer = Member.objects.get(pk=int(t.payer)).name
     row = page.split(f"{payer}から受け取り")[1].split("</tr>")[0]
     change = row.split('data-label="増減">')[1].split("</td>")[0]
@@ -232,6 +233,6 @@ def test_a_day_counts_its_live_games_everywhere(organiser_client, club, m, day, 
 
     game = Game.objects.filter(day=day).order_by("number").last()
     services.game_void(game=game, user=organiser, reason="entered twice")
-    home = organiser_client.get(url("club_home", club)).content.decode()
+    home = organiser_client.get(url("recording:club_home", club)).content.decode()
     assert '<span class="muted">1半荘</span>' in home  # of 2 recorded, 1 live
     assert '<span class="muted">2半荘</span>' not in home

@@ -62,7 +62,7 @@ DEMO_TEXT = """\
 
 
 def share_url(club: Club, date: datetime.date) -> str:
-    return reverse("day_share", args=[club.slug, date])
+    return reverse("money:day_share", args=[club.slug, date])
 
 
 def text_of(response) -> str:
@@ -120,7 +120,7 @@ def test_english_message(member_client, club, players):
 
 def test_the_day_page_and_the_ledger_link_to_it(member_client, club, players):
     play_day(club, players)
-    for name in ("day_detail", "day_ledger"):
+    for name in ("recording:day_detail", "money:day_ledger"):
         page = member_client.get(reverse(name, args=[club.slug, DATE])).content.decode()
         assert f'href="{share_url(club, DATE)}"' in page
 

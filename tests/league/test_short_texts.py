@@ -107,7 +107,7 @@ def test_a_rate_name_with_a_control_character_is_refused(english, club, name):
 
 def test_a_rate_name_with_a_control_character_is_an_error_on_its_row(english, club):
     response = english.post(
-        reverse("rules_new", args=[club.slug]),
+        reverse("rules:rules_new", args=[club.slug]),
         {**_fields_post(), "rate_name_0": "0.3\u202e"},
     )
     assert response.status_code == 200

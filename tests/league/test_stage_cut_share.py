@@ -68,7 +68,7 @@ def event(db):
 
 
 def _page(client, club, season) -> str:
-    response = client.get(reverse("season_stages", args=[club.slug, season.pk]))
+    response = client.get(reverse("teams:season_stages", args=[club.slug, season.pk]))
     assert response.status_code == 200
     return response.content.decode()
 
@@ -195,7 +195,7 @@ def test_the_form_takes_a_percent_and_says_its_errors_in_japanese(event, client)
     club, organiser, season, *_ = event
     other = Season.objects.create(club=club, name="別", start=season.start, end=season.end)
     client.force_login(organiser)
-    address = reverse("stage_new", args=[club.slug, other.pk])
+    address = reverse("teams:stage_new", args=[club.slug, other.pk])
     form = {
         "name": "予選",
         "first_day": "2026/10/10",

@@ -169,7 +169,7 @@ def test_stages_for_members_and_the_event_page(mleague, client):
     (first, second) = services.stage_close(stage=cup, user=organiser)
     assert (first.carried, second.carried) == (100, 100)  # tied first: both take the 1st bonus
     client.force_login(organiser)
-    url = reverse("season_stages", args=[club.slug, other.pk])
+    url = reverse("teams:season_stages", args=[club.slug, other.pk])
     with CaptureQueriesContext(connection) as captured:
         page = client.get(url)
     assert page.status_code == 200

@@ -26,8 +26,8 @@ from league.models import Club, Game, Member, Result, Season
 from league.recording import services
 from league.rules import services as rules_services
 from league.standings import stats
-from league.standings import views as standings_views
 from league.standings.tables import StandingsData
+from league.standings.views import standings as standings_views
 from tests.conftest import make_club, make_user
 from tests.support.seasons import make_season
 
@@ -93,11 +93,11 @@ def play(club: Club, date: datetime.date, seat_inputs, **options: Any) -> Game:
 
 
 def season_url(club: Club, season: Season, query: str = "") -> str:
-    return reverse("season_standings", args=[club.slug, season.pk]) + query
+    return reverse("standings:season_standings", args=[club.slug, season.pk]) + query
 
 
 def standings_url(club: Club, query: str = "") -> str:
-    return reverse("standings", args=[club.slug]) + query
+    return reverse("standings:standings", args=[club.slug]) + query
 
 
 def records(response) -> list[dict[str, Any]]:
@@ -339,9 +339,9 @@ def test_season_page_in_japanese_writes_minus_as_triangle(member_client, world):
 
 def test_player_names_link_to_the_player_page_of_the_season(member_client, world):
     response = member_client.get(season_url(world.club, world.season))
-    url = reverse("player_detail", args=[world.club.slug, world.people[A].pk])
+    url = reverse("standings:player_detail", args=[world.club.slug, world.people[A].pk])
     assert f'href="{url}?season={world.season.pk}"' in response.content.decode()
-    race = reverse("season_race", args=[world.club.slug, world.season.pk])
+    race = reverse("standings:season_race", args=[world.club.slug, world.season.pk])
     assert f'href="{race}"' in response.content.decode()
 
 
@@ -686,7 +686,7 @@ def test_each_season_links_with_its_leader_in_one_query(
     text = response.content.decode()
     for season in (world.season, whole_year, empty):
         assert f'href="{season_url(world.club, season)}"' in text
-    player = reverse("player_detail", args=[world.club.slug, world.people[E].pk])
+    player = reverse("standings:player_detail", args=[world.club.slug, world.people[E].pk])
     assert f'href="{player}?season={world.season.pk}"' in text
 
 
@@ -784,9 +784,13 @@ def test_a_season_of_another_club_is_404(member_client, world, other_club):
 
 
 def test_pages_link_to_the_standings(member_client, world):
-    home = member_client.get(reverse("club_home", args=[world.club.slug])).content.decode()
+    home = member_client.get(
+        reverse("recording:club_home", args=[world.club.slug])
+    ).content.decode()
     assert f'href="{standings_url(world.club)}"' in home
-    seasons = member_client.get(reverse("season_list", args=[world.club.slug])).content.decode()
+    seasons = member_client.get(
+        reverse("club:season_list", args=[world.club.slug])
+    ).content.decode()
     assert f'href="{season_url(world.club, world.season)}"' in seasons
 
 

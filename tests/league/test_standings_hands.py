@@ -21,8 +21,8 @@ from django.urls import reverse
 
 from league.models import Club, Game, Member, Season
 from league.recording import services as recording
-from league.standings import views as standings_views
 from league.standings.tables import HAND_COLUMNS
+from league.standings.views import standings as standings_views
 from league.table import services as table
 
 START, END = datetime.date(2026, 10, 1), datetime.date(2026, 10, 31)
@@ -141,11 +141,13 @@ HEADERS = [
 
 
 def season_url(world, query: str = "") -> str:
-    return reverse("season_standings", args=[world["club"].slug, world["season"].pk]) + query
+    return (
+        reverse("standings:season_standings", args=[world["club"].slug, world["season"].pk]) + query
+    )
 
 
 def standings_url(club: Club, query: str = "") -> str:
-    return reverse("standings", args=[club.slug]) + query
+    return reverse("standings:standings", args=[club.slug]) + query
 
 
 def hand_cells(response) -> dict[str, tuple[str, ...]]:
@@ -182,7 +184,9 @@ def test_season_hand_columns_worked_by_hand(member_client, world):
     text = response.content.decode()
     assert "局の成績を隠す" in text and "局ごとに記録した対局だけ" in text
     # The figures are the player page's (selectors.hand_stats), formatted the same way.
-    player = reverse("player_detail", args=[world["club"].slug, world["people"]["土井"].pk])
+    player = reverse(
+        "standings:player_detail", args=[world["club"].slug, world["people"]["土井"].pk]
+    )
     page = member_client.get(f"{player}?season={world['season'].pk}").content.decode()
     assert "40.0%" in page and "40,150" in page
     # The Excel link of the season keeps the hand columns.
@@ -352,7 +356,7 @@ def _sheet(response) -> list[list[Any]]:
 
 
 def test_the_workbook_has_the_hand_columns_when_asked(member_client, world):
-    url = reverse("export_standings", args=[world["club"].slug])
+    url = reverse("excel:export_standings", args=[world["club"].slug])
     season = f"?season={world['season'].pk}"
     plain = _sheet(member_client.get(url + season))
     header = next(r for r in plain if r and "順位" in [str(c) for c in r if c])

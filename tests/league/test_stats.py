@@ -321,7 +321,7 @@ def test_a_long_replay_is_left_to_a_worker(member_client, club, three_games, set
     assert (chronicle.pending_date, chronicle.pending_number) == (first.date, first.number)
     assert queued == [club.pk]
     stale = stats_snapshot()["ratings"]
-    rating_page = reverse("rating_list", args=[club.slug])
+    rating_page = reverse("standings:rating_list", args=[club.slug])
     assert "再計算しています" in member_client.get(rating_page).content.decode()
     standings_tasks.replay_ratings.call(club.pk)  # the worker
     chronicle.refresh_from_db()
@@ -499,10 +499,10 @@ def test_an_open_seasons_leader_is_not_called_its_winner(member_client, club, th
     from django.utils import timezone
 
     season = make_season(club=club, name="春", start=DAY, end=DAY, min_games=1)
-    page = member_client.get(reverse("records", args=[club.slug])).content.decode()
+    page = member_client.get(reverse("standings:records", args=[club.slug])).content.decode()
     assert "首位：" in page
     Season.objects.filter(pk=season.pk).update(closed_at=timezone.now())
-    page = member_client.get(reverse("records", args=[club.slug])).content.decode()
+    page = member_client.get(reverse("standings:records", args=[club.slug])).content.decode()
     assert "首位：" not in page and "春" in page
 
 
@@ -511,32 +511,36 @@ def test_the_pages_show_the_kept_figures(member_client, organiser_client, club, 
 
     a, b, *_rest = three_games
     season = make_season(club=club, name="春", start=DAY, end=DAY)
-    player = member_client.get(reverse("player_detail", args=[club.slug, a.pk])).content.decode()
+    player = member_client.get(
+        reverse("standings:player_detail", args=[club.slug, a.pk])
+    ).content.decode()
     assert 'id="head-to-head"' in player and "+75.0" in player  # A's net against C
     assert "66.7%" in player  # above B in 2 of 3
     assert 'id="rating"' in player and "line-chart" in player
-    matrix = member_client.get(reverse("season_matrix", args=[club.slug, season.pk]))
+    matrix = member_client.get(reverse("standings:season_matrix", args=[club.slug, season.pk]))
     assert matrix.status_code == 200 and "+15.0" in matrix.content.decode()
     assert (
         member_client.get(
-            reverse("season_matrix", args=[club.slug, season.pk]) + f"?row={b.pk}"
+            reverse("standings:season_matrix", args=[club.slug, season.pk]) + f"?row={b.pk}"
         ).status_code
         == 200
     )
     assert (
         member_client.get(
-            reverse("season_matrix", args=[club.slug, season.pk]) + "?row=999999"
+            reverse("standings:season_matrix", args=[club.slug, season.pk]) + "?row=999999"
         ).status_code
         == 404
     )
-    seats = member_client.get(reverse("club_seats", args=[club.slug])).content.decode()
+    seats = member_client.get(reverse("standings:club_seats", args=[club.slug])).content.decode()
     assert "+50.00" in seats and "100.0%" in seats  # 起家: three tops, +55, +50, +45
-    assert member_client.get(reverse("records", args=[club.slug])).status_code == 200
-    ranking = member_client.get(reverse("rating_list", args=[club.slug])).content.decode()
+    assert member_client.get(reverse("standings:records", args=[club.slug])).status_code == 200
+    ranking = member_client.get(reverse("standings:rating_list", args=[club.slug])).content.decode()
     assert "A" in ranking
     # Nobody has ten games: all are listed as not ranked yet; with a minimum of 1 all rank.
-    assert member_client.get(reverse("rating_settings", args=[club.slug])).status_code == 403
-    response = organiser_client.post(reverse("rating_settings", args=[club.slug]), {"games": "1"})
+    assert member_client.get(reverse("club:rating_settings", args=[club.slug])).status_code == 403
+    response = organiser_client.post(
+        reverse("club:rating_settings", args=[club.slug]), {"games": "1"}
+    )
     assert response.status_code == 302
     club.refresh_from_db()
     assert club.rating_min_games == 1
@@ -556,12 +560,12 @@ def test_the_statistics_pages_take_the_same_queries_with_more_history(
     season = make_season(club=club, name="s", start=DAY, end=DAY + datetime.timedelta(9))
     _record(club, [a, b, c, e], [45_000, 30_000, 15_000, 10_000], date=DAY + datetime.timedelta(1))
     pages = [
-        reverse("player_detail", args=[club.slug, a.pk]),
-        reverse("player_detail", args=[club.slug, a.pk]) + f"?season={season.pk}",
-        reverse("season_matrix", args=[club.slug, season.pk]),
-        reverse("rating_list", args=[club.slug]),
-        reverse("club_seats", args=[club.slug]),
-        reverse("records", args=[club.slug]),
+        reverse("standings:player_detail", args=[club.slug, a.pk]),
+        reverse("standings:player_detail", args=[club.slug, a.pk]) + f"?season={season.pk}",
+        reverse("standings:season_matrix", args=[club.slug, season.pk]),
+        reverse("standings:rating_list", args=[club.slug]),
+        reverse("standings:club_seats", args=[club.slug]),
+        reverse("standings:records", args=[club.slug]),
     ]
     counts = {}
     for url in pages:
@@ -593,9 +597,9 @@ def test_the_share_link_shows_head_to_head_rating_and_records_without_yen(
     season = make_season(club=club, name="春", start=DAY, end=DAY)
     token = club.share_token
     pages = {
-        "matrix": reverse("public_season_matrix", args=[token, season.pk]),
-        "rating": reverse("public_rating", args=[token]),
-        "records": reverse("public_records", args=[token]),
+        "matrix": reverse("public:public_season_matrix", args=[token, season.pk]),
+        "rating": reverse("public:public_rating", args=[token]),
+        "records": reverse("public:public_records", args=[token]),
     }
     for name, url in pages.items():
         response = client.get(url)
@@ -651,7 +655,7 @@ def test_the_standings_workbook_has_a_statistics_sheet(member_client, club, thre
     from openpyxl import load_workbook
 
     a, _b, *_rest = three_games
-    response = member_client.get(reverse("export_standings", args=[club.slug]))
+    response = member_client.get(reverse("excel:export_standings", args=[club.slug]))
     assert response.status_code == 200
     book = load_workbook(io.BytesIO(b"".join(response.streaming_content)))
     assert len(book.sheetnames) == 2
@@ -666,7 +670,7 @@ def test_the_standings_workbook_has_a_statistics_sheet(member_client, club, thre
     assert pair[2] == 3 and float(pair[6]) == pytest.approx(15.0) and pair[5] == 2
     # A date range is not kept: no statistics sheet.
     ranged = member_client.get(
-        reverse("export_standings", args=[club.slug]) + f"?start={DAY}&end={DAY}"
+        reverse("excel:export_standings", args=[club.slug]) + f"?start={DAY}&end={DAY}"
     )
     assert len(load_workbook(io.BytesIO(b"".join(ranged.streaming_content))).sheetnames) == 1
 

@@ -406,7 +406,7 @@ def test_a_saved_table_games_history_says_how_it_was_recorded(
 
     record_all(tg, organiser, game_hands(members))
     game = services.table_game_save(tg=tg, user=organiser)
-    page = organiser_client.get(reverse("game_detail", args=[club.slug, game.pk]))
+    page = organiser_client.get(reverse("recording:game_detail", args=[club.slug, game.pk]))
     history = page.content.decode().split("<h2>履歴</h2>", 1)[1]
     assert "局ごとに記録（点数係）" in history
     assert "変更" not in history

@@ -65,7 +65,7 @@ def _day(season, organiser, date, games):
 
 
 def _page(client, club, season, date):
-    page = client.get(reverse("team_day", args=[club.slug, season.pk, date]))
+    page = client.get(reverse("teams:team_day", args=[club.slug, season.pk, date]))
     assert page.status_code == 200
     return page
 
@@ -212,7 +212,7 @@ def test_the_day_page_is_a_fixed_number_of_queries(
     first, _second = _day(season, organiser, date, 2)
     _name(first, organiser, 青="青1", 黄="黄2")
     assert TeamMatch.objects.filter(season=season, game__isnull=False).count() == 2 * days
-    url = reverse("team_day", args=[club.slug, season.pk, date])
+    url = reverse("teams:team_day", args=[club.slug, season.pk, date])
     with django_assert_num_queries(PAGE_QUERIES):
         assert organiser_client.get(url).status_code == 200
 

@@ -143,7 +143,7 @@ def test_recording_from_the_table_prefills_the_form_and_links_the_game(
 ):
     first, second = services.match_day_schedule(season=season, user=organiser, date=D, games=2)
     _fill(first, organiser, ["赤1", "青1", "黄1", "緑1"])
-    day = reverse("team_day", args=[club.slug, season.pk, D])
+    day = reverse("teams:team_day", args=[club.slug, season.pk, D])
     page = organiser_client.get(day)
     (table,) = page.context["rounds"][0]["tables"]
     url = table["record_url"]
@@ -179,7 +179,7 @@ def test_recording_from_the_table_prefills_the_form_and_links_the_game(
     }
     for i, n in enumerate(["青2", "黄2", "緑2"], start=1):
         posted[f"member_{i}"] = n
-    address = reverse("game_new", args=[club.slug]) + f"?team_match={second.pk}"
+    address = reverse("recording:game_new", args=[club.slug]) + f"?team_match={second.pk}"
     assert organiser_client.post(address, posted).status_code == 302
     second.refresh_from_db()
     assert second.game is None
@@ -273,10 +273,10 @@ def test_the_day_is_isolated_and_members_only_see_it(
     club, season, four_teams, organiser, member_user, member_client, stranger_client
 ):
     (match,) = services.match_day_schedule(season=season, user=organiser, date=D, games=1)
-    day = reverse("team_day", args=[club.slug, season.pk, D])
+    day = reverse("teams:team_day", args=[club.slug, season.pk, D])
     assert stranger_client.get(day).status_code == 404
     slot = match.slots.first()
-    name = reverse("team_slot_name", args=[club.slug, season.pk, slot.pk])
+    name = reverse("teams:team_slot_name", args=[club.slug, season.pk, slot.pk])
     member = Member.objects.get(name="赤1")
     assert stranger_client.post(name, {"member": member.pk}).status_code == 404
     page = member_client.get(day).content.decode()
@@ -306,7 +306,7 @@ def stranger_client_club():
 
 
 def test_the_day_page_queries_do_not_grow(club, season, four_teams, organiser, organiser_client):
-    day = reverse("team_day", args=[club.slug, season.pk, D])
+    day = reverse("teams:team_day", args=[club.slug, season.pk, D])
     services.match_day_schedule(season=season, user=organiser, date=D, games=1)
 
     def count() -> int:
@@ -339,7 +339,7 @@ def test_match_points_where_the_season_says_so(
         )
         recording.game_record(club=club, user=organiser, data=data, team_match=match.pk)
     by_score = [r["name"] for r in selectors.team_standings(season=season)]
-    url = reverse("team_points", args=[club.slug, season.pk])
+    url = reverse("teams:team_points", args=[club.slug, season.pk])
     assert organiser_client.post(url, {"points": "4 2 1"}).status_code == 302  # 3 of 4
     season.refresh_from_db()
     assert season.team_match_points == []
@@ -357,7 +357,7 @@ def test_match_points_where_the_season_says_so(
     assert by_score[0] == "赤組"  # by the scores 赤組's big win would put it first
     entry = AuditLog.objects.get(action="season.team_points")
     assert entry.after == {"team_match_points": [4, 2, 1, 0]}
-    page = organiser_client.get(reverse("season_teams", args=[club.slug, season.pk]))
+    page = organiser_client.get(reverse("teams:season_teams", args=[club.slug, season.pk]))
     assert "4・2・1・0" in page.content.decode()
     assert organiser_client.post(url, {"points": ""}).status_code == 302  # back to scores
     season.refresh_from_db()

@@ -194,15 +194,15 @@ def test_points_that_are_not(text):
 
 
 def test_the_teams_page_and_forms(league, members, organiser_client, member_client, season):
-    url = reverse("season_teams", args=[season.club.slug, season.pk])
+    url = reverse("teams:season_teams", args=[season.club.slug, season.pk])
     page = member_client.get(url).content.decode()
     assert "赤組" in page and "青組" in page and "キャプテン" in page
-    assert reverse("team_new", args=[season.club.slug, season.pk]) not in page
+    assert reverse("teams:team_new", args=[season.club.slug, season.pk]) not in page
     assert (
-        member_client.get(reverse("team_new", args=[season.club.slug, season.pk])).status_code
+        member_client.get(reverse("teams:team_new", args=[season.club.slug, season.pk])).status_code
         == 403
     )
-    new = reverse("adjustment_new", args=[season.club.slug, season.pk])
+    new = reverse("teams:adjustment_new", args=[season.club.slug, season.pk])
     response = organiser_client.post(
         new, {"target": f"m{members[1].pk}", "kind": "penalty", "points": "二十", "reason": "遅刻"}
     )
@@ -222,11 +222,11 @@ def test_the_teams_page_and_forms(league, members, organiser_client, member_clie
     assert (entry.points, entry.yen, entry.member_id) == (-100, -300, members[1].pk)
     page = organiser_client.get(url).content.decode()
     assert "遅刻" in page and "▲10.0" in page
-    undo = reverse("adjustment_undo", args=[season.club.slug, season.pk, entry.pk])
+    undo = reverse("teams:adjustment_undo", args=[season.club.slug, season.pk, entry.pk])
     assert organiser_client.post(undo).status_code == 302
     assert Adjustment.objects.filter(reverses=entry).exists()
     form = organiser_client.post(
-        reverse("team_new", args=[season.club.slug, season.pk]),
+        reverse("teams:team_new", args=[season.club.slug, season.pk]),
         {
             "name": "緑組",
             "short_name": "緑",
@@ -238,14 +238,14 @@ def test_the_teams_page_and_forms(league, members, organiser_client, member_clie
 
 
 def test_the_teams_page_is_isolated(league, season, stranger_client):
-    url = reverse("season_teams", args=[season.club.slug, season.pk])
+    url = reverse("teams:season_teams", args=[season.club.slug, season.pk])
     assert stranger_client.get(url).status_code == 404
 
 
 def test_the_teams_page_queries_do_not_grow(
     club, season, organiser, member_client, django_assert_num_queries
 ):
-    url = reverse("season_teams", args=[club.slug, season.pk])
+    url = reverse("teams:season_teams", args=[club.slug, season.pk])
     people = [Member.objects.create(club=club, name=f"選手{i}") for i in range(24)]
 
     def count() -> int:
@@ -286,7 +286,7 @@ def test_the_season_page_shows_team_standings_for_one_more_query(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    url = reverse("season_standings", args=[club.slug, season.pk])
+    url = reverse("standings:season_standings", args=[club.slug, season.pk])
     a, b, c, d, e = members
     _play(club, (e, 45000), (c, 28000), (d, 22000), (a, 5000))
 
@@ -324,15 +324,15 @@ def test_the_share_link_and_the_workbook_show_team_standings(
         season=season, user=organiser, member=a, kind="chombo", points=-200, reason="南2局の誤ロン"
     )
     # 赤組 千葉 +8.0 青木 ▲45.0 ▲20.0 = ▲57.0; 青組 江藤 +55.0 土井 ▲18.0 = +37.0.
-    organiser_client.post(reverse("share_settings", args=[club.slug]), {"action": "enable"})
+    organiser_client.post(reverse("public:share_settings", args=[club.slug]), {"action": "enable"})
     club.refresh_from_db()
     assert club.share_token
-    page = member_client.get(reverse("public_season", args=[club.share_token, season.pk]))
+    page = member_client.get(reverse("public:public_season", args=[club.share_token, season.pk]))
     html = page.content.decode()
     assert "チーム成績" in html and "+37.0" in html and "▲57.0" in html
     assert "誤ロン" not in html  # the reasons stay inside the club
     response = member_client.get(
-        reverse("export_standings", args=[club.slug]), {"season": season.pk}
+        reverse("excel:export_standings", args=[club.slug]), {"season": season.pk}
     )
     book = load_workbook(io.BytesIO(b"".join(response.streaming_content)))
     assert [ws.title for ws in book.worksheets][:2] == ["成績表", "チーム成績"]  # then 統計
@@ -347,7 +347,7 @@ def test_a_new_team_starts_with_a_colour_no_team_of_the_season_has(
     organiser_client, season, members, organiser
 ):
     """Every new team started blue (#2b6cb0): two teams' squares looked the same."""
-    new = reverse("team_new", args=[season.club.slug, season.pk])
+    new = reverse("teams:team_new", args=[season.club.slug, season.pk])
     first = organiser_client.get(new).context["form"]["colour"].value()
     _team(season, organiser, "青組", [members[0]], colour=first)
     second = organiser_client.get(new).context["form"]["colour"].value()

@@ -19,11 +19,11 @@ from tests.conftest import make_user
 
 
 def list_url(club) -> str:
-    return reverse("token_list", args=[club.slug])
+    return reverse("tokens:token_list", args=[club.slug])
 
 
 def revoke_url(token: ApiToken) -> str:
-    return reverse("token_revoke", args=[token.club.slug, token.pk])
+    return reverse("tokens:token_revoke", args=[token.club.slug, token.pk])
 
 
 def api_works(club, secret: str) -> bool:
@@ -185,7 +185,7 @@ def test_another_clubs_token_cannot_be_revoked_through_this_club(
     club, other_club, stranger, organiser_client
 ) -> None:
     theirs = api_auth.token_create(club=other_club, user=stranger, name="theirs")[0]
-    path = reverse("token_revoke", args=[club.slug, theirs.pk])
+    path = reverse("tokens:token_revoke", args=[club.slug, theirs.pk])
     assert organiser_client.post(path).status_code == 404
     theirs.refresh_from_db()
     assert theirs.revoked_at is None

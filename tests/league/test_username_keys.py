@@ -68,7 +68,7 @@ def test_sign_ups_racing_in_every_case_make_one_account():
     clients = [Client(REMOTE_ADDR=f"192.0.2.{i + 1}") for i in range(len(names))]
     responses = race(
         [
-            lambda c=c, n=n: c.post(reverse("signup"), signup_data(username=n))
+            lambda c=c, n=n: c.post(reverse("accounts:signup"), signup_data(username=n))
             for c, n in zip(clients, names, strict=True)
         ]
     )

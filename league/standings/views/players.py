@@ -19,9 +19,10 @@ from django.views.decorators.http import require_safe
 from league.access import club_for, club_page, results_page
 from league.core.format import average, hundredths, percent, score, sign_class, yen
 from league.models import Club, Member, Season
-from league.standings import charts, stats, views_stats
+from league.standings import charts, stats
 from league.standings import selectors as aggregate_selectors
 from league.standings.tables import Shown
+from league.standings.views import stats as views_stats
 
 GAMES_SHOWN = 100  # the player's latest games listed; the statistics and the chart cover them all
 CHART_GAMES = 300  # up to this many games the chart has a point per game; beyond, one per day
@@ -149,7 +150,7 @@ def player_detail(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
     club = club_for(request, slug)
     member = get_object_or_404(Member, club=club, pk=member_id, fill_in=False)  # 黒子: no page
     if member.merged_into_id is not None:  # an old link to a merged record: the one that stayed
-        address = reverse("player_detail", args=[club.slug, member.merged_into_id])
+        address = reverse("standings:player_detail", args=[club.slug, member.merged_into_id])
         query = request.GET.urlencode()
         return redirect(f"{address}?{query}" if query else address)
     seasons = list(Season.objects.filter(club=club))

@@ -15,7 +15,7 @@ from league.core.clock import today
 from league.models import ScorePhoto
 from league.recording import photos
 from league.recording.forms import PhotoField
-from league.recording.views import _rules_version
+from league.recording.views.record import _rules_version
 
 
 class PhotoForm(forms.Form):
@@ -44,7 +44,7 @@ def photo_new(request: HttpRequest, slug: str) -> HttpResponse:
     form = PhotoForm(request.POST or None, request.FILES or None)
     version = _rules_version(club, today())
     if version is None:
-        return redirect("rules_list", club.slug)
+        return redirect("rules:rules_list", club.slug)
     if request.method == "POST" and form.is_valid():
         rules = version.rules
         kept = photos.photo_upload(
@@ -55,7 +55,7 @@ def photo_new(request: HttpRequest, slug: str) -> HttpResponse:
             players=rules.players,
             total=rules.start * rules.players,
         )
-        return redirect("photo_status", club.slug, kept.pk)
+        return redirect("recording:photo_status", club.slug, kept.pk)
     return render(request, "league/recording/photo_new.html", {"club": club, "form": form})
 
 
@@ -67,5 +67,5 @@ def photo_status(request: HttpRequest, slug: str, photo_id: int) -> HttpResponse
     if kept is None:
         raise Http404("no such photo")
     if kept.status == ScorePhoto.DONE:
-        return redirect(f"{reverse('game_new', args=[club.slug])}?photo={kept.pk}")
+        return redirect(f"{reverse('recording:game_new', args=[club.slug])}?photo={kept.pk}")
     return render(request, "league/recording/photo_status.html", {"club": club, "photo": kept})

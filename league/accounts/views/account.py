@@ -35,9 +35,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import scoring
 from league import limits, throttle
 from league.access import club_for
-from league.accounts import invitations, services, views_auth
+from league.accounts import invitations, services
 from league.accounts import tasks as account_tasks
 from league.accounts.forms import ClubForm, FirstSeasonForm, MembershipRoleForm, SignupForm
+from league.accounts.views import login as views_auth
 from league.core.errors import ServiceError
 from league.models import Member, Membership
 from league.rules.presets import preset_label
@@ -102,7 +103,7 @@ def _invitation_in(next_url: str):
         match = resolve(urlsplit(next_url).path)
     except Resolver404:
         return None
-    if match.url_name != "invitation_join":
+    if match.view_name != "accounts:invitation_join":
         return None
     invitation = invitations.invitation_for_secret(match.kwargs.get("secret", ""))
     if invitation is None or invitations.state(invitation) != invitations.OK:
@@ -119,9 +120,9 @@ def _after_signup(next_url: str) -> str:
             match = resolve(urlsplit(next_url).path)
         except Resolver404:
             return next_url
-        if match.url_name != "home" and "slug" not in match.kwargs:
+        if match.view_name != "site:home" and "slug" not in match.kwargs:
             return next_url
-    return reverse("club_new")
+    return reverse("accounts:club_new")
 
 
 # --- sign-up ---------------------------------------------------------------------------------
@@ -135,7 +136,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if not settings.SIGNUP and invitation is None:
         return render(request, "league/accounts/signup_closed.html", status=404)
     if request.user.is_authenticated:
-        return redirect(next_url or "club_new")
+        return redirect(next_url or "accounts:club_new")
     form = SignupForm(request.POST or None)
     status = 200
     if request.method == "POST" and form.has_error("username", "unique"):
@@ -251,7 +252,7 @@ class PasswordResetView(auth_views.PasswordResetView):
         return response
 
 
-password_reset = PasswordResetView.as_view(success_url=reverse_lazy("password_reset_done"))
+password_reset = PasswordResetView.as_view(success_url=reverse_lazy("accounts:password_reset_done"))
 
 
 # --- a new club --------------------------------------------------------------------------------
@@ -302,7 +303,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
                 add_errors(form, e)
             else:
                 messages.success(request, _("%(name)s was created.") % {"name": club.name})
-                return redirect("club_first_season", club.slug)
+                return redirect("accounts:club_first_season", club.slug)
     descriptions = {
         services.PRESET_PREFIX + name: preset_label(name)[1] for name in scoring.PRESETS
     }
@@ -383,7 +384,7 @@ def club_first_season(request: HttpRequest, slug: str) -> HttpResponse:
             add_errors(form, e)
         else:
             messages.success(request, _("Season %(name)s was created.") % {"name": season.name})
-            return redirect("club_home", club.slug)
+            return redirect("recording:club_home", club.slug)
     return render(request, "league/accounts/club_first_season.html", {"club": club, "form": form})
 
 
@@ -442,7 +443,7 @@ def account(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         services.email_change(user=request.user, email=form.cleaned_data["email"])
         messages.success(request, _("Your e-mail address was saved."))
-        return redirect("account")
+        return redirect("accounts:account")
     memberships = (
         Membership.objects.filter(user=request.user)
         .select_related("club")
@@ -463,9 +464,9 @@ def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
             services.membership_leave(club=club, user=request.user)
         except ServiceError as e:
             show_errors(request, e)
-            return redirect("club_leave", club.slug)
+            return redirect("accounts:club_leave", club.slug)
         messages.success(request, _("You left %(name)s.") % {"name": club.name})
-        return redirect("account")
+        return redirect("accounts:account")
     last = membership.role == Membership.ORGANISER and not (
         Membership.objects.filter(club=club, role=Membership.ORGANISER)
         .exclude(pk=membership.pk)
@@ -489,8 +490,8 @@ def memberships(request: HttpRequest, slug: str) -> HttpResponse:
                 club=club, user=request.user, role=Membership.ORGANISER
             ).exists()
         ):
-            return redirect("memberships", club.slug)
-        return redirect("account")
+            return redirect("accounts:memberships", club.slug)
+        return redirect("accounts:account")
     rows = list(
         Membership.objects.filter(club=club)
         .select_related("user")

@@ -182,9 +182,9 @@ def invitation_list(request: HttpRequest, slug: str) -> HttpResponse:
                     _("The invitation mail to %(email)s is on its way.")
                     % {"email": invitation.email},
                 )
-                return redirect("invitation_list", club.slug)
+                return redirect("accounts:invitation_list", club.slug)
             # Rendered, not redirected: the link exists only in this response.
-            link = request.build_absolute_uri(reverse("invitation_join", args=[secret]))
+            link = request.build_absolute_uri(reverse("accounts:invitation_join", args=[secret]))
             new = {"invitation": invitation, "link": link, "qr": qr_svg(link)}
             messages.success(request, _("Invitation link created."))
             response = _render_list(request, club, InvitationForm(club=club), new=new)
@@ -217,7 +217,7 @@ def invitation_mail_again(request: HttpRequest, slug: str, invitation_id: int) -
             _("The invitation mail to %(email)s is on its way again.")
             % {"email": invitation.email},
         )
-    return redirect("invitation_list", club.slug)
+    return redirect("accounts:invitation_list", club.slug)
 
 
 @require_POST
@@ -230,7 +230,7 @@ def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> Ht
         show_errors(request, e)
     else:
         messages.success(request, _("Invitation cancelled: the link no longer works."))
-    return redirect("invitation_list", club.slug)
+    return redirect("accounts:invitation_list", club.slug)
 
 
 # --- whoever has the link --------------------------------------------------------------------
@@ -239,7 +239,7 @@ def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> Ht
 def _signup_url(next_url: str) -> str | None:
     """Sign-up with a way back here, or None where sign-up is not on this installation."""
     try:
-        address = reverse("signup")
+        address = reverse("accounts:signup")
     except NoReverseMatch:
         return None
     return f"{address}?{urlencode({'next': next_url})}"
@@ -251,7 +251,7 @@ def invitation_join(request: HttpRequest, secret: str) -> HttpResponse:
     invitation = invitations.invitation_for_secret(secret)
     if invitation is None:
         raise Http404
-    here = reverse("invitation_join", args=[secret])
+    here = reverse("accounts:invitation_join", args=[secret])
     context: dict[str, Any] = {"invitation": invitation, "invited_club": invitation.club}
     status = invitations.state(invitation)
     response: HttpResponse
@@ -259,7 +259,7 @@ def invitation_join(request: HttpRequest, secret: str) -> HttpResponse:
         context["refusal"] = invitations.refusal(status)
         response = render(request, "league/accounts/invitation_join.html", context, status=GONE)
     elif not request.user.is_authenticated:
-        context["login_url"] = f"{reverse('login')}?{urlencode({'next': here})}"
+        context["login_url"] = f"{reverse('accounts:login')}?{urlencode({'next': here})}"
         context["signup_url"] = _signup_url(here)
         response = render(request, "league/accounts/invitation_join.html", context)
     else:
@@ -310,5 +310,5 @@ def _join(
             else:
                 text = _("Welcome to %(club)s.") % {"club": club.name}
             messages.success(request, text)
-            return redirect("club_home", club.slug)
+            return redirect("recording:club_home", club.slug)
     return render(request, "league/accounts/invitation_join.html", context)

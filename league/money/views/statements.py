@@ -247,14 +247,14 @@ def debt_repay(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         )
     except ServiceError as e:
         show_errors(request, e)
-        return redirect("debt_list", club.slug)
+        return redirect("money:debt_list", club.slug)
     names = {"debtor": _name(repayment.payer), "creditor": _name(repayment.payee)}
     messages.success(
         request,
         _("%(debtor)s repaid %(amount)s yen to %(creditor)s.")
         % {**names, "amount": yen(repayment.amount)},
     )
-    return redirect("debt_list", club.slug)
+    return redirect("money:debt_list", club.slug)
 
 
 # --- the club pot ----------------------------------------------------------------------------
@@ -276,7 +276,7 @@ def _season(request: HttpRequest, club: Club) -> tuple[Season | None, list[Seaso
 
 
 def _pot_url(club: Club, season: Season) -> str:
-    return f"{reverse('club_pot', args=[club.slug])}?season={season.pk}"
+    return f"{reverse('money:club_pot', args=[club.slug])}?season={season.pk}"
 
 
 @require_http_methods(["GET", "POST"])

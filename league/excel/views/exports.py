@@ -30,7 +30,7 @@ from league.excel import tasks as export_tasks
 from league.jobs import job_state
 from league.models import Club, Day, ExportFile, Member, Season
 from league.models.rules import club_has_money
-from league.money.views_accounts import describe_entry
+from league.money.views.statements import describe_entry
 from league.standings import selectors as aggregate_selectors
 from league.standings import stats
 from league.standings.filters import StandingsFilter
@@ -141,8 +141,8 @@ def export_game_log(request: HttpRequest, slug: str) -> HttpResponse:
             "title": exports.GAME_LOG_TITLE,
             "name": name,
             "rows": most,
-            "start_url": reverse("export_game_log_start", args=[club.slug]) + f"?{query}",
-            "back_url": reverse("standings", args=[club.slug]),
+            "start_url": reverse("excel:export_game_log_start", args=[club.slug]) + f"?{query}",
+            "back_url": reverse("standings:standings", args=[club.slug]),
         }
         return render(request, "league/excel/export_big.html", context)
     return exports.xlsx_response(
@@ -197,10 +197,10 @@ def export_statement_start(request: HttpRequest, slug: str, member_id: int) -> H
         )
     except ServiceError as e:
         show_errors(request, e)
-        return redirect("member_statement", club.slug, member.pk)
+        return redirect("money:member_statement", club.slug, member.pk)
     if started.other:
         messages.info(request, _("The file below is still being made: one at a time."))
-    return redirect("export_status", club.slug, started.export.pk)
+    return redirect("excel:export_status", club.slug, started.export.pk)
 
 
 @require_POST
@@ -221,7 +221,9 @@ def export_game_log_start(request: HttpRequest, slug: str) -> HttpResponse:
         )
     except ServiceError as e:
         show_errors(request, e)
-        return redirect(f"{reverse('export_game_log', args=[club.slug])}?{request.GET.urlencode()}")
+        return redirect(
+            f"{reverse('excel:export_game_log', args=[club.slug])}?{request.GET.urlencode()}"
+        )
     if started.other:
         messages.info(
             request,
@@ -229,7 +231,7 @@ def export_game_log_start(request: HttpRequest, slug: str) -> HttpResponse:
                 "Your game log below is still being made: one at a time. Ask again when it is ready."
             ),
         )
-    return redirect("export_status", club.slug, started.export.pk)
+    return redirect("excel:export_status", club.slug, started.export.pk)
 
 
 def _own_export(request: HttpRequest, club: Club, export_id: int) -> ExportFile:
@@ -249,15 +251,15 @@ def export_status(request: HttpRequest, slug: str, export_id: int) -> HttpRespon
     export = _own_export(request, club, export_id)
     if export.kind == "statement":
         member = export.params.get("member")
-        retry = reverse("export_statement", args=[club.slug, member])
-        back = reverse("member_statement", args=[club.slug, member])
+        retry = reverse("excel:export_statement", args=[club.slug, member])
+        back = reverse("money:member_statement", args=[club.slug, member])
         title = exports.STATEMENT_TITLE
     else:
-        retry = reverse("export_game_log", args=[club.slug])
+        retry = reverse("excel:export_game_log", args=[club.slug])
         if export.params.get("start") or export.params.get("end") or export.params.get("rate"):
             query = {k: export.params[k] for k in ("start", "end", "rate") if export.params.get(k)}
             retry += "?" + urlencode(query)
-        back = reverse("standings", args=[club.slug])
+        back = reverse("standings:standings", args=[club.slug])
         title = exports.GAME_LOG_TITLE
     context = {
         "club": club,
@@ -275,7 +277,7 @@ def export_download(request: HttpRequest, slug: str, export_id: int) -> HttpResp
     club = club_for(request, slug)
     export = _own_export(request, club, export_id)
     if not export.ready:
-        return redirect("export_status", club.slug, export.pk)
+        return redirect("excel:export_status", club.slug, export.pk)
     if export.file_name:  # sent from disk a chunk at a time
         try:
             file = export_tasks.export_storage().open(export.file_name, "rb")
@@ -326,8 +328,8 @@ def export_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
             "title": exports.STATEMENT_TITLE,
             "name": member.name,
             "rows": most,
-            "start_url": reverse("export_statement_start", args=[club.slug, member.pk]),
-            "back_url": reverse("member_statement", args=[club.slug, member.pk]),
+            "start_url": reverse("excel:export_statement_start", args=[club.slug, member.pk]),
+            "back_url": reverse("money:member_statement", args=[club.slug, member.pk]),
         }
         return render(request, "league/excel/export_big.html", context)
     workbook = exports.statement_workbook(

@@ -30,7 +30,7 @@ CLUB_TIMEZONE = ZoneInfo("Asia/Tokyo")
 def home(request: HttpRequest) -> HttpResponse:
     clubs = selectors.user_clubs(user=request.user)
     if len(clubs) == 1:
-        return redirect("club_home", clubs[0].slug)
+        return redirect("recording:club_home", clubs[0].slug)
     return render(request, "league/recording/home.html", {"clubs": clubs})
 
 

@@ -249,7 +249,7 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
     version = _rules_version(club, date)
     if version is None:
         messages.error(request, _("Set up the club's rules before recording games."))
-        return redirect("rules_list", club.slug)
+        return redirect("rules:rules_list", club.slug)
     offered, inactive, merged = _members(club)
     # 「写真から」: the form filled in from a photo read by a worker (league.recording.photos).
     score_photo = None
@@ -306,11 +306,11 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
                     saved = _("Game %(number)s saved.")
                 messages.success(request, saved % {"number": game.number, "table": game.table})
                 if _linked_to_draw(request, club, game):
-                    return redirect("draw_day", club.slug, game.date)
+                    return redirect("draw:draw_day", club.slug, game.date)
                 match = TeamMatch.objects.filter(game=game).values_list("season", flat=True)
                 if season_id := match.first():
-                    return redirect("team_day", club.slug, season_id, game.date)
-                return redirect("day_detail", club.slug, game.date)
+                    return redirect("teams:team_day", club.slug, season_id, game.date)
+                return redirect("recording:day_detail", club.slug, game.date)
             data = form.game_input()
             settled = services.game_preview(club=club, data=data)
             services.check_final_table(club=club, data=data)  # said before saving, too
@@ -396,7 +396,7 @@ def game_edit(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     )
     if game.voided:
         messages.error(request, _("A void game cannot be edited."))
-        return redirect("game_detail", club.slug, game.pk)
+        return redirect("recording:game_detail", club.slug, game.pk)
     stored = services.game_input_from_stored(game)
     posted = request.method == "POST"
     offered, inactive, merged = _members(club, stored)
@@ -443,7 +443,7 @@ def game_edit(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
                         duplicate,
                     )
                 messages.success(request, _("Game %(number)s updated.") % {"number": game.number})
-                return redirect("game_detail", club.slug, game.pk)
+                return redirect("recording:game_detail", club.slug, game.pk)
             services.game_check_revision(game=game, expected_revision=form.cleaned_data["revision"])
             data = form.game_input()
             preview = services.game_preview(
@@ -462,7 +462,7 @@ def game_void(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     game = _club_game(club, game_id)
     if game.voided:
         messages.error(request, _("This game is already void."))
-        return redirect("game_detail", club.slug, game.pk)
+        return redirect("recording:game_detail", club.slug, game.pk)
     form = VoidForm(
         request.POST if request.method == "POST" else None, initial={"revision": game.revision}
     )
@@ -478,7 +478,7 @@ def game_void(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             add_errors(form, e)
         else:
             messages.success(request, _("Game %(number)s voided.") % {"number": game.number})
-            return redirect("game_detail", club.slug, game.pk)
+            return redirect("recording:game_detail", club.slug, game.pk)
     results = (
         Result.objects.filter(game=game, revision=game.revision)
         .select_related("member")

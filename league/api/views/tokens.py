@@ -70,4 +70,4 @@ def token_revoke(request: HttpRequest, slug: str, token_id: int) -> HttpResponse
         show_errors(request, e)
     else:
         messages.success(request, _("Token “%(name)s” revoked.") % {"name": token.name})
-    return redirect("token_list", club.slug)
+    return redirect("tokens:token_list", club.slug)

@@ -84,7 +84,7 @@ def member_new(request: HttpRequest, slug: str) -> HttpResponse:
             names = pgettext("list separator", ", ").join(m.name for m in added)
             text = ngettext("%(names)s was added.", "%(names)s were added.", len(added))
             messages.success(request, text % {"names": names})
-            return redirect(_next_or(request, reverse("member_list", args=[club.slug])))
+            return redirect(_next_or(request, reverse("club:member_list", args=[club.slug])))
     context = {
         "club": club,
         "form": form,
@@ -104,13 +104,13 @@ def _member_toggle(request: HttpRequest, club: Club, member_id: str) -> HttpResp
         )
     except core_errors.ServiceError as e:
         messages.error(request, " ".join(m for ms in e.errors.values() for m in ms))
-        return redirect("member_list", club.slug)
+        return redirect("club:member_list", club.slug)
     if member.is_active:
         text = _("%(name)s is active again.")
     else:
         text = _("%(name)s is now inactive: kept in all results, left out of the pickers.")
     messages.success(request, text % {"name": member.name})
-    return redirect("member_list", club.slug)
+    return redirect("club:member_list", club.slug)
 
 
 # --- seasons ---------------------------------------------------------------------------------
@@ -134,7 +134,7 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
             add_errors(form, e)
         else:
             messages.success(request, _("Season %(name)s was created.") % {"name": season.name})
-            return redirect("season_list", club.slug)
+            return redirect("club:season_list", club.slug)
     return render(request, "league/club/season_form.html", {"club": club, "form": form})
 
 

@@ -33,7 +33,7 @@ def member_edit(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
     member = get_object_or_404(Member, pk=member_id, club=club)
     if member.merged_into_id is not None:
         messages.error(request, _("A merged record cannot be edited."))
-        return redirect("member_list", club.slug)
+        return redirect("club:member_list", club.slug)
     return _edit(
         request,
         club,
@@ -42,7 +42,7 @@ def member_edit(request: HttpRequest, slug: str, member_id: int) -> HttpResponse
         form_class=MemberEditForm,
         save=lambda **data: services.member_edit(member=member, **data),
         saved=_("%(name)s was saved."),
-        back="member_list",
+        back="club:member_list",
         template="league/club/member_edit.html",
     )
 
@@ -102,7 +102,7 @@ def member_merge(request: HttpRequest, slug: str, member_id: int) -> HttpRespons
                     _("%(gone)s was merged into %(keep)s.")
                     % {"gone": gone.name, "keep": keep.name},
                 )
-                return redirect("member_list", club.slug)
+                return redirect("club:member_list", club.slug)
     return render(
         request,
         "league/club/member_merge.html",
@@ -122,7 +122,7 @@ def season_edit(request: HttpRequest, slug: str, season_id: int) -> HttpResponse
         form_class=SeasonEditForm,
         save=lambda **data: services.season_edit(season=season, **data),
         saved=_("Season %(name)s was saved."),
-        back="season_list",
+        back="club:season_list",
         template="league/club/season_edit.html",
     )
 
@@ -144,7 +144,7 @@ def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
             show_errors(request, e)
         else:
             messages.success(request, text % {"name": season.name})
-            return redirect("season_standings", club.slug, season.pk)
+            return redirect("standings:season_standings", club.slug, season.pk)
     context = {"club": club, "season": season}
     if season.closed_at is None:  # what closing would keep, and whether the season is still on
         context["top"] = services.final_rows(season)[:5]
@@ -168,7 +168,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(
                 request, _("The club is now called %(name)s.") % {"name": renamed.name}
             )
-            return redirect("club_home", club.slug)
+            return redirect("recording:club_home", club.slug)
     return render(request, "league/club/club_settings.html", {"club": club, "form": form})
 
 
@@ -186,5 +186,5 @@ def club_rating_settings(request: HttpRequest, slug: str) -> HttpResponse:
             add_errors(form, e)
         else:
             messages.success(request, _("Saved."))
-            return redirect("rating_list", club.slug)
+            return redirect("standings:rating_list", club.slug)
     return render(request, "league/club/rating_settings.html", {"club": club, "form": form})

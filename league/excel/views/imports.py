@@ -198,7 +198,7 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
         except ServiceError as e:  # too much of the club's work queued already
             add_errors(form, e)
         else:
-            return redirect("import_preview", club.slug)
+            return redirect("excel:import_preview", club.slug)
     return _upload_page(request, club, form, players, _sheet_photo_form(request, club))
 
 
@@ -240,7 +240,7 @@ def import_photo(request: HttpRequest, slug: str) -> HttpResponse:
             rate=photo_form.cleaned_data["rate"] or "",
             language=translation.get_language(),
         )
-        return redirect("import_photo_status", club.slug, kept.pk)
+        return redirect("excel:import_photo_status", club.slug, kept.pk)
     players = imports.club_players(club)
     return _upload_page(request, club, UploadForm(players=players), players, photo_form)
 
@@ -255,8 +255,8 @@ def import_photo_status(request: HttpRequest, slug: str, photo_id: int) -> HttpR
     if kept is None:
         raise Http404("no such photo")
     if kept.status == ScorePhoto.DONE:
-        return redirect("import_preview", club.slug)
-    again = reverse("import_upload", args=[club.slug])
+        return redirect("excel:import_preview", club.slug)
+    again = reverse("excel:import_upload", args=[club.slug])
     return render(
         request,
         "league/recording/photo_status.html",
@@ -297,7 +297,7 @@ def _failure(upload: ImportUpload) -> dict[str, Any] | None:
 
 def _start_over(request: HttpRequest, club: Club, message: str) -> HttpResponse:
     messages.error(request, message)
-    return redirect("import_upload", club.slug)
+    return redirect("excel:import_upload", club.slug)
 
 
 def _kept(request: HttpRequest, club: Club) -> tuple[ImportUpload, imports.KeptPlan] | HttpResponse:
@@ -314,7 +314,7 @@ def _kept(request: HttpRequest, club: Club) -> tuple[ImportUpload, imports.KeptP
 
 def _preview_wait(request: HttpRequest, upload: ImportUpload) -> HttpResponse:
     if request.method != "GET":
-        return redirect("import_preview", upload.club.slug)
+        return redirect("excel:import_preview", upload.club.slug)
     return render(
         request,
         "league/excel/import_preview_wait.html",
@@ -362,7 +362,7 @@ def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
         "language": translation.get_language(),
     }
     import_tasks.import_start(upload=upload, choices=choices)
-    return redirect("import_status", club.slug)
+    return redirect("excel:import_status", club.slug)
 
 
 def _outcome(upload: ImportUpload, state: UploadState) -> dict[str, Any]:
@@ -389,7 +389,7 @@ def import_status(request: HttpRequest, slug: str) -> HttpResponse:
     upload = upload_latest(club=club, user=request.user)
     state = upload_state(upload) if upload is not None else None
     if upload is None or state is None or state.status == "waiting":
-        return redirect("import_upload", club.slug)
+        return redirect("excel:import_upload", club.slug)
     text = ""
     if state.status == DONE:
         done = upload.outcome
@@ -427,7 +427,7 @@ def import_void(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug, organiser=True)
     upload = upload_latest(club=club, user=request.user)
     if upload is None or upload.batch_id is None:
-        return redirect("import_upload", club.slug)
+        return redirect("excel:import_upload", club.slug)
     try:
         batch = imports.batch_void(club=club, batch_id=upload.batch_id, user=request.user)
     except ServiceError as e:
@@ -442,7 +442,7 @@ def import_void(request: HttpRequest, slug: str) -> HttpResponse:
             )
             % {"n": batch.games},
         )
-    return redirect("import_status", club.slug)
+    return redirect("excel:import_status", club.slug)
 
 
 @require_GET

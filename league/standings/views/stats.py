@@ -28,7 +28,7 @@ from league.models.rules import club_has_money
 from league.standings import charts
 from league.standings import selectors as kept
 from league.standings.rating import MICRO, Z
-from league.standings.views import season_leaders
+from league.standings.views.standings import season_leaders
 from league.teams.selectors import with_teams
 
 EXPECTED_SHOWN = 10  # the latest games listed with their expected and actual place
@@ -97,7 +97,7 @@ def player_sections(*, club: Club, member: Member, season: Season | None) -> dic
             }
             for g in reversed(history[-EXPECTED_SHOWN:])
         ],
-        "rating_url": reverse("rating_list", args=[club.slug]),
+        "rating_url": reverse("standings:rating_list", args=[club.slug]),
         "rating_pending": kept.rating_pending(club=club),
     }
 

@@ -21,7 +21,7 @@ def day_share(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespo
     day = day_for(club, date)
     if draw_selectors.hidden_games(day, organiser=club.is_organiser):  # type: ignore[attr-defined]
         messages.info(request, _("Results are held back until every table of a round is recorded."))
-        return redirect("day_detail", club.slug, date)
+        return redirect("recording:day_detail", club.slug, date)
     text = sharing.day_message(club=club, day=day)
     context = {"club": club, "day": day, "text": text, "lines": text.count("\n") + 1}
     return render(request, "league/money/day_share.html", context)

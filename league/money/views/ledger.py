@@ -209,7 +209,7 @@ def day_ledger(request: HttpRequest, slug: str, date: datetime.date) -> HttpResp
     day = _club_day(club, date)
     if draw_selectors.hidden_games(day, organiser=club.is_organiser):  # type: ignore[attr-defined]
         messages.info(request, _("Results are held back until every table of a round is recorded."))
-        return redirect("day_detail", club.slug, date)
+        return redirect("recording:day_detail", club.slug, date)
     ledger = money.day_ledger(day=day)
     if not ledger.has_money and not ledger.entries:  # a day with entries always has its page
         raise Http404
@@ -245,14 +245,14 @@ def day_close(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespo
             )
         except ServiceError as e:
             _error_messages(request, e.errors)
-            return redirect("day_close", club.slug, day.date)
+            return redirect("money:day_close", club.slug, day.date)
         deferred = sum(e.kind == LedgerEntry.DEFERRAL for e in created)
         messages.success(
             request,
             _("Day closed: %(paid)s paid, %(deferred)s deferred.")
             % {"paid": len(created) - deferred, "deferred": deferred},
         )
-        return redirect("day_ledger", club.slug, day.date)
+        return redirect("money:day_ledger", club.slug, day.date)
     context = {
         "club": club,
         "day": day,
@@ -357,7 +357,7 @@ def _ledger_post(
             messages.success(request, act(club, day, form.cleaned_data))
         except ServiceError as e:
             _error_messages(request, e.errors)
-    return redirect("day_ledger", club.slug, day.date)
+    return redirect("money:day_ledger", club.slug, day.date)
 
 
 @require_POST
@@ -421,7 +421,7 @@ def day_shugi(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespo
             _shugi_add(request, club, day)
     except ServiceError as e:
         _error_messages(request, e.errors)
-    return redirect("day_ledger", club.slug, day.date)
+    return redirect("money:day_ledger", club.slug, day.date)
 
 
 # --- corrections -----------------------------------------------------------------------------
@@ -431,10 +431,10 @@ def _entry_page(club: Club, entry: LedgerEntry) -> str:
     """Where an entry is listed: its day's ledger, the club's pot (a payout from it), or the
     club's debts (a repayment)."""
     if entry.day is not None:
-        return reverse("day_ledger", args=[club.slug, entry.day.date])
+        return reverse("money:day_ledger", args=[club.slug, entry.day.date])
     if entry.kind in (LedgerEntry.EXPENSE, LedgerEntry.PRIZE):
-        return reverse("club_pot", args=[club.slug])
-    return reverse("debt_list", args=[club.slug])
+        return reverse("money:club_pot", args=[club.slug])
+    return reverse("money:debt_list", args=[club.slug])
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,0 +1,1 @@
+"""The accounts pages, a module per concept (league/accounts/urls.py routes to them)."""

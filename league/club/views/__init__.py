@@ -1,0 +1,1 @@
+"""The club pages, a module per concept (league/club/urls.py routes to them)."""
