@@ -365,7 +365,7 @@ def _kept_rows(
     days = _load(part)
     by_day: dict[int, list[LedgerEntry]] = {d.day.pk: [] for d in days}
     for e in (
-        LedgerEntry.objects.filter(day_id__in=part).select_related("reverses", "day").order_by("id")
+        LedgerEntry.objects.filter(day_id__in=part).select_related("reverses__day", "day").order_by("id")
     ):
         by_day[e.day_id].append(e)  # type: ignore[index]
     accounts: list[DayAccount] = []
@@ -481,7 +481,7 @@ def post(*, club_id: int, days: Iterable[int] = (), entries: Sequence[LedgerEntr
     if entries:
         ids = [e.pk for e in entries]
         loaded = list(
-            LedgerEntry.objects.filter(pk__in=ids).select_related("reverses", "day").order_by("id")
+            LedgerEntry.objects.filter(pk__in=ids).select_related("reverses__day", "day").order_by("id")
         )
         post_entries(club_id, loaded)
 
@@ -497,7 +497,7 @@ def post_members(*, club_id: int, member_ids: Sequence[int]) -> None:
     entries = list(
         LedgerEntry.objects.filter(club_id=club_id)
         .filter(parties)
-        .select_related("reverses", "day")
+        .select_related("reverses__day", "day")
         .order_by("id")
     )
     won = DayShugi.objects.filter(winner_id__in=member_ids).values_list("day_id", flat=True)
@@ -523,7 +523,7 @@ def club_post_book(club_id: int, *, chunk: int = 500) -> int:
         days = _load(ids[start : start + chunk])
         posted += post_book(club_id, [(d.day, settle(d, versions)) for d in days])
     entries = list(
-        LedgerEntry.objects.filter(club_id=club_id).select_related("reverses", "day").order_by("id")
+        LedgerEntry.objects.filter(club_id=club_id).select_related("reverses__day", "day").order_by("id")
     )
     for start in range(0, len(entries), BATCH):
         posted += post_book(club_id, entries=entries[start : start + BATCH])
@@ -539,7 +539,7 @@ def club_rebuild(*, club_id: int) -> None:
     post_days(club_id, Day.objects.filter(club_id=club_id).values_list("pk", flat=True))
     entries = list(
         LedgerEntry.objects.filter(club_id=club_id, day__isnull=True)
-        .select_related("reverses", "day")
+        .select_related("reverses__day", "day")
         .order_by("id")
     )
     BookLine.objects.bulk_create([li for e in entries for li in _entry_lines(e)], batch_size=BATCH)
@@ -554,48 +554,61 @@ def club_rebuild(*, club_id: int) -> None:
 # `entry_legs`), and `post_book`, the one place money is posted: it posts, for each cause, the
 # difference between that and what the book already holds for it (the first posting, or a
 # correction after an edit, a void, a re-settle, a merge). Nothing in the book is updated or
-# deleted. `manage.py check_books` compares the same derivation with the book's sums.
+# deleted but the accounts' kept balances. `manage.py check_books` compares the same derivation
+# with the book's sums.
 
-Holder = tuple[str, int | None]  # (Account kind, the member's or the day's id)
+# (Account kind, member id, day id, debt id): a member's part of a day or of a debt, or the
+# member's account without either; the club's own account; a day's clearing account; the cash.
+Holder = tuple[str, int | None, int | None, int | None]
+Key = tuple[Holder, str]  # a holder and the part of it a leg is (Leg.part, "" for none)
 Cause = tuple[str, int]  # (Transaction.SETTLEMENT or .SHUGI, day id) or ("entry", entry id)
-CLUB: Holder = (Account.CLUB, None)
-CASH: Holder = (Account.CASH, None)
+CLUB: Holder = (Account.CLUB, None, None, None)
+CASH: Holder = (Account.CASH, None, None, None)
 
 
 class Unbalanced(ValueError):
     """A transaction whose legs do not sum to zero: the book refuses it (nothing is stored)."""
 
 
-def _member(member_id: int) -> Holder:
-    return (Account.MEMBER, member_id)
+def _member(member_id: int, day_id: int | None = None, debt_id: int | None = None) -> Holder:
+    return (Account.MEMBER, member_id, day_id, debt_id)
 
 
-def _fill(legs: dict[Holder, int], other: Holder) -> dict[Holder, int]:
+def _clearing(day_id: int) -> Holder:
+    return (Account.DAY, None, day_id, None)
+
+
+def _add(legs: dict[Key, int], holder: Holder, yen: int, part: str = "") -> None:
+    legs[(holder, part)] = legs.get((holder, part), 0) + yen
+
+
+def _fill(legs: dict[Key, int], other: Holder) -> dict[Key, int]:
     """`legs` with `other` taking what balances them (the day's clearing account, the cash)."""
     rest = -sum(legs.values())
     if rest:
-        legs[other] = legs.get(other, 0) + rest
+        _add(legs, other, rest)
     return legs
 
 
-def day_legs(day: Day, result: scoring.DayResult) -> dict[Cause, dict[Holder, int]]:
-    """A day's settlement and its shūgi, as legs: each player's yen (their statement's day
-    line), the club's sticks, fees and rounding (its own account), the rest to the day's
-    clearing account."""
-    clearing: Holder = (Account.DAY, day.pk)
-    games: dict[Holder, int] = {}
-    shugi: dict[Holder, int] = {}
-    club = 0
+def day_legs(day: Day, result: scoring.DayResult) -> dict[Cause, dict[Key, int]]:
+    """A day's settlement and its shūgi, as legs: each player's part of the day (their games,
+    fees and rounding; their shūgi), the club's sticks, fees and rounding (its own account), the
+    rest to the day's clearing account."""
+    games: dict[Key, int] = {}
+    shugi: dict[Key, int] = {}
     for p in result.players:
-        games[_member(int(p.name))] = p.yen - p.shugi
+        mine = _member(int(p.name), day.pk)
+        parts = ((Leg.GAMES, p.game_yen), (Leg.FEES, p.fees), (Leg.ROUNDING, p.rounding))
+        for part, yen in parts:
+            if yen or part == Leg.GAMES:  # every player's day line, a zero one too
+                _add(games, mine, yen, part)
+            _add(games, CLUB, -yen, part)
         if p.shugi:
-            shugi[_member(int(p.name))] = p.shugi
-        club -= p.game_yen + p.fees + p.rounding
-    if club:
-        games[CLUB] = club
+            _add(shugi, mine, p.shugi, Leg.SHUGI)
+    games = {k: y for k, y in games.items() if y or k[0][0] == Account.MEMBER}
     return {
-        (Transaction.SETTLEMENT, day.pk): _fill(games, clearing),
-        (Transaction.SHUGI, day.pk): _fill(shugi, clearing),
+        (Transaction.SETTLEMENT, day.pk): _fill(games, _clearing(day.pk)),
+        (Transaction.SHUGI, day.pk): _fill(shugi, _clearing(day.pk)),
     }
 
 
@@ -609,52 +622,89 @@ def entry_cause(entry: LedgerEntry) -> str:
     return entry.kind  # loan, deferral, adjustment
 
 
-def entry_legs(entry: LedgerEntry) -> dict[Holder, int]:
-    """An entry as legs: its parties' balances (their statement lines), the club's own account
-    (a surcharge, a payout, an adjustment), the rest to its day's clearing account or, without
-    a day, to the club's cash."""
-    effects = balance_effects(entry)
-    legs: dict[Holder, int] = {}
-    for member_id in dict.fromkeys(
-        p for p in (entry.payer_id, entry.payee_id, entry.borrower_id) if p
-    ):
-        legs[_member(member_id)] = effects.get(member_id, 0)
-    club = club_line(entry)
-    if club is not None and club[1]:
-        legs[CLUB] = club[1]
-    other: Holder = (Account.DAY, entry.day_id) if entry.day_id is not None else CASH
-    return _fill(legs, other)
+def entry_legs(entry: LedgerEntry) -> dict[Key, int]:
+    """An entry as legs (a reversal as its original's, negated). A member's legs go to their
+    part of the entry's day (a payment that day, the day's side of a loan or deferral) or of a
+    debt (a loan's, a deferral's or an adjustment's: what is owed; a repayment); the club's
+    own account takes a surcharge, a payout, an adjustment; the rest goes to the entry's day's
+    clearing account or, without a day, to the club's cash. Every party has a leg, a zero one
+    too (a prize's winner)."""
+    sign, e = _base(entry)
+    a = sign * e.amount
+    day = entry.day_id
+    legs: dict[Key, int] = {}
+
+    def member(party: int | None, yen: int, *, debt: int | None = None) -> None:
+        if party is not None:
+            _add(legs, _member(party, None if debt else day, debt), yen)
+
+    if e.kind == LedgerEntry.PAYMENT and e.debt_id is not None:  # a repayment
+        member(e.payer_id, a, debt=e.debt_id)
+        member(e.payee_id, -a, debt=e.debt_id)
+    elif e.kind == LedgerEntry.PAYMENT:
+        member(e.payer_id, a)
+        member(e.payee_id, -a)
+    elif e.kind in DEBT_KINDS:  # the day's side, then what is owed
+        member(e.borrower_id, a)
+        member(e.payee_id, -a)
+        owed = a + (sign * e.surcharge if e.kind == LedgerEntry.DEFERRAL else 0)
+        creditor = e.payer_id if e.kind == LedgerEntry.LOAN else e.payee_id
+        member(e.borrower_id, -owed, debt=e.pk)
+        member(creditor, owed, debt=e.pk)
+        if e.kind == LedgerEntry.DEFERRAL and creditor is None and e.surcharge:
+            _add(legs, CLUB, sign * e.surcharge, Leg.SURCHARGE)
+    elif e.kind == LedgerEntry.ADJUSTMENT:  # the borrower owes the payee (one is the club)
+        member(e.borrower_id, -a, debt=e.pk)
+        member(e.payee_id, a, debt=e.pk)
+        _add(legs, CLUB, a if e.payee_id is None else -a)
+    elif e.kind in (LedgerEntry.EXPENSE, LedgerEntry.PRIZE):
+        _add(legs, CLUB, -a)
+    for party in (entry.payer_id, entry.payee_id, entry.borrower_id):
+        if party is not None and not any(k[0][1] == party for k in legs):
+            _add(legs, _member(party, day), 0)
+    return _fill(legs, _clearing(day) if day is not None else CASH)
 
 
-def _accounts(club_id: int, holders: Iterable[Holder]) -> dict[Holder, int]:
-    """The ids of these holders' accounts, the missing ones opened (two queries at most)."""
-    wanted = set(holders)
-    members = [i for k, i in wanted if k == Account.MEMBER]
-    days = [i for k, i in wanted if k == Account.DAY]
-    found: dict[Holder, int] = {}
+def _accounts(
+    club_id: int, holders: dict[Holder, datetime.date | None]
+) -> dict[Holder, tuple[int, int]]:
+    """These holders' accounts as (id, balance), the missing ones opened (three queries at
+    most). `holders` gives each one's date (a day's, a debt's since), None when not known (a
+    repayment's debt, read here if its account is missing)."""
+    members = {h[1] for h in holders if h[0] == Account.MEMBER}
+    days = {h[2] for h in holders if h[0] == Account.DAY}
+    found: dict[Holder, tuple[int, int]] = {}
     rows = Account.objects.filter(
         Q(club_id=club_id, kind__in=[Account.CLUB, Account.CASH])
         | Q(kind=Account.MEMBER, member_id__in=members)
         | Q(kind=Account.DAY, day_id__in=days)
-    ).values_list("pk", "kind", "member_id", "day_id")
-    for pk, kind, member_id, day_id in rows:
-        found[(kind, member_id if kind == Account.MEMBER else day_id)] = pk
-    missing = [
-        Account(
-            club_id=club_id,
-            kind=kind,
-            member_id=i if kind == Account.MEMBER else None,
-            day_id=i if kind == Account.DAY else None,
-        )
-        for kind, i in sorted(wanted - set(found), key=repr)
-    ]
-    for a in Account.objects.bulk_create(missing, batch_size=BATCH):
-        found[(a.kind, a.member_id if a.kind == Account.MEMBER else a.day_id)] = a.pk
+    ).values_list("pk", "kind", "member_id", "day_id", "debt_id", "balance")
+    for pk, kind, member_id, day_id, debt_id, balance in rows:
+        found[(kind, member_id, day_id, debt_id)] = (pk, balance)
+    missing = sorted(set(holders) - set(found), key=repr)
+    unknown = [h[3] for h in missing if holders[h] is None and h[3] is not None]
+    since = {
+        e.pk: entry_date(e)
+        for e in LedgerEntry.objects.filter(pk__in=unknown).select_related("day")
+        if unknown
+    }
+    made = Account.objects.bulk_create(
+        [
+            Account(
+                club_id=club_id,
+                kind=kind,
+                member_id=member_id,
+                day_id=day_id,
+                debt_id=debt_id,
+                date=holders[(kind, member_id, day_id, debt_id)] or since.get(debt_id),
+            )
+            for kind, member_id, day_id, debt_id in missing
+        ],
+        batch_size=BATCH,
+    )
+    for a in made:
+        found[(a.kind, a.member_id, a.day_id, a.debt_id)] = (a.pk, 0)
     return found
-
-
-def holder_of(kind: str, member_id: int | None, day_id: int | None) -> Holder:
-    return (kind, member_id if kind == Account.MEMBER else day_id)
 
 
 def post_book(
@@ -664,60 +714,69 @@ def post_book(
 ) -> int:
     """Post to the book what these days' results and these entries hold and it does not yet:
     each cause's difference as one transaction (its legs summing to zero, or Unbalanced is
-    raised and nothing is posted). Returns the number of transactions posted."""
+    raised and nothing is posted), and the accounts' balances moved by it. Returns the number
+    of transactions posted."""
     here = {e.pk for e in entries}
     later = {e.pk for e in entries if e.kind == LedgerEntry.REVERSAL and e.reverses_id in here}
     if later:  # a reversal after what it reverses, whose transaction it names
         first = post_book(club_id, days, [e for e in entries if e.pk not in later])
         return first + post_book(club_id, entries=[e for e in entries if e.pk in later])
-    wanted: dict[Cause, dict[Holder, int]] = {}
-    dates: dict[Cause, datetime.date] = {}
-    sources: dict[Cause, tuple[str, Day | None, LedgerEntry | None]] = {}
+    wanted: dict[Cause, dict[Key, int]] = {}
+    sources: dict[Cause, tuple[str, datetime.date, int, Day | None, LedgerEntry | None]] = {}
+    dates: dict[Holder, datetime.date | None] = {}
     for day, result in days:
         for key, legs in day_legs(day, result).items():
-            wanted[key], dates[key], sources[key] = legs, day.date, (key[0], day, None)
+            wanted[key], sources[key] = legs, (key[0], day.date, 0, day, None)
+            for holder, _part in legs:
+                dates[holder] = day.date
     for entry in entries:
         key = ("entry", entry.pk)
-        wanted[key], dates[key] = entry_legs(entry), entry_date(entry)
-        sources[key] = (entry_cause(entry), None, entry)
+        wanted[key] = entry_legs(entry)
+        sources[key] = (entry_cause(entry), entry_date(entry), entry.pk, None, entry)
+        _sign, base = _base(entry)
+        for holder, _part in wanted[key]:
+            if holder[2] is not None:
+                dates[holder] = entry.day.date  # type: ignore[union-attr]
+            elif holder[3] == base.pk:
+                dates[holder] = entry_date(base)
+            else:
+                dates.setdefault(holder, None)
     if not wanted:
         return 0
     held, first = _book_held(
         [d.pk for d, _r in days], [e.pk for e in entries], [e.reverses_id for e in entries]
     )
-    postings: list[tuple[Cause, dict[Holder, int], bool]] = []
+    postings: list[tuple[Cause, dict[Key, int], bool]] = []
     for key, legs in wanted.items():
         before = held.get(key)
         if before is None:  # the first posting: every party's leg, a zero one too
-            diff = {h: y for h, y in legs.items() if y or h[0] == Account.MEMBER}
+            diff = {k: y for k, y in legs.items() if y or k[0][0] == Account.MEMBER}
             if not any(legs.values()) and key[0] == Transaction.SHUGI:
-                continue
-            if not diff:
                 continue
         else:
             diff = {
-                h: legs.get(h, 0) - before.get(h, 0)
-                for h in {*legs, *before}
-                if legs.get(h, 0) != before.get(h, 0)
+                k: legs.get(k, 0) - before.get(k, 0)
+                for k in {*legs, *before}
+                if legs.get(k, 0) != before.get(k, 0)
             }
-            if not diff:
-                continue
+        if not diff:
+            continue
         if sum(diff.values()) != 0:
             raise Unbalanced(f"{key}: the legs sum to {sum(diff.values())}")
         postings.append((key, diff, before is not None))
     if not postings:
         return 0
-    ids = _accounts(club_id, {h for _k, legs, _c in postings for h in legs})
+    ids = _accounts(club_id, {h: dates.get(h) for _k, legs, _c in postings for h, _p in legs})
     rows = []
     for key, _legs, correction in postings:
-        cause, day, entry = sources[key]
+        cause, date, _seq, day, entry = sources[key]
         reverses = None
         if entry is not None and entry.reverses_id is not None:
             reverses = first.get(entry.reverses_id)
         rows.append(
             Transaction(
                 club_id=club_id,
-                date=dates[key],
+                date=date,
                 cause=cause,
                 day=day if day is not None else (entry.day if entry is not None else None),
                 entry=entry,
@@ -726,24 +785,53 @@ def post_book(
             )
         )
     made = Transaction.objects.bulk_create(rows, batch_size=BATCH)
-    Leg.objects.bulk_create(
-        [
-            Leg(transaction_id=t.pk, account_id=ids[h], yen=y)
-            for t, (_key, legs, _c) in zip(made, postings, strict=True)
-            for h, y in legs.items()
-        ],
-        batch_size=BATCH,
+    moved: dict[int, int] = defaultdict(int)
+    legs_made = []
+    for t, (key, legs, _c) in zip(made, postings, strict=True):
+        _cause, date, seq, _day, _entry = sources[key]
+        for (holder, part), yen in legs.items():
+            account = ids[holder][0]
+            moved[account] += yen
+            legs_made.append(
+                Leg(
+                    transaction_id=t.pk,
+                    account_id=account,
+                    yen=yen,
+                    member_id=holder[1],
+                    date=date,
+                    seq=seq,
+                    part=part,
+                )
+            )
+    Leg.objects.bulk_create(legs_made, batch_size=BATCH)
+    balances = dict(ids.values())
+    Account.objects.bulk_update(
+        [Account(pk=pk, balance=balances[pk] + yen) for pk, yen in moved.items() if yen],
+        ["balance"],
+        batch_size=500,
     )
     return len(made)
 
 
+def _holder(row: dict[str, Any], prefix: str = "account__") -> Holder:
+    return (
+        row[f"{prefix}kind"],
+        row[f"{prefix}member_id"],
+        row[f"{prefix}day_id"],
+        row[f"{prefix}debt_id"],
+    )
+
+
+HOLDER_FIELDS = ("account__kind", "account__member_id", "account__day_id", "account__debt_id")
+
+
 def _book_held(
     day_ids: Sequence[int], entry_ids: Sequence[int], reversed_ids: Sequence[int | None]
-) -> tuple[dict[Cause, dict[Holder, int]], dict[int, int]]:
+) -> tuple[dict[Cause, dict[Key, int]], dict[int, int]]:
     """What the book holds for these days' settlements and shūgi and these entries (the sum of
-    each cause's legs per account), and the first transaction of each reversed entry (a
-    reversal's `reverses`). Two queries at most."""
-    held: dict[Cause, dict[Holder, int]] = {}
+    each cause's legs per account and part), and the first transaction of each reversed entry
+    (a reversal's `reverses`). Two queries at most."""
+    held: dict[Cause, dict[Key, int]] = {}
     where = Q(transaction__entry_id__in=list(entry_ids)) | Q(
         transaction__day_id__in=list(day_ids),
         transaction__cause__in=[Transaction.SETTLEMENT, Transaction.SHUGI],
@@ -754,9 +842,8 @@ def _book_held(
             "transaction__cause",
             "transaction__day_id",
             "transaction__entry_id",
-            "account__kind",
-            "account__member_id",
-            "account__day_id",
+            "part",
+            *HOLDER_FIELDS,
         )
         .order_by()
         .annotate(total=Sum("yen"))
@@ -768,8 +855,7 @@ def _book_held(
             if entry_id is not None
             else (r["transaction__cause"], r["transaction__day_id"])
         )
-        holder = holder_of(r["account__kind"], r["account__member_id"], r["account__day_id"])
-        held.setdefault(key, {})[holder] = r["total"]
+        held.setdefault(key, {})[(_holder(r), r["part"])] = r["total"]
     first: dict[int, int] = {}
     reversed_ = [i for i in reversed_ids if i is not None]
     if reversed_:
@@ -785,41 +871,55 @@ def _book_held(
 # --- checking the book --------------------------------------------------------------------------
 
 
-def club_derived(club_id: int, *, chunk: int = 500) -> dict[Holder, int]:
-    """Every account's balance as the records say (day_legs of each day re-settled from scratch,
-    entry_legs of each entry), computed in memory a chunk of days at a time."""
-    totals: dict[Holder, int] = defaultdict(int)
+def club_derived(club_id: int, *, chunk: int = 500) -> dict[Key, int]:
+    """Every account's balance, by part, as the records say (day_legs of each day re-settled
+    from scratch, entry_legs of each entry), computed in memory a chunk of days at a time."""
+    totals: dict[Key, int] = defaultdict(int)
     versions = _versions(club_id)
     ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
     for start in range(0, len(ids), chunk):
         for inputs in _load(ids[start : start + chunk]):
             for legs in day_legs(inputs.day, settle(inputs, versions)).values():
-                for holder, yen in legs.items():
-                    totals[holder] += yen
+                for key, yen in legs.items():
+                    totals[key] += yen
     entries = (
         LedgerEntry.objects.filter(club_id=club_id)
-        .select_related("reverses", "day")
+        .select_related("reverses__day", "day")
         .order_by("id")
         .iterator(chunk_size=BATCH)
     )
     for entry in entries:
-        for holder, yen in entry_legs(entry).items():
-            totals[holder] += yen
+        for key, yen in entry_legs(entry).items():
+            totals[key] += yen
     return totals
 
 
-def club_booked(club_id: int) -> dict[Holder, int]:
-    """Every account's balance in the book: the sum of its legs (one query)."""
+def club_booked(club_id: int) -> dict[Key, int]:
+    """Every account's balance in the book, by part: the sum of its legs (one query)."""
     rows = (
         Leg.objects.filter(account__club_id=club_id)
-        .values("account__kind", "account__member_id", "account__day_id")
+        .values(*HOLDER_FIELDS, "part")
         .order_by()
         .annotate(total=Sum("yen"))
     )
-    return {
-        holder_of(r["account__kind"], r["account__member_id"], r["account__day_id"]): r["total"]
-        for r in rows
-    }
+    return {(_holder(r), r["part"]): r["total"] for r in rows}
+
+
+def _kept_balance_difference(club_id: int) -> str | None:
+    """The first account whose kept balance is not the sum of its legs, in words, or None."""
+    summed = dict(
+        Leg.objects.filter(account__club_id=club_id)
+        .values("account_id")
+        .order_by()
+        .annotate(total=Sum("yen"))
+        .values_list("account_id", "total")
+    )
+    for pk, balance in (
+        Account.objects.filter(club_id=club_id).order_by("pk").values_list("pk", "balance")
+    ):
+        if summed.get(pk, 0) != balance:
+            return f"account {pk} keeps the balance {balance}, its legs sum to {summed.get(pk, 0)}"
+    return None
 
 
 DAY_FIELDS = (
@@ -875,7 +975,7 @@ def kept_difference(club_id: int, *, chunk: int = 500) -> str | None:
             return found
     dayless = list(
         LedgerEntry.objects.filter(club_id=club_id, day__isnull=True)
-        .select_related("reverses", "day")
+        .select_related("reverses__day", "day")
         .order_by("id")
     )
     kept = BookLine.objects.filter(club_id=club_id, day__isnull=True)
@@ -910,12 +1010,16 @@ def check_club(club_id: int) -> tuple[int, str | None]:
             f"its legs sum to {unbalanced['total']}"
         )
     booked, derived = club_booked(club_id), club_derived(club_id)
-    for holder in sorted(set(booked) | set(derived), key=repr):
-        if booked.get(holder, 0) != derived.get(holder, 0):
-            kind, pk = holder
-            name = f"{kind} account" + (f" of {kind} {pk}" if pk is not None else "")
-            return count, (
-                f"the {name}: the book holds {booked.get(holder, 0)}, "
-                f"the games and entries give {derived.get(holder, 0)}"
+    for key in sorted(set(booked) | set(derived), key=repr):
+        if booked.get(key, 0) != derived.get(key, 0):
+            (kind, member_id, day_id, debt_id), part = key
+            name = f"{kind} account" + "".join(
+                f" of {what} {pk}"
+                for what, pk in (("member", member_id), ("day", day_id), ("debt", debt_id))
+                if pk is not None
             )
-    return count, kept_difference(club_id)
+            return count, (
+                f"the {name}{f' ({part})' if part else ''}: the book holds "
+                f"{booked.get(key, 0)}, the games and entries give {derived.get(key, 0)}"
+            )
+    return count, _kept_balance_difference(club_id) or kept_difference(club_id)

@@ -191,12 +191,20 @@ class Account(models.Model):
     (or is owed): + receives, − pays. The legs of every transaction sum to zero, so the balances
     of a club's accounts sum to zero too.
 
-    - `member`: a member's balance (their statement: + the club or others owe them).
+    - `member`: a member's money, in parts whose sum is their balance (their statement: + the
+      club or others owe them): with `day`, what is open of that day (+ still to receive, − still
+      to pay: the day's total and what was paid, lent or deferred against it); with `debt`, their
+      side of a loan, a deferral or an adjustment's yen (− what they still owe, + what they are
+      still owed); with neither, the zero legs of an entry without a day or debt (a prize's payee).
     - `club`: the club's own account (積立: sticks and deposits left to the club, fees, rounding,
       a deferral's surcharge, adjustments, less its payouts).
     - `day`: the day's clearing account (精算): what the club took or paid at that day's table,
       beside its own account (a payment to the club, a loan paying the club).
     - `cash`: the club's cash outside any day (a debt repaid to the club, a payout from the pot).
+
+    `balance` is the sum of the account's legs, kept by the one posting function in the same
+    transaction (check_books holds it equal to the sum): open days and open debts are the
+    accounts whose balance is not zero, read over a partial index.
     """
 
     MEMBER = "member"
@@ -211,11 +219,28 @@ class Account(models.Model):
         Member, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     day = models.ForeignKey(Day, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    debt = models.ForeignKey(
+        LedgerEntry, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    date = models.DateField(null=True, blank=True)  # the day's, or the debt's since
+    balance = models.BigIntegerField(default=0)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["member"], condition=Q(kind="member"), name="account_member_once"
+                fields=["member"],
+                condition=Q(kind="member", day__isnull=True, debt__isnull=True),
+                name="account_member_once",
+            ),
+            models.UniqueConstraint(
+                fields=["member", "day"],
+                condition=Q(kind="member", day__isnull=False),
+                name="account_member_day_once",
+            ),
+            models.UniqueConstraint(
+                fields=["member", "debt"],
+                condition=Q(kind="member", debt__isnull=False),
+                name="account_member_debt_once",
             ),
             models.UniqueConstraint(
                 fields=["day"], condition=Q(kind="day"), name="account_day_once"
@@ -228,15 +253,31 @@ class Account(models.Model):
             models.CheckConstraint(
                 condition=(
                     Q(kind="member", member__isnull=False, day__isnull=True)
-                    | Q(kind="day", member__isnull=True, day__isnull=False)
-                    | Q(kind__in=["club", "cash"], member__isnull=True, day__isnull=True)
+                    | Q(kind="member", member__isnull=False, debt__isnull=True)
+                    | Q(kind="day", member__isnull=True, day__isnull=False, debt__isnull=True)
+                    | Q(
+                        kind__in=["club", "cash"],
+                        member__isnull=True,
+                        day__isnull=True,
+                        debt__isnull=True,
+                    )
                 ),
                 name="account_holder",
             ),
         ]
+        indexes = [
+            # What is open: a club's open days and debts (the debts page), a member's (their
+            # statement, My page). A handful among thousands of settled ones.
+            models.Index(
+                fields=["club", "kind", "date"], condition=~Q(balance=0), name="account_open"
+            ),
+            models.Index(
+                fields=["member", "date"], condition=~Q(balance=0), name="account_member_open"
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.member_id or self.day_id or self.club_id}"
+        return f"{self.kind} {self.member_id or self.day_id or self.club_id} {self.balance}"
 
 
 class Transaction(models.Model):
@@ -290,16 +331,36 @@ class Transaction(models.Model):
 
 
 class Leg(models.Model):
-    """One account's part of a transaction, in integer yen (+ the account receives)."""
+    """One account's part of a transaction, in integer yen (+ the account receives).
+
+    `member`, `date` and `seq` repeat the account's member, the transaction's date and its
+    entry's id (0 for a day's settlement and shūgi) so that a statement's lines are sums over
+    one index, in order; `part` says which part of a day's total a leg is (`games`: points,
+    chips and sticks, `fees`, `shugi`, `rounding`; `surcharge`: a deferral's, to the club)."""
+
+    GAMES = "games"
+    FEES = "fees"
+    SHUGI = "shugi"
+    ROUNDING = "rounding"
+    SURCHARGE = "surcharge"
 
     transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="legs")
     account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="legs")
     yen = models.BigIntegerField()
+    member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=False
+    )
+    date = models.DateField()
+    seq = models.BigIntegerField(default=0)
+    part = models.CharField(max_length=10, blank=True, default="")
 
     class Meta:
         indexes = [
-            # A balance is a sum over an account's legs: read from the index alone.
-            models.Index(fields=["account", "transaction", "yen"], name="leg_account"),
+            # A balance is a sum over an account's legs, and the club's own account's lines
+            # are its legs in order: read from the index alone.
+            models.Index(fields=["account", "date", "seq", "part", "yen"], name="leg_account"),
+            # A member's statement: their legs in order, summed per line.
+            models.Index(fields=["member", "date", "seq", "part", "yen"], name="leg_member"),
         ]
 
     def __str__(self) -> str:

@@ -508,8 +508,8 @@ def test_check_books_names_the_first_difference(db, capsys):
     )
     Leg.objects.bulk_create(
         [
-            Leg(transaction=moved, account=one, yen=-100),
-            Leg(transaction=moved, account=two, yen=100),
+            Leg(transaction=moved, account=one, yen=-100, member=one.member, date=DATES[0]),
+            Leg(transaction=moved, account=two, yen=100, member=two.member, date=DATES[0]),
         ]
     )
     with pytest.raises(SystemExit):
@@ -547,8 +547,8 @@ def test_the_club_accounts_balance_is_the_sum_of_its_legs(db):
     moved = Transaction.objects.create(club=club, date=DATES[0], cause=Transaction.PAYOUT)
     Leg.objects.bulk_create(
         [
-            Leg(transaction=moved, account=own, yen=-100),
-            Leg(transaction=moved, account=cash, yen=100),
+            Leg(transaction=moved, account=own, yen=-100, date=DATES[0]),
+            Leg(transaction=moved, account=cash, yen=100, date=DATES[0]),
         ]
     )
     assert book_selectors.club_account(club=club)[1] == total - 100

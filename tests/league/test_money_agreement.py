@@ -99,7 +99,11 @@ def check_agreement(club: Club, members: list[Member]) -> None:
             if p.outstanding.get(member.pk)
         )
         # ... which is the member's account in the book, and the statement's last line.
-        assert statement.balance == balances.get((Account.MEMBER, member.pk), 0)
+        assert statement.balance == sum(
+            yen
+            for ((kind, member_id, _day, _debt), _part), yen in balances.items()
+            if kind == Account.MEMBER and member_id == member.pk
+        )
         running = statement.lines[-1].balance if statement.lines else 0
         assert running == statement.balance
 
