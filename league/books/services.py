@@ -365,7 +365,9 @@ def _kept_rows(
     days = _load(part)
     by_day: dict[int, list[LedgerEntry]] = {d.day.pk: [] for d in days}
     for e in (
-        LedgerEntry.objects.filter(day_id__in=part).select_related("reverses__day", "day").order_by("id")
+        LedgerEntry.objects.filter(day_id__in=part)
+        .select_related("reverses__day", "day")
+        .order_by("id")
     ):
         by_day[e.day_id].append(e)  # type: ignore[index]
     accounts: list[DayAccount] = []
@@ -481,7 +483,9 @@ def post(*, club_id: int, days: Iterable[int] = (), entries: Sequence[LedgerEntr
     if entries:
         ids = [e.pk for e in entries]
         loaded = list(
-            LedgerEntry.objects.filter(pk__in=ids).select_related("reverses__day", "day").order_by("id")
+            LedgerEntry.objects.filter(pk__in=ids)
+            .select_related("reverses__day", "day")
+            .order_by("id")
         )
         post_entries(club_id, loaded)
 
@@ -523,7 +527,9 @@ def club_post_book(club_id: int, *, chunk: int = 500) -> int:
         days = _load(ids[start : start + chunk])
         posted += post_book(club_id, [(d.day, settle(d, versions)) for d in days])
     entries = list(
-        LedgerEntry.objects.filter(club_id=club_id).select_related("reverses__day", "day").order_by("id")
+        LedgerEntry.objects.filter(club_id=club_id)
+        .select_related("reverses__day", "day")
+        .order_by("id")
     )
     for start in range(0, len(entries), BATCH):
         posted += post_book(club_id, entries=entries[start : start + BATCH])
