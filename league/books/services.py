@@ -1,28 +1,30 @@
-"""Posting the club's books (league.models.books) at write time.
+"""Posting the club's book (league.models.books) at write time.
 
 Every writer of a club's money calls `post` inside its transaction, after its own rows are
-written and holding the club's lock (lock_club), so the kept rows move with the records or not
-at all: game record, edit and void, bulk imports, re-settles, shūgi and attendance, every ledger
+written and holding the club's lock (lock_club), so the book moves with the records or not at
+all: game record, edit and void, bulk imports, re-settles, shūgi and attendance, every ledger
 entry (payments, loans, deferrals, repayments, reversals and undos, closing a day, the pot's
-payouts), member merges; restore and `manage.py rebuild_money` rebuild a whole club.
+payouts), member merges; restore and `manage.py rebuild_money` post a whole club.
 
-Posting a day settles that day alone (its games, attendees and shūgi under its rules version)
-and replaces the day's kept rows; a debt's row is computed from the debt and its repayments.
-This is the one derivation of the money: `manage.py check_books` (check_club) settles every day
-again from scratch and holds the book and the kept rows equal to it, and the property test
-(tests/league/test_books.py) runs it after random sequences of every writer.
+Posting a day settles that day alone (its games, attendees and shūgi under its rules version),
+posts the difference to the book (`post_book`) and replaces the day's open transfers (who still
+pays whom: `OpenTransfer`, the one kept row besides the book). This is the one derivation of
+the money: `manage.py check_books` (check_club) settles every day again from scratch and holds
+the book and the open transfers equal to it, and the property test (tests/league/test_books.py)
+runs it after random sequences of every writer.
 
-What each entry kind does:
+What each entry kind does (`entry_legs`; a member's part of a day is what is open of it, their
+part of a debt what remains of it):
 
-| kind | day (settles the day's totals) | balances (statements) |
-|---|---|---|
-| payment (same day) | payer +a, payee −a (`paid`) | payer +a, payee −a |
-| payment of a debt | | payer +a, payee −a; the debt −a |
-| loan | borrower +a, payee −a (`borrowed`) | lender +a, payee −a; borrower owes lender a |
-| deferral (+ s) | borrower +a, payee −a (`deferred`) | borrower −s, payee +s; owes payee a+s |
-| expense / prize | | (the club's account −a) |
-| adjustment (a season's yen) | | borrower −a, payee +a (one is the club); owed until paid |
-| reversal | the opposite of what it reverses | |
+| kind | members' parts of the day | members' parts of a debt | the club |
+|---|---|---|---|
+| payment (same day) | payer +a, payee −a | | |
+| payment of a debt | | payer +a, payee −a | |
+| loan | borrower +a, payee −a | borrower −a, lender +a | |
+| deferral (+ s) | borrower +a, payee −a | borrower −(a+s), payee +(a+s) | +s owed to it |
+| expense / prize | | | −a |
+| adjustment (a season's yen) | | borrower −a, payee +a | the club's side |
+| reversal | the opposite of what it reverses | | |
 """
 
 from __future__ import annotations
@@ -38,11 +40,8 @@ from django.utils import timezone
 import scoring
 from league.models import (
     Account,
-    BookLine,
     Day,
-    DayAccount,
     DayShugi,
-    DebtAccount,
     Game,
     LedgerEntry,
     Leg,
@@ -58,12 +57,6 @@ Party = int | None
 NO_MONEY = scoring.rules_from_json({"preset": "takabari-kenko"})
 DEBT_KINDS = (LedgerEntry.LOAN, LedgerEntry.DEFERRAL)
 BATCH = 2000
-OWED_KINDS = (*DEBT_KINDS, LedgerEntry.ADJUSTMENT)  # entries that leave a debt until paid
-SETTLED_BY = {  # which column of DayAccount an entry's day effect goes to
-    LedgerEntry.PAYMENT: "paid",
-    LedgerEntry.LOAN: "borrowed",
-    LedgerEntry.DEFERRAL: "deferred",
-}
 
 
 def _base(entry: LedgerEntry) -> tuple[int, LedgerEntry]:
@@ -74,7 +67,7 @@ def _base(entry: LedgerEntry) -> tuple[int, LedgerEntry]:
 
 
 def day_effects(entry: LedgerEntry) -> list[tuple[Party, int]]:
-    """What `entry` settles of its day's totals, in the reference's order of parties."""
+    """What `entry` settles of its day's totals, in the order of its parties."""
     sign, e = _base(entry)
     a = sign * e.amount
     if e.kind == LedgerEntry.PAYMENT and e.debt_id is None:
@@ -84,72 +77,11 @@ def day_effects(entry: LedgerEntry) -> list[tuple[Party, int]]:
     return []
 
 
-def balance_effects(entry: LedgerEntry) -> dict[Party, int]:
-    """What `entry` does to the parties' balances (a member's statement)."""
-    sign, e = _base(entry)
-    out: dict[Party, int] = {}
-    if e.kind in (LedgerEntry.PAYMENT, LedgerEntry.LOAN):
-        out[e.payer_id] = sign * e.amount
-        out[e.payee_id] = out.get(e.payee_id, 0) - sign * e.amount
-    elif e.kind == LedgerEntry.DEFERRAL:
-        out[e.borrower_id] = -sign * e.surcharge
-        out[e.payee_id] = out.get(e.payee_id, 0) + sign * e.surcharge
-    elif e.kind == LedgerEntry.ADJUSTMENT:
-        out[e.borrower_id] = -sign * e.amount
-        out[e.payee_id] = out.get(e.payee_id, 0) + sign * e.amount
-    return out
-
-
-def club_line(entry: LedgerEntry) -> tuple[str, int] | None:
-    """(kind, yen) of the club's own account for `entry`: a surcharge it is owed, a payout."""
-    sign, e = _base(entry)
-    if e.kind == LedgerEntry.DEFERRAL and e.payee_id is None and e.surcharge:
-        return BookLine.SURCHARGE, sign * e.surcharge
-    if e.kind in (LedgerEntry.EXPENSE, LedgerEntry.PRIZE):
-        return entry.kind, -sign * e.amount
-    if e.kind == LedgerEntry.ADJUSTMENT:  # the club is owed a penalty, owes a bonus
-        return entry.kind, balance_effects(entry)[None]
-    return None
-
-
 def entry_date(entry: LedgerEntry) -> datetime.date:
     return entry.day.date if entry.day is not None else timezone.localdate(entry.created_at)
 
 
-def _entry_lines(entry: LedgerEntry) -> list[BookLine]:
-    effects = balance_effects(entry)
-    date = entry_date(entry)
-    lines = []
-    parties = dict.fromkeys(p for p in (entry.payer_id, entry.payee_id, entry.borrower_id) if p)
-    for member_id in parties:
-        lines.append(
-            BookLine(
-                club_id=entry.club_id,
-                member_id=member_id,
-                date=date,
-                seq=entry.pk,
-                kind=entry.kind,
-                yen=effects.get(member_id, 0),
-                day_id=entry.day_id,
-                entry=entry,
-            )
-        )
-    club = club_line(entry)
-    if club is not None:
-        kind, yen = club
-        lines.append(
-            BookLine(
-                club_id=entry.club_id,
-                member_id=None,
-                date=date,
-                seq=entry.pk,
-                kind=kind,
-                yen=yen,
-                day_id=entry.day_id,
-                entry=entry,
-            )
-        )
-    return lines
+ENTRIES = LedgerEntry.objects.select_related("reverses__day", "day").order_by("id")
 
 
 # --- a day ------------------------------------------------------------------------------------
@@ -280,48 +212,35 @@ def settle_under(
     return scoring.house_takes(settled, inputs.fill_ins)
 
 
-def _post_day(
-    day: Day, result: scoring.DayResult, entries: Sequence[LedgerEntry]
-) -> tuple[list[DayAccount], list[OpenTransfer], list[BookLine]]:
-    club_id, date = day.club_id, day.date
-    accounts: dict[Party, DayAccount] = {}
-    for p in result.players:
-        accounts[int(p.name)] = DayAccount(
-            member_id=int(p.name),
-            games=p.games,
-            score=p.score,
-            chips=p.chips,
-            yen=p.yen,
-            game_yen=p.game_yen,
-            fees=p.fees,
-            shugi=p.shugi,
-            rounding=p.rounding,
-        )
-    players = list(accounts.values())
-    accounts[None] = DayAccount(
-        member_id=None,
-        yen=result.house,
-        game_yen=-sum(a.game_yen for a in players),
-        fees=-sum(a.fees for a in players),
-        shugi=-sum(a.shugi for a in players),
-        rounding=-sum(a.rounding for a in players),
-    )
+def outstanding(result: scoring.DayResult, entries: Iterable[LedgerEntry]) -> dict[Party, int]:
+    """What each party still has to settle for the day (+ is owed, − owes): its day total and
+    what the day's entries settled of it; the players in the day's order, the club, then the
+    entries' other parties. The day's ledger page and the open transfers both use it."""
+    out: dict[Party, int] = {int(p.name): p.yen for p in result.players}
+    out[None] = result.house
     for entry in entries:
-        column = SETTLED_BY.get(_base(entry)[1].kind)
         for party, yen in day_effects(entry):
-            account = accounts.setdefault(party, DayAccount(member_id=party))
-            setattr(account, column, getattr(account, column) + yen)  # type: ignore[arg-type]
-    for i, account in enumerate(accounts.values()):
-        account.club_id, account.day, account.date, account.position = club_id, day, date, i
-        account.outstanding = account.yen + account.paid + account.borrowed + account.deferred
-    transfers = scoring.settle_transfers(
-        (None if p is None else str(p), a.outstanding) for p, a in accounts.items()
+            out[party] = out.get(party, 0) + yen
+    return out
+
+
+def transfers_of(outstanding: dict[Party, int]) -> tuple[scoring.Transfer, ...]:
+    """What settles these outstanding amounts, in their order."""
+    return scoring.settle_transfers(
+        (None if p is None else str(p), y) for p, y in outstanding.items()
     )
-    open_transfers = [
+
+
+def _transfers(
+    day: Day, result: scoring.DayResult, entries: Sequence[LedgerEntry]
+) -> list[OpenTransfer]:
+    """Who still pays whom for the day, as kept rows."""
+    transfers = transfers_of(outstanding(result, entries))
+    return [
         OpenTransfer(
-            club_id=club_id,
+            club_id=day.club_id,
             day=day,
-            date=date,
+            date=day.date,
             position=i,
             payer_id=None if t.payer is None else int(t.payer),
             payee_id=None if t.payee is None else int(t.payee),
@@ -329,165 +248,53 @@ def _post_day(
         )
         for i, t in enumerate(transfers)
     ]
-    lines = [
-        BookLine(
-            club_id=club_id, member_id=a.member_id, date=date, kind=BookLine.DAY, yen=a.yen, day=day
-        )
-        for a in players
-    ]
-    house = accounts[None]
-    for kind, yen in (
-        (BookLine.GAMES, house.game_yen),
-        (BookLine.FEES, house.fees),
-        (BookLine.ROUNDING, house.rounding),
-    ):
-        if yen:
-            lines.append(BookLine(club_id=club_id, date=date, kind=kind, yen=yen, day=day))
-    for entry in entries:
-        lines += _entry_lines(entry)
-    return list(accounts.values()), open_transfers, lines
 
 
 def _versions(club_id: int) -> list[RulesVersion]:
     return list(RulesVersion.objects.filter(club_id=club_id).order_by("effective_from"))
 
 
-def _kept_rows(
-    club_id: int, part: Sequence[int], versions: Sequence[RulesVersion]
-) -> tuple[
-    list[DayAccount],
-    list[OpenTransfer],
-    list[BookLine],
-    list[tuple[Day, scoring.DayResult]],
-    list[LedgerEntry],
-]:
-    """What the kept rows of these days are, from their records (settled here, not read)."""
+def _settled(
+    part: Sequence[int], versions: Sequence[RulesVersion]
+) -> tuple[list[OpenTransfer], list[tuple[Day, scoring.DayResult]], list[LedgerEntry]]:
+    """These days settled from their records (not read): their open transfers, their results
+    and their entries."""
     days = _load(part)
     by_day: dict[int, list[LedgerEntry]] = {d.day.pk: [] for d in days}
-    for e in (
-        LedgerEntry.objects.filter(day_id__in=part)
-        .select_related("reverses__day", "day")
-        .order_by("id")
-    ):
+    for e in ENTRIES.filter(day_id__in=part):
         by_day[e.day_id].append(e)  # type: ignore[index]
-    accounts: list[DayAccount] = []
     transfers: list[OpenTransfer] = []
-    lines: list[BookLine] = []
     settled = []
     for inputs in days:
         result = settle(inputs, versions)
         settled.append((inputs.day, result))
-        a, t, li = _post_day(inputs.day, result, by_day[inputs.day.pk])
-        accounts += a
-        transfers += t
-        lines += li
-    return accounts, transfers, lines, settled, [e for d in days for e in by_day[d.day.pk]]
+        transfers += _transfers(inputs.day, result, by_day[inputs.day.pk])
+    return transfers, settled, [e for d in days for e in by_day[d.day.pk]]
 
 
 def post_days(club_id: int, day_ids: Iterable[int], *, chunk: int = 500) -> None:
-    """Post the kept rows of these days of one club (inside the writer's transaction)."""
+    """Post these days of one club (inside the writer's transaction): the book's difference
+    and the days' open transfers."""
     ids = sorted(set(day_ids))
     if not ids:
         return
     versions = _versions(club_id)
     for start in range(0, len(ids), chunk):
         part = ids[start : start + chunk]
-        accounts, transfers, lines, settled, entries = _kept_rows(club_id, part, versions)
-        DayAccount.objects.filter(day_id__in=part).delete()
+        transfers, settled, entries = _settled(part, versions)
         OpenTransfer.objects.filter(day_id__in=part).delete()
-        BookLine.objects.filter(day_id__in=part).delete()
-        DayAccount.objects.bulk_create(accounts, batch_size=BATCH)
         OpenTransfer.objects.bulk_create(transfers, batch_size=BATCH)
-        BookLine.objects.bulk_create(lines, batch_size=BATCH)
         post_book(club_id, settled, entries)
 
 
-# --- debts and entries without a day ------------------------------------------------------------
-
-
-def _debt_ids(entries: Iterable[LedgerEntry]) -> set[int]:
-    ids = set()
-    for entry in entries:
-        _sign, e = _base(entry)
-        if e.kind in OWED_KINDS:
-            ids.add(e.pk)
-        if e.debt_id is not None:
-            ids.add(e.debt_id)
-    return ids
-
-
-def _debt_rows(club_id: int, ids: Sequence[int]) -> list[DebtAccount]:
-    """What the kept rows of these loans and deferrals are, from them and their repayments."""
-    related = list(
-        LedgerEntry.objects.filter(
-            Q(pk__in=ids)
-            | Q(debt_id__in=ids)
-            | Q(reverses_id__in=ids)
-            | Q(reverses__debt_id__in=ids)
-        )
-        .select_related("day")
-        .order_by("id")
-    )
-    reversed_ids = {e.reverses_id for e in related if e.reverses_id is not None}
-    live = [e for e in related if e.pk not in reversed_ids and e.kind != LedgerEntry.REVERSAL]
-    repaid: dict[int, int] = {}
-    for e in live:
-        if e.kind == LedgerEntry.PAYMENT and e.debt_id is not None:
-            repaid[e.debt_id] = repaid.get(e.debt_id, 0) + e.amount
-    rows = []
-    for e in live:
-        if e.pk in ids and e.kind in OWED_KINDS:
-            loan = e.kind == LedgerEntry.LOAN
-            principal = e.amount + (e.surcharge if e.kind == LedgerEntry.DEFERRAL else 0)
-            paid = repaid.get(e.pk, 0)
-            rows.append(
-                DebtAccount(
-                    entry=e,
-                    club_id=club_id,
-                    debtor_id=e.borrower_id,
-                    creditor_id=e.payer_id if loan else e.payee_id,
-                    since=entry_date(e),
-                    principal=principal,
-                    repaid=paid,
-                    remaining=principal - paid,
-                )
-            )
-    return rows
-
-
-def post_debts(club_id: int, debt_ids: Iterable[int]) -> None:
-    """Post the kept rows of these loans and deferrals from them and their repayments."""
-    ids = sorted(set(debt_ids))
-    if not ids:
-        return
-    rows = _debt_rows(club_id, ids)
-    DebtAccount.objects.filter(entry_id__in=ids).delete()
-    DebtAccount.objects.bulk_create(rows, batch_size=BATCH)
-
-
-def post_entries(club_id: int, entries: Sequence[LedgerEntry]) -> None:
-    """Post what `entries` change besides their days: lines of entries without a day (debt
-    repayments, the pot's payouts, their reversals), and the debts they make or pay."""
-    dayless = [e for e in entries if e.day_id is None]
-    if dayless:
-        BookLine.objects.filter(entry__in=[e.pk for e in dayless]).delete()
-        BookLine.objects.bulk_create([li for e in dayless for li in _entry_lines(e)])
-        post_book(club_id, entries=dayless)
-    post_debts(club_id, _debt_ids(entries))
-
-
 def post(*, club_id: int, days: Iterable[int] = (), entries: Sequence[LedgerEntry] = ()) -> None:
-    """The one call of every writer: the kept rows of these days and entries, posted again."""
+    """The one call of every writer: these days and entries posted again (an entry of a day
+    with its day; one without a day, a repayment or the pot's payout, by itself)."""
     entries = list(entries)
     post_days(club_id, [*days, *(e.day_id for e in entries if e.day_id is not None)])
-    if entries:
-        ids = [e.pk for e in entries]
-        loaded = list(
-            LedgerEntry.objects.filter(pk__in=ids)
-            .select_related("reverses__day", "day")
-            .order_by("id")
-        )
-        post_entries(club_id, loaded)
+    dayless = [e.pk for e in entries if e.day_id is None]
+    if dayless:
+        post_book(club_id, entries=list(ENTRIES.filter(pk__in=dayless)))
 
 
 def post_members(*, club_id: int, member_ids: Sequence[int]) -> None:
@@ -498,27 +305,18 @@ def post_members(*, club_id: int, member_ids: Sequence[int]) -> None:
     )
     parties = Q(payer_id__in=member_ids) | Q(payee_id__in=member_ids)
     parties |= Q(borrower_id__in=member_ids)
-    entries = list(
-        LedgerEntry.objects.filter(club_id=club_id)
-        .filter(parties)
-        .select_related("reverses__day", "day")
-        .order_by("id")
-    )
+    entries = list(ENTRIES.filter(club_id=club_id).filter(parties))
     won = DayShugi.objects.filter(winner_id__in=member_ids).values_list("day_id", flat=True)
-    stale = BookLine.objects.filter(member_id__in=member_ids).values_list("day_id", flat=True)
-    days = {*played, *came, *won, *(d for d in stale if d is not None)}
+    held = Account.objects.filter(member_id__in=member_ids, day__isnull=False)
+    days = {*played, *came, *won, *held.values_list("day_id", flat=True)}
     days |= {e.day_id for e in entries if e.day_id is not None}
-    days |= set(
-        DayAccount.objects.filter(member_id__in=member_ids).values_list("day_id", flat=True)
-    )
-    post_days(club_id, days)
-    BookLine.objects.filter(member_id__in=member_ids, day__isnull=True).delete()
-    post_entries(club_id, entries)
+    post_days(club_id, days)  # type: ignore[arg-type]
+    post_book(club_id, entries=[e for e in entries if e.day_id is None])
 
 
 def club_post_book(club_id: int, *, chunk: int = 500) -> int:
     """Post to the book whatever of the club's days and entries it does not hold yet (the data
-    migration 0050 that builds the book from what is stored; a no-op on a club whose book
+    migration 0054 that builds the book from what is stored; a no-op on a club whose book
     equals its records). Returns the number of transactions posted."""
     versions = _versions(club_id)
     ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
@@ -526,32 +324,30 @@ def club_post_book(club_id: int, *, chunk: int = 500) -> int:
     for start in range(0, len(ids), chunk):
         days = _load(ids[start : start + chunk])
         posted += post_book(club_id, [(d.day, settle(d, versions)) for d in days])
-    entries = list(
-        LedgerEntry.objects.filter(club_id=club_id)
-        .select_related("reverses__day", "day")
-        .order_by("id")
-    )
+    entries = list(ENTRIES.filter(club_id=club_id))
     for start in range(0, len(entries), BATCH):
         posted += post_book(club_id, entries=entries[start : start + BATCH])
     return posted
 
 
 def club_rebuild(*, club_id: int) -> None:
-    """Every kept row of a club from its records (restore; `manage.py rebuild_money`)."""
-    DayAccount.objects.filter(club_id=club_id).delete()
+    """A club posted again from its records (restore; `manage.py rebuild_money`): its open
+    transfers, the book's difference, and its accounts' kept balances summed again."""
     OpenTransfer.objects.filter(club_id=club_id).delete()
-    BookLine.objects.filter(club_id=club_id).delete()
-    DebtAccount.objects.filter(club_id=club_id).delete()
     post_days(club_id, Day.objects.filter(club_id=club_id).values_list("pk", flat=True))
-    entries = list(
-        LedgerEntry.objects.filter(club_id=club_id, day__isnull=True)
-        .select_related("reverses__day", "day")
-        .order_by("id")
+    post_book(club_id, entries=list(ENTRIES.filter(club_id=club_id, day__isnull=True)))
+    summed = dict(
+        Leg.objects.filter(account__club_id=club_id)
+        .values("account_id")
+        .order_by()
+        .annotate(total=Sum("yen"))
+        .values_list("account_id", "total")
     )
-    BookLine.objects.bulk_create([li for e in entries for li in _entry_lines(e)], batch_size=BATCH)
-    post_book(club_id, entries=entries)
-    debts = LedgerEntry.objects.filter(club_id=club_id, kind__in=OWED_KINDS)
-    post_debts(club_id, debts.values_list("pk", flat=True))
+    accounts = list(Account.objects.filter(club_id=club_id).only("pk", "balance"))
+    stale = [a for a in accounts if a.balance != summed.get(a.pk, 0)]
+    for a in stale:
+        a.balance = summed.get(a.pk, 0)
+    Account.objects.bulk_update(stale, ["balance"], batch_size=500)
 
 
 # --- the book (league.models.books.Account, Transaction, Leg) ------------------------------------
@@ -928,74 +724,28 @@ def _kept_balance_difference(club_id: int) -> str | None:
     return None
 
 
-DAY_FIELDS = (
-    *("day_id", "member_id", "date", "position", "games", "score", "chips", "yen", "game_yen"),
-    *("fees", "shugi", "rounding", "paid", "borrowed", "deferred", "outstanding"),
-)
 TRANSFER_FIELDS = ("day_id", "position", "date", "payer_id", "payee_id", "yen")
-LINE_FIELDS = ("member_id", "date", "seq", "kind", "yen", "day_id", "entry_id")
-DEBT_FIELDS = ("entry_id", "debtor_id", "creditor_id", "since", "principal", "repaid", "remaining")
 
 
-def _rows_differ(what: str, kept: Any, wanted: list[Any], names: Sequence[str]) -> str | None:
-    """The first row where the kept rows (a queryset) and the `wanted` instances differ, in
-    words, or None (both compared as sorted tuples of the fields `names`)."""
-    have = sorted(kept.values_list(*names), key=repr)
-    want = sorted((tuple(getattr(r, n) for n in names) for r in wanted), key=repr)
-    for h, w in zip([*have, None], [*want, None], strict=False):
-        if h != w:
-            shown = [None if row is None else dict(zip(names, row, strict=True)) for row in (h, w)]
-            return f"the kept {what} {shown[0]}, the records give {shown[1]}"
-    return None
-
-
-def kept_difference(club_id: int, *, chunk: int = 500) -> str | None:
-    """The first difference between the kept rows (DayAccount, OpenTransfer, BookLine,
-    DebtAccount) and the same rows derived again from the records, or None."""
+def transfers_difference(club_id: int, *, chunk: int = 500) -> str | None:
+    """The first difference between the kept open transfers and the same rows derived again
+    from the records, in words, or None."""
     versions = _versions(club_id)
     ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
     for start in range(0, len(ids), chunk):
         part = ids[start : start + chunk]
-        accounts, transfers, lines, _settled, _entries = _kept_rows(club_id, part, versions)
-        found = (
-            _rows_differ(
-                "day account",
-                DayAccount.objects.filter(day_id__in=part),
-                accounts,
-                DAY_FIELDS,
-            )
-            or _rows_differ(
-                "transfer",
-                OpenTransfer.objects.filter(day_id__in=part),
-                transfers,
-                TRANSFER_FIELDS,
-            )
-            or _rows_differ(
-                "statement line",
-                BookLine.objects.filter(day_id__in=part),
-                lines,
-                LINE_FIELDS,
-            )
-        )
-        if found:
-            return found
-    dayless = list(
-        LedgerEntry.objects.filter(club_id=club_id, day__isnull=True)
-        .select_related("reverses__day", "day")
-        .order_by("id")
-    )
-    kept = BookLine.objects.filter(club_id=club_id, day__isnull=True)
-    wanted = [li for e in dayless for li in _entry_lines(e)]
-    found = _rows_differ("statement line", kept, wanted, LINE_FIELDS)
-    owed = LedgerEntry.objects.filter(club_id=club_id, kind__in=OWED_KINDS).order_by("pk")
-    ids = list(owed.values_list("pk", flat=True))
-    debts = DebtAccount.objects.filter(club_id=club_id)
-    for start in range(0, len(ids), chunk):  # a chunk of debts at a time: bounded IN lists
-        part = ids[start : start + chunk]
-        found = found or _rows_differ(
-            "debt", debts.filter(entry_id__in=part), _debt_rows(club_id, part), DEBT_FIELDS
-        )
-    return found or _rows_differ("debt", debts.exclude(entry__kind__in=OWED_KINDS), [], DEBT_FIELDS)
+        kept = OpenTransfer.objects.filter(day_id__in=part).values_list(*TRANSFER_FIELDS)
+        have = sorted(kept, key=repr)
+        wanted = _settled(part, versions)[0]
+        want = sorted((tuple(getattr(t, n) for n in TRANSFER_FIELDS) for t in wanted), key=repr)
+        for h, w in zip([*have, None], [*want, None], strict=False):
+            if h != w:
+                shown = [
+                    None if row is None else dict(zip(TRANSFER_FIELDS, row, strict=True))
+                    for row in (h, w)
+                ]
+                return f"the kept transfer {shown[0]}, the records give {shown[1]}"
+    return None
 
 
 def check_club(club_id: int) -> tuple[int, str | None]:
@@ -1028,4 +778,4 @@ def check_club(club_id: int) -> tuple[int, str | None]:
                 f"the {name}{f' ({part})' if part else ''}: the book holds "
                 f"{booked.get(key, 0)}, the games and entries give {derived.get(key, 0)}"
             )
-    return count, _kept_balance_difference(club_id) or kept_difference(club_id)
+    return count, _kept_balance_difference(club_id) or transfers_difference(club_id)

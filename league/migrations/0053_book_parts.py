@@ -74,7 +74,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='leg',
-            index=models.Index(fields=['member', 'date', 'seq', 'part', 'yen'], name='leg_member'),
+            index=models.Index(fields=['member', 'date', 'seq', 'part', 'yen', 'account'], name='leg_member'),
         ),
         migrations.AddConstraint(
             model_name='account',
