@@ -336,18 +336,10 @@ def club_rebuild(*, club_id: int) -> None:
     OpenTransfer.objects.filter(club_id=club_id).delete()
     post_days(club_id, Day.objects.filter(club_id=club_id).values_list("pk", flat=True))
     post_book(club_id, entries=list(ENTRIES.filter(club_id=club_id, day__isnull=True)))
-    summed = dict(
-        Leg.objects.filter(account__club_id=club_id)
-        .values("account_id")
-        .order_by()
-        .annotate(total=Sum("yen"))
-        .values_list("account_id", "total")
-    )
-    accounts = list(Account.objects.filter(club_id=club_id).only("pk", "balance"))
-    stale = [a for a in accounts if a.balance != summed.get(a.pk, 0)]
-    for a in stale:
-        a.balance = summed.get(a.pk, 0)
-    Account.objects.bulk_update(stale, ["balance"], batch_size=500)
+    stale = _stale_balances(club_id)
+    for account, summed in stale:
+        account.balance = summed
+    Account.objects.bulk_update([a for a, _s in stale], ["balance"], batch_size=500)
 
 
 # --- the book (league.models.books.Account, Transaction, Leg) ------------------------------------
@@ -707,8 +699,8 @@ def club_booked(club_id: int) -> dict[Key, int]:
     return {(_holder(r), r["part"]): r["total"] for r in rows}
 
 
-def _kept_balance_difference(club_id: int) -> str | None:
-    """The first account whose kept balance is not the sum of its legs, in words, or None."""
+def _stale_balances(club_id: int) -> list[tuple[Account, int]]:
+    """The club's accounts whose kept balance is not the sum of their legs, with that sum."""
     summed = dict(
         Leg.objects.filter(account__club_id=club_id)
         .values("account_id")
@@ -716,11 +708,14 @@ def _kept_balance_difference(club_id: int) -> str | None:
         .annotate(total=Sum("yen"))
         .values_list("account_id", "total")
     )
-    for pk, balance in (
-        Account.objects.filter(club_id=club_id).order_by("pk").values_list("pk", "balance")
-    ):
-        if summed.get(pk, 0) != balance:
-            return f"account {pk} keeps the balance {balance}, its legs sum to {summed.get(pk, 0)}"
+    accounts = Account.objects.filter(club_id=club_id).order_by("pk").only("pk", "balance")
+    return [(a, summed.get(a.pk, 0)) for a in accounts if a.balance != summed.get(a.pk, 0)]
+
+
+def _kept_balance_difference(club_id: int) -> str | None:
+    """The first account whose kept balance is not the sum of its legs, in words, or None."""
+    for account, summed in _stale_balances(club_id)[:1]:
+        return f"account {account.pk} keeps the balance {account.balance}, its legs sum to {summed}"
     return None
 
 
