@@ -208,7 +208,7 @@ def _grouped(legs: QuerySet[Leg], *by: str) -> QuerySet[Any]:
             yen_sum=Sum("yen"),
             **{f"{p}_sum": Coalesce(Sum("yen", filter=Q(part=p)), 0) for p in PARTS},
         )
-        .order_by("-date", "-seq", *by)
+        .order_by("-date", "-seq", *(f"-{b}" for b in by))
     )
 
 

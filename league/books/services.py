@@ -465,13 +465,18 @@ def _accounts(
     """These holders' accounts as (id, balance), the missing ones opened (three queries at
     most). `holders` gives each one's date (a day's, a debt's since), None when not known (a
     repayment's debt, read here if its account is missing)."""
-    members = {h[1] for h in holders if h[0] == Account.MEMBER}
-    days = {h[2] for h in holders if h[0] == Account.DAY}
+    # By the days' and debts' indexes (a few accounts each), not the members' (every day
+    # and debt of theirs): the accounts of these days and debts, then the members' own.
+    days = {h[2] for h in holders if h[2] is not None}
+    debts = {h[3] for h in holders if h[3] is not None}
+    members = {h[1] for h in holders if h[1] is not None and h[2] is None and h[3] is None}
     found: dict[Holder, tuple[int, int]] = {}
     rows = Account.objects.filter(
-        Q(club_id=club_id, kind__in=[Account.CLUB, Account.CASH])
-        | Q(kind=Account.MEMBER, member_id__in=members)
-        | Q(kind=Account.DAY, day_id__in=days)
+        Q(club_id=club_id, kind=Account.CLUB)
+        | Q(club_id=club_id, kind=Account.CASH)
+        | Q(day_id__in=days)
+        | Q(debt_id__in=debts)
+        | Q(member_id__in=members, kind=Account.MEMBER, day__isnull=True, debt__isnull=True)
     ).values_list("pk", "kind", "member_id", "day_id", "debt_id", "balance")
     for pk, kind, member_id, day_id, debt_id, balance in rows:
         found[(kind, member_id, day_id, debt_id)] = (pk, balance)

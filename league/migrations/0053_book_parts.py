@@ -80,6 +80,18 @@ class Migration(migrations.Migration):
             model_name='account',
             constraint=models.UniqueConstraint(condition=models.Q(('day__isnull', True), ('debt__isnull', True), ('kind', 'member')), fields=('member',), name='account_member_once'),
         ),
+        migrations.RemoveConstraint(
+            model_name='account',
+            name='account_club_once',
+        ),
+        migrations.AddConstraint(
+            model_name='account',
+            constraint=models.UniqueConstraint(condition=models.Q(('kind', 'club')), fields=('club',), name='account_club_once'),
+        ),
+        migrations.AddConstraint(
+            model_name='account',
+            constraint=models.UniqueConstraint(condition=models.Q(('kind', 'cash')), fields=('club',), name='account_cash_once'),
+        ),
         migrations.AddConstraint(
             model_name='account',
             constraint=models.UniqueConstraint(condition=models.Q(('day__isnull', False), ('kind', 'member')), fields=('member', 'day'), name='account_member_day_once'),

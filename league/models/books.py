@@ -107,10 +107,13 @@ class Account(models.Model):
             models.UniqueConstraint(
                 fields=["day"], condition=Q(kind="day"), name="account_day_once"
             ),
+            # One each per club; a constraint each, so that a query of the club's own account
+            # (kind = 'club') finds it by its index, not among every account of the club.
             models.UniqueConstraint(
-                fields=["club", "kind"],
-                condition=Q(kind__in=["club", "cash"]),
-                name="account_club_once",
+                fields=["club"], condition=Q(kind="club"), name="account_club_once"
+            ),
+            models.UniqueConstraint(
+                fields=["club"], condition=Q(kind="cash"), name="account_cash_once"
             ),
             models.CheckConstraint(
                 condition=(
