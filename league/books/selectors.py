@@ -1,50 +1,125 @@
-"""Reading the kept books (league.models.books): sums over indexed rows, no settling.
+"""Reading the book (league.models.books): sums over indexed legs and the accounts' kept
+balances, no settling.
 
-The shapes mirror league.money.services' (Statement lines, Position, Debt) so that pages and
-workbooks show the same things whichever they are given; every function here makes a fixed
-number of queries, and reads rows of the member, the open days or the open debts only.
+A member's open days and open debts are their accounts of a day or a debt whose balance is not
+zero (over the partial indexes account_open and account_member_open); a statement's lines are
+their legs summed per line (the transaction's date and entry: a day's settlement and shūgi are
+one line), in order over the index leg_member, with the parts of each day's line (games, fees,
+shūgi, rounding) summed in the same query. Every function here makes a fixed number of queries.
 """
 
 from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Count, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Abs, Coalesce
+from django.utils import timezone
 
 from league.models import (
     Account,
-    BookLine,
     Club,
     Day,
-    DayAccount,
-    DebtAccount,
     LedgerEntry,
     Leg,
     Member,
+    MemberDay,
     OpenTransfer,
 )
 
-OPEN = ~Q(outstanding=0)  # as the partial index dayaccount_open
 STATEMENT_PAGE = 50
+OPEN = ~Q(balance=0)  # as the partial indexes account_open and account_member_open
+PARTS = (Leg.GAMES, Leg.FEES, Leg.SHUGI, Leg.ROUNDING)
+
+
+@dataclass(frozen=True)
+class Parts:
+    """A member's day line in parts: games and score (their kept MemberDay), yen by part."""
+
+    games: int = 0
+    score: int = 0
+    game_yen: int = 0
+    fees: int = 0
+    shugi: int = 0
+    rounding: int = 0
+
+    @property
+    def yen(self) -> int:
+        return self.game_yen + self.fees + self.shugi + self.rounding
 
 
 @dataclass(frozen=True)
 class Line:
-    """A statement line, as league.money.services.StatementLine."""
+    """A statement line: a day (its settlement and shūgi, corrections included) or an entry,
+    of a member's accounts or of the club's own; `what` is "day", the part of a day of the
+    club's account (games, fees, rounding), "surcharge", or the entry's kind."""
 
     date: datetime.date
     what: str
     yen: int
     day: Day | None = None
     entry: LedgerEntry | None = None
-    parts: DayAccount | None = None  # games, score, game_yen, fees, shugi, rounding
+    parts: Parts | None = None
     balance: int = 0
     reversed: bool = False  # an entry a later correction cancelled
+
+    @property
+    def kind(self) -> str:  # as the club's account's lines name it (club_pot.html)
+        return self.what
+
+
+@dataclass(frozen=True)
+class Debt:
+    """A loan, a deferral or an adjustment's yen, and what remains of it: the balance of its
+    debtor's account of it (its creditor's when the club owes it)."""
+
+    entry: LedgerEntry
+    remaining: int
+
+    @property
+    def entry_id(self) -> int:
+        return self.entry.pk
+
+    @property
+    def debtor(self) -> Member | None:
+        return self.entry.borrower
+
+    @property
+    def debtor_id(self) -> int | None:
+        return self.entry.borrower_id
+
+    @property
+    def creditor(self) -> Member | None:
+        return self.entry.payer if self.entry.kind == LedgerEntry.LOAN else self.entry.payee
+
+    @property
+    def creditor_id(self) -> int | None:
+        e = self.entry
+        return e.payer_id if e.kind == LedgerEntry.LOAN else e.payee_id
+
+    creditor_pk = creditor_id
+
+    @property
+    def since(self) -> datetime.date:
+        e = self.entry
+        return e.day.date if e.day is not None else timezone.localdate(e.created_at)
+
+    @property
+    def principal(self) -> int:
+        e = self.entry
+        return e.amount + (e.surcharge if e.kind == LedgerEntry.DEFERRAL else 0)
+
+    @property
+    def repaid(self) -> int:
+        return self.principal - self.remaining
+
+    def age_days(self, today: datetime.date | None = None) -> int:
+        return ((today or timezone.localdate()) - self.since).days
 
 
 @dataclass(frozen=True)
@@ -55,10 +130,10 @@ class OpenDay:
 
 @dataclass(frozen=True)
 class Position:
-    """As league.money.services.Position: open days and open debts, from kept rows."""
+    """A member's open days and open debts: their accounts whose balance is not zero."""
 
     open_days: list[OpenDay]
-    debts: list[DebtAccount]
+    debts: list[Debt]
     member_pk: int
 
     @property
@@ -80,7 +155,7 @@ class Position:
 class Statement:
     member: Member
     lines: list[Line] = field(default_factory=list)  # oldest first
-    debts: list[DebtAccount] = field(default_factory=list)
+    debts: list[Debt] = field(default_factory=list)
     position: Position | None = None
     page: int = 1
     older: bool = False  # lines older than this page exist (the next page)
@@ -91,53 +166,72 @@ class Statement:
         return self.position.total if self.position is not None else 0
 
 
-def _debts(where: Q) -> list[DebtAccount]:
-    return list(
-        DebtAccount.objects.filter(where, remaining__gt=0)
-        .select_related("entry", "entry__day", "debtor", "creditor")
-        .order_by("since", "entry_id")
-    )
+DEBT_PARTIES = ("debt__day", "debt__borrower", "debt__payer", "debt__payee")
 
 
-def open_debts(*, club: Club) -> list[DebtAccount]:
-    """Debts not yet paid in full, oldest first (one query over the open ones)."""
-    return _debts(Q(club=club))
+def _debts(accounts: Iterable[Account]) -> list[Debt]:
+    """The open debts among these accounts of debts, once each: from the debtor's account,
+    or the creditor's when the club owes it; oldest first."""
+    debts = {}
+    for a in accounts:
+        debtor = a.debt.borrower_id  # type: ignore[union-attr]
+        if a.member_id == debtor or debtor is None:
+            debts[a.debt_id] = Debt(a.debt, abs(a.balance))  # type: ignore[arg-type]
+    return sorted(debts.values(), key=lambda d: (d.since, d.entry.pk))
+
+
+def open_debts(*, club: Club) -> list[Debt]:
+    """Debts not yet paid in full, oldest first (one query over the open accounts)."""
+    accounts = Account.objects.filter(
+        OPEN, club=club, kind=Account.MEMBER, debt__isnull=False
+    ).select_related("debt", *DEBT_PARTIES)
+    return _debts(accounts)
 
 
 def position(*, member: Member) -> Position:
-    """Where `member` stands: their open days and open debts (two queries)."""
-    days = (
-        DayAccount.objects.filter(OPEN, member=member)
-        .select_related("day")
-        .order_by("date")
-        .only("day", "outstanding", "date")
+    """Where `member` stands: their open days and open debts (one query)."""
+    accounts = list(
+        Account.objects.filter(OPEN, member=member)
+        .select_related("day", "debt", *DEBT_PARTIES)
+        .order_by("date", "pk")
     )
-    open_days = [OpenDay(a.day, a.outstanding) for a in days]
-    debts = _debts(Q(debtor=member) | Q(creditor=member))
-    return Position(open_days, debts, member.pk)
+    open_days = [OpenDay(a.day, a.balance) for a in accounts if a.day_id is not None]
+    debts = [Debt(a.debt, abs(a.balance)) for a in accounts if a.debt_id is not None]
+    return Position(open_days, debts, member.pk)  # type: ignore[arg-type]
 
 
-def _lines(member: Member, rows: list[BookLine], balance_after: int) -> list[Line]:
-    """`rows` oldest first, with the running balance ending at `balance_after`."""
-    day_ids = [r.day_id for r in rows if r.kind == BookLine.DAY]
-    parts = {a.day_id: a for a in DayAccount.objects.filter(member=member, day_id__in=day_ids)}
-    running = balance_after - sum(r.yen for r in rows)
-    out = []
-    for r in rows:
-        running += r.yen
-        out.append(
-            Line(
-                r.date,
-                r.kind,
-                r.yen,
-                day=r.day,
-                entry=r.entry,
-                parts=parts.get(r.day_id) if r.kind == BookLine.DAY else None,
-                balance=running,
-                reversed=_cancelled(r.entry),
-            )
+def _grouped(legs: QuerySet[Leg], *by: str) -> QuerySet[Any]:
+    """`legs` summed per line (date, entry), newest first, with a day line's parts."""
+    return (
+        legs.values("date", "seq", *by)
+        .annotate(
+            yen_sum=Sum("yen"),
+            **{f"{p}_sum": Coalesce(Sum("yen", filter=Q(part=p)), 0) for p in PARTS},
         )
-    return out
+        .order_by("-date", "-seq", *(f"-{b}" for b in by))
+    )
+
+
+def _member_lines(member_id: int) -> QuerySet[Any]:
+    """A member's statement lines, newest first. A line whose every leg a correction cancelled
+    (a day the member was taken out of, an entry moved to another member by a merge: every
+    account and every part summing to zero, some leg not zero) is left out, as the book posted
+    again from the records (restore, migration 0054) would not have it; a line of zeros that
+    nothing cancelled (a day broken even, a prize's winner) stays, and so does a loan's line of
+    its borrower (+ on the day, − on the debt). Every account sums to zero when the legs
+    weighted by their account's id do (with two accounts, certainly)."""
+    return (
+        _grouped(Leg.objects.filter(member_id=member_id))
+        .annotate(weighted=Sum(F("yen") * F("account_id")), biggest=Max(Abs("yen")))
+        .exclude(yen_sum=0, weighted=0, biggest__gt=0, **{f"{p}_sum": 0 for p in PARTS})
+    )
+
+
+def _by_pk(rows: QuerySet[Any], ids: set[int]) -> dict[int, Any]:
+    """`rows` with these primary keys, by key: always one query, also for no keys (ids start
+    at 1, so 0 matches nothing), so that a page's query count does not depend on what its
+    lines hold."""
+    return {row.pk: row for row in rows.filter(pk__in=sorted(ids) or [0])}
 
 
 def _cancelled(entry: LedgerEntry | None) -> bool:
@@ -150,33 +244,14 @@ def _cancelled(entry: LedgerEntry | None) -> bool:
         return False
 
 
-def _member_lines(member: Member):  # type: ignore[no-untyped-def]
-    return BookLine.objects.filter(member=member).select_related(
-        "day",
-        "entry",
-        "entry__payer",
-        "entry__payee",
-        "entry__borrower",
-        "entry__day",
-        "entry__reversed_by",
-    )
-
-
-def _by_pk(rows: QuerySet[Any], ids: set[int]) -> dict[int, Any]:
-    """`rows` with these primary keys, by key: always one query, also for no keys (ids start
-    at 1, so 0 matches nothing), so that a page's query count does not depend on what its
-    lines hold."""
-    return {row.pk: row for row in rows.filter(pk__in=sorted(ids) or [0])}
-
-
-def _loaded(rows: list[BookLine]) -> list[BookLine]:
-    """`rows` with their day and ledger entry, and the entry's day, parties and reversal, read by
-    primary key in three queries. One query joining the nine tables took PostgreSQL 8 ms to
-    plan on every statement page and My page (and 0.4 ms to run); these plan in a fraction of a
-    millisecond."""
+def _lines(
+    club_id: int, rows: list[dict[str, Any]], balance_after: int, member: Member | None = None
+) -> list[Line]:
+    """Grouped `rows` oldest first as lines, with the running balance ending at
+    `balance_after`, their ledger entries and days (with the entry's parties and reversal) and,
+    for a member's day lines, the parts (four queries whatever the rows)."""
     entries = _by_pk(
-        LedgerEntry.objects.select_related("reversed_by"),
-        {r.entry_id for r in rows if r.entry_id is not None},
+        LedgerEntry.objects.select_related("reversed_by"), {r["seq"] for r in rows if r["seq"]}
     )
     parties = {
         pk
@@ -185,60 +260,92 @@ def _loaded(rows: list[BookLine]) -> list[BookLine]:
         if pk is not None
     }
     members = _by_pk(Member.objects.all(), parties)
-    days = _by_pk(
-        Day.objects.all(),
-        {r.day_id for r in rows if r.day_id is not None}
-        | {e.day_id for e in entries.values() if e.day_id is not None},
+    dates = {r["date"] for r in rows if not r["seq"]}
+    found = Day.objects.filter(
+        Q(club_id=club_id, date__in=sorted(dates))
+        | Q(pk__in=sorted({e.day_id for e in entries.values() if e.day_id is not None}) or [0])
     )
+    days = {d.pk: d for d in found}
+    day_on = {d.date: d for d in days.values() if d.club_id == club_id}
     for e in entries.values():
-        for name, found in (
-            ("payer", members),
-            ("payee", members),
-            ("borrower", members),
-            ("day", days),
-        ):
+        for name, by in (("payer", members), ("payee", members), ("borrower", members)):
             if (pk := getattr(e, f"{name}_id")) is not None:
-                LedgerEntry._meta.get_field(name).set_cached_value(e, found[pk])
+                LedgerEntry._meta.get_field(name).set_cached_value(e, by[pk])
+        if e.day_id is not None:
+            LedgerEntry._meta.get_field("day").set_cached_value(e, days[e.day_id])
+    played: dict[datetime.date, tuple[int, int]] = {}
+    if member is not None:
+        played = {
+            d: (g, s)
+            for d, g, s in MemberDay.objects.filter(
+                member=member, date__in=sorted(dates)
+            ).values_list("date", "games", "score")
+        }
+    running = balance_after - sum(r["yen_sum"] for r in rows)
+    out = []
     for r in rows:
-        for name, found in (("entry", entries), ("day", days)):
-            if (pk := getattr(r, f"{name}_id")) is not None:
-                BookLine._meta.get_field(name).set_cached_value(r, found[pk])
-    return rows
+        running += r["yen_sum"]
+        entry = entries.get(r["seq"])
+        parts = None
+        if entry is None and member is not None:
+            games, score = played.get(r["date"], (0, 0))
+            parts = Parts(games, score, *(r[f"{p}_sum"] for p in PARTS))
+        kind = r.get("part") or (entry.kind if entry is not None else "day")
+        out.append(
+            Line(
+                r["date"],
+                kind,
+                r["yen_sum"],
+                day=entry.day if entry is not None else day_on.get(r["date"]),
+                entry=entry,
+                parts=parts,
+                balance=running,
+                reversed=_cancelled(entry),
+            )
+        )
+    return out
+
+
+def _page(
+    grouped: QuerySet[Any], page: int, per_page: int
+) -> tuple[list[dict[str, Any]], int, bool]:
+    """One page of grouped lines, oldest first, the sum of the newer lines it skips, and
+    whether older lines exist."""
+    start = (max(1, page) - 1) * per_page
+    newer = sum(r["yen_sum"] for r in grouped[:start]) if start else 0
+    found = list(grouped[start : start + per_page + 1])
+    return found[:per_page][::-1], newer, len(found) > per_page
 
 
 def statement(*, member: Member, page: int = 1, per_page: int = STATEMENT_PAGE) -> Statement:
     """One page of `member`'s statement, the newest first (page 1), its lines oldest first with
     the balance carried over from the lines before it. A fixed number of queries; the first
-    page reads only its own lines and the member's open rows (the balance after the last line
-    is the member's position: tests/league/test_money_agreement.py), a later page also sums
-    the newer lines it skips."""
+    page reads only its own lines and the member's open accounts (the balance after the last
+    line is the member's position), a later page also sums the newer lines it skips."""
     where = position(member=member)
-    page = max(1, page)
-    start = (page - 1) * per_page
-    newest_first = BookLine.objects.filter(member=member).order_by("-date", "-seq")
-    newer = sum(newest_first[:start].values_list("yen", flat=True)) if start else 0
-    found = _loaded(list(newest_first[start : start + per_page + 1]))
-    older = len(found) > per_page
-    rows = found[:per_page][::-1]
-    out = _lines(member, rows, where.total - newer)
+    rows, newer, older = _page(_member_lines(member.pk), page, per_page)
+    out = _lines(member.club_id, rows, where.total - newer, member)
     carried = out[0].balance - out[0].yen if out else where.total - newer
-    return Statement(member, out, where.debts, where, page, older, carried)
+    return Statement(member, out, where.debts, where, max(1, page), older, carried)
 
 
 def full_statement(*, member: Member) -> Statement:
     """Every line of `member`'s statement (the workbook), oldest first."""
-    rows = list(_member_lines(member).order_by("date", "seq"))
-    total = sum(r.yen for r in rows)
+    rows = list(_member_lines(member.pk))[::-1]
     where = position(member=member)
-    return Statement(member, _lines(member, rows, total), where.debts, where)
+    total = sum(r["yen_sum"] for r in rows)
+    return Statement(member, _lines(member.club_id, rows, total, member), where.debts, where)
+
+
+def statement_lines(*, member_id: int) -> QuerySet[Any]:
+    """A member's statement lines, one row each (to count them)."""
+    return _member_lines(member_id).order_by()
 
 
 def latest_lines(*, member: Member, count: int) -> tuple[list[Line], bool]:
     """The member's latest `count` lines, newest first, and whether older ones exist."""
-    newest_first = BookLine.objects.filter(member=member).order_by("-date", "-seq")
-    rows = _loaded(list(newest_first[: count + 1]))
-    shown = rows[:count][::-1]
-    return _lines(member, shown, sum(r.yen for r in shown))[::-1], len(rows) > count
+    rows, _newer, older = _page(_member_lines(member.pk), 1, count)
+    return _lines(member.club_id, rows, sum(r["yen_sum"] for r in rows), member)[::-1], older
 
 
 # --- the club -----------------------------------------------------------------------------------
@@ -271,7 +378,7 @@ class Books:
     total of them all), open debts, each member's standing."""
 
     open_days: list[OpenDayTransfers]  # newest first, at most OPEN_DAYS_SHOWN
-    debts: list[DebtAccount]
+    debts: list[Debt]
     standing: list[Standing]
     open_day_count: int = 0  # every open day, shown or not
     open_transfers_total: int = 0  # yen of every open day's transfers
@@ -293,8 +400,8 @@ OPEN_DAYS_SHOWN = 7
 def club_books(*, club: Club) -> Books:
     """Six queries, and what Python reads is bounded by the members and OPEN_DAYS_SHOWN days,
     whatever the club's history or how many days are open: the newest open days' transfers,
-    the count and sum of all open transfers, the open debts, and each member's standing
-    summed in SQL."""
+    the count and sum of all open transfers, the open debts, and each member's open days
+    summed in SQL (their open accounts of a day)."""
     open_transfers = OpenTransfer.objects.filter(club=club)
     summary = open_transfers.aggregate(
         days=Count("day", distinct=True), yen=Coalesce(Sum("yen"), 0)
@@ -320,18 +427,16 @@ def club_books(*, club: Club) -> Books:
             (payer, payee, yen)
         )
     debts = open_debts(club=club)
-    # Each member's open days summed in SQL; the club's own rows (member None) are left out in
-    # Python: `member IS NOT NULL` would lead SQLite to the index of every row.
     days: dict[int, int] = {}
     summed = (
-        DayAccount.objects.filter(OPEN, club=club)
+        Account.objects.filter(OPEN, club=club, kind=Account.MEMBER, day__isnull=False)
         .order_by()
         .values("member_id")
-        .annotate(yen=Sum("outstanding"))
+        .annotate(yen=Sum("balance"))
         .values_list("member_id", "yen")
     )
     for member_id, yen in summed:
-        if member_id is not None and yen:
+        if yen:
             days[member_id] = yen
     owed: dict[int, int] = defaultdict(int)
     for d in debts:
@@ -353,7 +458,7 @@ def club_books(*, club: Club) -> Books:
 
 @dataclass(frozen=True)
 class AccountLine:
-    line: BookLine
+    line: Line
     balance: int
 
 
@@ -361,23 +466,15 @@ def club_account(
     *, club: Club, page: int = 1, per_page: int = STATEMENT_PAGE
 ) -> tuple[list[AccountLine], int, bool]:
     """The club's own account (クラブ積立), newest page first: its lines oldest first with the
-    running total, the balance, and whether older lines exist. The balance is the sum of the
-    legs of the club's own account in the book (over the index leg_account); the lines are the
-    kept lines of that account, which check_books holds equal to it."""
-    lines = BookLine.objects.filter(club=club, member__isnull=True)
-    legs = Leg.objects.filter(account__club=club, account__kind=Account.CLUB)
-    total = legs.aggregate(yen=Sum("yen"))["yen"] or 0
-    start = (max(1, page) - 1) * per_page
-    newest_first = lines.order_by("-date", "-seq")
-    newer = sum(newest_first[:start].values_list("yen", flat=True)) if start else 0
-    found = _loaded(list(newest_first[start : start + per_page + 1]))
-    rows = found[:per_page][::-1]
-    running = total - newer - sum(r.yen for r in rows)
-    out = []
-    for r in rows:
-        running += r.yen
-        out.append(AccountLine(r, running))
-    return out, total, len(found) > per_page
+    running total, the balance (the account's), and whether older lines exist. A line is the
+    account's legs of one day's part (games, fees, rounding) or of one entry, summed."""
+    own = Account.objects.filter(club=club, kind=Account.CLUB).first()
+    legs = Leg.objects.filter(account=own.pk if own is not None else 0)
+    grouped = _grouped(legs, "part").exclude(yen_sum=0)
+    rows, newer, older = _page(grouped, page, per_page)
+    total = own.balance if own is not None else 0
+    lines = _lines(club.pk, rows, total - newer)
+    return [AccountLine(li, li.balance) for li in lines], total, older
 
 
 @dataclass(frozen=True)
@@ -387,12 +484,24 @@ class DayHouse:
 
 
 def house_totals(*, club: Club, start: datetime.date, end: datetime.date) -> list[DayHouse]:
-    """The club's total of each day from `start` to `end` (one query over those days)."""
+    """What each day from `start` to `end` left to the club: the day's settlement and shūgi
+    less what its members received, i.e. the legs of its settlement and shūgi on the club's
+    own account and the day's clearing account (one query over those days)."""
+
+    def day_legs(**account: Any) -> Subquery:
+        legs = Leg.objects.filter(seq=0, date=OuterRef("date"), **account)
+        return Subquery(legs.values("date").annotate(s=Sum("yen")).values("s")[:1])
+
     rows = (
-        DayAccount.objects.filter(
-            club=club, member__isnull=True, date__range=(start, end), day__isnull=False
+        Day.objects.filter(club=club, date__range=(start, end))
+        .annotate(
+            own=Coalesce(
+                day_legs(account__club_id=OuterRef("club_id"), account__kind=Account.CLUB), 0
+            ),
+            clearing=Coalesce(
+                day_legs(account__day_id=OuterRef("pk"), account__kind=Account.DAY), 0
+            ),
         )
-        .select_related("day")
         .order_by("date")
     )
-    return [DayHouse(a.day, a.yen) for a in rows]
+    return [DayHouse(d, d.own + d.clearing) for d in rows]

@@ -39,7 +39,7 @@ import scoring
 from league import money
 from league.books import selectors as book_selectors
 from league.core import format as jancho
-from league.models import Club, DebtAccount, Hand, LedgerEntry, Member, Season
+from league.models import Club, Hand, LedgerEntry, Member, Season
 from league.money import sharing
 from league.standings import selectors as kept
 from league.standings import stats
@@ -982,7 +982,9 @@ DEBT_COLUMNS = (
 )
 
 
-def _debt_rows(club: Club, debts: Iterable[DebtAccount], today: datetime.date) -> list[list[Any]]:
+def _debt_rows(
+    club: Club, debts: Iterable[book_selectors.Debt], today: datetime.date
+) -> list[list[Any]]:
     return [
         [
             _party_name(club, d.debtor),
@@ -1001,7 +1003,11 @@ def _block(columns: Sequence[Column], rows: list[list[Any]], caption: Any) -> Bl
 
 
 def payment_sheet_workbook(
-    *, club: Club, ledger: money.DayLedger, debts: Iterable[DebtAccount], today: datetime.date
+    *,
+    club: Club,
+    ledger: money.DayLedger,
+    debts: Iterable[book_selectors.Debt],
+    today: datetime.date,
 ) -> Workbook:
     """Each attendee's parts and total, the transfers (paid or not), the club's open debts: one
     A4 page to print and pin up at the venue."""

@@ -34,7 +34,6 @@ from league.excel import exports, imports
 from league.excel import services as excel_services
 from league.jobs import job_progress
 from league.models import (
-    BookLine,
     Club,
     ExportFile,
     ImportBatch,
@@ -75,7 +74,7 @@ def export_rows(*, club: Club, params: dict[str, Any], most: int | None = None) 
 def statement_lines(*, member_id: int, most: int | None = None) -> int:
     """How many lines a member's statement has (one per line of the kept books); `most` as
     export_rows's."""
-    lines = BookLine.objects.filter(member_id=member_id)
+    lines = book_selectors.statement_lines(member_id=member_id)
     return lines[: most + 1].count() if most is not None else lines.count()
 
 

@@ -3,20 +3,17 @@ re-settled and its ledger entries, by the one posting function (league.books.ser
 the derivation check_books compares with). Each entry's transaction comes after the one it
 reverses, in id order, so that a reversal's `reverses` is set.
 
-It runs the app's own code, not the historical models: the derivation is ~200 lines that must
-stay one. On a database with no clubs (a new install, the tests) it does nothing; a later
-migration that changes the tables it reads must keep this one runnable or replace it.
+It ran the app's own code, not the historical models: the derivation is ~200 lines that must
+stay one. Migration 0053 changed the book's tables (a member's money in parts: each day, each
+debt), so the app's code no longer posts to the tables as they are here: 0054 posts the book
+instead, and this migration does nothing.
 """
 
 from django.db import migrations
 
 
 def post_the_book(apps, schema_editor):
-    from league.books import services
-    from league.models import Club
-
-    for club_id in Club.objects.order_by("pk").values_list("pk", flat=True):
-        services.club_post_book(club_id)
+    """Replaced by 0054_post_the_book_in_parts."""
 
 
 class Migration(migrations.Migration):

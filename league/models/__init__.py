@@ -14,9 +14,6 @@ from league.models.accounts import ApiToken, LoginAttempt, UsernameKey
 from league.models.audit import AuditLog, AuditLogQuerySet
 from league.models.books import (
     Account,
-    BookLine,
-    DayAccount,
-    DebtAccount,
     Leg,
     OpenTransfer,
     Transaction,
@@ -60,7 +57,6 @@ __all__ = [
     "Attendance",
     "AuditLog",
     "AuditLogQuerySet",
-    "BookLine",
     "ChatCode",
     "ChatEvent",
     "ChatLink",
@@ -70,9 +66,7 @@ __all__ = [
     "Club",
     "ClubChronicle",
     "Day",
-    "DayAccount",
     "DayShugi",
-    "DebtAccount",
     "DrawRoom",
     "DrawRound",
     "DrawSeat",

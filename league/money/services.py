@@ -34,7 +34,6 @@ from league.models import (
     Club,
     Day,
     DayShugi,
-    DebtAccount,
     Game,
     LedgerEntry,
     Member,
@@ -48,10 +47,6 @@ from league.models.money import ledger_record
 from league.standings.stats import standings
 
 Party = int | None
-Effects = dict[Party, int]
-
-
-# --- what entries do -------------------------------------------------------------------------
 
 
 # --- a day's ledger --------------------------------------------------------------------------
@@ -99,27 +94,6 @@ def _days_with_data(days: Sequence[Day]) -> None:
     )
 
 
-def _outstanding(result: scoring.DayResult, entries: Iterable[LedgerEntry]) -> dict[Party, int]:
-    """What each party still has to settle for the day: + is owed, − owes. THE derivation of open
-    transfers: the day's ledger, the member statements and the open-debts page all use it."""
-    outstanding: dict[Party, int] = {party(p.name): p.yen for p in result.players}
-    outstanding[None] = outstanding.get(None, 0) + result.house
-    for entry in entries:
-        for who, yen in books.day_effects(entry):
-            outstanding[who] = outstanding.get(who, 0) + yen
-    return outstanding
-
-
-def _transfers(
-    result: scoring.DayResult, outstanding: dict[Party, int]
-) -> tuple[scoring.Transfer, ...]:
-    order = [party(p.name) for p in result.players] + [None]
-    order += [p for p in outstanding if p not in order]
-    return scoring.settle_transfers(
-        (None if p is None else str(p), outstanding.get(p, 0)) for p in order
-    )
-
-
 def _day_ledger(
     inputs: books.DayInputs,
     versions: Sequence[RulesVersion],
@@ -130,9 +104,9 @@ def _day_ledger(
     version = books.day_version(inputs, versions)
     rules = version.rules if version is not None else books.NO_MONEY
     result = books.settle_under(inputs, rules)
-    outstanding = _outstanding(result, entries)
+    outstanding = books.outstanding(result, entries)
     return DayLedger(
-        inputs.day, rules, result, members, entries, outstanding, _transfers(result, outstanding)
+        inputs.day, rules, result, members, entries, outstanding, books.transfers_of(outstanding)
     )
 
 
@@ -292,8 +266,8 @@ def transfer_defer(
 # --- debts -----------------------------------------------------------------------------------
 
 
-def open_debts(*, club: Club) -> list[DebtAccount]:
-    """Debts not yet paid in full, oldest first: the kept rows (league.books), one query."""
+def open_debts(*, club: Club) -> list[book_selectors.Debt]:
+    """Debts not yet paid in full, oldest first: the book's open accounts of debts, one query."""
     return book_selectors.open_debts(club=club)
 
 

@@ -15,7 +15,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 
 from league import money
 from league.books import selectors as book_selectors
-from league.models import Club, Day, DebtAccount, LedgerEntry, Member, Result, Season
+from league.models import Club, Day, LedgerEntry, Member, Result, Season
 from league.models.draw import held_game_ids
 from league.models.totals import MemberDay, MemberTotal
 from league.money import signs
@@ -147,7 +147,9 @@ class DaySettlement:
     is_today: bool
     total: int | None = None  # the member's day total (+ receives, − pays); None: not a player
     entries: list[MyEntry] = field(default_factory=list)  # what is recorded for them, oldest first
-    debts: list[DebtAccount] = field(default_factory=list)  # open debts of theirs from this day
+    debts: list[book_selectors.Debt] = field(
+        default_factory=list
+    )  # open debts of theirs from this day
 
     @property
     def nothing_left(self) -> bool:
@@ -221,7 +223,7 @@ def settlement_day(account: Account, today: datetime.date) -> Any:
 
 
 def day_settlement(
-    *, day: Any, member: Member, today: datetime.date, debts: Sequence[DebtAccount] = ()
+    *, day: Any, member: Member, today: datetime.date, debts: Sequence[book_selectors.Debt] = ()
 ) -> DaySettlement:
     """The day's ledger (money.day_ledger: a fixed number of queries), its transfers that involve
     the member in the ledger's order, the member's day total, every live entry of the day that

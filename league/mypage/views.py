@@ -20,7 +20,7 @@ from django.views.decorators.http import require_safe
 
 from league.access import club_for, club_page
 from league.books import selectors as book_selectors
-from league.models import DebtAccount, Member, Season
+from league.models import Member, Season
 from league.models.draw import next_tables
 from league.models.rules import club_has_money
 from league.money import signs
@@ -33,7 +33,7 @@ from league.standings.tables import Shown
 
 @dataclass(frozen=True)
 class DebtLine:
-    debt: DebtAccount
+    debt: book_selectors.Debt
     other: Member | None  # whom the member owes, or who owes the member (None: the club)
     owes: bool
     remaining: int
@@ -48,7 +48,7 @@ def _debt_lines(position: book_selectors.Position, me: Member) -> list[DebtLine]
     return lines
 
 
-def _debt_lines_of(debts: list[DebtAccount], me: Member) -> list[DebtLine]:
+def _debt_lines_of(debts: list[book_selectors.Debt], me: Member) -> list[DebtLine]:
     return [
         DebtLine(
             d, d.creditor if d.debtor_id == me.pk else d.debtor, d.debtor_id == me.pk, d.remaining

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from league import money
 from league.books import selectors as book_selectors
 from league.books import services as book_services
-from league.models import Adjustment, DebtAccount, LedgerEntry, Season
+from league.models import Adjustment, LedgerEntry, Season
 from league.teams import services as teams
 from tests.league.test_money import ledger_case_day, make_members
 from tests.support.db import as_test_case
@@ -66,7 +66,8 @@ def test_a_season_penaltys_yen_is_repaid_from_the_debts_page(organiser_client, o
     assert url in page  # the page offers 返済 for it
     response = organiser_client.post(url, {"amount": "２００"})
     assert response.status_code == 302
-    assert DebtAccount.objects.get(entry=penalty).remaining == 400
+    open_ = book_selectors.open_debts(club=club)
+    assert next(d for d in open_ if d.entry == penalty).remaining == 400
     # Not a debt at all (a payment): still 404.
     payment = LedgerEntry.objects.filter(kind=LedgerEntry.PAYMENT).first()
     if payment is None:
@@ -110,7 +111,7 @@ def repay_all(organiser_client, organiser, club, parts):
             )
             assert response.status_code == 302
             paid[debt.entry_id] = k + 1
-    assert not DebtAccount.objects.filter(remaining__gt=0).exists()
+    assert not book_selectors.open_debts(club=club)
     assert book_services.check_club(club.pk)[1] is None
 
 
@@ -129,4 +130,4 @@ def test_the_adjustments_repayment_is_in_the_members_statement(
     organiser_client.post(reverse("money:debt_repay", args=[club.slug, entry.pk]))
     paid = book_selectors.full_statement(member=member).balance - before
     assert paid == (600 if cause == "penalty" else -315)
-    assert not DebtAccount.objects.filter(entry=entry, remaining__gt=0).exists()
+    assert not [d for d in book_selectors.open_debts(club=club) if d.entry == entry]

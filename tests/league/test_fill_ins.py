@@ -391,22 +391,24 @@ def test_a_table_with_a_fill_in_is_recorded_from_its_card(organiser_client, club
 
 
 def test_the_books_have_no_line_of_a_fill_in(club, organiser, event) -> None:
-    """The kept books (league.books, posted as each game is recorded, and rebuilt): a day
-    account for the club and each real player, none for a fill-in; the day still balances."""
+    """The book (league.books, posted as each game is recorded, and rebuilt): an account of the
+    day for each real player, none for a fill-in, no leg of a fill-in's; the day still
+    balances (the club takes the fill-ins' money)."""
     from league.books import services as books
-    from league.models import BookLine, DayAccount, OpenTransfer
+    from league.models import Account, Leg, OpenTransfer
 
     day, entrants, fill_ins = event
 
     def check() -> None:
         f = ids(fill_ins)
-        assert not DayAccount.objects.filter(member__in=f).exists()
-        assert not BookLine.objects.filter(member__in=f).exists()
+        assert not Account.objects.filter(member__in=f).exists()
+        assert not Leg.objects.filter(member__in=f).exists()
         assert not OpenTransfer.objects.filter(payer__in=f).exists()
         assert not OpenTransfer.objects.filter(payee__in=f).exists()
-        accounts = DayAccount.objects.filter(day=day)
-        assert set(accounts.exclude(member=None).values_list("member", flat=True)) == ids(entrants)
-        assert sum(accounts.values_list("yen", flat=True)) == 0
+        accounts = Account.objects.filter(day=day, kind=Account.MEMBER)
+        assert set(accounts.values_list("member", flat=True)) == ids(entrants)
+        assert sum(Leg.objects.filter(transaction__day=day).values_list("yen", flat=True)) == 0
+        assert books.check_club(club.pk)[1] is None
 
     check()
     books.club_rebuild(club_id=club.pk)

@@ -15,13 +15,12 @@ from league.books import selectors as book_selectors
 from league.core.errors import ServiceError
 from league.excel import imports
 from league.models import (
+    Account,
     AuditLog,
-    BookLine,
-    DayAccount,
-    DebtAccount,
     Game,
     ImportBatch,
     ImportUpload,
+    Leg,
     Member,
     Result,
     RulesVersion,
@@ -40,25 +39,32 @@ def _nth(i: int) -> tuple[tuple[str, int], ...]:
 
 
 def books_snapshot(club) -> dict[str, Any]:
-    """What the books say: each member's balance (a member without one left out), the club's
-    account, every day's non-empty account and the debts still open."""
+    """What the book says: each member's open days and debts (a member without any left out),
+    the club's account, every account's balance and every day's parts that are not zero, and
+    the debts still open."""
     members = list(Member.objects.filter(club=club))
-    values = [f.attname for f in DayAccount._meta.concrete_fields if f.name not in ("id",)]
+    legs = Leg.objects.filter(account__club=club).values("member_id", "date", "seq", "part")
     return {
         "balances": {
             m.pk: (position.open_days, position.debts)
             for m in members
             if (position := book_selectors.position(member=m)).open_days or position.debts
         },
-        "club": BookLine.objects.filter(club=club, member=None).aggregate(s=Sum("yen"))["s"],
+        "club": sum(
+            Account.objects.filter(club=club, kind=Account.CLUB).values_list("balance", flat=True)
+        ),
+        "accounts": sorted(
+            Account.objects.filter(club=club)
+            .exclude(balance=0)
+            .values_list("kind", "member_id", "day_id", "debt_id", "balance")
+        ),
         "days": sorted(
-            tuple(row)
-            for row in DayAccount.objects.filter(club=club).exclude(games=0).values_list(*values)
+            (r["member_id"], r["date"], r["seq"], r["part"], r["y"])
+            for r in legs.order_by().annotate(y=Sum("yen"))
+            if r["y"]
         ),
         "debts": sorted(
-            DebtAccount.objects.filter(club=club, remaining__gt=0).values_list(
-                "debtor", "creditor", "remaining"
-            )
+            (d.debtor_id, d.creditor_id, d.remaining) for d in book_selectors.open_debts(club=club)
         ),
     }
 

@@ -31,7 +31,7 @@ from league import money
 from league.books import selectors as book_selectors
 from league.books import services as books
 from league.core.errors import ServiceError
-from league.models import Account, Club, Day, DayAccount, Game, LedgerEntry, Member, RulesVersion
+from league.models import Account, Club, Day, Game, LedgerEntry, Member, RulesVersion
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from league.rules import services as rules_services
@@ -56,10 +56,12 @@ def check_agreement(club: Club, members: list[Member]) -> None:
     assert books.check_club(club.pk)[1] is None  # the book and the kept rows: manage.py check_books
     balances = books.club_booked(club.pk)  # every account's sum of legs
     assert sum(balances.values()) == 0
-    kept_days = DayAccount.objects.filter(club=club)
+    # What is open of each day: the members' accounts of it, the club the rest.
     kept = defaultdict(dict)
-    for a in kept_days:
-        kept[a.day_id][a.member_id] = a.outstanding
+    for a in Account.objects.filter(club=club, kind=Account.MEMBER, day__isnull=False):
+        kept[a.day_id][a.member_id] = a.balance
+    for day in kept.values():
+        day[None] = -sum(day.values())
     pages = {day.pk: money.day_ledger(day=day) for day in Day.objects.filter(club=club)}
     for pk, page in pages.items():  # each day's ledger page, which settles its day again
         assert nonzero(page.outstanding) == nonzero(kept[pk]), page.day.date
@@ -88,9 +90,9 @@ def check_agreement(club: Club, members: list[Member]) -> None:
         # ... which is the member's open transfers on the days' pages plus their open debts ...
         on_days = sum(p.outstanding.get(member.pk, 0) for p in pages.values())
         in_debts = sum(
-            d.remaining if d.creditor_pk == member.pk else -d.remaining
+            d.remaining if d.creditor_id == member.pk else -d.remaining
             for d in debts
-            if member.pk in (d.debtor.pk, d.creditor_pk)
+            if member.pk in (d.debtor_id, d.creditor_id)
         )
         assert position.total == on_days + in_debts
         assert sorted((d.day.pk, d.yen) for d in position.open_days) == sorted(
@@ -99,9 +101,30 @@ def check_agreement(club: Club, members: list[Member]) -> None:
             if p.outstanding.get(member.pk)
         )
         # ... which is the member's account in the book, and the statement's last line.
-        assert statement.balance == balances.get((Account.MEMBER, member.pk), 0)
+        assert statement.balance == sum(
+            yen
+            for ((kind, member_id, _day, _debt), _part), yen in balances.items()
+            if kind == Account.MEMBER and member_id == member.pk
+        )
         running = statement.lines[-1].balance if statement.lines else 0
         assert running == statement.balance
+        # Each day line and its parts are the member's on the day's ledger page.
+        days = {li.day.pk: li for li in statement.lines if li.entry is None}
+        for pk, page in pages.items():
+            player = next((p for p in page.result.players if p.name == str(member.pk)), None)
+            line = days.get(pk)
+            if player is None:
+                assert line is None or line.yen == 0
+                continue
+            assert line is not None and line.parts is not None
+            parts = (player.yen, player.games, player.score, player.game_yen, player.fees)
+            assert parts == (
+                line.yen,
+                line.parts.games,
+                line.parts.score,
+                *((line.parts.game_yen, line.parts.fees)),
+            )
+            assert (player.shugi, player.rounding) == (line.parts.shugi, line.parts.rounding)
 
 
 # --- random sequences ------------------------------------------------------------------------

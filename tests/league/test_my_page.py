@@ -429,7 +429,7 @@ POINTS = (40000, 30000, 20000, 10000)
 # member's kept books (league.books), their latest days and the day's ledger (money.day_ledger).
 # The statement lines' entries, their parties and days: three reads by key (league.books).
 # The member's next table of today's draw: one read (league.models.draw.next_tables).
-QUERIES = {"mame-no-kai": 27, "takabari-kenko": 12}
+QUERIES = {"mame-no-kai": 26, "takabari-kenko": 12}
 
 
 @pytest.mark.parametrize("preset", ["mame-no-kai", "takabari-kenko"])

@@ -43,7 +43,7 @@ KEPT: dict[str, tuple[str, ...]] = {
         "MemberRating",
     ),
     "hand totals": ("HandStatTotal",),
-    "books": ("DayAccount", "DebtAccount", "BookLine"),
+    "books": ("Account", "OpenTransfer"),  # each account's kept balance; who still pays whom
 }
 
 

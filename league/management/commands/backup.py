@@ -38,7 +38,6 @@ from league.models import (
     ApiToken,
     Attendance,
     AuditLog,
-    BookLine,
     ChatCode,
     ChatEvent,
     ChatLink,
@@ -48,9 +47,7 @@ from league.models import (
     Club,
     ClubChronicle,
     Day,
-    DayAccount,
     DayShugi,
-    DebtAccount,
     DrawRoom,
     DrawRound,
     DrawSeat,
@@ -159,10 +156,7 @@ NOT_BACKED_UP: tuple[type[models.Model], ...] = (
     Account,
     Transaction,
     Leg,
-    DayAccount,
     OpenTransfer,
-    DebtAccount,
-    BookLine,
     # The chats' links, codes, handled events and push counts (league.chat): a restored club
     # links its chats again with a new code (README: the club's chat).
     ChatLink,

@@ -5,9 +5,9 @@
 
 Checks per club: every transaction's legs sum to zero; every account's balance (the sum of its
 legs) equals the games, days and ledger entries re-settled from scratch by the same derivation
-that posts the book (league.books.services.day_legs and entry_legs); and every kept row the pages
-read (DayAccount, OpenTransfer, BookLine, DebtAccount) equals the same rows derived again; a
-chunk of days at a time. A progress line per club on stderr; one line on stdout,
+that posts the book (league.books.services.day_legs and entry_legs), part by part; every
+account's kept balance equals the sum of its legs; and the kept open transfers equal the same
+rows derived again; a chunk of days at a time. A progress line per club on stderr; one line on stdout,
 `N transactions in M clubs: all balanced; the book equals the games`, or the first difference,
 and exit status 1. Reads only: nothing is changed.
 """

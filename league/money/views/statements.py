@@ -25,7 +25,7 @@ from league.access import club_for, club_page
 from league.books import selectors as book_selectors
 from league.core.errors import ServiceError
 from league.core.format import yen
-from league.models import Club, DebtAccount, LedgerEntry, Member, Season
+from league.models import Club, LedgerEntry, Member, Season
 from league.models.rules import club_has_money
 from league.recording.forms import NumberField
 from league.web import add_errors, show_errors
@@ -106,7 +106,7 @@ class StatementRow:
 
 @dataclass(frozen=True)
 class DebtRow:
-    debt: DebtAccount
+    debt: book_selectors.Debt
     text: str  # whom the member owes, or who owes the member
     remaining: int  # what is left, always positive: `owes` says which way
     owes: bool  # the member owes it (else the member is owed it)
