@@ -83,7 +83,7 @@ def main() -> None:
     if args.child is not None:
         read_one(args.child)
         return
-    from tests.league import hostile_workbooks as hostile
+    from tests.support import hostile_workbooks as hostile
 
     empty = run("")
     print(f"a process that read nothing: peak {empty['peak_kb'] / 1024:.0f} MB")

@@ -161,7 +161,7 @@ def through_the_task(args, counts) -> None:
     from league.excel import tasks as excel_tasks
     from league.models import ImportUpload, Membership, ScorePhoto
     from league.recording import photos
-    from tests.conftest import make_club, make_user
+    from tests.support.clubs import make_club, make_user
 
     call_command("migrate", verbosity=0)
     club = make_club("bench", "mame-no-kai")

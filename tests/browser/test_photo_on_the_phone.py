@@ -11,7 +11,7 @@ import scoring
 from league.core.clock import today
 from league.models import AuditLog, Game, Member, Membership, RulesVersion, ScorePhoto
 from league.recording import photos
-from tests.conftest import MEMBER_NAMES, make_club, make_user
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -25,7 +25,7 @@ POINTS = [45800, 31200, 26600, -3600]
 def test_a_photo_of_the_result_screen_becomes_the_game(
     phone, live_server, log_in, screenshot, tmp_path
 ):
-    from tests.league import photo_samples
+    from tests.support import photo_samples
 
     club = make_club("mame", "mame-no-kai", "マメの会")
     for name, kana in MEMBER_NAMES:

@@ -17,8 +17,8 @@ from league.accounts import services as accounts
 from league.accounts import tokens as api_auth
 from league.models import ApiToken, AuditLog, Membership
 from league.models.invitations import Invitation
-from tests.conftest import make_user
-from tests.league.test_api import call, url
+from tests.support.api import call, url
+from tests.support.clubs import make_user
 
 
 def logged_in(user) -> Client:

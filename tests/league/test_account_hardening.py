@@ -17,7 +17,7 @@ from django_tasks_db.models import DBTaskResult
 from league.accounts import services as account_services
 from league.accounts import views as account_views
 from league.models import Club, LoginAttempt
-from tests.conftest import PASSWORD, make_user
+from tests.support.clubs import PASSWORD, make_user
 
 LOGIN = "/accounts/login/"
 
@@ -125,7 +125,7 @@ def test_the_slug_check_says_taken_at_sign_ups_pace(db, club):
 def test_the_new_club_form_also_says_taken_at_sign_ups_pace(db, club):
     """Sending the new-club form with taken short names is the same question as the live check:
     each "taken" counts, and over the pace the form says nothing about the name (429)."""
-    from tests.league.test_accounts_signup import club_data
+    from tests.support.signup import club_data
 
     client = logged_in(make_user("form-prober"))
     for _i in range(account_views.SIGNUP_LIMIT):

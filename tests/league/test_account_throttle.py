@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from league import throttle
 from league.models import LoginAttempt
-from tests.conftest import PASSWORD
+from tests.support.clubs import PASSWORD
 
 NEW = "riichi-tsumo-2027-new"
 

@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from league.models import Club, Membership
-from tests.conftest import make_club, make_user
-from tests.league.test_concurrency import race
+from tests.support.clubs import make_club, make_user
+from tests.support.concurrency import race
 
 pytestmark = [
     pytest.mark.skipif(

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league.models import AuditLog, Member, Membership
-from tests.conftest import PASSWORD, make_club, make_user
+from tests.support.clubs import PASSWORD, make_club, make_user
 
 User = get_user_model()
 NEW_PASSWORD = "riichi-ippatsu-2027"

@@ -17,29 +17,10 @@ from django.utils import timezone
 import scoring
 from league.accounts import services, views
 from league.models import AuditLog, Club, LoginAttempt, Member, Membership, RulesVersion, Season
-from tests.conftest import PASSWORD, make_club, make_user
+from tests.support.clubs import PASSWORD, make_club, make_user
+from tests.support.signup import GOOD, club_data, signup_data
 
 User = get_user_model()
-GOOD = "tsumo-pinfu-2026"
-
-
-def signup_data(**override) -> dict[str, str]:
-    return {
-        "username": "yamada",
-        "password1": GOOD,
-        "password2": GOOD,
-        "email": "",
-        **override,
-    }
-
-
-def club_data(**override) -> dict[str, str]:
-    return {
-        "name": "マメの会",
-        "slug": "mame-no-kai",
-        "rules_from": "preset:mame-no-kai",
-        **override,
-    }
 
 
 def errors_of(response) -> dict[str, list[str]]:
@@ -446,7 +427,7 @@ def account_pages() -> list[str]:
 
 
 def test_the_account_pages_keep_to_the_policy(organiser_client, client, club):
-    from tests.league.test_security import inline_code
+    from tests.support.security import inline_code
 
     html = client.get(reverse("signup")).content.decode()
     assert "<form" in html and inline_code(html) == []

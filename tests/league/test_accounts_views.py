@@ -15,8 +15,8 @@ import scoring
 from league import money
 from league.books.selectors import STATEMENT_PAGE
 from league.models import LedgerEntry, Member, Membership, Season
-from tests.conftest import make_club, make_user
-from tests.league.test_money import DATE, kagetsu_season, ledger_case_day, make_members
+from tests.support.clubs import make_club, make_user
+from tests.support.money import DATE, kagetsu_season, ledger_case_day, make_members
 
 
 def english(client: Client) -> Client:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -16,10 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from league.core.errors import ServiceError
-from league.models import Club, Day, Member, RulesVersion, Season
+from league.models import Club, Member, RulesVersion, Season
 from league.models.stats import MemberGame, PairTotal
-from league.models.totals import MemberDay, MemberRateTotal, MemberTotal
-from league.recording import selectors
+from league.models.totals import MemberDay, MemberTotal
 from league.recording.services import (
     ChipInput,
     GameInput,
@@ -31,83 +29,13 @@ from league.recording.services import (
 )
 from league.rules.services import resettle_apply, rules_version_create
 from league.standings import services as aggregates
-from league.standings import stats
-from tests.conftest import make_club
-from tests.league.test_stats import stats_snapshot
+from tests.support.aggregates import assert_kept_equals_rebuilt_and_live, kept
+from tests.support.clubs import make_club
 from tests.support.db import as_test_case
+from tests.support.stats import stats_snapshot
 
 FIRST = datetime.date(2024, 4, 1)
 DATES = [FIRST + datetime.timedelta(days=d) for d in (0, 1, 7, 30, 31, 90, 200)]
-TOTAL_FIELDS = [*aggregates.TOTAL_FIELDS, "best"]
-
-
-def kept() -> tuple[dict[Any, dict[str, Any]], dict[Any, dict[str, Any]]]:
-    """Every kept row with games, keyed by scope; rows without games must be all zero."""
-    totals, days = {}, {}
-    for row in MemberTotal.objects.values("member", "season", *TOTAL_FIELDS):
-        key = (row.pop("member"), row.pop("season"))
-        if row["games"]:
-            totals[key] = row
-        else:
-            assert row == dict.fromkeys(TOTAL_FIELDS, 0) | {"best": None}, (key, row)
-    for row in MemberRateTotal.objects.values("member", "season", "rate", *TOTAL_FIELDS):
-        key = (row.pop("member"), row.pop("season"), row.pop("rate"))
-        if row["games"]:
-            totals[key] = row
-        else:
-            assert row == dict.fromkeys(TOTAL_FIELDS, 0) | {"best": None}, (key, row)
-    for row in MemberDay.objects.values("member", "date", *aggregates.DAY_FIELDS):
-        key = (row.pop("member"), row.pop("date"))
-        if row["games"]:
-            days[key] = row
-        else:
-            assert row == dict.fromkeys(aggregates.DAY_FIELDS, 0), (key, row)
-    return totals, days
-
-
-def assert_kept_equals_rebuilt_and_live(club: Club) -> None:
-    incremental = kept()
-    statistics = stats_snapshot()  # head-to-head, seats, rating (league.standings.kept)
-    call_command("rebuild_aggregates", club.slug, verbosity=0)
-    assert kept() == incremental
-    assert stats_snapshot() == statistics
-    # The pages' rows equal the live aggregate over the results (all time, each season; every
-    # rate and each rate tier). All time is aggregated live from a first day before any game.
-    seasons = list(Season.objects.filter(club=club))
-    for start, end, min_games in [(None, None, 0), *((s.start, s.end, 2) for s in seasons)]:
-        for rate in (None, "0.3", "0.5"):
-            for order in ("position", "-games", "best", "avoid_last_rate"):
-                fast = list(
-                    stats.standings(
-                        club=club,
-                        start=start,
-                        end=end,
-                        rate=rate,
-                        min_games=min_games,
-                        order=order,
-                        seasons=seasons,
-                    )
-                )
-                live = list(
-                    stats.standings(
-                        club=club,
-                        start=start or datetime.date(1, 1, 1),
-                        end=end,
-                        rate=rate,
-                        min_games=min_games,
-                        order=order,
-                    )
-                )
-                assert [dict(r) for r in fast] == [dict(r) for r in live], (start, rate, order)
-    for day in Day.objects.filter(club=club):
-        live_rows = list(
-            stats.counted_results(club=club, start=day.date, end=day.date)
-            .values("member")
-            .order_by("member")
-        )
-        assert {r["member"] for r in selectors.day_ledger_rows(day=day)} == {
-            r["member"] for r in live_rows
-        }
 
 
 def _points(data: st.DataObject, deposits: int) -> list[int]:
@@ -150,7 +78,7 @@ def _import(data: st.DataObject, club: Club, members: list[Member]) -> None:
     """A workbook of one to three games imported (league.excel.imports.import_stored: whole days
     a transaction under an ImportBatch), from the plan its preview settled."""
     from league.excel import imports
-    from tests.league.test_imports import game, simple
+    from tests.support.imports import game, simple
 
     rows = []
     for i in range(data.draw(st.integers(1, 3), label="imported games")):
@@ -306,7 +234,7 @@ def test_games_recorded_at_once_for_the_same_members_all_count():
     """Eight games on eight different days (no shared day lock), the same members in all of
     them, recorded at once: the kept totals count every one (no lost update, no deadlock), also
     the first time these members get rows."""
-    from tests.league.test_concurrency import race
+    from tests.support.concurrency import race
 
     club = make_club("race", "mame-no-kai")
     members = [Member.objects.create(club=club, name=f"r{i}", kana=f"r{i}") for i in range(5)]
@@ -391,7 +319,7 @@ def test_page_queries_do_not_grow_with_history(
 def test_a_season_created_while_games_are_recorded_counts_them_all():
     """A season's rows are built while games inside its dates are being recorded: the games
     committed before it are in its rebuild, those after it move its rows; none is lost."""
-    from tests.league.test_concurrency import race
+    from tests.support.concurrency import race
 
     club = make_club("season-race", "mame-no-kai")
     members = [Member.objects.create(club=club, name=f"s{i}", kana=f"s{i}") for i in range(4)]

@@ -4,22 +4,14 @@ the club's rules and hand options; bad input a 400 naming the field; listed in t
 from __future__ import annotations
 
 import datetime
-import json
 
 import pytest
 
 from league.accounts import tokens as api_auth
 from league.models import RulesVersion
 from league.rules import services as rules_services
+from tests.support.calculator import PINFU_TSUMO, calc
 
-PINFU_TSUMO = {
-    "tiles": "123456m234p56799s",
-    "win": "7s",
-    "tsumo": True,
-    "riichi": True,
-    "seat_wind": "south",
-    "ura": ["8s"],
-}
 OPEN_TANYAO = {
     "tiles": "234m456p66s",
     "win": "6s",
@@ -32,15 +24,6 @@ OPEN_TANYAO = {
 @pytest.fixture
 def secret(club, organiser) -> str:
     return api_auth.token_create(club=club, user=organiser, name="calculator")[1]
-
-
-def calc(client, secret, body):
-    return client.post(
-        "/api/clubs/mame/calculator",
-        data=json.dumps(body),
-        content_type="application/json",
-        HTTP_AUTHORIZATION=f"Bearer {secret}",
-    )
 
 
 def test_tiles_to_han_fu_yaku_and_points(client, secret):

@@ -12,15 +12,9 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league.accounts import tokens as api_auth
 from league.models import AuditLog, Game
-from tests.league.test_api import _in_threads, body, call, postgresql_only, url
+from tests.support.api import _in_threads, body, call, postgresql_only, url
 from tests.support.db import as_test_case
-
-
-@pytest.fixture
-def secret(club, organiser) -> str:
-    return api_auth.token_create(club=club, user=organiser, name="LINE bot")[1]
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import pytest
 
 from league.accounts import tokens as api_auth
 from league.models import Game, Hand, HandStat
-from tests.league.test_table import DATE, game_hands
+from tests.support.table import DATE, game_hands
 
 
 @pytest.fixture

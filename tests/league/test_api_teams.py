@@ -13,7 +13,7 @@ from league.accounts import tokens as api_auth
 from league.models import Member, Season
 from league.recording import services as recording
 from league.teams import services
-from tests.league.test_api import call, url
+from tests.support.api import call, url
 
 D = datetime.date(2026, 10, 10)
 

@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from league.models import AuditLog, Membership
-from tests.conftest import make_club, make_user
-from tests.league.test_security import InlineCode
+from tests.support.clubs import make_club, make_user
+from tests.support.security import InlineCode
 
 
 @pytest.fixture
@@ -140,7 +140,7 @@ def test_the_403_page_is_the_sites_in_the_chosen_language(
 )
 def test_the_500_page_is_the_sites_in_the_chosen_language(db, settings, language, text):
     settings.DEBUG = False
-    settings.ROOT_URLCONF = "tests.league.error_urls"
+    settings.ROOT_URLCONF = "tests.support.error_urls"
     client = Client(raise_request_exception=False)
     response = page(client, "/boom/", language)
     assert_site_page(response, 500, text, language or "ja")

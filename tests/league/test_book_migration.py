@@ -17,7 +17,7 @@ from django.db.models import Sum
 
 from league.books import services as books
 from league.models import Account, BookLine, LedgerEntry, Leg, Transaction
-from tests.league.test_books import BooksRunner, make_club, run_script
+from tests.support.books import BooksRunner, make_club, run_script
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

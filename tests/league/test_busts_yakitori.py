@@ -15,7 +15,7 @@ import scoring
 from league.models import AuditLog, Club, Game, Member, Membership, Result, RulesVersion
 from league.recording import services
 from league.rules import services as rules_services
-from tests.conftest import make_user
+from tests.support.clubs import make_user
 
 DATE = datetime.date(2026, 11, 21)
 NAMES = ("青木", "馬場", "千葉", "土井")

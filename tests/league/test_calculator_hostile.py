@@ -9,8 +9,8 @@ import pytest
 import scoring
 from scoring import calculator
 from scoring.hand_presets import HAND_PRESETS
-from tests.league.test_api_calculator import PINFU_TSUMO, calc, secret  # noqa: F401
-from tests.league.test_table_pao import post, tg  # noqa: F401
+from tests.support.calculator import PINFU_TSUMO, calc
+from tests.support.pao import post
 
 BAD = [
     ({"tiles": "123456m234p5678z", "win": "8z"}, "tiles"),

@@ -341,7 +341,7 @@ def test_the_organiser_makes_a_code_on_the_chat_page(client, club, organiser, fa
 
 
 def test_a_member_links_their_chat_account_from_my_page(client, club, members, fake_line):
-    from tests.conftest import make_user
+    from tests.support.clubs import make_user
 
     user = make_user("aoki", club)
     members[0].user = user

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.test import Client
 
 from league.throttle import CLUB_PROBE
-from tests.conftest import _client, make_club
+from tests.support.clubs import client_for, make_club
 
 
 def test_a_member_probing_club_addresses_is_slowed_and_their_club_still_opens(
@@ -34,7 +34,7 @@ def test_another_network_and_user_is_not_affected(member_client, stranger, other
     for i in range(CLUB_PROBE.pair + 1):
         member_client.get(f"/c/no-such-club-{i}/")
     assert member_client.get("/c/no-such-club/").status_code == 429
-    other = _client(stranger)
+    other = client_for(stranger)
     other.defaults["REMOTE_ADDR"] = "192.0.2.10"
     assert other.get("/c/no-such-club/").status_code == 404
     assert other.get(f"/c/{other_club.slug}/").status_code == 200

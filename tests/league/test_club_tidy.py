@@ -17,7 +17,7 @@ from league.models import AuditLog, Day, Game, Member, Result, Season
 from league.models.totals import MemberTotal
 from league.money import services as money_services
 from league.recording import services
-from tests.conftest import make_club, make_user
+from tests.support.clubs import make_club, make_user
 
 DATE = datetime.date(2026, 5, 9)
 POINTS = (45000, 30000, 20000, 5000)

@@ -17,8 +17,8 @@ from django.utils import timezone
 from league import access
 from league.club import services as club_services
 from league.models import Day, Member, Season
-from tests.conftest import make_user
-from tests.league.test_pages import DATE, record
+from tests.support.clubs import make_user
+from tests.support.pages import DATE, record
 
 
 @pytest.fixture(autouse=True)

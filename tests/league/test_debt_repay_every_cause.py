@@ -17,8 +17,8 @@ from league.books import selectors as book_selectors
 from league.books import services as book_services
 from league.models import Adjustment, DebtAccount, LedgerEntry, Season
 from league.teams import services as teams
-from tests.league.test_money import ledger_case_day, make_members
 from tests.support.db import as_test_case
+from tests.support.money import ledger_case_day, make_members
 
 SETTINGS = settings(
     max_examples=12,

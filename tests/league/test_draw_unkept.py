@@ -14,7 +14,7 @@ from league.draw import selectors as sel
 from league.draw import services as draw
 from league.models import Day, Member
 from league.models.draw import Attendance, DrawRound, DrawTable
-from tests.league.test_draw import DATE, people, record_table
+from tests.support.draw import DATE, people, record_table
 
 
 def test_unkept_names_pairs_winds_and_table_returns():

@@ -14,21 +14,14 @@ from django.urls import reverse
 from league.models import Game
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
-from tests.league.test_api import body, call, url
-from tests.league.test_record import english, new_url, posted
+from tests.support.api import body, call, url
+from tests.support.record import english, new_url, posted
 
 DATE = datetime.date(2026, 11, 21)
 POINTS = (52000, 31000, 19000, -3000)
 OTHER = (50000, 33000, 19000, -3000)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.duplicate_rule]
-
-
-@pytest.fixture
-def secret(club, organiser) -> str:
-    from league.accounts import tokens as api_auth
-
-    return api_auth.token_create(club=club, user=organiser, name="LINE bot")[1]
 
 
 def record(club, user, members, points=POINTS, table="B", date=DATE, **kwargs) -> Game:

@@ -19,9 +19,9 @@ from league.excel import imports
 from league.excel import services as excel_services
 from league.models import AuditLog, Member, Membership, Season
 from league.public import services as public
-from tests.conftest import make_user
-from tests.league.test_imports import STANDARD, game, plan_of, simple
-from tests.league.test_online import record
+from tests.support.clubs import make_user
+from tests.support.imports import STANDARD, game, plan_of, simple
+from tests.support.online import record
 
 DATE = datetime.date(2026, 5, 9)
 

@@ -16,21 +16,14 @@ from league.models import Game, TableGame
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from league.table import services as table
-from tests.league.test_api import body, call, url
-from tests.league.test_record import english, new_url, posted
+from tests.support.api import body, call, url
+from tests.support.record import english, new_url, posted
 
 DATE = datetime.date(2026, 11, 21)
 POINTS = (52000, 31000, 19000, -3000)
 OTHER = (50000, 33000, 19000, -3000)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.rate_rule]
-
-
-@pytest.fixture
-def secret(club, organiser) -> str:
-    from league.accounts import tokens as api_auth
-
-    return api_auth.token_create(club=club, user=organiser, name="LINE bot")[1]
 
 
 def record(club, user, members, rate="0.3", table="A", points=POINTS, **kwargs) -> Game:

@@ -20,7 +20,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import Day
-from tests.league.test_exports import DATE, play_day, players, settle_some  # noqa: F401
+from tests.support.exports import DATE, injected_players, play_day, settle_some
 
 TOOLS = ("soffice", "pdfinfo", "pdftotext")
 MISSING = [tool for tool in TOOLS if shutil.which(tool) is None]
@@ -30,6 +30,11 @@ pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING
 
 A4 = (595, 842)  # points, portrait
 PAGE_SIZE = re.compile(r"Page\s+(\d+)\s+size:\s+([\d.]+) x ([\d.]+) pts")
+
+
+@pytest.fixture
+def players(club, members):
+    return injected_players(club, members)
 
 
 @dataclass(frozen=True)

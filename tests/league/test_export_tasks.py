@@ -16,9 +16,14 @@ from league.core.errors import NON_FIELD, ServiceError
 from league.excel import tasks as export_tasks
 from league.jobs import job_state
 from league.models import ExportFile, Job
-from tests.conftest import make_user
-from tests.jobs import running_task
-from tests.league.test_exports import DATE, download, play_day, players, url, values  # noqa: F401
+from tests.support.clubs import make_user
+from tests.support.exports import DATE, download, injected_players, play_day, url, values
+from tests.support.jobs import running_task
+
+
+@pytest.fixture
+def players(club, members):
+    return injected_players(club, members)
 
 
 @pytest.fixture
@@ -261,7 +266,7 @@ def test_a_long_statement_is_made_in_the_background_and_equals_the_one_made_at_o
 ):
     # Issue 39: a member's statement as Excel took 11 s of a request at 100,000 games.
     from league.models import Day
-    from tests.league.test_exports import settle_some
+    from tests.support.exports import settle_some
 
     play_day(club, players)
     settle_some(Day.objects.get(club=club, date=DATE))

@@ -33,7 +33,7 @@ from league.models.stats import MemberGame, MemberRating, PairTotal, SeatTotal
 from league.public import services as public_services
 from league.standings import services as standings_services
 from league.teams import services as team_services
-from tests.league.test_draw import (
+from tests.support.draw import (
     DATE,
     POINTS,
     _record,
@@ -410,7 +410,7 @@ def test_the_books_have_no_line_of_a_fill_in(club, organiser, event) -> None:
 def test_the_hands_sheet_names_a_fill_in_as_one(member_client, club, members, organiser) -> None:
     """A game recorded hand by hand with a fill-in: the game log's hands sheet has the
     fill-in's rows, named as a fill-in, as the results sheet does."""
-    from tests.league.test_standings_hands import hand_game
+    from tests.support.hands import hand_game
 
     fill_in = Member.objects.create(club=club, name="黒子1", kana="", fill_in=True)
     a, b, c = members[:3]

@@ -20,10 +20,10 @@ from league.excel import imports
 from league.models import AuditLog, FinalSeat, Game, Member, Season
 from league.recording import services as recording
 from league.teams import selectors, services
-from tests.conftest import make_club, make_user
-from tests.league.test_api import call
-from tests.league.test_imports import game as sheet_game
-from tests.league.test_imports import plan_of, simple
+from tests.support.api import call
+from tests.support.clubs import make_club, make_user
+from tests.support.imports import game as sheet_game
+from tests.support.imports import plan_of, simple
 
 QUAL = datetime.date(2026, 10, 10)
 FINAL = datetime.date(2026, 11, 3)

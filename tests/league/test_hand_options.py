@@ -16,7 +16,7 @@ from league.models import RulesVersion
 from league.rules import services as rules_services
 from league.table import services
 from scoring.hand_options import HandOptions, default_hand_options
-from tests.league.test_manage import post_rules, rules_post
+from tests.support.manage import post_rules, rules_post
 
 DATE = datetime.date(2026, 11, 20)
 CHANGED = datetime.date(2026, 11, 1)
@@ -154,7 +154,7 @@ def test_an_ema_club_plays_emas_hand_rules_at_the_table(db, organiser):
     # Issue 40: the hand preset follows the settlement preset's family (ema-2016 → ema; wrc →
     # wrc), not Tenhou's. Under EMA a double ron's honba goes to both winners.
     from scoring.hand_presets import HAND_PRESETS
-    from tests.conftest import make_club
+    from tests.support.clubs import make_club
 
     club = make_club("ema-club", "ema-2016", "EMA部")
     version = RulesVersion.objects.get(club=club)
@@ -300,7 +300,7 @@ def test_the_extra_round_goes_on_to_the_target_or_not_at_all(club, members, orga
 
 
 def test_an_extension_the_preset_has_not_plays_to_the_return_points(db, organiser):
-    from tests.conftest import make_club
+    from tests.support.clubs import make_club
 
     club = make_club("ml-club", "m-league", "Mリーグ部")
     version = RulesVersion.objects.get(club=club)

@@ -17,8 +17,8 @@ from django.test.utils import CaptureQueriesContext
 
 from league.models import Member, Membership
 from league.table import services
-from tests.conftest import make_user
-from tests.league.test_table import game_hands
+from tests.support.clubs import make_user
+from tests.support.table import game_hands
 
 DATE = datetime.date(2026, 11, 20)
 
@@ -138,7 +138,7 @@ def test_an_online_games_hands_name_nobody(members, organiser):
     """Hands read from an online game's log were entered by nobody: the game page does not name
     the organiser who imported it beside each hand (its 記録 line does)."""
     from league.recording import selectors
-    from tests.league.test_online import record as online_record
+    from tests.support.online import record as online_record
 
     game = online_record(members[0].club, organiser, members[:4])
     hands, key = selectors.game_hands(game=game, names=[m.name for m in members[:4]])

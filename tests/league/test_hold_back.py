@@ -17,7 +17,7 @@ from league.draw import services as draw
 from league.models import AuditLog, Day, Member, Season
 from league.models.draw import DrawRoom
 from league.public import services as public_services
-from tests.league.test_draw import DATE, _record, check_in_all, current, people
+from tests.support.draw import DATE, _record, check_in_all, current, people
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 from django.utils import translation
 
 from league.excel import guard, imports
-from tests.league import hostile_workbooks as hostile
+from tests.support import hostile_workbooks as hostile
 
 REFUSALS = {
     "phantom-row-5m": "jumps to row 300,000",
@@ -76,7 +76,7 @@ def test_blank_rows_count_against_the_row_limit_in_the_reader(monkeypatch):
 
 
 def test_an_upload_of_a_hostile_workbook_is_refused_on_the_upload_page(organiser_client, club):
-    from tests.league.test_imports import english, upload
+    from tests.support.imports import english, upload
 
     response = upload(english(organiser_client), club, hostile.phantom_row(5_000_000))
     assert response.status_code == 200

@@ -31,7 +31,7 @@ from league.core.names import clean_label, name_key
 from league.models import AuditLog, ChipEvent, Club, Day, Game, Member, Result
 from league.recording import services
 from league.recording.forms import CHIP_ROWS
-from tests.conftest import MEMBER_NAMES
+from tests.support.clubs import MEMBER_NAMES
 from tests.support.db import rolled_back
 
 SETTINGS = settings(

@@ -10,15 +10,15 @@ import datetime
 from django.test import Client
 
 from league.models import AuditLog, Game, ImportUpload, Membership, Result
-from tests.conftest import make_user
-from tests.league.test_concurrency import (
+from tests.support.clubs import make_user
+from tests.support.concurrency import (
     DATE,
+    RACES,
     logged_in,
     new_game_post,
-    pytestmark,  # noqa: F401  (PostgreSQL only, transactional)
     race,
 )
-from tests.league.test_imports import (
+from tests.support.imports import (
     STANDARD,
     english,
     game,
@@ -26,6 +26,8 @@ from tests.league.test_imports import (
     upload,
     url,
 )
+
+pytestmark = RACES  # PostgreSQL only, transactional
 
 
 def vary(i: int) -> tuple[tuple[str, int], ...]:

@@ -15,9 +15,9 @@ from league.core.errors import ServiceError
 from league.excel import imports
 from league.excel.selectors import upload_state
 from league.models import AuditLog, Game, ImportBatch, ImportUpload, Job
-from tests.conftest import make_user
-from tests.jobs import running_task
-from tests.league.test_imports import STANDARD, english, game, simple, upload
+from tests.support.clubs import make_user
+from tests.support.imports import STANDARD, english, game, simple, upload
+from tests.support.jobs import running_task
 
 
 def _nth(i: int) -> tuple[tuple[str, int], ...]:
@@ -137,7 +137,7 @@ def _run_queued() -> None:
 def test_the_upload_only_reads_the_workbook_and_a_worker_settles_its_preview(
     club, members, organiser_client
 ):
-    from tests.league.test_imports import english
+    from tests.support.imports import english
 
     client = english(organiser_client)
     rows = [game(*_nth(i), table=f"T{i}") for i in range(6)]

@@ -27,9 +27,9 @@ from league.models import (
     RulesVersion,
 )
 from league.recording.services import GameInput, SeatInput, game_record
-from tests.league.test_aggregates import assert_kept_equals_rebuilt_and_live, kept
-from tests.league.test_imports import STANDARD, english, game, simple, upload
-from tests.league.test_stats import stats_snapshot
+from tests.support.aggregates import assert_kept_equals_rebuilt_and_live, kept
+from tests.support.imports import STANDARD, english, game, simple, upload
+from tests.support.stats import stats_snapshot
 
 DAYS = [datetime.date(2024, 5, d) for d in (1, 2, 3)]
 

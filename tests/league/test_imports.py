@@ -15,13 +15,10 @@ from typing import Any
 
 import openpyxl
 import pytest
-from django.conf import settings
 from django.contrib.messages import get_messages
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
 from django.utils import timezone, translation
 
 import scoring
@@ -41,59 +38,21 @@ from league.models import (
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from league.standings import stats
-from tests.conftest import make_club, make_user
-
-D = datetime.date
-DAY = D(2024, 5, 1)
-SIMPLE_HEADER = ["日付", "卓", "東", "素点", "南", "素点", "西", "素点", "北", "素点", "供託"]
-
-
-class Formula(str):
-    """A cell value written as a formula (every other string is written as text)."""
-
-
-def xlsx(*sheets: tuple[str, list[list[Any]]]) -> bytes:
-    """A workbook with these sheets (title, rows); strings are text cells, never formulas."""
-    workbook = openpyxl.Workbook()
-    workbook.remove(workbook.active)
-    for title, rows in sheets:
-        sheet = workbook.create_sheet(title)
-        for r, row in enumerate(rows, start=1):
-            for c, value in enumerate(row, start=1):
-                cell = sheet.cell(row=r, column=c, value=value)
-                if isinstance(value, str) and not isinstance(value, Formula):
-                    cell.data_type = "s"
-    out = io.BytesIO()
-    workbook.save(out)
-    return out.getvalue()
-
-
-def simple(*games: list[Any], header: list[str] | None = None, title: str = "2024") -> bytes:
-    return xlsx((title, [header or SIMPLE_HEADER, *games]))
-
-
-def game(*seats: tuple[str, Any], date: Any = DAY, table: str = "A", deposits: Any = 0) -> list:
-    row: list[Any] = [date, table]
-    for name, points in seats:
-        row += [name, points]
-    return [*row, deposits]
-
-
-STANDARD = (("青木", 45000), ("馬場", 31000), ("千葉", 19000), ("土井", 5000))
-
-
-def english(client: Client) -> Client:
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
-
-
-def url(name: str, club) -> str:
-    return reverse(name, args=[club.slug])
-
-
-def upload(client: Client, club, data: bytes, filename: str = "scores.xlsx"):
-    workbook = SimpleUploadedFile(filename, data, content_type="application/octet-stream")
-    return client.post(url("import_upload", club), {"workbook": workbook})
+from tests.support.clubs import make_club, make_user
+from tests.support.imports import (
+    DAY,
+    SIMPLE_HEADER,
+    STANDARD,
+    D,
+    Formula,
+    english,
+    game,
+    plan_of,
+    simple,
+    upload,
+    url,
+    xlsx,
+)
 
 
 def messages_of(response) -> list[str]:
@@ -103,11 +62,6 @@ def messages_of(response) -> list[str]:
 def stored_counts() -> dict[str, int]:
     models = (Game, Result, Member, Day, AuditLog)
     return {m.__name__: m.objects.count() for m in models}
-
-
-def plan_of(club, data: bytes) -> imports.Plan:
-    with translation.override("en"):
-        return imports.plan_build(club=club, data=data)
 
 
 def where(plan: imports.Plan) -> list[tuple[str, int | None, str]]:
@@ -1210,7 +1164,7 @@ def test_an_unexpected_failure_while_confirming_gives_the_upload_back(uploaded, 
 def test_a_confirmed_import_moves_the_kept_totals(organiser_client, club, members):
     """The bulk confirm writes around services.game_record: the standings totals it keeps
     (league.standings.services) must move with it, equal to a rebuild from the stored results."""
-    from tests.league.test_aggregates import assert_kept_equals_rebuilt_and_live
+    from tests.support.aggregates import assert_kept_equals_rebuilt_and_live
 
     data = simple(game(*STANDARD), game(*STANDARD[::-1]))
     assert upload(organiser_client, club, data).status_code == 302

@@ -18,7 +18,7 @@ from django_tasks_db.models import DBTaskResult
 from league.accounts import invitations
 from league.models import AuditLog
 from league.models.invitations import Invitation
-from tests.conftest import make_user
+from tests.support.clubs import make_user
 
 LINK = re.compile(r"https?://[^\s<\"]+/join/(inv_[A-Za-z0-9_-]+)/")
 

@@ -18,8 +18,8 @@ from django.utils import timezone
 from league.accounts import invitations
 from league.models import AuditLog, Member, Membership
 from league.models.invitations import Invitation
-from tests.conftest import make_user
-from tests.league.test_concurrency import race
+from tests.support.clubs import make_user
+from tests.support.concurrency import race
 
 LINK = re.compile(r"https?://[^\s<\"]+/join/(inv_[A-Za-z0-9_-]+)/")
 

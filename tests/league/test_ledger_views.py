@@ -7,7 +7,6 @@ import datetime
 import json
 import re
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,12 +20,11 @@ from league import money
 from league.models import AuditLog, Club, Day, DayShugi, LedgerEntry, Member, Membership
 from league.money import services as money_services
 from league.recording import services
-from tests.conftest import make_club, make_user
+from tests.support import paths
+from tests.support.clubs import make_club, make_user
 
 DATE = datetime.date(2026, 11, 21)
-CASES = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "cases" / "ledger.json").read_text("utf-8")
-)
+CASES = json.loads((paths.DATA / "cases" / "ledger.json").read_text("utf-8"))
 MAME_CASE, KAGETSU_CASE = CASES
 
 

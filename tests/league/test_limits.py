@@ -17,7 +17,6 @@ from django.urls import reverse
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-import scoring
 from league import limits, money
 from league.accounts import tokens as api_auth
 from league.club import services as club_services
@@ -28,41 +27,13 @@ from league.money import services as money_services
 from league.recording import services
 from league.rules import services as rules_services
 from league.rules.forms import RulesForm, rules_initial
-from tests.league.test_api import body, call, url
-from tests.league.test_imports import STANDARD, game, plan_of, simple
-from tests.league.test_record import new_url, nothing_stored, posted
+from tests.support.api import body, call, url
 from tests.support.db import as_test_case
+from tests.support.imports import STANDARD, game, plan_of, simple
+from tests.support.limits import BASE, RATE, json_errors, rules_post
+from tests.support.record import new_url, nothing_stored, posted
 
 POINTS = (52000, 31000, 19000, -3000)
-BASE = scoring.PRESETS["mame-no-kai"].rules.to_json()
-RATE = {"yen_per_1000": 30, "chip_yen": 100}
-
-
-def rules_post(client, club, text: str, **overrides: Any):
-    """The rules form in advanced mode: the JSON replaces the fields."""
-    data = {
-        **{k: v for k, v in rules_initial(BASE).items() if v is not None},
-        "effective_from": "2026/11/01",
-        "advanced": "on",
-        "rules_json": text,
-        "uma_0": "20",
-        "uma_1": "10",
-        "uma_2": "-10",
-        "uma_3": "-20",
-    }
-    data.pop("uma", None)
-    data.update(overrides)
-    url = reverse("rules_new", args=[club.slug])
-    response = client.post(url, data)
-    check = response.context and response.context.get("check")
-    if check is None:  # refused: nothing to confirm
-        return response
-    return client.post(url, {**data, "confirm": check.token})  # the second step saves
-
-
-def json_errors(response) -> list[str]:
-    assert response.status_code == 200, response.status_code
-    return response.context["form"].errors.get("rules_json", [])
 
 
 @pytest.fixture

@@ -175,7 +175,7 @@ def past_days_are_closed_and_their_money_agrees() -> None:
 
 def the_demo_days_message_is_pinned() -> None:
     """The day's message to share (LINE) for a demo day, word for word."""
-    from tests.league.test_sharing import DEMO_DAY, DEMO_TEXT, share_url, text_of
+    from tests.support.sharing import DEMO_DAY, DEMO_TEXT, share_url, text_of
 
     client = Client()
     client.login(username="demo", password="demo-jancho")

@@ -31,9 +31,9 @@ from league.models import (
 )
 from league.recording import services
 from league.rules import services as rules_services
-from league.rules.forms import RulesForm, hand_options_initial, rules_initial
-from scoring.hand_options import default_hand_options
-from tests.jobs import running_task
+from league.rules.forms import RulesForm, rules_initial
+from tests.support.jobs import running_task
+from tests.support.manage import post_rules, record, rules_post
 
 D = datetime.date
 
@@ -324,34 +324,6 @@ def test_season_refuses_bad_dates(organiser_client, club, typed):
 # --- rules versions --------------------------------------------------------------------------
 
 
-def rules_post(preset: str = "mame-no-kai", **overrides: str) -> dict[str, str]:
-    """POST data for the rules form as it comes pre-filled from `preset`, with `overrides`."""
-    data: dict[str, str] = {}
-    rules = scoring.PRESETS[preset].rules
-    hand = hand_options_initial(default_hand_options(preset, rules.players))
-    for key, value in (rules_initial(rules.to_json()) | hand).items():
-        if key == "uma":
-            data |= {f"uma_{i}": str(v) for i, v in enumerate(value)}
-        elif value is True:
-            data[key] = "on"
-        elif value not in (None, False):
-            data[key] = str(value)
-    data |= {"effective_from": "2026/04/01", "preset": preset, "note": "改定"}
-    data.update(overrides)
-    return data
-
-
-def post_rules(client: Client, club, data: dict[str, str], base: str = ""):
-    """Both steps of saving: the check (what would change), then the confirmation of it."""
-    url = reverse("rules_new", args=[club.slug])
-    url = f"{url}?from={base}" if base else url
-    response = client.post(url, data)
-    check = response.context and response.context.get("check")
-    if check is None:
-        return response  # refused (form errors): nothing to confirm
-    return client.post(url, {**data, "confirm": check.token})
-
-
 def test_the_form_starts_from_a_preset_or_the_current_rules(organiser_client, club):
     url = reverse("rules_new", args=[club.slug])
     form = organiser_client.get(f"{url}?from=kinyokai-2015").context["form"]
@@ -523,12 +495,6 @@ def test_rules_list_summarises_and_highlights_the_version_in_force(member_client
 # --- re-settling -----------------------------------------------------------------------------
 
 POINTS = [(42300, 31800, 18600, 7300), (36500, 28500, 24500, 10500), (50100, 26000, 15600, 8300)]
-
-
-def record(club, organiser, members, date: datetime.date, points, rate: str = "0.3") -> Game:
-    seats = [services.SeatInput(m, p) for m, p in zip(members, points, strict=True)]
-    data = services.GameInput(date=date, seats=seats, rate=rate)
-    return services.game_record(club=club, user=organiser, data=data)
 
 
 @pytest.fixture

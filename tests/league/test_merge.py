@@ -34,7 +34,7 @@ from league.models.totals import MemberDay, MemberTotal
 from league.money import services as money_services
 from league.recording import services
 from league.standings import stats
-from tests.league.test_isolation import money_rules
+from tests.support.isolation import money_rules
 
 D1 = datetime.date(2026, 4, 4)
 D2 = datetime.date(2026, 4, 11)
@@ -128,7 +128,7 @@ def play(club: Club, user, a: Member, b: Member, opponents: list[Member]) -> dic
 def two_clubs(db):
     """Club `two` records as 青木 and 青木(ゲスト) and merges the guest into 青木; club `one`
     records the same under 青木 alone."""
-    from tests.conftest import make_user
+    from tests.support.clubs import make_user
 
     two, one = money_club("two"), money_club("one")
     user = make_user("boss")
@@ -308,7 +308,7 @@ def test_head_to_head_seats_and_rating_after_a_merge_equal_the_one_name_club(two
     that always had one record, and equal a rebuild of the merged club."""
     from league.models import MemberGame, MemberRating, PairTotal, SeatTotal
     from league.standings import services as aggregates
-    from tests.league.test_stats import stats_snapshot
+    from tests.support.stats import stats_snapshot
 
     two, one, b = two_clubs["two"], two_clubs["one"], two_clubs["b"]
 

@@ -25,9 +25,9 @@ from league.models import (
 from league.models.totals import MemberDay, MemberTotal
 from league.recording import services
 from league.standings import services as aggregates
-from tests.conftest import make_user
-from tests.league.test_concurrency import race
-from tests.league.test_isolation import money_rules
+from tests.support.clubs import make_user
+from tests.support.concurrency import race
+from tests.support.isolation import money_rules
 
 pytestmark = [
     pytest.mark.skipif(

@@ -19,8 +19,8 @@ from league.models import AuditLog, HandStat, HandStatTotal, Member, Season, Tea
 from league.standings import services as aggregates
 from league.table import services as table
 from league.teams import services as teams
-from tests.league.test_hand_totals import kept, summed
-from tests.league.test_table import DATE, game_hands, record_all
+from tests.support.hand_totals import kept, summed
+from tests.support.table import DATE, game_hands, record_all
 
 
 def _table_game(club, user, players):

@@ -20,9 +20,9 @@ from league.models import Member, Membership, Result, Season
 from league.mypage import selectors
 from league.recording.views_pages import CLUB_TIMEZONE
 from league.standings import stats
-from tests.conftest import make_club, make_user
-from tests.league.test_isolation import SCRIPT
-from tests.league.test_money import ledger_case_day, record
+from tests.support.clubs import make_club, make_user
+from tests.support.isolation import SCRIPT
+from tests.support.money import ledger_case_day, record
 
 TODAY = timezone.localdate(timezone=CLUB_TIMEZONE)
 EARLIER = TODAY - datetime.timedelta(days=14)

@@ -19,10 +19,10 @@ from league.core.names import clean_name, name_key
 from league.draw import services as draw_services
 from league.models import Member
 from league.models.members import NAME_KEY_LENGTH, NAME_LENGTH
-from tests.conftest import make_user
-from tests.league.test_accounts_signup import club_data
-from tests.league.test_imports import STANDARD, game, simple, upload
-from tests.league.test_record import new_url, posted
+from tests.support.clubs import make_user
+from tests.support.imports import STANDARD, game, simple, upload
+from tests.support.record import new_url, posted
+from tests.support.signup import club_data
 
 LONG_FOLDS = ["ß" * 50, "ΐ" * 30, "ΐ" * 50]
 

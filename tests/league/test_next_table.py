@@ -19,8 +19,8 @@ from league.models import Day, Member
 from league.models.draw import next_tables
 from league.money import sharing
 from league.recording.views_pages import CLUB_TIMEZONE
-from tests.conftest import make_user
-from tests.league.test_draw import DATE, check_in_all, people, record_table
+from tests.support.clubs import make_user
+from tests.support.draw import DATE, check_in_all, people, record_table
 
 
 def _where(day: Day, member: Member) -> tuple[int, str, str] | None:

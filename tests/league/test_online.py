@@ -5,9 +5,7 @@ mapped once and remembered."""
 
 from __future__ import annotations
 
-import datetime
 import json
-from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -18,40 +16,31 @@ from league.club import services as club_services
 from league.core.errors import ServiceError
 from league.models import AuditLog, Game, Member, Membership, OnlineLog, OnlineName, Result
 from league.online import services
-from tests.conftest import _client, make_club, make_user
+from tests.support import online
+from tests.support.clubs import client_for, make_club, make_user
+from tests.support.online import DATA, DAY, GAME, record, text
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "online"
-GAME = "2019021004gm-00a9-0000-e2f6516d"  # 鳳南: 4,400 / 7,100 / 40,700 / 47,800
 NAMES = ["鬼ヅモ@川村軍団", "HN-Koda", "Sidecar", "あがれる間6s"]
-DAY = datetime.date(2024, 5, 1)
-
-
-def text(name: str = GAME, ext: str = "json") -> str:
-    return (DATA / f"{name}.{ext}").read_text(encoding="utf-8")
 
 
 @pytest.fixture
 def tenhou_club(db):
-    return make_club("tenhou-club", "tenhou", "天鳳部")
+    return online.tenhou_club()
+
+
+@pytest.fixture
+def organiser(tenhou_club):
+    return online.tenhou_organiser(tenhou_club)
 
 
 @pytest.fixture
 def players(tenhou_club) -> list[Member]:
-    return [
-        Member.objects.create(club=tenhou_club, name=n) for n in ("青木", "馬場", "千葉", "土井")
-    ]
+    return online.tenhou_players(tenhou_club)
 
 
 @pytest.fixture
 def organiser(tenhou_club):
     return make_user("tenhou-organiser", tenhou_club, Membership.ORGANISER)
-
-
-def record(club, user, players, log=None, **kw):
-    read = services.log_read(log or text(), filename=kw.pop("filename", ""))
-    return services.online_game_record(
-        club=club, user=user, read=read, members=players, date=kw.pop("date", DAY)
-    )
 
 
 def test_a_real_log_is_recorded_with_tenhous_points_and_scores(tenhou_club, organiser, players):
@@ -160,14 +149,14 @@ def test_an_mjlog_takes_its_id_from_tenhous_file_name(tenhou_club, organiser, pl
 
 def test_the_page_is_for_organisers(tenhou_club, players, client):
     url = reverse("online_import", args=[tenhou_club.slug])
-    member = _client(make_user("just-a-member", tenhou_club, Membership.MEMBER))
+    member = client_for(make_user("just-a-member", tenhou_club, Membership.MEMBER))
     assert member.get(url).status_code == 403
-    stranger = _client(make_user("stranger-x", make_club("elsewhere"), Membership.ORGANISER))
+    stranger = client_for(make_user("stranger-x", make_club("elsewhere"), Membership.ORGANISER))
     assert stranger.get(url).status_code == 404
 
 
 def test_paste_check_map_and_record_through_the_pages(tenhou_club, organiser, players):
-    c = _client(organiser)
+    c = client_for(organiser)
     url = reverse("online_import", args=[tenhou_club.slug])
     page = c.get(url)
     assert page.status_code == 200 and "data-online-log" in page.content.decode()
@@ -193,7 +182,7 @@ def test_names_once_mapped_come_back_chosen(tenhou_club, organiser, players):
     # Another game (a different real log) by the same four online names.
     data = json.loads(text("2019080322gm-00a9-0000-81e85e04"))
     data["name"] = NAMES
-    c = _client(organiser)
+    c = client_for(organiser)
     url = reverse("online_import", args=[tenhou_club.slug])
     body = c.post(url, {"step": "read", "text": json.dumps(data)}).content.decode()
     assert "data-online-map" in body
@@ -202,7 +191,7 @@ def test_names_once_mapped_come_back_chosen(tenhou_club, organiser, players):
 
 
 def test_an_uploaded_mjlog_file_is_read(tenhou_club, organiser, players):
-    c = _client(organiser)
+    c = client_for(organiser)
     url = reverse("online_import", args=[tenhou_club.slug])
     upload = SimpleUploadedFile(f"{GAME}.xml", text(ext="xml").encode())
     body = c.post(url, {"step": "read", "file": upload}).content.decode()
@@ -213,7 +202,7 @@ def test_an_uploaded_mjlog_file_is_read(tenhou_club, organiser, players):
     "log", ["", "not a log", '{"log": []}', "<mjloggm", '<!DOCTYPE x [<!ENTITY a "b">]><mjloggm/>']
 )
 def test_bad_input_is_an_error_on_the_page_never_a_500(tenhou_club, organiser, log):
-    c = _client(organiser)
+    c = client_for(organiser)
     url = reverse("online_import", args=[tenhou_club.slug])
     with translation.override("ja"):
         for step in ("read", "record"):
@@ -228,7 +217,7 @@ def test_bad_input_is_an_error_on_the_page_never_a_500(tenhou_club, organiser, l
 def test_a_tampered_log_is_refused_on_the_page(tenhou_club, organiser, players):
     data = json.loads(text())
     data["sc"][0] += 1000
-    c = _client(organiser)
+    c = client_for(organiser)
     url = reverse("online_import", args=[tenhou_club.slug])
     body = c.post(url, {"step": "read", "text": json.dumps(data)}).content.decode()
     assert "data-online-map" not in body and 'role="alert"' in body
@@ -239,7 +228,7 @@ def test_the_page_reads_in_constant_queries(
 ):
     for name in sorted(p.stem for p in DATA.glob("*.json"))[:3]:
         record(tenhou_club, organiser, players, log=text(name))
-    c = _client(organiser)
+    c = client_for(organiser)
     url = reverse("online_import", args=[tenhou_club.slug])
     with django_assert_max_num_queries(8):
         assert c.get(url).status_code == 200

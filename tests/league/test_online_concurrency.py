@@ -3,20 +3,19 @@ writes): it is recorded once, under the club's lock; the others are told it is a
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from django.urls import reverse
 
 from league.models import AuditLog, Game, Member, OnlineLog
-from tests.league.test_concurrency import (
+from tests.support import paths
+from tests.support.concurrency import (
+    RACES,
     logged_in,
-    pytestmark,  # noqa: F401  (PostgreSQL only, transactional)
     race,
 )
 
-LOG = (
-    Path(__file__).resolve().parents[1] / "data" / "online" / "2019021004gm-00a9-0000-e2f6516d.json"
-).read_text(encoding="utf-8")
+pytestmark = RACES  # PostgreSQL only, transactional
+
+LOG = (paths.DATA / "online" / "2019021004gm-00a9-0000-e2f6516d.json").read_text(encoding="utf-8")
 
 
 def test_one_log_recorded_from_four_sessions_at_once_is_recorded_once(club, members, organiser):

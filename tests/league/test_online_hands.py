@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime
 import json
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -16,9 +15,10 @@ from league.models import Game, Hand, HandStat, Member, Membership, OnlineLog, R
 from league.online import services
 from league.recording import services as recording
 from league.table import services as table_services
-from tests.conftest import _client, make_club, make_user
+from tests.support import paths
+from tests.support.clubs import client_for, make_club, make_user
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "online"
+DATA = paths.DATA / "online"
 GAME = "2019021004gm-00a9-0000-e2f6516d"
 PAO = "2019103023gm-00a9-0000-f90e0fe9"  # a double yakuman paid by the liable player
 DAY = datetime.date(2024, 5, 1)
@@ -70,7 +70,7 @@ def test_an_online_games_hands_are_kept_and_counted(tenhou_club, organiser, play
     assert sum(s.wins for s in stats.values()) == wins
     assert stats[players[2].pk].wins >= 1
     # The game page shows them; the game is corrected on the ordinary form (its players only).
-    page = _client(organiser).get(f"/c/{tenhou_club.slug}/games/{game.pk}/")
+    page = client_for(organiser).get(f"/c/{tenhou_club.slug}/games/{game.pk}/")
     body = page.content.decode()
     assert page.status_code == 200 and "data-game-hands" in body
     assert "data-edit-hands" not in body and f"/games/{game.pk}/edit/" in body
@@ -168,7 +168,7 @@ def test_a_three_player_log_is_recorded_hand_by_hand(db):
         record(four, user4, members4, sanma_log())
     assert "3人打ち" in caught.value.errors["log"][0]
     # The page says so at once, before asking for the members.
-    page = _client(user4).post(
+    page = client_for(user4).post(
         f"/c/{four.slug}/online/", {"text": sanma_log()}, HTTP_ACCEPT_LANGUAGE="ja"
     )
     body = page.content.decode()

@@ -15,8 +15,24 @@ from league.core.errors import ServiceError
 from league.models import Game, OnlineLog
 from league.online import services
 from scoring import online
-from tests.conftest import _client
-from tests.league.test_online import organiser, players, tenhou_club, text  # noqa: F401
+from tests.support import online
+from tests.support.clubs import client_for
+from tests.support.online import text
+
+
+@pytest.fixture
+def tenhou_club(db):
+    return online.tenhou_club()
+
+
+@pytest.fixture
+def organiser(tenhou_club):
+    return online.tenhou_organiser(tenhou_club)
+
+
+@pytest.fixture
+def players(tenhou_club):
+    return online.tenhou_players(tenhou_club)
 
 
 def abortive_log(hands: int) -> str:
@@ -44,7 +60,7 @@ def test_the_page_refuses_it_at_the_first_step_and_stores_nothing(tenhou_club, o
     data = json.loads(text())
     data["name"][0] = bad
     log = json.dumps(data)  # the lone surrogate escaped, as a pasted log has it
-    c = _client(organiser)
+    c = client_for(organiser)
     url = reverse("online_import", args=[tenhou_club.slug])
     with translation.override("ja"):
         response = c.post(url, {"step": "read", "text": log}, HTTP_ACCEPT_LANGUAGE="ja")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime
 import uuid
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -17,9 +16,10 @@ from league.models import Club, Game, HandStat, Member, Membership, Result, Rule
 from league.online import services
 from league.table import services as table
 from scoring.rules import BustBonus, ChipKind, RateTier, Yakitori
-from tests.conftest import _client, make_user
+from tests.support import paths
+from tests.support.clubs import client_for, make_user
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "online"
+DATA = paths.DATA / "online"
 REAL = sorted(p.stem for p in DATA.glob("*.xml"))
 DAY = datetime.date(2024, 5, 1)
 STATS = (
@@ -175,7 +175,7 @@ def test_the_preview_says_what_the_log_lacks(db):
     user = make_user("lacks-org", club, Membership.ORGANISER)
     seated(club)
     body = (
-        _client(user)
+        client_for(user)
         .post(
             f"/c/{club.slug}/online/",
             {"text": text("2019021004gm-00a9-0000-e2f6516d")},

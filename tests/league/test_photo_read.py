@@ -15,48 +15,28 @@ import os
 import socket
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from league.core import photo
+from tests.support import paths
+from tests.support.network import NetworkUsed
 
 READY = photo.available("display") and photo.available("sheet")
 if not READY and os.environ.get("JANCHO_REQUIRE_PHOTO"):
     raise RuntimeError("JANCHO_REQUIRE_PHOTO is set but requirements-photo.txt or ssocr is missing")
 pytestmark = pytest.mark.skipif(not READY, reason="needs requirements-photo.txt and ssocr")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = paths.ROOT
 FULL = bool(os.environ.get("JANCHO_PHOTO_FULL"))
 COUNTS = (
     {"sheet": 40, "display": 40, "screen": 20} if FULL else {"sheet": 4, "display": 16, "screen": 2}
 )
 
 
-class NetworkUsed(AssertionError):
-    pass
-
-
-@pytest.fixture
-def no_network(monkeypatch):
-    """Every way out of the machine refused, and the OCR engine loaded afresh behind it."""
-    from league.core.photo import text
-
-    def refuse(*args, **kwargs):
-        raise NetworkUsed(f"network used: {args!r}")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
-    text._engine.cache_clear()
-    yield
-    text._engine.cache_clear()
-
-
 @pytest.fixture(scope="module")
 def samples(tmp_path_factory):
-    from tests.league import photo_samples
+    from tests.support import photo_samples
 
     if not photo_samples.fonts_present():
         pytest.skip("needs fonts-noto-cjk")
@@ -129,7 +109,7 @@ def test_the_command_exits_2_with_one_line_for_an_unreadable_file(tmp_path):
 
 
 def test_a_display_ssocr_misreads_is_read_again_segment_by_segment(tmp_path):
-    from tests.league import photo_samples
+    from tests.support import photo_samples
 
     # ssocr reads both 7s of this display as 3s (37,000 → 33,000, 8,700 → 8,300): two changes,
     # more than its one; the segment reading passes, minus sign and all.

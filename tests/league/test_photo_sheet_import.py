@@ -17,7 +17,6 @@ from django.urls import reverse
 from league.excel import imports
 from league.models import AuditLog, Game, ImportBatch, ImportUpload, ScorePhoto
 from league.recording import photos
-from tests.league.test_photo_read import no_network  # noqa: F401 (a fixture)
 
 READY = photos.available()
 if not READY and os.environ.get("JANCHO_REQUIRE_PHOTO"):
@@ -105,7 +104,7 @@ def test_without_the_readers_the_import_page_has_no_photo_form(organiser_client,
 def test_a_sheet_with_a_game_that_does_not_add_up_is_previewed_with_it_marked(
     organiser_client, club, members, tmp_path, django_capture_on_commit_callbacks
 ):
-    from tests.league import photo_samples
+    from tests.support import photo_samples
 
     page = organiser_client.get(reverse("import_upload", args=[club.slug]))
     assert b"data-sheet-photo" in page.content
@@ -132,7 +131,7 @@ def test_a_sheet_with_a_game_that_does_not_add_up_is_previewed_with_it_marked(
 def test_a_sheet_that_adds_up_is_imported_as_one_batch_once_confirmed(
     organiser_client, club, members, tmp_path, django_capture_on_commit_callbacks
 ):
-    from tests.league import photo_samples
+    from tests.support import photo_samples
 
     sample = photo_samples.score_sheet(32, tmp_path, games=4)
     preview = post_photo(organiser_client, club, sample.path, django_capture_on_commit_callbacks)

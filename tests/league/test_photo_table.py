@@ -17,7 +17,7 @@ from django.urls import reverse
 from league.models import AuditLog, Game, ScorePhoto
 from league.recording import photos
 from league.table import services
-from tests.league.test_table import game_hands, record_all
+from tests.support.table import game_hands, record_all
 
 READY = photos.available()
 if not READY and os.environ.get("JANCHO_REQUIRE_PHOTO"):
@@ -77,7 +77,7 @@ def test_without_the_readers_the_finish_has_no_button_and_the_pages_404(
 def test_a_display_photo_that_agrees_with_the_hands_then_the_save_deletes_it(
     organiser_client, club, ended, tmp_path, django_capture_on_commit_callbacks
 ):
-    from tests.league import photo_samples
+    from tests.support import photo_samples
 
     tg, points, deposits = ended
     page = organiser_client.get(finish_url(club, tg))
@@ -105,7 +105,7 @@ def test_a_display_photo_that_agrees_with_the_hands_then_the_save_deletes_it(
 def test_a_photo_that_differs_from_the_hands_marks_the_seats(
     organiser_client, club, ended, tmp_path, django_capture_on_commit_callbacks
 ):
-    from tests.league import photo_samples
+    from tests.support import photo_samples
 
     tg, points, _deposits = ended
     # 1,000 moved from the first seat to the second: the photo adds up, but two seats differ.
@@ -123,7 +123,7 @@ def test_a_photo_that_differs_from_the_hands_marks_the_seats(
 def test_a_photo_whose_rows_do_not_sum_gives_no_points(
     organiser_client, club, ended, tmp_path, django_capture_on_commit_callbacks
 ):
-    from tests.league import photo_samples
+    from tests.support import photo_samples
 
     tg, points, _deposits = ended
     sample = photo_samples.display(13, tmp_path, points=[points[0] - 1000, *points[1:]])

@@ -59,7 +59,7 @@ def test_without_the_readers_the_button_is_absent_and_the_pages_404(
 def test_a_display_photo_fills_in_the_points_and_saving_deletes_the_photo(
     organiser_client, club, members, tmp_path, upload
 ):
-    from tests.league import photo_samples
+    from tests.support import photo_samples
 
     page = organiser_client.get(reverse("game_new", args=[club.slug]))
     assert b"data-photo-link" in page.content
@@ -96,7 +96,7 @@ def test_a_display_photo_fills_in_the_points_and_saving_deletes_the_photo(
 
 @needs_photos
 def test_rows_that_do_not_sum_fill_in_no_points(organiser_client, club, members, tmp_path, upload):
-    from tests.league import photo_samples
+    from tests.support import photo_samples
 
     # A sum the photo cannot make: 1,000 missing (deposits), no digit change explains it.
     sample = photo_samples.display(6, tmp_path, points=[45800, 31200, 26600, -4600])
@@ -113,7 +113,7 @@ def test_rows_that_do_not_sum_fill_in_no_points(organiser_client, club, members,
 def test_a_screens_names_are_matched_to_members_with_buttons_to_confirm(
     organiser_client, club, members, tmp_path, upload
 ):
-    from tests.league import photo_samples
+    from tests.support import photo_samples
 
     # 江籐 is no member: the closest names are offered (江藤 first), as for a typed name.
     sample = photo_samples.screen(
@@ -145,7 +145,7 @@ def test_a_file_that_is_no_image_is_refused_and_nothing_is_kept(organiser_client
 @needs_photos
 def test_another_organisers_photo_is_not_found(organiser_client, club, members, tmp_path):
     from league.models import Membership
-    from tests.conftest import make_user
+    from tests.support.clubs import make_user
 
     other = make_user("other-organiser", club, Membership.ORGANISER)
     kept = photos.photo_upload(
@@ -160,7 +160,7 @@ def test_a_photo_past_its_24_hours_is_deleted(club, members):
     from django.utils import timezone
 
     from league.models import Membership
-    from tests.conftest import make_user
+    from tests.support.clubs import make_user
 
     user = make_user("photo-organiser", club, Membership.ORGANISER)
     kept = photos.photo_upload(

@@ -32,7 +32,7 @@ from django.urls import reverse
 from league.models import Game, Member, Season
 from league.recording import services
 from league.standings import views_players as players
-from tests.conftest import make_club, make_user
+from tests.support.clubs import make_club, make_user
 
 SVG = "{http://www.w3.org/2000/svg}"
 DAY1, DAY2 = datetime.date(2026, 8, 2), datetime.date(2026, 8, 16)

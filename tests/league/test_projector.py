@@ -14,7 +14,7 @@ from django.utils import timezone
 from league.draw import services as draw
 from league.models import AuditLog, Day
 from league.models.draw import DrawRoom
-from tests.league.test_draw import DATE, _record, check_in_all, current, people
+from tests.support.draw import DATE, _record, check_in_all, current, people
 
 
 def projector(client: Client, club) -> str:

@@ -19,8 +19,8 @@ from league import money
 from league.models import AuditLog, Club, Member, MemberDay, Result, Season
 from league.public import services as share
 from league.recording import services
-from tests.conftest import make_club
-from tests.league.test_isolation import ATTRIBUTE, SCRIPT, populate
+from tests.support.clubs import make_club
+from tests.support.isolation import ATTRIBUTE, SCRIPT, populate
 
 PUBLIC_ROUTES = ["public_standings", "public_season", "public_race", "public_days", "public_day"]
 PUBLIC_ROUTES += ["public_season_matrix", "public_rating", "public_records"]
@@ -545,7 +545,7 @@ def test_every_public_route_is_tested_here():
     """The routes tests/league/test_isolation.py leaves to this file are those public_urls opens."""
     from django.urls import get_resolver
 
-    from tests.league.test_isolation import NOT_CLUB_SCOPED
+    from tests.support.isolation import NOT_CLUB_SCOPED
 
     names = {
         n for n in get_resolver().reverse_dict if isinstance(n, str) and n.startswith("public_")
@@ -566,7 +566,7 @@ def _kwargs(name: str) -> dict[str, Any]:
 
 def test_the_public_pages_keep_to_the_policy(client, values, on):
     """The same Content-Security-Policy as every page, and no inline script, style or handler."""
-    from tests.league.test_security import POLICY, inline_code, policy
+    from tests.support.security import POLICY, inline_code, policy
 
     for address in [*public_urls(on, values), reverse("public_standings", args=["wrong"])]:
         response = client.get(address)

@@ -8,7 +8,6 @@ import uuid
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.contrib.messages import get_messages
 from django.db import connection
 from django.test import Client
@@ -18,22 +17,11 @@ from django.urls import reverse
 import scoring
 from league.models import AuditLog, ChipEvent, Club, Game, Member, Membership, Result
 from league.recording import services
-from tests.conftest import make_club, make_user
+from tests.support.clubs import make_club, make_user
+from tests.support.record import NAMES, english, new_url, nothing_stored, posted
 
 DATE = datetime.date(2026, 11, 21)
-NAMES = ("青木", "馬場", "千葉", "土井")
-# マメの会, deposits to the house: 52,000 / 31,000 / 19,000 / ▲3,000 with 1,000 left on the table.
-TYPED_POINTS = ("５２，０００", "31,000", "１９０００", "▲3,000")
 POINTS = (52000, 31000, 19000, -3000)
-
-
-def english(client: Client) -> Client:
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
-
-
-def new_url(club) -> str:
-    return reverse("game_new", args=[club.slug])
 
 
 def edit_url(game) -> str:
@@ -42,24 +30,6 @@ def edit_url(game) -> str:
 
 def void_url(game) -> str:
     return reverse("game_void", args=[game.club.slug, game.pk])
-
-
-def posted(action: str = "save", **overrides: Any) -> dict[str, Any]:
-    """What the new-game form sends for the standard game; overrides replace or add fields."""
-    data: dict[str, Any] = {
-        "date": "2026-11-21",
-        "table": "A",
-        "deposits": "1,000",
-        "rate": "0.3",
-        "submission_key": str(uuid.uuid4()),
-        "action": action,
-    }
-    for i, (name, points) in enumerate(zip(NAMES, TYPED_POINTS, strict=True)):
-        data[f"member_{i}"] = name
-        data[f"points_{i}"] = points
-        data[f"chombo_{i}"] = "0"
-    data.update(overrides)
-    return {k: v for k, v in data.items() if v is not None}
 
 
 def engine(club, *, chombo=(), chips=(), points=POINTS, rate="0.3") -> scoring.GameResult:
@@ -84,10 +54,6 @@ def record_stored(club, members, user, points=POINTS) -> Game:
     data = services.GameInput(date=DATE, seats=seats, table="A", deposits=1000, rate="0.3")
     # The same result twice on one day is another test's subject (test_duplicates).
     return services.game_record(club=club, user=user, data=data, confirm_duplicate=True)
-
-
-def nothing_stored() -> bool:
-    return not Game.objects.exists() and not Result.objects.exists()
 
 
 # --- the new-game screen -------------------------------------------------------------------

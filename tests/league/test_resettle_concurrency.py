@@ -16,15 +16,17 @@ from league.models.totals import MemberDay, MemberTotal
 from league.recording import services
 from league.rules import services as rules_services
 from league.standings import services as aggregates
-from tests.league.test_concurrency import (
+from tests.support.concurrency import (
     CHANGED,
     POINTS,
+    RACES,
     edit_post,
     logged_in,
     new_game_post,
-    pytestmark,  # noqa: F401  (PostgreSQL only, transactional)
     race,
 )
+
+pytestmark = RACES  # PostgreSQL only, transactional
 
 # Four back-dated versions, each governing a quarter of the games below.
 STARTS = [datetime.date(2026, m, 1) for m in (1, 3, 5, 7)]

@@ -14,8 +14,8 @@ from django.db import connection
 
 from league.models import Game
 from league.rules import services as rules_services
-from tests.league.test_api import body, call, secret, url  # noqa: F401  (the token fixture)
-from tests.league.test_manage import record
+from tests.support.api import body, call, url
+from tests.support.manage import record
 
 D = datetime.date
 POINTS = [(52000, 31000, 19000, -2000), (40000, 30000, 20000, 10000)]

@@ -8,8 +8,6 @@ import os
 import secrets
 import subprocess
 import sys
-from html.parser import HTMLParser
-from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -23,38 +21,16 @@ from league import throttle
 from league.conf import csp
 from league.models import Day, LoginAttempt, Member, Season
 from league.recording import services
-from tests.conftest import PASSWORD, make_user
-from tests.league.test_isolation import club_routes, populate
+from tests.support import paths
+from tests.support.clubs import PASSWORD, make_user
+from tests.support.isolation import club_routes, populate
+from tests.support.security import LOGIN, POLICY, fail, inline_code, logged_in, login, policy
 
-ROOT = Path(__file__).resolve().parents[2]
-LOGIN = "/accounts/login/"
+ROOT = paths.ROOT
 DATE = datetime.date(2026, 11, 21)
-POLICY = {
-    "script-src": ["'self'"],
-    "style-src": ["'self'"],
-    "object-src": ["'none'"],
-    "base-uri": ["'none'"],
-    "frame-ancestors": ["'none'"],
-    "form-action": ["'self'"],
-}
 
 
 # --- login throttling ------------------------------------------------------------------------
-
-
-def login(client: Client, username: str, password: str, address: str):
-    return client.post(LOGIN, {"username": username, "password": password}, REMOTE_ADDR=address)
-
-
-def logged_in(client: Client) -> bool:
-    return "_auth_user_id" in client.session
-
-
-def fail(username: str, address: str, times: int) -> None:
-    """`times` failures stored as the login view stores them (faster than posting each)."""
-    LoginAttempt.objects.bulk_create(
-        LoginAttempt(username=username, address=address) for _ in range(times)
-    )
 
 
 @pytest.fixture
@@ -188,49 +164,6 @@ def test_the_login_page_still_logs_in_and_refuses_put(aoki):
 # --- the Content-Security-Policy and pages that keep to it -----------------------------------
 
 
-class InlineCode(HTMLParser):
-    """Collects what style-src/script-src 'self' would block: inline scripts, event handlers,
-    style attributes and <style> elements, javascript: links."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.problems: list[str] = []
-        self._script_with_src = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = dict(attrs)
-        if tag == "script":
-            self._script_with_src = "src" in found
-            if not self._script_with_src and found.get("type") != "application/json":
-                self.problems.append(f"inline <script> {found}")
-        if tag == "style":
-            self.problems.append("<style> element")
-        for name, value in attrs:
-            if name.startswith("on"):
-                self.problems.append(f"<{tag} {name}=...>")
-            if name == "style":
-                self.problems.append(f'<{tag} style="{value}">')
-            if name in ("href", "src", "action") and (value or "").strip().startswith(
-                "javascript:"
-            ):
-                self.problems.append(f"<{tag} {name}={value}>")
-
-    def handle_data(self, data: str) -> None:
-        if self._script_with_src and data.strip():
-            self.problems.append("code inside a <script src>")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "script":
-            self._script_with_src = False
-
-
-def inline_code(html: str) -> list[str]:
-    parser = InlineCode()
-    parser.feed(html)
-    parser.close()
-    return parser.problems
-
-
 def test_the_inline_code_finder_finds_what_the_policy_blocks():
     html = (
         '<script>alert(1)</script><script src="/a.js"></script>'
@@ -238,12 +171,6 @@ def test_the_inline_code_finder_finds_what_the_policy_blocks():
         '<p style="color: red" onclick="x()"><a href="javascript:x()">x</a></p><style>p{}</style>'
     )
     assert len(inline_code(html)) == 5
-
-
-def policy(response: HttpResponse) -> dict[str, list[str]]:
-    header = response.headers["Content-Security-Policy"]
-    directives = [part.split() for part in header.split(";")]
-    return {d[0]: d[1:] for d in directives}
 
 
 @pytest.fixture

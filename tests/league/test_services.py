@@ -11,7 +11,6 @@ import json
 import random
 import uuid
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from django.db.models import QuerySet, Sum
@@ -40,8 +39,9 @@ from league.recording.services import (
     game_void,
 )
 from league.rules.services import resettle_apply, resettle_preview, rules_version_create
+from tests.support import paths
 
-SETTLE_CASES = Path(__file__).resolve().parents[1] / "data" / "cases" / "settle.json"
+SETTLE_CASES = paths.DATA / "cases" / "settle.json"
 WORKED = "mame: floor, house deposits, chombo, chips, rate 0.3"
 DAY = datetime.date(2024, 5, 10)
 EVEN = [25_000, 25_000, 25_000, 25_000]

@@ -16,8 +16,8 @@ from league.books import selectors as book_selectors
 from league.models import LedgerEntry, Member, Membership
 from league.money import signs
 from league.recording.views_pages import CLUB_TIMEZONE
-from tests.conftest import make_user
-from tests.league.test_money import ledger_case_day
+from tests.support.clubs import make_user
+from tests.support.money import ledger_case_day
 
 TODAY = timezone.localdate(timezone=CLUB_TIMEZONE)
 

@@ -20,9 +20,9 @@ from league.core import names
 from league.models import ApiToken, Game, RulesVersion, Season
 from league.recording import services
 from league.rules.forms import rules_initial
-from tests.league.test_api import body, call, url
-from tests.league.test_limits import BASE, RATE, json_errors, rules_post
-from tests.league.test_record import new_url, posted
+from tests.support.api import body, call, url
+from tests.support.limits import BASE, RATE, json_errors, rules_post
+from tests.support.record import new_url, posted
 
 HOSTILE = [
     "A\n■精算 山田→阿部 9,999円",

@@ -20,8 +20,8 @@ from league.core.errors import ServiceError
 from league.models import AuditLog, Member, Season, Stage, StageEntry
 from league.recording import services as recording
 from league.teams import selectors, services
-from tests.conftest import make_club, make_user
-from tests.league.test_api import call, url
+from tests.support.api import call, url
+from tests.support.clubs import make_club, make_user
 
 QUAL = datetime.date(2026, 10, 10)
 SEMI = datetime.date(2026, 11, 3)

@@ -16,7 +16,7 @@ from league.core.errors import ServiceError
 from league.models import AuditLog, Member, Season, StageEntry, TeamMatch
 from league.recording import services as recording
 from league.teams import selectors, services
-from tests.conftest import make_club, make_user
+from tests.support.clubs import make_club, make_user
 
 REGULAR = datetime.date(2026, 10, 10)
 FINAL = datetime.date(2026, 12, 5)

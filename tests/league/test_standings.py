@@ -28,7 +28,7 @@ from league.rules import services as rules_services
 from league.standings import stats
 from league.standings import views as standings_views
 from league.standings.tables import StandingsData
-from tests.conftest import make_club, make_user
+from tests.support.clubs import make_club, make_user
 
 A, B, C, D, E = "青木", "馬場", "千葉", "土井", "江藤"
 G = "山田"  # a guest

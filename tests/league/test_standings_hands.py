@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime
 import io
-import uuid
 from typing import Any
 
 import openpyxl
@@ -23,7 +22,7 @@ from league.models import Club, Game, Member, Season
 from league.recording import services as recording
 from league.standings import views as standings_views
 from league.standings.tables import HAND_COLUMNS
-from league.table import services as table
+from tests.support.hands import hand_game
 
 START, END = datetime.date(2026, 10, 1), datetime.date(2026, 10, 31)
 F = "福田"  # plays only the game without hands
@@ -31,16 +30,6 @@ F = "福田"  # plays only the game without hands
 
 def _ids(*people: Member) -> list[str]:
     return [str(m.pk) for m in people]
-
-
-def hand_game(club, user, date, seated, hands) -> Game:
-    """A game recorded hand by hand at the table with `seated` (起家 first), saved."""
-    tg = table.table_start(
-        club=club, user=user, key=uuid.uuid4(), date=date, members=seated, rate="0.3"
-    )
-    for i, (event, marks) in enumerate(hands):
-        table.hand_record(tg=tg, user=user, index=i, key=uuid.uuid4(), event=event, marks=marks)
-    return table.table_game_save(tg=tg, user=user)
 
 
 def plain_game(club, date, seated) -> Game:

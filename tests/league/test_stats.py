@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime
-from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -25,7 +24,6 @@ from league.models import (
     PairTotal,
     Result,
     Season,
-    SeatTotal,
 )
 from league.recording.services import (
     ChipInput,
@@ -38,54 +36,11 @@ from league.recording.services import (
 )
 from league.standings import kept, rating, selectors
 from league.standings import tasks as standings_tasks
-from tests.conftest import make_club
+from tests.support.clubs import make_club
 from tests.support.db import as_test_case
+from tests.support.stats import stats_snapshot
 
 DAY = datetime.date(2024, 5, 1)
-
-PAIR_FIELDS = ("games", "rank_sum", "opponent_rank_sum", "above", "net")
-SEAT_FIELDS = ("games", "rank_sum", "total", "first")
-GAME_FIELDS = (
-    "date",
-    "number",
-    "n",
-    "rank",
-    "score",
-    "yakuman",
-    "mu_before",
-    "sigma_before",
-    "mu",
-    "sigma",
-    "expected",
-    "tops_before",
-    "tops",
-    "clean_before",
-    "clean",
-)
-RATING_FIELDS = ("games", "mu", "sigma", "ordinal", "tops", "clean")
-
-
-def stats_snapshot() -> dict[str, Any]:
-    """Every kept statistics row with games, keyed; rows without games must be all zero."""
-    pairs, seats = {}, {}
-    for row in PairTotal.objects.values("member", "opponent", "season", *PAIR_FIELDS):
-        key = (row.pop("member"), row.pop("opponent"), row.pop("season"))
-        if row["games"]:
-            pairs[key] = row
-        else:
-            assert row == dict.fromkeys(PAIR_FIELDS, 0), (key, row)
-    for row in SeatTotal.objects.values("member", "season", "seat", *SEAT_FIELDS):
-        key = (row.pop("member"), row.pop("season"), row.pop("seat"))
-        if row["games"]:
-            seats[key] = row
-        else:
-            assert row == dict.fromkeys(SEAT_FIELDS, 0), (key, row)
-    games = {
-        (r.pop("game"), r.pop("member")): r
-        for r in MemberGame.objects.values("game", "member", *GAME_FIELDS)
-    }
-    ratings = {r.pop("member"): r for r in MemberRating.objects.values("member", *RATING_FIELDS)}
-    return {"pairs": pairs, "seats": seats, "games": games, "ratings": ratings}
 
 
 def _record(club, seated, points, date=DAY, chips=()):
@@ -613,7 +568,7 @@ def test_the_share_link_shows_head_to_head_rating_and_records_without_yen(
 
 def test_the_api_reads_the_kept_statistics(club, organiser, three_games):
     from league.accounts import tokens as api_auth
-    from tests.league.test_api import call, url
+    from tests.support.api import call, url
 
     a, b, *_rest = three_games
     secret = api_auth.token_create(club=club, user=organiser, name="bot")[1]

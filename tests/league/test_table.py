@@ -18,48 +18,7 @@ from league.models import ChipEvent, Game, Hand, HandStat, Result
 from league.recording import services as recording
 from league.table import services
 from league.table.services import HandConflict
-
-DATE = datetime.date(2026, 11, 20)
-
-
-def ids(members):
-    return [str(m.pk) for m in members[:4]]
-
-
-def game_hands(members):
-    """A hanchan of マメの会's hand rules: a draw with tenpai payments and a riichi stick kept on
-    the table, a double ron taking it, a draw with nobody tenpai that carries a riichi stick over,
-    a tsumo taking it, and a yakuman dealt in that busts the discarder."""
-    a, b, c, d = ids(members)
-    return [
-        ({"result": "draw", "tenpai": [a, b], "riichi": [a]}, {}),
-        (
-            {
-                "result": "ron",
-                "from": d,
-                "winners": [{"player": b, "han": 3, "fu": 40}, {"player": c, "han": 2, "fu": 30}],
-            },
-            {b: {"called": True}},
-        ),
-        ({"result": "draw", "tenpai": [], "riichi": [c]}, {}),
-        (
-            {"result": "tsumo", "winner": d, "han": 5, "riichi": [d]},
-            {d: {"ippatsu": True, "ura": 1}},
-        ),
-        ({"result": "ron", "from": a, "winners": [{"player": d, "yakuman": 1}]}, {}),
-    ]
-
-
-@pytest.fixture
-def tg(club, members, organiser):
-    return services.table_start(
-        club=club, user=organiser, key=uuid.uuid4(), date=DATE, members=members[:4], rate="0.3"
-    )
-
-
-def record_all(tg, user, hands):
-    for i, (event, marks) in enumerate(hands):
-        services.hand_record(tg=tg, user=user, index=i, key=uuid.uuid4(), event=event, marks=marks)
+from tests.support.table import DATE, game_hands, ids, record_all
 
 
 def test_whole_game_saves_what_settle_gives_on_the_engines_output(tg, members, organiser, club):

@@ -18,7 +18,7 @@ from league.core.errors import ServiceError
 from league.models import ChipEvent, Hand
 from league.table import services
 from scoring.hands_json import hand_rules_from_json, hands_game_from_json
-from tests.league.test_table import DATE, ids
+from tests.support.table import DATE, ids
 
 SETTINGS = settings(
     max_examples=80,

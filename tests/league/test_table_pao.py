@@ -15,24 +15,14 @@ import scoring
 from league.core.errors import ServiceError
 from league.models import Game, HandStat, Member, Membership, Result
 from league.table import services
-from tests.conftest import MEMBER_NAMES, make_club, make_user
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
+from tests.support.pao import post
 
 DATE = datetime.date(2026, 11, 20)
 
 
 def ids(members, n=4):
     return [str(m.pk) for m in members[:n]]
-
-
-@pytest.fixture
-def tg(club, members, organiser):
-    return services.table_start(
-        club=club, user=organiser, key=uuid.uuid4(), date=DATE, members=members[:4], rate="0.3"
-    )
-
-
-def post(client, url, body):
-    return client.post(url, json.dumps(body), "application/json")
 
 
 def put_hand(client, club, tg, index, event):

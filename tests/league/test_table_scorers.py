@@ -16,7 +16,7 @@ from django.test import Client
 from league.accounts.tokens import token_create
 from league.models import AuditLog, Hand, Member, Membership, TableGame
 from league.table import services
-from tests.conftest import make_user
+from tests.support.clubs import make_user
 
 DATE = datetime.date(2026, 11, 20)
 

@@ -20,7 +20,7 @@ from league.core.errors import ServiceError
 from league.models import AuditLog, Member, Membership, Season, TeamMatch, TeamSlot
 from league.recording import services as recording
 from league.teams import selectors, services
-from tests.conftest import PASSWORD, make_user
+from tests.support.clubs import PASSWORD, make_user
 
 D = datetime.date(2026, 10, 10)
 D2 = datetime.date(2026, 10, 17)

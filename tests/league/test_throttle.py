@@ -18,8 +18,8 @@ from django.test import Client
 
 from league import throttle
 from league.models import LoginAttempt
-from tests.conftest import PASSWORD, make_user
-from tests.league.test_security import fail, logged_in, login
+from tests.support.clubs import PASSWORD, make_user
+from tests.support.security import fail, logged_in, login
 
 postgresql_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="needs PostgreSQL's concurrency"

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from league.accounts import tokens as api_auth
 from league.models import ApiToken, AuditLog
-from tests.conftest import make_user
+from tests.support.clubs import make_user
 
 
 def list_url(club) -> str:

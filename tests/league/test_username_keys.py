@@ -19,12 +19,18 @@ from league.core.errors import ServiceError
 from league.core.names import username_key
 from league.models import Club
 from league.models.accounts import UsernameKey
-from tests.conftest import make_user
-from tests.league.test_accounts_signup import signup_data
-from tests.league.test_concurrency import race
-from tests.league.test_restore_trust import nothing_restored, restore, saved  # noqa: F401
+from tests.support import restore as restore_support
+from tests.support.clubs import make_user
+from tests.support.concurrency import race
+from tests.support.restore import nothing_restored, restore
+from tests.support.signup import signup_data
 
 User = get_user_model()
+
+
+@pytest.fixture
+def saved(club, organiser, members, tmp_path):
+    return restore_support.saved_elsewhere(club, organiser, members, tmp_path)
 
 
 def test_the_key_folds_case_and_width():

@@ -17,8 +17,9 @@ import pytest
 from django.db import connection
 
 from league.excel import imports
+from tests.support import paths
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = paths.ROOT
 
 SETUP = """
 import datetime, json
