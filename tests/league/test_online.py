@@ -16,31 +16,34 @@ from league.club import services as club_services
 from league.core.errors import ServiceError
 from league.models import AuditLog, Game, Member, Membership, OnlineLog, OnlineName, Result
 from league.online import services
-from tests.support import online
 from tests.support.clubs import client_for, make_club, make_user
-from tests.support.online import DATA, DAY, GAME, record, text
+from tests.support.online import (
+    DATA,
+    DAY,
+    GAME,
+    make_tenhou_club,
+    make_tenhou_organiser,
+    make_tenhou_players,
+    record,
+    text,
+)
 
 NAMES = ["鬼ヅモ@川村軍団", "HN-Koda", "Sidecar", "あがれる間6s"]
 
 
 @pytest.fixture
 def tenhou_club(db):
-    return online.tenhou_club()
+    return make_tenhou_club()
 
 
 @pytest.fixture
 def organiser(tenhou_club):
-    return online.tenhou_organiser(tenhou_club)
+    return make_tenhou_organiser(tenhou_club)
 
 
 @pytest.fixture
 def players(tenhou_club) -> list[Member]:
-    return online.tenhou_players(tenhou_club)
-
-
-@pytest.fixture
-def organiser(tenhou_club):
-    return make_user("tenhou-organiser", tenhou_club, Membership.ORGANISER)
+    return make_tenhou_players(tenhou_club)
 
 
 def test_a_real_log_is_recorded_with_tenhous_points_and_scores(tenhou_club, organiser, players):

@@ -15,24 +15,23 @@ from league.core.errors import ServiceError
 from league.models import Game, OnlineLog
 from league.online import services
 from scoring import online
-from tests.support import online
 from tests.support.clubs import client_for
-from tests.support.online import text
+from tests.support.online import make_tenhou_club, make_tenhou_organiser, make_tenhou_players, text
 
 
 @pytest.fixture
 def tenhou_club(db):
-    return online.tenhou_club()
+    return make_tenhou_club()
 
 
 @pytest.fixture
 def organiser(tenhou_club):
-    return online.tenhou_organiser(tenhou_club)
+    return make_tenhou_organiser(tenhou_club)
 
 
 @pytest.fixture
 def players(tenhou_club):
-    return online.tenhou_players(tenhou_club)
+    return make_tenhou_players(tenhou_club)
 
 
 def abortive_log(hands: int) -> str:

@@ -29,14 +29,14 @@ def record(club, user, players, log=None, **kw):
     )
 
 
-def tenhou_club() -> Club:
+def make_tenhou_club() -> Club:
     """天鳳部: a club on Tenhou's rules."""
     return make_club("tenhou-club", "tenhou", "天鳳部")
 
 
-def tenhou_organiser(club: Club):
+def make_tenhou_organiser(club: Club):
     return make_user("tenhou-organiser", club, Membership.ORGANISER)
 
 
-def tenhou_players(club: Club) -> list[Member]:
+def make_tenhou_players(club: Club) -> list[Member]:
     return [Member.objects.create(club=club, name=n) for n in ("青木", "馬場", "千葉", "土井")]
