@@ -6,6 +6,7 @@ touching this file; a route with a parameter this file cannot fill fails the tes
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
@@ -14,12 +15,20 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from league.models import (
-    LedgerEntry,
     Member,
+    RulesVersion,
 )
 from league.recording import photos
-from tests.support.clubs import make_user
-from tests.support.isolation import ATTRIBUTE, SCRIPT, club_routes, populate, url
+from tests.support.clubs import client_for, make_user
+from tests.support.isolation import (
+    ATTRIBUTE,
+    SCRIPT,
+    club_routes,
+    money_rules,
+    owing_day,
+    populate,
+    url,
+)
 
 
 def assert_hidden(client: Client, address: str) -> None:
@@ -173,11 +182,16 @@ def test_an_organiser_recording_sees_hostile_names_escaped_in_the_pickers(
     assert escape(SCRIPT) in html and escape(ATTRIBUTE) in html
 
 
-def test_ledger_rows_of_another_club_are_never_listed(organiser_client, values, other_club):
-    """The other club's debts do not leak into this club's debt list."""
-    stranger_member = Member.objects.create(club=other_club, name="余所者")
-    LedgerEntry.objects.create(
-        club=other_club, kind=LedgerEntry.DEFERRAL, borrower=stranger_member, amount=1000
+def test_debts_of_another_club_are_never_listed(organiser_client, values, other_club, stranger):
+    """The other club's debts and open days do not leak into this club's debt list. Its debt is
+    made as the pages make one (games settled, a transfer deferred), so that it is in the
+    books the list reads: a row written directly would be in no list, whatever the filter."""
+    theirs = [Member.objects.create(club=other_club, name=f"余所者{n}") for n in "甲乙丙丁"]
+    RulesVersion.objects.create(  # 金曜会 keeps money, at マメの会's rates
+        club=other_club, effective_from=datetime.date(2026, 1, 1), rules_json=money_rules()
     )
+    owing_day(other_club, stranger, theirs)
+    debts = reverse("debt_list", args=[other_club.slug])
+    assert "余所者" in client_for(stranger).get(debts).content.decode()  # the control
     html = organiser_client.get(reverse("debt_list", args=[values["slug"]])).content.decode()
     assert "余所者" not in html

@@ -19,6 +19,7 @@ from league.models import (
     Club,
     Day,
     Job,
+    LedgerEntry,
     Member,
     ResettleRun,
     RulesVersion,
@@ -108,11 +109,9 @@ def money_rules() -> dict[str, Any]:
     return {**scoring.PRESETS["mame-no-kai"].rules.to_json(), "session_shugi": 2000}
 
 
-def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
-    """Games, a day, a season, a deferred debt and an API token; the values to fill routes with."""
-    version = RulesVersion.objects.create(
-        club=club, effective_from=datetime.date(2026, 1, 1), rules_json=money_rules()
-    )
+def owing_day(club: Club, organiser, players: list[Member]) -> tuple[Day, LedgerEntry]:
+    """Two games on DATE, settled, and one of the day's transfers deferred: a debt in the
+    club's books (league.money's actions, as the pages make them)."""
     for points in POINTS:
         services.game_record(
             club=club,
@@ -131,6 +130,15 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
         payer=int(transfer.payer),
         payee=None if transfer.payee is None else int(transfer.payee),
     )
+    return day, entry
+
+
+def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
+    """Games, a day, a season, a deferred debt and an API token; the values to fill routes with."""
+    version = RulesVersion.objects.create(
+        club=club, effective_from=datetime.date(2026, 1, 1), rules_json=money_rules()
+    )
+    day, entry = owing_day(club, organiser, players)
     season = Season.objects.create(
         club=club, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31)
     )
