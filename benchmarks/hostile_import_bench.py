@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/hostile_import_bench.py [--short]
 
-Builds every workbook of tests/league/hostile_workbooks.py (at the sizes of issue 15's reports;
+Builds every workbook of tests/support/hostile_workbooks.py (at the sizes of issue 15's reports;
 `--short`: the tests' smaller sizes, for CI), then reads each one in a fresh process the way the
 upload page does (league.excel.imports.workbook_read: the guard, then the rows) and prints the
 outcome (refused with its message, or the games read), the wall-clock and CPU time (CPU time

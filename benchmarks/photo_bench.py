@@ -1,5 +1,5 @@
 """Scores from a photo: accuracy and time per image of each reader on the generated photos
-(tests/league/photo_samples.py: printed sheets, seven-segment displays, result screens, and
+(tests/support/photo_samples.py: printed sheets, seven-segment displays, result screens, and
 score sheets of several games).
 
     .venv/bin/python benchmarks/photo_bench.py [--sheets 40 --displays 40 --screens 20]

@@ -117,7 +117,7 @@ def exports_root(tmp_path_factory) -> Path:
 def exports_kept_aside(settings, exports_root) -> None:
     """Finished background exports go to a temporary directory, not the checkout's exports/.
     Static files keep their plain names: the tests run with DEBUG off and no collectstatic, and
-    the live server serves them from the finders (tests/league/test_static_files.py runs
+    the live server serves them from the finders (tests/league/core/test_static_files.py runs
     collectstatic and checks the hashed names)."""
     settings.STORAGES = {
         **settings.STORAGES,
@@ -162,7 +162,7 @@ def fixtures_may_mix_rates(request, monkeypatch) -> None:
     question the record form, table mode and the API ask before saving a game at a rate none of
     the day's other games has. So a direct call that does not say `confirm_rate` records it;
     the form, table mode's start and the API always pass their answer and keep the rule. Tests
-    marked `rate_rule` (tests/league/test_evening_rate.py) get the services' own default,
+    marked `rate_rule` (tests/league/recording/test_evening_rate.py) get the services' own default,
     which asks."""
     if request.node.get_closest_marker("rate_rule") is not None:
         return

@@ -210,7 +210,7 @@ def statement(*, member: Member, page: int = 1, per_page: int = STATEMENT_PAGE) 
     """One page of `member`'s statement, the newest first (page 1), its lines oldest first with
     the balance carried over from the lines before it. A fixed number of queries; the first
     page reads only its own lines and the member's open rows (the balance after the last line
-    is the member's position: tests/league/test_money_agreement.py), a later page also sums
+    is the member's position: tests/league/money/test_money_agreement.py), a later page also sums
     the newer lines it skips."""
     where = position(member=member)
     page = max(1, page)

@@ -10,7 +10,7 @@ Posting a day settles that day alone (its games, attendees and shūgi under its 
 and replaces the day's kept rows; a debt's row is computed from the debt and its repayments.
 This is the one derivation of the money: `manage.py check_books` (check_club) settles every day
 again from scratch and holds the book and the kept rows equal to it, and the property test
-(tests/league/test_books.py) runs it after random sequences of every writer.
+(tests/league/books/test_books.py) runs it after random sequences of every writer.
 
 What each entry kind does:
 

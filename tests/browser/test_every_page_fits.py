@@ -1,6 +1,6 @@
 """Every page of a club, on a 390×844 phone, fits the screen's width.
 
-The pages are read from the URL resolver (as tests/league/test_isolation.py does), so a page added
+The pages are read from the URL resolver (as tests/league/security/test_isolation.py does), so a page added
 later is checked without touching this file. Each is opened as the club's organiser, with long
 names and chips so that tables are as wide as a real club's. A table may scroll sideways inside
 its box, but then it keeps its row header (the player) in view; the page itself never scrolls

@@ -1,7 +1,7 @@
 """「写真から」 on a phone: a result screen's photo uploaded from the record form, read by the
 worker, its four rows shown, one name corrected with the member button offered for it, and the
 game saved equal to the same game typed in. Needs requirements-photo.txt and ssocr besides
-Chromium (tests/league/test_photo_read.py says how they are required in CI)."""
+Chromium (tests/league/core/test_photo_read.py says how they are required in CI)."""
 
 from __future__ import annotations
 

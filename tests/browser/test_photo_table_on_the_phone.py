@@ -2,7 +2,7 @@
 photographs the automatic table's display, the worker reads it, and the finish page shows the
 photo's points beside the hands' at each seat (one seat marked where they differ); saving then
 records the hands' game and deletes the photo. Needs requirements-photo.txt and ssocr besides
-Chromium (tests/league/test_photo_read.py says how they are required in CI)."""
+Chromium (tests/league/core/test_photo_read.py says how they are required in CI)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The site's URLs plus one view that fails, to see the 500 page (tests/league/test_audit_polish.py)."""
+"""The site's URLs plus one view that fails, to see the 500 page (tests/league/accounts/test_audit_polish.py)."""
 
 from __future__ import annotations
 

@@ -41,21 +41,22 @@ CLUB_PREFIX = "c/"  # league/urls.py: every club's pages are under c/<slug>/
 NOT_CLUB_SCOPED = {"home", "login", "logout", "set_language", "invitation_join"}
 
 
-NOT_CLUB_SCOPED |= {"favicon"}  # a redirect to the static icon (tests/league/test_pages.py)
+# A redirect to the static icon (tests/league/recording/test_pages.py).
+NOT_CLUB_SCOPED |= {"favicon"}
 
 
 # The service worker (league.table.views.service_worker): a static file at the site's root.
 NOT_CLUB_SCOPED |= {"service_worker"}
 
 
-# A club's public share link (s/<token>/): tested in tests/league/test_public_share.py.
+# A club's public share link (s/<token>/): tested in tests/league/public/test_public_share.py.
 NOT_CLUB_SCOPED |= {"public_standings", "public_season", "public_race", "public_days", "public_day"}
 
 
 NOT_CLUB_SCOPED |= {"public_season_matrix", "public_rating", "public_records"}
 
 
-# league/accounts: tested in tests/league/test_accounts_*.py.
+# league/accounts: tested in tests/league/accounts/test_accounts_*.py.
 NOT_CLUB_SCOPED |= {
     "signup",
     "account",
@@ -72,7 +73,7 @@ NOT_CLUB_SCOPED |= {
 
 
 # The chats' webhooks (league.chat): signed by the chat service, no session, 404 while unset;
-# tested in tests/league/test_chat.py.
+# tested in tests/league/chat/test_chat.py.
 NOT_CLUB_SCOPED |= {"line_hook", "discord_hook", "telegram_hook", "slack_hook"}
 
 
@@ -229,5 +230,7 @@ def populate(club: Club, organiser, players: list[Member]) -> dict[str, Any]:
 def url(name: str, params: list[str], values: dict[str, Any], **override: Any) -> str:
     missing = set(params) - values.keys()
     if missing:
-        pytest.fail(f"route {name!r}: tests/league/test_isolation.py cannot fill {missing}")
+        pytest.fail(
+            f"route {name!r}: tests/league/security/test_isolation.py cannot fill {missing}"
+        )
     return reverse(name, kwargs={p: override.get(p, values[p]) for p in params})

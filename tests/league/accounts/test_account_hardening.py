@@ -83,7 +83,7 @@ def test_a_reset_mail_is_sent_by_the_worker_not_during_the_response(organiser):
         assert response.status_code == 302 and response.url == reverse("password_reset_done")
     assert mail.outbox == []  # nothing was sent inside the requests
     queued = DBTaskResult.objects.get()  # one task, for the known address
-    # What the worker does with it (tests/league/test_worker.py runs a real worker process).
+    # What the worker does with it (tests/league/core/test_worker.py runs a real worker process).
     queued.task.call(*queued.task_result.args, **queued.task_result.kwargs)
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["organiser@example.jp"]
     assert "/reset/" in mail.outbox[0].body

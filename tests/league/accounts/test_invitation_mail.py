@@ -34,7 +34,7 @@ def mail_invitation(client: Client, club, email: str = "newcomer@example.jp", **
 
 
 def run_queued() -> None:
-    """What the worker does with each queued task (tests/league/test_worker.py runs a real one)."""
+    """What the worker does with each queued task (tests/league/core/test_worker.py runs a real one)."""
     for queued in DBTaskResult.objects.order_by("enqueued_at"):
         queued.task.call(*queued.task_result.args, **queued.task_result.kwargs)
         queued.delete()

@@ -434,7 +434,7 @@ def test_record_by_member_id_and_reading(club, members, secret) -> None:
 
 @pytest.mark.django_db
 def test_an_omitted_rate_is_the_rules_first_as_on_the_form(club, members, secret) -> None:
-    """Before the day's first game; after it, the evening's (tests/league/test_evening_rate.py).
+    """Before the day's first game; after it, the evening's (tests/league/recording/test_evening_rate.py).
     "" is no money: a rate new to the evening, confirmed (issue 37)."""
     data = body()
     del data["rate"]

@@ -1,5 +1,5 @@
 """Scores from a photo, read for real (league/core/photo): the generated photos of
-tests/league/photo_samples.py through ssocr and rapidocr, with the network blocked, and the
+tests/support/photo_samples.py through ssocr and rapidocr, with the network blocked, and the
 `read_scores` command.
 
 These need requirements-photo.txt and Debian's ssocr (README: "Scores from a photo"); without

@@ -1,6 +1,6 @@
 """The game log of a long history is made by a worker (league.excel.tasks): the page offers to
 make it, shows how far it has got, and the finished file equals the one made in the request.
-Here the task runs at once (tests/conftest.py); tests/league/test_worker.py runs a real worker."""
+Here the task runs at once (tests/conftest.py); tests/league/core/test_worker.py runs a real worker."""
 
 from __future__ import annotations
 

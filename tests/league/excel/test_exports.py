@@ -325,7 +325,7 @@ def test_standings_of_a_season_are_the_selector_values(member_client, club, play
     ws = workbook.active
     rows = values(ws)
     # mame-no-kai: every column but 調整 (no adjustments this season) and the hand columns (not
-    # asked for: ?hands=1, tests/league/test_standings_hands.py)
+    # asked for: ?hands=1, tests/league/standings/test_standings_hands.py)
     columns = [k for k in StandingsTable.base_columns if k != "adjust" and k not in HAND_COLUMNS]
     assert rows[0] == [ja(StandingsTable.base_columns[k].verbose_name) for k in columns] + [
         ja(exports.NOTE.header)

@@ -1,4 +1,4 @@
-"""Hostile workbooks (tests/league/hostile_workbooks.py): every one is refused with a message
+"""Hostile workbooks (tests/support/hostile_workbooks.py): every one is refused with a message
 naming the problem, or previewed; never a long parse. Outcomes are asserted, never times."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 import's own preview (league.excel.tasks.read_sheet_photo, imports.photo_parsed): each game is
 checked by the checksum on its own; a game that does not add up is a problem on the preview,
 never a game; nothing is stored before the organiser confirms there. The sheets are generated
-(tests/league/photo_samples.py: rendered with Noto CJK, then rotated, blurred and noised) and
+(tests/support/photo_samples.py: rendered with Noto CJK, then rotated, blurred and noised) and
 read with the network blocked. Needs requirements-photo.txt like test_photo_read.py."""
 
 from __future__ import annotations

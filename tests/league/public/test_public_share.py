@@ -542,7 +542,7 @@ def test_english_pages_too(client, values, on):
 
 
 def test_every_public_route_is_tested_here():
-    """The routes tests/league/test_isolation.py leaves to this file are those public_urls opens."""
+    """The routes tests/league/security/test_isolation.py leaves to this file are those public_urls opens."""
     from django.urls import get_resolver
 
     from tests.support.isolation import NOT_CLUB_SCOPED

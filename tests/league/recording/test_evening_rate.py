@@ -250,7 +250,7 @@ def test_the_schema_documents_confirm_rate(client):
 
 
 # --- the paths that do not ask -----------------------------------------------------------------
-# The chat (tests/league/test_chat.py) and the demo (tests/league/test_loaddemo.py) are checked
+# The chat (tests/league/chat/test_chat.py) and the demo (tests/league/management/test_loaddemo.py) are checked
 # under this rule where they are tested; the import here.
 
 

@@ -303,7 +303,7 @@ def test_query_counts_with_hands_do_not_grow(
     sizes = []
     for more in (0, 12):
         _more_games(club, organiser, world["people"], more)
-        # Off: as the standings always were (tests/league/test_standings.py pins 7 and 8).
+        # Off: as the standings always were (tests/league/standings/test_standings.py pins 7 and 8).
         with django_assert_num_queries(7):
             member_client.get(season_url(world))
         with django_assert_num_queries(8):
