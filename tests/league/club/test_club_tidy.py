@@ -18,18 +18,14 @@ from league.models.totals import MemberTotal
 from league.money import services as money_services
 from league.recording import services
 from tests.support.clubs import make_club, make_user
+from tests.support.games import record_game
 
 DATE = datetime.date(2026, 5, 9)
 POINTS = (45000, 30000, 20000, 5000)
 
 
 def record(club, user, seats, date=DATE, points=POINTS) -> Game:
-    data = services.GameInput(
-        date=date,
-        seats=[services.SeatInput(m, p) for m, p in zip(seats, points, strict=True)],
-        rate="0.3",
-    )
-    return services.game_record(club=club, user=user, data=data)
+    return record_game(club, user, seats, points, date=date)
 
 
 def url(name: str, club, *args) -> str:

@@ -34,6 +34,7 @@ from league.models.totals import MemberDay, MemberTotal
 from league.money import services as money_services
 from league.recording import services
 from league.standings import stats
+from tests.support.games import record_game
 from tests.support.isolation import money_rules
 
 D1 = datetime.date(2026, 4, 4)
@@ -66,13 +67,7 @@ def money_club(slug: str) -> Club:
 
 
 def game(club, user, date, seats, points, chips=(), rate="0.3") -> Game:
-    data = services.GameInput(
-        date=date,
-        seats=[services.SeatInput(m, p) for m, p in zip(seats, points, strict=True)],
-        rate=rate,
-        chips=[services.ChipInput(kind, w, d) for kind, w, d in chips],
-    )
-    return services.game_record(club=club, user=user, data=data)
+    return record_game(club, user, seats, points, date=date, rate=rate, chips=chips)
 
 
 def play(club: Club, user, a: Member, b: Member, opponents: list[Member]) -> dict[str, Any]:

@@ -23,10 +23,10 @@ from league.models import (
     Season,
 )
 from league.models.totals import MemberDay, MemberTotal
-from league.recording import services
 from league.standings import services as aggregates
 from tests.support.clubs import make_user
 from tests.support.concurrency import race
+from tests.support.games import record_game
 from tests.support.isolation import money_rules
 
 pytestmark = [
@@ -41,13 +41,9 @@ POINTS = (52000, 31000, 19000, -2000)
 
 
 def record(club, user, seats, date=DATE):
-    data = services.GameInput(
-        date=date,
-        seats=[services.SeatInput(m, p) for m, p in zip(seats, POINTS, strict=True)],
-        rate="0.3",
-        chips=[services.ChipInput("ippatsu", seats[0], seats[1])],
+    return record_game(
+        club, user, seats, POINTS, date=date, chips=[("ippatsu", seats[0], seats[1])]
     )
-    return services.game_record(club=club, user=user, data=data)
 
 
 def attempt(call):

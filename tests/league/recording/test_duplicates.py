@@ -15,6 +15,7 @@ from league.models import Game
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from tests.support.api import body, call, url
+from tests.support.games import record_game
 from tests.support.record import english, new_url, posted
 
 DATE = datetime.date(2026, 11, 21)
@@ -25,9 +26,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.duplicate_rule]
 
 
 def record(club, user, members, points=POINTS, table="B", date=DATE, **kwargs) -> Game:
-    seats = [SeatInput(m, p) for m, p in zip(members, points, strict=True)]
-    data = GameInput(date=date, seats=seats, table=table, deposits=1000, rate="0.3")
-    return services.game_record(club=club, user=user, data=data, **kwargs)
+    return record_game(club, user, members, points, date=date, table=table, deposits=1000, **kwargs)
 
 
 def saved_at(game: Game) -> str:

@@ -8,18 +8,14 @@ import datetime
 
 from django.urls import reverse
 
-from league.recording import services
-from league.recording.services import GameInput, SeatInput
+from tests.support.games import record_game
 
 DATE = datetime.date(2026, 11, 21)
 POINTS = [40000, 30000, 20000, 10000]
 
 
 def play(club, members, *, rate="0.3", table="A"):
-    seats = [SeatInput(m, p) for m, p in zip(members, POINTS, strict=True)]
-    return services.game_record(
-        club=club, user=None, data=GameInput(date=DATE, seats=seats, rate=rate, table=table)
-    )
+    return record_game(club, None, members, POINTS, date=DATE, rate=rate, table=table)
 
 
 def new_form(client, club, **params):

@@ -17,6 +17,7 @@ from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from league.table import services as table
 from tests.support.api import body, call, url
+from tests.support.games import record_game
 from tests.support.record import english, new_url, posted
 
 DATE = datetime.date(2026, 11, 21)
@@ -27,9 +28,9 @@ pytestmark = [pytest.mark.django_db, pytest.mark.rate_rule]
 
 
 def record(club, user, members, rate="0.3", table="A", points=POINTS, **kwargs) -> Game:
-    seats = [SeatInput(m, p) for m, p in zip(members, points, strict=True)]
-    data = GameInput(date=DATE, seats=seats, table=table, deposits=1000, rate=rate)
-    return services.game_record(club=club, user=user, data=data, **kwargs)
+    return record_game(
+        club, user, members, points, date=DATE, rate=rate, table=table, deposits=1000, **kwargs
+    )
 
 
 # --- the rule --------------------------------------------------------------------------------

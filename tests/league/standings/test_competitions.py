@@ -20,6 +20,7 @@ from league.recording import services as recording
 from league.standings import services as aggregates
 from league.standings import stats
 from league.teams import services as teams
+from tests.support.games import record_game
 
 D = datetime.date(2026, 10, 10)  # a match day
 D2 = datetime.date(2026, 10, 11)  # an ordinary evening
@@ -42,15 +43,8 @@ def _season(club, user, name, kind=Season.INDIVIDUAL, in_club_season=False, **da
 
 
 def _game(club, user, date, names, points, team_match=None):
-    data = recording.GameInput(
-        date=date,
-        seats=[
-            recording.SeatInput(Member.objects.get(club=club, name=n), p)
-            for n, p in zip(names, points, strict=True)
-        ],
-        rate="0.3",
-    )
-    return recording.game_record(club=club, user=user, data=data, team_match=team_match)
+    members = [Member.objects.get(club=club, name=n) for n in names]
+    return record_game(club, user, members, points, date=date, team_match=team_match)
 
 
 def _totals(season):

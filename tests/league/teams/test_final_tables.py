@@ -22,6 +22,7 @@ from league.recording import services as recording
 from league.teams import selectors, services
 from tests.support.api import call
 from tests.support.clubs import make_club, make_user
+from tests.support.games import record_game
 from tests.support.imports import game as sheet_game
 from tests.support.imports import plan_of, simple
 
@@ -47,11 +48,7 @@ def _stages(season, organiser, *, seating="order", advance=4):
 
 
 def _game(club, organiser, date, players, points=TOP_DOWN):
-    data = recording.GameInput(
-        date=date,
-        seats=[recording.SeatInput(p, pts) for p, pts in zip(players, points, strict=True)],
-    )
-    return recording.game_record(club=club, user=organiser, data=data, confirm_duplicate=True)
+    return record_game(club, organiser, players, points, date=date, rate="", confirm_duplicate=True)
 
 
 @pytest.fixture

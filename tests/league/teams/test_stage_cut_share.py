@@ -18,10 +18,10 @@ from django.urls import reverse
 from league.accounts import tokens as api_auth
 from league.core.errors import ServiceError
 from league.models import AuditLog, Member, Season, Stage, StageEntry
-from league.recording import services as recording
 from league.teams import selectors, services
 from tests.support.api import call, url
 from tests.support.clubs import make_club, make_user
+from tests.support.games import record_game
 
 QUAL = datetime.date(2026, 10, 10)
 SEMI = datetime.date(2026, 11, 3)
@@ -31,11 +31,7 @@ TOP_DOWN = (40100, 30000, 20000, 9900)
 
 
 def _game(club, organiser, date, players, points=TOP_DOWN):
-    data = recording.GameInput(
-        date=date,
-        seats=[recording.SeatInput(p, pts) for p, pts in zip(players, points, strict=True)],
-    )
-    return recording.game_record(club=club, user=organiser, data=data, confirm_duplicate=True)
+    return record_game(club, organiser, players, points, date=date, rate="", confirm_duplicate=True)
 
 
 @pytest.fixture

@@ -11,18 +11,16 @@ from django.urls import reverse
 
 from league.core.errors import ServiceError
 from league.models import Adjustment, AuditLog, Member, Season, Team, TeamMember
-from league.recording import services as recording
 from league.teams import selectors, services
 from league.teams.forms import parse_points
+from tests.support.games import record_game
 
 D = datetime.date(2026, 10, 10)
 
 
 def _play(club, *seats, rate="0.3"):
-    data = recording.GameInput(
-        date=D, seats=[recording.SeatInput(m, p, 0) for m, p in seats], rate=rate
-    )
-    return recording.game_record(club=club, user=None, data=data)
+    members, points = [m for m, _ in seats], [p for _, p in seats]
+    return record_game(club, None, members, points, date=D, rate=rate)
 
 
 def _team(season, user, name, members, captains=(), colour="#c53030"):
