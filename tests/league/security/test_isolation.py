@@ -12,16 +12,20 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import escape
 
 from league.models import (
     Member,
+    Membership,
     RulesVersion,
 )
 from league.recording import photos
 from tests.support.clubs import client_for, make_user
+from tests.support.games import record_game
 from tests.support.isolation import (
     ATTRIBUTE,
+    POINTS,
     SCRIPT,
     club_routes,
     money_rules,
@@ -195,3 +199,33 @@ def test_debts_of_another_club_are_never_listed(organiser_client, values, other_
     assert "余所者" in client_for(stranger).get(debts).content.decode()  # the control
     html = organiser_client.get(reverse("debt_list", args=[values["slug"]])).content.decode()
     assert "余所者" not in html
+
+
+def test_another_clubs_day_today_is_not_this_clubs_today(
+    member_client, club, members, other_club, stranger
+):
+    """The club home's 「今日」 card links to the club's own day of today only: a game another
+    club records today makes no day here."""
+    today = timezone.localdate()
+    theirs = [Member.objects.create(club=other_club, name=f"余所者{n}") for n in "甲乙丙丁"]
+    record_game(other_club, stranger, theirs, POINTS[0], date=today, rate="")
+    home = reverse("club_home", args=[club.slug])
+    today_link = reverse("day_detail", args=[club.slug, today])
+    assert today_link not in member_client.get(home).content.decode()
+    # The control: the club's own game today does make the link.
+    record_game(club, None, members[:4], POINTS[0], date=today)
+    assert today_link in member_client.get(home).content.decode()
+
+
+def test_a_photo_stays_in_its_club_for_an_organiser_of_both(
+    monkeypatch, organiser, organiser_client, values, other_club
+):
+    """A photo is its uploader's, in its club: the same organiser, organiser of another club
+    too, does not reach it through that club's address. (The status page reads the stored row
+    only: it opens whether or not the photo readers are installed here.)"""
+    monkeypatch.setattr(photos, "available", lambda: True)
+    Membership.objects.create(user=organiser, club=other_club, role=Membership.ORGANISER)
+    own = reverse("photo_status", args=[values["slug"], values["photo_id"]])
+    assert organiser_client.get(own).status_code == 200  # the control
+    elsewhere = reverse("photo_status", args=[other_club.slug, values["photo_id"]])
+    assert organiser_client.get(elsewhere).status_code == 404
