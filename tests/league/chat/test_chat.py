@@ -628,3 +628,17 @@ def test_no_push_beyond_the_months_quota(
     with django_capture_on_commit_callbacks(execute=True):
         _close_today(club, organiser)
     assert linked.sent("push") == [] and not ChatPush.objects.exists()
+
+
+def test_another_clubs_organiser_cannot_set_this_clubs_chat(
+    client, club, linked, other_club, stranger
+):
+    """A link id is looked up in the club of the address: 金曜会's organiser, posting マメの会's
+    link to their own club's chat page, gets 404, and the link is unchanged."""
+    link = ChatLink.objects.get(club=club)
+    client.force_login(stranger)
+    url = reverse("chat_settings", args=[other_club.slug])
+    assert client.get(url).status_code == 200  # the control: their own chat page opens
+    assert client.post(url, {"link": link.pk, "push": "on"}).status_code == 404
+    link.refresh_from_db()
+    assert not link.push_on_close

@@ -229,3 +229,19 @@ def test_a_photo_stays_in_its_club_for_an_organiser_of_both(
     assert organiser_client.get(own).status_code == 200  # the control
     elsewhere = reverse("photo_status", args=[other_club.slug, values["photo_id"]])
     assert organiser_client.get(elsewhere).status_code == 404
+
+
+def test_a_member_of_another_club_cannot_be_set_inactive_from_this_one(
+    organiser_client, club, members, other_club
+):
+    """The member form's toggle takes a member id from the address's query: looked up in the
+    club of the address, so another club's member is a 404 and stays active."""
+    theirs = Member.objects.create(club=other_club, name="余所者")
+    toggle = reverse("member_new", args=[club.slug]) + "?toggle={}"
+    assert organiser_client.post(toggle.format(theirs.pk)).status_code == 404
+    theirs.refresh_from_db()
+    assert theirs.is_active
+    # The control: the club's own member is set inactive.
+    assert organiser_client.post(toggle.format(members[0].pk)).status_code == 302
+    members[0].refresh_from_db()
+    assert not members[0].is_active
