@@ -38,30 +38,16 @@ def game_data(
     )
 
 
+# game_record's own options; every other keyword is game_data's.
+OPTIONS = {"draw_table", "confirm_duplicate", "confirm_rate", "team_match", "source"}
+
+
 def record_game(
-    club: Club,
-    user: Any,
-    members: Sequence[Member],
-    points: Iterable[int],
-    *,
-    date: datetime.date,
-    rate: str = "0.3",
-    table: str = "",
-    deposits: int = 0,
-    chips: Iterable[tuple[str, Member, Member | None]] = (),
-    chombo: Iterable[Member] = (),
-    **options: Any,
+    club: Club, user: Any, members: Sequence[Member], points: Iterable[int], **fields: Any
 ) -> Game:
-    """One game recorded by `user` (None: the system); `options` go to game_record
-    (confirm_duplicate, team_match, draw_table...)."""
-    data = game_data(
-        members,
-        points,
-        date=date,
-        rate=rate,
-        table=table,
-        deposits=deposits,
-        chips=chips,
-        chombo=chombo,
-    )
+    """One game recorded by `user` (None: the system): `fields` are game_data's (date, rate,
+    table, deposits, chips, chombo) and game_record's OPTIONS, passed only when given (the
+    suite's fixtures set some of their defaults: tests/conftest.py)."""
+    options = {k: fields.pop(k) for k in OPTIONS & fields.keys()}
+    data = game_data(members, points, **fields)
     return services.game_record(club=club, user=user, data=data, **options)
