@@ -85,7 +85,11 @@ def test_a_user_of_another_club_gets_404_everywhere(stranger_client, values):
 def test_a_user_of_another_club_cannot_reach_its_objects_through_their_own_club(
     stranger_client, other_club, values
 ):
-    """Their own club's address with this club's game, member, day... ids: 404 too."""
+    """Their own club's address with this club's game, member, day... ids: 404 too. Their
+    club keeps money as well, so that its money pages exist and look the ids up."""
+    RulesVersion.objects.create(
+        club=other_club, effective_from=datetime.date(2026, 1, 1), rules_json=money_rules()
+    )
     for name, params in club_routes():
         if params != ["slug"]:
             assert_hidden(stranger_client, url(name, params, values, slug=other_club.slug))
@@ -245,3 +249,14 @@ def test_a_member_of_another_club_cannot_be_set_inactive_from_this_one(
     assert organiser_client.post(toggle.format(members[0].pk)).status_code == 302
     members[0].refresh_from_db()
     assert not members[0].is_active
+
+
+def test_a_season_of_another_club_is_no_choice_on_ones_own_clubs_pages(
+    stranger_client, organiser_client, other_club, values
+):
+    """?season= on the seats page is looked up in the club of the address: this club's season
+    through another club's page is a 404."""
+    own = reverse("club_seats", args=[values["slug"]]) + f"?season={values['season_id']}"
+    assert organiser_client.get(own).status_code == 200  # the control
+    theirs = reverse("club_seats", args=[other_club.slug]) + f"?season={values['season_id']}"
+    assert stranger_client.get(theirs).status_code == 404
