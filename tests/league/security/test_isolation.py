@@ -260,3 +260,16 @@ def test_a_season_of_another_club_is_no_choice_on_ones_own_clubs_pages(
     assert organiser_client.get(own).status_code == 200  # the control
     theirs = reverse("club_seats", args=[other_club.slug]) + f"?season={values['season_id']}"
     assert stranger_client.get(theirs).status_code == 404
+
+
+def test_an_export_stays_in_its_club_for_an_organiser_of_both(
+    organiser, organiser_client, values, other_club
+):
+    """A file is its maker's, in its club: the same organiser, organiser of another club too,
+    does not reach it through that club's address."""
+    Membership.objects.create(user=organiser, club=other_club, role=Membership.ORGANISER)
+    own = reverse("export_status", args=[values["slug"], values["export_id"]])
+    assert organiser_client.get(own).status_code == 200  # the control
+    for name in ("export_status", "export_download"):
+        elsewhere = reverse(name, args=[other_club.slug, values["export_id"]])
+        assert organiser_client.get(elsewhere).status_code == 404, name
