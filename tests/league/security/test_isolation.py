@@ -15,12 +15,14 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 
+from league.accounts.tokens import token_create
 from league.models import (
     Member,
     Membership,
     RulesVersion,
 )
 from league.recording import photos
+from tests.support import api
 from tests.support.clubs import client_for, make_user
 from tests.support.games import record_game
 from tests.support.isolation import (
@@ -273,3 +275,32 @@ def test_an_export_stays_in_its_club_for_an_organiser_of_both(
     for name in ("export_status", "export_download"):
         elsewhere = reverse(name, args=[other_club.slug, values["export_id"]])
         assert organiser_client.get(elsewhere).status_code == 404, name
+
+
+def test_another_clubs_ids_through_ones_own_club_in_the_api(
+    club, organiser, other_club, stranger, values
+):
+    """The API's reads by id, with 金曜会's token and address and マメの会's season, member
+    and day: each a 404 (422 for a ?season= the club does not have), as they are 200 with
+    マメの会's own token (the control)."""
+    RulesVersion.objects.create(  # 金曜会 keeps money too: its ledger is looked up
+        club=other_club, effective_from=datetime.date(2026, 1, 1), rules_json=money_rules()
+    )
+    season, member, date = values["season_id"], values["member_id"], values["date"]
+    paths = [
+        f"seasons/{season}/teams",
+        f"seasons/{season}/fixtures",
+        f"seasons/{season}/stages",
+        f"standings?season={season}",
+        f"players/{member}/stats",
+        f"players/{member}/stats?season={season}",
+        f"players/{member}/rating",
+        f"seats?season={season}",
+        f"days/{date}",
+        f"days/{date}/ledger",
+    ]
+    ours = token_create(club=club, user=organiser, name="ours")[1]
+    theirs = token_create(club=other_club, user=stranger, name="theirs")[1]
+    for path in paths:
+        assert api.call("GET", api.url(club, path), ours).status_code == 200, path
+        assert api.call("GET", api.url(other_club, path), theirs).status_code in {404, 422}, path
