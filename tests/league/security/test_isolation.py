@@ -298,6 +298,7 @@ def test_another_clubs_ids_through_ones_own_club_in_the_api(
         f"seats?season={season}",
         f"days/{date}",
         f"days/{date}/ledger",
+        f"tables/{values['key']}",
     ]
     ours = token_create(club=club, user=organiser, name="ours")[1]
     theirs = token_create(club=other_club, user=stranger, name="theirs")[1]
