@@ -418,8 +418,11 @@ def test_the_public_pages_only_read(client, values, on):
 
 def test_another_clubs_days_and_seasons_are_404_under_this_token(client, values, on, other):
     assert client.get(reverse("public_day", args=[on, OTHER_DATE])).status_code == 404
-    for name in ("public_season", "public_race"):
+    for name in ("public_season", "public_race", "public_season_matrix"):
         assert client.get(reverse(name, args=[on, other["season"].pk])).status_code == 404
+        # Under the other club's own token it is there.
+        theirs = reverse(name, args=[other["token"], other["season"].pk])
+        assert client.get(theirs).status_code == 200, name
     # Under the other club's own token they are there.
     assert client.get(reverse("public_day", args=[other["token"], OTHER_DATE])).status_code == 200
 
