@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/hostile_import_bench.py [--short]
 
-Builds every workbook of tests/league/hostile_workbooks.py (at the sizes of issue 15's reports;
+Builds every workbook of tests/support/hostile_workbooks.py (at the sizes of issue 15's reports;
 `--short`: the tests' smaller sizes, for CI), then reads each one in a fresh process the way the
 upload page does (league.excel.imports.workbook_read: the guard, then the rows) and prints the
 outcome (refused with its message, or the games read), the wall-clock and CPU time (CPU time
@@ -83,7 +83,7 @@ def main() -> None:
     if args.child is not None:
         read_one(args.child)
         return
-    from tests.league import hostile_workbooks as hostile
+    from tests.support import hostile_workbooks as hostile
 
     empty = run("")
     print(f"a process that read nothing: peak {empty['peak_kb'] / 1024:.0f} MB")

@@ -137,7 +137,7 @@ def measure(games: int) -> None:
     from league.club import services as club_services
     from league.excel import tasks as excel_tasks
     from league.models import AuditLog, Game, ImportUpload, Membership, Result, RulesVersion
-    from tests.conftest import make_club, make_user
+    from tests.support.clubs import make_club, make_user
 
     setup_test_environment()
     call_command("migrate", verbosity=0)

@@ -1,5 +1,5 @@
 """Scores from a photo: accuracy and time per image of each reader on the generated photos
-(tests/league/photo_samples.py: printed sheets, seven-segment displays, result screens, and
+(tests/support/photo_samples.py: printed sheets, seven-segment displays, result screens, and
 score sheets of several games).
 
     .venv/bin/python benchmarks/photo_bench.py [--sheets 40 --displays 40 --screens 20]
@@ -161,7 +161,7 @@ def through_the_task(args, counts) -> None:
     from league.excel import tasks as excel_tasks
     from league.models import ImportUpload, Membership, ScorePhoto
     from league.recording import photos
-    from tests.conftest import make_club, make_user
+    from tests.support.clubs import make_club, make_user
 
     call_command("migrate", verbosity=0)
     club = make_club("bench", "mame-no-kai")

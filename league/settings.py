@@ -218,7 +218,7 @@ SECURE_PROXY_SSL_HEADER: tuple[str, str] | None = (
 CSRF_TRUSTED_ORIGINS: list[str] = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 # The pages load scripts and styles from our own static files only: no inline script, event
-# handler or style attribute (tests/league/test_security.py checks every main page). The policy is
+# handler or style attribute (tests/league/security/test_security.py checks every main page). The policy is
 # enforced in development too, so that anything it would block shows up before production does;
 # CSP_REPORT_ONLY=true sends it as Content-Security-Policy-Report-Only instead.
 _CSP_POLICY: dict[str, list[str]] = {

@@ -3,45 +3,21 @@
 
 from __future__ import annotations
 
-import datetime
+import socket
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
+from league.accounts import tokens as api_auth
 from league.core.tasks import IMMEDIATE_BACKEND
-from league.models import Club, Member, Membership, RulesVersion
-
-PASSWORD = "correct horse battery"
-MEMBER_NAMES = [
-    ("青木", "あおき"),
-    ("馬場", "ばば"),
-    ("千葉", "ちば"),
-    ("土井", "どい"),
-    ("江藤", "えとう"),
-]
-
-
-def make_club(slug: str, preset: str = "mame-no-kai", name: str | None = None) -> Club:
-    import scoring
-
-    club = Club.objects.create(slug=slug, name=name or slug)
-    RulesVersion.objects.create(
-        club=club,
-        effective_from=datetime.date(2020, 1, 1),
-        rules_json=scoring.PRESETS[preset].rules.to_json(),
-        preset=preset,
-    )
-    return club
-
-
-def make_user(username: str, club: Club | None = None, role: str = Membership.MEMBER):
-    user = get_user_model().objects.create_user(username=username, password=PASSWORD)
-    if club is not None:
-        Membership.objects.create(user=user, club=club, role=role)
-    return user
+from league.models import Club, Member, Membership
+from league.table import services
+from tests.support import table
+from tests.support.clubs import MEMBER_NAMES, client_for, make_club, make_user
+from tests.support.network import NetworkUsed
 
 
 @pytest.fixture(scope="session")
@@ -98,25 +74,19 @@ def stranger(other_club):
     return make_user("stranger", other_club, Membership.ORGANISER)
 
 
-def _client(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
-
-
 @pytest.fixture
 def organiser_client(organiser) -> Client:
-    return _client(organiser)
+    return client_for(organiser)
 
 
 @pytest.fixture
 def member_client(member_user) -> Client:
-    return _client(member_user)
+    return client_for(member_user)
 
 
 @pytest.fixture
 def stranger_client(stranger) -> Client:
-    return _client(stranger)
+    return client_for(stranger)
 
 
 @pytest.fixture(autouse=True)
@@ -147,7 +117,7 @@ def exports_root(tmp_path_factory) -> Path:
 def exports_kept_aside(settings, exports_root) -> None:
     """Finished background exports go to a temporary directory, not the checkout's exports/.
     Static files keep their plain names: the tests run with DEBUG off and no collectstatic, and
-    the live server serves them from the finders (tests/league/test_static_files.py runs
+    the live server serves them from the finders (tests/league/core/test_static_files.py runs
     collectstatic and checks the hashed names)."""
     settings.STORAGES = {
         **settings.STORAGES,
@@ -192,7 +162,7 @@ def fixtures_may_mix_rates(request, monkeypatch) -> None:
     question the record form, table mode and the API ask before saving a game at a rate none of
     the day's other games has. So a direct call that does not say `confirm_rate` records it;
     the form, table mode's start and the API always pass their answer and keep the rule. Tests
-    marked `rate_rule` (tests/league/test_evening_rate.py) get the services' own default,
+    marked `rate_rule` (tests/league/recording/test_evening_rate.py) get the services' own default,
     which asks."""
     if request.node.get_closest_marker("rate_rule") is not None:
         return
@@ -218,6 +188,42 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             or item.get_closest_marker("database_tasks") is not None
         ):
             item.add_marker(slow)
+
+
+@pytest.fixture
+def secret(club, organiser) -> str:
+    """An API token's secret of the club's organiser."""
+    return api_auth.token_create(club=club, user=organiser, name="LINE bot")[1]
+
+
+@pytest.fixture
+def tg(club, members, organiser):
+    """A table game (league.table) started with the first four members."""
+    return services.table_start(
+        club=club,
+        user=organiser,
+        key=uuid.uuid4(),
+        date=table.DATE,
+        members=members[:4],
+        rate="0.3",
+    )
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    """Every way out of the machine refused, and the OCR engine loaded afresh behind it."""
+    from league.core.photo import text
+
+    def refuse(*args, **kwargs):
+        raise NetworkUsed(f"network used: {args!r}")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    text._engine.cache_clear()
+    yield
+    text._engine.cache_clear()
 
 
 @pytest.fixture(autouse=True)

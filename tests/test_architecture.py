@@ -133,3 +133,55 @@ def test_a_domain_module_importing_forms_is_found(tmp_path):
     assert web_imports(module) == ["django.forms"]
     module.write_text("from django.contrib.messages import add_message\n")
     assert web_imports(module) == ["django.contrib.messages", "django.contrib.messages.add_message"]
+
+
+def imported_test_modules(path: Path, bare: frozenset[str] = frozenset()) -> list[str]:
+    """The test modules `path` imports, at any depth of its code: anything under tests/ but
+    tests/support (a conftest, a test module, a folder's module), and a test module, conftest
+    or any other name in `bare` imported by its bare name (pytest puts each test folder on
+    sys.path, so `from scoring_cases import x` would work from the right folder)."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        for name in names:
+            top, _, rest = name.partition(".")
+            outside_support = top == "tests" and not rest.startswith("support")
+            if outside_support or top in bare or top == "conftest" or top.startswith("test_"):
+                found.append(name)
+    return found
+
+
+def test_no_test_module_imports_another():
+    """Tests share code through tests/support (plain functions and factories) and conftest.py
+    fixtures that pytest finds by name, never by importing another test module or a conftest:
+    a test module can then move, or be deleted, without breaking another."""
+    modules = sorted((ROOT / "tests").rglob("*.py"))
+    assert len(modules) > 200
+    bare = frozenset(p.stem for p in modules)  # a module of tests/ by its name alone
+    offending = {
+        str(p.relative_to(ROOT)): imported_test_modules(p, bare)
+        for p in modules
+        if imported_test_modules(p, bare)
+    }
+    assert offending == {}
+
+
+def test_a_test_module_importing_another_is_found(tmp_path):
+    module = tmp_path / "test_x.py"
+    module.write_text("from tests.support.clubs import make_club\nimport pytest\n")
+    assert imported_test_modules(module) == []
+    module.write_text("def f():\n    from tests.league.api.test_api import call\n    return call\n")
+    assert imported_test_modules(module) == ["tests.league.api.test_api.call"]
+    module.write_text("from tests.conftest import make_user\nfrom tests import conftest\n")
+    assert imported_test_modules(module) == ["tests.conftest.make_user", "tests.conftest"]
+    module.write_text("import test_api\nfrom conftest import PASSWORD\n")
+    assert imported_test_modules(module) == ["test_api", "conftest.PASSWORD"]
+    module.write_text("from scoring_cases import run_cli\n")
+    assert imported_test_modules(module, frozenset({"scoring_cases"})) == ["scoring_cases.run_cli"]

@@ -10,7 +10,7 @@ Posting a day settles that day alone (its games, attendees and shūgi under its 
 posts the difference to the book (`post_book`) and replaces the day's open transfers (who still
 pays whom: `OpenTransfer`, the one kept row besides the book). This is the one derivation of
 the money: `manage.py check_books` (check_club) settles every day again from scratch and holds
-the book and the open transfers equal to it, and the property test (tests/league/test_books.py)
+the book and the open transfers equal to it, and the property test (tests/league/books/test_books.py)
 runs it after random sequences of every writer.
 
 What each entry kind does (`entry_legs`; a member's part of a day is what is open of it, their

@@ -7,7 +7,7 @@ shūgi and the immutable ledger entries, which stay as they are): its transactio
 are emptied and posted from those records again by the one posting function
 (league.books.services.club_post_book), which check_books compares with the same records
 re-settled from scratch. Every balance, open day and debt is the same before and after
-(tests/league/test_book_migration.py). What the emptied book held besides (the corrections
+(tests/league/books/test_book_migration.py). What the emptied book held besides (the corrections
 posted after an edit, and when) is in the audit log.
 
 It runs the app's own code, as 0050 did; 0050 now leaves the posting to this migration.

@@ -18,7 +18,7 @@ from league.models.clubs import Club
 
 NAME_LENGTH = 50
 # A stored name is NFKC (league.core.names.clean_name), and no NFKC character folds to more than
-# three (ΐ → ΐ, ß → ss: tests/league/test_name_key_sizes.py checks every code point), so a key
+# three (ΐ → ΐ, ß → ss: tests/league/security/test_name_key_sizes.py checks every code point), so a key
 # has at most 150 characters; a twin's key marked by the 0007 migration adds "#" and its id.
 NAME_KEY_LENGTH = NAME_LENGTH * 3 + len("#") + 20
 

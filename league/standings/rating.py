@@ -60,7 +60,7 @@ def play(before: Sequence[State], ranks: Sequence[int]) -> list[Outcome]:
 
     The arithmetic of openskill's `PlackettLuce.rate` and `predict_win` for one-player teams with
     the defaults above, written out: the same floating-point operations in the same order, so
-    that the results are the library's to the last bit (tests/league/test_rating_direct.py checks
+    that the results are the library's to the last bit (tests/league/standings/test_rating_direct.py checks
     it against the library on random games). The library's `rate` deep-copies its input and
     makes a rating object (with a fresh uuid) per player and per copy: a game took three times
     as long through it. The `* 1.0` are the library's player weights, kept for the same rounding.

@@ -2,7 +2,7 @@
 
 Each returns the same rows (keys, values, order) as the live aggregate over `Result` that it
 replaces (league.standings.stats.standings, the race's daily sums, selectors.day_ledger_rows), so a page
-reads the same either way; `tests/league/test_aggregates.py` holds them equal.
+reads the same either way; `tests/league/standings/test_aggregates.py` holds them equal.
 """
 
 from __future__ import annotations

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.support.browser import PHONE, SCREENSHOTS
+from tests.support.browser_pages import every_club_page
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, ConsoleMessage, Page
 
 CHROMIUM = Path(os.environ.get("JANCHO_CHROMIUM", "/usr/bin/chromium"))
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-PHONE = {"width": 390, "height": 844}
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make
 # around it are ordinary synchronous ones.
@@ -94,7 +95,7 @@ def phone(browser: Browser, js_errors: list[str]) -> Iterator[Page]:
 @pytest.fixture
 def log_in(phone: Page, live_server: Any) -> Callable[..., None]:
     """Log in through the real login page; lands wherever the login page sends the user."""
-    from tests.conftest import PASSWORD
+    from tests.support.clubs import PASSWORD
 
     def go(username: str, password: str = PASSWORD) -> None:
         response = phone.goto(f"{live_server.url}/accounts/login/")
@@ -121,11 +122,7 @@ def screenshot(phone: Page) -> Callable[[str], Path]:
     return take
 
 
-def fits_the_screen(page: Page) -> bool:
-    """No sideways scrolling of the whole page (a wide table may scroll inside its box).
-
-    A phone's browser zooms out to show a page wider than the screen, widening innerWidth with
-    it: the screen's own width is what the page must fit."""
-    return page.evaluate(
-        "Math.max(document.documentElement.scrollWidth, window.innerWidth) <= screen.width + 1"
-    )
+@pytest.fixture
+def club_pages() -> list[tuple[str, str]]:
+    """(URL name, address) of every page of マメの会, which has something on each."""
+    return every_club_page()

@@ -12,8 +12,8 @@ import pytest
 from league import money
 from league.core.clock import today
 from league.models import Day, Game, LedgerEntry, Member, Membership
-from tests.browser.conftest import fits_the_screen
-from tests.conftest import MEMBER_NAMES, make_club, make_user
+from tests.support.browser import fits_the_screen
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

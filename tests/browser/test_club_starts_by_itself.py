@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from league.core.clock import today
 from league.models import Club, Game, Member, Membership
-from tests.browser.conftest import PHONE, SCREENSHOTS, fits_the_screen
+from tests.support.browser import PHONE, SCREENSHOTS, fits_the_screen
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,8 +11,8 @@ import pytest
 from league.core.clock import today
 from league.models import Member, Membership
 from league.recording import services
-from tests.browser.conftest import fits_the_screen
-from tests.conftest import MEMBER_NAMES, make_club, make_user
+from tests.support.browser import fits_the_screen
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
 from tests.support.seasons import make_season
 
 pytestmark = pytest.mark.django_db(transaction=True)

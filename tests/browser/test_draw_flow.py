@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from league.models import Member, Membership
-from tests.conftest import make_club, make_user
+from tests.support.clubs import make_club, make_user
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_pages_screens import fits_the_screen
-from tests.conftest import make_club, make_user
+from tests.support.browser import fits_the_screen
+from tests.support.clubs import make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,7 +22,7 @@ def test_error_page_on_a_phone(
     phone, live_server, log_in, js_errors, settings, screenshot, name, path, status, heading
 ):
     settings.DEBUG = False
-    settings.ROOT_URLCONF = "tests.league.error_urls"
+    settings.ROOT_URLCONF = "tests.support.error_urls"
     make_user("member", make_club("mame"))
     log_in("member")
     response = phone.goto(live_server.url + path)

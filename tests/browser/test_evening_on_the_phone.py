@@ -15,8 +15,8 @@ from league.books import selectors as book_selectors
 from league.club import services as club_services
 from league.core.clock import today
 from league.models import Day, Game, LedgerEntry, Member, Membership
-from tests.browser.conftest import fits_the_screen
-from tests.conftest import make_club, make_user
+from tests.support.browser import fits_the_screen
+from tests.support.clubs import make_club, make_user
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from league.core.clock import today
 from league.models import Club, DrawTable, Game, Member
-from tests.browser.conftest import SCREENSHOTS, fits_the_screen
+from tests.support.browser import SCREENSHOTS, fits_the_screen
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -14,8 +14,8 @@ from league.draw import services as draw
 from league.models import Day, Member, Membership
 from league.recording import services
 from league.recording.views.days import CLUB_TIMEZONE
-from tests.browser.conftest import fits_the_screen
-from tests.conftest import make_club, make_user
+from tests.support.browser import fits_the_screen
+from tests.support.clubs import make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

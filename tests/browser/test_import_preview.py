@@ -13,9 +13,9 @@ from league.excel import imports
 from league.excel import services as excel_services
 from league.models import Game, Member, Membership
 from league.recording import services
-from tests.browser.conftest import fits_the_screen
-from tests.conftest import make_club, make_user
-from tests.league.test_imports import STANDARD, game, simple
+from tests.support.browser import fits_the_screen
+from tests.support.clubs import make_club, make_user
+from tests.support.imports import STANDARD, game, simple
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from league.models import Member, Membership
-from tests.browser.conftest import PHONE, SCREENSHOTS, fits_the_screen
-from tests.conftest import PASSWORD, make_club, make_user
+from tests.support.browser import PHONE, SCREENSHOTS, fits_the_screen
+from tests.support.clubs import PASSWORD, make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,9 +11,9 @@ import pytest
 from league import money
 from league.models import Member, Membership, Season
 from league.recording.views.days import CLUB_TIMEZONE
-from tests.browser.conftest import fits_the_screen
-from tests.conftest import make_club, make_user
-from tests.league.test_money import ledger_case_day
+from tests.support.browser import fits_the_screen
+from tests.support.clubs import make_club, make_user
+from tests.support.money import ledger_case_day
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from league.models import Attendance, Game, Member, Membership
-from tests.conftest import make_club, make_user
+from tests.support.clubs import make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -18,7 +18,6 @@ from league import limits
 from league.models import AuditLog
 from league.money.services import UNDO_NOTE
 from league.recording.selectors import ACTION_LABELS
-from tests.browser.test_every_page_fits import club_pages  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from league.models import Game, Member, Membership, OnlineLog, Result
-from tests.browser.conftest import fits_the_screen
-from tests.conftest import make_club, make_user
+from tests.support.browser import fits_the_screen
+from tests.support.clubs import make_club, make_user
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -1,7 +1,7 @@
 """「写真から」 on a phone: a result screen's photo uploaded from the record form, read by the
 worker, its four rows shown, one name corrected with the member button offered for it, and the
 game saved equal to the same game typed in. Needs requirements-photo.txt and ssocr besides
-Chromium (tests/league/test_photo_read.py says how they are required in CI)."""
+Chromium (tests/league/core/test_photo_read.py says how they are required in CI)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import scoring
 from league.core.clock import today
 from league.models import AuditLog, Game, Member, Membership, RulesVersion, ScorePhoto
 from league.recording import photos
-from tests.conftest import MEMBER_NAMES, make_club, make_user
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -25,7 +25,7 @@ POINTS = [45800, 31200, 26600, -3600]
 def test_a_photo_of_the_result_screen_becomes_the_game(
     phone, live_server, log_in, screenshot, tmp_path
 ):
-    from tests.league import photo_samples
+    from tests.support import photo_samples
 
     club = make_club("mame", "mame-no-kai", "マメの会")
     for name, kana in MEMBER_NAMES:

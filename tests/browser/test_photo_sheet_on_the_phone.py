@@ -9,8 +9,8 @@ import pytest
 
 from league.models import Game, Membership
 from league.recording import photos
-from tests.browser.conftest import fits_the_screen
-from tests.conftest import make_club, make_user
+from tests.support.browser import fits_the_screen
+from tests.support.clubs import make_club, make_user
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -21,7 +21,7 @@ pytestmark = [
 def test_a_score_sheets_photo_is_previewed_as_an_import(
     phone, live_server, log_in, screenshot, tmp_path
 ):
-    from tests.league import photo_samples
+    from tests.support import photo_samples
 
     make_club("mame", "mame-no-kai", "マメの会")
     make_user("organiser", make_club_of("mame"), Membership.ORGANISER)

@@ -2,7 +2,7 @@
 photographs the automatic table's display, the worker reads it, and the finish page shows the
 photo's points beside the hands' at each seat (one seat marked where they differ); saving then
 records the hands' game and deletes the photo. Needs requirements-photo.txt and ssocr besides
-Chromium (tests/league/test_photo_read.py says how they are required in CI)."""
+Chromium (tests/league/core/test_photo_read.py says how they are required in CI)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from league.core.clock import today
 from league.models import AuditLog, Game, Member, Membership, ScorePhoto
 from league.recording import photos
 from league.table import services
-from tests.conftest import MEMBER_NAMES, make_club, make_user
-from tests.league.test_table import game_hands, record_all
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
+from tests.support.table import game_hands, record_all
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -27,7 +27,7 @@ pytestmark = [
 def test_a_display_photo_is_checked_against_the_hands_at_the_finish(
     phone, live_server, log_in, screenshot, tmp_path
 ):
-    from tests.league import photo_samples
+    from tests.support import photo_samples
 
     club = make_club("mame", "mame-no-kai", "マメの会")
     members = [Member.objects.create(club=club, name=n, kana=k) for n, k in MEMBER_NAMES]

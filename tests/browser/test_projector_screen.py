@@ -17,8 +17,8 @@ from league.draw import services as draw
 from league.models import Day, Member, Membership
 from league.recording import services
 from league.recording.views.days import CLUB_TIMEZONE
-from tests.browser.conftest import SCREENSHOTS
-from tests.conftest import PASSWORD, make_club, make_user
+from tests.support.browser import SCREENSHOTS
+from tests.support.clubs import PASSWORD, make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

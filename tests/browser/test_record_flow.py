@@ -10,7 +10,7 @@ import pytest
 import scoring
 from league.core.clock import today
 from league.models import Club, Game, Member, Membership, RulesVersion
-from tests.conftest import MEMBER_NAMES, make_club, make_user
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

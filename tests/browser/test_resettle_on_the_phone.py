@@ -14,7 +14,7 @@ import scoring
 from league.models import Member, Membership
 from league.recording import services
 from league.rules import services as rules_services
-from tests.conftest import make_club, make_user
+from tests.support.clubs import make_club, make_user
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -11,8 +11,8 @@ import pytest
 
 import scoring
 from league.models import Club, Game, Member, Membership, Result, RulesVersion
-from tests.browser.conftest import fits_the_screen
-from tests.conftest import make_user
+from tests.support.browser import fits_the_screen
+from tests.support.clubs import make_user
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

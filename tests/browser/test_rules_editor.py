@@ -10,8 +10,8 @@ from league.core.clock import today
 from league.models import Member, Membership, RulesVersion
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
-from tests.browser.conftest import SCREENSHOTS, fits_the_screen
-from tests.conftest import MEMBER_NAMES, make_club, make_user
+from tests.support.browser import SCREENSHOTS, fits_the_screen
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,7 +12,7 @@ import pytest
 from league.club import services as club_services
 from league.core.clock import today
 from league.models import Membership, Season
-from tests.conftest import make_club, make_user
+from tests.support.clubs import make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,7 +11,7 @@ import pytest
 from league.core.clock import today
 from league.models import Member, Membership
 from league.table import offline, services
-from tests.conftest import MEMBER_NAMES, make_club, make_user
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,8 +13,8 @@ import pytest
 from league.core.clock import today
 from league.models import LedgerEntry, Member, Membership
 from league.recording import services
-from tests.browser.conftest import fits_the_screen
-from tests.conftest import make_club, make_user
+from tests.support.browser import fits_the_screen
+from tests.support.clubs import make_club, make_user
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

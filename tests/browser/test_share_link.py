@@ -15,8 +15,8 @@ from league.core.clock import today
 from league.models import Club, Member, MemberDay, Membership, Result
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
-from tests.browser.conftest import PHONE, SCREENSHOTS, fits_the_screen
-from tests.conftest import MEMBER_NAMES, make_club, make_user
+from tests.support.browser import PHONE, SCREENSHOTS, fits_the_screen
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from league.models import Club, Membership, RulesVersion, Season
-from tests.browser.conftest import fits_the_screen
+from tests.support.browser import fits_the_screen
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -101,7 +101,7 @@ def test_sign_up_and_start_a_club_on_the_phone(phone, live_server, screenshot):
 
 
 def test_account_and_memberships_pages_fit_the_phone(phone, live_server, log_in, screenshot):
-    from tests.conftest import make_club, make_user
+    from tests.support.clubs import make_club, make_user
 
     club = make_club("mame", "mame-no-kai", "マメの会")
     make_user("organiser", club, Membership.ORGANISER)

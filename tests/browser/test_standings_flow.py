@@ -16,8 +16,8 @@ from league.models import Member, Membership, Season
 from league.recording import services
 from league.recording.services import GameInput, SeatInput
 from league.standings import charts, stats
-from tests.browser.conftest import fits_the_screen
-from tests.conftest import MEMBER_NAMES, make_club, make_user
+from tests.support.browser import fits_the_screen
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page

@@ -13,8 +13,8 @@ import pytest
 from league.models import Member, Membership, Season
 from league.recording.services import GameInput, SeatInput, game_record
 from league.table import services as table
-from tests.browser.conftest import fits_the_screen
-from tests.conftest import make_club, make_user
+from tests.support.browser import fits_the_screen
+from tests.support.clubs import make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,8 +10,8 @@ import pytest
 
 from league.models import Member, Membership, Season
 from league.recording.services import ChipInput, GameInput, SeatInput, game_record
-from tests.browser.conftest import SCREENSHOTS, fits_the_screen
-from tests.conftest import make_club, make_user
+from tests.support.browser import SCREENSHOTS, fits_the_screen
+from tests.support.clubs import make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from league.models import Member, Membership
-from tests.conftest import MEMBER_NAMES, make_club, make_user
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

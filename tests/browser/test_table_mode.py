@@ -14,7 +14,8 @@ import scoring
 from league.core.clock import today
 from league.models import Game, Hand, Member, Membership, Result, TableGame
 from league.table import services
-from tests.conftest import MEMBER_NAMES, make_club, make_user
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
+from tests.support.table_mode import panel_pick, record, win
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -36,26 +37,8 @@ def seat(page: Page, name: str) -> int:
     return NAMES.index(name)
 
 
-def panel_pick(page: Page, part: str, name: str) -> None:
-    page.locator(f"[data-panel] .part.{part} button", has_text=name).click()
-
-
-def win(page: Page, name: str, *, han: int | None = None, fu: int | None = None, yakuman=False):
-    box = page.locator(f"[data-panel] .win:has(.win-title:text-is('{name}'))")
-    if yakuman:
-        box.locator("[data-yakuman]").click()
-        return
-    box.locator(f".han [data-han='{han}'], .limits [data-han='{han}']").first.click()
-    if fu is not None:
-        box.locator(f"[data-fu='{fu}']").click()
-
-
 def riichi(page: Page, name: str) -> None:
     page.locator(f"[data-seat='{seat(page, name)}'] [data-riichi]").click()
-
-
-def record(page: Page) -> None:
-    page.locator("[data-record]").click()
 
 
 def points(page: Page) -> list[str]:

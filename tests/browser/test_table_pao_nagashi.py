@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 import scoring
 from league.models import Hand, HandStat, Member, Membership, Result, TableGame
-from tests.conftest import MEMBER_NAMES, make_club, make_user
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 from league.core.clock import today
 from league.models import Hand, Member, Membership
 from league.table import services
-from tests.browser.conftest import PHONE
-from tests.conftest import MEMBER_NAMES, PASSWORD, make_club, make_user
+from tests.support.browser import PHONE
+from tests.support.clubs import MEMBER_NAMES, PASSWORD, make_club, make_user
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

@@ -11,7 +11,7 @@ import pytest
 from league.models import Member, Membership, Season, TeamMatch
 from league.recording import services as recording
 from league.teams import services
-from tests.conftest import make_club, make_user
+from tests.support.clubs import make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

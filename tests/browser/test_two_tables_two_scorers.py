@@ -20,9 +20,9 @@ from playwright.sync_api import expect
 from league.core.clock import today
 from league.draw import services as draw
 from league.models import DrawTable, Game, Hand, Member, Membership, Result, TableGame
-from tests.browser.conftest import PHONE, SCREENSHOTS, fits_the_screen
-from tests.browser.test_table_mode import panel_pick, record, win
-from tests.conftest import PASSWORD, make_club, make_user
+from tests.support.browser import PHONE, SCREENSHOTS, fits_the_screen
+from tests.support.clubs import PASSWORD, make_club, make_user
+from tests.support.table_mode import panel_pick, record, win
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page

@@ -8,7 +8,8 @@ never a reason to skip.
 from __future__ import annotations
 
 import pytest
-from scoring_test_support import load_cases
+
+from tests.support.scoring_cases import load_cases
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

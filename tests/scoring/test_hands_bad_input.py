@@ -9,7 +9,6 @@ import io
 import json
 
 import pytest
-from scoring_test_support import assert_one_line_error, run_cli
 
 from scoring import (
     HAND_PRESETS,
@@ -23,6 +22,7 @@ from scoring import (
     play_game,
 )
 from scoring.cli import main
+from tests.support.scoring_cases import assert_one_line_error, run_cli
 
 ABCD = ["A", "B", "C", "D"]
 

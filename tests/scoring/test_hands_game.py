@@ -402,9 +402,8 @@ def test_the_example_in_docs_hands_md_plays():
     import json
     import re
 
-    from scoring_test_support import ROOT
-
     from scoring import hands_json
+    from tests.support.scoring_cases import ROOT
 
     text = (ROOT / "docs" / "hands.md").read_text(encoding="utf-8")
     example = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from scoring_test_support import run_cli
 
 from scoring import PRESETS
 from scoring.parse import settle_json
+from tests.support.scoring_cases import run_cli
 
 
 def settle(rules: str, points: list[int], **extra: object) -> list[tuple[int, str]]:

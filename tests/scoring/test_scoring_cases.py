@@ -5,15 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from scoring_test_support import (
-    CASES,
-    ROOT,
-    assert_one_line_error,
-    check_transfers,
-    is_error_case,
-    load_cases,
-    run_cli,
-)
 
 from scoring import (
     InputError,
@@ -27,6 +18,15 @@ from scoring import (
 )
 from scoring.hands_json import hands_game_from_json
 from scoring.parse import game_from_json
+from tests.support.scoring_cases import (
+    CASES,
+    ROOT,
+    assert_one_line_error,
+    check_transfers,
+    is_error_case,
+    load_cases,
+    run_cli,
+)
 
 GAME_KEYS = ("players", "deposits", "chombo", "chips", "rate")
 

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from scoring_test_support import assert_one_line_error, run_cli
 
 from scoring.cli import main
+from tests.support.scoring_cases import assert_one_line_error, run_cli
 
 PLAYERS = [
     {"name": "Aoki", "points": 52000},

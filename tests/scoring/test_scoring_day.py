@@ -6,7 +6,6 @@ import dataclasses
 import json
 
 import pytest
-from scoring_test_support import assert_one_line_error, check_transfers, load_cases, run_cli
 
 from scoring import (
     PRESETS,
@@ -24,6 +23,7 @@ from scoring import (
 )
 from scoring.game import Game, settle_game
 from scoring.parse import ledger_json
+from tests.support.scoring_cases import assert_one_line_error, check_transfers, load_cases, run_cli
 
 MAME = PRESETS["mame-no-kai"].rules
 KAGETSU = PRESETS["kagetsu-cup"].rules

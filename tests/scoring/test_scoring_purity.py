@@ -9,9 +9,9 @@ import sys
 import tokenize
 
 import pytest
-from scoring_test_support import ROOT
 
 import scoring
+from tests.support.scoring_cases import ROOT
 
 SOURCES = sorted((ROOT / "scoring").glob("*.py"))
 

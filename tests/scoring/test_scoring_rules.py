@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from scoring_test_support import assert_one_line_error, run_cli
 
 from scoring import (
     PRESETS,
@@ -17,6 +16,7 @@ from scoring import (
     errors,
     rules_from_json,
 )
+from tests.support.scoring_cases import assert_one_line_error, run_cli
 
 KINYOKAI_JSON = PRESETS["kinyokai-2015"].rules.to_json()
 

@@ -13,7 +13,6 @@ import dataclasses
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scoring_test_support import load_cases
 
 from scoring import (
     PRESETS,
@@ -31,6 +30,7 @@ from scoring import (
 )
 from scoring.game import rounded_tenths
 from scoring.parse import game_from_json
+from tests.support.scoring_cases import load_cases
 
 PAIRON = PRESETS["pairon-kansai"].rules  # 25,000 / 30,000, uma 10-20, deposits to the top
 NAMES = ("東", "南", "西", "北")

@@ -1,5 +1,5 @@
 """The projections' guard and snapshots (league.core.changes), for tests/conftest.py's autouse
-guard and the one property test over every projection (tests/league/test_projections.py)."""
+guard and the one property test over every projection (tests/league/core/test_projections.py)."""
 
 from __future__ import annotations
 

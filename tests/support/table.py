@@ -1,0 +1,43 @@
+"""Table mode (league.table) in tests: hands to record and their ids."""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+
+from league.table import services
+
+DATE = datetime.date(2026, 11, 20)
+
+
+def ids(members):
+    return [str(m.pk) for m in members[:4]]
+
+
+def game_hands(members):
+    """A hanchan of マメの会's hand rules: a draw with tenpai payments and a riichi stick kept on
+    the table, a double ron taking it, a draw with nobody tenpai that carries a riichi stick over,
+    a tsumo taking it, and a yakuman dealt in that busts the discarder."""
+    a, b, c, d = ids(members)
+    return [
+        ({"result": "draw", "tenpai": [a, b], "riichi": [a]}, {}),
+        (
+            {
+                "result": "ron",
+                "from": d,
+                "winners": [{"player": b, "han": 3, "fu": 40}, {"player": c, "han": 2, "fu": 30}],
+            },
+            {b: {"called": True}},
+        ),
+        ({"result": "draw", "tenpai": [], "riichi": [c]}, {}),
+        (
+            {"result": "tsumo", "winner": d, "han": 5, "riichi": [d]},
+            {d: {"ippatsu": True, "ura": 1}},
+        ),
+        ({"result": "ron", "from": a, "winners": [{"player": d, "yakuman": 1}]}, {}),
+    ]
+
+
+def record_all(tg, user, hands):
+    for i, (event, marks) in enumerate(hands):
+        services.hand_record(tg=tg, user=user, index=i, key=uuid.uuid4(), event=event, marks=marks)
