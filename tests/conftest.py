@@ -133,7 +133,7 @@ def exports_kept_aside(settings, exports_root) -> None:
 def tasks_run_at_once(request, settings) -> None:
     """Background tasks run inside the test, at enqueue (Django's immediate backend), so that a
     test sees their effect; tests marked `database_tasks` keep the real database backend (a
-    worker process runs them, tests/league/test_tasks.py)."""
+    worker process runs them, tests/league/core/test_worker.py)."""
     if request.node.get_closest_marker("database_tasks") is None:
         settings.TASKS = {"default": {"BACKEND": IMMEDIATE_BACKEND}}
 
