@@ -30,11 +30,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "league")]
-
-import photo_samples  # noqa: E402
+sys.path.insert(0, str(ROOT))
 
 from league.core import photo  # noqa: E402
+from tests.support import photo_samples  # noqa: E402
 
 
 def same_name(got: str | None, want: str | None) -> bool:
