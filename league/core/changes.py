@@ -25,7 +25,6 @@ recording a change that a projection following that table follows fails (`unreco
 
 from __future__ import annotations
 
-import copy
 import datetime
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -50,8 +49,8 @@ class ResultsChanged:
 
 @dataclass(frozen=True)
 class HandStatsChanged:
-    """HandStat rows that count now (`added`) and no longer count (`removed`, copies as they were
-    when recorded: the caller may reuse the instances)."""
+    """HandStat rows that count now (`added`) and no longer count (`removed`), as the action
+    leaves them: applied as the action ends, so a caller does not change them after recording."""
 
     added: Sequence[Any] = ()
     removed: Sequence[Any] = ()
@@ -174,10 +173,6 @@ def record(change: object) -> None:
     """Say what the running action changed; its projections apply it at the action's end."""
     connection = transaction.get_connection()
     assert connection.in_atomic_block, "a change is recorded inside its action's transaction"
-    if isinstance(change, HandStatsChanged):  # the rows as they are now
-        change = HandStatsChanged(
-            added=[_copy(s) for s in change.added], removed=[_copy(s) for s in change.removed]
-        )
     current = CURRENT.get()
     if current is None:
         _apply([change])
@@ -229,10 +224,6 @@ def _apply(changes: list[object]) -> None:
     unfollowed = {type(c).__name__ for c in changes} - {k.__name__ for k in followed}
     if unfollowed:
         raise LookupError(f"nothing follows {', '.join(sorted(unfollowed))}: is it imported?")
-
-
-def _copy(row: Any) -> Any:
-    return copy.copy(row)
 
 
 # --- the tests' guard ---------------------------------------------------------------------------

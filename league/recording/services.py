@@ -6,6 +6,7 @@ database and writes the audit log inside one transaction.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import datetime
 import uuid
@@ -958,16 +959,16 @@ def _online_hands_follow(game: Game, data: GameInput) -> None:
     )
     tg.seats = [m.pk for m in members]
     tg.save(update_fields=["seats"])
-    stats = list(HandStat.objects.filter(game=game, counted=True))
-    HandStat.objects.filter(pk__in=[s.pk for s in stats]).update(counted=False)
-    changes.record(changes.HandStatsChanged(removed=stats))
-    for stat in stats:
+    old = list(HandStat.objects.filter(game=game, counted=True))
+    HandStat.objects.filter(pk__in=[s.pk for s in old]).update(counted=False)
+    new = [copy.copy(stat) for stat in old]  # the old rows stay as they were, for the totals
+    for stat in new:
         stat.pk = None
         stat.revision = game.revision
         stat.member_id = int(names.get(str(stat.member_id), stat.member_id))
         stat.date = game.date
-    HandStat.objects.bulk_create(stats)
-    changes.record(changes.HandStatsChanged(added=stats))
+    HandStat.objects.bulk_create(new)
+    changes.record(changes.HandStatsChanged(added=new, removed=old))
 
 
 def game_void_in(
