@@ -321,7 +321,7 @@ def _ledger_out(club: Club, ledger: money.DayLedger) -> dict[str, Any]:
         return club.name if member is None else member.name
 
     players = []
-    for p in ledger.result.players:
+    for p in ledger.players:
         party = int(p.name)
         players.append(
             {
@@ -353,7 +353,7 @@ def _ledger_out(club: Club, ledger: money.DayLedger) -> dict[str, Any]:
         )
     return {
         "date": ledger.day.date,
-        "house": ledger.result.house,
+        "house": ledger.house,
         "house_outstanding": ledger.outstanding.get(None, 0),
         "settled": ledger.settled,
         "players": players,

@@ -17,20 +17,39 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import (
+    Count,
+    F,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    prefetch_related_objects,
+)
 from django.db.models.functions import Abs, Coalesce
 from django.utils import timezone
 
+import scoring
+from league.books import services as books
 from league.models import (
     Account,
     Club,
     Day,
+    DayShugi,
+    Game,
     LedgerEntry,
     Leg,
     Member,
     MemberDay,
     OpenTransfer,
+    Result,
+    RulesVersion,
 )
+
+Party = int | None
 
 STATEMENT_PAGE = 50
 OPEN = ~Q(balance=0)  # as the partial indexes account_open and account_member_open
@@ -505,3 +524,136 @@ def house_totals(*, club: Club, start: datetime.date, end: datetime.date) -> lis
         .order_by("date")
     )
     return [DayHouse(d, d.own + d.clearing) for d in rows]
+
+
+# --- a day's ledger -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DayLedger:
+    """A day's money as the book holds it: each player's day in parts (their day's legs by part,
+    their games, score and chips from the day's counted results), what the club kept, what is
+    still open (the day's accounts) and who still pays whom (the day's open transfers). Nothing
+    is settled here: the book was posted when the day's records were written."""
+
+    day: Day
+    rules: scoring.Rules
+    players: tuple[
+        scoring.DayPlayer, ...
+    ]  # in the day's order: as they first played, then the rest
+    house: int  # what the club keeps of the day (its settlement and shūgi; negative: pays)
+    members: dict[int, Member]
+    entries: list[LedgerEntry]  # this day's entries, oldest first
+    outstanding: dict[Party, int]  # still to settle today: + is owed, − owes; None the club
+    transfers: tuple[scoring.Transfer, ...]  # who still pays whom
+
+    @property
+    def has_money(self) -> bool:
+        return self.rules.has_money
+
+    def member(self, party: Party) -> Member | None:
+        return None if party is None else self.members[party]
+
+    @property
+    def settled(self) -> bool:
+        return not self.transfers
+
+
+def day_loaded(day: Day) -> Day:
+    """`day` with its games (not void, in order), their counted results by seat (annotated
+    `fill_in`), its attendees and shūgi prefetched: four queries."""
+    getattr(day, "_prefetched_objects_cache", {}).clear()  # a day loaded before shows new games
+    # fill_in: a fill-in's (黒子) money is the house's (scoring.house_takes).
+    counted = Result.objects.filter(counted=True).annotate(fill_in=F("member__fill_in"))
+    games = Game.objects.filter(voided=False).order_by("number")
+    games = games.prefetch_related(Prefetch("results", queryset=counted.order_by("seat")))
+    prefetch_related_objects(
+        [day],
+        Prefetch("games", queryset=games),
+        "attendees",
+        Prefetch("shugi", queryset=DayShugi.objects.filter(voided=False)),
+    )
+    return day
+
+
+def _rules(day: Day) -> scoring.Rules | None:
+    """The rules `day` (day_loaded) is settled under: books.day_version's, None without any."""
+    versions = list(RulesVersion.objects.filter(club_id=day.club_id).order_by("effective_from"))
+    version = books.day_version(books.DayInputs.of_loaded(day), versions)
+    return version.rules if version is not None else None
+
+
+def day_rules(*, day: Day) -> scoring.Rules | None:
+    """The rules `day`'s money is settled under (books.day_version), None without any rules."""
+    return _rules(day_loaded(day))
+
+
+def day_ledger(*, day: Day) -> DayLedger:
+    """Everything the day's ledger page, its payment sheet and its LINE text show, read from
+    the book in a constant number of queries."""
+    rules = _rules(day_loaded(day)) or books.NO_MONEY
+    entries = list(
+        LedgerEntry.objects.filter(day=day)
+        .select_related("reverses", "payer", "payee", "borrower")
+        .prefetch_related("reversed_by")
+        .order_by("id")
+    )
+    played: dict[int, list[int]] = {}  # games, score, chips; in the order they first played
+    fill_ins = set()
+    for game in day.games.all():
+        for r in game.results.all():
+            if r.fill_in:
+                fill_ins.add(r.member_id)
+                continue
+            mine = played.setdefault(r.member_id, [0, 0, 0])
+            mine[0] += 1
+            mine[1] += r.score
+            mine[2] += r.chips
+    parts: dict[int, dict[str, int]] = defaultdict(dict)
+    for row in (
+        Leg.objects.filter(account__day=day, account__kind=Account.MEMBER, seq=0)
+        .values("member_id", "part")
+        .annotate(yen=Sum("yen"))
+        .order_by()
+    ):
+        parts[row["member_id"]][row["part"]] = row["yen"]
+    order = list(played)
+    order += [m.pk for m in day.attendees.all() if m.pk not in played and m.pk not in fill_ins]
+    order += sorted(pk for pk, p in parts.items() if pk not in order and any(p.values()))
+    players = []
+    for pk in order:
+        games, score, chips = played.get(pk, (0, 0, 0))
+        yen = {part: parts.get(pk, {}).get(part, 0) for part in PARTS}
+        players.append(
+            scoring.DayPlayer(
+                name=str(pk),
+                games=games,
+                score=score,
+                chips=chips,
+                game_yen=yen[Leg.GAMES],
+                fees=yen[Leg.FEES],
+                shugi=yen[Leg.SHUGI],
+                rounding=yen[Leg.ROUNDING],
+                yen=sum(yen.values()),
+            )
+        )
+    house = -sum(p.yen for p in players)
+    transfers = tuple(
+        scoring.Transfer(
+            None if t.payer_id is None else str(t.payer_id),
+            None if t.payee_id is None else str(t.payee_id),
+            t.yen,
+        )
+        for t in OpenTransfer.objects.filter(day=day).order_by("position")
+    )
+    # What is open of the day is what its open transfers move (they settle it exactly), as its
+    # accounts' balances hold it: the players in the day's order, the club, then the others.
+    outstanding: dict[Party, int] = {**dict.fromkeys(order, 0), None: 0}
+    for t in transfers:
+        for name, yen in ((t.payer, -t.yen), (t.payee, t.yen)):
+            key = None if name is None else int(name)
+            outstanding[key] = outstanding.get(key, 0) + yen
+    ids = set(outstanding) | fill_ins  # the payment sheet names a fill-in's seats
+    ids |= {m for e in entries for m in (e.payer_id, e.payee_id, e.borrower_id)}
+    members = Member.objects.in_bulk({pk for pk in ids if pk is not None})
+    return DayLedger(day, rules, tuple(players), house, members, entries, outstanding, transfers)

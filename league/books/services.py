@@ -90,7 +90,7 @@ ENTRIES = LedgerEntry.objects.select_related("reverses__day", "day").order_by("i
 class DayInputs:
     """What settling a day reads: its games (in order, each with its counted results by seat),
     attendees, shūgi and fill-ins; read as plain rows by _load, or taken from a day whose rows
-    are prefetched (of_loaded). The day's ledger page and the book settle a day through these."""
+    are prefetched (of_loaded). The book and a re-settle's preview settle a day through these."""
 
     __slots__ = ("attendees", "day", "fill_ins", "games", "shugi")
 
@@ -104,7 +104,7 @@ class DayInputs:
     @classmethod
     def of_loaded(cls, day: Day) -> DayInputs:
         """From a day whose games, counted results (annotated `fill_in`), attendees and shūgi
-        are prefetched (league.money.services._days_with_data): no query."""
+        are prefetched (league.books.selectors.day_loaded): no query."""
         inputs = cls(day)
         for game in day.games.all():
             rows = list(game.results.all())
@@ -115,7 +115,8 @@ class DayInputs:
         return inputs
 
 
-def _load(day_ids: Iterable[int]) -> list[DayInputs]:
+def days_loaded(day_ids: Iterable[int]) -> list[DayInputs]:
+    """These days as DayInputs, in date order, in four queries whatever their size."""
     ids = list(day_ids)
     loaded = {d.pk: DayInputs(d) for d in Day.objects.filter(pk__in=ids).order_by("date")}
     results: dict[int, list[Any]] = {}
@@ -215,7 +216,7 @@ def settle_under(
 def outstanding(result: scoring.DayResult, entries: Iterable[LedgerEntry]) -> dict[Party, int]:
     """What each party still has to settle for the day (+ is owed, − owes): its day total and
     what the day's entries settled of it; the players in the day's order, the club, then the
-    entries' other parties. The day's ledger page and the open transfers both use it."""
+    entries' other parties: what the day's open transfers settle."""
     out: dict[Party, int] = {int(p.name): p.yen for p in result.players}
     out[None] = result.house
     for entry in entries:
@@ -259,7 +260,7 @@ def _settled(
 ) -> tuple[list[OpenTransfer], list[tuple[Day, scoring.DayResult]], list[LedgerEntry]]:
     """These days settled from their records (not read): their open transfers, their results
     and their entries."""
-    days = _load(part)
+    days = days_loaded(part)
     by_day: dict[int, list[LedgerEntry]] = {d.day.pk: [] for d in days}
     for e in ENTRIES.filter(day_id__in=part):
         by_day[e.day_id].append(e)  # type: ignore[index]
@@ -322,7 +323,7 @@ def club_post_book(club_id: int, *, chunk: int = 500) -> int:
     ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
     posted = 0
     for start in range(0, len(ids), chunk):
-        days = _load(ids[start : start + chunk])
+        days = days_loaded(ids[start : start + chunk])
         posted += post_book(club_id, [(d.day, settle(d, versions)) for d in days])
     entries = list(ENTRIES.filter(club_id=club_id))
     for start in range(0, len(entries), BATCH):
@@ -677,7 +678,7 @@ def club_derived(club_id: int, *, chunk: int = 500) -> dict[Key, int]:
     versions = _versions(club_id)
     ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
     for start in range(0, len(ids), chunk):
-        for inputs in _load(ids[start : start + chunk]):
+        for inputs in days_loaded(ids[start : start + chunk]):
             for legs in day_legs(inputs.day, settle(inputs, versions)).values():
                 for key, yen in legs.items():
                     totals[key] += yen

@@ -890,7 +890,7 @@ PAID = gettext_lazy("paid")
 UNPAID = gettext_lazy("unpaid")
 
 
-def _parts_columns(rules: scoring.Rules, result: scoring.DayResult) -> list[Column]:
+def _parts_columns(rules: scoring.Rules, players: Sequence[scoring.DayPlayer]) -> list[Column]:
     columns = [
         Column("player", gettext_lazy("Player")),
         Column("games", gettext_lazy("Games")),
@@ -903,18 +903,18 @@ def _parts_columns(rules: scoring.Rules, result: scoring.DayResult) -> list[Colu
         columns.append(Column("fees", gettext_lazy("Place fees"), "yen"))
     if rules.session_shugi:
         columns.append(Column("shugi", gettext_lazy("Shūgi"), "yen"))
-    if rules.yen_unit != 1 or any(p.rounding for p in result.players):
+    if rules.yen_unit != 1 or any(p.rounding for p in players):
         columns.append(Column("rounding", gettext_lazy("Rounding"), "yen"))
     return [*columns, Column("yen", gettext_lazy("Total (yen)"), "yen")]
 
 
 def _parts_rows(ledger: money.DayLedger, columns: Sequence[Column]) -> list[list[Any]]:
     rows = []
-    for p in ledger.result.players:
+    for p in ledger.players:
         values = {"player": ledger.members[int(p.name)].name, "score": score_value(p.score)}
         rows.append([values[c.key] if c.key in values else getattr(p, c.key) for c in columns])
     house = [None] * len(columns)
-    house[0], house[-1] = str(CLUB_ROW), ledger.result.house
+    house[0], house[-1] = str(CLUB_ROW), ledger.house
     return [*rows, house]
 
 
@@ -1011,7 +1011,7 @@ def payment_sheet_workbook(
 ) -> Workbook:
     """Each attendee's parts and total, the transfers (paid or not), the club's open debts: one
     A4 page to print and pin up at the venue."""
-    columns = _parts_columns(ledger.rules, ledger.result)
+    columns = _parts_columns(ledger.rules, ledger.players)
     blocks = [
         _block(TRANSFER_COLUMNS, _transfer_rows(club, ledger), gettext_lazy("Transfers")),
         _block(DEBT_COLUMNS, _debt_rows(club, debts, today), OPEN_DEBTS),

@@ -2,21 +2,19 @@
 
 The actions here write `LedgerEntry` rows (immutable: a correction is a reversal) and post them
 to the book through league.books.services.post, whose docstring says what each entry kind does
-to its day and to balances; pages read balances, open days, debts and statements from what is
-posted (league.books.selectors). The day's ledger page settles its one day here. A party is a
-member id, or None for the club.
+to its day and to balances; pages read balances, open days, debts, statements and each day's
+ledger from what is posted (league.books.selectors). A party is a member id, or None for the
+club.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Prefetch, prefetch_related_objects
 from django.dispatch import Signal
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -49,89 +47,15 @@ from league.standings.stats import standings
 Party = int | None
 
 
-# --- a day's ledger --------------------------------------------------------------------------
+# --- a day's ledger: read from the book (league.books.selectors) ------------------------------
 
-
-@dataclass(frozen=True)
-class DayLedger:
-    day: Day
-    rules: scoring.Rules
-    result: scoring.DayResult  # what the day's games, fees and shūgi say
-    members: dict[int, Member]
-    entries: Sequence[LedgerEntry]  # this day's entries, oldest first
-    outstanding: dict[Party, int]  # still to settle today: + is owed, − owes
-    transfers: tuple[scoring.Transfer, ...]  # what settles the outstanding amounts
-
-    @property
-    def has_money(self) -> bool:
-        return self.rules.has_money
-
-    def member(self, party: Party) -> Member | None:
-        return None if party is None else self.members[party]
-
-    @property
-    def settled(self) -> bool:
-        return not self.transfers
+DayLedger = book_selectors.DayLedger
+day_ledger = book_selectors.day_ledger
+day_rules = book_selectors.day_rules
 
 
 def party(name: str | None) -> Party:
     return None if name is None else int(name)
-
-
-def _days_with_data(days: Sequence[Day]) -> None:
-    """Load every day's counted games, attendees and shūgi in a constant number of queries."""
-    for day in days:  # a Day loaded before must show the games recorded since
-        getattr(day, "_prefetched_objects_cache", {}).clear()
-    # fill_in: a fill-in's (黒子) money is the house's (scoring.house_takes).
-    counted = Result.objects.filter(counted=True).annotate(fill_in=F("member__fill_in"))
-    counted = counted.order_by("seat")
-    games = Game.objects.filter(voided=False).order_by("number")
-    prefetch_related_objects(
-        list(days),
-        Prefetch("games", queryset=games.prefetch_related(Prefetch("results", queryset=counted))),
-        "attendees",
-        Prefetch("shugi", queryset=DayShugi.objects.filter(voided=False)),
-    )
-
-
-def _day_ledger(
-    inputs: books.DayInputs,
-    versions: Sequence[RulesVersion],
-    entries: Sequence[LedgerEntry],
-    members: dict[int, Member],
-) -> DayLedger:
-    """A day's ledger from its loaded games and entries (no query)."""
-    version = books.day_version(inputs, versions)
-    rules = version.rules if version is not None else books.NO_MONEY
-    result = books.settle_under(inputs, rules)
-    outstanding = books.outstanding(result, entries)
-    return DayLedger(
-        inputs.day, rules, result, members, entries, outstanding, books.transfers_of(outstanding)
-    )
-
-
-def day_rules(*, day: Day) -> scoring.Rules | None:
-    """The rules `day`'s money is settled under (day_version), None without any rules."""
-    _days_with_data([day])
-    version = books.day_version(books.DayInputs.of_loaded(day), _versions_by_date(day.club))
-    return version.rules if version is not None else None
-
-
-def day_ledger(*, day: Day) -> DayLedger:
-    """Everything the day's ledger page shows, in a constant number of queries."""
-    _days_with_data([day])
-    versions = _versions_by_date(day.club)
-    entries = list(
-        LedgerEntry.objects.filter(day=day)
-        .select_related("reverses", "payer", "payee", "borrower")
-        .prefetch_related("reversed_by")
-        .order_by("id")
-    )
-    ids = {r.member_id for g in day.games.all() for r in g.results.all()}
-    ids |= {m.pk for m in day.attendees.all()}
-    ids |= {m for e in entries for m in (e.payer_id, e.payee_id, e.borrower_id) if m is not None}
-    members = Member.objects.in_bulk(ids)
-    return _day_ledger(books.DayInputs.of_loaded(day), versions, entries, members)
 
 
 # --- settling up (services) ------------------------------------------------------------------
@@ -507,14 +431,6 @@ def _rules_on(versions: Sequence[RulesVersion], date: datetime.date) -> scoring.
     return current.rules if current else None
 
 
-def _entries_by_day(entries: Iterable[LedgerEntry]) -> dict[int, list[LedgerEntry]]:
-    by_day: dict[int, list[LedgerEntry]] = defaultdict(list)
-    for e in entries:
-        if e.day_id is not None:
-            by_day[e.day_id].append(e)
-    return by_day
-
-
 # --- session shūgi (services) ----------------------------------------------------------------
 
 MAX_SHUGI_MULTIPLIER = 6
@@ -538,9 +454,8 @@ def _present(day: Day, member: Member) -> bool:
 def shugi_add(*, day: Day, user: User, winner: Member, multiplier: int = 1) -> DayShugi:
     """花月杯: a yakuman winner receives the club's session shūgi × multiplier from every other
     attendee of the day."""
-    _days_with_data([day])
-    version = books.day_version(books.DayInputs.of_loaded(day), _versions_by_date(day.club))
-    if version is None or not version.rules.session_shugi:
+    rules = day_rules(day=day)
+    if rules is None or not rules.session_shugi:
         raise ServiceError.one(NON_FIELD, _("The club's rules have no session shūgi."))
     if not 1 <= multiplier <= MAX_SHUGI_MULTIPLIER:
         raise ServiceError.one(
@@ -599,43 +514,39 @@ def shugi_void(*, shugi: DayShugi, user: User) -> DayShugi:
 
 @dataclass(frozen=True)
 class ResettleDay:
-    """A day's money now and after a re-settle under another rules version (nothing stored).
+    """A day's money now and after a re-settle under another rules version (nothing stored): the
+    preview settles both from the day's records, as posting it would.
 
     With entries recorded (payments, debts), a change is not applied to them: the difference
     shows up as new open transfers of the day, to be settled or closed like any other."""
 
-    ledger: DayLedger  # as it stands
+    day: Day
+    members: dict[int, Member]
+    has_entries: bool
+    now: scoring.DayResult
     after: scoring.DayResult | None  # None: the day cannot be settled under the new rules
     problem: str = ""
 
-    @property
-    def day(self) -> Day:
-        return self.ledger.day
-
-    @property
-    def has_entries(self) -> bool:
-        return bool(self.ledger.entries)
-
     def rows(self) -> list[tuple[Member, int, int]]:
         """(member, day total now, after) for every player of the day."""
-        before = {party(p.name): p.yen for p in self.ledger.result.players}
+        before = {party(p.name): p.yen for p in self.now.players}
         after = {party(p.name): p.yen for p in self.after.players} if self.after else {}
         return [
-            (self.ledger.members[pk], before.get(pk, 0), after.get(pk, before.get(pk, 0)))
+            (self.members[pk], before.get(pk, 0), after.get(pk, before.get(pk, 0)))
             for pk in dict.fromkeys([*before, *after])
             if pk is not None
         ]
 
     @property
     def house_after(self) -> int:
-        return self.after.house if self.after else self.ledger.result.house
+        return self.after.house if self.after else self.now.house
 
     @property
     def changed(self) -> bool:
         if self.after is None:
             return False
         return any(now != new for _m, now, new in self.rows()) or (
-            self.house_after != self.ledger.result.house
+            self.house_after != self.now.house
         )
 
 
@@ -704,28 +615,22 @@ def resettle_days(*, version: RulesVersion, changes: Sequence[object]) -> list[R
     days_q = Day.objects.filter(club=club, date__gte=version.effective_from)
     if later is not None:
         days_q = days_q.filter(date__lt=later)
-    days = list(days_q.exclude(rules_version=version).order_by("date"))
-    for day in days:
-        day.club = club
-    _days_with_data(days)
+    days = list(days_q.exclude(rules_version=version).values_list("pk", flat=True))
     versions = _versions_by_date(club)
-    entries = _entries_by_day(
-        LedgerEntry.objects.filter(day__in=[d.pk for d in days])
-        .select_related("reverses")
-        .order_by("id")
-    )
+    with_entries = set(LedgerEntry.objects.filter(day__in=days).values_list("day_id", flat=True))
     members = {m.pk: m for m in Member.objects.filter(club=club)}
     moved = {c.game.pk: c.after for c in changes if c.after is not None}  # type: ignore[attr-defined]
     out = []
-    for day in days:
-        inputs = books.DayInputs.of_loaded(day)
-        ledger = _day_ledger(inputs, versions, entries.get(day.pk, []), members)
+    for inputs in books.days_loaded(days):
+        day = inputs.day
+        now = books.settle(inputs, versions)
         try:
             after = books.settle_under(inputs, version.rules, moved)
         except scoring.InputError as e:
-            out.append(ResettleDay(ledger, None, "; ".join(p.message for p in e.problems)))
+            problem = "; ".join(p.message for p in e.problems)
+            out.append(ResettleDay(day, members, day.pk in with_entries, now, None, problem))
             continue
-        item = ResettleDay(ledger, after)
+        item = ResettleDay(day, members, day.pk in with_entries, now, after)
         if item.changed:
             out.append(item)
     return out

@@ -99,7 +99,7 @@ def total_lines(games: Sequence[Game], ledger: money.DayLedger | None) -> list[s
             names[r.member_id] = r.member.name
     money_of: dict[int, int] = {}
     if ledger is not None:
-        for p in ledger.result.players:
+        for p in ledger.players:
             pk = money.party(p.name)
             if pk is not None:
                 money_of[pk] = p.yen
@@ -127,10 +127,10 @@ def club_line(club: Club, ledger: money.DayLedger) -> str | None:
     pot page's account, by kind): "クラブへ（マメの会） 30円（端数処理 30円）", its parts the
     sticks and deposits left on the tables (and a fill-in's money), the place fees and the
     rounding, each when not zero. None when the club got nothing (negative: the club paid)."""
-    house = ledger.result.house
+    house = ledger.house
     if not house:
         return None
-    players = ledger.result.players
+    players = ledger.players
     fees = -sum(p.fees for p in players)
     rounding = -sum(p.rounding for p in players)
     parts = [

@@ -236,7 +236,7 @@ def day_settlement(
             mine.append(MyTransfer(True, ledger.member(money.party(t.payee)), t.yen))
         elif t.payee == me:
             mine.append(MyTransfer(False, ledger.member(money.party(t.payer)), t.yen))
-    total = next((p.yen for p in ledger.result.players if p.name == me), None)
+    total = next((p.yen for p in ledger.players if p.name == me), None)
     cancelled = {e.reverses_id for e in ledger.entries if e.reverses_id is not None}
     entries = [
         MyEntry(e, signs.flow(e, member.pk), signs.later(e, member.pk))

@@ -112,7 +112,7 @@ def test_duplicate_close_and_my_pages(phone, live_server, log_in, club_setup, sc
 
     # Every player's My page says what the ledger says.
     ledger = money.day_ledger(day=day)
-    totals = {int(p.name): p.yen for p in ledger.result.players}
+    totals = {int(p.name): p.yen for p in ledger.players}
     for i, name in enumerate(NAMES):
         page.context.clear_cookies()
         log_in(f"player{i}")

@@ -171,9 +171,9 @@ def _with_lenders(rows: list[TransferRow], lenders: list[Member]) -> list[Transf
 
 
 def _ledger_context(club: Club, ledger: money.DayLedger, user: Any) -> dict[str, object]:
-    rules, result, day = ledger.rules, ledger.result, ledger.day
+    rules, day = ledger.rules, ledger.day
     entries = _entry_rows(club, ledger.entries, user if club.is_organiser else None)  # type: ignore[attr-defined]
-    players = [PlayerRow(ledger.members[int(p.name)], p) for p in result.players]
+    players = [PlayerRow(ledger.members[int(p.name)], p) for p in ledger.players]
     context: dict[str, object] = {
         "club": club,
         "day": day,
@@ -190,7 +190,7 @@ def _ledger_context(club: Club, ledger: money.DayLedger, user: Any) -> dict[str,
         "show_game_yen": bool(rules.rates),
         "show_fees": bool(rules.place_fees),
         "show_shugi": bool(rules.session_shugi),
-        "show_rounding": rules.yen_unit != 1 or any(p.rounding for p in result.players),
+        "show_rounding": rules.yen_unit != 1 or any(p.rounding for p in ledger.players),
     }
     if club.is_organiser:  # type: ignore[attr-defined]
         active = list(Member.objects.filter(club=club, is_active=True))

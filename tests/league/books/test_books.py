@@ -100,16 +100,16 @@ def test_the_club_account_agrees_with_the_house_totals(db):
     ledger = money.day_ledger(day=day)
     lines, total, _older = book_selectors.club_account(club=club)
     day_lines = [a.line for a in lines if a.line.entry is None]
-    assert sum(li.yen for li in day_lines) == ledger.result.house
-    fees = -sum(p.fees for p in ledger.result.players)
+    assert sum(li.yen for li in day_lines) == ledger.house
+    fees = -sum(p.fees for p in ledger.players)
     assert [li.yen for li in day_lines if li.kind == Leg.FEES] == [fees]
     house = book_selectors.house_totals(club=club, start=day.date, end=day.date)
-    assert [(h.day, h.house) for h in house] == [(day, ledger.result.house)]
+    assert [(h.day, h.house) for h in house] == [(day, ledger.house)]
     surcharges = sum(
         e.surcharge
         for e in LedgerEntry.objects.filter(club=club, kind=LedgerEntry.DEFERRAL, payee=None)
     )
-    assert total == ledger.result.house + surcharges
+    assert total == ledger.house + surcharges
     assert lines[-1].balance == total  # the running total ends at the balance
 
 
@@ -184,10 +184,13 @@ MONEY_PAGES = {
     # My page: 24, and its latest days (the day box finds today among them): 25; the statement
     # lines' entries, their parties and days, read by key (league.books.selectors._lines), and
     # the days' games (MemberDay), the open days and debts in one query: 28; the player's next
-    # table (league.models.draw.next_tables): 29, less one.
-    "my_page": (lambda club, m: ("mypage:my_page", [club.slug]), 28),
-    "day_ledger": (lambda club, m: ("money:day_ledger", [club.slug, DATES[0]]), 15),
-    "payment_sheet": (lambda club, m: ("excel:export_payment_sheet", [club.slug, DATES[0]]), 14),
+    # table (league.models.draw.next_tables): 29, less one; the day's ledger read from the book
+    # (its players' parts, its open transfers; league.books.selectors.day_ledger): 29.
+    "my_page": (lambda club, m: ("mypage:my_page", [club.slug]), 29),
+    # The day's ledger, its payment sheet: and the players' parts and the open transfers, read
+    # from the book (league.books.selectors.day_ledger).
+    "day_ledger": (lambda club, m: ("money:day_ledger", [club.slug, DATES[0]]), 17),
+    "payment_sheet": (lambda club, m: ("excel:export_payment_sheet", [club.slug, DATES[0]]), 16),
     "club_pot": (lambda club, m: ("money:club_pot", [club.slug]), 16),
 }
 

@@ -231,7 +231,7 @@ def _ledger(day) -> dict[str, Any]:
             (name[None if k is None else str(k)], v) for k, v in ledger.outstanding.items()
         ),
         "players": sorted(
-            (name[p.name], p.games, p.score, p.yen, p.fees, p.shugi) for p in ledger.result.players
+            (name[p.name], p.games, p.score, p.yen, p.fees, p.shugi) for p in ledger.players
         ),
     }
 

@@ -338,12 +338,12 @@ def test_the_game_log_names_the_fill_ins(member_client, club, event) -> None:
 def test_the_fill_ins_money_is_the_house_s(club, organiser, event) -> None:
     day, _entrants, fill_ins = event
     ledger = money.day_ledger(day=Day.objects.select_related("club").get(pk=day.pk))
-    lines = {int(p.name) for p in ledger.result.players}
+    lines = {int(p.name) for p in ledger.players}
     assert lines and not lines & ids(fill_ins)
     parties = {t.payer for t in ledger.transfers} | {t.payee for t in ledger.transfers}
     assert not {str(m.pk) for m in fill_ins} & {str(p) for p in parties}
     assert not {m.pk for m in fill_ins} & set(ledger.outstanding)
-    assert ledger.result.house + sum(p.yen for p in ledger.result.players) == 0
+    assert ledger.house + sum(p.yen for p in ledger.players) == 0
     # The day still balances: what the fill-ins won or lost is the house's.
     fill_in_yen = sum(
         r.yen or 0 for r in Result.objects.filter(member__in=ids(fill_ins), counted=True)

@@ -51,7 +51,8 @@ def snapshot(slug: str) -> dict[str, Any]:
         ledgers.append(
             (
                 day.date,
-                ledger.result,
+                ledger.players,
+                ledger.house,
                 ledger.outstanding,
                 ledger.transfers,
                 [e.pk for e in ledger.entries],

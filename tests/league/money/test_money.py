@@ -154,9 +154,9 @@ def check_books(club) -> dict[Party, int]:
     for day in Day.objects.filter(club=club):
         ledger = money.day_ledger(day=day)
         totals, house = independent_day_totals(day)
-        assert {int(p.name): p.yen for p in ledger.result.players} == totals
-        assert ledger.result.house == house
-        assert sum(p.yen for p in ledger.result.players) + ledger.result.house == 0
+        assert {int(p.name): p.yen for p in ledger.players} == totals
+        assert ledger.house == house
+        assert sum(p.yen for p in ledger.players) + ledger.house == 0
         assert sum(ledger.outstanding.values()) == 0
         left = dict(ledger.outstanding)
         for t in ledger.transfers:
@@ -256,9 +256,9 @@ def test_the_ledger_case_day_has_its_known_totals(db):
     club = make_club("c")
     m = make_members(club)
     ledger = money.day_ledger(day=ledger_case_day(club, m))
-    by_name = {ledger.members[int(p.name)].name: p.yen for p in ledger.result.players}
+    by_name = {ledger.members[int(p.name)].name: p.yen for p in ledger.players}
     assert by_name == {"青木": 2040, "馬場": 1140, "千葉": -1650, "土井": -1860, "江藤": 300}
-    assert ledger.result.house == 30
+    assert ledger.house == 30
     check_books(club)
 
 
@@ -306,7 +306,7 @@ def test_deferring_with_a_yen_unit_of_100_rounds_the_debt_up(db):
     m = make_members(club)
     day = ledger_case_day(club, m)
     ledger = money.day_ledger(day=day)
-    assert {ledger.members[int(p.name)].name: p.yen for p in ledger.result.players} == {
+    assert {ledger.members[int(p.name)].name: p.yen for p in ledger.players} == {
         "青木": 2000,
         "馬場": 1100,
         "千葉": -1700,
@@ -761,7 +761,7 @@ def test_a_back_dated_version_moves_no_money_of_a_paid_day(db, holds):
     )
     after = _fresh_ledger(day)
     assert after.rules.session_shugi == 2000
-    assert after.result == before.result
+    assert (after.players, after.house) == (before.players, before.house)
     assert after.settled, after.transfers  # no new transfer due on a paid day
     assert money.day_rules(day=Day.objects.get(pk=day.pk)) == before.rules
 
@@ -779,7 +779,7 @@ def test_voiding_a_days_only_game_after_a_back_dated_version_keeps_the_days_vers
     services.game_void(game=day.games.get(), user=None, reason="二重入力")
     ledger = _fresh_ledger(day)
     assert ledger.rules.session_shugi == 2000
-    players = {money.party(p.name): p.yen for p in ledger.result.players}
+    players = {money.party(p.name): p.yen for p in ledger.players}
     assert players[m["青木"].pk] == 4 * 2000  # the old shūgi, no longer the game's fees
 
 

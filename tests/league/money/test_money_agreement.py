@@ -106,7 +106,7 @@ def check_agreement(club: Club, members: list[Member]) -> None:
         # Each day line and its parts are the member's on the day's ledger page.
         days = {li.day.pk: li for li in statement.lines if li.entry is None}
         for pk, page in pages.items():
-            player = next((p for p in page.result.players if p.name == str(member.pk)), None)
+            player = next((p for p in page.players if p.name == str(member.pk)), None)
             line = days.get(pk)
             if player is None:
                 assert line is None or line.yen == 0

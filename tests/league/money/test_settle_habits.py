@@ -123,7 +123,7 @@ def assert_box_is_the_ledger(client, club, member: Member, day) -> None:
     me = str(member.pk)
     settlement, page = my_box(client, club)
     assert settlement is not None and settlement.day.pk == day.pk, member.name
-    total = next((p.yen for p in ledger.result.players if p.name == me), None)
+    total = next((p.yen for p in ledger.players if p.name == me), None)
     assert settlement.total == total, member.name
     expected = [(t.payer == me, t.yen) for t in ledger.transfers if me in (t.payer, t.payee)]
     assert [(t.pays, t.yen) for t in settlement.transfers] == expected, member.name

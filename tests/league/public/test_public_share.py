@@ -538,7 +538,9 @@ QUERIES = {
     "public_days": 4,  # club, the count of days, one page of days, their games counted
     # club, day, the games held back (issue 42), games, their results, the day's totals
     "public_day": 6,
-    "public_day_money": 14,  # and the ledger: rules, games, attendees, shūgi, entries, members
+    # and the ledger: rules, games, attendees, shūgi, entries, members; from the book, the
+    # players' parts and the open transfers
+    "public_day_money": 16,
 }
 
 
