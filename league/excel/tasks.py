@@ -42,6 +42,7 @@ from league.models import (
     Member,
     RulesVersion,
     ScorePhoto,
+    Season,
 )
 from league.models.audit import audit
 from league.recording import photos
@@ -170,6 +171,44 @@ def export_statement(export_id: int) -> int:
     )
 
 
+STATISTICS_PROGRESS_EVERY = 200  # rows of the statistics between two progress writes
+
+
+@task()
+def export_statistics(export_id: int) -> int:
+    """Make the statistics workbook (rating, by seat, every pair's head-to-head) of all time or
+    the season in an ExportFile's params; returns its rows. Its rows are written to the sheet
+    as the job's progress."""
+
+    def season(export: ExportFile) -> Season | None:
+        pk = export.params.get("season")
+        return Season.objects.get(pk=pk, club=export.club) if pk else None
+
+    def build(export: ExportFile) -> Any:
+        total = export.job.total if export.job else 0
+
+        def written(done: int) -> None:
+            if done % STATISTICS_PROGRESS_EVERY == 0 and export.job_id:
+                job_progress(export.job_id, done, total)
+
+        period = season(export)
+        return exports.statistics_workbook(
+            club=export.club,
+            season=period,
+            period=period.name if period is not None else _("all time"),
+            written=written,
+        )
+
+    return _make(
+        export_id,
+        lambda export: exports.statistics_rows(club=export.club, season=season(export)),
+        build,
+    )
+
+
+MAKERS = {"statement": export_statement, "statistics": export_statistics}
+
+
 def _clear_expired() -> int:
     """Delete the expired files, their rows and their jobs; how many rows. A file is removed
     before its row, so that no row is left pointing at nothing; a file already gone is no
@@ -247,7 +286,8 @@ def export_start(
     fallback: str,
     kind: str = "game-log",
 ) -> Started:
-    """An ExportFile for the game log of `params`' period, queued for a worker on commit.
+    """An ExportFile for the game log of `params`' period (or, by `kind`, a member's statement
+    or the statistics of all time or a season), queued for a worker on commit.
 
     Bounded (issue 39): a user has one game log being made at a time (asking again for the same
     period is given the one being made; another period waits for it); a club has at most
@@ -272,7 +312,7 @@ def export_start(
                 % {"n": settings.EXPORT_QUEUE_PER_CLUB},
             )
         _make_room(club)
-        make = export_statement if kind == "statement" else export_game_log
+        make = MAKERS.get(kind, export_game_log)
         job = Job.objects.create(club=club, user=user, kind=Job.EXPORT)  # rows counted later
         export = ExportFile.objects.create(
             club=club,
