@@ -15,7 +15,7 @@ import datetime
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.core.files import File
@@ -484,15 +484,22 @@ def sheet_photo_upload(
         kept = photos.photo_keep(
             club=club, user=user, data=data, kind="sheet", players=players, total=players * start
         )
-        enqueue_on_commit(read_sheet_photo, kept.pk, date.isoformat(), rate, language)
+        assert kept.job is not None
+        jobs.job_enqueue_on_commit(
+            kept.job, read_sheet_photo, kept.pk, date.isoformat(), rate, language
+        )
     return kept
 
 
-def _photo_failed(photo_id: int, error: str) -> int:
-    ScorePhoto.objects.filter(pk=photo_id).update(
-        status=ScorePhoto.FAILED, error=error[:200], image=b""
-    )
-    return 0
+class SheetNotRead(Exception):
+    """A score sheet's photo that gives no upload (no game read, or the organiser's earlier
+    workbook still being imported): its task fails with it, and its job says so."""
+
+
+def _photo_failed(photo_id: int, error: Exception) -> NoReturn:
+    """The photo's image goes (its hash is all that is kept), and its task fails."""
+    ScorePhoto.objects.filter(pk=photo_id).update(image=b"")
+    raise error
 
 
 @task()
@@ -501,17 +508,13 @@ def read_sheet_photo(photo_id: int, date: str, rate: str, language: str) -> int:
     says as an upload for the import's preview (imports.photo_parsed: a game whose rows do not
     add up is a problem there, never a game). The photo's image goes once read; its hash is in
     the audit log (`import.photo`). Returns the games read."""
-    kept = (
-        ScorePhoto.objects.select_related("club", "user")
-        .filter(pk=photo_id, status=ScorePhoto.READING)
-        .first()
-    )
-    if kept is None:
+    kept = ScorePhoto.objects.select_related("club", "user").filter(pk=photo_id).first()
+    if kept is None or not kept.image:  # replaced meanwhile, or read already
         return 0
     try:
         reading = photos.read_sheet(kept)
-    except photo.Unreadable:
-        return _photo_failed(photo_id, "unreadable")
+    except photo.Unreadable as e:
+        _photo_failed(photo_id, e)
     with translation.override(language or settings.LANGUAGE_CODE):
         parsed = imports.photo_parsed(
             names=reading.names,
@@ -521,7 +524,7 @@ def read_sheet_photo(photo_id: int, date: str, rate: str, language: str) -> int:
             total=kept.total,
         )
         if not parsed.rows:
-            return _photo_failed(photo_id, str(imports.NO_GAMES))
+            _photo_failed(photo_id, SheetNotRead(str(imports.NO_GAMES)))
         try:
             with action():
                 upload = excel_services.upload_keep(
@@ -533,7 +536,7 @@ def read_sheet_photo(photo_id: int, date: str, rate: str, language: str) -> int:
                 )
                 assert upload.preview_job is not None
                 jobs.job_enqueue_on_commit(upload.preview_job, import_preview, upload.pk, language)
-                ScorePhoto.objects.filter(pk=photo_id).update(status=ScorePhoto.DONE, image=b"")
+                ScorePhoto.objects.filter(pk=photo_id).update(image=b"")
                 audit(
                     club=kept.club,
                     actor=kept.user,
@@ -547,5 +550,5 @@ def read_sheet_photo(photo_id: int, date: str, rate: str, language: str) -> int:
                     },
                 )
         except ServiceError as e:  # the organiser's earlier workbook is still being imported
-            return _photo_failed(photo_id, str(next(iter(e.errors.values()))[0]))
+            _photo_failed(photo_id, SheetNotRead(str(next(iter(e.errors.values()))[0])))
     return parsed.rows
