@@ -347,7 +347,6 @@ def test_the_states_of_many_jobs_are_one_query_of_their_task_results(
     assert {s.status for s in states.values()} == {"queued"}  # no worker has taken them
 
 
-
 def test_the_statistics_are_made_in_the_same_queries_as_history_grows(
     club, member_user, players, django_assert_num_queries
 ):
