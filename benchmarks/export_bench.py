@@ -18,15 +18,31 @@ standings_bench.build: games settled by `scoring`, inserted in bulk), then print
 
 Times are the best of `--runs` runs (the least disturbed by other processes), export and bare
 alternating; wall-clock and CPU time are both shown (CPU time is steadier on a busy machine).
+
+Every export, as the history grows (issue 38: each answers within 100 ms of server time at
+100,000 games or runs as a task with progress, on both databases):
+
+    .venv/bin/python benchmarks/export_bench.py --every [--sizes 1000,10000,100000] [--db both]
+
+builds one club's history as benchmarks/pages_bench.py does (growing backwards in time, paid
+days, kept aggregates and books rebuilt, teams and an event in the latest season) and asks for
+every download view a member can (standings in each form, the game log, the payment sheet, the
+statement, the draw's schedule) through the test client as its organiser: each one's median
+server time, least CPU time of the process and query count, and what it answered (a file, or the
+page that offers to make it in the background). Past the inline sizes a file is made by a
+worker: its time there (the task, run in the process) is printed too. PostgreSQL's scratch
+database is EXPORT_BENCH_DB (janchou_export_bench unless set).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import gc
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -295,12 +311,228 @@ def _load() -> str:
     return f"load average {one:.1f} / {five:.1f}"
 
 
+# --- every export, as the history grows (--every) --------------------------------------------
+
+
+def every_exports(club, user, members, client) -> list[tuple[str, object]]:
+    """Each download view's address, in each of its forms, for pages_bench's club."""
+    import pages_bench
+    from django.urls import reverse
+
+    from league.models import Season
+
+    pages_bench.pages(club, user, members)  # teams, an event and a match day, once
+    season = Season.objects.filter(club=club, kind=Season.INDIVIDUAL).order_by("-end").first()
+    event = Season.objects.filter(club=club, kind=Season.EVENT).first()
+    day = pages_bench.LAST_DAY
+    standings = reverse("excel:export_standings", args=[club.slug])
+    game_log = reverse("excel:export_game_log", args=[club.slug])
+    year = (day - datetime.timedelta(days=365)).isoformat()
+    return [
+        ("standings: all time", standings),
+        ("standings: all, hands", standings + "?hands=1"),
+        ("standings: season", standings + f"?season={season.pk}"),
+        ("standings: season, hands", standings + f"?season={season.pk}&hands=1"),
+        ("standings: event", standings + f"?season={event.pk}"),
+        ("standings: a year", standings + f"?start={year}"),
+        ("standings: rate", standings + "?rate=0.3"),
+        ("game log: a day", game_log + f"?start={day.isoformat()}&end={day.isoformat()}"),
+        ("game log: season", game_log + f"?season={season.pk}"),
+        ("game log: all time", game_log),
+        ("payment sheet", reverse("excel:export_payment_sheet", args=[club.slug, day])),
+        ("statement", reverse("excel:export_statement", args=[club.slug, members[0].pk])),
+        ("draw schedule", reverse("draw:draw_schedule_export", args=[club.slug, day])),
+        ("statistics: offer page", reverse("excel:export_statistics", args=[club.slug])),
+        ("before: standings+stats", lambda: before_standings(client, standings)),
+    ]
+
+
+def before_standings(client, standings: str) -> None:
+    """What the all-time standings download cost before issue 38 made the statistics a file of
+    their own: the standings workbook, then the statistics sheet (now statistics_workbook, the
+    same tables and cells) built and saved in the same request."""
+    from league.excel import exports
+
+    response = client.get(standings, HTTP_ACCEPT_LANGUAGE="ja")
+    b"".join(response.streaming_content)
+    response.close()
+    club = _club()
+    workbook = exports.statistics_workbook(club=club, season=None, period="通算")
+    exports.xlsx_response(workbook, name="b.xlsx", fallback="b.xlsx").close()
+
+
+def every_measure(client, urls: list[tuple[str, str]], runs: int) -> dict[str, tuple]:
+    """Each address's median wall time (ms), least CPU time (ms), queries and what it sent."""
+    import statistics as st
+
+    from django.db import connection, reset_queries
+    from django.test.utils import CaptureQueriesContext
+
+    def get(url: str):
+        response = client.get(url, HTTP_ACCEPT_LANGUAGE="ja")
+        assert response.status_code == 200, (url, response.status_code)
+        if response.streaming:  # a file: sent to its end, as a server would
+            b"".join(response.streaming_content)
+            response.close()
+        return response
+
+    out = {}
+    for label, url in urls:
+        ask = url if callable(url) else (lambda url=url: get(url))
+        reset_queries()
+        with CaptureQueriesContext(connection) as captured:
+            response = ask()
+        sent = "file" if response is None or response.streaming else "offer"
+        wall, cpu = [], []
+        for _ in range(runs):
+            gc.collect()
+            start, start_cpu = time.perf_counter(), time.process_time()
+            ask()
+            wall.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+        out[label] = (st.median(wall) * 1000, min(cpu) * 1000, len(captured), sent)
+    return out
+
+
+def every_tasks(club, user, members, season) -> dict[str, tuple[float, float, int]]:
+    """The background files (past the inline sizes), each made once by its task in this
+    process: wall and CPU time (s) and rows."""
+    from league.excel import tasks
+    from league.models import ExportFile
+
+    def made(kind: str, params: dict, make) -> tuple[float, float, int]:
+        started = tasks.export_start(
+            club=club, user=user, kind=kind, params=params, name="b.xlsx", fallback="b.xlsx"
+        )
+        start, start_cpu = time.perf_counter(), time.process_time()
+        rows = make.call(started.export.pk)
+        took = (time.perf_counter() - start, time.process_time() - start_cpu, rows)
+        export = ExportFile.objects.get(pk=started.export.pk)
+        tasks.export_storage().delete(export.file_name)
+        ExportFile.objects.filter(pk=export.pk).update(expires=export.created)  # cleared next
+        return took
+
+    return {
+        "task: statement": made(
+            "statement", {"member": members[0].pk, "language": "ja"}, tasks.export_statement
+        ),
+        "task: statistics, all time": made(
+            "statistics", {"season": None, "language": "ja"}, tasks.export_statistics
+        ),
+        "task: game log, season": made(
+            "game-log",
+            {
+                "start": season.start.isoformat(),
+                "end": season.end.isoformat(),
+                "rate": None,
+                "language": "ja",
+            },
+            tasks.export_game_log,
+        ),
+    }
+
+
+def every_run(sizes: list[int], runs: int, label: str) -> None:
+    import pages_bench
+
+    Client = pages_bench._setup()
+    from django.utils import translation
+
+    from league.models import Season
+
+    translation.activate("ja")
+    club, version, user, members = pages_bench.make_club("bench")
+    client = Client()
+    client.force_login(user)
+    results, background = {}, {}
+    built = 0
+    for size in sizes:
+        start = time.perf_counter()
+        pages_bench.add_history(club, version, members, built, size - built)
+        pages_bench.add_payments(club, members)
+        rebuilt = pages_bench.rebuild(club.slug)
+        built = size
+        print(
+            f"  {label} {size:,} games: built in {time.perf_counter() - start:.0f} s"
+            f" (rebuild {rebuilt:.0f} s); {_load()}",
+            flush=True,
+        )
+        urls = every_exports(club, user, members, client)
+        results[size] = every_measure(client, urls, runs)
+        season = Season.objects.filter(club=club, kind=Season.INDIVIDUAL).order_by("-end").first()
+        background[size] = every_tasks(club, user, members, season)
+        print(f"  measured {size:,} games; {_load()}", flush=True)
+        every_table(sizes[: sizes.index(size) + 1], results, background, runs, label)
+
+
+def every_table(sizes, results, background, runs: int, label: str) -> None:
+    header = "".join(f" | {s:>9,} games (CPU) (q)" for s in sizes)
+    print(f"\n  {label}: server time in ms (median of {runs}; least CPU), queries, answer")
+    print(f"  {'export':26}{header} | answer")
+    for name in results[sizes[0]]:
+        cells = "".join(
+            f" | {results[s][name][0]:7.1f} ({results[s][name][1]:6.1f}) ({results[s][name][2]:3d})"
+            for s in sizes
+        )
+        last = results[sizes[-1]][name]
+        flag = (
+            " OVER 100 ms" if last[3] == "file" and last[0] > 100 and sizes[-1] >= 100_000 else ""
+        )
+        print(f"  {name:26}{cells} | {last[3]}{flag}")
+    print(f"  {'by a worker (s, rows)':26}")
+    for name in background[sizes[0]]:
+        cells = "".join(
+            f" | {background[s][name][0]:6.2f} s ({background[s][name][1]:5.2f}) {background[s][name][2]:>7,}"
+            for s in sizes
+        )
+        print(f"  {name:26}{cells}")
+    print(f"  {_load()}\n", flush=True)
+
+
+def every_main(args: argparse.Namespace) -> None:
+    targets = []
+    if args.db in ("sqlite", "both"):
+        tmp = tempfile.mkdtemp(prefix="janchou-exports-")
+        targets.append(("SQLite", f"sqlite:///{tmp}/bench.sqlite3", None, tmp))
+    if args.db in ("postgres", "both"):
+        if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode == 0:
+            name = os.environ.get("EXPORT_BENCH_DB", "janchou_export_bench")
+            tmp = tempfile.mkdtemp(prefix="janchou-exports-")
+            targets.append(("PostgreSQL", f"postgres://postgres@127.0.0.1:5432/{name}", name, tmp))
+        else:
+            print("SKIP: PostgreSQL is not answering on 127.0.0.1:5432")
+    psql = ["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c"]
+    for label, url, pg_name, tmp in targets:
+        if pg_name:
+            subprocess.run([*psql, f"DROP DATABASE IF EXISTS {pg_name}"], check=True)
+            subprocess.run([*psql, f"CREATE DATABASE {pg_name}"], check=True)
+        print(f"{label}:", flush=True)
+        env = {**os.environ, "DATABASE_URL": url, "EXPORT_ROOT": f"{tmp}/exports"}
+        env.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+        child = [sys.executable, __file__, "--every", "--child", label, "--sizes", args.sizes]
+        try:
+            subprocess.run([*child, "--runs", str(args.runs)], env=env, check=True)
+        finally:
+            if pg_name:
+                subprocess.run([*psql, f"DROP DATABASE IF EXISTS {pg_name}"], check=True)
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--every", action="store_true", help="every export, as history grows")
+    parser.add_argument("--sizes", default="1000,10000,100000", help="--every's sizes")
+    parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
     args = parser.parse_args()
+    if args.every:
+        if args.child:
+            every_run([int(s) for s in args.sizes.split(",")], args.runs, args.child)
+        else:
+            every_main(args)
+        return
     if args.child:
         _setup()
         print(json.dumps(CHILDREN[args.child](args)))

@@ -159,6 +159,7 @@ def write_sheet(
     landscape: bool = False,
     one_page: bool = False,
     page_header: str = "",
+    written: Callable[[int], None] | None = None,
 ) -> None:
     """Write a table to `ws` (write-only or not) from row 1: the header row, then `rows`.
 
@@ -167,7 +168,8 @@ def write_sheet(
     characters, widened to fit the headers and, when `rows` is a sequence, every value (a
     stream of rows is written as it comes and is never held). Strings are always text cells.
     The sheet prints on A4, one page wide (and, with `one_page`, one page tall), with the
-    header row repeated and `page_header` at the top of each page.
+    header row repeated and `page_header` at the top of each page. `written`, when given, is
+    told the rows written so far (of every table) after each row (a worker's progress).
     """
     ws.title = sheet_title(title)
     tables = [Block(headers, rows, formats, aligns=aligns), *blocks]
@@ -177,6 +179,7 @@ def write_sheet(
     # A write-only sheet writes its view (the frozen pane) with its first row: set it first.
     ws.freeze_panes = "A2"
     ws.print_title_rows = "1:1"
+    done = 0
     for n, table in enumerate(tables):
         if n:
             ws.append([])
@@ -184,8 +187,14 @@ def write_sheet(
             ws.append([_styled(ws, table.caption, font=HEADER_FONT)])
         ws.append([_header_cell(ws, text) for text in table.headers])
         to_cells = _row_maker(ws, table.formats, table.aligns)
+        if written is None:
+            for row in table.rows:
+                ws.append(to_cells(row))
+            continue
         for row in table.rows:
             ws.append(to_cells(row))
+            done += 1
+            written(done)
 
 
 def sheet_title(title: str) -> str:
@@ -563,9 +572,25 @@ SEATS_CAPTION = gettext_lazy("By starting seat")
 PAIRS_CAPTION = gettext_lazy("Head-to-head")
 
 
-def statistics_sheet(workbook: Workbook, *, club: Club, season: Season | None, period: str) -> None:
-    """A second sheet: the rating ranking (all time), the club by starting seat and every pair's
-    head-to-head in the period (all time or one season), from the rows kept at write time."""
+def statistics_rows(*, club: Club, season: Season | None) -> int:
+    """How many rows the statistics workbook has (its three tables'): a worker's total."""
+    ranked, others = kept.rating_ranking(club=club)
+    seats = sum(1 for r in kept.seat_rows(club=club, season=season) if r["games"])
+    pairs = kept.pair_rows(club=club, season=season).order_by().count()
+    return len(ranked) + len(others) + seats + pairs
+
+
+def statistics_workbook(
+    *,
+    club: Club,
+    season: Season | None,
+    period: str,
+    written: Callable[[int], None] | None = None,
+) -> Workbook:
+    """The statistics of all time or one season, from the rows kept at write time: the rating
+    ranking (all time), the club by starting seat and every pair's head-to-head in the period.
+    Every pair of members is a row (a club of 40 has 1,560), so a worker makes it (issue 38):
+    `written` is told the rows written so far."""
     ranked, others = kept.rating_ranking(club=club)
     rating_rows = [
         [
@@ -601,8 +626,7 @@ def statistics_sheet(workbook: Workbook, *, club: Club, season: Season | None, p
         ]
         for p in kept.pair_rows(club=club, season=season)
     ]
-    ws = StreamedSheet(parent=workbook, title="Statistics")
-    workbook._add_sheet(ws)
+    workbook, ws = _workbook(str(STATISTICS_TITLE))
     write_sheet(
         ws,
         title=str(STATISTICS_TITLE),
@@ -613,8 +637,10 @@ def statistics_sheet(workbook: Workbook, *, club: Club, season: Season | None, p
         ],
         landscape=True,
         page_header=f"{club.name}  {period}  {STATISTICS_TITLE}",
+        written=written,
         **Column.sheet_args(RATING_COLUMNS),
     )
+    return workbook
 
 
 def rating_value(millionths: int) -> Decimal:

@@ -15,7 +15,7 @@ import datetime
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.core.files import File
@@ -42,6 +42,7 @@ from league.models import (
     Member,
     RulesVersion,
     ScorePhoto,
+    Season,
 )
 from league.models.audit import audit
 from league.recording import photos
@@ -170,6 +171,44 @@ def export_statement(export_id: int) -> int:
     )
 
 
+STATISTICS_PROGRESS_EVERY = 200  # rows of the statistics between two progress writes
+
+
+@task()
+def export_statistics(export_id: int) -> int:
+    """Make the statistics workbook (rating, by seat, every pair's head-to-head) of all time or
+    the season in an ExportFile's params; returns its rows. Its rows are written to the sheet
+    as the job's progress."""
+
+    def season(export: ExportFile) -> Season | None:
+        pk = export.params.get("season")
+        return Season.objects.get(pk=pk, club=export.club) if pk else None
+
+    def build(export: ExportFile) -> Any:
+        total = export.job.total if export.job else 0
+
+        def written(done: int) -> None:
+            if done % STATISTICS_PROGRESS_EVERY == 0 and export.job_id:
+                job_progress(export.job_id, done, total)
+
+        period = season(export)
+        return exports.statistics_workbook(
+            club=export.club,
+            season=period,
+            period=period.name if period is not None else _("all time"),
+            written=written,
+        )
+
+    return _make(
+        export_id,
+        lambda export: exports.statistics_rows(club=export.club, season=season(export)),
+        build,
+    )
+
+
+MAKERS = {"statement": export_statement, "statistics": export_statistics}
+
+
 def _clear_expired() -> int:
     """Delete the expired files, their rows and their jobs; how many rows. A file is removed
     before its row, so that no row is left pointing at nothing; a file already gone is no
@@ -247,7 +286,8 @@ def export_start(
     fallback: str,
     kind: str = "game-log",
 ) -> Started:
-    """An ExportFile for the game log of `params`' period, queued for a worker on commit.
+    """An ExportFile for the game log of `params`' period (or, by `kind`, a member's statement
+    or the statistics of all time or a season), queued for a worker on commit.
 
     Bounded (issue 39): a user has one game log being made at a time (asking again for the same
     period is given the one being made; another period waits for it); a club has at most
@@ -272,7 +312,7 @@ def export_start(
                 % {"n": settings.EXPORT_QUEUE_PER_CLUB},
             )
         _make_room(club)
-        make = export_statement if kind == "statement" else export_game_log
+        make = MAKERS.get(kind, export_game_log)
         job = Job.objects.create(club=club, user=user, kind=Job.EXPORT)  # rows counted later
         export = ExportFile.objects.create(
             club=club,
@@ -444,15 +484,22 @@ def sheet_photo_upload(
         kept = photos.photo_keep(
             club=club, user=user, data=data, kind="sheet", players=players, total=players * start
         )
-        enqueue_on_commit(read_sheet_photo, kept.pk, date.isoformat(), rate, language)
+        assert kept.job is not None
+        jobs.job_enqueue_on_commit(
+            kept.job, read_sheet_photo, kept.pk, date.isoformat(), rate, language
+        )
     return kept
 
 
-def _photo_failed(photo_id: int, error: str) -> int:
-    ScorePhoto.objects.filter(pk=photo_id).update(
-        status=ScorePhoto.FAILED, error=error[:200], image=b""
-    )
-    return 0
+class SheetNotRead(Exception):
+    """A score sheet's photo that gives no upload (no game read, or the organiser's earlier
+    workbook still being imported): its task fails with it, and its job says so."""
+
+
+def _photo_failed(photo_id: int, error: Exception) -> NoReturn:
+    """The photo's image goes (its hash is all that is kept), and its task fails."""
+    ScorePhoto.objects.filter(pk=photo_id).update(image=b"")
+    raise error
 
 
 @task()
@@ -461,17 +508,13 @@ def read_sheet_photo(photo_id: int, date: str, rate: str, language: str) -> int:
     says as an upload for the import's preview (imports.photo_parsed: a game whose rows do not
     add up is a problem there, never a game). The photo's image goes once read; its hash is in
     the audit log (`import.photo`). Returns the games read."""
-    kept = (
-        ScorePhoto.objects.select_related("club", "user")
-        .filter(pk=photo_id, status=ScorePhoto.READING)
-        .first()
-    )
-    if kept is None:
+    kept = ScorePhoto.objects.select_related("club", "user").filter(pk=photo_id).first()
+    if kept is None or not kept.image:  # replaced meanwhile, or read already
         return 0
     try:
         reading = photos.read_sheet(kept)
-    except photo.Unreadable:
-        return _photo_failed(photo_id, "unreadable")
+    except photo.Unreadable as e:
+        _photo_failed(photo_id, e)
     with translation.override(language or settings.LANGUAGE_CODE):
         parsed = imports.photo_parsed(
             names=reading.names,
@@ -481,7 +524,7 @@ def read_sheet_photo(photo_id: int, date: str, rate: str, language: str) -> int:
             total=kept.total,
         )
         if not parsed.rows:
-            return _photo_failed(photo_id, str(imports.NO_GAMES))
+            _photo_failed(photo_id, SheetNotRead(str(imports.NO_GAMES)))
         try:
             with action():
                 upload = excel_services.upload_keep(
@@ -493,7 +536,7 @@ def read_sheet_photo(photo_id: int, date: str, rate: str, language: str) -> int:
                 )
                 assert upload.preview_job is not None
                 jobs.job_enqueue_on_commit(upload.preview_job, import_preview, upload.pk, language)
-                ScorePhoto.objects.filter(pk=photo_id).update(status=ScorePhoto.DONE, image=b"")
+                ScorePhoto.objects.filter(pk=photo_id).update(image=b"")
                 audit(
                     club=kept.club,
                     actor=kept.user,
@@ -507,5 +550,5 @@ def read_sheet_photo(photo_id: int, date: str, rate: str, language: str) -> int:
                     },
                 )
         except ServiceError as e:  # the organiser's earlier workbook is still being imported
-            return _photo_failed(photo_id, str(next(iter(e.errors.values()))[0]))
+            _photo_failed(photo_id, SheetNotRead(str(next(iter(e.errors.values()))[0])))
     return parsed.rows

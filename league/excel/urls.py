@@ -18,6 +18,12 @@ urlpatterns: list[URLPattern] = [
     path("import/status/", imports.import_status, name="import_status"),
     path("import/void/", imports.import_void, name="import_void"),
     path("standings/export/", exports.export_standings, name="export_standings"),
+    path("statistics/export/", exports.export_statistics, name="export_statistics"),
+    path(
+        "statistics/export/start/",
+        exports.export_statistics_start,
+        name="export_statistics_start",
+    ),
     path("games/export/", exports.export_game_log, name="export_game_log"),
     path("games/export/start/", exports.export_game_log_start, name="export_game_log_start"),
     path("exports/<int:export_id>/", exports.export_status, name="export_status"),

@@ -1,9 +1,9 @@
 """One record of a background job, whatever its kind (an export, an import's preview or run, a
-re-settle): the task framework keeps the job's status, start, end and errors (its TaskResult,
+re-settle, a photo of scores read): the task framework keeps the job's status, start, end and errors (its TaskResult,
 read by `task_id`: league.jobs.job_state); this row keeps only what the framework does
 not, how far the worker has got, for the page that any app server shows. What must outlive
 the task's result (an export's file, an upload's plan, the rules version re-settled) stays on
-the job's own model (ExportFile, ImportUpload, ResettleRun), which points here."""
+the job's own model (ExportFile, ImportUpload, ResettleRun, ScorePhoto), which points here."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ class Job(models.Model):
     IMPORT_PREVIEW = "import-preview"
     IMPORT = "import"
     RESETTLE = "resettle"
-    KINDS = [(k, k) for k in (EXPORT, IMPORT_PREVIEW, IMPORT, RESETTLE)]
+    PHOTO = "photo"  # a photo of scores read (league.recording.photos)
+    KINDS = [(k, k) for k in (EXPORT, IMPORT_PREVIEW, IMPORT, RESETTLE, PHOTO)]
 
     club = models.ForeignKey("league.Club", on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(

@@ -9,10 +9,9 @@ from django.utils import timezone
 
 
 class ScorePhoto(models.Model):
-    READING = "reading"  # a worker reads it (league.recording.photos.read_score_photo)
-    DONE = "done"
-    FAILED = "failed"
-    STATUSES = [(s, s) for s in (READING, DONE, FAILED)]
+    """Whether it is being read, read or could not be read is its job's (league.jobs: the task's
+    result; league.recording.photos.photo_state); what was read is here."""
+
     KINDS = [(k, k) for k in ("display", "sheet", "screen")]
 
     club = models.ForeignKey("league.Club", on_delete=models.CASCADE, related_name="+")
@@ -22,9 +21,9 @@ class ScorePhoto(models.Model):
     total = models.IntegerField()  # what the rows must add up to, from the club's rules
     image = models.BinaryField()
     sha256 = models.CharField(max_length=64)
-    status = models.CharField(max_length=10, choices=STATUSES, default=READING)
+    # The worker's job that reads it (read_score_photo, read_sheet_photo): deleted with it.
+    job = models.OneToOneField("league.Job", null=True, on_delete=models.SET_NULL, related_name="+")
     rows = models.JSONField(default=list)  # league.core.photo.Row.to_json, each
-    error = models.CharField(max_length=200, blank=True)
     created = models.DateTimeField(default=timezone.now)
     expires = models.DateTimeField()
 

@@ -27,6 +27,7 @@ from league import limits
 from league.access import club_for
 from league.core.clock import parse_date, today
 from league.core.errors import NON_FIELD, ServiceError
+from league.jobs import DONE
 from league.models import Club, Member, RulesVersion, ScorePhoto, TableGame
 from league.recording import breakdown, photos
 from league.recording import services as recording
@@ -361,7 +362,7 @@ def _table_photo(request: HttpRequest, club: Club) -> ScorePhoto | None:
     if "photo" not in request.GET:
         return None
     kept = photos.photo_for(club=club, user=request.user, photo_id=request.GET["photo"])  # type: ignore[arg-type]
-    return kept if kept is not None and kept.status == ScorePhoto.DONE else None
+    return kept if kept is not None and photos.photo_read(kept) else None
 
 
 @dataclass(frozen=True)
@@ -504,7 +505,8 @@ def table_photo_status(
     if kept is None:
         raise Http404("no such photo")
     finish = reverse("table:table_finish", args=[club.slug, tg.key])
-    if kept.status == ScorePhoto.DONE:
+    state = photos.photo_state(kept)
+    if state is not None and state.status == DONE:
         return redirect(f"{finish}?photo={kept.pk}")
     return render(
         request,
@@ -512,6 +514,7 @@ def table_photo_status(
         {
             "club": club,
             "photo": kept,
+            "state": state,
             "again": reverse("table:table_photo_new", args=[club.slug, tg.key]),
             "cancel": finish,
         },

@@ -1,4 +1,5 @@
-"""Excel downloads: standings, the game log, a day's payment sheet, a member's statement.
+"""Excel downloads: standings, the game log, a day's payment sheet, a member's statement, the
+statistics.
 
 Every member of the club may download what they may see; the money sheets answer 404 for a club
 without money, like their pages. league.excel.exports builds the workbooks in the user's language.
@@ -111,12 +112,8 @@ def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
         rosters=rosters,
         hand_rows=hands.rows if hands is not None else None,
     )
-    # The statistics are kept for all time and each season: their sheet comes with those.
-    is_kept, season = aggregate_selectors.scope_for(
-        list(filterset.seasons.values()), args["start"], args["end"], args["rate"]
-    )
-    if is_kept:
-        exports.statistics_sheet(workbook, club=club, season=season, period=period)
+    # The statistics (every pair's head-to-head: members squared rows) are a file of their own,
+    # made by a worker (export_statistics): this one stays as cheap as the page.
     return exports.xlsx_response(
         workbook,
         name=exports.file_name(club.name, period, exports.STANDINGS_TITLE),
@@ -174,6 +171,87 @@ def _params(args: dict[str, Any]) -> dict[str, Any]:
         "end": args["end"].isoformat() if args.get("end") else None,
         "rate": args.get("rate") or None,
     }
+
+
+def _statistics_period(
+    request: HttpRequest, club: Club
+) -> tuple[Season | None, str, str] | HttpResponse:
+    """The statistics' period from the standings filter in the query string: all time or one
+    season (the periods whose statistics are kept), and the file's name and ASCII fallback; a
+    400 answer when the filter is bad, a 404 for a period without kept statistics."""
+    filterset, _versions = _period_filter(request, club)
+    if not filterset.is_valid():
+        return _bad_filter(filterset)
+    args = filterset.standings_args()
+    is_kept, season = aggregate_selectors.scope_for(
+        list(filterset.seasons.values()), args["start"], args["end"], args["rate"]
+    )
+    if not is_kept:
+        raise Http404
+    period = season.name if season is not None else _("all time")
+    ascii_period = f"season-{season.pk}" if season is not None else "all-time"
+    return (
+        season,
+        exports.file_name(club.name, period, exports.STATISTICS_TITLE),
+        exports.ascii_file_name(club.slug, ascii_period, "statistics"),
+    )
+
+
+def _statistics_query(season: Season | None) -> str:
+    return f"?season={season.pk}" if season is not None else ""
+
+
+@require_safe
+@results_page
+def export_statistics(request: HttpRequest, slug: str) -> HttpResponse:
+    """The statistics workbook of all time (no query) or a season (?season=): every pair's
+    head-to-head grows as the members squared, so it is made by a worker; this page offers it."""
+    club = club_for(request, slug)
+    period = _statistics_period(request, club)
+    if isinstance(period, HttpResponse):
+        return period
+    season, name, _fallback = period
+    query = _statistics_query(season)
+    context = {
+        "club": club,
+        "title": exports.STATISTICS_TITLE,
+        "name": name,
+        "start_url": reverse("excel:export_statistics_start", args=[club.slug]) + query,
+        "back_url": _statistics_back(club, season),
+    }
+    return render(request, "league/excel/export_big.html", context)
+
+
+def _statistics_back(club: Club, season: Season | None) -> str:
+    if season is not None:
+        return reverse("standings:season_standings", args=[club.slug, season.pk])
+    return reverse("standings:standings", args=[club.slug])
+
+
+@require_POST
+@results_page
+def export_statistics_start(request: HttpRequest, slug: str) -> HttpResponse:
+    """Queue the statistics of the period in the query string for a worker; show its progress."""
+    club = club_for(request, slug)
+    period = _statistics_period(request, club)
+    if isinstance(period, HttpResponse):
+        return period
+    season, name, fallback = period
+    try:
+        started = export_tasks.export_start(
+            club=club,
+            user=request.user,
+            kind="statistics",
+            params={"season": season.pk if season else None, "language": get_language()},
+            name=name,
+            fallback=fallback,
+        )
+    except ServiceError as e:
+        show_errors(request, e)
+        return redirect(_statistics_back(club, season))
+    if started.other:
+        messages.info(request, _("The file below is still being made: one at a time."))
+    return redirect("excel:export_status", club.slug, started.export.pk)
 
 
 @require_POST
@@ -254,6 +332,15 @@ def export_status(request: HttpRequest, slug: str, export_id: int) -> HttpRespon
         retry = reverse("excel:export_statement", args=[club.slug, member])
         back = reverse("money:member_statement", args=[club.slug, member])
         title = exports.STATEMENT_TITLE
+    elif export.kind == "statistics":
+        season_id = export.params.get("season")
+        retry = reverse("excel:export_statistics", args=[club.slug])
+        retry += f"?season={season_id}" if season_id else ""
+        if season_id:
+            back = reverse("standings:season_standings", args=[club.slug, season_id])
+        else:
+            back = reverse("standings:standings", args=[club.slug])
+        title = exports.STATISTICS_TITLE
     else:
         retry = reverse("excel:export_game_log", args=[club.slug])
         if export.params.get("start") or export.params.get("end") or export.params.get("rate"):

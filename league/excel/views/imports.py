@@ -33,7 +33,7 @@ from league.excel import tasks as import_tasks
 from league.excel.progress import progress_of
 from league.excel.selectors import UploadState, upload_latest, upload_state, upload_waiting
 from league.jobs import DONE, FAILED, STALLED
-from league.models import Club, ImportBatch, ImportUpload, Member, RulesVersion, ScorePhoto
+from league.models import Club, ImportBatch, ImportUpload, Member, RulesVersion
 from league.recording import photos
 from league.recording.forms import PhotoField
 from league.web import add_errors, show_errors
@@ -254,13 +254,14 @@ def import_photo_status(request: HttpRequest, slug: str, photo_id: int) -> HttpR
     kept = photos.photo_for(club=club, user=request.user, photo_id=photo_id)
     if kept is None:
         raise Http404("no such photo")
-    if kept.status == ScorePhoto.DONE:
+    state = photos.photo_state(kept)
+    if state is not None and state.status == DONE:
         return redirect("excel:import_preview", club.slug)
     again = reverse("excel:import_upload", args=[club.slug])
     return render(
         request,
         "league/recording/photo_status.html",
-        {"club": club, "photo": kept, "again": again, "cancel": again},
+        {"club": club, "photo": kept, "state": state, "again": again, "cancel": again},
     )
 
 

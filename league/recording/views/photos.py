@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from league.access import club_for
 from league.core.clock import today
-from league.models import ScorePhoto
+from league.jobs import DONE
 from league.recording import photos
 from league.recording.forms import PhotoField
 from league.recording.views.record import _rules_version
@@ -66,6 +66,11 @@ def photo_status(request: HttpRequest, slug: str, photo_id: int) -> HttpResponse
     kept = photos.photo_for(club=club, user=request.user, photo_id=photo_id)
     if kept is None:
         raise Http404("no such photo")
-    if kept.status == ScorePhoto.DONE:
+    state = photos.photo_state(kept)
+    if state is not None and state.status == DONE:
         return redirect(f"{reverse('recording:game_new', args=[club.slug])}?photo={kept.pk}")
-    return render(request, "league/recording/photo_status.html", {"club": club, "photo": kept})
+    return render(
+        request,
+        "league/recording/photo_status.html",
+        {"club": club, "photo": kept, "state": state},
+    )

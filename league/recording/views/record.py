@@ -255,7 +255,7 @@ def game_new(request: HttpRequest, slug: str) -> HttpResponse:
     score_photo = None
     if "photo" in request.GET:
         score_photo = photos.photo_for(club=club, user=request.user, photo_id=request.GET["photo"])
-        if score_photo is not None and score_photo.status != ScorePhoto.DONE:
+        if score_photo is not None and not photos.photo_read(score_photo):
             score_photo = None
     form = GameForm(
         request.POST if posted else None,

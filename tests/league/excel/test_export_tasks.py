@@ -345,3 +345,35 @@ def test_the_states_of_many_jobs_are_one_query_of_their_task_results(
     with django_assert_num_queries(1):
         states = jobs.job_states(listed)
     assert {s.status for s in states.values()} == {"queued"}  # no worker has taken them
+
+
+def test_the_statistics_are_made_in_the_same_queries_as_history_grows(
+    club, member_user, players, django_assert_num_queries
+):
+    """The statistics workbook (issue 38: made by a worker) reads the rows kept at write time:
+    its queries do not grow with the games behind them."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def waiting() -> int:  # a file queued by export_start, not made yet
+        job = Job.objects.create(club=club, user=member_user, kind=Job.EXPORT)
+        export = ExportFile.objects.create(
+            club=club,
+            user=member_user,
+            kind="statistics",
+            params={"season": None, "language": "ja"},
+            name="s",
+            fallback="s",
+            job=job,
+            expires=timezone.now() + datetime.timedelta(hours=1),
+        )
+        return export.pk
+
+    play_day(club, players)
+    with CaptureQueriesContext(connection) as first:
+        rows = export_tasks.export_statistics.call(waiting())
+    assert rows > 0
+    for weeks in range(1, 4):
+        play_day(club, players, DATE - datetime.timedelta(days=7 * weeks))
+    with django_assert_num_queries(len(first.captured_queries)):
+        export_tasks.export_statistics.call(waiting())

@@ -175,3 +175,35 @@ def test_a_photo_past_its_24_hours_is_deleted(club, members):
     assert photos.photo_for(club=club, user=user, photo_id=kept.pk) is None
     assert photos.clear_expired_photos.call() == 1
     assert not ScorePhoto.objects.exists()
+
+
+@needs_photos
+def test_a_photo_that_cannot_be_read_fails_its_task_and_its_page_says_so(
+    organiser_client, club, members, django_capture_on_commit_callbacks
+):
+    """No status of its own (issue 38): the photo's job is the task's result. While it waits
+    the page refreshes itself; once the task has failed it offers another photo."""
+    from league.models import Job
+
+    user = organiser_client.get(reverse("recording:game_new", args=[club.slug])).wsgi_request.user
+    with django_capture_on_commit_callbacks(execute=True):
+        kept = photos.photo_upload(
+            club=club, user=user, data=b"not a picture", kind="display", players=4, total=100000
+        )
+    kept = ScorePhoto.objects.select_related("job").get()
+    state = photos.photo_state(kept)
+    assert state.status == "failed" and state.errors == ("league.core.photo.Unreadable",)
+    assert not photos.photo_read(kept)
+    status = reverse("recording:photo_status", args=[club.slug, kept.pk])
+    page = organiser_client.get(status)
+    assert page.status_code == 200
+    assert 'http-equiv="refresh"' not in page.content.decode()
+    assert "data-photo-reading" not in page.content.decode()
+    assert reverse("recording:photo_new", args=[club.slug]) in page.content.decode()
+    # Before a worker takes it (its task not enqueued yet): the page waits and refreshes.
+    Job.objects.filter(pk=kept.job_id).update(task_id="")
+    waiting = organiser_client.get(status).content.decode()
+    assert 'http-equiv="refresh"' in waiting and "data-photo-reading" in waiting
+    # Another photo replaces it, job and all (as saving its game or its 24 hours do).
+    photos.photo_upload(club=club, user=user, data=b"x", kind="display", players=4, total=100000)
+    assert ScorePhoto.objects.count() == 1 and Job.objects.filter(kind=Job.PHOTO).count() == 1

@@ -603,18 +603,43 @@ def test_the_api_reads_the_kept_statistics(club, organiser, three_games):
     assert call("GET", url(club, "seats") + "?season=999999", secret).status_code == 422
 
 
-def test_the_standings_workbook_has_a_statistics_sheet(member_client, club, three_games):
+def test_the_statistics_workbook_is_made_by_a_worker(
+    member_client, club, three_games, django_capture_on_commit_callbacks
+):
+    """Every pair's head-to-head is a row (members squared): the statistics are a file of
+    their own made by a worker (issue 38), offered from the standings; the standings workbook
+    is the standings alone, as cheap as its page."""
     import io
 
-    from django.urls import reverse
     from openpyxl import load_workbook
 
+    from league.jobs import job_state
+    from league.models import ExportFile
+
     a, _b, *_rest = three_games
-    response = member_client.get(reverse("excel:export_standings", args=[club.slug]))
+    standings = reverse("excel:export_standings", args=[club.slug])
+    response = member_client.get(standings)
     assert response.status_code == 200
-    book = load_workbook(io.BytesIO(b"".join(response.streaming_content)))
-    assert len(book.sheetnames) == 2
-    rows = [list(row) for row in book.worksheets[1].iter_rows(values_only=True)]
+    assert len(load_workbook(io.BytesIO(b"".join(response.streaming_content))).sheetnames) == 1
+    offer = reverse("excel:export_statistics", args=[club.slug])
+    assert offer in member_client.get(reverse("standings:standings", args=[club.slug])).text
+    page = member_client.get(offer)
+    assert page.status_code == 200 and page["Content-Type"].startswith("text/html")
+    start = reverse("excel:export_statistics_start", args=[club.slug])
+    assert start in page.text
+    with django_capture_on_commit_callbacks(execute=True):
+        started = member_client.post(start)
+    export = ExportFile.objects.select_related("job").get(kind="statistics")
+    assert started.url == reverse("excel:export_status", args=[club.slug, export.pk])
+    # 5 rating rows, 4 seats, 18 pairs (A–D met each other, E met A, B and C; each pair both
+    # ways): the job's rows
+    assert export.ready and export.job.total == export.job.done == 5 + 4 + 18
+    assert job_state(export.job).status == "done"
+    file = member_client.get(reverse("excel:export_download", args=[club.slug, export.pk]))
+    assert file["Content-Disposition"].startswith('attachment; filename="mame_all-time_statistics')
+    book = load_workbook(io.BytesIO(b"".join(file.streaming_content)))
+    assert len(book.sheetnames) == 1
+    rows = [list(row) for row in book.worksheets[0].iter_rows(values_only=True)]
     assert len(rows[1:6]) == 5 and all(r[5] is None for r in rows[1:6])  # nobody has 10 games
     kept_a = MemberRating.objects.get(member=a)
     line = next(r for r in rows if r[0] == "A" and isinstance(r[1], int) and r[1] == 3)
@@ -623,11 +648,11 @@ def test_the_standings_workbook_has_a_statistics_sheet(member_client, club, thre
     assert list(rows[seats + 2][:2]) == ["起家", 3]  # the caption, the headers, then 起家
     pair = next(r for r in rows if r[0] == "A" and r[1] == "B")
     assert pair[2] == 3 and float(pair[6]) == pytest.approx(15.0) and pair[5] == 2
-    # A date range is not kept: no statistics sheet.
-    ranged = member_client.get(
-        reverse("excel:export_standings", args=[club.slug]) + f"?start={DAY}&end={DAY}"
-    )
-    assert len(load_workbook(io.BytesIO(b"".join(ranged.streaming_content))).sheetnames) == 1
+    # A date range or a rate is not kept: no statistics offered, nor made.
+    ranged = reverse("standings:standings", args=[club.slug]) + f"?start={DAY}&end={DAY}"
+    assert offer not in member_client.get(ranged).text
+    assert member_client.get(offer + f"?start={DAY}&end={DAY}").status_code == 404
+    assert member_client.post(start + "?rate=0.3").status_code == 404
 
 
 def test_records_break_ties_by_date_game_and_member_in_one_query(
