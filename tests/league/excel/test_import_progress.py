@@ -251,3 +251,40 @@ def test_a_club_has_a_few_workbooks_in_the_queue(club, members, organiser_client
     assert response.status_code == 200
     assert "2" in response.context["form"].errors["workbook"][0]
     assert ImportUpload.objects.count() == 2
+
+
+def test_a_slow_transaction_makes_the_next_ones_shorter(
+    club, members, organiser_client, monkeypatch
+):
+    """Whole days a transaction, STEP_GAMES games at most: once one took longer than
+    STEP_SECONDS, the next hold as many games as would write in that time (STEP_FEWEST at
+    least), so that a game recorded meanwhile never waits long for the club's lock."""
+    from league.recording import services
+
+    assert imports._next_most(500, 9.0) == 55  # 500 games in 9 s: 55 in a second
+    assert imports._next_most(500, 0.5) == 500  # never more than STEP_GAMES
+    days = [datetime.date(2024, 5, d) for d in range(1, 7)]
+    data = simple(
+        *[
+            game(*_nth(2 * i + j), date=d, table=t)
+            for i, d in enumerate(days)
+            for j, t in enumerate("AB")
+        ]
+    )
+    assert upload(organiser_client, club, data).status_code == 302
+    sizes: list[int] = []
+    real = services.games_record_bulk
+
+    def counted(**kwargs):
+        sizes.append(len(kwargs["games"]))
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "games_record_bulk", counted)
+    monkeypatch.setattr(imports, "STEP_GAMES", 4)  # two days a transaction on a quiet machine
+    monkeypatch.setattr(imports, "STEP_FEWEST", 2)
+    monkeypatch.setattr(imports, "STEP_SECONDS", 1e-9)  # every transaction took too long
+    assert (
+        organiser_client.post(reverse("excel:import_confirm", args=[club.slug])).status_code == 302
+    )
+    assert sizes == [4, 2, 2, 2, 2]
+    assert Game.objects.filter(club=club).count() == 12
