@@ -1697,42 +1697,25 @@ def _skipped(
 
 
 STEP_GAMES = 500  # games written in one transaction at most, unless one day has more
-STEP_SECONDS = 1.0  # a transaction's aim: the next holds fewer games when one took longer
-STEP_FEWEST = 20  # games a transaction holds at least (whole days: a longer day is one)
 SQLITE_GAP = 0.1  # seconds between two transactions on SQLite (import_stored)
 
 
-def _days(rows: list[list[Any]]) -> list[tuple[str, list[list[Any]]]]:
-    """The settled games (in date order) by day."""
-    return [(date, list(day)) for date, day in itertools.groupby(rows, key=lambda r: r[4])]
-
-
-def _step(
-    days: list[tuple[str, list[list[Any]]]], first: int, most: int
-) -> tuple[list[str], list[list[Any]]]:
-    """The import's next transaction: whole days from the `first` on, as many as fit in `most`
-    games (a longer day is a transaction of its own). A transaction a day cost 0.15–0.3 s a day
-    in fixed work (the kept totals' and statistics' rows of every player, the rating replay,
-    the day's books), over ten times the whole import for a history of eight games a day; a
-    few hundred games keep a game recorded meanwhile waiting a second or so, and the club's
-    other writers get the lock between two of them."""
-    dates: list[str] = []
-    rows: list[list[Any]] = []
-    for date, games in days[first:]:
-        if dates and len(rows) + len(games) > most:
-            break
-        dates.append(date)
-        rows.extend(games)
-    return dates, rows
-
-
-def _next_most(games: int, seconds: float) -> int:
-    """How many games the next transaction holds at most, after one of `games` games took
-    `seconds`: as many as write in STEP_SECONDS at that pace, between STEP_FEWEST and
-    STEP_GAMES. On a loaded machine a transaction of 500 games took 9 s, and a game recorded
-    through the API meanwhile waited for it (issue 38: at most 2 s)."""
-    pace = games * STEP_SECONDS / seconds if seconds > 0 else STEP_GAMES
-    return max(STEP_FEWEST, min(STEP_GAMES, int(pace)))
+def _steps(rows: list[list[Any]]) -> list[tuple[list[str], list[list[Any]]]]:
+    """The settled games (in date order) cut into the import's transactions: whole days, as
+    many as fit in STEP_GAMES games (a longer day is a transaction of its own). A transaction a
+    day cost 0.15–0.3 s a day in fixed work (the kept totals' and statistics' rows of every
+    player, the rating replay, the day's books), over ten times the whole import for a history
+    of eight games a day; a few hundred games keep a game recorded meanwhile waiting well under
+    a second or two, and the club's other writers get the lock between two of them."""
+    steps: list[tuple[list[str], list[list[Any]]]] = []
+    for date, day in itertools.groupby(rows, key=lambda r: r[4]):
+        games = list(day)
+        if steps and len(steps[-1][1]) + len(games) <= STEP_GAMES:
+            steps[-1][0].append(date)
+            steps[-1][1].extend(games)
+        else:
+            steps.append(([date], games))
+    return steps
 
 
 class _Busy(Exception):
@@ -1850,9 +1833,8 @@ def import_stored(
 ) -> Imported:
     """Import a workbook as its preview settled it (`settled`) and the organiser confirmed it
     (`mapping`: UnknownName.key → the pk of the member chosen; `kana`: readings of new members),
-    in short transactions, as pretix imports orders: each run of whole days (_step: at most
-    STEP_GAMES games, fewer once a transaction took longer than STEP_SECONDS, or one longer
-    day) is one action (the club locked, those days' games
+    in short transactions, as pretix imports orders: each run of whole days (_steps: at most
+    STEP_GAMES games, or one longer day) is one action (the club locked, those days' games
     checked for duplicates and written with their rows, kept totals, books and audit entries,
     the batch's count moved, `progress(days done, days planned)` called, committed); the first
     action also begins the batch (_import_begin_in: the plan
@@ -1867,14 +1849,13 @@ def import_stored(
     batch is marked failed at that day (it can be voided, batch_void) and the problems name the
     day."""
     previewed = set(previewed_duplicates)
-    by_day = _days(settled.games)
-    days = len(by_day)
-    most = STEP_GAMES
+    steps = _steps(settled.games)
+    days = sum(len(dates) for dates, _rows in steps)
     start: _Begun | None = None
     game_ids: list[int] = []
     done = days_done = 0
-    while days_done < days:
-        dates, rows = _step(by_day, days_done, most)
+    while done < len(steps):
+        dates, rows = steps[done]
         date = dates[0]
         planned: list[PlannedGame] = []
         if done and connection.vendor == "sqlite":
@@ -1905,7 +1886,6 @@ def import_stored(
                         return start.outcome
                     if begun is not None:
                         begun(start.batch)
-                writing = time.monotonic()
                 if not planned:
                     planned = [_planned(r, start.members, start.versions) for r in rows]
                 checked = [
@@ -1940,7 +1920,6 @@ def import_stored(
             stop = Problem(planned[0].source.sheet, planned[0].source.rows[0], "", "")
             problems = [replace(stop, message=str(DAY_FAILED) % {"date": shown})]
             raise ImportFailed(problems + _error_problems(planned[0].source, e)) from None
-        most = _next_most(len(rows), time.monotonic() - writing)  # committed: its whole time
         game_ids += [g.pk for g in written]
         days_done += len(dates)
         done += 1
