@@ -478,8 +478,11 @@ class ResultRow(NamedTuple):
 
 
 def write_results(rows: Sequence[ResultRow]) -> None:
-    """Insert new revisions' results (inside the caller's transaction), BULK_CHUNK a statement."""
-    Result.objects.bulk_create([Result(**row._asdict()) for row in rows], batch_size=BULK_CHUNK)
+    """Insert new revisions' results (inside the caller's transaction), BULK_CHUNK a statement.
+    Each instance is made from its values in the order of Result's columns (ResultRow's fields,
+    after the id: tests/league/recording pins it), as Django makes the rows it reads (Model's
+    positional fast path): by keyword it took three times as long, a tenth of an import."""
+    Result.objects.bulk_create([Result(None, *row) for row in rows], batch_size=BULK_CHUNK)
 
 
 def _revision_rows(

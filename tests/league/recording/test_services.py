@@ -1014,3 +1014,14 @@ def test_resettle_preview_queries_do_not_grow_with_games(
     newer = _new_version(club, organiser, datetime.date(2024, 4, 15))
     with django_assert_num_queries(len(few)):
         assert len(resettle_preview(version=newer)) == 6
+
+
+def test_a_result_row_holds_results_columns_in_their_order():
+    """write_results makes each Result from a ResultRow's values by position (Model's fast
+    path): the row's fields must be Result's columns after the id, in the same order."""
+    from league.models import Result
+    from league.recording.services import ResultRow
+
+    columns = [f.attname for f in Result._meta.concrete_fields]
+    assert columns[0] == "id"
+    assert list(ResultRow._fields) == columns[1:]

@@ -680,3 +680,14 @@ def test_records_break_ties_by_date_game_and_member_in_one_query(
     assert everyone[0].score == everyone[4].score  # ties at the top
     with django_assert_num_queries(1):
         selectors._first(MemberGame.objects.filter(club=club), "score", "date", "number")
+
+
+def test_a_replayed_member_game_is_written_in_its_columns_order():
+    """The replay makes each MemberGame from its values by position (Model's fast path): they
+    are written in _WRITTEN's order, which must be MemberGame's columns after the id."""
+    from league.models.stats import MemberGame
+    from league.standings import kept
+
+    columns = [f.attname for f in MemberGame._meta.concrete_fields]
+    assert columns[0] == "id"
+    assert list(kept._WRITTEN) == columns[1:]
