@@ -34,7 +34,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import Q, Sum
+from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
 import scoring
@@ -115,10 +115,12 @@ class DayInputs:
         return inputs
 
 
-def days_loaded(day_ids: Iterable[int]) -> list[DayInputs]:
-    """These days as DayInputs, in date order, in four queries whatever their size."""
-    ids = list(day_ids)
-    loaded = {d.pk: DayInputs(d) for d in Day.objects.filter(pk__in=ids).order_by("date")}
+def days_loaded(days: Iterable[int] | QuerySet[Day]) -> list[DayInputs]:
+    """These days (their ids, or a query of them) as DayInputs, in date order, in five queries
+    whatever their size."""
+    found = days if isinstance(days, QuerySet) else Day.objects.filter(pk__in=list(days))
+    loaded = {d.pk: DayInputs(d) for d in found.order_by("date")}
+    ids = list(loaded)
     results: dict[int, list[Any]] = {}
     day_of: dict[int, DayInputs] = {}
     for game in (

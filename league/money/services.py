@@ -615,13 +615,17 @@ def resettle_days(*, version: RulesVersion, changes: Sequence[object]) -> list[R
     days_q = Day.objects.filter(club=club, date__gte=version.effective_from)
     if later is not None:
         days_q = days_q.filter(date__lt=later)
-    days = list(days_q.exclude(rules_version=version).values_list("pk", flat=True))
+    days = books.days_loaded(days_q.exclude(rules_version=version))
     versions = _versions_by_date(club)
-    with_entries = set(LedgerEntry.objects.filter(day__in=days).values_list("day_id", flat=True))
+    with_entries = set(
+        LedgerEntry.objects.filter(day__in=[d.day.pk for d in days]).values_list(
+            "day_id", flat=True
+        )
+    )
     members = {m.pk: m for m in Member.objects.filter(club=club)}
     moved = {c.game.pk: c.after for c in changes if c.after is not None}  # type: ignore[attr-defined]
     out = []
-    for inputs in books.days_loaded(days):
+    for inputs in days:
         day = inputs.day
         now = books.settle(inputs, versions)
         try:
