@@ -157,6 +157,7 @@ def through_the_task(args, counts) -> None:
     django.setup()
     from django.core.management import call_command
 
+    from league import jobs
     from league.excel import tasks as excel_tasks
     from league.models import ImportUpload, Membership, ScorePhoto
     from league.recording import photos
@@ -210,9 +211,9 @@ def through_the_task(args, counts) -> None:
                     times.append(
                         wait(
                             lambda pk=kept.pk: (
-                                ScorePhoto.objects.filter(pk=pk)
-                                .exclude(status=ScorePhoto.READING)
-                                .exists()
+                                not photos.photo_state(
+                                    ScorePhoto.objects.select_related("job").get(pk=pk)
+                                ).busy
                             )
                         )
                     )
@@ -238,7 +239,10 @@ def through_the_task(args, counts) -> None:
                     wait(
                         lambda: (
                             ImportUpload.objects.filter(club=club).exclude(preview=b"").exists()
-                            or ScorePhoto.objects.filter(status=ScorePhoto.FAILED).exists()
+                            or any(
+                                photos.photo_state(p).status == jobs.FAILED
+                                for p in ScorePhoto.objects.select_related("job")
+                            )
                         )
                     )
                 )
