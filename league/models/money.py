@@ -58,8 +58,8 @@ class LedgerEntryQuerySet(models.QuerySet["LedgerEntry"]):
 class LedgerEntry(models.Model):
     """Money that changed hands, or a promise to pay: immutable, corrected by a reversal.
 
-    A party that is `None` is the club. See league.ledger for what each kind does to the day's
-    outstanding transfers and to the parties' balances.
+    A party that is `None` is the club. See league.books.services for what each kind posts to
+    the book: to the parties' days, their debts and the club.
     """
 
     PAYMENT = "payment"  # payer paid payee, settling the day (or, with `debt`, paying a debt)
