@@ -20,27 +20,15 @@ import datetime
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Sum
 
 from league.books import selectors as book_selectors
 from league.books import services as books
 from league.models import Club, LedgerEntry, Leg, Member, Transaction
 from tests.support.books import BooksRunner, make_club, run_script
+from tests.support.migrations import migrated_back
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-BEFORE_THE_BOOK = [("league", "0048_import_batch")]
-
-
-def _migrate(targets: list[tuple[str, str]]) -> None:
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-
-
-def _latest() -> list[tuple[str, str]]:
-    return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
 def _figures(club: Club) -> dict[str, object]:
@@ -79,14 +67,9 @@ def test_the_book_is_built_exactly_from_what_was_stored():
     assert before["debts"] and before["house"] and before["club"][1]
     assert any(v[2] for k, v in before.items() if k.startswith("member"))  # open days
     assert LedgerEntry.objects.filter(club=club, kind=LedgerEntry.REVERSAL).exists()
-    latest = _latest()
-    try:
-        _migrate(BEFORE_THE_BOOK)
-        with connection.cursor() as cursor:
-            assert "league_leg" not in connection.introspection.table_names(cursor)
-        _migrate(latest)  # 0049 makes the book, 0053 its parts, 0054 posts what is stored
-    finally:
-        _migrate(latest)
+    with migrated_back("0048_import_batch"), connection.cursor() as cursor:
+        assert "league_leg" not in connection.introspection.table_names(cursor)
+    # forward again: 0049 makes the book, 0053 its parts, 0054 posts what is stored
     assert _figures(club) == before
     assert books.check_club(club.pk)[1] is None
     unbalanced = Leg.objects.values("transaction_id").order_by().annotate(y=Sum("yen")).exclude(y=0)

@@ -6,32 +6,18 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from league.excel.selectors import upload_state
 from league.jobs import job_state
 from league.models import ExportFile, ImportUpload, ResettleRun
+from tests.support.migrations import migrated_back, old_club_and_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("league", "0051_season_kind")]
-
-
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-
-
 def test_each_row_says_after_the_migration_what_it_said_before():
-    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
-    _migrate(BEFORE)
-    try:
-        apps = MigrationExecutor(connection).loader.project_state(BEFORE).apps
-        club = apps.get_model("league", "Club").objects.create(slug="m", name="m")
-        user = apps.get_model("auth", "User").objects.create(username="m")
+    with migrated_back("0051_season_kind") as apps:
+        club, user = old_club_and_user(apps)
         version = apps.get_model("league", "RulesVersion").objects.create(
             club=club, effective_from=datetime.date(2020, 1, 1), rules_json={}, preset="x"
         )
@@ -69,8 +55,6 @@ def test_each_row_says_after_the_migration_what_it_said_before():
         waiting = uploads.create(
             club=club, user=user, parsed=b"", preview=b"x", status="waiting", expires=later
         )
-    finally:
-        _migrate(latest)
 
     def run(pk):
         return ResettleRun.objects.select_related("job").get(pk=pk)

@@ -7,31 +7,17 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from league.models import ScorePhoto
 from league.recording import photos
+from tests.support.migrations import migrated_back, old_club_and_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("league", "0055_kept_books_removed")]
-
-
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-
-
 def test_each_photo_says_after_the_migration_what_it_said_before():
-    latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
-    _migrate(BEFORE)
-    try:
-        apps = MigrationExecutor(connection).loader.project_state(BEFORE).apps
-        club = apps.get_model("league", "Club").objects.create(slug="m", name="m")
-        user = apps.get_model("auth", "User").objects.create(username="m")
+    with migrated_back("0055_kept_books_removed") as apps:
+        club, user = old_club_and_user(apps)
         later = timezone.now() + datetime.timedelta(hours=1)
         kept = apps.get_model("league", "ScorePhoto").objects
 
@@ -44,8 +30,6 @@ def test_each_photo_says_after_the_migration_what_it_said_before():
         read = photo("done", rows=[{"points": 25_000, "checksum": True}])
         unreadable = photo("failed", error="unreadable")
         reading = photo("reading")
-    finally:
-        _migrate(latest)
 
     def after(pk):
         return ScorePhoto.objects.select_related("job").get(pk=pk)
