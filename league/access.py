@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 from collections.abc import Callable
 from functools import wraps
@@ -11,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.db.models import Exists, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -72,33 +74,81 @@ def club_for(request: HttpRequest, slug: str, *, organiser: bool = False) -> Clu
     return club
 
 
+_SLUG = "\x00slug"  # where the club's address goes in _club_sql's compiled query
+
+
+@functools.cache
+def _club_sql(vendor: str) -> tuple[str, tuple[Any, ...]]:
+    """The club with its held round and data version, as SQL compiled once per process and
+    database: every club page and every 304 runs it, and Django takes about 12 ms of CPU to build
+    and compile its subqueries (0.5 ms to run them), 0.6 ms with the SQL kept."""
+    newest = AuditLog.objects.filter(club=OuterRef("pk")).order_by("-pk")
+    replayed = ClubChronicle.objects.filter(club=OuterRef("pk")).values("replayed")[:1]
+    club = with_held_round(Club.objects).annotate(
+        data_version=Subquery(newest.values("pk")[:1]),
+        data_at=Subquery(newest.values("at")[:1]),
+        data_replayed=Subquery(replayed),
+    )
+    return club.filter(slug=_SLUG).query.sql_with_params()
+
+
+def _club_row(slug: str) -> Club | None:
+    sql, params = _club_sql(connection.vendor)
+    club = next(iter(Club.objects.raw(sql, [slug if p == _SLUG else p for p in params])), None)
+    if club is not None:  # a raw query's annotations come as the database gives them
+        club.held_date = _date(club.held_date)  # type: ignore[attr-defined]
+        club.data_at = _moment_of(club.data_at)  # type: ignore[attr-defined]
+    return club
+
+
+def _date(value: Any) -> datetime.date | None:
+    return datetime.date.fromisoformat(value) if isinstance(value, str) else value
+
+
+def _moment_of(value: Any) -> datetime.datetime | None:
+    if isinstance(value, str):  # SQLite: UTC, without its zone
+        value = datetime.datetime.fromisoformat(value)
+    if value is not None and timezone.is_naive(value):
+        value = timezone.make_aware(value, datetime.UTC)
+    return value
+
+
+_CLUB, _USER = -(2**40), -(2**40) - 1  # where the ids go in _role_sql's compiled query
+
+
+@functools.cache
+def _role_sql(vendor: str) -> tuple[str, tuple[Any, ...]]:
+    """The user's role in a club and whether they are linked to one of its members, compiled
+    once as _club_sql is (3.7 ms of CPU to build, 0.3 ms kept)."""
+    linked = Exists(Member.objects.filter(club=OuterRef("club"), user=OuterRef("user")))
+    role = Membership.objects.filter(club=_CLUB, user=_USER).values_list("role", linked)
+    return role.order_by().query.sql_with_params()
+
+
+def _role(club_id: int, user_id: int) -> tuple[str, Any] | None:
+    sql, params = _role_sql(connection.vendor)
+    ids = {_CLUB: club_id, _USER: user_id}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [ids.get(p, p) for p in params])
+        return cursor.fetchone()
+
+
 def _club_checked(request: HttpRequest, slug: str) -> Club:
     """The club with the user's role and link, and its data version (club_page), read once."""
     user = request.user
-    newest = AuditLog.objects.filter(club=OuterRef("pk")).order_by("-pk")
-    replayed = ClubChronicle.objects.filter(club=OuterRef("pk")).values("replayed")[:1]
-    try:
-        club = (
-            with_held_round(Club.objects)
-            .annotate(
-                data_version=Subquery(newest.values("pk")[:1]),
-                data_at=Subquery(newest.values("at")[:1]),
-                data_replayed=Subquery(replayed),
-            )
-            .get(slug=slug)
-        )
-    except Club.DoesNotExist:
-        raise _unknown(request) from None
+    club = _club_row(slug)
+    if club is None:
+        raise _unknown(request)
     club.held = held_of(club)  # type: ignore[attr-defined]
     if user.is_superuser:
         club.is_organiser = True  # type: ignore[attr-defined]
         club.viewer_linked = False  # type: ignore[attr-defined]
     else:
-        linked = Exists(Member.objects.filter(club=OuterRef("club"), user=OuterRef("user")))
-        found = Membership.objects.filter(club=club, user=user).values_list("role", linked).first()
+        found = _role(club.pk, user.pk)
         if found is None:
             raise _unknown(request)
-        role, club.viewer_linked = found  # type: ignore[attr-defined]
+        role, linked = found
+        club.viewer_linked = bool(linked)  # type: ignore[attr-defined]
         club.is_organiser = role == Membership.ORGANISER  # type: ignore[attr-defined]
     request.club_seen = club  # type: ignore[attr-defined]
     return club
