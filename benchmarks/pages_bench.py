@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/pages_bench.py --short          # CI: 300 and 3,000 games, SQLite
     .venv/bin/python benchmarks/pages_bench.py --sizes 10000 --unpaid  # every day left open
     .venv/bin/python benchmarks/pages_bench.py --clubs 200 --total 500000 --games 10000   # PostgreSQL
+    .venv/bin/python benchmarks/pages_bench.py --sizes 10000 --db sqlite --profile "day page,money: statement p.1"
 
 Sizes: one club's history grows backwards in time (16 games every other day, 40 members), so that
 its latest day, season and record form show the same things at every size and only the history
@@ -20,6 +21,10 @@ For each size it prints each page's time through Django's full stack (test clien
 --runs after a warm-up; a file response is read to its end), the least CPU time of the process
 for it (steadier when other work shares the machine; on PostgreSQL it leaves out the server's
 work) and its query count, then each page's growth from the smallest size, and the load average.
+
+--profile PAGES: after the last size, each named page (a comma-separated list of the labels
+printed) rendered --runs times under cProfile, and the profile's top lines by own time and by
+cumulative time (issue 38: what a rendered page spends its time on).
 
 --clubs: on PostgreSQL, one club of --games games is measured alone, then again after
 --clubs - 1 other clubs are added until the database holds --total games; prints the ratio.
@@ -543,6 +548,33 @@ def measure(client, urls: list[tuple[str, str]], runs: int) -> dict[str, tuple[f
     return out
 
 
+def profile(client, urls: list[tuple[str, str]], names: list[str], runs: int) -> None:
+    """Each named page's profile over `runs` renders: its top lines by own and cumulative time."""
+    import cProfile
+    import pstats
+
+    known = dict(urls)
+    for name in names:
+        if name not in known:
+            raise SystemExit(f"--profile: no page {name!r}; the pages are {', '.join(known)}")
+        url = known[name]
+        fetch = (
+            (lambda url=url: url(client)) if callable(url) else (lambda url=url: client.get(url))
+        )
+        fetch()  # warm
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for _ in range(runs):
+            fetch()
+        profiler.disable()
+        print(f"\n  profile: {name}, {runs} renders")
+        # Own time over everything (Django's template engine and ORM show here), then
+        # cumulative time over the app's own functions: which of them the time is spent under.
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(14)
+        app = str(ROOT / "league")
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(app, 22)
+
+
 def _load() -> str:
     one, five, _fifteen = os.getloadavg()
     return f"load average {one:.1f} / {five:.1f} (2 cores)"
@@ -560,7 +592,7 @@ def _setup() -> object:
     return Client
 
 
-def run_sizes(sizes: list[int], runs: int, label: str) -> None:
+def run_sizes(sizes: list[int], runs: int, label: str, profiled: list[str] = ()) -> None:
     Client = _setup()
     club, version, user, members = make_club("bench")
     client = Client()
@@ -585,6 +617,8 @@ def run_sizes(sizes: list[int], runs: int, label: str) -> None:
         results[size] = measure(client, urls, runs)
         cpu[size] = dict(CPU)
         print(f"  measured {size:,} games; {_load()}", flush=True)
+    if profiled:
+        profile(client, urls, list(profiled), runs)
     header = "".join(f" | {s:>9,} games (CPU)" for s in sizes)
     print(f"\n  {label}: server time in ms (median of {runs}; least CPU time), queries")
     print(f"  {'page':22}{header} | growth")
@@ -653,6 +687,7 @@ def main() -> None:
         action="store_true",
         help="no day paid: every day of the history open (the debts page's worst case)",
     )
+    parser.add_argument("--profile", default="", help="pages to profile after the last size")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.unpaid:
@@ -669,7 +704,7 @@ def main() -> None:
         if args.clubs:
             run_clubs(args.clubs, args.total, args.games, args.runs)
         else:
-            run_sizes(sizes, args.runs, label)
+            run_sizes(sizes, args.runs, label, [p for p in args.profile.split(",") if p])
         return
     targets = []
     if args.db in ("sqlite", "both"):
@@ -689,7 +724,7 @@ def main() -> None:
             subprocess.run([*psql, f"CREATE DATABASE {pg_name}"], check=True)
         print(f"{label}:", flush=True)
         child = [sys.executable, __file__, "--child", url, "--sizes", ",".join(map(str, sizes))]
-        child += ["--runs", str(args.runs)]
+        child += ["--runs", str(args.runs), "--profile", args.profile]
         if args.clubs:
             child += [
                 "--clubs",
