@@ -46,7 +46,6 @@ from league.models import (
     MemberDay,
     OpenTransfer,
     Result,
-    RulesVersion,
 )
 
 Party = int | None
@@ -578,7 +577,7 @@ def day_loaded(day: Day) -> Day:
 
 def _rules(day: Day) -> scoring.Rules | None:
     """The rules `day` (day_loaded) is settled under: books.day_version's, None without any."""
-    versions = list(RulesVersion.objects.filter(club_id=day.club_id).order_by("effective_from"))
+    versions = books.club_versions(day.club_id)
     version = books.day_version(books.DayInputs.of_loaded(day), versions)
     return version.rules if version is not None else None
 

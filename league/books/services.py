@@ -181,7 +181,7 @@ def day_version(inputs: DayInputs, versions: Sequence[RulesVersion]) -> RulesVer
     The day's own version once a re-settle has fixed it; else the version its first counted game
     was settled under; else (a day without games) the version in force on its date. Never a later
     version by itself: a back-dated version changes nothing recorded until it is applied
-    (services.resettle_apply).
+    (league.rules.services.resettle_apply).
     """
     by_id = {v.pk: v for v in versions}
     day = inputs.day
@@ -253,7 +253,7 @@ def _transfers(
     ]
 
 
-def _versions(club_id: int) -> list[RulesVersion]:
+def club_versions(club_id: int) -> list[RulesVersion]:
     return list(RulesVersion.objects.filter(club_id=club_id).order_by("effective_from"))
 
 
@@ -281,7 +281,7 @@ def post_days(club_id: int, day_ids: Iterable[int], *, chunk: int = 500) -> None
     ids = sorted(set(day_ids))
     if not ids:
         return
-    versions = _versions(club_id)
+    versions = club_versions(club_id)
     for start in range(0, len(ids), chunk):
         part = ids[start : start + chunk]
         transfers, settled, entries = _settled(part, versions)
@@ -321,7 +321,7 @@ def club_post_book(club_id: int, *, chunk: int = 500) -> int:
     """Post to the book whatever of the club's days and entries it does not hold yet (the data
     migration 0054 that builds the book from what is stored; a no-op on a club whose book
     equals its records). Returns the number of transactions posted."""
-    versions = _versions(club_id)
+    versions = club_versions(club_id)
     ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
     posted = 0
     for start in range(0, len(ids), chunk):
@@ -677,7 +677,7 @@ def club_derived(club_id: int, *, chunk: int = 500) -> dict[Key, int]:
     """Every account's balance, by part, as the records say (day_legs of each day re-settled
     from scratch, entry_legs of each entry), computed in memory a chunk of days at a time."""
     totals: dict[Key, int] = defaultdict(int)
-    versions = _versions(club_id)
+    versions = club_versions(club_id)
     ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
     for start in range(0, len(ids), chunk):
         for inputs in days_loaded(ids[start : start + chunk]):
@@ -733,7 +733,7 @@ TRANSFER_FIELDS = ("day_id", "position", "date", "payer_id", "payee_id", "yen")
 def transfers_difference(club_id: int, *, chunk: int = 500) -> str | None:
     """The first difference between the kept open transfers and the same rows derived again
     from the records, in words, or None."""
-    versions = _versions(club_id)
+    versions = club_versions(club_id)
     ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
     for start in range(0, len(ids), chunk):
         part = ids[start : start + chunk]

@@ -10,7 +10,7 @@ club.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -23,7 +23,6 @@ from django.utils.translation import gettext_lazy
 import scoring
 from league import limits
 from league.books import selectors as book_selectors
-from league.books import services as books
 from league.core import changes
 from league.core.actions import action, as_action
 from league.core.errors import NON_FIELD, ServiceError
@@ -32,7 +31,6 @@ from league.models import (
     Club,
     Day,
     DayShugi,
-    Game,
     LedgerEntry,
     Member,
     Result,
@@ -419,18 +417,6 @@ def day_close_in(
 day_close = as_action(day_close_in)
 
 
-# --- rules versions ------------------------------------------------------------------------
-
-
-def _versions_by_date(club: Club) -> list[RulesVersion]:
-    return list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
-
-
-def _rules_on(versions: Sequence[RulesVersion], date: datetime.date) -> scoring.Rules | None:
-    current = books.version_on(versions, date)
-    return current.rules if current else None
-
-
 # --- session shūgi (services) ----------------------------------------------------------------
 
 MAX_SHUGI_MULTIPLIER = 6
@@ -509,137 +495,6 @@ def shugi_void(*, shugi: DayShugi, user: User) -> DayShugi:
     return shugi
 
 
-# --- re-settling a day's money ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ResettleDay:
-    """A day's money now and after a re-settle under another rules version (nothing stored): the
-    preview settles both from the day's records, as posting it would.
-
-    With entries recorded (payments, debts), a change is not applied to them: the difference
-    shows up as new open transfers of the day, to be settled or closed like any other."""
-
-    day: Day
-    members: dict[int, Member]
-    has_entries: bool
-    now: scoring.DayResult
-    after: scoring.DayResult | None  # None: the day cannot be settled under the new rules
-    problem: str = ""
-
-    def rows(self) -> list[tuple[Member, int, int]]:
-        """(member, day total now, after) for every player of the day."""
-        before = {party(p.name): p.yen for p in self.now.players}
-        after = {party(p.name): p.yen for p in self.after.players} if self.after else {}
-        return [
-            (self.members[pk], before.get(pk, 0), after.get(pk, before.get(pk, 0)))
-            for pk in dict.fromkeys([*before, *after])
-            if pk is not None
-        ]
-
-    @property
-    def house_after(self) -> int:
-        return self.after.house if self.after else self.now.house
-
-    @property
-    def changed(self) -> bool:
-        if self.after is None:
-            return False
-        return any(now != new for _m, now, new in self.rows()) or (
-            self.house_after != self.now.house
-        )
-
-
-def days_keep_versions(
-    *, club: Club, user: User, start: datetime.date, end: datetime.date | None
-) -> int:
-    """Before a rules version governing [start, end) is stored, inside the transaction that
-    stores it and holding the club's lock (lock_club): every day in those dates whose money
-    has no version of its own (Day.rules_version) gets the one day_version settles it under now,
-    whatever it holds (counted games, shūgi, attendance, ledger entries); audited as
-    `day.rules_kept`. So a back-dated version moves no recorded money, paid or not, even when
-    the day's only game is voided later: the version reaches a day only when it is applied
-    (league.rules.services.resettle_apply), after its preview showed the day. Days holding
-    nothing (a voided game alone) are left to follow the games recorded on them. Returns how
-    many days were pinned.
-
-    The same choice as day_version, without loading the results: a game that is not void counts
-    its current revision."""
-    days = Day.objects.filter(club=club, date__gte=start, rules_version__isnull=True)
-    if end is not None:
-        days = days.filter(date__lt=end)
-    first_game: dict[int, int] = {}
-    games = Game.objects.filter(day__in=days, voided=False).order_by("day_id", "number")
-    for day_id, version_id in games.values_list("day_id", "rules_version_id").iterator():
-        first_game.setdefault(day_id, version_id)
-    holding = set(first_game)
-    holding |= set(
-        DayShugi.objects.filter(day__in=days, voided=False).values_list("day_id", flat=True)
-    )
-    holding |= set(
-        Day.attendees.through.objects.filter(day__in=days).values_list("day_id", flat=True)
-    )
-    holding |= set(LedgerEntry.objects.filter(day__in=days).values_list("day_id", flat=True))
-    versions = _versions_by_date(club)
-    pinned = 0
-    for day in for_update(days.filter(pk__in=holding)).order_by("date"):
-        version = books.version_on(versions, day.date)
-        version_id = first_game.get(day.pk) or (version.pk if version is not None else None)
-        if version_id is None:  # no rules at all on its date: the day has no money to keep
-            continue
-        day.rules_version_id = version_id
-        day.save(update_fields=["rules_version"])
-        audit(
-            club=club,
-            actor=user,
-            action="day.rules_kept",
-            target=f"day:{day.pk}",
-            before={"date": day.date.isoformat(), "rules_version": None},
-            after={"date": day.date.isoformat(), "rules_version": version_id},
-        )
-        pinned += 1
-    return pinned
-
-
-def resettle_days(*, version: RulesVersion, changes: Sequence[object]) -> list[ResettleDay]:
-    """The day-level money (fees, shūgi, yen unit and the games' yen) a re-settle under
-    `version` would change, day by day, in a constant number of queries. `changes` are
-    services.resettle_preview's."""
-    club = version.club
-    later = (
-        RulesVersion.objects.filter(club=club, effective_from__gt=version.effective_from)
-        .order_by("effective_from")
-        .values_list("effective_from", flat=True)
-        .first()
-    )
-    days_q = Day.objects.filter(club=club, date__gte=version.effective_from)
-    if later is not None:
-        days_q = days_q.filter(date__lt=later)
-    days = books.days_loaded(days_q.exclude(rules_version=version))
-    versions = _versions_by_date(club)
-    with_entries = set(
-        LedgerEntry.objects.filter(day__in=[d.day.pk for d in days]).values_list(
-            "day_id", flat=True
-        )
-    )
-    members = {m.pk: m for m in Member.objects.filter(club=club)}
-    moved = {c.game.pk: c.after for c in changes if c.after is not None}  # type: ignore[attr-defined]
-    out = []
-    for inputs in days:
-        day = inputs.day
-        now = books.settle(inputs, versions)
-        try:
-            after = books.settle_under(inputs, version.rules, moved)
-        except scoring.InputError as e:
-            problem = "; ".join(p.message for p in e.problems)
-            out.append(ResettleDay(day, members, day.pk in with_entries, now, None, problem))
-            continue
-        item = ResettleDay(day, members, day.pk in with_entries, now, after)
-        if item.changed:
-            out.append(item)
-    return out
-
-
 # --- the club pot ----------------------------------------------------------------------------
 
 
@@ -701,7 +556,7 @@ def _champion(season: Season) -> Member | None:
 def season_pot(*, season: Season) -> Pot:
     """A season's pot: the house totals of its days, less what it paid out (constant queries)."""
     club = season.club
-    versions = _versions_by_date(club)
+    last = RulesVersion.in_force(club, season.end)
     payouts = list(
         LedgerEntry.objects.filter(
             club=club,
@@ -714,7 +569,7 @@ def season_pot(*, season: Season) -> Pot:
     )
     return Pot(
         season=season,
-        rules=_rules_on(versions, season.end),
+        rules=last.rules if last is not None else None,
         days=book_selectors.house_totals(club=club, start=season.start, end=season.end),
         payouts=payouts,
         champion=_champion(season),
