@@ -14,7 +14,7 @@ from django.utils import timezone
 from league import money
 from league.books import selectors as book_selectors
 from league.models import LedgerEntry, Member, Membership
-from league.money import signs
+from league.mypage import signs
 from league.recording.views.days import CLUB_TIMEZONE
 from tests.support.clubs import make_user
 from tests.support.money import ledger_case_day

@@ -4,7 +4,8 @@ or +, what they pay is ▲ (red on the pages, through the `sign_class` filter).
 A statement's *balance* says what the member is owed (+) or owes (▲) overall; a ledger entry's
 *flow* says what moved in the member's own hands: a payment they received is +, one they made is
 ▲, whatever it does to the balance (receiving 12 yen they were owed takes the balance from +12
-to 0, and is shown as +12, never as ▲12).
+to 0, and is shown as +12, never as ▲12). My page shows its entries and latest lines so; the
+statement (league.money) shows each line as the balance's change.
 """
 
 from __future__ import annotations
