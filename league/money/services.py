@@ -40,7 +40,7 @@ from league.models import (
 from league.models.audit import User, audit, stored_user
 from league.models.members import lock_live_members
 from league.models.money import ledger_record
-from league.standings.stats import standings
+from league.standings.stats import season_champion
 
 Party = int | None
 
@@ -534,25 +534,6 @@ class Pot:
         return scoring.pot_payout(self.rules, max(self.balance, 0), venue_cost)
 
 
-def _champion(season: Season) -> Member | None:
-    """Position 1 of the season's standings: once it is closed, of its final standings (the
-    record of who won, which a later correction of a game does not change)."""
-    if season.closed_at is not None and season.final_standings is not None:
-        first = season.final_standings[0] if season.final_standings else None
-    else:
-        rows = standings(  # the season's kept totals (seasons=[season]), not its results
-            club=season.club,
-            start=season.start,
-            end=season.end,
-            min_games=season.min_games,
-            seasons=[season],  # the kept rows, with the members' adjustments
-        )
-        first = rows.first()
-    if first is None or not first["qualified"]:
-        return None
-    return Member.objects.get(pk=first["member"])
-
-
 def season_pot(*, season: Season) -> Pot:
     """A season's pot: the house totals of its days, less what it paid out (constant queries)."""
     club = season.club
@@ -572,7 +553,7 @@ def season_pot(*, season: Season) -> Pot:
         rules=last.rules if last is not None else None,
         days=book_selectors.house_totals(club=club, start=season.start, end=season.end),
         payouts=payouts,
-        champion=_champion(season),
+        champion=season_champion(season),
     )
 
 
