@@ -70,23 +70,20 @@ def _due(day: Day, payer: Party, payee: Party) -> tuple[Day, DayLedger, scoring.
     """Inside a transaction: lock the day, re-derive its ledger, find the transfer still due."""
     day = _lock_day(day)
     ledger = day_ledger(day=day)
-    return day, ledger, _find_transfer(ledger, payer, payee)
-
-
-def _find_transfer(ledger: DayLedger, payer: Party, payee: Party) -> scoring.Transfer:
     for t in ledger.transfers:
         if party(t.payer) == payer and party(t.payee) == payee:
-            return t
+            return day, ledger, t
     raise ServiceError.one(
         NON_FIELD, _("This payment is no longer due: someone may have recorded it already.")
     )
 
 
-def _amount(transfer: scoring.Transfer, amount: int | None) -> int:
-    amount = transfer.yen if amount is None else amount
-    if not 0 < amount <= transfer.yen:
+def _amount(most: int, amount: int | None) -> int:
+    """`amount` (all of `most` when None), from 1 to `most` yen."""
+    amount = most if amount is None else amount
+    if not 0 < amount <= most:
         raise ServiceError.one(
-            "amount", _("Enter an amount from 1 to %(max)s yen.") % {"max": f"{transfer.yen:,}"}
+            "amount", _("Enter an amount from 1 to %(max)s yen.") % {"max": f"{most:,}"}
         )
     return amount
 
@@ -119,22 +116,27 @@ def entry_snapshot(entry: LedgerEntry) -> dict[str, object]:
     }
 
 
+def _pay(day: Day, user: User, payer: Party, payee: Party, amount: int) -> LedgerEntry:
+    fields = {"payer_id": payer, "payee_id": payee, "amount": amount}
+    return _record(day.club, user, "ledger.payment", day=day, kind=LedgerEntry.PAYMENT, **fields)
+
+
+def _defer(
+    day: Day, user: User, ledger: DayLedger, payer: Party, payee: Party, amount: int
+) -> LedgerEntry:
+    """`payer` pays `amount` later, with the club's surcharge (rounded up to its yen unit)."""
+    surcharge = scoring.deferred_debt(ledger.rules, amount) - amount
+    fields = {"payee_id": payee, "borrower_id": payer, "amount": amount, "surcharge": surcharge}
+    return _record(day.club, user, "ledger.deferral", day=day, kind=LedgerEntry.DEFERRAL, **fields)
+
+
 def transfer_pay(
     *, day: Day, user: User, payer: Party, payee: Party, amount: int | None = None
 ) -> LedgerEntry:
     """Mark (part of) one of the day's transfers paid. Twice at once records it once."""
     with action():
         day, _ledger, transfer = _due(day, payer, payee)
-        return _record(
-            day.club,
-            user,
-            "ledger.payment",
-            day=day,
-            kind=LedgerEntry.PAYMENT,
-            payer_id=payer,
-            payee_id=payee,
-            amount=_amount(transfer, amount),
-        )
+        return _pay(day, user, payer, payee, _amount(transfer.yen, amount))
 
 
 def transfer_borrow(
@@ -160,7 +162,7 @@ def transfer_borrow(
             payer=lender,
             payee_id=payee,
             borrower_id=payer,
-            amount=_amount(transfer, amount),
+            amount=_amount(transfer.yen, amount),
         )
 
 
@@ -170,27 +172,13 @@ def transfer_defer(
     """マメの会 rule 4: pay later, with the club's surcharge added (rounded up to its yen unit)."""
     with action():
         day, ledger, transfer = _due(day, payer, payee)
-        amount = _amount(transfer, amount)
-        surcharge = scoring.deferred_debt(ledger.rules, amount) - amount
-        return _record(
-            day.club,
-            user,
-            "ledger.deferral",
-            day=day,
-            kind=LedgerEntry.DEFERRAL,
-            payee_id=payee,
-            borrower_id=payer,
-            amount=amount,
-            surcharge=surcharge,
-        )
+        return _defer(day, user, ledger, payer, payee, _amount(transfer.yen, amount))
 
 
 # --- debts -----------------------------------------------------------------------------------
 
 
-def open_debts(*, club: Club) -> list[book_selectors.Debt]:
-    """Debts not yet paid in full, oldest first: the book's open accounts of debts, one query."""
-    return book_selectors.open_debts(club=club)
+open_debts = book_selectors.open_debts  # the book's open accounts of debts, one query
 
 
 # Every cause of a debt the debts page shows, and so may be repaid from there: a loan, a deferral
@@ -205,12 +193,6 @@ def debt_repay(*, debt_entry: LedgerEntry, user: User, amount: int | None = None
         debt = next((d for d in open_debts(club=club) if d.entry.pk == debt_entry.pk), None)
         if debt is None:
             raise ServiceError.one(NON_FIELD, _("This debt is already paid."))
-        amount = debt.remaining if amount is None else amount
-        if not 0 < amount <= debt.remaining:
-            raise ServiceError.one(
-                "amount",
-                _("Enter an amount from 1 to %(max)s yen.") % {"max": f"{debt.remaining:,}"},
-            )
         return _record(
             club,
             user,
@@ -218,7 +200,7 @@ def debt_repay(*, debt_entry: LedgerEntry, user: User, amount: int | None = None
             kind=LedgerEntry.PAYMENT,
             payer=debt.debtor,
             payee=debt.creditor,
-            amount=amount,
+            amount=_amount(debt.remaining, amount),
             debt=debt.entry,
         )
 
@@ -294,23 +276,25 @@ def entry_reverse(*, entry: LedgerEntry, user: User, note: str) -> LedgerEntry:
     if errors := limits.column_problems(LedgerEntry, note=note):
         raise ServiceError(errors)
     with action():
-        club = lock_club(entry.club_id)
-        entry = LedgerEntry.objects.select_related("reverses", "day").get(pk=entry.pk)
-        entry.club = club
-        return _reverse(entry, user, note, "ledger.reversal")
+        return _reverse(_locked(entry), user, note, "ledger.reversal")
 
 
-def undo_deadline(entry: LedgerEntry) -> datetime.datetime:
-    return entry.created_at + datetime.timedelta(seconds=settings.PAYMENT_UNDO_SECONDS)
+def _locked(entry: LedgerEntry) -> LedgerEntry:
+    """Inside a transaction: the club's lock taken (one writer per club), `entry` read again."""
+    club = lock_club(entry.club_id)
+    entry = LedgerEntry.objects.select_related("reverses", "day").get(pk=entry.pk)
+    entry.club = club
+    return entry
 
 
 def undoable(entry: LedgerEntry, user: User, now: datetime.datetime | None = None) -> bool:
     """Whether `user` may undo `entry` with one tap now (reversal state is checked on write)."""
+    deadline = entry.created_at + datetime.timedelta(seconds=settings.PAYMENT_UNDO_SECONDS)
     return (
         entry.kind in UNDO_KINDS
         and entry.created_by_id is not None
         and entry.created_by_id == getattr(user, "pk", None)
-        and (now or timezone.now()) <= undo_deadline(entry)
+        and (now or timezone.now()) <= deadline
     )
 
 
@@ -318,14 +302,11 @@ def entry_undo(*, entry: LedgerEntry, user: User) -> LedgerEntry:
     """A payment, loan or deferral marked by mistake, undone with one tap by whoever recorded it
     within settings.PAYMENT_UNDO_SECONDS: its reversal, audited as `ledger.undo`."""
     with action():
-        club = lock_club(entry.club_id)
-        entry = LedgerEntry.objects.select_related("reverses", "day").get(pk=entry.pk)
-        entry.club = club
-        if entry.kind not in UNDO_KINDS:
-            raise ServiceError.one(NON_FIELD, str(UNDO_TOO_LATE))
-        if entry.created_by_id is None or entry.created_by_id != getattr(user, "pk", None):
+        entry = _locked(entry)
+        mine = entry.created_by_id is not None and entry.created_by_id == getattr(user, "pk", None)
+        if entry.kind in UNDO_KINDS and not mine:
             raise ServiceError.one(NON_FIELD, str(UNDO_NOT_YOURS))
-        if timezone.now() > undo_deadline(entry):
+        if not undoable(entry, user):
             raise ServiceError.one(NON_FIELD, str(UNDO_TOO_LATE))
         return _reverse(entry, user, str(UNDO_NOTE), "ledger.undo")
 
@@ -365,33 +346,9 @@ def day_close_in(
         for t in ledger.transfers:
             payer, payee = party(t.payer), party(t.payee)
             if payer is not None and (payer, payee) in deferred:
-                surcharge = scoring.deferred_debt(ledger.rules, t.yen) - t.yen
-                created.append(
-                    _record(
-                        day.club,
-                        user,
-                        "ledger.deferral",
-                        day=day,
-                        kind=LedgerEntry.DEFERRAL,
-                        payee_id=payee,
-                        borrower_id=payer,
-                        amount=t.yen,
-                        surcharge=surcharge,
-                    )
-                )
+                created.append(_defer(day, user, ledger, payer, payee, t.yen))
             else:
-                created.append(
-                    _record(
-                        day.club,
-                        user,
-                        "ledger.payment",
-                        day=day,
-                        kind=LedgerEntry.PAYMENT,
-                        payer_id=payer,
-                        payee_id=payee,
-                        amount=t.yen,
-                    )
-                )
+                created.append(_pay(day, user, payer, payee, t.yen))
         before = {"closed_at": day.closed_at.isoformat() if day.closed_at else None}
         day.closed_at = timezone.now()
         day.closed_by = stored_user(user)
@@ -579,31 +536,15 @@ def pot_pay_out(*, season: Season, user: User, venue_cost: int) -> list[LedgerEn
             raise ServiceError.one(NON_FIELD, _("No player qualifies as the champion."))
         if not payout.venue and not payout.prize:
             raise ServiceError.one(NON_FIELD, _("The pot is empty: there is nothing to pay out."))
-        tag, entries = _pot_tag(season), []
-        if payout.venue:
-            entries.append(
-                _record(
-                    club,
-                    user,
-                    "ledger.expense",
-                    kind=LedgerEntry.EXPENSE,
-                    amount=payout.venue,
-                    note=tag,
-                )
-            )
-        if payout.prize:
-            entries.append(
-                _record(
-                    club,
-                    user,
-                    "ledger.prize",
-                    kind=LedgerEntry.PRIZE,
-                    payee=pot.champion,
-                    amount=payout.prize,
-                    note=tag,
-                )
-            )
-        return entries
+        paid = [
+            ("ledger.expense", LedgerEntry.EXPENSE, None, payout.venue),
+            ("ledger.prize", LedgerEntry.PRIZE, pot.champion, payout.prize),
+        ]
+        return [
+            _record(club, user, what, kind=kind, payee=payee, amount=amount, note=_pot_tag(season))
+            for what, kind, payee, amount in paid
+            if amount
+        ]
 
 
 def day_attendees_add_in(
