@@ -213,7 +213,6 @@ def debt_list(request: HttpRequest, slug: str) -> HttpResponse:
         for s in books.standing
         if s.total or s.days or s.debts
     ]
-    open_days = [(d, _open_transfers(club, d)) for d in books.open_days]
     return render(
         request,
         "league/money/debt_list.html",
@@ -221,16 +220,12 @@ def debt_list(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "debts": [(d, d.age_days(today)) for d in books.debts],
             "total": books.debts_total,
-            "open_days": open_days,
+            "open_days": [(d, d.transfers) for d in books.open_days],
             "open_total": books.open_transfers_total,
             "open_days_hidden": books.open_days_hidden,
             "standing": standing,
         },
     )
-
-
-def _open_transfers(club: Club, day: book_selectors.OpenDayTransfers) -> list[tuple[str, str, int]]:
-    return [(payer or club.name, payee or club.name, yen) for payer, payee, yen in day.transfers]
 
 
 @require_POST
