@@ -76,10 +76,6 @@ class Line:
     balance: int = 0
     reversed: bool = False  # an entry a later correction cancelled
 
-    @property
-    def kind(self) -> str:  # as the club's account's lines name it (club_pot.html)
-        return self.what
-
 
 @dataclass(frozen=True)
 class Debt:
@@ -88,10 +84,6 @@ class Debt:
 
     entry: LedgerEntry
     remaining: int
-
-    @property
-    def entry_id(self) -> int:
-        return self.entry.pk
 
     @property
     def debtor(self) -> Member | None:
@@ -430,15 +422,9 @@ def club_books(*, club: Club) -> Books:
     )
 
 
-@dataclass(frozen=True)
-class AccountLine:
-    line: Line
-    balance: int
-
-
 def club_account(
     *, club: Club, page: int = 1, per_page: int = STATEMENT_PAGE
-) -> tuple[list[AccountLine], int, bool]:
+) -> tuple[list[Line], int, bool]:
     """The club's own account (クラブ積立), newest page first: its lines oldest first with the
     running total, the balance (the account's), and whether older lines exist. A line is the
     account's legs of one day's part (games, fees, rounding) or of one entry, summed."""
@@ -447,8 +433,7 @@ def club_account(
     grouped = _grouped(legs, "part").exclude(yen_sum=0)
     rows, newer, older = _page(grouped, page, per_page)
     total = own.balance if own is not None else 0
-    lines = _lines(club.pk, rows, total - newer)
-    return [AccountLine(li, li.balance) for li in lines], total, older
+    return _lines(club.pk, rows, total - newer), total, older
 
 
 @dataclass(frozen=True)
