@@ -29,7 +29,6 @@ from league.access import club_for, club_page, day_for
 from league.core.errors import ServiceError
 from league.models import Club, Day, DayShugi, LedgerEntry, Member
 from league.models import draw as draw_selectors
-from league.money import services as money_services
 from league.money.forms import (
     BORROW,
     PAY,
@@ -45,12 +44,6 @@ from league.money.sharing import party_name
 from league.web import add_errors, show_errors
 
 # --- what the page shows ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PlayerRow:
-    member: Member
-    parts: scoring.DayPlayer
 
 
 @dataclass(frozen=True)
@@ -74,12 +67,6 @@ class EntryRow:
     reversed: bool
     recorded_by: str
     undoable: bool = False  # its recorder may still undo it with one tap
-
-
-@dataclass(frozen=True)
-class RateGroup:
-    rate: str
-    numbers: list[int]  # the day's games played at this rate
 
 
 def _club_day(club: Club, date: datetime.date) -> Day:
@@ -140,13 +127,13 @@ def _entry_rows(club: Club, entries: Iterable[LedgerEntry], user: Any = None) ->
     ]
 
 
-def _rate_groups(day: Day) -> list[RateGroup]:
+def _rate_groups(day: Day) -> list[tuple[str, list[int]]]:
     """Which games were played at which rate (the games were loaded by money.day_ledger)."""
     groups: dict[str, list[int]] = {}
     for game in day.games.all():
         if game.rate and game.results.all():
             groups.setdefault(game.rate, []).append(game.number)
-    return [RateGroup(rate, numbers) for rate, numbers in groups.items()]
+    return list(groups.items())
 
 
 def _with_lenders(rows: list[TransferRow], lenders: list[Member]) -> list[TransferRow]:
@@ -170,13 +157,13 @@ def _with_lenders(rows: list[TransferRow], lenders: list[Member]) -> list[Transf
 def _ledger_context(club: Club, ledger: money.DayLedger, user: Any) -> dict[str, object]:
     rules, day = ledger.rules, ledger.day
     entries = _entry_rows(club, ledger.entries, user if club.is_organiser else None)  # type: ignore[attr-defined]
-    players = [PlayerRow(ledger.members[int(p.name)], p) for p in ledger.players]
+    players = [(ledger.members[int(p.name)], p) for p in ledger.players]  # (member, day parts)
     context: dict[str, object] = {
         "club": club,
         "day": day,
         "ledger": ledger,
         "players": players,
-        "waiting": [row.member for row in players if not row.parts.games],
+        "waiting": [member for member, parts in players if not parts.games],
         "transfers": _transfer_rows(club, ledger),
         "entries": entries,
         "undo": next((row for row in reversed(entries) if row.undoable), None),
@@ -191,7 +178,7 @@ def _ledger_context(club: Club, ledger: money.DayLedger, user: Any) -> dict[str,
     }
     if club.is_organiser:  # type: ignore[attr-defined]
         active = list(Member.objects.filter(club=club, is_active=True))
-        present = {row.member.pk for row in players}
+        present = {member.pk for member, _parts in players}
         context["lenders"] = active
         context["transfers"] = _with_lenders(context["transfers"], active)  # type: ignore[arg-type]
         context["addable"] = [m for m in active if m.pk not in present]
@@ -371,9 +358,7 @@ def transfer_settle(request: HttpRequest, slug: str, date: datetime.date) -> Htt
 def day_attendees(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     def attend(club: Club, day: Day, data: dict[str, Any]) -> str:
         chosen = list(data["members"])
-        money_services.day_attendees_add(
-            club=club, user=request.user, date=day.date, members=chosen
-        )
+        money.day_attendees_add(club=club, user=request.user, date=day.date, members=chosen)
         return _("Attending: %(names)s") % {"names": "、".join(m.name for m in chosen)}
 
     return _ledger_post(request, slug, date, AttendeesForm, attend)
