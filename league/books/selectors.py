@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import (
     Count,
     F,
@@ -46,7 +44,6 @@ from league.models import (
     MemberDay,
     OpenTransfer,
     Result,
-    RulesVersion,
 )
 
 Party = int | None
@@ -56,20 +53,12 @@ OPEN = ~Q(balance=0)  # as the partial indexes account_open and account_member_o
 PARTS = (Leg.GAMES, Leg.FEES, Leg.SHUGI, Leg.ROUNDING)
 
 
-@dataclass(frozen=True)
-class Parts:
-    """A member's day line in parts: games and score (their kept MemberDay), yen by part."""
-
-    games: int = 0
-    score: int = 0
-    game_yen: int = 0
-    fees: int = 0
-    shugi: int = 0
-    rounding: int = 0
-
-    @property
-    def yen(self) -> int:
-        return self.game_yen + self.fees + self.shugi + self.rounding
+def _day_player(
+    member_id: int, games: int, score: int, chips: int, yen: dict[str, int]
+) -> scoring.DayPlayer:
+    """A member's day: their games, score and chips, and its yen by part (the book's legs)."""
+    parts = [yen.get(part, 0) for part in PARTS]
+    return scoring.DayPlayer(str(member_id), games, score, chips, *parts, sum(parts))
 
 
 @dataclass(frozen=True)
@@ -83,13 +72,9 @@ class Line:
     yen: int
     day: Day | None = None
     entry: LedgerEntry | None = None
-    parts: Parts | None = None
+    parts: scoring.DayPlayer | None = None  # a member's day line, in parts
     balance: int = 0
     reversed: bool = False  # an entry a later correction cancelled
-
-    @property
-    def kind(self) -> str:  # as the club's account's lines name it (club_pot.html)
-        return self.what
 
 
 @dataclass(frozen=True)
@@ -99,10 +84,6 @@ class Debt:
 
     entry: LedgerEntry
     remaining: int
-
-    @property
-    def entry_id(self) -> int:
-        return self.entry.pk
 
     @property
     def debtor(self) -> Member | None:
@@ -121,12 +102,9 @@ class Debt:
         e = self.entry
         return e.payer_id if e.kind == LedgerEntry.LOAN else e.payee_id
 
-    creditor_pk = creditor_id
-
     @property
     def since(self) -> datetime.date:
-        e = self.entry
-        return e.day.date if e.day is not None else timezone.localdate(e.created_at)
+        return books.entry_date(self.entry)
 
     @property
     def principal(self) -> int:
@@ -149,21 +127,13 @@ class OpenDay:
 
 @dataclass(frozen=True)
 class Position:
-    """A member's open days and open debts: their accounts whose balance is not zero."""
+    """A member's open days and open debts: their accounts whose balance is not zero, and what
+    each kind's balances sum to (+ the member is owed, − owes)."""
 
     open_days: list[OpenDay]
     debts: list[Debt]
-    member_pk: int
-
-    @property
-    def days_total(self) -> int:
-        return sum(d.yen for d in self.open_days)
-
-    @property
-    def debts_total(self) -> int:
-        return sum(
-            d.remaining if d.debtor_id != self.member_pk else -d.remaining for d in self.debts
-        )
+    days_total: int
+    debts_total: int
 
     @property
     def total(self) -> int:
@@ -188,23 +158,18 @@ class Statement:
 DEBT_PARTIES = ("debt__day", "debt__borrower", "debt__payer", "debt__payee")
 
 
-def _debts(accounts: Iterable[Account]) -> list[Debt]:
-    """The open debts among these accounts of debts, once each: from the debtor's account,
-    or the creditor's when the club owes it; oldest first."""
-    debts = {}
-    for a in accounts:
-        debtor = a.debt.borrower_id  # type: ignore[union-attr]
-        if a.member_id == debtor or debtor is None:
-            debts[a.debt_id] = Debt(a.debt, abs(a.balance))  # type: ignore[arg-type]
-    return sorted(debts.values(), key=lambda d: (d.since, d.entry.pk))
-
-
 def open_debts(*, club: Club) -> list[Debt]:
-    """Debts not yet paid in full, oldest first (one query over the open accounts)."""
+    """Debts not yet paid in full, oldest first (one query over the open accounts), once each:
+    from the debtor's account, or the creditor's when the club owes it."""
     accounts = Account.objects.filter(
         OPEN, club=club, kind=Account.MEMBER, debt__isnull=False
     ).select_related("debt", *DEBT_PARTIES)
-    return _debts(accounts)
+    debts = {
+        a.debt_id: Debt(a.debt, abs(a.balance))  # type: ignore[arg-type]
+        for a in accounts
+        if a.debt.borrower_id in (a.member_id, None)  # type: ignore[union-attr]
+    }
+    return sorted(debts.values(), key=lambda d: (d.since, d.entry.pk))
 
 
 def position(*, member: Member) -> Position:
@@ -215,8 +180,9 @@ def position(*, member: Member) -> Position:
         .order_by("date", "pk")
     )
     open_days = [OpenDay(a.day, a.balance) for a in accounts if a.day_id is not None]
-    debts = [Debt(a.debt, abs(a.balance)) for a in accounts if a.debt_id is not None]
-    return Position(open_days, debts, member.pk)  # type: ignore[arg-type]
+    owed = [a for a in accounts if a.debt_id is not None]
+    debts = [Debt(a.debt, abs(a.balance)) for a in owed]  # type: ignore[arg-type]
+    return Position(open_days, debts, sum(d.yen for d in open_days), sum(a.balance for a in owed))
 
 
 def _grouped(legs: QuerySet[Leg], *by: str) -> QuerySet[Any]:
@@ -253,16 +219,6 @@ def _by_pk(rows: QuerySet[Any], ids: set[int]) -> dict[int, Any]:
     return {row.pk: row for row in rows.filter(pk__in=sorted(ids) or [0])}
 
 
-def _cancelled(entry: LedgerEntry | None) -> bool:
-    """Whether a later correction cancelled `entry` (its reversal loaded with it: no query)."""
-    if entry is None:
-        return False
-    try:
-        return entry.reversed_by is not None
-    except ObjectDoesNotExist:
-        return False
-
-
 def _lines(
     club_id: int, rows: list[dict[str, Any]], balance_after: int, member: Member | None = None
 ) -> list[Line]:
@@ -292,13 +248,13 @@ def _lines(
                 LedgerEntry._meta.get_field(name).set_cached_value(e, by[pk])
         if e.day_id is not None:
             LedgerEntry._meta.get_field("day").set_cached_value(e, days[e.day_id])
-    played: dict[datetime.date, tuple[int, int]] = {}
+    played: dict[datetime.date, tuple[int, int, int]] = {}
     if member is not None:
         played = {
-            d: (g, s)
-            for d, g, s in MemberDay.objects.filter(
+            d: (g, s, c)
+            for d, g, s, c in MemberDay.objects.filter(
                 member=member, date__in=sorted(dates)
-            ).values_list("date", "games", "score")
+            ).values_list("date", "games", "score", "chips")
         }
     running = balance_after - sum(r["yen_sum"] for r in rows)
     out = []
@@ -307,8 +263,8 @@ def _lines(
         entry = entries.get(r["seq"])
         parts = None
         if entry is None and member is not None:
-            games, score = played.get(r["date"], (0, 0))
-            parts = Parts(games, score, *(r[f"{p}_sum"] for p in PARTS))
+            yen = {p: r[f"{p}_sum"] for p in PARTS}
+            parts = _day_player(member.pk, *played.get(r["date"], (0, 0, 0)), yen)
         kind = r.get("part") or (entry.kind if entry is not None else "day")
         out.append(
             Line(
@@ -319,7 +275,7 @@ def _lines(
                 entry=entry,
                 parts=parts,
                 balance=running,
-                reversed=_cancelled(entry),
+                reversed=hasattr(entry, "reversed_by"),  # loaded with it: no query
             )
         )
     return out
@@ -373,11 +329,11 @@ def latest_lines(*, member: Member, count: int) -> tuple[list[Line], bool]:
 @dataclass(frozen=True)
 class OpenDayTransfers:
     """One open day as the debts page lists it: its date, whether it was closed, and its
-    transfers as (payer's name, payee's name, yen), a name None for the club."""
+    transfers as (payer's name, payee's name, yen), the club by its name."""
 
     date: datetime.date
     closed_at: datetime.datetime | None
-    transfers: list[tuple[str | None, str | None, int]]
+    transfers: list[tuple[str, str, int]]
 
 
 @dataclass(frozen=True)
@@ -419,8 +375,8 @@ OPEN_DAYS_SHOWN = 7
 def club_books(*, club: Club) -> Books:
     """Six queries, and what Python reads is bounded by the members and OPEN_DAYS_SHOWN days,
     whatever the club's history or how many days are open: the newest open days' transfers,
-    the count and sum of all open transfers, the open debts, and each member's open days
-    summed in SQL (their open accounts of a day)."""
+    the count and sum of all open transfers, the open debts, and each member's open days and
+    open debts summed in SQL (the balances of their open accounts of a day, of a debt)."""
     open_transfers = OpenTransfer.objects.filter(club=club)
     summary = open_transfers.aggregate(
         days=Count("day", distinct=True), yen=Coalesce(Sum("yen"), 0)
@@ -443,47 +399,32 @@ def club_books(*, club: Club) -> Books:
     by_day: dict[int, OpenDayTransfers] = {}
     for day_id, date, closed_at, payer, payee, yen in transfers:
         by_day.setdefault(day_id, OpenDayTransfers(date, closed_at, [])).transfers.append(
-            (payer, payee, yen)
+            (payer or club.name, payee or club.name, yen)
         )
-    debts = open_debts(club=club)
-    days: dict[int, int] = {}
     summed = (
-        Account.objects.filter(OPEN, club=club, kind=Account.MEMBER, day__isnull=False)
+        Account.objects.filter(OPEN, club=club, kind=Account.MEMBER)
         .order_by()
         .values("member_id")
-        .annotate(yen=Sum("balance"))
-        .values_list("member_id", "yen")
+        .annotate(
+            days=Coalesce(Sum("balance", filter=Q(day__isnull=False)), 0),
+            debts=Coalesce(Sum("balance", filter=Q(debt__isnull=False)), 0),
+        )
+        .values_list("member_id", "days", "debts")
     )
-    for member_id, yen in summed:
-        if yen:
-            days[member_id] = yen
-    owed: dict[int, int] = defaultdict(int)
-    for d in debts:
-        if d.debtor_id is not None:  # None: the club owes a season bonus
-            owed[d.debtor_id] -= d.remaining
-        if d.creditor_id is not None:
-            owed[d.creditor_id] += d.remaining
-    ids = set(days) | set(owed)
-    members = Member.objects.filter(pk__in=ids).order_by("kana", "name")
-    standing = [Standing(m, days.get(m.pk, 0), owed.get(m.pk, 0)) for m in members]
+    totals = {member_id: (days, debts) for member_id, days, debts in summed}
+    members = Member.objects.filter(pk__in=totals).order_by("kana", "name")
     return Books(
         list(by_day.values()),
-        debts,
-        standing,
+        open_debts(club=club),
+        [Standing(m, *totals[m.pk]) for m in members],
         open_day_count=summary["days"],
         open_transfers_total=summary["yen"],
     )
 
 
-@dataclass(frozen=True)
-class AccountLine:
-    line: Line
-    balance: int
-
-
 def club_account(
     *, club: Club, page: int = 1, per_page: int = STATEMENT_PAGE
-) -> tuple[list[AccountLine], int, bool]:
+) -> tuple[list[Line], int, bool]:
     """The club's own account (クラブ積立), newest page first: its lines oldest first with the
     running total, the balance (the account's), and whether older lines exist. A line is the
     account's legs of one day's part (games, fees, rounding) or of one entry, summed."""
@@ -492,8 +433,7 @@ def club_account(
     grouped = _grouped(legs, "part").exclude(yen_sum=0)
     rows, newer, older = _page(grouped, page, per_page)
     total = own.balance if own is not None else 0
-    lines = _lines(club.pk, rows, total - newer)
-    return [AccountLine(li, li.balance) for li in lines], total, older
+    return _lines(club.pk, rows, total - newer), total, older
 
 
 @dataclass(frozen=True)
@@ -576,22 +516,19 @@ def day_loaded(day: Day) -> Day:
     return day
 
 
-def _rules(day: Day) -> scoring.Rules | None:
-    """The rules `day` (day_loaded) is settled under: books.day_version's, None without any."""
-    versions = list(RulesVersion.objects.filter(club_id=day.club_id).order_by("effective_from"))
-    version = books.day_version(books.DayInputs.of_loaded(day), versions)
-    return version.rules if version is not None else None
-
-
 def day_rules(*, day: Day) -> scoring.Rules | None:
-    """The rules `day`'s money is settled under (books.day_version), None without any rules."""
-    return _rules(day_loaded(day))
+    """The rules `day`'s money is settled under (books.day_version), None without any rules;
+    `day` is left loaded (day_loaded)."""
+    day_loaded(day)
+    games = [(game, game.results.all()) for game in day.games.all()]
+    version = books.day_version(day, games, books.club_versions(day.club_id))
+    return version.rules if version is not None else None
 
 
 def day_ledger(*, day: Day) -> DayLedger:
     """Everything the day's ledger page, its payment sheet and its LINE text show, read from
     the book in a constant number of queries."""
-    rules = _rules(day_loaded(day)) or books.NO_MONEY
+    rules = day_rules(day=day) or books.NO_MONEY
     entries = list(
         LedgerEntry.objects.filter(day=day)
         .select_related("reverses", "payer", "payee", "borrower")
@@ -620,23 +557,7 @@ def day_ledger(*, day: Day) -> DayLedger:
     order = list(played)
     order += [m.pk for m in day.attendees.all() if m.pk not in played and m.pk not in fill_ins]
     order += sorted(pk for pk, p in parts.items() if pk not in order and any(p.values()))
-    players = []
-    for pk in order:
-        games, score, chips = played.get(pk, (0, 0, 0))
-        yen = {part: parts.get(pk, {}).get(part, 0) for part in PARTS}
-        players.append(
-            scoring.DayPlayer(
-                name=str(pk),
-                games=games,
-                score=score,
-                chips=chips,
-                game_yen=yen[Leg.GAMES],
-                fees=yen[Leg.FEES],
-                shugi=yen[Leg.SHUGI],
-                rounding=yen[Leg.ROUNDING],
-                yen=sum(yen.values()),
-            )
-        )
+    players = [_day_player(pk, *played.get(pk, (0, 0, 0)), parts.get(pk, {})) for pk in order]
     house = -sum(p.yen for p in players)
     transfers = tuple(
         scoring.Transfer(

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
@@ -89,8 +89,8 @@ ENTRIES = LedgerEntry.objects.select_related("reverses__day", "day").order_by("i
 
 class DayInputs:
     """What settling a day reads: its games (in order, each with its counted results by seat),
-    attendees, shūgi and fill-ins; read as plain rows by _load, or taken from a day whose rows
-    are prefetched (of_loaded). The book and a re-settle's preview settle a day through these."""
+    attendees, shūgi and fill-ins, read as plain rows by days_loaded. The book and a re-settle's
+    preview settle a day through these."""
 
     __slots__ = ("attendees", "day", "fill_ins", "games", "shugi")
 
@@ -100,19 +100,6 @@ class DayInputs:
         self.attendees: list[int] = []
         self.shugi: list[tuple[int, int]] = []
         self.fill_ins: list[str] = []  # players who are fill-ins (黒子), as the engine names them
-
-    @classmethod
-    def of_loaded(cls, day: Day) -> DayInputs:
-        """From a day whose games, counted results (annotated `fill_in`), attendees and shūgi
-        are prefetched (league.books.selectors.day_loaded): no query."""
-        inputs = cls(day)
-        for game in day.games.all():
-            rows = list(game.results.all())
-            inputs.games.append((game, rows))
-            inputs.fill_ins += [str(r.member_id) for r in rows if r.fill_in]
-        inputs.attendees = [m.pk for m in day.attendees.all()]
-        inputs.shugi = [(x.winner_id, x.multiplier) for x in day.shugi.all()]
-        return inputs
 
 
 def days_loaded(days: Iterable[int] | QuerySet[Day]) -> list[DayInputs]:
@@ -175,19 +162,21 @@ def version_on(versions: Sequence[RulesVersion], date: datetime.date) -> RulesVe
     return current
 
 
-def day_version(inputs: DayInputs, versions: Sequence[RulesVersion]) -> RulesVersion | None:
-    """The rules version a day's money is settled under.
+def day_version(
+    day: Day, games: Iterable[tuple[Any, Sequence[Any]]], versions: Sequence[RulesVersion]
+) -> RulesVersion | None:
+    """The rules version a day's money is settled under (`games`: its games in order, each with
+    its counted results).
 
     The day's own version once a re-settle has fixed it; else the version its first counted game
     was settled under; else (a day without games) the version in force on its date. Never a later
     version by itself: a back-dated version changes nothing recorded until it is applied
-    (services.resettle_apply).
+    (league.rules.services.resettle_apply).
     """
     by_id = {v.pk: v for v in versions}
-    day = inputs.day
     if day.rules_version_id is not None:
         return by_id.get(day.rules_version_id)
-    for game, rows in inputs.games:
+    for game, rows in games:
         if rows and game.rules_version_id in by_id:
             return by_id[game.rules_version_id]
     return version_on(versions, day.date)
@@ -195,7 +184,7 @@ def day_version(inputs: DayInputs, versions: Sequence[RulesVersion]) -> RulesVer
 
 def settle(inputs: DayInputs, versions: Sequence[RulesVersion]) -> scoring.DayResult:
     """The day's result under its own rules version (day_version)."""
-    version = day_version(inputs, versions)
+    version = day_version(inputs.day, inputs.games, versions)
     return settle_under(inputs, version.rules if version is not None else NO_MONEY)
 
 
@@ -215,30 +204,20 @@ def settle_under(
     return scoring.house_takes(settled, inputs.fill_ins)
 
 
-def outstanding(result: scoring.DayResult, entries: Iterable[LedgerEntry]) -> dict[Party, int]:
-    """What each party still has to settle for the day (+ is owed, − owes): its day total and
-    what the day's entries settled of it; the players in the day's order, the club, then the
-    entries' other parties: what the day's open transfers settle."""
-    out: dict[Party, int] = {int(p.name): p.yen for p in result.players}
-    out[None] = result.house
-    for entry in entries:
-        for party, yen in day_effects(entry):
-            out[party] = out.get(party, 0) + yen
-    return out
-
-
-def transfers_of(outstanding: dict[Party, int]) -> tuple[scoring.Transfer, ...]:
-    """What settles these outstanding amounts, in their order."""
-    return scoring.settle_transfers(
-        (None if p is None else str(p), y) for p, y in outstanding.items()
-    )
-
-
 def _transfers(
     day: Day, result: scoring.DayResult, entries: Sequence[LedgerEntry]
 ) -> list[OpenTransfer]:
-    """Who still pays whom for the day, as kept rows."""
-    transfers = transfers_of(outstanding(result, entries))
+    """Who still pays whom for the day, as kept rows: what settles each party's outstanding
+    amount (+ is owed, − owes: its day total and what the day's entries settled of it), the
+    players in the day's order, the club, then the entries' other parties."""
+    outstanding: dict[Party, int] = {int(p.name): p.yen for p in result.players}
+    outstanding[None] = result.house
+    for entry in entries:
+        for party, yen in day_effects(entry):
+            outstanding[party] = outstanding.get(party, 0) + yen
+    transfers = scoring.settle_transfers(
+        (None if p is None else str(p), y) for p, y in outstanding.items()
+    )
     return [
         OpenTransfer(
             club_id=day.club_id,
@@ -253,7 +232,7 @@ def _transfers(
     ]
 
 
-def _versions(club_id: int) -> list[RulesVersion]:
+def club_versions(club_id: int) -> list[RulesVersion]:
     return list(RulesVersion.objects.filter(club_id=club_id).order_by("effective_from"))
 
 
@@ -281,7 +260,7 @@ def post_days(club_id: int, day_ids: Iterable[int], *, chunk: int = 500) -> None
     ids = sorted(set(day_ids))
     if not ids:
         return
-    versions = _versions(club_id)
+    versions = club_versions(club_id)
     for start in range(0, len(ids), chunk):
         part = ids[start : start + chunk]
         transfers, settled, entries = _settled(part, versions)
@@ -321,16 +300,21 @@ def club_post_book(club_id: int, *, chunk: int = 500) -> int:
     """Post to the book whatever of the club's days and entries it does not hold yet (the data
     migration 0054 that builds the book from what is stored; a no-op on a club whose book
     equals its records). Returns the number of transactions posted."""
-    versions = _versions(club_id)
-    ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
+    versions = club_versions(club_id)
     posted = 0
-    for start in range(0, len(ids), chunk):
-        days = days_loaded(ids[start : start + chunk])
-        posted += post_book(club_id, [(d.day, settle(d, versions)) for d in days])
+    for part in _club_days(club_id, chunk):
+        posted += post_book(club_id, [(d.day, settle(d, versions)) for d in days_loaded(part)])
     entries = list(ENTRIES.filter(club_id=club_id))
     for start in range(0, len(entries), BATCH):
         posted += post_book(club_id, entries=entries[start : start + BATCH])
     return posted
+
+
+def _club_days(club_id: int, chunk: int) -> Iterator[list[int]]:
+    """The club's day ids, `chunk` at a time."""
+    ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
+    for start in range(0, len(ids), chunk):
+        yield ids[start : start + chunk]
 
 
 def club_rebuild(*, club_id: int) -> None:
@@ -524,17 +508,21 @@ def post_book(
         first = post_book(club_id, days, [e for e in entries if e.pk not in later])
         return first + post_book(club_id, entries=[e for e in entries if e.pk in later])
     wanted: dict[Cause, dict[Key, int]] = {}
-    sources: dict[Cause, tuple[str, datetime.date, int, Day | None, LedgerEntry | None]] = {}
+    # Each cause's transaction (not saved yet) and its legs' seq (its entry's id, 0 for a day).
+    sources: dict[Cause, tuple[Transaction, int]] = {}
     dates: dict[Holder, datetime.date | None] = {}
     for day, result in days:
         for key, legs in day_legs(day, result).items():
-            wanted[key], sources[key] = legs, (key[0], day.date, 0, day, None)
+            wanted[key] = legs
+            sources[key] = (Transaction(club_id=club_id, date=day.date, cause=key[0], day=day), 0)
             for holder, _part in legs:
                 dates[holder] = day.date
     for entry in entries:
         key = ("entry", entry.pk)
         wanted[key] = entry_legs(entry)
-        sources[key] = (entry_cause(entry), entry_date(entry), entry.pk, None, entry)
+        cause, date = entry_cause(entry), entry_date(entry)
+        t = Transaction(club_id=club_id, date=date, cause=cause, day=entry.day, entry=entry)
+        sources[key] = (t, entry.pk)
         _sign, base = _base(entry)
         for holder, _part in wanted[key]:
             if holder[2] is not None:
@@ -571,26 +559,16 @@ def post_book(
     ids = _accounts(club_id, {h: dates.get(h) for _k, legs, _c in postings for h, _p in legs})
     rows = []
     for key, _legs, correction in postings:
-        cause, date, _seq, day, entry = sources[key]
-        reverses = None
-        if entry is not None and entry.reverses_id is not None:
-            reverses = first.get(entry.reverses_id)
-        rows.append(
-            Transaction(
-                club_id=club_id,
-                date=date,
-                cause=cause,
-                day=day if day is not None else (entry.day if entry is not None else None),
-                entry=entry,
-                reverses_id=reverses,
-                correction=correction,
-            )
-        )
+        t = sources[key][0]
+        t.correction = correction
+        if t.entry is not None and t.entry.reverses_id is not None:
+            t.reverses_id = first.get(t.entry.reverses_id)
+        rows.append(t)
     made = Transaction.objects.bulk_create(rows, batch_size=BATCH)
     moved: dict[int, int] = defaultdict(int)
     legs_made = []
     for t, (key, legs, _c) in zip(made, postings, strict=True):
-        _cause, date, seq, _day, _entry = sources[key]
+        seq = sources[key][1]
         for (holder, part), yen in legs.items():
             account = ids[holder][0]
             moved[account] += yen
@@ -600,7 +578,7 @@ def post_book(
                     account_id=account,
                     yen=yen,
                     member_id=holder[1],
-                    date=date,
+                    date=t.date,
                     seq=seq,
                     part=part,
                 )
@@ -615,16 +593,11 @@ def post_book(
     return len(made)
 
 
-def _holder(row: dict[str, Any], prefix: str = "account__") -> Holder:
-    return (
-        row[f"{prefix}kind"],
-        row[f"{prefix}member_id"],
-        row[f"{prefix}day_id"],
-        row[f"{prefix}debt_id"],
-    )
-
-
 HOLDER_FIELDS = ("account__kind", "account__member_id", "account__day_id", "account__debt_id")
+
+
+def _holder(row: dict[str, Any]) -> Holder:
+    return tuple(row[f] for f in HOLDER_FIELDS)  # type: ignore[return-value]
 
 
 def _book_held(
@@ -677,20 +650,13 @@ def club_derived(club_id: int, *, chunk: int = 500) -> dict[Key, int]:
     """Every account's balance, by part, as the records say (day_legs of each day re-settled
     from scratch, entry_legs of each entry), computed in memory a chunk of days at a time."""
     totals: dict[Key, int] = defaultdict(int)
-    versions = _versions(club_id)
-    ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
-    for start in range(0, len(ids), chunk):
-        for inputs in days_loaded(ids[start : start + chunk]):
+    versions = club_versions(club_id)
+    for part in _club_days(club_id, chunk):
+        for inputs in days_loaded(part):
             for legs in day_legs(inputs.day, settle(inputs, versions)).values():
                 for key, yen in legs.items():
                     totals[key] += yen
-    entries = (
-        LedgerEntry.objects.filter(club_id=club_id)
-        .select_related("reverses__day", "day")
-        .order_by("id")
-        .iterator(chunk_size=BATCH)
-    )
-    for entry in entries:
+    for entry in ENTRIES.filter(club_id=club_id).iterator(chunk_size=BATCH):
         for key, yen in entry_legs(entry).items():
             totals[key] += yen
     return totals
@@ -720,23 +686,14 @@ def _stale_balances(club_id: int) -> list[tuple[Account, int]]:
     return [(a, summed.get(a.pk, 0)) for a in accounts if a.balance != summed.get(a.pk, 0)]
 
 
-def _kept_balance_difference(club_id: int) -> str | None:
-    """The first account whose kept balance is not the sum of its legs, in words, or None."""
-    for account, summed in _stale_balances(club_id)[:1]:
-        return f"account {account.pk} keeps the balance {account.balance}, its legs sum to {summed}"
-    return None
-
-
 TRANSFER_FIELDS = ("day_id", "position", "date", "payer_id", "payee_id", "yen")
 
 
 def transfers_difference(club_id: int, *, chunk: int = 500) -> str | None:
     """The first difference between the kept open transfers and the same rows derived again
     from the records, in words, or None."""
-    versions = _versions(club_id)
-    ids = list(Day.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True))
-    for start in range(0, len(ids), chunk):
-        part = ids[start : start + chunk]
+    versions = club_versions(club_id)
+    for part in _club_days(club_id, chunk):
         kept = OpenTransfer.objects.filter(day_id__in=part).values_list(*TRANSFER_FIELDS)
         have = sorted(kept, key=repr)
         wanted = _settled(part, versions)[0]
@@ -781,4 +738,8 @@ def check_club(club_id: int) -> tuple[int, str | None]:
                 f"the {name}{f' ({part})' if part else ''}: the book holds "
                 f"{booked.get(key, 0)}, the games and entries give {derived.get(key, 0)}"
             )
-    return count, _kept_balance_difference(club_id) or transfers_difference(club_id)
+    for account, summed in _stale_balances(club_id)[:1]:
+        return count, (
+            f"account {account.pk} keeps the balance {account.balance}, its legs sum to {summed}"
+        )
+    return count, transfers_difference(club_id)

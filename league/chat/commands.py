@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import scoring
-from league.chat import services
+from league.chat import services, sharing
 from league.chat.services import Message
 from league.club.directory import AmbiguousMember, MemberDirectory
 from league.core.clock import today
@@ -35,7 +35,6 @@ from league.core.format import score
 from league.draw import selectors as draw_selectors
 from league.models import ChatEvent, ChatLink, ChatUser, Club, Day, Game, Member, RulesVersion
 from league.models.seasons import Season
-from league.money import sharing
 from league.recording import selectors as recording_selectors
 from league.recording import services as recording
 from league.recording.forms import BAD_NUMBER
@@ -254,7 +253,7 @@ def _service_problems(error: ServiceError, typed: Sequence[tuple[str, str]]) -> 
 
 
 def _result_text(club: Club, game: Game) -> str:
-    """The settled game as the day's LINE text writes it (league.money.sharing.game_lines)."""
+    """The settled game as the day's LINE text writes it (league.chat.sharing.game_lines)."""
     day = Day.objects.get(pk=game.day_id)
     shown = next(g for g in recording_selectors.day_games(day=day) if g.pk == game.pk)
     lines = [

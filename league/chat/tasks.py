@@ -8,10 +8,9 @@ from typing import Any
 
 from django.utils import translation
 
-from league.chat import line, services
+from league.chat import line, services, sharing
 from league.core.tasks import enqueue_on_commit, task
 from league.models import ChatLink, Day
-from league.money import sharing
 
 log = logging.getLogger("league.chat")
 

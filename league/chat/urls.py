@@ -1,5 +1,5 @@
 """The chats' addresses (namespace `chat`): the webhooks under hooks/ and the club's chat pages
-under c/<slug>/."""
+under c/<slug>/ (with a day's text to share)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ hook_patterns: list[URLPattern] = [
 club_patterns: list[URLPattern] = [
     path("chat/", views.chat_settings, name="chat_settings"),
     path("chat/me/", views.chat_me, name="chat_me"),
+    path("days/<date:date>/share/", views.day_share, name="day_share"),
 ]
 
 urlpatterns: list[URLPattern | URLResolver] = [

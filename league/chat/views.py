@@ -5,6 +5,7 @@ a member's (a code that ties their chat account to their player)."""
 
 from __future__ import annotations
 
+import datetime
 import logging
 
 from django.conf import settings
@@ -13,12 +14,13 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
-from league.access import club_for
-from league.chat import adapters, commands, line, services
+from league.access import club_for, day_for
+from league.chat import adapters, commands, line, services, sharing
 from league.chat.services import Message
 from league.models import ChatLink, ChatUser
+from league.models import draw as draw_selectors
 from league.mypage.selectors import linked_member
 
 log = logging.getLogger("league.chat")
@@ -175,3 +177,16 @@ def chat_me(request: HttpRequest, slug: str) -> HttpResponse:
         "accounts": list(ChatUser.objects.filter(member=member).order_by("platform")),
     }
     return render(request, "league/chat/chat_me.html", context)
+
+
+@require_safe
+def day_share(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
+    """A day as a message for the club's group chat (sharing.day_message), to copy or share."""
+    club = club_for(request, slug)
+    day = day_for(club, date)
+    if draw_selectors.hidden_games(day, organiser=club.is_organiser):  # type: ignore[attr-defined]
+        messages.info(request, _("Results are held back until every table of a round is recorded."))
+        return redirect("recording:day_detail", club.slug, date)
+    text = sharing.day_message(club=club, day=day)
+    context = {"club": club, "day": day, "text": text, "lines": text.count("\n") + 1}
+    return render(request, "league/chat/day_share.html", context)

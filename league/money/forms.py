@@ -109,6 +109,9 @@ class ShugiForm(forms.Form):
 class ShugiVoidForm(forms.Form):
     shugi = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
 
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:  # as the ledger's forms
+        super().__init__(*args, **kwargs)
+
 
 class EntryReverseForm(forms.Form):
     note = forms.CharField(

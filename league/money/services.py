@@ -10,7 +10,7 @@ club.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -23,7 +23,6 @@ from django.utils.translation import gettext_lazy
 import scoring
 from league import limits
 from league.books import selectors as book_selectors
-from league.books import services as books
 from league.core import changes
 from league.core.actions import action, as_action
 from league.core.errors import NON_FIELD, ServiceError
@@ -32,7 +31,6 @@ from league.models import (
     Club,
     Day,
     DayShugi,
-    Game,
     LedgerEntry,
     Member,
     Result,
@@ -42,7 +40,7 @@ from league.models import (
 from league.models.audit import User, audit, stored_user
 from league.models.members import lock_live_members
 from league.models.money import ledger_record
-from league.standings.stats import standings
+from league.standings.stats import season_champion
 
 Party = int | None
 
@@ -72,23 +70,20 @@ def _due(day: Day, payer: Party, payee: Party) -> tuple[Day, DayLedger, scoring.
     """Inside a transaction: lock the day, re-derive its ledger, find the transfer still due."""
     day = _lock_day(day)
     ledger = day_ledger(day=day)
-    return day, ledger, _find_transfer(ledger, payer, payee)
-
-
-def _find_transfer(ledger: DayLedger, payer: Party, payee: Party) -> scoring.Transfer:
     for t in ledger.transfers:
         if party(t.payer) == payer and party(t.payee) == payee:
-            return t
+            return day, ledger, t
     raise ServiceError.one(
         NON_FIELD, _("This payment is no longer due: someone may have recorded it already.")
     )
 
 
-def _amount(transfer: scoring.Transfer, amount: int | None) -> int:
-    amount = transfer.yen if amount is None else amount
-    if not 0 < amount <= transfer.yen:
+def _amount(most: int, amount: int | None) -> int:
+    """`amount` (all of `most` when None), from 1 to `most` yen."""
+    amount = most if amount is None else amount
+    if not 0 < amount <= most:
         raise ServiceError.one(
-            "amount", _("Enter an amount from 1 to %(max)s yen.") % {"max": f"{transfer.yen:,}"}
+            "amount", _("Enter an amount from 1 to %(max)s yen.") % {"max": f"{most:,}"}
         )
     return amount
 
@@ -121,22 +116,27 @@ def entry_snapshot(entry: LedgerEntry) -> dict[str, object]:
     }
 
 
+def _pay(day: Day, user: User, payer: Party, payee: Party, amount: int) -> LedgerEntry:
+    fields = {"payer_id": payer, "payee_id": payee, "amount": amount}
+    return _record(day.club, user, "ledger.payment", day=day, kind=LedgerEntry.PAYMENT, **fields)
+
+
+def _defer(
+    day: Day, user: User, ledger: DayLedger, payer: Party, payee: Party, amount: int
+) -> LedgerEntry:
+    """`payer` pays `amount` later, with the club's surcharge (rounded up to its yen unit)."""
+    surcharge = scoring.deferred_debt(ledger.rules, amount) - amount
+    fields = {"payee_id": payee, "borrower_id": payer, "amount": amount, "surcharge": surcharge}
+    return _record(day.club, user, "ledger.deferral", day=day, kind=LedgerEntry.DEFERRAL, **fields)
+
+
 def transfer_pay(
     *, day: Day, user: User, payer: Party, payee: Party, amount: int | None = None
 ) -> LedgerEntry:
     """Mark (part of) one of the day's transfers paid. Twice at once records it once."""
     with action():
         day, _ledger, transfer = _due(day, payer, payee)
-        return _record(
-            day.club,
-            user,
-            "ledger.payment",
-            day=day,
-            kind=LedgerEntry.PAYMENT,
-            payer_id=payer,
-            payee_id=payee,
-            amount=_amount(transfer, amount),
-        )
+        return _pay(day, user, payer, payee, _amount(transfer.yen, amount))
 
 
 def transfer_borrow(
@@ -162,7 +162,7 @@ def transfer_borrow(
             payer=lender,
             payee_id=payee,
             borrower_id=payer,
-            amount=_amount(transfer, amount),
+            amount=_amount(transfer.yen, amount),
         )
 
 
@@ -172,27 +172,13 @@ def transfer_defer(
     """マメの会 rule 4: pay later, with the club's surcharge added (rounded up to its yen unit)."""
     with action():
         day, ledger, transfer = _due(day, payer, payee)
-        amount = _amount(transfer, amount)
-        surcharge = scoring.deferred_debt(ledger.rules, amount) - amount
-        return _record(
-            day.club,
-            user,
-            "ledger.deferral",
-            day=day,
-            kind=LedgerEntry.DEFERRAL,
-            payee_id=payee,
-            borrower_id=payer,
-            amount=amount,
-            surcharge=surcharge,
-        )
+        return _defer(day, user, ledger, payer, payee, _amount(transfer.yen, amount))
 
 
 # --- debts -----------------------------------------------------------------------------------
 
 
-def open_debts(*, club: Club) -> list[book_selectors.Debt]:
-    """Debts not yet paid in full, oldest first: the book's open accounts of debts, one query."""
-    return book_selectors.open_debts(club=club)
+open_debts = book_selectors.open_debts  # the book's open accounts of debts, one query
 
 
 # Every cause of a debt the debts page shows, and so may be repaid from there: a loan, a deferral
@@ -207,12 +193,6 @@ def debt_repay(*, debt_entry: LedgerEntry, user: User, amount: int | None = None
         debt = next((d for d in open_debts(club=club) if d.entry.pk == debt_entry.pk), None)
         if debt is None:
             raise ServiceError.one(NON_FIELD, _("This debt is already paid."))
-        amount = debt.remaining if amount is None else amount
-        if not 0 < amount <= debt.remaining:
-            raise ServiceError.one(
-                "amount",
-                _("Enter an amount from 1 to %(max)s yen.") % {"max": f"{debt.remaining:,}"},
-            )
         return _record(
             club,
             user,
@@ -220,7 +200,7 @@ def debt_repay(*, debt_entry: LedgerEntry, user: User, amount: int | None = None
             kind=LedgerEntry.PAYMENT,
             payer=debt.debtor,
             payee=debt.creditor,
-            amount=amount,
+            amount=_amount(debt.remaining, amount),
             debt=debt.entry,
         )
 
@@ -296,23 +276,25 @@ def entry_reverse(*, entry: LedgerEntry, user: User, note: str) -> LedgerEntry:
     if errors := limits.column_problems(LedgerEntry, note=note):
         raise ServiceError(errors)
     with action():
-        club = lock_club(entry.club_id)
-        entry = LedgerEntry.objects.select_related("reverses", "day").get(pk=entry.pk)
-        entry.club = club
-        return _reverse(entry, user, note, "ledger.reversal")
+        return _reverse(_locked(entry), user, note, "ledger.reversal")
 
 
-def undo_deadline(entry: LedgerEntry) -> datetime.datetime:
-    return entry.created_at + datetime.timedelta(seconds=settings.PAYMENT_UNDO_SECONDS)
+def _locked(entry: LedgerEntry) -> LedgerEntry:
+    """Inside a transaction: the club's lock taken (one writer per club), `entry` read again."""
+    club = lock_club(entry.club_id)
+    entry = LedgerEntry.objects.select_related("reverses", "day").get(pk=entry.pk)
+    entry.club = club
+    return entry
 
 
 def undoable(entry: LedgerEntry, user: User, now: datetime.datetime | None = None) -> bool:
     """Whether `user` may undo `entry` with one tap now (reversal state is checked on write)."""
+    deadline = entry.created_at + datetime.timedelta(seconds=settings.PAYMENT_UNDO_SECONDS)
     return (
         entry.kind in UNDO_KINDS
         and entry.created_by_id is not None
         and entry.created_by_id == getattr(user, "pk", None)
-        and (now or timezone.now()) <= undo_deadline(entry)
+        and (now or timezone.now()) <= deadline
     )
 
 
@@ -320,14 +302,11 @@ def entry_undo(*, entry: LedgerEntry, user: User) -> LedgerEntry:
     """A payment, loan or deferral marked by mistake, undone with one tap by whoever recorded it
     within settings.PAYMENT_UNDO_SECONDS: its reversal, audited as `ledger.undo`."""
     with action():
-        club = lock_club(entry.club_id)
-        entry = LedgerEntry.objects.select_related("reverses", "day").get(pk=entry.pk)
-        entry.club = club
-        if entry.kind not in UNDO_KINDS:
-            raise ServiceError.one(NON_FIELD, str(UNDO_TOO_LATE))
-        if entry.created_by_id is None or entry.created_by_id != getattr(user, "pk", None):
+        entry = _locked(entry)
+        mine = entry.created_by_id is not None and entry.created_by_id == getattr(user, "pk", None)
+        if entry.kind in UNDO_KINDS and not mine:
             raise ServiceError.one(NON_FIELD, str(UNDO_NOT_YOURS))
-        if timezone.now() > undo_deadline(entry):
+        if not undoable(entry, user):
             raise ServiceError.one(NON_FIELD, str(UNDO_TOO_LATE))
         return _reverse(entry, user, str(UNDO_NOTE), "ledger.undo")
 
@@ -367,33 +346,9 @@ def day_close_in(
         for t in ledger.transfers:
             payer, payee = party(t.payer), party(t.payee)
             if payer is not None and (payer, payee) in deferred:
-                surcharge = scoring.deferred_debt(ledger.rules, t.yen) - t.yen
-                created.append(
-                    _record(
-                        day.club,
-                        user,
-                        "ledger.deferral",
-                        day=day,
-                        kind=LedgerEntry.DEFERRAL,
-                        payee_id=payee,
-                        borrower_id=payer,
-                        amount=t.yen,
-                        surcharge=surcharge,
-                    )
-                )
+                created.append(_defer(day, user, ledger, payer, payee, t.yen))
             else:
-                created.append(
-                    _record(
-                        day.club,
-                        user,
-                        "ledger.payment",
-                        day=day,
-                        kind=LedgerEntry.PAYMENT,
-                        payer_id=payer,
-                        payee_id=payee,
-                        amount=t.yen,
-                    )
-                )
+                created.append(_pay(day, user, payer, payee, t.yen))
         before = {"closed_at": day.closed_at.isoformat() if day.closed_at else None}
         day.closed_at = timezone.now()
         day.closed_by = stored_user(user)
@@ -417,18 +372,6 @@ def day_close_in(
 
 
 day_close = as_action(day_close_in)
-
-
-# --- rules versions ------------------------------------------------------------------------
-
-
-def _versions_by_date(club: Club) -> list[RulesVersion]:
-    return list(RulesVersion.objects.filter(club=club).order_by("effective_from"))
-
-
-def _rules_on(versions: Sequence[RulesVersion], date: datetime.date) -> scoring.Rules | None:
-    current = books.version_on(versions, date)
-    return current.rules if current else None
 
 
 # --- session shūgi (services) ----------------------------------------------------------------
@@ -509,137 +452,6 @@ def shugi_void(*, shugi: DayShugi, user: User) -> DayShugi:
     return shugi
 
 
-# --- re-settling a day's money ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ResettleDay:
-    """A day's money now and after a re-settle under another rules version (nothing stored): the
-    preview settles both from the day's records, as posting it would.
-
-    With entries recorded (payments, debts), a change is not applied to them: the difference
-    shows up as new open transfers of the day, to be settled or closed like any other."""
-
-    day: Day
-    members: dict[int, Member]
-    has_entries: bool
-    now: scoring.DayResult
-    after: scoring.DayResult | None  # None: the day cannot be settled under the new rules
-    problem: str = ""
-
-    def rows(self) -> list[tuple[Member, int, int]]:
-        """(member, day total now, after) for every player of the day."""
-        before = {party(p.name): p.yen for p in self.now.players}
-        after = {party(p.name): p.yen for p in self.after.players} if self.after else {}
-        return [
-            (self.members[pk], before.get(pk, 0), after.get(pk, before.get(pk, 0)))
-            for pk in dict.fromkeys([*before, *after])
-            if pk is not None
-        ]
-
-    @property
-    def house_after(self) -> int:
-        return self.after.house if self.after else self.now.house
-
-    @property
-    def changed(self) -> bool:
-        if self.after is None:
-            return False
-        return any(now != new for _m, now, new in self.rows()) or (
-            self.house_after != self.now.house
-        )
-
-
-def days_keep_versions(
-    *, club: Club, user: User, start: datetime.date, end: datetime.date | None
-) -> int:
-    """Before a rules version governing [start, end) is stored, inside the transaction that
-    stores it and holding the club's lock (lock_club): every day in those dates whose money
-    has no version of its own (Day.rules_version) gets the one day_version settles it under now,
-    whatever it holds (counted games, shūgi, attendance, ledger entries); audited as
-    `day.rules_kept`. So a back-dated version moves no recorded money, paid or not, even when
-    the day's only game is voided later: the version reaches a day only when it is applied
-    (league.rules.services.resettle_apply), after its preview showed the day. Days holding
-    nothing (a voided game alone) are left to follow the games recorded on them. Returns how
-    many days were pinned.
-
-    The same choice as day_version, without loading the results: a game that is not void counts
-    its current revision."""
-    days = Day.objects.filter(club=club, date__gte=start, rules_version__isnull=True)
-    if end is not None:
-        days = days.filter(date__lt=end)
-    first_game: dict[int, int] = {}
-    games = Game.objects.filter(day__in=days, voided=False).order_by("day_id", "number")
-    for day_id, version_id in games.values_list("day_id", "rules_version_id").iterator():
-        first_game.setdefault(day_id, version_id)
-    holding = set(first_game)
-    holding |= set(
-        DayShugi.objects.filter(day__in=days, voided=False).values_list("day_id", flat=True)
-    )
-    holding |= set(
-        Day.attendees.through.objects.filter(day__in=days).values_list("day_id", flat=True)
-    )
-    holding |= set(LedgerEntry.objects.filter(day__in=days).values_list("day_id", flat=True))
-    versions = _versions_by_date(club)
-    pinned = 0
-    for day in for_update(days.filter(pk__in=holding)).order_by("date"):
-        version = books.version_on(versions, day.date)
-        version_id = first_game.get(day.pk) or (version.pk if version is not None else None)
-        if version_id is None:  # no rules at all on its date: the day has no money to keep
-            continue
-        day.rules_version_id = version_id
-        day.save(update_fields=["rules_version"])
-        audit(
-            club=club,
-            actor=user,
-            action="day.rules_kept",
-            target=f"day:{day.pk}",
-            before={"date": day.date.isoformat(), "rules_version": None},
-            after={"date": day.date.isoformat(), "rules_version": version_id},
-        )
-        pinned += 1
-    return pinned
-
-
-def resettle_days(*, version: RulesVersion, changes: Sequence[object]) -> list[ResettleDay]:
-    """The day-level money (fees, shūgi, yen unit and the games' yen) a re-settle under
-    `version` would change, day by day, in a constant number of queries. `changes` are
-    services.resettle_preview's."""
-    club = version.club
-    later = (
-        RulesVersion.objects.filter(club=club, effective_from__gt=version.effective_from)
-        .order_by("effective_from")
-        .values_list("effective_from", flat=True)
-        .first()
-    )
-    days_q = Day.objects.filter(club=club, date__gte=version.effective_from)
-    if later is not None:
-        days_q = days_q.filter(date__lt=later)
-    days = books.days_loaded(days_q.exclude(rules_version=version))
-    versions = _versions_by_date(club)
-    with_entries = set(
-        LedgerEntry.objects.filter(day__in=[d.day.pk for d in days]).values_list(
-            "day_id", flat=True
-        )
-    )
-    members = {m.pk: m for m in Member.objects.filter(club=club)}
-    moved = {c.game.pk: c.after for c in changes if c.after is not None}  # type: ignore[attr-defined]
-    out = []
-    for inputs in days:
-        day = inputs.day
-        now = books.settle(inputs, versions)
-        try:
-            after = books.settle_under(inputs, version.rules, moved)
-        except scoring.InputError as e:
-            problem = "; ".join(p.message for p in e.problems)
-            out.append(ResettleDay(day, members, day.pk in with_entries, now, None, problem))
-            continue
-        item = ResettleDay(day, members, day.pk in with_entries, now, after)
-        if item.changed:
-            out.append(item)
-    return out
-
-
 # --- the club pot ----------------------------------------------------------------------------
 
 
@@ -679,29 +491,10 @@ class Pot:
         return scoring.pot_payout(self.rules, max(self.balance, 0), venue_cost)
 
 
-def _champion(season: Season) -> Member | None:
-    """Position 1 of the season's standings: once it is closed, of its final standings (the
-    record of who won, which a later correction of a game does not change)."""
-    if season.closed_at is not None and season.final_standings is not None:
-        first = season.final_standings[0] if season.final_standings else None
-    else:
-        rows = standings(  # the season's kept totals (seasons=[season]), not its results
-            club=season.club,
-            start=season.start,
-            end=season.end,
-            min_games=season.min_games,
-            seasons=[season],  # the kept rows, with the members' adjustments
-        )
-        first = rows.first()
-    if first is None or not first["qualified"]:
-        return None
-    return Member.objects.get(pk=first["member"])
-
-
 def season_pot(*, season: Season) -> Pot:
     """A season's pot: the house totals of its days, less what it paid out (constant queries)."""
     club = season.club
-    versions = _versions_by_date(club)
+    last = RulesVersion.in_force(club, season.end)
     payouts = list(
         LedgerEntry.objects.filter(
             club=club,
@@ -714,10 +507,10 @@ def season_pot(*, season: Season) -> Pot:
     )
     return Pot(
         season=season,
-        rules=_rules_on(versions, season.end),
+        rules=last.rules if last is not None else None,
         days=book_selectors.house_totals(club=club, start=season.start, end=season.end),
         payouts=payouts,
-        champion=_champion(season),
+        champion=season_champion(season),
     )
 
 
@@ -743,31 +536,15 @@ def pot_pay_out(*, season: Season, user: User, venue_cost: int) -> list[LedgerEn
             raise ServiceError.one(NON_FIELD, _("No player qualifies as the champion."))
         if not payout.venue and not payout.prize:
             raise ServiceError.one(NON_FIELD, _("The pot is empty: there is nothing to pay out."))
-        tag, entries = _pot_tag(season), []
-        if payout.venue:
-            entries.append(
-                _record(
-                    club,
-                    user,
-                    "ledger.expense",
-                    kind=LedgerEntry.EXPENSE,
-                    amount=payout.venue,
-                    note=tag,
-                )
-            )
-        if payout.prize:
-            entries.append(
-                _record(
-                    club,
-                    user,
-                    "ledger.prize",
-                    kind=LedgerEntry.PRIZE,
-                    payee=pot.champion,
-                    amount=payout.prize,
-                    note=tag,
-                )
-            )
-        return entries
+        paid = [
+            ("ledger.expense", LedgerEntry.EXPENSE, None, payout.venue),
+            ("ledger.prize", LedgerEntry.PRIZE, pot.champion, payout.prize),
+        ]
+        return [
+            _record(club, user, what, kind=kind, payee=payee, amount=amount, note=_pot_tag(season))
+            for what, kind, payee, amount in paid
+            if amount
+        ]
 
 
 def day_attendees_add_in(

@@ -1,16 +1,15 @@
-"""The money pages, under c/<slug>/: a day's ledger and its LINE text, statements, debts, the pot."""
+"""The money pages, under c/<slug>/: a day's ledger, statements, debts, the pot."""
 
 from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from league.money.views import ledger, share, statements
+from league.money.views import ledger, statements
 
 app_name = "money"
 
 urlpatterns: list[URLPattern] = [
     path("days/<date:date>/ledger/", ledger.day_ledger, name="day_ledger"),
-    path("days/<date:date>/share/", share.day_share, name="day_share"),
     path("days/<date:date>/ledger/settle/", ledger.transfer_settle, name="transfer_settle"),
     path("days/<date:date>/attendees/", ledger.day_attendees, name="day_attendees"),
     path("days/<date:date>/shugi/", ledger.day_shugi, name="day_shugi"),

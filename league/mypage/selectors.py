@@ -18,7 +18,7 @@ from league.books import selectors as book_selectors
 from league.models import Club, Day, LedgerEntry, Member, Result, Season
 from league.models.draw import held_game_ids
 from league.models.totals import MemberDay, MemberTotal
-from league.money import signs
+from league.mypage import signs
 
 # The money derivation's own steps (league.money.services): the same code as the statement's,
 # over the member's latest days instead of all of them.

@@ -23,9 +23,8 @@ from league.books import selectors as book_selectors
 from league.models import Member, Season
 from league.models.draw import next_tables
 from league.models.rules import club_has_money
-from league.money import signs
 from league.money.views.statements import OpenDayRow, describe_entry, headline
-from league.mypage import selectors
+from league.mypage import selectors, signs
 from league.recording.views.days import CLUB_TIMEZONE
 from league.standings import stats
 from league.standings.tables import Shown

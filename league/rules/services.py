@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 
 import scoring
 from league import limits
+from league.books import services as books
 from league.core import changes
 from league.core.actions import action, as_action
 from league.core.errors import NON_FIELD, ServiceError, problem_message
@@ -31,6 +32,8 @@ from league.models import (
     DayShugi,
     Game,
     Job,
+    LedgerEntry,
+    Member,
     ResettleRun,
     Result,
     RulesVersion,
@@ -38,7 +41,6 @@ from league.models import (
 )
 from league.models.audit import User, audit, audit_entry, audit_many, save_audited, stored_user
 from league.models.members import lock_live_members
-from league.money import services as money_services
 from league.recording.services import (
     BULK_CHUNK,
     GameInput,
@@ -116,7 +118,7 @@ def _rules_version_insert(
             .values_list("effective_from", flat=True)
             .first()
         )
-        money_services.days_keep_versions(club=club, user=user, start=effective_from, end=later)
+        days_keep_versions(club=club, user=user, start=effective_from, end=later)
         version = RulesVersion.objects.create(
             club=club,
             effective_from=effective_from,
@@ -298,6 +300,56 @@ def _days_in_dates(version: RulesVersion) -> QuerySet[Day]:
     if later is not None:
         days = days.filter(date__lt=later)
     return days
+
+
+def days_keep_versions(
+    *, club: Club, user: User, start: datetime.date, end: datetime.date | None
+) -> int:
+    """Before a rules version governing [start, end) is stored, inside the transaction that
+    stores it and holding the club's lock (lock_club): every day in those dates whose money
+    has no version of its own (Day.rules_version) gets the one day_version settles it under now,
+    whatever it holds (counted games, shūgi, attendance, ledger entries); audited as
+    `day.rules_kept`. So a back-dated version moves no recorded money, paid or not, even when
+    the day's only game is voided later: the version reaches a day only when it is applied
+    (resettle_apply), after its preview showed the day. Days holding nothing (a voided game
+    alone) are left to follow the games recorded on them. Returns how many days were pinned.
+
+    The same choice as books.day_version, without loading the results: a game that is not void
+    counts its current revision."""
+    days = Day.objects.filter(club=club, date__gte=start, rules_version__isnull=True)
+    if end is not None:
+        days = days.filter(date__lt=end)
+    first_game: dict[int, int] = {}
+    games = Game.objects.filter(day__in=days, voided=False).order_by("day_id", "number")
+    for day_id, version_id in games.values_list("day_id", "rules_version_id").iterator():
+        first_game.setdefault(day_id, version_id)
+    holding = set(first_game)
+    holding |= set(
+        DayShugi.objects.filter(day__in=days, voided=False).values_list("day_id", flat=True)
+    )
+    holding |= set(
+        Day.attendees.through.objects.filter(day__in=days).values_list("day_id", flat=True)
+    )
+    holding |= set(LedgerEntry.objects.filter(day__in=days).values_list("day_id", flat=True))
+    versions = books.club_versions(club.pk)
+    pinned = 0
+    for day in for_update(days.filter(pk__in=holding)).order_by("date"):
+        version = books.version_on(versions, day.date)
+        version_id = first_game.get(day.pk) or (version.pk if version is not None else None)
+        if version_id is None:  # no rules at all on its date: the day has no money to keep
+            continue
+        day.rules_version_id = version_id
+        day.save(update_fields=["rules_version"])
+        audit(
+            club=club,
+            actor=user,
+            action="day.rules_kept",
+            target=f"day:{day.pk}",
+            before={"date": day.date.isoformat(), "rules_version": None},
+            after={"date": day.date.isoformat(), "rules_version": version_id},
+        )
+        pinned += 1
+    return pinned
 
 
 def _pin_days(version: RulesVersion, user: User) -> set[int]:
@@ -530,7 +582,7 @@ def resettle_count(*, version: RulesVersion) -> int:
 
 def resettle_day_count(*, version: RulesVersion) -> int:
     """How many days in `version`'s dates keep their money under another version (pinned when it
-    was created, money_services.days_keep_versions, or by an earlier re-settle): re-settling
+    was created, days_keep_versions, or by an earlier re-settle): re-settling
     under `version` would move them (one query)."""
     days = _days_in_dates(version)
     return days.filter(rules_version__isnull=False).exclude(rules_version=version).count()
@@ -578,7 +630,7 @@ class ResettleMove:
 
 @dataclass(frozen=True)
 class _Moved:
-    """What league.money.resettle_days reads of a change: the game's pk and its new result."""
+    """What resettle_days reads of a change: the game's pk and its new result."""
 
     game: Any
     after: scoring.GameResult | None
@@ -653,6 +705,76 @@ def resettle_summary(*, version: RulesVersion) -> ResettleSummary:
 @dataclass(frozen=True)
 class _Pk:
     pk: int
+
+
+# --- a re-settle's day money ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResettleDay:
+    """A day's money now and after a re-settle under another rules version (nothing stored): the
+    preview settles both from the day's records, as posting it would.
+
+    With entries recorded (payments, debts), a change is not applied to them: the difference
+    shows up as new open transfers of the day, to be settled or closed like any other."""
+
+    day: Day
+    members: dict[int, Member]
+    has_entries: bool
+    now: scoring.DayResult
+    after: scoring.DayResult | None  # None: the day cannot be settled under the new rules
+    problem: str = ""
+
+    def rows(self) -> list[tuple[Member, int, int]]:
+        """(member, day total now, after) for every player of the day."""
+        before = {int(p.name): p.yen for p in self.now.players}
+        after = {int(p.name): p.yen for p in self.after.players} if self.after else {}
+        return [
+            (self.members[pk], before.get(pk, 0), after.get(pk, before.get(pk, 0)))
+            for pk in dict.fromkeys([*before, *after])
+        ]
+
+    @property
+    def house_after(self) -> int:
+        return self.after.house if self.after else self.now.house
+
+    @property
+    def changed(self) -> bool:
+        if self.after is None:
+            return False
+        return any(now != new for _m, now, new in self.rows()) or (
+            self.house_after != self.now.house
+        )
+
+
+def resettle_days(*, version: RulesVersion, changes: Sequence[Any]) -> list[ResettleDay]:
+    """The day-level money (fees, shūgi, yen unit and the games' yen) a re-settle under
+    `version` would change, day by day, in a constant number of queries. `changes` are
+    resettle_summary's `moved`."""
+    club = version.club
+    days = books.days_loaded(_days_in_dates(version).exclude(rules_version=version))
+    versions = books.club_versions(club.pk)
+    with_entries = set(
+        LedgerEntry.objects.filter(day__in=[d.day.pk for d in days]).values_list(
+            "day_id", flat=True
+        )
+    )
+    members = {m.pk: m for m in Member.objects.filter(club=club)}
+    moved = {c.game.pk: c.after for c in changes if c.after is not None}
+    out = []
+    for inputs in days:
+        day = inputs.day
+        now = books.settle(inputs, versions)
+        try:
+            after = books.settle_under(inputs, version.rules, moved)
+        except scoring.InputError as e:
+            problem = "; ".join(p.message for p in e.problems)
+            out.append(ResettleDay(day, members, day.pk in with_entries, now, None, problem))
+            continue
+        item = ResettleDay(day, members, day.pk in with_entries, now, after)
+        if item.changed:
+            out.append(item)
+    return out
 
 
 def resettle_running(*, club_id: int) -> ResettleRun | None:

@@ -20,7 +20,6 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 import scoring
-from league import money
 from league.access import club_for
 from league.core import errors as core_errors
 from league.core import format as jancho
@@ -336,7 +335,7 @@ def rules_resettle(request: HttpRequest, slug: str, version_id: int) -> HttpResp
         run = rules_tasks.resettle_start(version=version, user=request.user)
         return redirect("rules:rules_resettle_run", club.slug, run.pk)
     summary = rules_services.resettle_summary(version=version)
-    days = money.resettle_days(version=version, changes=summary.moved)
+    days = rules_services.resettle_days(version=version, changes=summary.moved)
     context = {
         "club": club,
         "version": version,

@@ -187,6 +187,25 @@ def standings(
     )
 
 
+def season_champion(season: Season) -> Member | None:
+    """Position 1 of the season's standings: once it is closed, of its final standings (the
+    record of who won, which a later correction of a game does not change)."""
+    if season.closed_at is not None and season.final_standings is not None:
+        first = season.final_standings[0] if season.final_standings else None
+    else:
+        rows = standings(  # the season's kept totals (seasons=[season]), not its results
+            club=season.club,
+            start=season.start,
+            end=season.end,
+            min_games=season.min_games,
+            seasons=[season],  # the kept rows, with the members' adjustments
+        )
+        first = rows.first()
+    if first is None or not first["qualified"]:
+        return None
+    return Member.objects.get(pk=first["member"])
+
+
 def bust_counts(
     *,
     club: Club,

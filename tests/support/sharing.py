@@ -57,7 +57,7 @@ DEMO_TEXT = """\
 
 
 def share_url(club: Club, date: datetime.date) -> str:
-    return reverse("money:day_share", args=[club.slug, date])
+    return reverse("chat:day_share", args=[club.slug, date])
 
 
 def text_of(response) -> str:

@@ -29,7 +29,6 @@ from league.access import club_for, club_page, day_for
 from league.core.errors import ServiceError
 from league.models import Club, Day, DayShugi, LedgerEntry, Member
 from league.models import draw as draw_selectors
-from league.money import services as money_services
 from league.money.forms import (
     BORROW,
     PAY,
@@ -41,15 +40,10 @@ from league.money.forms import (
     TransferForm,
     party_key,
 )
+from league.money.sharing import party_name
 from league.web import add_errors, show_errors
 
 # --- what the page shows ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PlayerRow:
-    member: Member
-    parts: scoring.DayPlayer
 
 
 @dataclass(frozen=True)
@@ -75,12 +69,6 @@ class EntryRow:
     undoable: bool = False  # its recorder may still undo it with one tap
 
 
-@dataclass(frozen=True)
-class RateGroup:
-    rate: str
-    numbers: list[int]  # the day's games played at this rate
-
-
 def _club_day(club: Club, date: datetime.date) -> Day:
     day = day_for(club, date)
     day.club = club  # the services read day.club; this saves a query
@@ -96,18 +84,14 @@ def _money_rules(day: Day) -> scoring.Rules:
     return rules
 
 
-def _name(club: Club, member: Member | None) -> str:
-    return club.name if member is None else member.name
-
-
 def _transfer_rows(club: Club, ledger: money.DayLedger) -> list[TransferRow]:
     rows = []
     for t in ledger.transfers:
         payer, payee = money.party(t.payer), money.party(t.payee)
         rows.append(
             TransferRow(
-                payer=_name(club, ledger.member(payer)),
-                payee=_name(club, ledger.member(payee)),
+                payer=party_name(club, ledger.member(payer)),
+                payee=party_name(club, ledger.member(payee)),
                 payer_key=party_key(payer),
                 payee_key=party_key(payee),
                 yen=t.yen,
@@ -127,8 +111,8 @@ def _entry_rows(club: Club, entries: Iterable[LedgerEntry], user: Any = None) ->
     return [
         EntryRow(
             entry=e,
-            payer=_name(club, e.payer),
-            payee=_name(club, e.payee),
+            payer=party_name(club, e.payer),
+            payee=party_name(club, e.payee),
             borrower=e.borrower.name if e.borrower else "",
             reversed=e.pk in reversed_ids,
             recorded_by=users[e.created_by_id].get_username() if e.created_by_id else "",
@@ -143,13 +127,13 @@ def _entry_rows(club: Club, entries: Iterable[LedgerEntry], user: Any = None) ->
     ]
 
 
-def _rate_groups(day: Day) -> list[RateGroup]:
+def _rate_groups(day: Day) -> list[tuple[str, list[int]]]:
     """Which games were played at which rate (the games were loaded by money.day_ledger)."""
     groups: dict[str, list[int]] = {}
     for game in day.games.all():
         if game.rate and game.results.all():
             groups.setdefault(game.rate, []).append(game.number)
-    return [RateGroup(rate, numbers) for rate, numbers in groups.items()]
+    return list(groups.items())
 
 
 def _with_lenders(rows: list[TransferRow], lenders: list[Member]) -> list[TransferRow]:
@@ -173,13 +157,13 @@ def _with_lenders(rows: list[TransferRow], lenders: list[Member]) -> list[Transf
 def _ledger_context(club: Club, ledger: money.DayLedger, user: Any) -> dict[str, object]:
     rules, day = ledger.rules, ledger.day
     entries = _entry_rows(club, ledger.entries, user if club.is_organiser else None)  # type: ignore[attr-defined]
-    players = [PlayerRow(ledger.members[int(p.name)], p) for p in ledger.players]
+    players = [(ledger.members[int(p.name)], p) for p in ledger.players]  # (member, day parts)
     context: dict[str, object] = {
         "club": club,
         "day": day,
         "ledger": ledger,
         "players": players,
-        "waiting": [row.member for row in players if not row.parts.games],
+        "waiting": [member for member, parts in players if not parts.games],
         "transfers": _transfer_rows(club, ledger),
         "entries": entries,
         "undo": next((row for row in reversed(entries) if row.undoable), None),
@@ -194,7 +178,7 @@ def _ledger_context(club: Club, ledger: money.DayLedger, user: Any) -> dict[str,
     }
     if club.is_organiser:  # type: ignore[attr-defined]
         active = list(Member.objects.filter(club=club, is_active=True))
-        present = {row.member.pk for row in players}
+        present = {member.pk for member, _parts in players}
         context["lenders"] = active
         context["transfers"] = _with_lenders(context["transfers"], active)  # type: ignore[arg-type]
         context["addable"] = [m for m in active if m.pk not in present]
@@ -244,7 +228,7 @@ def day_close(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespo
                 expected=form.cleaned_data["expected"],
             )
         except ServiceError as e:
-            _error_messages(request, e.errors)
+            show_errors(request, e)
             return redirect("money:day_close", club.slug, day.date)
         deferred = sum(e.kind == LedgerEntry.DEFERRAL for e in created)
         messages.success(
@@ -281,14 +265,14 @@ def entry_undo(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     try:
         money.entry_undo(entry=entry, user=request.user)
     except ServiceError as e:
-        _error_messages(request, e.errors)
+        show_errors(request, e)
     else:
         messages.success(
             request,
             _("Undone: %(payer)s → %(payee)s %(amount)s yen no longer counts.")
             % {
-                "payer": _name(club, entry.borrower if entry.borrower else entry.payer),
-                "payee": _name(club, entry.payee),
+                "payer": party_name(club, entry.borrower if entry.borrower else entry.payer),
+                "payee": party_name(club, entry.payee),
                 "amount": f"{entry.amount:,}",
             },
         )
@@ -296,10 +280,6 @@ def entry_undo(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
 
 
 # --- settling up -----------------------------------------------------------------------------
-
-
-def _error_messages(request: HttpRequest, errors: dict[str, list[str]]) -> None:
-    show_errors(request, ServiceError(errors))
 
 
 def _settle(request: HttpRequest, day: Day, data: dict[str, Any]) -> str:
@@ -341,22 +321,26 @@ def _ledger_post(
     request: HttpRequest,
     slug: str,
     date: datetime.date,
-    form_class: type[TransferForm] | type[AttendeesForm],
+    form_class: type[TransferForm | AttendeesForm | ShugiForm | ShugiVoidForm],
     act: Callable[[Club, Day, dict[str, Any]], str],
+    *,
+    shugi: bool = False,
 ) -> HttpResponse:
-    """A day ledger's form POST (organisers, a day with money): the form's or the service's
-    errors as messages, else the action's success message; back to the day's ledger."""
+    """A day ledger's form POST (organisers, a day with money; with `shugi`, session shūgi):
+    the form's or the service's errors as messages, else the action's success message; back to
+    the day's ledger."""
     club = club_for(request, slug, organiser=True)
     day = _club_day(club, date)
-    _money_rules(day)
+    if not _money_rules(day).session_shugi and shugi:
+        raise Http404
     form = form_class(request.POST, club=club)
     if not form.is_valid():
-        _error_messages(request, form.errors)
+        show_errors(request, ServiceError(form.errors))
     else:
         try:
             messages.success(request, act(club, day, form.cleaned_data))
         except ServiceError as e:
-            _error_messages(request, e.errors)
+            show_errors(request, e)
     return redirect("money:day_ledger", club.slug, day.date)
 
 
@@ -374,54 +358,34 @@ def transfer_settle(request: HttpRequest, slug: str, date: datetime.date) -> Htt
 def day_attendees(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     def attend(club: Club, day: Day, data: dict[str, Any]) -> str:
         chosen = list(data["members"])
-        money_services.day_attendees_add(
-            club=club, user=request.user, date=day.date, members=chosen
-        )
+        money.day_attendees_add(club=club, user=request.user, date=day.date, members=chosen)
         return _("Attending: %(names)s") % {"names": "、".join(m.name for m in chosen)}
 
     return _ledger_post(request, slug, date, AttendeesForm, attend)
 
 
-def _shugi_add(request: HttpRequest, club: Club, day: Day) -> None:
-    form = ShugiForm(request.POST, club=club)
-    if not form.is_valid():
-        _error_messages(request, form.errors)
-        return
-    winner, multiplier = form.cleaned_data["winner"], form.cleaned_data["multiplier"]
-    money.shugi_add(day=day, user=request.user, winner=winner, multiplier=multiplier)
-    messages.success(
-        request,
-        _("Shūgi: %(winner)s ×%(multiplier)s") % {"winner": winner.name, "multiplier": multiplier},
-    )
-
-
-def _shugi_void(request: HttpRequest, day: Day) -> None:
-    form = ShugiVoidForm(request.POST)
-    if not form.is_valid():
-        _error_messages(request, form.errors)
-        return
-    shugi = get_object_or_404(
-        DayShugi.objects.select_related("winner", "day"), pk=form.cleaned_data["shugi"], day=day
-    )
-    money.shugi_void(shugi=shugi, user=request.user)
-    messages.success(request, _("Shūgi voided: %(winner)s") % {"winner": shugi.winner.name})
-
-
 @require_POST
 def day_shugi(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     """Add a session shūgi event, or void one (the form carries the shūgi's id)."""
-    club = club_for(request, slug, organiser=True)
-    day = _club_day(club, date)
-    if not _money_rules(day).session_shugi:
-        raise Http404
-    try:
-        if "shugi" in request.POST:
-            _shugi_void(request, day)
-        else:
-            _shugi_add(request, club, day)
-    except ServiceError as e:
-        _error_messages(request, e.errors)
-    return redirect("money:day_ledger", club.slug, day.date)
+
+    def add(_club: Club, day: Day, data: dict[str, Any]) -> str:
+        winner, multiplier = data["winner"], data["multiplier"]
+        money.shugi_add(day=day, user=request.user, winner=winner, multiplier=multiplier)
+        return _("Shūgi: %(winner)s ×%(multiplier)s") % {
+            "winner": winner.name,
+            "multiplier": multiplier,
+        }
+
+    def void(_club: Club, day: Day, data: dict[str, Any]) -> str:
+        shugi = get_object_or_404(
+            DayShugi.objects.select_related("winner", "day"), pk=data["shugi"], day=day
+        )
+        money.shugi_void(shugi=shugi, user=request.user)
+        return _("Shūgi voided: %(winner)s") % {"winner": shugi.winner.name}
+
+    if "shugi" in request.POST:
+        return _ledger_post(request, slug, date, ShugiVoidForm, void, shugi=True)
+    return _ledger_post(request, slug, date, ShugiForm, add, shugi=True)
 
 
 # --- corrections -----------------------------------------------------------------------------

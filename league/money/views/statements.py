@@ -100,17 +100,13 @@ def describe_entry(entry: LedgerEntry, me: Member) -> str:
 class StatementRow:
     line: book_selectors.Line
     text: str  # what happened, for entries
-    reversed: bool  # an entry that a later correction cancelled
-    shown: int = 0  # the change of the balance (増減: 1,752 → 477 shows ▲1,275)
 
 
 @dataclass(frozen=True)
 class DebtRow:
     debt: book_selectors.Debt
     text: str  # whom the member owes, or who owes the member
-    remaining: int  # what is left, always positive: `owes` says which way
-    owes: bool  # the member owes it (else the member is owed it)
-    age: int
+    owes: bool  # the member owes it (else the member is owed it): debt.remaining is positive
 
 
 @dataclass(frozen=True)
@@ -133,27 +129,17 @@ def headline(balance: int) -> Headline:
     return Headline(abs(balance), balance < 0, balance == 0)
 
 
-@dataclass(frozen=True)
-class MemberRow:
-    member: Member
-    headline: Headline
-    days: int  # what the member's open days add up to (+ owed to, − owes)
-    debts: int  # what the member's open debts add up to (+ owed to, − owes)
-
-
 def _statement_rows(statement: book_selectors.Statement) -> list[StatementRow]:
     return [
         StatementRow(
             line,  # type: ignore[arg-type]
             describe_entry(line.entry, statement.member) if line.entry is not None else "",
-            line.reversed,
-            line.yen,
         )
         for line in statement.lines
     ]
 
 
-def _debt_rows(statement: book_selectors.Statement, today: datetime.date) -> list[DebtRow]:
+def _debt_rows(statement: book_selectors.Statement) -> list[DebtRow]:
     rows = []
     for debt in sorted(statement.debts, key=lambda d: (d.since, d.entry.pk)):
         owes = debt.debtor == statement.member
@@ -161,7 +147,7 @@ def _debt_rows(statement: book_selectors.Statement, today: datetime.date) -> lis
             text = _("Owes %(name)s") % {"name": _name(debt.creditor)}
         else:
             text = _("Owed by %(name)s") % {"name": _name(debt.debtor)}
-        rows.append(DebtRow(debt, text, debt.remaining, owes, debt.age_days(today)))
+        rows.append(DebtRow(debt, text, owes))
     return rows
 
 
@@ -186,12 +172,11 @@ def member_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
             "member": member,
             "statement": statement,
             "rows": _statement_rows(statement),  # type: ignore[arg-type]
-            "debts": _debt_rows(statement, timezone.localdate()),  # type: ignore[arg-type]
+            "debts": _debt_rows(statement),  # type: ignore[arg-type]
             "headline": headline(statement.balance),
             "position": statement.position,
-            "open_days": [
-                OpenDayRow(d.day.date, abs(d.yen), d.yen < 0)
-                for d in (statement.position.open_days if statement.position else [])
+            "open_days": [  # a statement's position is always there
+                OpenDayRow(d.day.date, abs(d.yen), d.yen < 0) for d in statement.position.open_days
             ],
         },
     )
@@ -208,12 +193,7 @@ def debt_list(request: HttpRequest, slug: str) -> HttpResponse:
     club = _money_club(request, slug)
     today = timezone.localdate()
     books = book_selectors.club_books(club=club)
-    standing = [
-        MemberRow(s.member, headline(s.total), s.days, s.debts)
-        for s in books.standing
-        if s.total or s.days or s.debts
-    ]
-    open_days = [(d, _open_transfers(club, d)) for d in books.open_days]
+    standing = [(s, headline(s.total)) for s in books.standing if s.total or s.days or s.debts]
     return render(
         request,
         "league/money/debt_list.html",
@@ -221,16 +201,12 @@ def debt_list(request: HttpRequest, slug: str) -> HttpResponse:
             "club": club,
             "debts": [(d, d.age_days(today)) for d in books.debts],
             "total": books.debts_total,
-            "open_days": open_days,
+            "open_days": [(d, d.transfers) for d in books.open_days],
             "open_total": books.open_transfers_total,
             "open_days_hidden": books.open_days_hidden,
             "standing": standing,
         },
     )
-
-
-def _open_transfers(club: Club, day: book_selectors.OpenDayTransfers) -> list[tuple[str, str, int]]:
-    return [(payer or club.name, payee or club.name, yen) for payer, payee, yen in day.transfers]
 
 
 @require_POST
@@ -275,10 +251,6 @@ def _season(request: HttpRequest, club: Club) -> tuple[Season | None, list[Seaso
     return next(iter(running or started or seasons), None), seasons
 
 
-def _pot_url(club: Club, season: Season) -> str:
-    return f"{reverse('money:club_pot', args=[club.slug])}?season={season.pk}"
-
-
 @require_http_methods(["GET", "POST"])
 def club_pot(request: HttpRequest, slug: str) -> HttpResponse:
     club = _money_club(request, slug, organiser=request.method == "POST")
@@ -306,7 +278,7 @@ def club_pot(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             paid = sum(e.amount for e in entries)
             messages.success(request, _("Paid out %(amount)s yen.") % {"amount": yen(paid)})
-            return redirect(_pot_url(club, season))
+            return redirect(f"{reverse('money:club_pot', args=[club.slug])}?season={season.pk}")
     preview = None
     if pot.has_pot and not pot.payouts and form.is_bound and form.is_valid():
         preview = pot.payout(form.cleaned_data["venue_cost"])

@@ -49,7 +49,7 @@ def _figures(club: Club) -> dict[str, object]:
             [(d.entry.pk, d.remaining, d.principal, d.since) for d in position.debts],
         )
     lines, total, _older = book_selectors.club_account(club=club, per_page=1000)
-    out["club"] = (total, [(a.line.date, a.line.kind, a.line.yen, a.balance) for a in lines])
+    out["club"] = (total, [(li.date, li.what, li.yen, li.balance) for li in lines])
     out["debts"] = [(d.entry.pk, d.remaining) for d in book_selectors.open_debts(club=club)]
     days = book_selectors.house_totals(
         club=club, start=datetime.date(2000, 1, 1), end=datetime.date(2100, 1, 1)

@@ -99,10 +99,10 @@ def test_the_club_account_agrees_with_the_house_totals(db):
     day = evening(club, members, user)
     ledger = money.day_ledger(day=day)
     lines, total, _older = book_selectors.club_account(club=club)
-    day_lines = [a.line for a in lines if a.line.entry is None]
+    day_lines = [li for li in lines if li.entry is None]
     assert sum(li.yen for li in day_lines) == ledger.house
     fees = -sum(p.fees for p in ledger.players)
-    assert [li.yen for li in day_lines if li.kind == Leg.FEES] == [fees]
+    assert [li.yen for li in day_lines if li.what == Leg.FEES] == [fees]
     house = book_selectors.house_totals(club=club, start=day.date, end=day.date)
     assert [(h.day, h.house) for h in house] == [(day, ledger.house)]
     surcharges = sum(

@@ -264,7 +264,7 @@ def test_settle_equals_the_days_line_text_byte_for_byte(client, club, linked, or
     post_line(client, line_event("精算"))
     [reply] = linked.texts("reply")
     client.force_login(organiser)
-    page = client.get(reverse("money:day_share", args=[club.slug, today()])).content.decode()
+    page = client.get(reverse("chat:day_share", args=[club.slug, today()])).content.decode()
     shown = html.unescape(re.search(r"<textarea[^>]*>(.*?)</textarea>", page, re.S).group(1))
     assert reply.encode() == shown.encode()
     assert "■精算" in reply

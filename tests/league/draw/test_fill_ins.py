@@ -182,7 +182,7 @@ def _pages(club) -> list[str]:
         reverse("standings:records", args=[club.slug]),
         reverse("recording:day_detail", args=[club.slug, DATE]),
         reverse("money:day_ledger", args=[club.slug, DATE]),
-        reverse("money:day_share", args=[club.slug, DATE]),
+        reverse("chat:day_share", args=[club.slug, DATE]),
         reverse("recording:club_home", args=[club.slug]),
     ]
 

@@ -66,7 +66,7 @@ def test_a_round_shows_only_when_its_last_table_is_in(
     assert member_client.get(game_url).status_code == 404
     ledger = member_client.get(reverse("money:day_ledger", args=[club.slug, DATE]))
     assert ledger.status_code == 302
-    assert member_client.get(reverse("money:day_share", args=[club.slug, DATE])).status_code == 302
+    assert member_client.get(reverse("chat:day_share", args=[club.slug, DATE])).status_code == 302
     home = member_client.get(reverse("recording:club_home", args=[club.slug])).content.decode()
     assert game_url not in home and not shown(home, names(a))
     # The organiser sees all.

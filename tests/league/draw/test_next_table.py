@@ -13,11 +13,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league.accounts import tokens as api_auth
+from league.chat import sharing
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.models import Day, Member
 from league.models.draw import next_tables
-from league.money import sharing
 from league.recording.views.days import CLUB_TIMEZONE
 from tests.support.clubs import make_user
 from tests.support.draw import DATE, check_in_all, people, record_table

@@ -163,7 +163,7 @@ def past_days_are_closed_and_their_money_agrees() -> None:
         debts = money.open_debts(club=club)
         for member in Member.objects.filter(club=club):
             owed_by_debts = sum(
-                (d.remaining if d.creditor_pk == member.pk else 0)
+                (d.remaining if d.creditor_id == member.pk else 0)
                 - (d.remaining if d.debtor.pk == member.pk else 0)
                 for d in debts
             )

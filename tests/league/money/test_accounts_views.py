@@ -73,7 +73,7 @@ def test_statement_shows_the_days_entries_balance_and_debts(
     assert response.context["statement"].balance == -1464
     assert "Owes" in page and "-1,464" in page
     [debt] = response.context["debts"]
-    assert (debt.text, debt.remaining, debt.owes, debt.debt.principal) == (
+    assert (debt.text, debt.debt.remaining, debt.owes, debt.debt.principal) == (
         "Owes 馬場",
         1254,
         True,
@@ -102,7 +102,7 @@ def test_statement_marks_a_cancelled_entry(organiser_client, club, members, day)
     money.entry_reverse(entry=paid, user=None, note="wrong player")
     response = english(organiser_client).get(statement_url(club, m["土井"]))
     rows = response.context["rows"]
-    assert [(r.line.what, r.reversed) for r in rows] == [
+    assert [(r.line.what, r.line.reversed) for r in rows] == [
         ("day", False),
         ("payment", True),
         ("reversal", False),

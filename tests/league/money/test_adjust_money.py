@@ -63,7 +63,7 @@ def test_a_penalty_and_a_bonus_reach_the_books_and_a_reversal_undoes_them(
     # The club's account: owed 600, owes 315.
     _lines, total, _older = books.club_account(club=club)
     assert total == 600 - 315
-    assert {(li.kind, li.yen) for li in (a.line for a in books.club_account(club=club)[0])} == {
+    assert {(li.what, li.yen) for li in books.club_account(club=club)[0]} == {
         ("adjustment", 600),
         ("adjustment", -315),
     }

@@ -102,15 +102,15 @@ def repay_all(organiser_client, organiser, club, parts):
     paid: dict[int, int] = {}
     while debts := shown_debts(organiser_client, club):
         for debt in debts:
-            k = paid.get(debt.entry_id, 0)
+            k = paid.get(debt.entry.pk, 0)
             assert k <= len(parts), debt
             amount = max(1, debt.remaining * parts[k] // 100) if k < len(parts) else debt.remaining
             response = organiser_client.post(
-                reverse("money:debt_repay", args=[club.slug, debt.entry_id]),
+                reverse("money:debt_repay", args=[club.slug, debt.entry.pk]),
                 {"amount": f"{amount:,}"},
             )
             assert response.status_code == 302
-            paid[debt.entry_id] = k + 1
+            paid[debt.entry.pk] = k + 1
     assert not book_selectors.open_debts(club=club)
     assert book_services.check_club(club.pk)[1] is None
 

@@ -794,7 +794,9 @@ def test_applying_the_back_dated_version_moves_the_days_money_as_the_preview_sai
         rules_json=KAGETSU_LATER,
     )
     changes = rules_services.resettle_preview(version=version)
-    assert [d.day.pk for d in money.resettle_days(version=version, changes=changes)] == [day.pk]
+    assert [d.day.pk for d in rules_services.resettle_days(version=version, changes=changes)] == [
+        day.pk
+    ]
     rules_services.resettle_apply(
         version=version, user=None, expected=rules_services.resettle_key(changes)
     )

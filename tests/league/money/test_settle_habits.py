@@ -14,7 +14,7 @@ from django.utils import timezone
 from league import money
 from league.books import selectors as book_selectors
 from league.models import LedgerEntry, Member, Membership
-from league.money import signs
+from league.mypage import signs
 from league.recording.views.days import CLUB_TIMEZONE
 from tests.support.clubs import make_user
 from tests.support.money import ledger_case_day
@@ -130,7 +130,7 @@ def assert_box_is_the_ledger(client, club, member: Member, day) -> None:
     owes_later = [
         d
         for d in money.open_debts(club=club)
-        if d.entry.day_id == day.pk and member.pk in (d.debtor.pk, d.creditor_pk)
+        if d.entry.day_id == day.pk and member.pk in (d.debtor.pk, d.creditor_id)
     ]
     assert len(settlement.debts) == len(owes_later), member.name
     nothing = "支払い・受け取りはありません" in page

@@ -1,4 +1,4 @@
-"""A day as text for the club's group chat: league.money.sharing and its page."""
+"""A day as text for the club's group chat: league.chat.sharing and its page."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from league import money
+from league.chat import sharing
 from league.models import Day, Member
-from league.money import sharing
 from league.recording import selectors
 from tests.support.clubs import make_club, make_user
 from tests.support.exports import DATE, injected_players, play, play_day, settle_some

@@ -4,14 +4,16 @@ or +, what they pay is ▲ (red on the pages, through the `sign_class` filter).
 A statement's *balance* says what the member is owed (+) or owes (▲) overall; a ledger entry's
 *flow* says what moved in the member's own hands: a payment they received is +, one they made is
 ▲, whatever it does to the balance (receiving 12 yen they were owed takes the balance from +12
-to 0, and is shown as +12, never as ▲12).
+to 0, and is shown as +12, never as ▲12). My page shows its entries and latest lines so; the
+statement (league.money) shows each line as the balance's change.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from league.models import LedgerEntry
+from league.books.services import entry_legs
+from league.models import Account, LedgerEntry
 
 if TYPE_CHECKING:
     from league.books.selectors import Line as StatementLine
@@ -33,30 +35,14 @@ def flow(entry: LedgerEntry, member_pk: int) -> int:
 
 
 def later(entry: LedgerEntry, member_pk: int) -> int:
-    """What `entry` leaves to move on a later day, + to receive, − to pay: a deferral's amount with
-    its surcharge, a loan's amount owed to the lender, a season adjustment's yen. 0 for anything
-    else."""
-    original = entry.reverses if entry.kind == LedgerEntry.REVERSAL else entry
-    if original is None:
+    """What `entry` leaves to move on a later day, + to receive, − to pay: the member's leg on
+    their account of the debt it makes (a deferral's amount with its surcharge, a loan's amount
+    owed to the lender, a season adjustment's yen). 0 for anything else."""
+    debt = entry.reverses if entry.kind == LedgerEntry.REVERSAL else entry
+    if debt is None:
         return 0
-    sign = -1 if entry.kind == LedgerEntry.REVERSAL else 1
-    if original.kind == LedgerEntry.DEFERRAL:
-        owed = original.amount + original.surcharge
-        if original.borrower_id == member_pk:
-            return -owed * sign
-        if original.payee_id == member_pk:
-            return owed * sign
-    if original.kind == LedgerEntry.LOAN:
-        if original.borrower_id == member_pk:
-            return -original.amount * sign
-        if original.payer_id == member_pk:
-            return original.amount * sign
-    if original.kind == LedgerEntry.ADJUSTMENT:  # a season penalty owed, a bonus to receive
-        if original.borrower_id == member_pk:
-            return -original.amount * sign
-        if original.payee_id == member_pk:
-            return original.amount * sign
-    return 0
+    mine = (Account.MEMBER, member_pk, None, debt.pk)
+    return sum(yen for (holder, _part), yen in entry_legs(entry).items() if holder == mine)
 
 
 def line_yen(line: StatementLine, member_pk: int) -> int:
