@@ -1,4 +1,5 @@
-"""Members' account statements, the club's open debts, and its pot (league.money does the sums).
+"""Members' account statements, the club's open debts, and its pot (sums of the book:
+league.books.selectors).
 
 Members see every statement, the debts and the pot (clubs settle in the open); only organisers
 record repayments and pot payouts. A club without money has none of these pages: 404.
