@@ -10,10 +10,10 @@ from django.utils import timezone
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.models import Day, Member, Membership
-from league.recording import services
 from league.recording.views.days import CLUB_TIMEZONE
 from tests.support.browser import fits_the_screen
 from tests.support.clubs import make_club, make_user
+from tests.support.games import record_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,17 +37,13 @@ def seated() -> Member:
     day = Day.objects.get(club=club, date=today)
     for rv in sel.current_rounds(day)[:2]:
         for tv in rv.tables:
-            services.game_record(
-                club=club,
-                user=organiser,
-                data=services.GameInput(
-                    date=today,
-                    seats=[
-                        services.SeatInput(m, p) for m, p in zip(tv.players, POINTS, strict=True)
-                    ],
-                    rate="0.3",
-                    table=tv.table.label,
-                ),
+            record_game(
+                club,
+                organiser,
+                tv.players,
+                POINTS,
+                date=today,
+                table=tv.table.label,
                 draw_table=tv.table.pk,
             )
     rounds = sel.current_rounds(day)

@@ -15,10 +15,10 @@ from playwright.sync_api import Browser
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.models import Day, Member, Membership
-from league.recording import services
 from league.recording.views.days import CLUB_TIMEZONE
 from tests.support.browser import SCREENSHOTS
 from tests.support.clubs import PASSWORD, make_club, make_user
+from tests.support.games import record_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,15 +41,13 @@ def room() -> str:
     draw.schedule_draw(club=club, user=organiser, date=today, rounds=3)
     day = Day.objects.get(club=club, date=today)
     for tv in sel.current_rounds(day)[0].tables:
-        services.game_record(
-            club=club,
-            user=organiser,
-            data=services.GameInput(
-                date=today,
-                seats=[services.SeatInput(m, p) for m, p in zip(tv.players, POINTS, strict=True)],
-                rate="0.3",
-                table=tv.table.label,
-            ),
+        record_game(
+            club,
+            organiser,
+            tv.players,
+            POINTS,
+            date=today,
+            table=tv.table.label,
             draw_table=tv.table.pk,
         )
     draw.room_timer(club=club, user=organiser, day=day, minutes=45)

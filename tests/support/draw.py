@@ -10,7 +10,7 @@ from django.urls import reverse
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.models import Day, Member
-from league.recording import services
+from tests.support.games import record_game
 
 DATE = datetime.date(2026, 11, 21)
 
@@ -67,13 +67,4 @@ def _query(club, tv) -> str:
 
 
 def _record(club, organiser, players, table=""):
-    return services.game_record(
-        club=club,
-        user=organiser,
-        data=services.GameInput(
-            date=DATE,
-            seats=[services.SeatInput(m, p) for m, p in zip(players, POINTS, strict=True)],
-            rate="0.3",
-            table=table,
-        ),
-    )
+    return record_game(club, organiser, players, POINTS, date=DATE, table=table)

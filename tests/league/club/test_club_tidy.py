@@ -18,7 +18,7 @@ from league.models.totals import MemberTotal
 from league.money import services as money_services
 from league.recording import services
 from tests.support.clubs import make_club, make_user
-from tests.support.games import record_game
+from tests.support.games import edit_game, record_game
 from tests.support.seasons import make_season
 
 DATE = datetime.date(2026, 5, 9)
@@ -94,18 +94,7 @@ def test_merge_preview_page_shows_counts_and_the_merge_moves_them(
     record(club, organiser, [members[0], members[1], members[2], members[3]])
     record(club, organiser, [guest, members[1], members[2], members[3]])
     g = record(club, organiser, [members[1], guest, members[2], members[3]], DATE.replace(day=10))
-    services.game_edit(
-        game=g,
-        user=organiser,
-        data=services.GameInput(
-            date=g.date,
-            seats=[
-                services.SeatInput(m, p)
-                for m, p in zip([members[1], guest, members[2], members[3]], POINTS, strict=True)
-            ],
-            rate="0.3",
-        ),
-    )
+    edit_game(g, organiser, [members[1], guest, members[2], members[3]], POINTS)
     address = url("club:member_merge", club, members[0].pk)
     response = organiser_client.get(address, {"other": guest.pk, "keep": "this"})
     preview = response.context["preview"]
