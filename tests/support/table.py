@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime
 import uuid
 
+from league.models import Member, Membership
 from league.table import services
+from tests.support.clubs import make_user
 
 DATE = datetime.date(2026, 11, 20)
 
@@ -39,5 +41,19 @@ def game_hands(members):
 
 
 def record_all(tg, user, hands):
+    record_by_turns(tg, [user], hands)
+
+
+def record_by_turns(tg, by: list, hands) -> None:
+    """`hands` recorded in order, entered by each of `by` in turn."""
     for i, (event, marks) in enumerate(hands):
-        services.hand_record(tg=tg, user=user, index=i, key=uuid.uuid4(), event=event, marks=marks)
+        services.hand_record(
+            tg=tg, user=by[i % len(by)], index=i, key=uuid.uuid4(), event=event, marks=marks
+        )
+
+
+def linked_login(club, member, username: str):
+    """A plain member's login of `club`, linked to `member`."""
+    user = make_user(username, club, Membership.MEMBER)
+    Member.objects.filter(pk=member.pk).update(user=user)
+    return user
