@@ -14,17 +14,16 @@ from playwright.sync_api import Browser
 
 from league.draw import selectors as sel
 from league.draw import services as draw
-from league.models import Day, Member, Membership
+from league.models import Member, Membership
 from league.recording.views.days import CLUB_TIMEZONE
 from tests.support.browser import SCREENSHOTS
 from tests.support.clubs import PASSWORD, make_club, make_user
-from tests.support.games import record_game
+from tests.support.draw import check_in_all, record_drawn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 FAMILY = ["佐藤", "鈴木", "高橋", "田中", "伊藤", "渡辺", "山本", "中村"]
 GIVEN = ["一郎", "花子", "健太", "由美"]
-POINTS = (40000, 30000, 20000, 10000)
 
 
 @pytest.fixture
@@ -36,20 +35,10 @@ def room() -> str:
         Member.objects.create(club=club, name=f"{f} {g}", kana=f"{i:02d}")
         for i, (f, g) in enumerate((f, g) for f in FAMILY for g in GIVEN)
     ]
-    for m in players:
-        draw.attendance_check_in(club=club, user=organiser, date=today, member=m)
+    day = check_in_all(club, organiser, players, today)
     draw.schedule_draw(club=club, user=organiser, date=today, rounds=3)
-    day = Day.objects.get(club=club, date=today)
     for tv in sel.current_rounds(day)[0].tables:
-        record_game(
-            club,
-            organiser,
-            tv.players,
-            POINTS,
-            date=today,
-            table=tv.table.label,
-            draw_table=tv.table.pk,
-        )
+        record_drawn(club, organiser, today, tv)
     draw.room_timer(club=club, user=organiser, day=day, minutes=45)
     draw.room_standings(club=club, user=organiser, day=day, shown=True)
     return f"/c/{club.slug}/days/{today:%Y-%m-%d}/draw/projector/"

@@ -25,10 +25,24 @@ def people(club, n: int) -> list[Member]:
     ]
 
 
-def check_in_all(club, user, members) -> Day:
+def check_in_all(club, user, members, date: datetime.date = DATE) -> Day:
     for m in members:
-        draw.attendance_check_in(club=club, user=user, date=DATE, member=m)
-    return Day.objects.get(club=club, date=DATE)
+        draw.attendance_check_in(club=club, user=user, date=date, member=m)
+    return Day.objects.get(club=club, date=date)
+
+
+def record_drawn(club, organiser, date: datetime.date, tv: sel.TableView) -> None:
+    """A drawn table's game recorded from its card (its table and draw table), its players in
+    seat order with POINTS."""
+    record_game(
+        club,
+        organiser,
+        tv.players,
+        POINTS,
+        date=date,
+        table=tv.table.label,
+        draw_table=tv.table.pk,
+    )
 
 
 def current(day) -> sel.RoundView:
