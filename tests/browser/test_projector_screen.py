@@ -16,8 +16,8 @@ from league.draw import selectors as sel
 from league.draw import services as draw
 from league.models import Member, Membership
 from league.recording.views.days import CLUB_TIMEZONE
-from tests.support.browser import SCREENSHOTS
-from tests.support.clubs import PASSWORD, make_club, make_user
+from tests.support.browser import SCREENSHOTS, log_in_on
+from tests.support.clubs import make_club, make_user
 from tests.support.draw import check_in_all, record_drawn
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -51,11 +51,7 @@ def test_the_projector_reads_from_the_back_of_the_room(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "organiser")
-    page.fill("#id_password", PASSWORD)
-    with page.expect_navigation():
-        page.click("main form[method=post] button[type=submit]")
+    log_in_on(page, live_server.url, "organiser")
     response = page.goto(f"{live_server.url}{room}")
     assert response is not None and response.status == 200
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

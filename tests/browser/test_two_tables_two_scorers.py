@@ -20,8 +20,8 @@ from playwright.sync_api import expect
 from league.core.clock import today
 from league.draw import services as draw
 from league.models import DrawTable, Game, Hand, Member, Membership, Result, TableGame
-from tests.support.browser import PHONE, SCREENSHOTS, fits_the_screen
-from tests.support.clubs import MEMBER_NAMES, PASSWORD, make_club, make_user
+from tests.support.browser import PHONE, SCREENSHOTS, fits_the_screen, log_in_on
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
 from tests.support.table_mode import panel_pick, points, record, synced, win
 
 if TYPE_CHECKING:
@@ -42,15 +42,6 @@ def new_phone(browser: Browser, errors: list[str]) -> tuple[BrowserContext, Page
     page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
     page.on("dialog", lambda d: d.accept())
     return context, page
-
-
-def log_in_on(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    with page.expect_navigation():
-        page.click("main form[method=post] button[type=submit]")
-    assert "/accounts/login/" not in page.url
 
 
 def shot(page: Page, name: str) -> None:
