@@ -15,19 +15,9 @@ from league.recording.services import GameInput, SeatInput, game_record
 from league.table import services as table
 from tests.support.browser import fits_the_screen
 from tests.support.clubs import MEMBER_NAMES, make_club, make_user
+from tests.support.hand_totals import HAND_HEADERS
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-HAND_HEADERS = [
-    "局記録",
-    "局数",
-    "和了率",
-    "放銃率",
-    "立直率",
-    "副露率（和了時）",
-    "平均打点",
-    "平均放銃",
-]
 
 
 @pytest.fixture
