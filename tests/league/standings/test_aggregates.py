@@ -7,7 +7,7 @@ import contextlib
 import datetime
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -369,3 +369,9 @@ def test_standings_filtered_by_rate_read_the_kept_rate_totals(member_client, clu
     rows = {r.record["member"]: r.record for r in response.context["table"].page.object_list}
     assert rows[members[0].pk]["games"] == 2  # 0.5 only: one a date
     assert rows[members[0].pk]["first"] == 1
+
+
+@pytest.mark.django_db
+def test_rebuild_aggregates_names_the_clubs_it_does_not_know(club):
+    with pytest.raises(CommandError, match="No such club: nowhere, other"):
+        call_command("rebuild_aggregates", club.slug, "other", "nowhere", verbosity=0)
