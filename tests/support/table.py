@@ -5,6 +5,9 @@ from __future__ import annotations
 import datetime
 import uuid
 
+import pytest
+
+from league.core.errors import ServiceError
 from league.models import Member, Membership
 from league.table import services
 from tests.support.clubs import make_user
@@ -57,3 +60,12 @@ def linked_login(club, member, username: str):
     user = make_user(username, club, Membership.MEMBER)
     Member.objects.filter(pk=member.pk).update(user=user)
     return user
+
+
+def refused_on(tg, user, event, marks=None, index: int = 0) -> list[str]:
+    """The fields hand `index` of `tg` is refused on (league.table's hand_record must refuse it)."""
+    with pytest.raises(ServiceError) as caught:
+        services.hand_record(
+            tg=tg, user=user, index=index, key=uuid.uuid4(), event=event, marks=marks
+        )
+    return list(caught.value.errors)
