@@ -491,21 +491,8 @@ def hand_record(
             )
         except scoring.InputError as e:
             raise _engine_error(e) from None
-        hand = Hand.objects.create(
-            table_game=tg,
-            index=index,
-            key=key,
-            event=event,
-            marks=marks,
-            round=record.round,
-            honba=record.honba,
-            sticks=record.sticks,
-            dealer=record.dealer,
-            deltas=list(record.deltas),
-            scores=list(record.scores),
-            ended=state.ended or "",
-            recorded_by=user if getattr(user, "pk", None) else None,
-        )
+        hand = _hand(tg, index, key, event, marks, record, state.ended or "", user)
+        hand.save(force_insert=True)
         audit(
             club=tg.club,
             actor=user,
@@ -514,6 +501,37 @@ def hand_record(
             after={"index": index, "event": event, "marks": marks, "scores": hand.scores},
         )
         return hand, True
+
+
+def _hand(
+    tg: TableGame,
+    index: int,
+    key: uuid.UUID,
+    event: Any,
+    marks: Any,
+    record: scoring.HandRecord,
+    ended: str,
+    user: User,
+    revision: int = 1,
+) -> Hand:
+    """The row (not saved) of the hand at `index` of `tg`, as the engine played it (`record`);
+    `ended` the game's end where this hand ends it."""
+    return Hand(
+        table_game=tg,
+        index=index,
+        revision=revision,
+        key=key,
+        event=event,
+        marks=marks,
+        round=record.round,
+        honba=record.honba,
+        sticks=record.sticks,
+        dealer=record.dealer,
+        deltas=list(record.deltas),
+        scores=list(record.scores),
+        ended=ended,
+        recorded_by=user if getattr(user, "pk", None) else None,
+    )
 
 
 def hand_undo(*, tg: TableGame, user: User, index: int) -> bool:
@@ -753,21 +771,16 @@ def table_game_edit(
         revision = game.revision + 1
         new = Hand.objects.bulk_create(
             [
-                Hand(
-                    table_game=tg,
-                    index=i,
-                    revision=revision,
-                    key=uuid.uuid4(),
-                    event=event,
-                    marks=mark,
-                    round=r.round,
-                    honba=r.honba,
-                    sticks=r.sticks,
-                    dealer=r.dealer,
-                    deltas=list(r.deltas),
-                    scores=list(r.scores),
-                    ended=(result.state.ended or "") if i == len(events) - 1 else "",
-                    recorded_by=user if getattr(user, "pk", None) else None,
+                _hand(
+                    tg,
+                    i,
+                    uuid.uuid4(),
+                    event,
+                    mark,
+                    r,
+                    (result.state.ended or "") if i == len(events) - 1 else "",
+                    user,
+                    revision,
                 )
                 for i, (event, mark, r) in enumerate(zip(events, marks, result.hands, strict=True))
             ]
@@ -830,21 +843,16 @@ def played_game_keep(
     last = len(events) - 1
     hands = Hand.objects.bulk_create(
         [
-            Hand(
-                table_game=tg,
-                index=i,
-                revision=game.revision,
-                key=uuid.uuid5(key, str(i)),
-                event=dict(event),
-                marks=_clean_marks(marks[i], event, players, rules) if i < len(marks) else {},
-                round=r.round,
-                honba=r.honba,
-                sticks=r.sticks,
-                dealer=r.dealer,
-                deltas=list(r.deltas),
-                scores=list(r.scores),
-                ended=(result.state.ended or "") if i == last else "",
-                recorded_by=user if getattr(user, "pk", None) else None,
+            _hand(
+                tg,
+                i,
+                uuid.uuid5(key, str(i)),
+                dict(event),
+                _clean_marks(marks[i], event, players, rules) if i < len(marks) else {},
+                r,
+                (result.state.ended or "") if i == last else "",
+                user,
+                game.revision,
             )
             for i, (event, r) in enumerate(zip(events, result.hands, strict=True))
         ]

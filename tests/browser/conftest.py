@@ -95,16 +95,11 @@ def phone(browser: Browser, js_errors: list[str]) -> Iterator[Page]:
 @pytest.fixture
 def log_in(phone: Page, live_server: Any) -> Callable[..., None]:
     """Log in through the real login page; lands wherever the login page sends the user."""
+    from tests.support.browser import log_in_on
     from tests.support.clubs import PASSWORD
 
     def go(username: str, password: str = PASSWORD) -> None:
-        response = phone.goto(f"{live_server.url}/accounts/login/")
-        assert response is not None and response.status == 200
-        phone.fill("#id_username", username)
-        phone.fill("#id_password", password)
-        with phone.expect_navigation():
-            phone.click("main form[method=post] button[type=submit]")
-        assert "/accounts/login/" not in phone.url, "the login was refused"
+        log_in_on(phone, live_server.url, username, password)
 
     return go
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from league.models import Member, Membership
+from tests.support.browser import preview_then_save
 from tests.support.clubs import make_club, make_user
 
 if TYPE_CHECKING:
@@ -79,10 +80,7 @@ def test_an_evening_of_draws_on_a_phone(phone, live_server, log_in, mame, screen
         assert phone.input_value("#id_table") == label
         if label == "A":
             screenshot("draw-3-record-form-prefilled")
-        with phone.expect_navigation():
-            phone.click("button[name=action][value=preview]:not(.default-action)")
-        with phone.expect_navigation():
-            phone.click("button[name=action][value=save]")
+        preview_then_save(phone)
         assert phone.url == draw_url
         assert card.locator("[data-recorded]").is_visible()
 

@@ -11,29 +11,13 @@ from django.utils import timezone
 
 from league.draw import selectors as sel
 from league.draw import services as draw
-from league.models import Day, Member, Membership
-from league.recording import services
+from league.models import Membership
 from league.recording.views.days import CLUB_TIMEZONE
 from tests.support.browser import fits_the_screen
 from tests.support.clubs import make_club, make_user
+from tests.support.draw import check_in_all, people, record_drawn
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-POINTS = (40000, 30000, 20000, 10000)
-
-
-def _record(club, organiser, today, tv) -> None:
-    services.game_record(
-        club=club,
-        user=organiser,
-        data=services.GameInput(
-            date=today,
-            seats=[services.SeatInput(m, p) for m, p in zip(tv.players, POINTS, strict=True)],
-            rate="0.3",
-            table=tv.table.label,
-        ),
-        draw_table=tv.table.pk,
-    )
 
 
 @pytest.fixture
@@ -43,17 +27,11 @@ def event():
     today = timezone.localdate(timezone=CLUB_TIMEZONE)
     club = make_club("mame", "mame-no-kai", "マメの会")
     organiser = make_user("organiser", club, Membership.ORGANISER)
-    players = [
-        Member.objects.create(club=club, name=f"選手{i:02d}", kana=f"せんしゅ{i:02d}")
-        for i in range(8)
-    ]
-    for m in players:
-        draw.attendance_check_in(club=club, user=organiser, date=today, member=m)
+    day = check_in_all(club, organiser, people(club, 8), today)
     draw.round_draw(club=club, user=organiser, date=today)
-    day = Day.objects.get(club=club, date=today)
     draw.room_hold_results(club=club, user=organiser, day=day, held=True)
     a, b = sel.current_rounds(day)[0].tables
-    _record(club, organiser, today, a)
+    record_drawn(club, organiser, today, a)
     me = b.players[0]
     me.user = make_user("player", club)
     me.save(update_fields=["user"])
@@ -78,7 +56,7 @@ def test_a_player_sees_round_1_only_when_its_last_table_is_in(
     assert fits_the_screen(phone)
     screenshot("held-round")
 
-    _record(club, organiser, today, b)  # the last table of round 1 comes in
+    record_drawn(club, organiser, today, b)  # the last table of round 1 comes in
     response = phone.goto(address)
     assert response is not None and response.status == 200
     assert phone.locator("[data-held]").count() == 0

@@ -9,15 +9,13 @@ from django.utils import timezone
 
 from league.draw import selectors as sel
 from league.draw import services as draw
-from league.models import Day, Member, Membership
-from league.recording import services
+from league.models import Member, Membership
 from league.recording.views.days import CLUB_TIMEZONE
 from tests.support.browser import fits_the_screen
 from tests.support.clubs import make_club, make_user
+from tests.support.draw import check_in_all, people, record_drawn
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-POINTS = (40000, 30000, 20000, 10000)
 
 
 @pytest.fixture
@@ -27,29 +25,11 @@ def seated() -> Member:
     today = timezone.localdate(timezone=CLUB_TIMEZONE)
     club = make_club("mame", "mame-no-kai", "マメの会")
     organiser = make_user("organiser", club, Membership.ORGANISER)
-    players = [
-        Member.objects.create(club=club, name=f"選手{i:02d}", kana=f"せんしゅ{i:02d}")
-        for i in range(12)
-    ]
-    for m in players:
-        draw.attendance_check_in(club=club, user=organiser, date=today, member=m)
+    day = check_in_all(club, organiser, people(club, 12), today)
     draw.schedule_draw(club=club, user=organiser, date=today, rounds=3)
-    day = Day.objects.get(club=club, date=today)
     for rv in sel.current_rounds(day)[:2]:
         for tv in rv.tables:
-            services.game_record(
-                club=club,
-                user=organiser,
-                data=services.GameInput(
-                    date=today,
-                    seats=[
-                        services.SeatInput(m, p) for m, p in zip(tv.players, POINTS, strict=True)
-                    ],
-                    rate="0.3",
-                    table=tv.table.label,
-                ),
-                draw_table=tv.table.pk,
-            )
+            record_drawn(club, organiser, today, tv)
     rounds = sel.current_rounds(day)
     assert all(tv.recorded for rv in rounds[:2] for tv in rv.tables)
     me = rounds[2].tables[1].players[2]  # round 3, table B, 西

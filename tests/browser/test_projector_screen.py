@@ -14,17 +14,16 @@ from playwright.sync_api import Browser
 
 from league.draw import selectors as sel
 from league.draw import services as draw
-from league.models import Day, Member, Membership
-from league.recording import services
+from league.models import Member, Membership
 from league.recording.views.days import CLUB_TIMEZONE
-from tests.support.browser import SCREENSHOTS
-from tests.support.clubs import PASSWORD, make_club, make_user
+from tests.support.browser import SCREENSHOTS, log_in_on
+from tests.support.clubs import make_club, make_user
+from tests.support.draw import check_in_all, record_drawn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 FAMILY = ["佐藤", "鈴木", "高橋", "田中", "伊藤", "渡辺", "山本", "中村"]
 GIVEN = ["一郎", "花子", "健太", "由美"]
-POINTS = (40000, 30000, 20000, 10000)
 
 
 @pytest.fixture
@@ -36,22 +35,10 @@ def room() -> str:
         Member.objects.create(club=club, name=f"{f} {g}", kana=f"{i:02d}")
         for i, (f, g) in enumerate((f, g) for f in FAMILY for g in GIVEN)
     ]
-    for m in players:
-        draw.attendance_check_in(club=club, user=organiser, date=today, member=m)
+    day = check_in_all(club, organiser, players, today)
     draw.schedule_draw(club=club, user=organiser, date=today, rounds=3)
-    day = Day.objects.get(club=club, date=today)
     for tv in sel.current_rounds(day)[0].tables:
-        services.game_record(
-            club=club,
-            user=organiser,
-            data=services.GameInput(
-                date=today,
-                seats=[services.SeatInput(m, p) for m, p in zip(tv.players, POINTS, strict=True)],
-                rate="0.3",
-                table=tv.table.label,
-            ),
-            draw_table=tv.table.pk,
-        )
+        record_drawn(club, organiser, today, tv)
     draw.room_timer(club=club, user=organiser, day=day, minutes=45)
     draw.room_standings(club=club, user=organiser, day=day, shown=True)
     return f"/c/{club.slug}/days/{today:%Y-%m-%d}/draw/projector/"
@@ -64,11 +51,7 @@ def test_the_projector_reads_from_the_back_of_the_room(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "organiser")
-    page.fill("#id_password", PASSWORD)
-    with page.expect_navigation():
-        page.click("main form[method=post] button[type=submit]")
+    log_in_on(page, live_server.url, "organiser")
     response = page.goto(f"{live_server.url}{room}")
     assert response is not None and response.status == 200
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -9,8 +9,8 @@ import pytest
 
 import scoring
 from league.core.clock import today
-from league.models import Club, Game, Member, Membership, RulesVersion
-from tests.support.clubs import MEMBER_NAMES, make_club, make_user
+from league.models import Club, Game, RulesVersion
+from tests.support.clubs import make_playing_club
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -26,11 +26,7 @@ RATE = "0.3"
 
 @pytest.fixture
 def club_setup():
-    club = make_club("mame", "mame-no-kai", "マメの会")
-    for name, kana in MEMBER_NAMES:
-        Member.objects.create(club=club, name=name, kana=kana)
-    make_user("organiser", club, Membership.ORGANISER)
-    return club
+    return make_playing_club()
 
 
 @pytest.fixture

@@ -14,27 +14,10 @@ from league.models import Member, Membership, Season
 from league.recording.services import GameInput, SeatInput, game_record
 from league.table import services as table
 from tests.support.browser import fits_the_screen
-from tests.support.clubs import make_club, make_user
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
+from tests.support.hand_totals import HAND_HEADERS
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-NAMES = [
-    ("青木", "あおき"),
-    ("馬場", "ばば"),
-    ("千葉", "ちば"),
-    ("土井", "どい"),
-    ("江藤", "えとう"),
-]
-HAND_HEADERS = [
-    "局記録",
-    "局数",
-    "和了率",
-    "放銃率",
-    "立直率",
-    "副露率（和了時）",
-    "平均打点",
-    "平均放銃",
-]
 
 
 @pytest.fixture
@@ -42,7 +25,9 @@ def club_with_hands():
     club = make_club("mame", "mame-no-kai", "マメの会")
     make_user("member", club, Membership.MEMBER)
     organiser = make_user("organiser", club, Membership.ORGANISER)
-    a, b, c, d, e = people = [Member.objects.create(club=club, name=n, kana=k) for n, k in NAMES]
+    a, b, c, d, e = people = [
+        Member.objects.create(club=club, name=n, kana=k) for n, k in MEMBER_NAMES
+    ]
     start = datetime.date(2026, 10, 1)
     season = Season.objects.create(
         club=club, name="2026年10月", start=start, end=datetime.date(2026, 10, 31)

@@ -11,18 +11,11 @@ import pytest
 from league.models import Member, Membership, Season
 from league.recording.services import ChipInput, GameInput, SeatInput, game_record
 from tests.support.browser import SCREENSHOTS, fits_the_screen
-from tests.support.clubs import make_club, make_user
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-NAMES = [
-    ("青木", "あおき"),
-    ("馬場", "ばば"),
-    ("千葉", "ちば"),
-    ("土井", "どい"),
-    ("江藤", "えとう"),
-    ("藤原", "ふじわら"),
-]
+NAMES = [*MEMBER_NAMES, ("藤原", "ふじわら")]
 POINTS = [
     [45_000, 30_000, 15_000, 10_000],
     [20_000, 40_000, 25_000, 15_000],

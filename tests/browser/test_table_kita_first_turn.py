@@ -6,28 +6,23 @@ from __future__ import annotations
 
 import pytest
 
-from league.models import Member, Membership
-from tests.support.clubs import MEMBER_NAMES, make_club, make_user
+from league.models import Member
+from tests.support.clubs import MEMBER_NAMES, make_playing_club
+from tests.support.table_mode import panel_pick, start_table, winner_box
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_kita_and_chiihou_in_the_calculator(phone, live_server, log_in, screenshot):
-    club = make_club("pairon3", "pairon-kansai-3p", "関西ぱいろん")
-    for name, kana in MEMBER_NAMES[:3]:
-        Member.objects.create(club=club, name=name, kana=kana)
-    make_user("organiser", club, Membership.ORGANISER)
+    club = make_playing_club("pairon3", "pairon-kansai-3p", "関西ぱいろん", MEMBER_NAMES[:3])
     page = phone
     log_in("organiser")
     members = list(Member.objects.filter(club=club).order_by("pk"))
-    query = "&".join(f"member_{i}={m.pk}" for i, m in enumerate(members))
-    page.goto(f"{live_server.url}/c/pairon3/table/new/?{query}")
-    page.locator("[data-start]").click()
-    page.wait_for_selector("[data-scoreboard]")
+    start_table(page, live_server.url, club, members)
     winner = members[1].name
     page.locator("[data-result='tsumo']").click()
-    page.locator("[data-panel] .part.winners button", has_text=winner).click()
-    box = page.locator(f"[data-panel] .win:has(.win-title:text-is('{winner}'))")
+    panel_pick(page, "winners", winner)
+    box = winner_box(page, winner)
     box.locator("[data-mark='calc']").click()
     calc = box.locator("[data-calc]")
     flags = calc.locator("[data-flag]")

@@ -12,10 +12,10 @@ from playwright.sync_api import expect
 
 import scoring
 from league.core.clock import today
-from league.models import Game, Hand, Member, Membership, Result, TableGame
+from league.models import Game, Hand, Member, Result, TableGame
 from league.table import services
-from tests.support.clubs import MEMBER_NAMES, make_club, make_user
-from tests.support.table_mode import panel_pick, record, win
+from tests.support.clubs import make_playing_club
+from tests.support.table_mode import assert_points, panel_pick, record, synced, win
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -26,11 +26,7 @@ NAMES = ["青木", "馬場", "千葉", "土井"]
 
 @pytest.fixture
 def club_setup():
-    club = make_club("mame", "mame-no-kai", "マメの会")
-    for name, kana in MEMBER_NAMES:
-        Member.objects.create(club=club, name=name, kana=kana)
-    make_user("organiser", club, Membership.ORGANISER)
-    return club
+    return make_playing_club()
 
 
 def seat(page: Page, name: str) -> int:
@@ -39,22 +35,6 @@ def seat(page: Page, name: str) -> int:
 
 def riichi(page: Page, name: str) -> None:
     page.locator(f"[data-seat='{seat(page, name)}'] [data-riichi]").click()
-
-
-def points(page: Page) -> list[str]:
-    return [page.locator(f"[data-seat='{i}'] [data-points]").inner_text() for i in range(4)]
-
-
-def assert_points(page: Page, expected: list[str]) -> None:
-    """Each seat's points as expected, waiting for the scoreboard's script to write them (read
-    at once, the first seat was sometimes still empty)."""
-    for i, value in enumerate(expected):
-        expect(page.locator(f"[data-seat='{i}'] [data-points]")).to_have_text(value)
-    assert points(page) == expected
-
-
-def synced(page: Page) -> None:
-    page.wait_for_selector("[data-sync].ok")
 
 
 def start_page(page: Page, live_server, club) -> dict[str, Member]:

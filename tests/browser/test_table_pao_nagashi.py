@@ -7,14 +7,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import expect
 
 import scoring
-from league.models import Hand, HandStat, Member, Membership, Result, TableGame
-from tests.support.clubs import MEMBER_NAMES, make_club, make_user
+from league.models import Hand, HandStat, Member, Result, TableGame
+from tests.support.clubs import MEMBER_NAMES, make_playing_club
+from tests.support.table_mode import (
+    assert_points,
+    panel_pick,
+    start_table,
+    synced,
+    winner_box,
+)
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    pass
 
 pytestmark = pytest.mark.django_db(transaction=True)
 NAMES = ["青木", "馬場", "千葉", "土井"]
@@ -22,35 +28,7 @@ NAMES = ["青木", "馬場", "千葉", "土井"]
 
 @pytest.fixture
 def club_setup():
-    club = make_club("mame", "mame-no-kai", "マメの会")  # nagashi as a win; pao with honba split
-    for name, kana in MEMBER_NAMES:
-        Member.objects.create(club=club, name=name, kana=kana)
-    make_user("organiser", club, Membership.ORGANISER)
-    return club
-
-
-def pick(page: Page, part: str, name: str) -> None:
-    page.locator(f"[data-panel] .part.{part} button", has_text=name).click()
-
-
-def winner_box(page: Page, name: str):
-    return page.locator(f"[data-panel] .win:has(.win-title:text-is('{name}'))")
-
-
-def points(page: Page) -> list[str]:
-    return [page.locator(f"[data-seat='{i}'] [data-points]").inner_text() for i in range(4)]
-
-
-def assert_points(page: Page, expected: list[str]) -> None:
-    """Each seat's points as expected, waiting for the scoreboard's script to write them (read
-    at once, the first seat was sometimes still empty)."""
-    for i, value in enumerate(expected):
-        expect(page.locator(f"[data-seat='{i}'] [data-points]")).to_have_text(value)
-    assert points(page) == expected
-
-
-def synced(page: Page) -> None:
-    page.wait_for_selector("[data-sync].ok")
+    return make_playing_club()  # マメの会: nagashi as a win; pao with honba split
 
 
 def tap_tiles(box, suit: str, digits: str) -> None:
@@ -63,16 +41,13 @@ def test_nagashi_and_pao_on_the_phone(phone, live_server, log_in, club_setup, sc
     page = phone
     log_in("organiser")
     members = {m.name: m for m in Member.objects.filter(club=club_setup)}
-    query = "&".join(f"member_{i}={members[n].pk}" for i, n in enumerate(NAMES))
-    page.goto(f"{live_server.url}/c/mame/table/new/?{query}")
-    page.locator("[data-start]").click()
-    page.wait_for_selector("[data-scoreboard]")
+    start_table(page, live_server.url, club_setup, [members[n] for n in NAMES])
 
     # 東1: 馬場 riichi; at the draw 青木 is tenpai and 千葉 made nagashi mangan (a win here).
     page.locator("[data-seat='1'] [data-riichi]").click()
     page.locator("[data-result='draw']").click()
-    pick(page, "tenpai", "青木")
-    pick(page, "nagashi", "千葉")
+    panel_pick(page, "tenpai", "青木")
+    panel_pick(page, "nagashi", "千葉")
     screenshot("table-nagashi")
     page.locator("[data-record]").click()
     synced(page)
@@ -81,8 +56,8 @@ def test_nagashi_and_pao_on_the_phone(phone, live_server, log_in, club_setup, sc
 
     # 東2: 千葉 wins on 青木's discard; the hand is counted from its tiles: 大三元, 土井 liable.
     page.locator("[data-result='ron']").click()
-    pick(page, "winners", "千葉")
-    pick(page, "from", "青木")
+    panel_pick(page, "winners", "千葉")
+    panel_pick(page, "from", "青木")
     box = winner_box(page, "千葉")
     box.locator("[data-mark='calc']").click()
     calc = box.locator("[data-calc]")
@@ -107,8 +82,8 @@ def test_nagashi_and_pao_on_the_phone(phone, live_server, log_in, club_setup, sc
     page.locator("[data-undo]").click()
     synced(page)
     page.locator("[data-result='ron']").click()
-    pick(page, "winners", "千葉")
-    pick(page, "from", "青木")
+    panel_pick(page, "winners", "千葉")
+    panel_pick(page, "from", "青木")
     box = winner_box(page, "千葉")
     box.locator("[data-yakuman]").click()
     box.locator(".pao-player button", has_text="土井").click()
@@ -122,7 +97,7 @@ def test_nagashi_and_pao_on_the_phone(phone, live_server, log_in, club_setup, sc
     # 東3, offline: 馬場 tsumo 大四喜 fed by 青木, who pays it all and busts.
     page.context.set_offline(True)
     page.locator("[data-result='tsumo']").click()
-    pick(page, "winners", "馬場")
+    panel_pick(page, "winners", "馬場")
     box = winner_box(page, "馬場")
     box.locator("[data-yakuman]").click()
     box.locator(".pao-player button", has_text="青木").click()
@@ -169,22 +144,16 @@ def test_nagashi_and_pao_on_the_phone(phone, live_server, log_in, club_setup, sc
 
 def test_three_players_on_the_phone(phone, live_server, log_in, screenshot):
     """関西ぱいろん 3人: three seats on the score display, ツモ損 counted by the phone and the server."""
-    club = make_club("pairon3", "pairon-kansai-3p", "関西ぱいろん")
-    for name, kana in MEMBER_NAMES[:3]:
-        Member.objects.create(club=club, name=name, kana=kana)
-    make_user("organiser", club, Membership.ORGANISER)
+    club = make_playing_club("pairon3", "pairon-kansai-3p", "関西ぱいろん", MEMBER_NAMES[:3])
     page = phone
     log_in("organiser")
     members = list(Member.objects.filter(club=club).order_by("pk"))
-    query = "&".join(f"member_{i}={m.pk}" for i, m in enumerate(members))
-    page.goto(f"{live_server.url}/c/pairon3/table/new/?{query}")
-    page.locator("[data-start]").click()
-    page.wait_for_selector("[data-scoreboard]")
+    start_table(page, live_server.url, club, members)
     assert page.locator("[data-seat]").count() == 3
     names = [m.name for m in members]
     # 東1: the second seat tsumo mangan: the dealer pays 4,000, the other 2,000 (North absent).
     page.locator("[data-result='tsumo']").click()
-    pick(page, "winners", names[1])
+    panel_pick(page, "winners", names[1])
     winner_box(page, names[1]).locator("[data-han='5']").first.click()
     page.locator("[data-record]").click()
     synced(page)

@@ -13,22 +13,13 @@ from playwright.sync_api import expect
 from league.core.clock import today
 from league.models import Hand, Member, Membership
 from league.table import services
-from tests.support.browser import PHONE
-from tests.support.clubs import MEMBER_NAMES, PASSWORD, make_club, make_user
+from tests.support.browser import PHONE, log_in_on
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def log_in_on(page: Page, live_server, username: str) -> None:
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    with page.expect_navigation():
-        page.click("main form[method=post] button[type=submit]")
-    assert "/accounts/login/" not in page.url
 
 
 def test_a_seated_member_scores_while_another_watches_live(
@@ -56,7 +47,7 @@ def test_a_seated_member_scores_while_another_watches_live(
     try:
         other = context.new_page()
         other.on("pageerror", lambda e: errors.append(str(e)))
-        log_in_on(other, live_server, "watcher")
+        log_in_on(other, live_server.url, "watcher")
         other.goto(url)
         expect(other.locator("[data-watching]")).to_be_visible()
         expect(other.locator("[data-result='draw']")).to_be_hidden()
@@ -105,7 +96,7 @@ def test_a_conflict_names_the_hand_shows_both_and_the_player_chooses(
         other = context.new_page()
         other.on("pageerror", lambda e: errors.append(str(e)))
         other.on("dialog", lambda d: d.accept())
-        log_in_on(other, live_server, "seated")
+        log_in_on(other, live_server.url, "seated")
         other.goto(url)
         other.wait_for_selector("[data-sync].ok")
 

@@ -11,7 +11,9 @@ import pytest
 from league.models import Member, Membership, Season, TeamMatch
 from league.recording import services as recording
 from league.teams import services
+from tests.support.browser import preview_then_save
 from tests.support.clubs import make_club, make_user
+from tests.support.stages import add_stage
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -103,10 +105,7 @@ def test_a_team_day_on_a_phone(phone, live_server, log_in, league, screenshot) -
             phone.fill(f"#id_points_{i}", POINTS[i])
         if number == 1:
             screenshot("team-day-3-record-form-prefilled")
-        with phone.expect_navigation():
-            phone.click("button[name=action][value=preview]:not(.default-action)")
-        with phone.expect_navigation():
-            phone.click("button[name=action][value=save]")
+        preview_then_save(phone)
         assert phone.url == day_url
         assert phone.locator(
             f'section.team-match[data-round="{number}"] [data-recorded]'
@@ -134,15 +133,9 @@ def test_a_fixed_table_final_on_a_phone(phone, live_server, log_in, screenshot) 
         end=datetime.date(2026, 12, 31),
     )
     people = [Member.objects.create(club=club, name=f"選手{i}") for i in range(8)]
-    qual = services.stage_create(
-        season=season, user=organiser, data=services.StageInput("予選", DAY, DAY, advance=4)
-    )
+    qual = add_stage(season, organiser, "予選", DAY, advance=4)
     final_day = datetime.date(2026, 11, 3)
-    services.stage_create(
-        season=season,
-        user=organiser,
-        data=services.StageInput("決勝", final_day, final_day, fixed_table=True),
-    )
+    add_stage(season, organiser, "決勝", final_day, fixed_table=True)
     for table in (people[:4], people[4:]):
         recording.game_record(
             club=club,
@@ -182,10 +175,7 @@ def test_a_fixed_table_final_on_a_phone(phone, live_server, log_in, screenshot) 
     screenshot("final-2-non-finalist-refused")
     no_sideways_scroll(phone)
     phone.fill("#id_member_3", "選手5")
-    with phone.expect_navigation():
-        phone.click("button[name=action][value=preview]:not(.default-action)")
-    with phone.expect_navigation():
-        phone.click("button[name=action][value=save]")
+    preview_then_save(phone)
     phone.goto(stages_url)
     final = phone.locator("#stage-2")
     rows = final.locator("table.stage-standings tbody tr").all_inner_texts()

@@ -20,9 +20,9 @@ from playwright.sync_api import expect
 from league.core.clock import today
 from league.draw import services as draw
 from league.models import DrawTable, Game, Hand, Member, Membership, Result, TableGame
-from tests.support.browser import PHONE, SCREENSHOTS, fits_the_screen
-from tests.support.clubs import PASSWORD, make_club, make_user
-from tests.support.table_mode import panel_pick, record, win
+from tests.support.browser import PHONE, SCREENSHOTS, fits_the_screen, log_in_on
+from tests.support.clubs import MEMBER_NAMES, make_club, make_user
+from tests.support.table_mode import panel_pick, points, record, synced, win
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -30,16 +30,7 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # No name inside another: the panels' buttons are found by their text.
-PEOPLE = [
-    ("青木", "あおき"),
-    ("馬場", "ばば"),
-    ("千葉", "ちば"),
-    ("土井", "どい"),
-    ("江藤", "えとう"),
-    ("藤井", "ふじい"),
-    ("森田", "もりた"),
-    ("川口", "かわぐち"),
-]
+PEOPLE = [*MEMBER_NAMES, ("藤井", "ふじい"), ("森田", "もりた"), ("川口", "かわぐち")]
 
 
 def new_phone(browser: Browser, errors: list[str]) -> tuple[BrowserContext, Page]:
@@ -53,28 +44,11 @@ def new_phone(browser: Browser, errors: list[str]) -> tuple[BrowserContext, Page
     return context, page
 
 
-def log_in_on(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    with page.expect_navigation():
-        page.click("main form[method=post] button[type=submit]")
-    assert "/accounts/login/" not in page.url
-
-
 def shot(page: Page, name: str) -> None:
     assert fits_the_screen(page), name
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(SCREENSHOTS / f"two-scorers-{name}.png"), full_page=True)
-
-
-def points(page: Page) -> list[str]:
-    return [page.locator(f"[data-seat='{i}'] [data-points]").inner_text() for i in range(4)]
-
-
-def synced(page: Page) -> None:
-    page.wait_for_selector("[data-sync].ok")
 
 
 def start_from_the_card(page: Page, draw_url: str, label: str) -> None:

@@ -16,12 +16,18 @@ def _check(n, size):
         seated = sorted(t for table in tables for t in table)
         assert seated == list(range(n))  # every team once a round
         assert all(len(table) == size for table in tables)
+    return (rounds, *_met_and_seated_evenly(rounds, n, size))
+
+
+def _met_and_seated_evenly(rounds, n, size):
+    """Every pair met an even number of times (twice at least), every team in every seat
+    equally often: the meetings and the seat counts."""
     met = meetings(rounds)
     assert len(met) == n * (n - 1) // 2  # every pair met
     assert all(c >= 2 and c % 2 == 0 for c in met.values())
     seats = seat_counts(rounds)
     assert len(set(seats.values())) == 1 and len(seats) == n * size
-    return rounds, met, seats
+    return met, seats
 
 
 def test_eight_teams_of_four_meet_equally_and_sit_equally():
@@ -60,12 +66,7 @@ def _check_byes(n, size):
     assert len(rounds) % n == 0
     for start in range(0, len(rounds), n):  # every team sits out `out` rounds in every n
         assert set(sit_outs(rounds[start : start + n], n).values()) == {out}
-    met = meetings(rounds)
-    assert len(met) == n * (n - 1) // 2
-    assert all(c >= 2 and c % 2 == 0 for c in met.values())
-    seats = seat_counts(rounds)
-    assert len(set(seats.values())) == 1 and len(seats) == n * size
-    return rounds, met, seats
+    return (rounds, *_met_and_seated_evenly(rounds, n, size))
 
 
 def test_nine_teams_of_four_sit_out_in_turn_and_meet_equally():

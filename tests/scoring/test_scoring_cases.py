@@ -127,6 +127,17 @@ def test_a_missing_file_is_one_line_of_bad_input(tmp_path):
 # --- the Python API ------------------------------------------------------------------------------
 
 
+def _through_the_api(case: dict, run):
+    """The case's result through `run`; None for an error case, which must be refused with its
+    message."""
+    if is_error_case(case):
+        with pytest.raises(InputError) as caught:
+            run(case["input"])
+        assert case["error"] in str(caught.value)
+        return None
+    return run(case["input"])
+
+
 def _settle_via_api(data: dict):
     rules = rules_from_json(data["rules"])
     game = game_from_json({k: v for k, v in data.items() if k != "rules"})
@@ -134,12 +145,9 @@ def _settle_via_api(data: dict):
 
 
 def test_settle_case_through_the_api(settle_case):
-    if is_error_case(settle_case):
-        with pytest.raises(InputError) as caught:
-            _settle_via_api(settle_case["input"])
-        assert settle_case["error"] in str(caught.value)
+    result = _through_the_api(settle_case, _settle_via_api)
+    if result is None:
         return
-    result = _settle_via_api(settle_case["input"])
     expected = settle_case["expected"]["players"]
     assert [p.name for p in result.players] == [e["name"] for e in expected]
     for got, want in zip(result.players, expected, strict=True):
@@ -186,12 +194,9 @@ def _hands_via_api(data: dict):
 
 
 def test_hands_case_through_the_api(hands_case):
-    if is_error_case(hands_case):
-        with pytest.raises(InputError) as caught:
-            _hands_via_api(hands_case["input"])
-        assert hands_case["error"] in str(caught.value)
+    result = _through_the_api(hands_case, _hands_via_api)
+    if result is None:
         return
-    result = _hands_via_api(hands_case["input"])
     expected = hands_case["expected"]
     names = result.players
     assert len(result.hands) == len(expected["hands"])

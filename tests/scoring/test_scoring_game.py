@@ -20,6 +20,7 @@ from scoring import (
 )
 from scoring.game import divide, round_half_away, rounded_tenths
 from scoring.parse import game_from_json
+from tests.support.settling import refused, scores
 
 NAMES = ("A", "B", "C", "D")
 KINYOKAI = PRESETS["kinyokai-2015"].rules  # 25,000/30,000, gosha-rokunyu, uma 5-10, seat, top
@@ -36,18 +37,8 @@ def game(*points: int, deposits: int = 0, **kwargs) -> Game:
     )
 
 
-def scores(rules: Rules, g: Game) -> list[int]:
-    return [p.score for p in settle_game(rules, g).players]
-
-
 def ranks(rules: Rules, g: Game) -> list[int]:
     return [p.rank for p in settle_game(rules, g).players]
-
-
-def problems(rules: Rules, g: Game) -> set[tuple[str, str]]:
-    with pytest.raises(InputError) as caught:
-        settle_game(rules, g)
-    return {(p.field, p.code) for p in caught.value.problems}
 
 
 # --- step 4: the rounding table -------------------------------------------------------------------
@@ -356,13 +347,13 @@ def test_no_rate_no_yen():
 
 
 def test_unknown_rate():
-    assert problems(MAME, game(*CHOMBO_GAME, rate="9.9")) == {("rate", errors.UNKNOWN_RATE)}
-    assert problems(KINYOKAI, game(*CHOMBO_GAME, rate="0.3")) == {("rate", errors.UNKNOWN_RATE)}
+    assert refused(MAME, game(*CHOMBO_GAME, rate="9.9")) == {("rate", errors.UNKNOWN_RATE)}
+    assert refused(KINYOKAI, game(*CHOMBO_GAME, rate="0.3")) == {("rate", errors.UNKNOWN_RATE)}
 
 
 def test_unknown_chip_kind():
     g = game(*CHOMBO_GAME, chips=(ChipEvent("dora", "A"),))
-    assert problems(MAME, g) == {("chips[0].kind", errors.UNKNOWN_CHIP)}
+    assert refused(MAME, g) == {("chips[0].kind", errors.UNKNOWN_CHIP)}
 
 
 @pytest.mark.parametrize(
@@ -376,12 +367,12 @@ def test_unknown_chip_kind():
     ],
 )
 def test_bad_chip_event(event, field, code):
-    assert problems(MAME, game(*CHOMBO_GAME, chips=(event,))) == {(field, code)}
+    assert refused(MAME, game(*CHOMBO_GAME, chips=(event,))) == {(field, code)}
 
 
 def test_chombo_by_someone_not_at_the_table():
     g = game(*CHOMBO_GAME, chombo=("A", "Z"))
-    assert problems(MAME, g) == {("chombo[1]", errors.NOT_AT_TABLE)}
+    assert refused(MAME, g) == {("chombo[1]", errors.NOT_AT_TABLE)}
 
 
 @pytest.mark.parametrize(
@@ -396,11 +387,11 @@ def test_chombo_by_someone_not_at_the_table():
     ],
 )
 def test_bad_points(points, deposits, field, code):
-    assert (field, code) in problems(KINYOKAI, game(*points, deposits=deposits))
+    assert (field, code) in refused(KINYOKAI, game(*points, deposits=deposits))
 
 
 def test_bad_points_name_every_bad_player():
-    got = problems(KINYOKAI, game(45350, 32450, 24600, -2400))
+    got = refused(KINYOKAI, game(45350, 32450, 24600, -2400))
     assert got == {
         ("players[0].points", errors.MULTIPLE_OF_100),
         ("players[1].points", errors.MULTIPLE_OF_100),
@@ -409,11 +400,11 @@ def test_bad_points_name_every_bad_player():
 
 def test_player_count_and_duplicate_names():
     three = Game(seats=(Seat("A", 50000), Seat("B", 30000), Seat("C", 20000)))
-    assert problems(KINYOKAI, three) == {("players", errors.PLAYER_COUNT)}
+    assert refused(KINYOKAI, three) == {("players", errors.PLAYER_COUNT)}
     dup = Game(seats=tuple(Seat(n, 25000) for n in ("A", "B", "A", "D")))
-    assert problems(KINYOKAI, dup) == {("players[2].name", errors.DUPLICATE_NAME)}
+    assert refused(KINYOKAI, dup) == {("players[2].name", errors.DUPLICATE_NAME)}
     blank = Game(seats=tuple(Seat(n, 25000) for n in ("A", " ", "C", "D")))
-    assert problems(KINYOKAI, blank) == {("players[1].name", errors.REQUIRED)}
+    assert refused(KINYOKAI, blank) == {("players[1].name", errors.REQUIRED)}
 
 
 def test_all_problems_of_a_game_are_reported_at_once():
@@ -423,7 +414,7 @@ def test_all_problems_of_a_game_are_reported_at_once():
         chips=(ChipEvent("dora", "A"), ChipEvent("ippatsu", "Y")),
         rate="9.9",
     )
-    assert problems(MAME, g) == {
+    assert refused(MAME, g) == {
         ("chombo[0]", errors.NOT_AT_TABLE),
         ("chips[0].kind", errors.UNKNOWN_CHIP),
         ("chips[1].winner", errors.NOT_AT_TABLE),

@@ -31,6 +31,7 @@ from scoring import (
 from scoring.game import rounded_tenths
 from scoring.parse import game_from_json
 from tests.support.scoring_cases import load_cases
+from tests.support.settling import refused, scores
 
 PAIRON = PRESETS["pairon-kansai"].rules  # 25,000 / 30,000, uma 10-20, deposits to the top
 NAMES = ("東", "南", "西", "北")
@@ -38,16 +39,6 @@ NAMES = ("東", "南", "西", "北")
 
 def game(*points: int, **kwargs) -> Game:
     return Game(seats=tuple(Seat(n, p) for n, p in zip(NAMES, points, strict=False)), **kwargs)
-
-
-def scores(rules: Rules, g: Game) -> list[int]:
-    return [p.score for p in settle_game(rules, g).players]
-
-
-def refused(rules: Rules, g: Game) -> set[tuple[str, str]]:
-    with pytest.raises(InputError) as caught:
-        settle_game(rules, g)
-    return {(p.field, p.code) for p in caught.value.problems}
 
 
 # --- rounding ------------------------------------------------------------------------------------

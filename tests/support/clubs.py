@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from league.models import Club, Membership, RulesVersion
+from league.models import Club, Member, Membership, RulesVersion
 
 PASSWORD = "correct horse battery"
 MEMBER_NAMES = [
@@ -37,6 +38,20 @@ def make_user(username: str, club: Club | None = None, role: str = Membership.ME
     if club is not None:
         Membership.objects.create(user=user, club=club, role=role)
     return user
+
+
+def make_playing_club(
+    slug: str = "mame",
+    preset: str = "mame-no-kai",
+    name: str = "マメの会",
+    names: Sequence[tuple[str, str]] = MEMBER_NAMES,
+) -> Club:
+    """A club with a member for each (name, kana) of `names` and the login `organiser`."""
+    club = make_club(slug, preset, name)
+    for member_name, kana in names:
+        Member.objects.create(club=club, name=member_name, kana=kana)
+    make_user("organiser", club, Membership.ORGANISER)
+    return club
 
 
 def client_for(user) -> Client:

@@ -13,6 +13,9 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 
+from league.core import errors
+from league.models.totals import MemberDay, MemberTotal
+
 # A racing test module's marks: `pytestmark = RACES`.
 RACES = [
     pytest.mark.skipif(
@@ -33,6 +36,40 @@ POINTS = (52000, 31000, 19000, -3000)
 
 
 CHANGED = "Someone else changed this game while you were editing it."
+
+
+def attempt(call):
+    """The call's result, or the ServiceError it was refused with (a message, not a crash)."""
+    try:
+        return call()
+    except errors.ServiceError as e:
+        return e
+
+
+def kept(club) -> tuple[list[tuple], list[tuple]]:
+    """The club's kept totals and days with games, sorted, to compare before and after."""
+    totals = sorted(
+        (
+            r.member_id,
+            r.season_id or 0,
+            r.games,
+            r.total,
+            r.rank_sum,
+            r.first,
+            r.fourth,
+            r.best,
+            r.chips,
+            r.yen,
+        )
+        for r in MemberTotal.objects.filter(club=club)
+        if r.games
+    )
+    days = sorted(
+        (r.member_id, r.date, r.games, r.score, r.chips, r.yen)
+        for r in MemberDay.objects.filter(club=club)
+        if r.games
+    )
+    return totals, days
 
 
 def race(calls: list[Callable[[], Any]]) -> list[Any]:

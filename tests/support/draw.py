@@ -10,7 +10,7 @@ from django.urls import reverse
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.models import Day, Member
-from league.recording import services
+from tests.support.games import record_game
 
 DATE = datetime.date(2026, 11, 21)
 
@@ -25,10 +25,24 @@ def people(club, n: int) -> list[Member]:
     ]
 
 
-def check_in_all(club, user, members) -> Day:
+def check_in_all(club, user, members, date: datetime.date = DATE) -> Day:
     for m in members:
-        draw.attendance_check_in(club=club, user=user, date=DATE, member=m)
-    return Day.objects.get(club=club, date=DATE)
+        draw.attendance_check_in(club=club, user=user, date=date, member=m)
+    return Day.objects.get(club=club, date=date)
+
+
+def record_drawn(club, organiser, date: datetime.date, tv: sel.TableView) -> None:
+    """A drawn table's game recorded from its card (its table and draw table), its players in
+    seat order with POINTS."""
+    record_game(
+        club,
+        organiser,
+        tv.players,
+        POINTS,
+        date=date,
+        table=tv.table.label,
+        draw_table=tv.table.pk,
+    )
 
 
 def current(day) -> sel.RoundView:
@@ -67,13 +81,4 @@ def _query(club, tv) -> str:
 
 
 def _record(club, organiser, players, table=""):
-    return services.game_record(
-        club=club,
-        user=organiser,
-        data=services.GameInput(
-            date=DATE,
-            seats=[services.SeatInput(m, p) for m, p in zip(players, POINTS, strict=True)],
-            rate="0.3",
-            table=table,
-        ),
-    )
+    return record_game(club, organiser, players, POINTS, date=DATE, table=table)

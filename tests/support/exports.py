@@ -13,8 +13,7 @@ from openpyxl import load_workbook
 
 from league import money
 from league.models import Club, Day, Member
-from league.recording import services
-from league.recording.services import GameInput, SeatInput
+from tests.support.games import record_game
 
 DATE = datetime.date(2026, 11, 21)
 
@@ -35,18 +34,8 @@ def play(
     table: str = "A",
     chombo: Sequence[Member] = (),
 ):
-    return services.game_record(
-        club=club,
-        user=None,
-        data=GameInput(
-            date=date,
-            seats=[
-                SeatInput(m, p, list(chombo).count(m)) for m, p in zip(seats, POINTS, strict=True)
-            ],
-            table=table,
-            deposits=1000,
-            rate=rate,
-        ),
+    return record_game(
+        club, None, seats, POINTS, date=date, table=table, deposits=1000, rate=rate, chombo=chombo
     )
 
 

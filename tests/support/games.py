@@ -51,3 +51,12 @@ def record_game(
     options = {k: fields.pop(k) for k in OPTIONS & fields.keys()}
     data = game_data(members, points, **fields)
     return services.game_record(club=club, user=user, data=data, **options)
+
+
+def edit_game(
+    game: Game, user: Any, members: Sequence[Member], points: Iterable[int], **fields: Any
+) -> Game:
+    """`game` corrected by `user` (league.recording.services' game_edit) to `members` with their
+    `points`: `fields` are game_data's, the date the game's own unless given."""
+    fields.setdefault("date", game.date)
+    return services.game_edit(game=game, user=user, data=game_data(members, points, **fields))

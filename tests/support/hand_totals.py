@@ -7,6 +7,18 @@ from django.db.models import Count, Sum
 from league.models import HandStat, HandStatTotal
 from league.models.hands import HAND_SUMS
 
+# The standings' hand columns, last on the table when shown, as a reader sees them.
+HAND_HEADERS = [
+    "局記録",
+    "局数",
+    "和了率",
+    "放銃率",
+    "立直率",
+    "副露率（和了時）",
+    "平均打点",
+    "平均放銃",
+]
+
 
 def summed(members):
     """The counted rows summed per member, as the kept totals must hold them."""

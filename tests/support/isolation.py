@@ -28,9 +28,9 @@ from league.models import (
     TeamMatch,
     TeamSlot,
 )
-from league.recording import services
 from league.table import services as table_services
 from league.teams import services as team_services
+from tests.support.games import record_game
 from tests.support.seasons import make_season
 
 DATE = datetime.date(2026, 11, 21)
@@ -117,15 +117,7 @@ def owing_day(club: Club, organiser, players: list[Member]) -> tuple[Day, Ledger
     """Two games on DATE, settled, and one of the day's transfers deferred: a debt in the
     club's books (league.money's actions, as the pages make them)."""
     for points in POINTS:
-        services.game_record(
-            club=club,
-            user=organiser,
-            data=services.GameInput(
-                date=DATE,
-                seats=[services.SeatInput(m, p) for m, p in zip(players, points, strict=True)],
-                rate="0.3",
-            ),
-        )
+        record_game(club, organiser, players, points, date=DATE)
     day = Day.objects.get(club=club, date=DATE)
     transfer = next(t for t in money.day_ledger(day=day).transfers if t.payer is not None)
     entry = money.transfer_defer(

@@ -8,12 +8,10 @@ from django.test import Client
 from django.urls import reverse
 
 import scoring
-from league.models import (
-    Game,
-)
-from league.recording import services
+from league.models import Game, RulesVersion
 from league.rules.forms import hand_options_initial, rules_initial
 from scoring.hand_options import default_hand_options
+from tests.support.games import record_game
 
 
 def rules_post(preset: str = "mame-no-kai", **overrides: str) -> dict[str, str]:
@@ -44,7 +42,12 @@ def post_rules(client: Client, club, data: dict[str, str], base: str = ""):
     return client.post(url, {**data, "confirm": check.token})
 
 
+def saved_version(client: Client, club, data: dict[str, str]) -> RulesVersion:
+    """The rules form's `data` saved (both steps): the club's version from 2026-04-01, the date
+    rules_post sends."""
+    assert post_rules(client, club, data).status_code == 302
+    return RulesVersion.objects.get(club=club, effective_from=datetime.date(2026, 4, 1))
+
+
 def record(club, organiser, members, date: datetime.date, points, rate: str = "0.3") -> Game:
-    seats = [services.SeatInput(m, p) for m, p in zip(members, points, strict=True)]
-    data = services.GameInput(date=date, seats=seats, rate=rate)
-    return services.game_record(club=club, user=organiser, data=data)
+    return record_game(club, organiser, members, points, date=date, rate=rate)

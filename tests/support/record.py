@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
@@ -27,8 +28,11 @@ def new_url(club) -> str:
     return reverse("recording:game_new", args=[club.slug])
 
 
-def posted(action: str = "save", **overrides: Any) -> dict[str, Any]:
-    """What the new-game form sends for the standard game; overrides replace or add fields."""
+def posted(
+    action: str = "save", points: Sequence[Any] = TYPED_POINTS, **overrides: Any
+) -> dict[str, Any]:
+    """What the new-game form sends for the standard game, the four `points` typed as given;
+    overrides replace or add fields (None leaves one out)."""
     data: dict[str, Any] = {
         "date": "2026-11-21",
         "table": "A",
@@ -37,9 +41,9 @@ def posted(action: str = "save", **overrides: Any) -> dict[str, Any]:
         "submission_key": str(uuid.uuid4()),
         "action": action,
     }
-    for i, (name, points) in enumerate(zip(NAMES, TYPED_POINTS, strict=True)):
+    for i, (name, typed) in enumerate(zip(NAMES, points, strict=True)):
         data[f"member_{i}"] = name
-        data[f"points_{i}"] = points
+        data[f"points_{i}"] = str(typed)
         data[f"chombo_{i}"] = "0"
     data.update(overrides)
     return {k: v for k, v in data.items() if v is not None}

@@ -5,7 +5,12 @@ from __future__ import annotations
 import datetime
 import uuid
 
+import pytest
+
+from league.core.errors import ServiceError
+from league.models import Member, Membership
 from league.table import services
+from tests.support.clubs import make_user
 
 DATE = datetime.date(2026, 11, 20)
 
@@ -39,5 +44,28 @@ def game_hands(members):
 
 
 def record_all(tg, user, hands):
+    record_by_turns(tg, [user], hands)
+
+
+def record_by_turns(tg, by: list, hands) -> None:
+    """`hands` recorded in order, entered by each of `by` in turn."""
     for i, (event, marks) in enumerate(hands):
-        services.hand_record(tg=tg, user=user, index=i, key=uuid.uuid4(), event=event, marks=marks)
+        services.hand_record(
+            tg=tg, user=by[i % len(by)], index=i, key=uuid.uuid4(), event=event, marks=marks
+        )
+
+
+def linked_login(club, member, username: str):
+    """A plain member's login of `club`, linked to `member`."""
+    user = make_user(username, club, Membership.MEMBER)
+    Member.objects.filter(pk=member.pk).update(user=user)
+    return user
+
+
+def refused_on(tg, user, event, marks=None, index: int = 0) -> list[str]:
+    """The fields hand `index` of `tg` is refused on (league.table's hand_record must refuse it)."""
+    with pytest.raises(ServiceError) as caught:
+        services.hand_record(
+            tg=tg, user=user, index=index, key=uuid.uuid4(), event=event, marks=marks
+        )
+    return list(caught.value.errors)

@@ -13,11 +13,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
 from league.core import changes
-from league.models import Club
+from league.management.commands.rebuild_money import clubs_named
 
 
 class Command(BaseCommand):
@@ -30,13 +30,7 @@ class Command(BaseCommand):
         parser.add_argument("slugs", nargs="*", help="clubs' short names (default: every club)")
 
     def handle(self, *args: Any, slugs: list[str], **options: Any) -> None:
-        clubs = Club.objects.order_by("slug")
-        if slugs:
-            clubs = clubs.filter(slug__in=slugs)
-            missing = set(slugs) - set(clubs.values_list("slug", flat=True))
-            if missing:
-                raise CommandError(f"No such club: {', '.join(sorted(missing))}")
-        for club in clubs:
+        for club in clubs_named(slugs):
             start = time.perf_counter()
             with transaction.atomic():
                 for projection in changes.PROJECTIONS:  # the books: rebuild_money

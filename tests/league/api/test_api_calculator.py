@@ -26,6 +26,19 @@ def secret(club, organiser) -> str:
     return api_auth.token_create(club=club, user=organiser, name="calculator")[1]
 
 
+def hand_options_from_november(club, organiser, options: dict) -> None:
+    """A new rules version from 2026-11-01: the club's rules with these hand options."""
+    base = RulesVersion.objects.get(club=club)
+    rules_services.rules_version_create(
+        club=club,
+        user=organiser,
+        effective_from=datetime.date(2026, 11, 1),
+        rules_json=base.rules_json,
+        preset=base.preset,
+        hand_options=options,
+    )
+
+
 def test_tiles_to_han_fu_yaku_and_points(client, secret):
     answer = calc(client, secret, PINFU_TSUMO)
     assert answer.status_code == 200, answer.content
@@ -52,15 +65,7 @@ def test_tiles_to_han_fu_yaku_and_points(client, secret):
 
 def test_the_clubs_options_are_used(client, secret, club, organiser):
     assert calc(client, secret, OPEN_TANYAO).json()["yaku"] == ["断幺九"]
-    base = RulesVersion.objects.get(club=club)
-    rules_services.rules_version_create(
-        club=club,
-        user=organiser,
-        effective_from=datetime.date(2026, 11, 1),
-        rules_json=base.rules_json,
-        preset=base.preset,
-        hand_options={"kuitan": False},
-    )
+    hand_options_from_november(club, organiser, {"kuitan": False})
     answer = calc(client, secret, OPEN_TANYAO)
     assert answer.status_code == 400 and list(answer.json()["errors"]) == ["tiles"]
     earlier = calc(client, secret, {**OPEN_TANYAO, "date": "2026-10-31"})
@@ -102,15 +107,7 @@ def test_first_turn_wins_and_renhou_where_the_club_counts_it(client, secret, clu
     renhou = {**haku, "seat_wind": "south", "renhou": True, "date": "2026-11-20"}
     refused = calc(client, secret, renhou)
     assert refused.status_code == 400 and list(refused.json()["errors"]) == ["renhou"]
-    base = RulesVersion.objects.get(club=club)
-    rules_services.rules_version_create(
-        club=club,
-        user=organiser,
-        effective_from=datetime.date(2026, 11, 1),
-        rules_json=base.rules_json,
-        preset=base.preset,
-        hand_options={"renhou": "yakuman"},
-    )
+    hand_options_from_november(club, organiser, {"renhou": "yakuman"})
     answer = calc(client, secret, renhou)
     assert answer.status_code == 200 and answer.json()["yakuman"] == 1
     # 北抜き: the club plays four: refused naming the field.

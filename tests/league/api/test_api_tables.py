@@ -35,26 +35,16 @@ def test_a_game_through_the_api(client, club, members, secret):
     assert again.status_code == 200 and again.json()["key"] == first.json()["key"]
     table = first.json()["key"]
     hands = game_hands(members)
+
+    def put(i: int, event, marks):
+        body = {"event": event, "marks": marks}
+        return call(client, "PUT", f"tables/{table}/hands/{i}", secret, body, key=f"h{i}")
+
     for i, (event, marks) in enumerate(hands):
-        put = call(
-            client,
-            "PUT",
-            f"tables/{table}/hands/{i}",
-            secret,
-            {"event": event, "marks": marks},
-            key=f"h{i}",
-        )
-        assert put.status_code == 201, put.content
+        first_put = put(i, event, marks)
+        assert first_put.status_code == 201, first_put.content
         # Retried with the same key: the same hand, once.
-        retry = call(
-            client,
-            "PUT",
-            f"tables/{table}/hands/{i}",
-            secret,
-            {"event": event, "marks": marks},
-            key=f"h{i}",
-        )
-        assert retry.status_code == 200
+        assert put(i, event, marks).status_code == 200
     assert Hand.objects.count() == 5
     state = call(client, "GET", f"tables/{table}", secret).json()
     assert state["ended"] == "bust" and state["points"] == [-24_600, 30_900, 20_400, 73_300]

@@ -16,9 +16,8 @@ from league.core import errors
 from league.models import AuditLog, Day, Game, Member, Result
 from league.models.totals import MemberTotal
 from league.money import services as money_services
-from league.recording import services
 from tests.support.clubs import make_club, make_user
-from tests.support.games import record_game
+from tests.support.games import edit_game, record_game
 from tests.support.seasons import make_season
 
 DATE = datetime.date(2026, 5, 9)
@@ -94,18 +93,7 @@ def test_merge_preview_page_shows_counts_and_the_merge_moves_them(
     record(club, organiser, [members[0], members[1], members[2], members[3]])
     record(club, organiser, [guest, members[1], members[2], members[3]])
     g = record(club, organiser, [members[1], guest, members[2], members[3]], DATE.replace(day=10))
-    services.game_edit(
-        game=g,
-        user=organiser,
-        data=services.GameInput(
-            date=g.date,
-            seats=[
-                services.SeatInput(m, p)
-                for m, p in zip([members[1], guest, members[2], members[3]], POINTS, strict=True)
-            ],
-            rate="0.3",
-        ),
-    )
+    edit_game(g, organiser, [members[1], guest, members[2], members[3]], POINTS)
     address = url("club:member_merge", club, members[0].pk)
     response = organiser_client.get(address, {"other": guest.pk, "keep": "this"})
     preview = response.context["preview"]
@@ -278,18 +266,7 @@ def test_season_edit_errors_name_the_field(organiser_client, club, season):
 
 def _turn_the_order_round(game, organiser, members):
     """A correction of `game` that puts its four players in the opposite order (土井 first)."""
-    services.game_edit(
-        game=game,
-        user=organiser,
-        data=services.GameInput(
-            date=DATE,
-            seats=[
-                services.SeatInput(m, p)
-                for m, p in zip(members[:4], (5000, 20000, 30000, 45000), strict=True)
-            ],
-            rate="0.3",
-        ),
-    )
+    edit_game(game, organiser, members[:4], (5000, 20000, 30000, 45000), date=DATE)
 
 
 def test_close_freezes_the_standings_and_reopen_brings_them_back(

@@ -29,11 +29,11 @@ from league.models import (
     Season,
     audit,
 )
-from league.recording import services
 from league.rules import services as rules_services
 from league.rules.forms import RulesForm, rules_initial
+from tests.support.games import record_game
 from tests.support.jobs import running_task
-from tests.support.manage import post_rules, record, rules_post
+from tests.support.manage import post_rules, record, rules_post, saved_version
 
 D = datetime.date
 
@@ -361,8 +361,7 @@ def test_create_a_version_with_overrides(organiser_client, club):
         chombo_points="２０",
         fee_4="1,000",
     )
-    assert post_rules(organiser_client, club, data).status_code == 302
-    rules = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1)).rules
+    rules = saved_version(organiser_client, club, data).rules
     expected = scoring.rules_from_json(
         {
             "preset": "mame-no-kai",
@@ -381,8 +380,7 @@ def test_create_a_version_with_overrides(organiser_client, club):
 def test_three_player_uma_leaves_the_fourth_empty(organiser_client, club):
     data = rules_post("pairon-kansai-3p")
     assert "uma_3" not in data
-    assert post_rules(organiser_client, club, data).status_code == 302
-    rules = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1)).rules
+    rules = saved_version(organiser_client, club, data).rules
     assert rules.uma == (20, 0, -20)
 
 
@@ -440,8 +438,7 @@ def test_advanced_json_is_used_instead_of_the_fields(organiser_client, club):
         rules_json='{"preset": "kinyokai-2015", "ties": "split"}',
         uma_0="",  # the fields are not needed then
     )
-    assert post_rules(organiser_client, club, data).status_code == 302
-    version = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1))
+    version = saved_version(organiser_client, club, data)
     assert version.preset == "kinyokai-2015"
     assert version.rules.ties == "split"
     assert version.rules.rounding == "gosha-rokunyu"
@@ -648,18 +645,20 @@ def test_games_that_cannot_be_settled_are_listed_and_skipped(
     assert not AuditLog.objects.filter(action="game.resettle").exists()
 
 
+def _chip_games(club, organiser, members, n: int, date: datetime.date, **options) -> None:
+    """`n` games on `date` by the first four members, POINTS in turn, each with 青木's ippatsu
+    on 馬場 (`options`: game_record's)."""
+    for i in range(n):
+        chip = ("ippatsu", members[0], members[1])
+        record_game(club, organiser, members[:4], POINTS[i % 3], date=date, chips=[chip], **options)
+
+
 def test_resettle_page_query_count_does_not_grow(
     member_client, club, organiser, members, django_assert_num_queries
 ):
-    chip = [services.ChipInput("ippatsu", members[0], members[1])]
 
     def add(n: int, date: datetime.date) -> None:
-        for i in range(n):
-            seats = [
-                services.SeatInput(m, p) for m, p in zip(members[:4], POINTS[i % 3], strict=True)
-            ]
-            data = services.GameInput(date=date, seats=seats, rate="0.3", chips=chip)
-            services.game_record(club=club, user=organiser, data=data)
+        _chip_games(club, organiser, members, n, date)
 
     # Recorded under the 2020 rules; then two new versions: April–May has 2 games, June on 6.
     add(2, D(2026, 4, 10))
@@ -707,8 +706,7 @@ def test_a_place_fee_for_a_rank_that_does_not_exist_is_an_error_on_it(organiser_
 
 def test_advanced_json_may_name_a_preset(organiser_client, club):
     data = rules_post(advanced="on", rules_json='"kagetsu-cup"')
-    assert post_rules(organiser_client, club, data).status_code == 302
-    version = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1))
+    version = saved_version(organiser_client, club, data)
     assert version.preset == "kagetsu-cup"
     assert version.rules == scoring.PRESETS["kagetsu-cup"].rules
 
@@ -750,8 +748,7 @@ def test_a_named_rate_or_chip_without_its_amount_is_an_error_not_zero(organiser_
 
 def test_chip_kinds_are_typed_and_shown_as_players_call_them(organiser_client, club):
     data = rules_post(chip_name_0="一発", chip_name_2="赤ドラ", chip_tsumo_2="1", chip_ron_2="1")
-    assert post_rules(organiser_client, club, data).status_code == 302
-    rules = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1)).rules
+    rules = saved_version(organiser_client, club, data).rules
     assert set(rules.chips) == {"ippatsu", "yakuman", "aka"}
 
 
@@ -805,8 +802,7 @@ def test_the_v2_rules_are_set_in_the_form(organiser_client, club):
         yakitori_mode="pay_each",
         yakitori_points="5",
     )
-    assert post_rules(organiser_client, club, data).status_code == 302
-    rules = RulesVersion.objects.get(club=club, effective_from=D(2026, 4, 1)).rules
+    rules = saved_version(organiser_client, club, data).rules
     assert rules == scoring.rules_from_json(
         {
             "preset": "pairon-kansai",
@@ -937,15 +933,9 @@ def test_a_resettle_batch_costs_the_same_queries_however_many_games(
 ):
     """A batch loads, settles and writes its games in bulk: its queries do not grow with its
     games (each game used to cost 28 to 40 of its own)."""
-    chip = [services.ChipInput("ippatsu", members[0], members[1])]
 
     def add(n: int, date: datetime.date) -> None:
-        for i in range(n):
-            seats = [
-                services.SeatInput(m, p) for m, p in zip(members[:4], POINTS[i % 3], strict=True)
-            ]
-            data = services.GameInput(date=date, seats=seats, rate="0.3", chips=chip)
-            services.game_record(club=club, user=organiser, data=data, confirm_duplicate=True)
+        _chip_games(club, organiser, members, n, date, confirm_duplicate=True)
 
     # April–May: 3 games on a day; from June: 9 games on a day, the same three games three
     # times, under the same new rules: the same rows move, three times as far.

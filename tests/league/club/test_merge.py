@@ -34,7 +34,7 @@ from league.models.totals import MemberDay, MemberTotal
 from league.money import services as money_services
 from league.recording import services
 from league.standings import stats
-from tests.support.games import record_game
+from tests.support.games import edit_game, record_game
 from tests.support.isolation import money_rules
 
 D1 = datetime.date(2026, 4, 4)
@@ -78,18 +78,7 @@ def play(club: Club, user, a: Member, b: Member, opponents: list[Member]) -> dic
     game(club, user, D1, [a, p1, p2, p3], (52000, 31000, 19000, -2000), [("ippatsu", a, p2)])
     game(club, user, D1, [p1, b, p2, p3], (40000, 35000, 15000, 10000), [("yakuman", b, None)])
     g3 = game(club, user, D2, [b, p2, p3, p4], (20000, 30000, 25000, 25000))
-    services.game_edit(
-        game=g3,
-        user=user,
-        data=services.GameInput(
-            date=D2,
-            seats=[
-                services.SeatInput(m, p)
-                for m, p in zip([b, p2, p3, p4], (45000, 30000, 15000, 10000), strict=True)
-            ],
-            rate="0.3",
-        ),
-    )
+    edit_game(g3, user, [b, p2, p3, p4], (45000, 30000, 15000, 10000), date=D2)
     g4 = game(club, user, D2, [p1, p2, b, p4], (25000, 25000, 25000, 25000))
     services.game_void(game=g4, user=user, reason="二重入力")
     game(club, user, D3, [p4, p3, a, p1], (10000, 20000, 60000, 10000))

@@ -22,10 +22,10 @@ from league.models import (
     RulesVersion,
     Season,
 )
-from league.models.totals import MemberDay, MemberTotal
+from league.models.totals import MemberTotal
 from league.standings import services as aggregates
 from tests.support.clubs import make_user
-from tests.support.concurrency import race
+from tests.support.concurrency import attempt, kept, race
 from tests.support.games import record_game
 from tests.support.isolation import money_rules
 
@@ -44,39 +44,6 @@ def record(club, user, seats, date=DATE):
     return record_game(
         club, user, seats, POINTS, date=date, chips=[("ippatsu", seats[0], seats[1])]
     )
-
-
-def attempt(call):
-    """The call's result, or the ServiceError it was refused with (a message, not a crash)."""
-    try:
-        return call()
-    except errors.ServiceError as e:
-        return e
-
-
-def kept(club) -> tuple[list[tuple], list[tuple]]:
-    totals = sorted(
-        (
-            r.member_id,
-            r.season_id or 0,
-            r.games,
-            r.total,
-            r.rank_sum,
-            r.first,
-            r.fourth,
-            r.best,
-            r.chips,
-            r.yen,
-        )
-        for r in MemberTotal.objects.filter(club=club)
-        if r.games
-    )
-    days = sorted(
-        (r.member_id, r.date, r.games, r.score, r.chips, r.yen)
-        for r in MemberDay.objects.filter(club=club)
-        if r.games
-    )
-    return totals, days
 
 
 @pytest.mark.parametrize("round_", range(3))

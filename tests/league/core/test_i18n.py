@@ -10,7 +10,6 @@ import ast
 import datetime
 import gettext
 import re
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,11 +22,11 @@ from django.utils import translation
 
 from league.core.format import chip_kind, wind
 from league.recording import services
+from tests.support import record as record_form
 
 ROOT = Path(settings.BASE_DIR)
 LOCALE = ROOT / "locale"
 DATE = datetime.date(2026, 11, 21)
-NAMES = ("青木", "馬場", "千葉", "土井")
 
 # Words of the Japanese screens (UI text, not data): none of them may show in English.
 JAPANESE_UI = (
@@ -350,19 +349,7 @@ def test_preview_shows_japanese_winds_and_columns(organiser_client, club, member
 
 def posted(action: str = "save", **overrides: str) -> dict[str, str]:
     """The standard game of マメの会: 52,000 / 31,000 / 19,000 / ▲3,000 and 1,000 deposits."""
-    data = {
-        "date": "2026-11-21",
-        "table": "A",
-        "deposits": "1,000",
-        "rate": "0.3",
-        "submission_key": str(uuid.uuid4()),
-        "action": action,
-    }
-    for i, (name, points) in enumerate(
-        zip(NAMES, ("52000", "31000", "19000", "▲3000"), strict=True)
-    ):
-        data |= {f"member_{i}": name, f"points_{i}": points, f"chombo_{i}": "0"}
-    return data | overrides
+    return record_form.posted(action, ("52000", "31000", "19000", "▲3000"), **overrides)
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ from tests.support.migrations import migrated_back, old_club_and_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+
 def test_each_row_says_after_the_migration_what_it_said_before():
     with migrated_back("0051_season_kind") as apps:
         club, user = old_club_and_user(apps)

@@ -81,6 +81,21 @@ def shell(env: dict[str, str], code: str) -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
+def migrated(database_url: str, **extra: str) -> dict[str, str]:
+    """The environment of the app's and the worker's processes on `database_url` (with `extra`),
+    its database migrated."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        **extra,
+        "DJANGO_SETTINGS_MODULE": "league.settings",
+        "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
+        "DEBUG": "true",
+    }
+    manage(env, "migrate", "--no-input")
+    return env
+
+
 @pytest.fixture
 def database_url(tmp_path: Path) -> Iterator[str]:
     """A database of the suite's kind that the worker and the app processes share."""
@@ -103,15 +118,8 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 
 @pytest.mark.database_tasks
 def test_a_worker_process_makes_the_export_and_another_process_sees_it(database_url, tmp_path):
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "EXPORT_ROOT": str(tmp_path / "exports"),  # the worker writes there, the app reads it
-        "DJANGO_SETTINGS_MODULE": "league.settings",
-        "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
-        "DEBUG": "true",
-    }
-    manage(env, "migrate", "--no-input")
+    # The worker writes the export under EXPORT_ROOT, the app reads it.
+    env = migrated(database_url, EXPORT_ROOT=str(tmp_path / "exports"))
     export = shell(env, SETUP)["export"]
 
     queued = shell(env, STATUS.format(pk=export))  # another process: the task is waiting
@@ -252,14 +260,7 @@ def test_a_worker_killed_mid_import_keeps_the_days_done_then_imports_the_rest_an
     STALLED_AFTER has passed); confirmed again, a worker imports the rest (the days done are
     recorded already: skipped); then a re-settle of every game runs in a worker, in steps of whole days,
     its progress read by another process."""
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "DJANGO_SETTINGS_MODULE": "league.settings",
-        "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
-        "DEBUG": "true",
-    }
-    manage(env, "migrate", "--no-input")
+    env = migrated(database_url)
     games = 1_500
     upload = shell(env, IMPORT_SETUP.format(games=games))["upload"]
     before = shell(env, IMPORT_STATUS.format(pk=upload))
@@ -365,14 +366,7 @@ def test_a_worker_process_makes_a_large_draw_and_another_process_sees_it(databas
     """100 players: the draw is asked of the worker (asking again asks nothing more), another
     process reads its task waiting, a worker process stores the round, and the task's status
     says it is done."""
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "DJANGO_SETTINGS_MODULE": "league.settings",
-        "TASKS_BACKEND": "django_tasks_db.DatabaseBackend",
-        "DEBUG": "true",
-    }
-    manage(env, "migrate", "--no-input")
+    env = migrated(database_url)
     asked = shell(env, DRAW_SETUP)
     assert asked["queued"] and asked["busy"] and asked["task"]
     assert shell(env, DRAW_STATUS) == {"state": "waiting", "rounds": [], "tables": 0}

@@ -23,11 +23,11 @@ from league.draw import services as draw
 from league.draw.algorithm import is_fair
 from league.models import AuditLog, Day, Member, Season
 from league.models.draw import Attendance, DrawRound
-from league.recording import services
 from league.teams import services as teams
 from tests.support.api import record as api_record
 from tests.support.clubs import make_club, make_user
 from tests.support.draw import DATE, POINTS, _record, check_in_all, current, people, record_table
+from tests.support.games import record_game
 
 
 def opponents(rv: sel.RoundView) -> set[tuple[int, int]]:
@@ -93,17 +93,7 @@ def test_a_latecomer_plays_from_the_next_round(club, organiser, ten) -> None:
     draw.round_draw(club=club, user=organiser, date=DATE)
     r1 = current(day)
     # Round 1 has a recorded table: the latecomer can only play from round 2.
-    game = services.game_record(
-        club=club,
-        user=organiser,
-        data=services.GameInput(
-            date=DATE,
-            seats=[
-                services.SeatInput(m, p) for m, p in zip(r1.tables[0].players, POINTS, strict=True)
-            ],
-            rate="0.3",
-        ),
-    )
+    game = record_game(club, organiser, r1.tables[0].players, POINTS, date=DATE)
     # Its four players are the table's: recording it marks the table recorded.
     assert current(day).tables[0].table.game == game
     late = draw.attendance_check_in(club=club, user=organiser, date=DATE, member=ten[8])
@@ -364,16 +354,7 @@ def test_the_headers_record_on_a_draw_day_asks_which_table(club, organiser, ten)
     assert html.count("data-record-table") == 2 and f"draw_table={a.table.pk}" in html
     assert "data-record-outside" in html
     # Table A is recorded: 記録 opens B's card, B's players in seat order, at table B.
-    services.game_record(
-        club=club,
-        user=organiser,
-        data=services.GameInput(
-            date=date,
-            seats=[services.SeatInput(m, p) for m, p in zip(a.players, POINTS, strict=True)],
-            rate="0.3",
-            table="A",
-        ),
-    )
+    record_game(club, organiser, a.players, POINTS, date=date, table="A")
     response = client.get(start)
     assert response.status_code == 302 and f"draw_table={b.table.pk}" in response["Location"]
     form = client.get(response["Location"]).context["form"]

@@ -15,6 +15,7 @@ from league.draw import services as draw
 from league.models import AuditLog, Day
 from league.models.draw import DrawRoom
 from tests.support.draw import DATE, _record, check_in_all, current, people
+from tests.support.games import record_game
 
 
 def projector(client: Client, club) -> str:
@@ -136,18 +137,6 @@ QUERIES = {False: 10, True: 11}
 
 
 def _record_on(club, organiser, players, date, table):
-    from league.recording import services
-
-    return services.game_record(
-        club=club,
-        user=organiser,
-        data=services.GameInput(
-            date=date,
-            seats=[
-                services.SeatInput(m, p)
-                for m, p in zip(players, (40000, 30000, 20000, 10000), strict=True)
-            ],
-            rate="0.3",
-            table=table,
-        ),
+    return record_game(
+        club, organiser, players, (40000, 30000, 20000, 10000), date=date, table=table
     )

@@ -32,6 +32,15 @@ def history(club, players):
     play_day(club, players, DATE - datetime.timedelta(days=7))
 
 
+def _exported(member_client, club, settings, capture, query: str = "") -> ExportFile:
+    """The game log exported as a file (over EXPORT_INLINE_ROWS = 4), its task run as the start
+    commits: the member's file, its job with it."""
+    settings.EXPORT_INLINE_ROWS = 4
+    with capture(execute=True):
+        member_client.post(url("excel:export_game_log_start", club) + query)
+    return ExportFile.objects.select_related("job").get()
+
+
 def test_a_long_game_log_is_offered_as_a_file_made_in_the_background(
     member_client, club, history, settings, django_capture_on_commit_callbacks
 ):
@@ -136,10 +145,7 @@ def test_a_worker_stopped_mid_way_is_said_and_offers_a_new_try(
 def test_expired_files_are_cleared_by_a_task(
     member_client, club, history, settings, django_capture_on_commit_callbacks
 ):
-    settings.EXPORT_INLINE_ROWS = 4
-    with django_capture_on_commit_callbacks(execute=True):
-        member_client.post(url("excel:export_game_log_start", club))
-    export = ExportFile.objects.get()
+    export = _exported(member_client, club, settings, django_capture_on_commit_callbacks)
     ExportFile.objects.update(expires=timezone.now() - datetime.timedelta(seconds=1))
     assert member_client.get(url("excel:export_status", club, export.pk)).status_code == 404
     assert export_tasks.export_storage().exists(export.file_name)
@@ -169,10 +175,7 @@ def test_a_file_finished_before_files_were_kept_on_disk_is_still_sent(
 def test_a_kept_file_gone_from_the_disk_is_a_404(
     member_client, club, history, settings, django_capture_on_commit_callbacks
 ):
-    settings.EXPORT_INLINE_ROWS = 4
-    with django_capture_on_commit_callbacks(execute=True):
-        member_client.post(url("excel:export_game_log_start", club))
-    export = ExportFile.objects.get()
+    export = _exported(member_client, club, settings, django_capture_on_commit_callbacks)
     export_tasks.export_storage().delete(export.file_name)
     assert member_client.get(url("excel:export_download", club, export.pk)).status_code == 404
 
@@ -318,10 +321,7 @@ def test_a_file_whose_task_failed_says_so_from_the_task_result(
         raise ValueError("broken")
 
     monkeypatch.setattr(exports, "game_log_workbook", broken)
-    settings.EXPORT_INLINE_ROWS = 4
-    with django_capture_on_commit_callbacks(execute=True):
-        member_client.post(url("excel:export_game_log_start", club))
-    export = ExportFile.objects.select_related("job").get()
+    export = _exported(member_client, club, settings, django_capture_on_commit_callbacks)
     state = job_state(export.job)
     assert (
         not export.ready and state.status == "failed" and state.errors == ("builtins.ValueError",)

@@ -21,9 +21,7 @@ from tests.support.online import (
     DATA,
     DAY,
     GAME,
-    make_tenhou_club,
     make_tenhou_organiser,
-    make_tenhou_players,
     record,
     text,
 )
@@ -32,18 +30,8 @@ NAMES = ["鬼ヅモ@川村軍団", "HN-Koda", "Sidecar", "あがれる間6s"]
 
 
 @pytest.fixture
-def tenhou_club(db):
-    return make_tenhou_club()
-
-
-@pytest.fixture
 def organiser(tenhou_club):
     return make_tenhou_organiser(tenhou_club)
-
-
-@pytest.fixture
-def players(tenhou_club) -> list[Member]:
-    return make_tenhou_players(tenhou_club)
 
 
 def test_a_real_log_is_recorded_with_tenhous_points_and_scores(tenhou_club, organiser, players):

@@ -17,6 +17,7 @@ from league.recording import services as recording
 from league.table import services as table_services
 from tests.support import paths
 from tests.support.clubs import client_for, make_club, make_user
+from tests.support.online import make_tenhou_organiser
 
 DATA = paths.DATA / "online"
 GAME = "2019021004gm-00a9-0000-e2f6516d"
@@ -25,20 +26,8 @@ DAY = datetime.date(2024, 5, 1)
 
 
 @pytest.fixture
-def tenhou_club(db):
-    return make_club("tenhou-club", "tenhou", "天鳳部")
-
-
-@pytest.fixture
-def players(tenhou_club) -> list[Member]:
-    return [
-        Member.objects.create(club=tenhou_club, name=n) for n in ("青木", "馬場", "千葉", "土井")
-    ]
-
-
-@pytest.fixture
 def organiser(tenhou_club):
-    return make_user("tenhou-organiser", tenhou_club, Membership.ORGANISER)
+    return make_tenhou_organiser(tenhou_club)
 
 
 def record(club, user, players, log):

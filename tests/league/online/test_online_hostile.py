@@ -16,22 +16,12 @@ from league.models import Game, OnlineLog
 from league.online import services
 from scoring import online
 from tests.support.clubs import client_for
-from tests.support.online import make_tenhou_club, make_tenhou_organiser, make_tenhou_players, text
-
-
-@pytest.fixture
-def tenhou_club(db):
-    return make_tenhou_club()
+from tests.support.online import make_tenhou_organiser, text
 
 
 @pytest.fixture
 def organiser(tenhou_club):
     return make_tenhou_organiser(tenhou_club)
-
-
-@pytest.fixture
-def players(tenhou_club):
-    return make_tenhou_players(tenhou_club)
 
 
 def abortive_log(hands: int) -> str:

@@ -13,6 +13,7 @@ import pytest
 
 import scoring
 from league.models import Club, Game, HandStat, Member, Membership, Result, RulesVersion
+from league.models.hands import HAND_SUMS
 from league.online import services
 from league.table import services as table
 from scoring.rules import BustBonus, ChipKind, RateTier, Yakitori
@@ -22,20 +23,7 @@ from tests.support.clubs import client_for, make_user
 DATA = paths.DATA / "online"
 REAL = sorted(p.stem for p in DATA.glob("*.xml"))
 DAY = datetime.date(2024, 5, 1)
-STATS = (
-    "hands",
-    "wins",
-    "called_wins",
-    "deal_ins",
-    "riichi",
-    "win_points",
-    "deal_in_points",
-    "draws",
-    "draw_tenpai",
-    "ippatsu",
-    "yakuman",
-    "yaku",
-)
+STATS = (*HAND_SUMS, "yaku")  # every kept sum of a hand statistic, and its yaku
 
 
 def text(name: str, ext: str = "json") -> str:

@@ -18,8 +18,8 @@ from django.utils.html import escape
 from league import money
 from league.models import AuditLog, Club, Member, MemberDay, Result, Season
 from league.public import services as share
-from league.recording import services
 from tests.support.clubs import make_club
+from tests.support.games import record_game
 from tests.support.isolation import (
     ATTRIBUTE,
     CLUB_PREFIX,
@@ -145,16 +145,8 @@ def on(organiser_client, club, values) -> str:
 def other(other_club, stranger) -> dict[str, Any]:
     """The other club: a game on a day of its own, a season, and its own share link on."""
     players = [Member.objects.create(club=other_club, name=f"余所者{i}") for i in range(4)]
-    services.game_record(
-        club=other_club,
-        user=stranger,
-        data=services.GameInput(
-            date=OTHER_DATE,
-            seats=[
-                services.SeatInput(m, p)
-                for m, p in zip(players, (40000, 30000, 20000, 10000), strict=True)
-            ],
-        ),
+    record_game(
+        other_club, stranger, players, (40000, 30000, 20000, 10000), date=OTHER_DATE, rate=""
     )
     season = make_season(
         club=other_club,
@@ -511,18 +503,7 @@ def fill(
         date = datetime.date(2026, 3, 1) + datetime.timedelta(days=d)
         for g in range(games):
             order = players[g % len(players) :] + players[: g % len(players)]
-            services.game_record(
-                club=club,
-                user=organiser,
-                data=services.GameInput(
-                    date=date,
-                    seats=[
-                        services.SeatInput(m, p)
-                        for m, p in zip(order[:4], (45000, 30000, 20000, 5000), strict=True)
-                    ],
-                    rate="0.3",
-                ),
-            )
+            record_game(club, organiser, order[:4], (45000, 30000, 20000, 5000), date=date)
     if not season:
         return None
     return make_season(

@@ -15,10 +15,11 @@ import scoring
 from league.models import AuditLog, Club, Game, Member, Membership, Result, RulesVersion
 from league.recording import services
 from league.rules import services as rules_services
+from tests.support import record as record_form
 from tests.support.clubs import make_user
+from tests.support.record import NAMES
 
 DATE = datetime.date(2026, 11, 21)
-NAMES = ("青木", "馬場", "千葉", "土井")
 
 
 def make_rules_club(slug: str, **changes: Any) -> Club:
@@ -52,19 +53,10 @@ def client_of(club: Club, client) -> Any:
 
 
 def posted(points, action: str = "save", **extra: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "date": DATE.isoformat(),
-        "table": "",
-        "deposits": "0",
-        "submission_key": str(uuid.uuid4()),
-        "action": action,
-    }
-    for i, (name, p) in enumerate(zip(NAMES, points, strict=True)):
-        data[f"member_{i}"] = name
-        data[f"points_{i}"] = str(p)
-        data[f"chombo_{i}"] = "0"
-    data.update(extra)
-    return data
+    """The form's post of `points` on DATE, at no table, with no deposits and no rate."""
+    return record_form.posted(
+        action, points, date=DATE.isoformat(), table="", deposits="0", rate=None, **extra
+    )
 
 
 # 45,000 / 35,000 / 21,000 / ▲1,000: 土井 (北) busted, by 青木 (東).

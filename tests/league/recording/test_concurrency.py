@@ -11,7 +11,6 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from league.models import AuditLog, Day, Game, Member, Result
-from league.recording import services
 from tests.support.concurrency import (
     CHANGED,
     DATE,
@@ -22,6 +21,7 @@ from tests.support.concurrency import (
     new_game_post,
     race,
 )
+from tests.support.games import record_game
 
 pytestmark = RACES  # PostgreSQL only, transactional
 
@@ -30,9 +30,7 @@ VOID_NOT_EDITED = "A void game cannot be edited."
 
 
 def record(club, members, organiser) -> Game:
-    seats = [services.SeatInput(m, p) for m, p in zip(members[:4], POINTS, strict=True)]
-    data = services.GameInput(date=DATE, seats=seats, table="A", deposits=1000, rate="0.3")
-    return services.game_record(club=club, user=organiser, data=data)
+    return record_game(club, organiser, members[:4], POINTS, date=DATE, table="A", deposits=1000)
 
 
 def messages_of(response) -> list[str]:

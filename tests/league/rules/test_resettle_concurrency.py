@@ -12,19 +12,20 @@ from django.urls import reverse
 import scoring
 from league.core import errors
 from league.models import AuditLog, Game, Result, RulesVersion
-from league.models.totals import MemberDay, MemberTotal
-from league.recording import services
 from league.rules import services as rules_services
 from league.standings import services as aggregates
 from tests.support.concurrency import (
     CHANGED,
     POINTS,
     RACES,
+    attempt,
     edit_post,
+    kept,
     logged_in,
     new_game_post,
     race,
 )
+from tests.support.games import record_game
 
 pytestmark = RACES  # PostgreSQL only, transactional
 
@@ -40,36 +41,10 @@ def _rules(uma: list[int]) -> dict:
     return {**scoring.PRESETS["mame-no-kai"].rules.to_json(), "uma": uma}
 
 
-def attempt(call):
-    """The call's result, or the ServiceError it was refused with (a message, not a crash)."""
-    try:
-        return call()
-    except errors.ServiceError as e:
-        return e
-
-
-def kept(club) -> tuple[list[tuple], list[tuple]]:
-    totals = sorted(
-        (r.member_id, r.season_id or 0, r.games, r.total, r.rank_sum, r.chips, r.yen)
-        for r in MemberTotal.objects.filter(club=club)
-        if r.games
-    )
-    days = sorted(
-        (r.member_id, r.date, r.games, r.score, r.chips, r.yen)
-        for r in MemberDay.objects.filter(club=club)
-        if r.games
-    )
-    return totals, days
-
-
 def test_resettles_racing_twenty_recordings_and_edits_never_deadlock(club, members, organiser):
     for date in DATES:  # two games a day, under the club's first rules
         for table in "AB":
-            seats = [services.SeatInput(m, p) for m, p in zip(members[:4], POINTS, strict=True)]
-            data = services.GameInput(
-                date=date, seats=seats, table=table, deposits=1000, rate="0.3"
-            )
-            services.game_record(club=club, user=organiser, data=data)
+            record_game(club, organiser, members[:4], POINTS, date=date, table=table, deposits=1000)
     versions = [
         rules_services.rules_version_create(
             club=club, user=organiser, effective_from=start, rules_json=_rules(uma)

@@ -20,9 +20,9 @@ from django.utils import timezone
 from league import throttle
 from league.conf import csp
 from league.models import Day, LoginAttempt, Member, Season
-from league.recording import services
 from tests.support import paths
 from tests.support.clubs import PASSWORD, make_user
+from tests.support.games import record_game
 from tests.support.isolation import club_routes, populate
 from tests.support.security import LOGIN, POLICY, fail, inline_code, logged_in, login, policy
 
@@ -177,15 +177,7 @@ def test_the_inline_code_finder_finds_what_the_policy_blocks():
 def pages(club, organiser, members) -> list[tuple[str, str]]:
     """A club with a day, games, a season and a player: (name, url) of its main pages."""
     for points in [(45000, 30000, 20000, 5000), (32000, 28000, 25000, 15000)]:
-        services.game_record(
-            club=club,
-            user=organiser,
-            data=services.GameInput(
-                date=DATE,
-                seats=[services.SeatInput(m, p) for m, p in zip(members, points, strict=False)],
-                rate="0.3",
-            ),
-        )
+        record_game(club, organiser, members[:4], points, date=DATE)
     season = Season.objects.create(
         club=club, name="2026", start=datetime.date(2026, 1, 1), end=datetime.date(2026, 12, 31)
     )

@@ -7,7 +7,7 @@ import contextlib
 import datetime
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from league.core import changes
 from league.core.actions import action
 from league.core.errors import ServiceError
-from league.models import Club, Member, Result, RulesVersion, Season
+from league.models import Club, Game, Member, Result, RulesVersion, Season
 from league.models.stats import MemberGame, PairTotal
 from league.models.totals import MemberDay, MemberTotal
 from league.recording.services import (
@@ -34,11 +34,18 @@ from league.standings import services as aggregates
 from tests.support.aggregates import assert_kept_equals_rebuilt_and_live, kept
 from tests.support.clubs import make_club
 from tests.support.db import as_test_case
+from tests.support.games import record_game
 from tests.support.seasons import make_season
 from tests.support.stats import stats_snapshot
 
 FIRST = datetime.date(2024, 4, 1)
 DATES = [FIRST + datetime.timedelta(days=d) for d in (0, 1, 7, 30, 31, 90, 200)]
+POINTS = [40_000, 30_000, 20_000, 10_000]
+
+
+def _record(club: Club, date: datetime.date, seated: list[Member], rate: str = "") -> Game:
+    """A game recorded by the system (no user): the first four of `seated` with POINTS."""
+    return record_game(club, None, seated[:4], POINTS, date=date, rate=rate)
 
 
 def _points(data: st.DataObject, deposits: int) -> list[int]:
@@ -180,14 +187,7 @@ def test_member_rebuild_and_results_recorded_as_changed(club, members):
     """A member's rows rebuilt alone; rows an action records as counted now (ResultsChanged,
     league.core.changes) are added once as the action ends."""
     make_season(club=club, name="s", start=DATES[0], end=DATES[-1])
-    points = [40_000, 30_000, 20_000, 10_000]
-    g = game_record(
-        club=club,
-        user=None,
-        data=GameInput(
-            date=DATES[0], seats=[SeatInput(m, p) for m, p in zip(members, points, strict=False)]
-        ),
-    )
+    g = _record(club, DATES[0], members)
     before = kept()
     statistics = stats_snapshot()
     MemberTotal.objects.filter(member=members[0]).update(games=99, best=1)
@@ -213,17 +213,7 @@ def test_race_and_day_ledger_read_a_few_kept_rows(member_client, club, members):
     """The race and the day page read the kept daily totals, not the results."""
     season = Season.objects.create(club=club, name="s", start=DATES[0], end=DATES[-1])
     for date in DATES[:3]:
-        game_record(
-            club=club,
-            user=None,
-            data=GameInput(
-                date=date,
-                seats=[
-                    SeatInput(m, p)
-                    for m, p in zip(members, [40_000, 30_000, 20_000, 10_000], strict=False)
-                ],
-            ),
-        )
+        _record(club, date, members)
     for url in (
         reverse("standings:season_race", args=[club.slug, season.pk]),
         reverse("recording:day_detail", args=[club.slug, DATES[0]]),
@@ -247,18 +237,10 @@ def test_games_recorded_at_once_for_the_same_members_all_count():
     Season.objects.create(
         club=club, name="s", start=DATES[0], end=DATES[0] + datetime.timedelta(30)
     )
-    points = [40_000, 30_000, 20_000, 10_000]
 
     def record(i: int) -> None:
         seated = members[i % 2 : i % 2 + 4] if i % 3 else list(reversed(members[:4]))
-        game_record(
-            club=club,
-            user=None,
-            data=GameInput(
-                date=DATES[0] + datetime.timedelta(days=i),
-                seats=[SeatInput(m, p) for m, p in zip(seated, points, strict=True)],
-            ),
-        )
+        _record(club, DATES[0] + datetime.timedelta(days=i), seated)
 
     race([lambda i=i: record(i) for i in range(8)])
     assert MemberTotal.objects.get(member=members[1], season__isnull=True).games == 8
@@ -279,17 +261,7 @@ def test_page_queries_do_not_grow_with_history(
 
     def play(date: datetime.date, n: int = 1) -> None:
         for _ in range(n):
-            game_record(
-                club=club,
-                user=None,
-                data=GameInput(
-                    date=date,
-                    seats=[
-                        SeatInput(m, p)
-                        for m, p in zip(members, [40_000, 30_000, 20_000, 10_000], strict=False)
-                    ],
-                ),
-            )
+            _record(club, date, members)
 
     pages = [
         reverse("recording:club_home", args=[club.slug]),
@@ -330,24 +302,11 @@ def test_a_season_created_while_games_are_recorded_counts_them_all():
 
     club = make_club("season-race", "mame-no-kai")
     members = [Member.objects.create(club=club, name=f"s{i}", kana=f"s{i}") for i in range(4)]
-    points = [40_000, 30_000, 20_000, 10_000]
-    game_record(  # the members' rows exist: the race is on the season, not on new rows
-        club=club,
-        user=None,
-        data=GameInput(
-            date=DATES[0], seats=[SeatInput(m, p) for m, p in zip(members, points, strict=True)]
-        ),
-    )
+    # The members' rows exist: the race is on the season, not on new rows.
+    _record(club, DATES[0], members)
 
     def record(i: int) -> None:
-        game_record(
-            club=club,
-            user=None,
-            data=GameInput(
-                date=DATES[0] + datetime.timedelta(days=i + 1),
-                seats=[SeatInput(m, p) for m, p in zip(members, points, strict=True)],
-            ),
-        )
+        _record(club, DATES[0] + datetime.timedelta(days=i + 1), members)
 
     def season() -> None:
         make_season(club=club, name="s", start=DATES[0], end=DATES[-1])
@@ -365,18 +324,11 @@ def test_a_bulk_import_moves_many_member_days_as_a_rebuild_would(club, members):
     from league.recording import services
     from league.standings.services import BULK_DAYS
 
-    points = [40_000, 30_000, 20_000, 10_000]
-    game_record(
-        club=club,
-        user=None,
-        data=GameInput(
-            date=DATES[0], seats=[SeatInput(m, p) for m, p in zip(members, points, strict=False)]
-        ),
-    )
+    _record(club, DATES[0], members)
     batch = []
     for i in range(12):  # 12 games on 12 days: 48 member-days, one of them already kept
         date = DATES[0] + datetime.timedelta(days=i)
-        seats = [SeatInput(m, p) for m, p in zip(members[i % 2 :], points, strict=False)]
+        seats = [SeatInput(m, p) for m, p in zip(members[i % 2 :], POINTS, strict=False)]
         data = GameInput(date=date, seats=seats)
         batch.append((data, services.game_preview(club=club, data=data)))
     assert len(batch) * 4 > BULK_DAYS
@@ -389,18 +341,9 @@ def test_standings_filtered_by_rate_read_the_kept_rate_totals(member_client, clu
     """The standings of one rate tier, all time and a season's, read MemberRateTotal: no query
     touches the results, and the queries do not grow with history."""
     season = Season.objects.create(club=club, name="s", start=DATES[0], end=DATES[-1])
-    points = [40_000, 30_000, 20_000, 10_000]
 
     def play(date: datetime.date, rate: str, order: list[Member]) -> None:
-        game_record(
-            club=club,
-            user=None,
-            data=GameInput(
-                date=date,
-                seats=[SeatInput(m, p) for m, p in zip(order, points, strict=False)],
-                rate=rate,
-            ),
-        )
+        _record(club, date, order, rate)
 
     pages = [
         reverse("standings:standings", args=[club.slug]) + "?rate=0.3",
@@ -426,3 +369,9 @@ def test_standings_filtered_by_rate_read_the_kept_rate_totals(member_client, clu
     rows = {r.record["member"]: r.record for r in response.context["table"].page.object_list}
     assert rows[members[0].pk]["games"] == 2  # 0.5 only: one a date
     assert rows[members[0].pk]["first"] == 1
+
+
+@pytest.mark.django_db
+def test_rebuild_aggregates_names_the_clubs_it_does_not_know(club):
+    with pytest.raises(CommandError, match="No such club: nowhere, other"):
+        call_command("rebuild_aggregates", club.slug, "other", "nowhere", verbosity=0)

@@ -21,6 +21,7 @@ from league.standings import services as aggregates
 from league.standings import stats
 from league.teams import services as teams
 from tests.support.games import record_game
+from tests.support.stages import add_stage
 
 D = datetime.date(2026, 10, 10)  # a match day
 D2 = datetime.date(2026, 10, 11)  # an ordinary evening
@@ -39,6 +40,30 @@ def _season(club, user, name, kind=Season.INDIVIDUAL, in_club_season=False, **da
         end=end,
         kind=kind,
         in_club_season=in_club_season,
+    )
+
+
+def _autumn_event(club, user):
+    """秋の大会: an event over October (D and D2 in it)."""
+    return _season(
+        club,
+        user,
+        "秋の大会",
+        kind=Season.EVENT,
+        start=datetime.date(2026, 10, 1),
+        end=datetime.date(2026, 10, 31),
+    )
+
+
+def _counted_in_the_club_season(league, user, counted: bool) -> None:
+    """The league edited (its name and dates as they are) to count in the individual season."""
+    club_services.season_edit(
+        season=league,
+        user=user,
+        name=league.name,
+        start=league.start,
+        end=league.end,
+        in_club_season=counted,
     )
 
 
@@ -155,26 +180,12 @@ def test_asked_when_created_or_edited_the_league_counts_in_the_individual_season
     club, organiser, league_day
 ):
     individual, league, _ = league_day
-    club_services.season_edit(
-        season=league,
-        user=organiser,
-        name=league.name,
-        start=league.start,
-        end=league.end,
-        in_club_season=True,
-    )
+    _counted_in_the_club_season(league, organiser, True)
     assert _totals(individual)["赤1"] == (2, 500 - 400)
     entry = AuditLog.objects.filter(action="season.edit", target=f"season:{league.pk}").get()
     assert entry.before["in_club_season"] is False and entry.after["in_club_season"] is True
     _assert_rebuild_equals_kept(club)
-    club_services.season_edit(
-        season=league,
-        user=organiser,
-        name=league.name,
-        start=league.start,
-        end=league.end,
-        in_club_season=False,
-    )
+    _counted_in_the_club_season(league, organiser, False)
     assert _totals(individual)["赤1"] == (1, -400)
     _assert_rebuild_equals_kept(club)
 
@@ -184,20 +195,9 @@ def test_an_events_stage_days_stay_out_of_the_individual_season(club, organiser,
     names = [m.name for m in members[:4]]
     before = _game(club, organiser, D, names, POINTS)  # recorded before the stage exists
     _game(club, organiser, D2, names, ORDINARY)
-    event = _season(
-        club,
-        organiser,
-        "秋の大会",
-        kind=Season.EVENT,
-        start=datetime.date(2026, 10, 1),
-        end=datetime.date(2026, 10, 31),
-    )
+    event = _autumn_event(club, organiser)
     assert _totals(individual)[names[0]][0] == 2  # no stage yet: no day is the event's
-    teams.stage_create(
-        season=event,
-        user=organiser,
-        data=teams.StageInput(name="予選", first_day=D, last_day=D),
-    )
+    add_stage(event, organiser, "予選", D)
     assert _totals(individual)[names[0]] == (1, -400)  # D's game left it
     _game(club, organiser, D, names, ORDINARY)  # recorded on the stage's day: the event's
     assert _totals(individual)[names[0]] == (1, -400)
@@ -302,22 +302,9 @@ def event(club, organiser, members):
     """An event in stages (予選 on D with a cut of 2 carrying half, 決勝 on D2) and its games:
     予選's two games on D; the cut made; one game of the final on D2."""
     names = [m.name for m in members[:4]]
-    event = _season(
-        club,
-        organiser,
-        "秋の大会",
-        kind=Season.EVENT,
-        start=datetime.date(2026, 10, 1),
-        end=datetime.date(2026, 10, 31),
-    )
-    first = teams.stage_create(
-        season=event,
-        user=organiser,
-        data=teams.StageInput(name="予選", first_day=D, last_day=D, advance=2, carry="half"),
-    )
-    teams.stage_create(
-        season=event, user=organiser, data=teams.StageInput(name="決勝", first_day=D2, last_day=D2)
-    )
+    event = _autumn_event(club, organiser)
+    first = add_stage(event, organiser, "予選", D, advance=2, carry="half")
+    add_stage(event, organiser, "決勝", D2)
     _game(club, organiser, D, names, POINTS)
     _game(club, organiser, D, names, POINTS)
     teams.stage_close(stage=first, user=organiser)

@@ -22,6 +22,7 @@ from league.models import Club, Game, Member, Season
 from league.recording import services as recording
 from league.standings.tables import HAND_COLUMNS
 from league.standings.views import standings as standings_views
+from tests.support.hand_totals import HAND_HEADERS
 from tests.support.hands import hand_game
 
 START, END = datetime.date(2026, 10, 1), datetime.date(2026, 10, 31)
@@ -117,16 +118,6 @@ ALL_TIME = SEASON | {
     "千葉": ("3", "6", "16.7%", "16.7%", "16.7%", "0.0%", "8,000", "5,200"),
     "土井": ("3", "6", "33.3%", "0.0%", "0.0%", "0.0%", "40,150", "–"),
 }
-HEADERS = [
-    "局記録",
-    "局数",
-    "和了率",
-    "放銃率",
-    "立直率",
-    "副露率（和了時）",
-    "平均打点",
-    "平均放銃",
-]
 
 
 def season_url(world, query: str = "") -> str:
@@ -168,7 +159,7 @@ def test_hand_columns_are_off_by_default(member_client, world):
 def test_season_hand_columns_worked_by_hand(member_client, world):
     response = member_client.get(season_url(world, "?hands=1"))
     assert response.status_code == 200
-    assert headers(response)[-8:] == HEADERS
+    assert headers(response)[-8:] == HAND_HEADERS
     assert hand_cells(response) == SEASON
     text = response.content.decode()
     assert "局の成績を隠す" in text and "局ごとに記録した対局だけ" in text
@@ -184,7 +175,7 @@ def test_season_hand_columns_worked_by_hand(member_client, world):
 
 def test_all_time_hand_columns_worked_by_hand(member_client, world):
     response = member_client.get(standings_url(world["club"], "?hands=1"))
-    assert headers(response)[-8:] == HEADERS
+    assert headers(response)[-8:] == HAND_HEADERS
     assert hand_cells(response) == ALL_TIME
     # A season chosen on the all-time page counts the season's hand games.
     season = member_client.get(
@@ -359,7 +350,7 @@ def test_the_workbook_has_the_hand_columns_when_asked(member_client, world):
     assert float(doi[at["和了率"]]) == 0.4 and doi[at["平均打点"]] == 40_150
     assert doi[at["平均放銃"]] is None
     assert by_name["江藤"][at["放銃率"]] == pytest.approx(0.333)
-    assert all(by_name[F][at[h]] is None for h in HEADERS)
+    assert all(by_name[F][at[h]] is None for h in HAND_HEADERS)
 
 
 def test_strangers_get_404(stranger_client, world):

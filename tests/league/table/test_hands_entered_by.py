@@ -5,50 +5,24 @@ the hands, so that the pages' query counts do not grow with the hands."""
 
 from __future__ import annotations
 
-import datetime
 import json
 import re
 import uuid
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from league.models import Member, Membership
 from league.table import services
-from tests.support.clubs import make_user
-from tests.support.table import game_hands
-
-DATE = datetime.date(2026, 11, 20)
-
-
-def login(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
+from tests.support.clubs import client_for, make_user
+from tests.support.table import DATE, game_hands, linked_login, record_by_turns
 
 
 @pytest.fixture
 def seated(club, members):
     """A plain member whose login is linked to the table's first player (青木)."""
-    user = make_user("seated", club, Membership.MEMBER)
-    Member.objects.filter(pk=members[0].pk).update(user=user)
-    return user
-
-
-@pytest.fixture
-def tg(club, members, organiser):
-    return services.table_start(
-        club=club, user=organiser, key=uuid.uuid4(), date=DATE, members=members[:4], rate="0.3"
-    )
-
-
-def record(tg, by: list, hands) -> None:
-    for i, (event, marks) in enumerate(hands):
-        services.hand_record(
-            tg=tg, user=by[i % len(by)], index=i, key=uuid.uuid4(), event=event, marks=marks
-        )
+    return linked_login(club, members[0], "seated")
 
 
 def boot(page) -> dict:
@@ -58,15 +32,15 @@ def boot(page) -> dict:
 
 def test_the_tables_json_names_who_entered_each_hand(club, members, tg, organiser, seated):
     # Hands by turns: the seated member (青木's login), then the organiser (no member).
-    record(tg, [seated, organiser], game_hands(members)[:3])
-    state = login(seated).get(f"/api/clubs/{club.slug}/tables/{tg.key}").json()
+    record_by_turns(tg, [seated, organiser], game_hands(members)[:3])
+    state = client_for(seated).get(f"/api/clubs/{club.slug}/tables/{tg.key}").json()
     assert [h["recorded_by"] for h in state["hands"]] == ["青木", "organiser", "青木"]
     # The page's boot (the phone's first view and a watcher's) says the same.
-    page = login(organiser).get(f"/c/{club.slug}/table/{tg.key}/")
+    page = client_for(organiser).get(f"/c/{club.slug}/table/{tg.key}/")
     assert [h["recorded_by"] for h in boot(page)["state"]["hands"]] == ["青木", "organiser", "青木"]
     # A hand put through the API answers with its recorder too.
     event = {"result": "draw", "tenpai": []}
-    answer = login(seated).put(
+    answer = client_for(seated).put(
         f"/api/clubs/{club.slug}/tables/{tg.key}/hands/3",
         json.dumps({"event": event}),
         "application/json",
@@ -83,8 +57,8 @@ def test_a_login_linked_to_a_member_of_another_club_shows_its_username(
     its username (a guest scorer, a helper from another club)."""
     helper = make_user("helper", club, Membership.ORGANISER)
     Member.objects.create(club=other_club, name="別クラブの人", user=helper)
-    record(tg, [helper], game_hands(members)[:1])
-    state = login(organiser).get(f"/api/clubs/{club.slug}/tables/{tg.key}").json()
+    record_by_turns(tg, [helper], game_hands(members)[:1])
+    state = client_for(organiser).get(f"/api/clubs/{club.slug}/tables/{tg.key}").json()
     assert state["hands"][0]["recorded_by"] == "helper"
 
 
@@ -93,9 +67,9 @@ def test_the_tables_json_reads_the_recorders_with_the_hands(
 ):
     """The recorders come in the hands' query: one hand or four, by one recorder or two, the
     same number of queries."""
-    client = login(seated)
+    client = client_for(seated)
     url = f"/api/clubs/{club.slug}/tables/{tg.key}"
-    record(tg, [seated], game_hands(members)[:1])
+    record_by_turns(tg, [seated], game_hands(members)[:1])
     client.get(url)  # warm the session
     with CaptureQueriesContext(connection) as one:
         client.get(url)
@@ -104,7 +78,7 @@ def test_the_tables_json_reads_the_recorders_with_the_hands(
     tg2 = services.table_start(
         club=club, user=organiser, key=uuid.uuid4(), date=DATE, members=members[:4], rate="0.3"
     )
-    record(tg2, [seated, organiser], game_hands(members)[:4])
+    record_by_turns(tg2, [seated, organiser], game_hands(members)[:4])
     with django_assert_num_queries(len(one)):
         state = client.get(f"/api/clubs/{club.slug}/tables/{tg2.key}").json()
     assert [h["recorded_by"] for h in state["hands"]] == ["青木", "organiser"] * 2
@@ -113,7 +87,7 @@ def test_the_tables_json_reads_the_recorders_with_the_hands(
 def test_the_game_page_says_who_entered_each_hand(
     club, members, tg, organiser, seated, organiser_client, django_assert_num_queries
 ):
-    record(tg, [seated, organiser], game_hands(members))
+    record_by_turns(tg, [seated, organiser], game_hands(members))
     game = services.table_game_save(tg=tg, user=seated)
     url = f"/c/{club.slug}/games/{game.pk}/"
     organiser_client.get(url)
@@ -131,7 +105,7 @@ def test_the_game_page_says_who_entered_each_hand(
     assert "seated" not in history  # the login's name is not shown for a member
     assert history.count('<span class="muted">青木 · ') >= 2  # saved; linked to its table
     # A member may read the game page too (not only organisers).
-    assert "入力：青木" in login(seated).get(url).content.decode()
+    assert "入力：青木" in client_for(seated).get(url).content.decode()
 
 
 def test_an_online_games_hands_name_nobody(members, organiser):

@@ -11,43 +11,24 @@ import re
 import uuid
 
 import pytest
-from django.test import Client
 
 from league.accounts.tokens import token_create
-from league.models import AuditLog, Hand, Member, Membership, TableGame
+from league.models import AuditLog, Hand, TableGame
 from league.table import services
-from tests.support.clubs import make_user
-
-DATE = datetime.date(2026, 11, 20)
-
-
-def login(user) -> Client:
-    c = Client()
-    c.force_login(user)
-    return c
+from tests.support.clubs import client_for
+from tests.support.table import DATE, linked_login
 
 
 @pytest.fixture
 def seated(club, members):
     """A plain member whose login is linked to the table's first player."""
-    user = make_user("seated", club, Membership.MEMBER)
-    Member.objects.filter(pk=members[0].pk).update(user=user)
-    return user
+    return linked_login(club, members[0], "seated")
 
 
 @pytest.fixture
 def watcher(club, members):
     """A plain member linked to a player who is not at the table."""
-    user = make_user("watcher", club, Membership.MEMBER)
-    Member.objects.filter(pk=members[4].pk).update(user=user)
-    return user
-
-
-@pytest.fixture
-def tg(club, members, organiser):
-    return services.table_start(
-        club=club, user=organiser, key=uuid.uuid4(), date=DATE, members=members[:4], rate="0.3"
-    )
+    return linked_login(club, members[4], "watcher")
 
 
 def put_hand(client, club, tg, index, event, **headers):
@@ -69,7 +50,7 @@ def boot(page) -> dict:
 
 
 def test_a_seated_member_scores_and_the_hand_says_so(club, members, tg, seated):
-    phone = login(seated)
+    phone = client_for(seated)
     page = phone.get(f"/c/{club.slug}/table/{tg.key}/")
     assert page.status_code == 200 and boot(page)["watch"] is False
     answer = put_hand(phone, club, tg, 0, draw(members))
@@ -82,7 +63,7 @@ def test_a_seated_member_scores_and_the_hand_says_so(club, members, tg, seated):
 
 
 def test_a_member_not_at_the_table_watches_only(club, members, tg, watcher):
-    phone = login(watcher)
+    phone = client_for(watcher)
     page = phone.get(f"/c/{club.slug}/table/{tg.key}/")
     assert page.status_code == 200
     assert boot(page)["watch"] is True and "data-watching" in page.content.decode()
@@ -105,7 +86,7 @@ def test_the_evenings_named_scorer_scores_any_table_of_that_day(
     assert saved.status_code == 302
     assert services.scorers_of(club=club, date=DATE) == [members[4]]
     assert AuditLog.objects.filter(action="day.scorers", actor=organiser).count() == 1
-    phone = login(watcher)
+    phone = client_for(watcher)
     assert boot(phone.get(f"/c/{club.slug}/table/{tg.key}/"))["watch"] is False
     assert put_hand(phone, club, tg, 0, draw(members)).status_code == 201
     # Not on another day.
@@ -132,7 +113,7 @@ def test_a_seated_member_starts_their_tables_game_but_not_anothers(club, members
     def start(user, players):
         data = {"date": DATE.isoformat(), "key": str(uuid.uuid4()), "rate": "0.3"}
         data.update({f"member_{i}": m.pk for i, m in enumerate(players)})
-        return login(user).post(f"/c/{club.slug}/table/new/", data)
+        return client_for(user).post(f"/c/{club.slug}/table/new/", data)
 
     assert start(watcher, members[:4]).status_code == 200  # refused: the form again
     assert not TableGame.objects.exists()
@@ -173,5 +154,5 @@ def test_the_draw_card_opens_the_running_table_for_its_players_and_watchers(
         draw_table=card.pk,
     )
     for user in (seated, watcher, organiser):
-        page = login(user).get(f"/c/{club.slug}/days/{DATE}/draw/").content.decode()
+        page = client_for(user).get(f"/c/{club.slug}/days/{DATE}/draw/").content.decode()
         assert f"/c/{club.slug}/table/{tg.key}/" in page, user

@@ -25,6 +25,7 @@ from tests.support.clubs import make_club, make_user
 from tests.support.games import record_game
 from tests.support.imports import game as sheet_game
 from tests.support.imports import plan_of, simple
+from tests.support.stages import add_stage
 
 QUAL = datetime.date(2026, 10, 10)
 FINAL = datetime.date(2026, 11, 3)
@@ -34,16 +35,8 @@ TOP_DOWN = (40100, 30000, 20000, 9900)
 
 
 def _stages(season, organiser, *, seating="order", advance=4):
-    qual = services.stage_create(
-        season=season,
-        user=organiser,
-        data=services.StageInput("予選", QUAL, QUAL, advance=advance),
-    )
-    final = services.stage_create(
-        season=season,
-        user=organiser,
-        data=services.StageInput("決勝", FINAL, FINAL, fixed_table=True, seating=seating),
-    )
+    qual = add_stage(season, organiser, "予選", QUAL, advance=advance)
+    final = add_stage(season, organiser, "決勝", FINAL, fixed_table=True, seating=seating)
     return qual, final
 
 
@@ -215,23 +208,11 @@ def test_a_fixed_table_of_members_needs_a_whole_table_from_the_stage_before(db):
         club=club, name="大会", start=datetime.date(2026, 10, 1), end=datetime.date(2026, 12, 31)
     )
     with pytest.raises(ServiceError) as e:  # nothing before it to seat
-        services.stage_create(
-            season=season,
-            user=organiser,
-            data=services.StageInput("決勝", FINAL, FINAL, fixed_table=True),
-        )
+        add_stage(season, organiser, "決勝", FINAL, fixed_table=True)
     assert set(e.value.errors) == {"fixed_table"}
-    services.stage_create(
-        season=season,
-        user=organiser,
-        data=services.StageInput("予選", QUAL, QUAL, advance=6),
-    )
+    add_stage(season, organiser, "予選", QUAL, advance=6)
     with pytest.raises(ServiceError) as e:
-        services.stage_create(
-            season=season,
-            user=organiser,
-            data=services.StageInput("決勝", FINAL, FINAL, fixed_table=True),
-        )
+        add_stage(season, organiser, "決勝", FINAL, fixed_table=True)
     assert set(e.value.errors) == {"fixed_table"}
     assert "4" in e.value.errors["fixed_table"][0] and "6" in e.value.errors["fixed_table"][0]
 

@@ -22,6 +22,7 @@ from league.teams import selectors, services
 from tests.support.api import call, url
 from tests.support.clubs import make_club, make_user
 from tests.support.games import record_game
+from tests.support.stages import add_stage
 
 QUAL = datetime.date(2026, 10, 10)
 SEMI = datetime.date(2026, 11, 3)
@@ -47,19 +48,9 @@ def event(db):
         end=datetime.date(2026, 12, 31),
     )
     players = [Member.objects.create(club=club, name=f"P{i:02d}") for i in range(21)]
-    qual = services.stage_create(
-        season=season,
-        user=organiser,
-        data=services.StageInput("予選", QUAL, QUAL, advance_share=25),
-    )
-    semi = services.stage_create(
-        season=season,
-        user=organiser,
-        data=services.StageInput("準決勝", SEMI, SEMI, advance_share=50),
-    )
-    final = services.stage_create(
-        season=season, user=organiser, data=services.StageInput("決勝", FINAL, FINAL)
-    )
+    qual = add_stage(season, organiser, "予選", QUAL, advance_share=25)
+    semi = add_stage(season, organiser, "準決勝", SEMI, advance_share=50)
+    final = add_stage(season, organiser, "決勝", FINAL)
     return club, organiser, season, players, qual, semi, final
 
 
@@ -125,14 +116,8 @@ def test_a_tie_at_a_share_cut_follows_the_tie_rules(db):
         club=club, name="秋", start=datetime.date(2026, 10, 1), end=datetime.date(2026, 12, 31)
     )
     players = [Member.objects.create(club=club, name=f"S{i}") for i in range(12)]
-    qual = services.stage_create(
-        season=season,
-        user=organiser,
-        data=services.StageInput("予選", QUAL, QUAL, advance_share=25, ties="split"),
-    )
-    services.stage_create(
-        season=season, user=organiser, data=services.StageInput("決勝", FINAL, FINAL)
-    )
+    qual = add_stage(season, organiser, "予選", QUAL, advance_share=25, ties="split")
+    add_stage(season, organiser, "決勝", FINAL)
     # Three tables of four alike: three at +60.1, three at +10.0, three at ▲20.0, three ▲50.1.
     _game(club, organiser, QUAL, players[0:4])
     _game(club, organiser, QUAL, players[4:8])
@@ -156,11 +141,7 @@ def test_a_share_is_a_whole_percent_and_not_beside_a_number(event):
     other = Season.objects.create(club=season.club, name="別", start=season.start, end=season.end)
     for share, advance in ((0, None), (100, None), (25, 4)):
         with pytest.raises(ServiceError) as e:
-            services.stage_create(
-                season=other,
-                user=organiser,
-                data=services.StageInput("予選", QUAL, QUAL, advance=advance, advance_share=share),
-            )
+            add_stage(other, organiser, "予選", QUAL, advance=advance, advance_share=share)
         assert set(e.value.errors) == {"advance_share"}
     assert not Stage.objects.filter(season=other).exists()
 
@@ -171,17 +152,9 @@ def test_a_fixed_table_cannot_follow_a_share(db):
     season = Season.objects.create(
         club=club, name="秋", start=datetime.date(2026, 10, 1), end=datetime.date(2026, 12, 31)
     )
-    services.stage_create(
-        season=season,
-        user=organiser,
-        data=services.StageInput("予選", QUAL, QUAL, advance_share=25),
-    )
+    add_stage(season, organiser, "予選", QUAL, advance_share=25)
     with pytest.raises(ServiceError) as e:
-        services.stage_create(
-            season=season,
-            user=organiser,
-            data=services.StageInput("決勝", FINAL, FINAL, fixed_table=True),
-        )
+        add_stage(season, organiser, "決勝", FINAL, fixed_table=True)
     assert set(e.value.errors) == {"fixed_table"}
     assert "割合" in e.value.errors["fixed_table"][0]
     assert Stage.objects.filter(season=season).count() == 1

@@ -17,6 +17,7 @@ from league.models import AuditLog, Member, Season, StageEntry, TeamMatch
 from league.recording import services as recording
 from league.teams import selectors, services
 from tests.support.clubs import make_club, make_user
+from tests.support.stages import add_stage
 
 REGULAR = datetime.date(2026, 10, 10)
 FINAL = datetime.date(2026, 12, 5)
@@ -147,12 +148,8 @@ def test_stages_for_members_and_the_event_page(mleague, client):
     other = Season.objects.create(
         club=club, name="個人戦", start=datetime.date(2026, 10, 1), end=datetime.date(2026, 12, 31)
     )
-    cup = services.stage_create(
-        season=other,
-        user=organiser,
-        data=services.StageInput(
-            "予選", REGULAR, REGULAR, advance=2, carry="bonus", bonus=[100, 50], ties="split"
-        ),
+    cup = add_stage(
+        other, organiser, "予選", REGULAR, advance=2, carry="bonus", bonus=[100, 50], ties="split"
     )
     services.stage_create(
         season=other,
@@ -189,11 +186,7 @@ def test_stages_for_members_and_the_event_page(mleague, client):
 def test_a_stage_must_follow_the_one_before(mleague):
     _club, organiser, season, _teams, _regular, _final = mleague
     with pytest.raises(ServiceError) as e:
-        services.stage_create(
-            season=season,
-            user=organiser,
-            data=services.StageInput("おまけ", FINAL, FINAL, entrants="members"),
-        )
+        add_stage(season, organiser, "おまけ", FINAL, entrants="members")
     assert {"advance", "first_day", "entrants"} <= set(e.value.errors)
 
 
@@ -230,14 +223,8 @@ def test_adjustments_count_in_the_stage_they_were_booked_in(mleague):
     other = Season.objects.create(
         club=club, name="個人戦", start=datetime.date(2026, 10, 1), end=datetime.date(2026, 12, 31)
     )
-    cup = services.stage_create(
-        season=other,
-        user=organiser,
-        data=services.StageInput("予選", REGULAR, REGULAR, advance=2),
-    )
-    services.stage_create(
-        season=other, user=organiser, data=services.StageInput("決勝", FINAL, FINAL)
-    )
+    cup = add_stage(other, organiser, "予選", REGULAR, advance=2)
+    add_stage(other, organiser, "決勝", FINAL)
     idle = Member.objects.create(club=club, name="見学")
     services.adjustment_book(
         season=other, user=organiser, member=idle, kind="bonus", points=100, reason="運営"

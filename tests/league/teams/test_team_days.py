@@ -22,6 +22,7 @@ from league.recording import services as recording
 from league.teams import selectors, services
 from tests.support.clubs import PASSWORD, make_user
 from tests.support.seasons import make_season
+from tests.support.stages import add_stage
 
 D = datetime.date(2026, 10, 10)
 D2 = datetime.date(2026, 10, 17)
@@ -257,11 +258,7 @@ def test_a_team_stage_counts_a_substitutes_game_as_the_season_does(
         club_services.member_merge(keep=Member.objects.get(name="赤2"), gone=gone, user=organiser)
     elif after != "nothing":
         _join(next(t for t in four_teams if t.name == after[-2:]), organiser, "控え")
-    stage = services.stage_create(
-        season=season,
-        user=organiser,
-        data=services.StageInput("リーグ戦", D, D, entrants="teams"),
-    )
+    stage = add_stage(season, organiser, "リーグ戦", D, entrants="teams")
     staged = {r["name"]: (r["games"], r["score"]) for r in selectors.stage_standings(stage=stage)}
     whole = {r["name"]: (r["games"], r["scores"]) for r in selectors.team_standings(season=season)}
     assert staged == whole
