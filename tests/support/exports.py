@@ -13,6 +13,7 @@ from openpyxl import load_workbook
 
 from league import money
 from league.models import Club, Day, Member
+from tests.support.clubs import make_club, make_user
 from tests.support.games import record_game
 
 DATE = datetime.date(2026, 11, 21)
@@ -37,6 +38,18 @@ def play(
     return record_game(
         club, None, seats, POINTS, date=date, table=table, deposits=1000, rate=rate, chombo=chombo
     )
+
+
+def moneyless_played(role: str = "member") -> tuple[Club, list[Member], Client]:
+    """高針健康麻雀 (a club without money) with one game of four on DATE, and a logged-in client
+    of its `role` (Membership.MEMBER or ORGANISER)."""
+    kenko = make_club("kenko", "takabari-kenko", "高針健康麻雀")
+    user = make_user(f"kenko-{role}", kenko, role)
+    people = [Member.objects.create(club=kenko, name=n) for n in ("甲", "乙", "丙", "丁")]
+    play(kenko, DATE, people, rate="")
+    client = Client()
+    client.force_login(user)
+    return kenko, people, client
 
 
 def play_day(club: Club, players: Sequence[Member], date: datetime.date = DATE) -> None:

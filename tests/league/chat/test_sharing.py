@@ -5,15 +5,21 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from league import money
 from league.chat import sharing
 from league.models import Day, Member
 from league.recording import selectors
-from tests.support.clubs import make_club, make_user
-from tests.support.exports import DATE, injected_players, play, play_day, settle_some
+from tests.support.clubs import make_user
+from tests.support.exports import (
+    DATE,
+    injected_players,
+    moneyless_played,
+    play,
+    play_day,
+    settle_some,
+)
 from tests.support.sharing import share_url, text_of
 
 # The demo day's message is pinned in test_loaddemo.py, which loads the demo once for every check.
@@ -47,12 +53,7 @@ def test_a_voided_game_keeps_its_number_and_nothing_else(member_client, club, pl
 
 
 def test_a_club_without_money_shares_games_only(db):
-    kenko = make_club("kenko", "takabari-kenko", "高針健康麻雀")
-    user = make_user("kenko-member", kenko)
-    people = [Member.objects.create(club=kenko, name=n) for n in ("甲", "乙", "丙", "丁")]
-    play(kenko, DATE, people, rate="")
-    client = Client()
-    client.force_login(user)
+    kenko, _people, client = moneyless_played()
     text = text_of(client.get(share_url(kenko, DATE)))
     assert "■第1半荘 A卓\n" in text and "精算" not in text and "円" not in text
 
@@ -116,7 +117,6 @@ def test_the_message_marks_chombo_chips_a_void_game_totals_and_a_deferral(club, 
     from league.models import Game
     from league.recording import services
     from league.recording.services import ChipInput, GameInput, SeatInput
-    from tests.support.clubs import make_user
 
     organiser = make_user("sharer", club, role="organiser")
     a, b, c, d = members[:4]
@@ -173,7 +173,6 @@ def test_an_attendee_who_played_no_game_and_owes_nothing_is_not_listed(club, pla
     """Checked in for the draw but never seated: 「江藤 0円」 in the day's message was noise
     (found by a phone walkthrough)."""
     from league.draw import services as draw_services
-    from league.models import Member
     from tests.support.clubs import make_user
 
     play_day(club, players)

@@ -28,12 +28,12 @@ from league.money.views.statements import describe_entry
 from league.recording import services
 from league.standings import stats
 from league.standings.tables import HAND_COLUMNS, StandingsTable
-from tests.support.clubs import make_club, make_user
 from tests.support.exports import (
     DATE,
     INJECTIONS,
     download,
     injected_players,
+    moneyless_played,
     play,
     play_day,
     settle_some,
@@ -403,12 +403,7 @@ def test_standings_below_the_minimum_follow_under_a_caption_without_positions(
 
 
 def test_standings_without_money_have_no_yen_column(db):
-    kenko = make_club("kenko", "takabari-kenko", "高針健康麻雀")
-    user = make_user("kenko-member", kenko)
-    people = [Member.objects.create(club=kenko, name=n) for n in ("甲", "乙", "丙", "丁")]
-    play(kenko, DATE, people, rate="")
-    client = Client()
-    client.force_login(user)
+    kenko, _people, client = moneyless_played()
     _, workbook = download(english(client), url("excel:export_standings", kenko))
     assert "Yen" not in values(workbook.active)[0]
     _, workbook = download(english(client), url("excel:export_game_log", kenko))
@@ -626,12 +621,7 @@ def test_statement_of_another_clubs_member_is_404(member_client, club, other_clu
 
 @pytest.mark.parametrize("name", ["excel:export_payment_sheet", "excel:export_statement"])
 def test_money_exports_are_404_for_a_club_without_money(name, db):
-    kenko = make_club("kenko", "takabari-kenko", "高針健康麻雀")
-    user = make_user("kenko-organiser", kenko, Membership.ORGANISER)
-    people = [Member.objects.create(club=kenko, name=n) for n in ("甲", "乙", "丙", "丁")]
-    play(kenko, DATE, people, rate="")
-    client = Client()
-    client.force_login(user)
+    kenko, people, client = moneyless_played(Membership.ORGANISER)
     assert client.get(export_url(name, kenko, people[0])).status_code == 404
 
 
