@@ -79,7 +79,7 @@ _SLUG = "\x00slug"  # where the club's address goes in _club_sql's compiled quer
 
 @functools.cache
 def _club_sql(vendor: str) -> tuple[str, tuple[Any, ...]]:
-    """The club with its held round and data version, as SQL compiled once per process and
+    """The club with whether it holds results back (with_held_round) and its data version, as SQL compiled once per process and
     database: every club page and every 304 runs it, and Django takes about 12 ms of CPU to build
     and compile its subqueries (0.5 ms to run them), 0.6 ms with the SQL kept."""
     newest = AuditLog.objects.filter(club=OuterRef("pk")).order_by("-pk")
@@ -96,13 +96,9 @@ def _club_row(slug: str) -> Club | None:
     sql, params = _club_sql(connection.vendor)
     club = next(iter(Club.objects.raw(sql, [slug if p == _SLUG else p for p in params])), None)
     if club is not None:  # a raw query's annotations come as the database gives them
-        club.held_date = _date(club.held_date)  # type: ignore[attr-defined]
+        club.holds_results = bool(club.holds_results)  # type: ignore[attr-defined]
         club.data_at = _moment_of(club.data_at)  # type: ignore[attr-defined]
     return club
-
-
-def _date(value: Any) -> datetime.date | None:
-    return datetime.date.fromisoformat(value) if isinstance(value, str) else value
 
 
 def _moment_of(value: Any) -> datetime.datetime | None:
