@@ -172,6 +172,12 @@ class Result(models.Model):
             ),
             # Player pages: one member's counted rows by date.
             models.Index(fields=["member", "counted", "date"], name="result_member_history"),
+            # One day's counted rows (the duplicate check of a new game, the day's totals, the
+            # draw's room standings): result_standings would walk every member's whole history
+            # for them, so recording a game grew with the club's history.
+            models.Index(
+                fields=["club", "date"], condition=Q(counted=True), name="result_club_day"
+            ),
         ]
 
     def __str__(self) -> str:
