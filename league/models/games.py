@@ -150,14 +150,16 @@ class Result(models.Model):
             ),
         ]
         indexes = [
-            # Standings (league.standings.stats.standings): a club's counted rows grouped by member, then
-            # by date for the range. Partial (counted only) and covering every column the
-            # aggregate reads, so the GROUP BY streams in member order from the index alone.
+            # A club's counted rows by date: a period's standings aggregated live (a filter of
+            # dates: league.standings.stats.standings) read the period's rows alone, whatever the
+            # history around it, and a day's rows (the duplicate check of a new game, the day's
+            # totals, the draw's room standings) are one range of it. Partial (counted only) and
+            # covering every column the aggregate reads, so that no row of the table is read.
             models.Index(
                 fields=[
                     "club",
-                    "member",
                     "date",
+                    "member",
                     "score",
                     "rank",
                     "points",
@@ -172,12 +174,6 @@ class Result(models.Model):
             ),
             # Player pages: one member's counted rows by date.
             models.Index(fields=["member", "counted", "date"], name="result_member_history"),
-            # One day's counted rows (the duplicate check of a new game, the day's totals, the
-            # draw's room standings): result_standings would walk every member's whole history
-            # for them, so recording a game grew with the club's history.
-            models.Index(
-                fields=["club", "date"], condition=Q(counted=True), name="result_club_day"
-            ),
         ]
 
     def __str__(self) -> str:
