@@ -79,9 +79,10 @@ _SLUG = "\x00slug"  # where the club's address goes in _club_sql's compiled quer
 
 @functools.cache
 def _club_sql(vendor: str) -> tuple[str, tuple[Any, ...]]:
-    """The club with whether it holds results back (with_held_round) and its data version, as SQL compiled once per process and
-    database: every club page and every 304 runs it, and Django takes about 12 ms of CPU to build
-    and compile its subqueries (0.5 ms to run them), 0.6 ms with the SQL kept."""
+    """The club, whether it holds results back (with_held_round) and its data version, as SQL
+    compiled once per process and database: every club page and every 304 runs it, and Django
+    takes about 12 ms of CPU to build and compile its subqueries (0.5 ms to run them), 0.6 ms
+    with the SQL kept."""
     newest = AuditLog.objects.filter(club=OuterRef("pk")).order_by("-pk")
     replayed = ClubChronicle.objects.filter(club=OuterRef("pk")).values("replayed")[:1]
     club = with_held_round(Club.objects).annotate(
