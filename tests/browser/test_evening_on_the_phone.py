@@ -6,6 +6,7 @@ Screenshots: test-artifacts/screenshots/evening-*.png."""
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 import pytest
@@ -147,9 +148,26 @@ def test_an_evening_at_mame_no_kai(phone, live_server, log_in, club, screenshot)
         for row in page.locator("table.standing tr[data-member]").all()
     }
     screenshot("evening-debts")
+    longest = 0
     for member in Member.objects.filter(club__slug="mame"):
         page.goto(f"{base}/members/{member.pk}/statement/")
         balance = int(page.locator("#balance").get_attribute("data-balance"))
         assert balance == book_selectors.full_statement(member=member).balance
         assert on_debts.get(member.pk, 0) == balance, member.name
+        # Issue 37: each line's 増減 is its balance less the line before's (▲ when it goes down).
+        lines = [
+            (_yen(row.locator('td[data-label="増減"]')), _yen(row.locator('td[data-label="残高"]')))
+            for row in page.locator("table.statement tbody tr").all()
+            if row.locator('td[data-label="増減"]').count()
+        ]
+        changes, balances = [c for c, _b in lines], [b for _c, b in lines]
+        assert changes[1:] == [b - a for a, b in itertools.pairwise(balances)], member.name
+        longest = max(longest, len(lines))
+    assert longest >= 3  # the check above compared something
     screenshot("evening-statement")
+
+
+def _yen(cell) -> int:
+    """A statement cell's yen as the page writes them: 1,275 or ▲1,275."""
+    text = cell.inner_text().strip().replace(",", "").replace("円", "")
+    return -int(text[1:]) if text.startswith("▲") else int(text or 0)
