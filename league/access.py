@@ -97,7 +97,6 @@ def _club_row(slug: str) -> Club | None:
     sql, params = _club_sql(connection.vendor)
     club = next(iter(Club.objects.raw(sql, [slug if p == _SLUG else p for p in params])), None)
     if club is not None:  # a raw query's annotations come as the database gives them
-        club.holds_results = bool(club.holds_results)  # type: ignore[attr-defined]
         club.data_at = _moment_of(club.data_at)  # type: ignore[attr-defined]
     return club
 

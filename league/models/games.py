@@ -154,7 +154,7 @@ class Result(models.Model):
             # dates: league.standings.stats.standings) read the period's rows alone, whatever the
             # history around it, and a day's rows (the duplicate check of a new game, the day's
             # totals, the draw's room standings) are one range of it. Partial (counted only) and
-            # covering every column the aggregate reads, so that no row of the table is read.
+            # covering every column the aggregate reads, so that it reads no row of the table.
             models.Index(
                 fields=[
                     "club",

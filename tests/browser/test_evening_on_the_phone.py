@@ -16,6 +16,7 @@ from league.books import selectors as book_selectors
 from league.club import services as club_services
 from league.core.clock import today
 from league.models import Day, Game, LedgerEntry, Member, Membership
+from scoring import parse_integer
 from tests.support.browser import fits_the_screen
 from tests.support.clubs import make_club, make_user
 
@@ -168,6 +169,5 @@ def test_an_evening_at_mame_no_kai(phone, live_server, log_in, club, screenshot)
 
 
 def _yen(cell) -> int:
-    """A statement cell's yen as the page writes them: 1,275 or ▲1,275."""
-    text = cell.inner_text().strip().replace(",", "").replace("円", "")
-    return -int(text[1:]) if text.startswith("▲") else int(text or 0)
+    """A statement cell's yen as the page writes them (1,275 or ▲1,275): scoring's own reading."""
+    return parse_integer(cell.inner_text().strip().removesuffix("円") or "0")
