@@ -18,7 +18,7 @@ again and again and records a game every tenth request) runs --clients client pr
 connections for --seconds, then prints requests per second, p50/p99 latency, the error count
 (any status but 200/201/304 is an error) and the bare view's requests per second over the page's
 (aim: within 3x), and the same over a second yardstick, the bare view after the club's access
-check (session, user, club, membership: what every club page does before its own work). The same at 1 client (p50/p99 mean something there on 2 cores), then at 1
+check (session, user, the club with the user's role: what every club page does before its own work). The same at 1 client (p50/p99 mean something there on 2 cores), then at 1
 client while the worker re-settles every game of the club (a rules change), each p50/p99 beside
 the idle one.
 Only 127.0.0.1 is ever contacted; every loop is bounded in time.

@@ -75,27 +75,33 @@ def club_for(request: HttpRequest, slug: str, *, organiser: bool = False) -> Clu
 
 
 _SLUG = "\x00slug"  # where the club's address goes in _club_sql's compiled query
+_USER = -(2**40)  # where the user's id goes in it
 
 
 @functools.cache
 def _club_sql(vendor: str) -> tuple[str, tuple[Any, ...]]:
-    """The club, whether it holds results back (with_held_round) and its data version, as SQL
-    compiled once per process and database: every club page and every 304 runs it, and Django
-    takes about 12 ms of CPU to build and compile its subqueries (0.5 ms to run them), 0.6 ms
-    with the SQL kept."""
+    """The club, whether it holds results back (with_held_round), its data version, and the
+    user's role in it and whether they are linked to one of its members: one query, compiled
+    once per process and database. Every club page and every 304 runs it, and Django takes
+    about 16 ms of CPU to build and compile its subqueries (0.5 ms to run them), 0.6 ms with
+    the SQL kept."""
     newest = AuditLog.objects.filter(club=OuterRef("pk")).order_by("-pk")
     replayed = ClubChronicle.objects.filter(club=OuterRef("pk")).values("replayed")[:1]
+    role = Membership.objects.filter(club=OuterRef("pk"), user=_USER).values("role")[:1]
     club = with_held_round(Club.objects).annotate(
         data_version=Subquery(newest.values("pk")[:1]),
         data_at=Subquery(newest.values("at")[:1]),
         data_replayed=Subquery(replayed),
+        viewer_role=Subquery(role),
+        viewer_linked=Exists(Member.objects.filter(club=OuterRef("pk"), user=_USER)),
     )
     return club.filter(slug=_SLUG).query.sql_with_params()
 
 
-def _club_row(slug: str) -> Club | None:
+def _club_row(slug: str, user_id: int | None) -> Club | None:
     sql, params = _club_sql(connection.vendor)
-    club = next(iter(Club.objects.raw(sql, [slug if p == _SLUG else p for p in params])), None)
+    values = {_SLUG: slug, _USER: user_id}
+    club = next(iter(Club.objects.raw(sql, [values.get(p, p) for p in params])), None)
     if club is not None:  # a raw query's annotations come as the database gives them
         club.data_at = _moment_of(club.data_at)  # type: ignore[attr-defined]
     return club
@@ -109,30 +115,10 @@ def _moment_of(value: Any) -> datetime.datetime | None:
     return value
 
 
-_CLUB, _USER = -(2**40), -(2**40) - 1  # where the ids go in _role_sql's compiled query
-
-
-@functools.cache
-def _role_sql(vendor: str) -> tuple[str, tuple[Any, ...]]:
-    """The user's role in a club and whether they are linked to one of its members, compiled
-    once as _club_sql is (3.7 ms of CPU to build, 0.3 ms kept)."""
-    linked = Exists(Member.objects.filter(club=OuterRef("club"), user=OuterRef("user")))
-    role = Membership.objects.filter(club=_CLUB, user=_USER).values_list("role", linked)
-    return role.order_by().query.sql_with_params()
-
-
-def _role(club_id: int, user_id: int) -> tuple[str, Any] | None:
-    sql, params = _role_sql(connection.vendor)
-    ids = {_CLUB: club_id, _USER: user_id}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [ids.get(p, p) for p in params])
-        return cursor.fetchone()
-
-
 def _club_checked(request: HttpRequest, slug: str) -> Club:
     """The club with the user's role and link, and its data version (club_page), read once."""
     user = request.user
-    club = _club_row(slug)
+    club = _club_row(slug, user.pk)
     if club is None:
         raise _unknown(request)
     club.held = held_of(club)  # type: ignore[attr-defined]
@@ -140,12 +126,10 @@ def _club_checked(request: HttpRequest, slug: str) -> Club:
         club.is_organiser = True  # type: ignore[attr-defined]
         club.viewer_linked = False  # type: ignore[attr-defined]
     else:
-        found = _role(club.pk, user.pk)
-        if found is None:
+        if club.viewer_role is None:  # type: ignore[attr-defined]  # not a member of the club
             raise _unknown(request)
-        role, linked = found
-        club.viewer_linked = bool(linked)  # type: ignore[attr-defined]
-        club.is_organiser = role == Membership.ORGANISER  # type: ignore[attr-defined]
+        club.viewer_linked = bool(club.viewer_linked)  # type: ignore[attr-defined]
+        club.is_organiser = club.viewer_role == Membership.ORGANISER  # type: ignore[attr-defined]
     request.club_seen = club  # type: ignore[attr-defined]
     return club
 

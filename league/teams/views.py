@@ -241,7 +241,7 @@ def team_day(request: HttpRequest, slug: str, season_id: int, date: datetime.dat
     names theirs, an organiser any, and records a table whose players are all named. Each slot
     not named yet has a roster player suggested (selectors.suggest_players: fewest games, then
     fewest meetings with the table), and each roster player shows their games. A fixed number
-    of queries: the club and role, the season, the slots, the rosters and substitutes, the
+    of queries: the club with the role, the season, the slots, the rosters and substitutes, the
     user's captaincies, the team match games, the season's meetings, the team standings."""
     club = club_for(request, slug)
     season = get_object_or_404(Season, club=club, pk=season_id)

@@ -175,23 +175,24 @@ def _grow(club: Club, members: list[Member], user: object, days: int) -> None:
 
 
 MONEY_PAGES = {
-    # 11: the open days counted and summed, then the newest listed (issue 39)
-    "debt_list": (lambda club, m: ("money:debt_list", [club.slug]), 11),
+    # 10: the open days counted and summed, then the newest listed (issue 39)
+    "debt_list": (lambda club, m: ("money:debt_list", [club.slug]), 10),
     "member_statement": (
         lambda club, m: ("money:member_statement", [club.slug, m.pk]),
-        12,
-    ),  # 9 + 3 by key (the open days and debts: one query over the member's open accounts)
+        11,
+    ),  # 8 + 3 by key (the open days and debts: one query over the member's open accounts)
     # My page: 24, and its latest days (the day box finds today among them): 25; the statement
     # lines' entries, their parties and days, read by key (league.books.selectors._lines), and
     # the days' games (MemberDay), the open days and debts in one query: 28; the player's next
     # table (league.models.draw.next_tables): 29, less one; the day's ledger read from the book
-    # (its players' parts, its open transfers; league.books.selectors.day_ledger): 29.
-    "my_page": (lambda club, m: ("mypage:my_page", [club.slug]), 29),
+    # (its players' parts, its open transfers; league.books.selectors.day_ledger): 29; the
+    # user's role read in the club's query (league.access): 28, as every club page one less.
+    "my_page": (lambda club, m: ("mypage:my_page", [club.slug]), 28),
     # The day's ledger, its payment sheet: and the players' parts and the open transfers, read
     # from the book (league.books.selectors.day_ledger).
-    "day_ledger": (lambda club, m: ("money:day_ledger", [club.slug, DATES[0]]), 17),
-    "payment_sheet": (lambda club, m: ("excel:export_payment_sheet", [club.slug, DATES[0]]), 16),
-    "club_pot": (lambda club, m: ("money:club_pot", [club.slug]), 16),
+    "day_ledger": (lambda club, m: ("money:day_ledger", [club.slug, DATES[0]]), 16),
+    "payment_sheet": (lambda club, m: ("excel:export_payment_sheet", [club.slug, DATES[0]]), 15),
+    "club_pot": (lambda club, m: ("money:club_pot", [club.slug]), 15),
 }
 
 

@@ -217,6 +217,6 @@ def test_the_day_page_is_a_fixed_number_of_queries(
         assert organiser_client.get(url).status_code == 200
 
 
-# The session and user, the club and role, the season, the day's slots, the captaincies, the
+# The session and user, the club with the role, the season, the day's slots, the captaincies, the
 # rosters, the substitutes, the team match games, the meetings, the team standings, ...
-PAGE_QUERIES = 12
+PAGE_QUERIES = 11

@@ -820,9 +820,9 @@ def test_preview_queries_do_not_grow_with_games_or_names(organiser_client, club,
 
 def test_preview_query_count(organiser_client, club, members, django_assert_num_queries):
     assert upload(organiser_client, club, simple(game(*STANDARD))).status_code == 302
-    # session, user, club, membership, the waiting upload with its preview (settled on upload:
+    # session, user, the club with the role, the waiting upload with its preview (settled on upload:
     # no rules, games or duplicates read here), and the members for the names' choices
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(5):
         organiser_client.get(url("excel:import_preview", club))
 
 

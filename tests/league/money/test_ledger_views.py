@@ -605,10 +605,10 @@ def fill_day(club: Club, user, players: int, games: int, waiting: int) -> None:
         settle_one(day=day, user=user, payer=int(t.payer), payee=money.party(t.payee))
 
 
-# session, user, club, membership; day, rules; the day's games, results, attendees, shūgi;
+# session, user, the club with the role; day, rules; the day's games, results, attendees, shūgi;
 # entries, their reversals; from the book, the players' parts and the open transfers; members,
 # who recorded the entries; the active members (lenders).
-LEDGER_QUERIES = 17
+LEDGER_QUERIES = 16
 
 
 @pytest.mark.parametrize(("games", "players", "waiting"), [(2, 4, 0), (12, 12, 3)])

@@ -425,12 +425,12 @@ def _history(club, m, days: int, has_money: bool) -> None:
 
 
 POINTS = (40000, 30000, 20000, 10000)
-# session + user, club + membership, the member, then the page's own reads; with money, the
+# session + user, the club with the role, the member, then the page's own reads; with money, the
 # member's kept books (league.books), their latest days and the day's ledger (money.day_ledger,
 # with its players' parts and open transfers read from the book).
 # The statement lines' entries, their parties and days: three reads by key (league.books).
 # The member's next table of today's draw: one read (league.models.draw.next_tables).
-QUERIES = {"mame-no-kai": 28, "takabari-kenko": 12}
+QUERIES = {"mame-no-kai": 27, "takabari-kenko": 11}
 
 
 @pytest.mark.parametrize("preset", ["mame-no-kai", "takabari-kenko"])

@@ -426,11 +426,11 @@ def fill_day(club, organiser, players: list[Member], games: int) -> Game:
     return last
 
 
-# session + user, club + membership, then the page's own reads.
+# session + user, the club with the role, then the page's own reads.
 # game_detail: 9 with the hands of a game recorded hand by hand (league.table; one query
 # for any game, a second only for a game with hands). club_home: 9 with the seasons running
 # today (league.teams.selectors.running_seasons).
-QUERIES = {"club_home": 9, "day_detail": 9, "game_detail": 9}
+QUERIES = {"club_home": 8, "day_detail": 8, "game_detail": 8}
 
 
 @pytest.mark.parametrize(("games", "players"), [(1, 5), (20, 12)])

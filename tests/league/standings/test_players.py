@@ -300,11 +300,11 @@ def test_player_page_404s_for_another_clubs_member_or_season(
 
 # --- the player page: queries ----------------------------------------------------------------
 
-# session, user, club, membership, member, seasons, rules, statistics, series, games, hand
+# session, user, the club with the role, member, seasons, rules, statistics, series, games, hand
 # statistics (league.table: one aggregate; the yaku only for a player with hand games); then
 # head-to-head, seats, the rating's latest games and its place (league.standings.views.stats),
 # and whether a rating replay is waiting (its notice)
-PLAYER_QUERIES = 16
+PLAYER_QUERIES = 15
 
 
 def play(club, user, members: Sequence[Member], count: int, date: datetime.date = DAY1) -> None:
@@ -403,10 +403,10 @@ def test_race_is_for_the_clubs_users(
     assert member_client.get(race_url(club, other_season)).status_code == 404
 
 
-# session, user, club, membership, season, the (member, date) sums, the members' names
-# The club, the role, the season, whether a team league or event keeps games apart from it
+# session, user, the club with the role, season, the (member, date) sums, the members' names
+# The club with the role, the season, whether a team league or event keeps games apart from it
 # (league.standings.competitions), the daily rows, the members; and the session.
-RACE_QUERIES = 8
+RACE_QUERIES = 7
 
 
 @pytest.mark.parametrize("count", [4, 20])

@@ -536,7 +536,7 @@ def test_every_column_sorts_in_the_database(
         raise AssertionError("the table sorted its rows in Python")
 
     monkeypatch.setattr(TableListData, "order_by", no_python_sorting)
-    with django_assert_num_queries(7) as captured:
+    with django_assert_num_queries(6) as captured:
         response = member_client.get(season_url(world.club, world.season, f"?sort={sort}"))
     assert [r["name"] for r in records(response)] == _expected_order(sort)
 
@@ -582,11 +582,11 @@ def test_pages_of_the_table_are_one_query_each(
     member_client, world, monkeypatch, django_assert_num_queries
 ):
     monkeypatch.setattr(standings_views, "PER_PAGE", 4)
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(6):
         first = english(member_client).get(season_url(world.club, world.season))
     assert [r["name"] for r in records(first)] == ORDER[:4]
     assert 'href="?page=2"' in first.content.decode()
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(6):
         second = member_client.get(season_url(world.club, world.season, "?page=2&sort=-total"))
     assert [r["name"] for r in records(second)] == ORDER[4:]
     assert "Not qualified" in second.content.decode()
@@ -677,7 +677,7 @@ def test_each_season_links_with_its_leader_in_one_query(
         start=datetime.date(2027, 1, 1),
         end=datetime.date(2027, 12, 31),
     )
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(7):
         response = member_client.get(standings_url(world.club))
     leaders = {s.name: [r["name"] for r in rows] for s, rows in response.context["season_leaders"]}
     # October: 江藤 +80.0. The year overlaps October and adds November; with 6 games needed
@@ -737,18 +737,18 @@ def test_query_counts_do_not_grow_with_games_and_players(
             datetime.date(2026, 10, day),
             seats(people, (A, 40000), (B, 30000), (C, 20000), (D, 10000)),
         )
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(6):
         member_client.get(season_url(club, season))
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(7):
         member_client.get(standings_url(club))
 
     _big_club(club, members)
     assert Game.objects.filter(club=club).count() == 60
     assert Result.objects.filter(club=club).values("member").distinct().count() == 12
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(6):
         response = member_client.get(season_url(club, season, "?sort=-avg_rank"))
     assert len(records(response)) == 12
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(7):
         response = member_client.get(standings_url(club, "?start=2026/10/01&sort=busts"))
     assert len(records(response)) == 12
 

@@ -73,8 +73,9 @@ def test_the_tables_json_reads_the_recorders_with_the_hands(
     client.get(url)  # warm the session
     with CaptureQueriesContext(connection) as one:
         client.get(url)
-    # session + user, club + membership, the table game, its live hands with their recorders.
-    assert len(one) == 6
+    # session + user, the club with the role, the table game, its live hands with their
+    # recorders.
+    assert len(one) == 5
     tg2 = services.table_start(
         club=club, user=organiser, key=uuid.uuid4(), date=DATE, members=members[:4], rate="0.3"
     )
@@ -91,10 +92,10 @@ def test_the_game_page_says_who_entered_each_hand(
     game = services.table_game_save(tg=tg, user=seated)
     url = f"/c/{club.slug}/games/{game.pk}/"
     organiser_client.get(url)
-    # session + user, club + membership, the game, its results, its chips (this game has
+    # session + user, the club with the role, the game, its results, its chips (this game has
     # 一発 and 役満 chips), its hands with their recorders, its table game, its history: naming
     # the recorders adds no query, however many hands and recorders.
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(9):
         page = organiser_client.get(url)
     html = page.content.decode()
     said = re.findall(r"data-hand-recorder>· ([^<]*)</span>", html)
