@@ -626,7 +626,9 @@ def get_queries(client: Client, url: str) -> int:
     return len(queries)
 
 
-NEW_FORM_QUERIES = 7  # session, user, the club with the role, rules in force, members, the day's games,
+NEW_FORM_QUERIES = (
+    7  # session, user, the club with the role, rules in force, members, the day's games,
+)
 # the closed seasons holding the date (league.club: their warning)
 
 
