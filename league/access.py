@@ -11,13 +11,15 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.db.models import Exists, OuterRef, Subquery
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import condition
 
 from league import throttle
@@ -165,6 +167,55 @@ def page_etag(request: HttpRequest, club: Club, *, moment: bool = False) -> str:
     if moment:
         parts.append(_moment(club))
     return _digest(*parts)
+
+
+PART_SECONDS = 3600  # how long a shared part is kept: its key changes with every write anyway
+
+
+def shared_part(
+    request: HttpRequest,
+    club: Club,
+    name: str,
+    *key: object,
+    params: tuple[str, ...] = (),
+    build: Callable[[], str],
+) -> str:
+    """A part of a club page that every member who may see it sees alike (a season's table, a
+    day's games), rendered by `build` once and kept in Django's cache (settings.CACHES: Redis,
+    shared by the app servers, in production) under what it depends on:
+
+    - the club's data version (as page_etag: every write changes it, so a kept part is never
+      stale and nothing has to be emptied), the club's date, the language, and the role (an
+      organiser sees links, and while a round is held games, that a member does not);
+    - `name` and `key` (the season, the day, …) and the request's `params`, the query
+      parameters the part reads: `build` sees request.GET with those alone, so that its links
+      carry nothing of the browser that rendered it first.
+
+    A part must hold nothing of one user: no form with a CSRF token, no "you"."""
+    query = QueryDict(mutable=True)
+    for param in params:
+        if param in request.GET:
+            query.setlist(param, request.GET.getlist(param)[:10])
+    cache_key = "part:" + _digest(
+        name,
+        *key,
+        club.pk,
+        club.data_version,  # type: ignore[attr-defined]
+        club.data_replayed,  # type: ignore[attr-defined]
+        club.is_organiser,  # type: ignore[attr-defined]
+        translation.get_language(),
+        clock.today(),
+        query.urlencode(),
+    )
+    html = cache.get(cache_key)
+    if html is None:
+        seen, request.GET = request.GET, query
+        try:
+            html = str(build())
+        finally:
+            request.GET = seen
+        cache.set(cache_key, html, PART_SECONDS)
+    return mark_safe(html)  # rendered by a template, escaped there
 
 
 def _moment(club: Club) -> int:

@@ -12,7 +12,15 @@ from typing import Any
 
 import django
 
-from league.conf.env import env_bool, env_database, env_int, env_list, env_secret_key, env_str
+from league.conf.env import (
+    env_bool,
+    env_cache,
+    env_database,
+    env_int,
+    env_list,
+    env_secret_key,
+    env_str,
+)
 
 BASE_DIR: Path = Path(__file__).resolve().parent.parent
 
@@ -121,6 +129,20 @@ TEMPLATES: list[dict[str, object]] = [
 ]
 
 DATABASES: dict[str, dict[str, object]] = {"default": env_database(BASE_DIR / "db.sqlite3")}
+
+# The cache (Django's cache framework): each process's memory by default; in production with more
+# than one app server, CACHE_URL=redis://… (README: "Running in production"), which all of them
+# and the worker share. It holds the parts of pages that a club's members share, kept under the
+# club's data version (league.access.shared_fragment), and, when shared, the sessions: a session is
+# then read from Redis and written to both (cached_db), so a page asks the database for none. A
+# cache of each process's own cannot hold sessions: a logout in one would stay unseen in another.
+CACHES: dict[str, dict[str, Any]] = {"default": env_cache()}
+CACHE_SHARED: bool = CACHES["default"]["BACKEND"].endswith("RedisCache")
+SESSION_ENGINE: str = (
+    "django.contrib.sessions.backends.cached_db"
+    if CACHE_SHARED
+    else "django.contrib.sessions.backends.db"
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS: list[dict[str, str]] = [

@@ -7,6 +7,7 @@ import socket
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.test import Client
@@ -87,6 +88,33 @@ def member_client(member_user) -> Client:
 @pytest.fixture
 def stranger_client(stranger) -> Client:
     return client_for(stranger)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cache_of_this_process(worker_id: str) -> None:
+    """On a shared cache (CACHE_URL=redis://…, .ci/run's PostgreSQL leg), each test process
+    keeps its keys in a Redis database of its own (1 for gw0, 2 for gw1, …; 1 without xdist), so
+    that one process emptying the cache between its tests (cache_emptied) leaves the other's
+    alone."""
+    from django.conf import settings
+    from django.test.signals import setting_changed
+
+    config = settings.CACHES["default"]
+    if not config["BACKEND"].endswith("RedisCache"):
+        return
+    number = 1 + (int(worker_id.removeprefix("gw")) if worker_id.startswith("gw") else 0)
+    config["LOCATION"] = urlsplit(config["LOCATION"])._replace(path=f"/{number}").geturl()
+    setting_changed.send(sender=None, setting="CACHES", value=settings.CACHES, enter=True)
+
+
+@pytest.fixture(autouse=True)
+def cache_emptied() -> None:
+    """Each test starts with an empty cache: the pages' shared parts are kept under the club's
+    data version, which an SQLite test database gives again to the next test's club (its ids
+    restart when a test's transaction is rolled back)."""
+    from django.core.cache import cache
+
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)

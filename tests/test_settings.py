@@ -15,6 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from league.conf.env import (
     DEV_SECRET_KEY,
     env_bool,
+    env_cache,
     env_database,
     env_list,
     env_secret_key,
@@ -92,6 +93,39 @@ def test_database_defaults_to_the_sqlite_file(monkeypatch):
     assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
     url_config = env_database_from("sqlite:////srv/other.sqlite3", monkeypatch)
     assert url_config["OPTIONS"] == config["OPTIONS"]
+
+
+def test_the_cache_is_the_process_memory_unless_a_redis_url_is_given(monkeypatch):
+    monkeypatch.delenv("CACHE_URL", raising=False)
+    assert env_cache()["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    monkeypatch.setenv("CACHE_URL", "redis://127.0.0.1:6379/3")
+    assert env_cache() == {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:6379/3",
+    }
+    monkeypatch.setenv("CACHE_URL", "memcached://127.0.0.1:11211")
+    with pytest.raises(ImproperlyConfigured, match="CACHE_URL scheme 'memcached'"):
+        env_cache()
+
+
+def test_sessions_live_in_the_cache_only_when_it_is_shared():
+    """A cache of each process's own would keep a session that another process logged out; a
+    shared one (Redis) holds them, and a page then reads none from the database."""
+    shared = settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
+    assert settings.CACHE_SHARED is shared
+    engine = "cached_db" if shared else "db"
+    assert settings.SESSION_ENGINE.rpartition(".")[2] == engine
+
+
+def test_the_shared_cache_leg_runs_on_redis():
+    """.ci/run's third leg (JANCHO_REQUIRE_REDIS=1) must really run on Redis, and reach it."""
+    if not os.environ.get("JANCHO_REQUIRE_REDIS"):
+        pytest.skip("the shared cache leg of .ci/run (JANCHO_REQUIRE_REDIS=1) only")
+    from django.core.cache import cache
+
+    assert settings.CACHE_SHARED
+    cache.set("leg", "redis")
+    assert cache.get("leg") == "redis"
 
 
 def env_database_from(url, monkeypatch):

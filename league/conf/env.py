@@ -112,3 +112,23 @@ def env_database(default_sqlite: Path) -> dict[str, Any]:
         config["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60)
         config["CONN_HEALTH_CHECKS"] = True
     return config
+
+
+# Schemes CACHE_URL may use: Django's own Redis backend (redis-py), shared by every app server
+# and worker.
+_CACHE_SCHEMES = frozenset({"redis", "rediss", "unix"})
+
+
+def env_cache() -> dict[str, Any]:
+    """CACHE_URL if set (redis://host:port/db, rediss:// or unix://: Django's RedisCache, which
+    every app server and worker shares), else each process's own memory (LocMemCache: needs
+    nothing beside the app, and is right for one process, as `dev.py start` runs)."""
+    url = _get("CACHE_URL")
+    if url is None:
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "jancho"}
+    scheme = url.partition(":")[0].lower()
+    if scheme not in _CACHE_SCHEMES:
+        raise ImproperlyConfigured(
+            f"CACHE_URL scheme {scheme!r} is not supported: use redis://, rediss:// or unix://."
+        )
+    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}

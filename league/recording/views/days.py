@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import datetime
+import functools
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from league.access import club_for, club_page, day_for
+from league.access import club_for, club_page, day_for, shared_part
 from league.models import Club, Game, RulesVersion
 from league.models import draw as draw_selectors
 from league.recording import breakdown, selectors, services
@@ -68,19 +71,35 @@ def _shown_games(club: Club, games: list[Game]) -> list[Game]:
 def day_detail(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
     day = day_for(club, date)
-    # A round held back (issue 42): its games and their results show to organisers only.
-    hidden = draw_selectors.hidden_games(day, organiser=club.is_organiser)  # type: ignore[attr-defined]
-    ledger = selectors.day_ledger_rows(day=day, hidden=hidden)
+
+    @functools.cache
+    def shown() -> tuple[list[Game], Any]:
+        # A round held back (issue 42): its games and their results show to organisers only.
+        hidden = draw_selectors.hidden_games(day, organiser=club.is_organiser)  # type: ignore[attr-defined]
+        return [g for g in selectors.day_games(day=day) if g.pk not in hidden], hidden
+
+    def body() -> str:
+        games, hidden = shown()
+        ledger = selectors.day_ledger_rows(day=day, hidden=hidden)
+        context = {
+            "club": club,
+            "day": day,
+            "held": bool(hidden),
+            "games": games,
+            "ledger": ledger,
+            "ledger_has_yen": any(row["yen"] is not None for row in ledger),
+        }
+        return render_to_string("league/recording/_day_body.html", context, request)
+
+    # The day's totals and games: the same for every member, kept until the next write.
+    shared = shared_part(request, club, "day", day.pk, build=body)
     version = RulesVersion.in_force(club, day.date)
-    games = [g for g in selectors.day_games(day=day) if g.pk not in hidden]
     context = {
         "club": club,
         "day": day,
-        "held": bool(hidden),
-        "games": games,
-        "last_by_table": _last_by_table(games),
-        "ledger": ledger,
-        "ledger_has_yen": any(row["yen"] is not None for row in ledger),
+        "body": shared,
+        # Where an organiser's next game starts from.
+        "last_by_table": _last_by_table(shown()[0]) if club.is_organiser else [],  # type: ignore[attr-defined]
         "has_money": bool(version and version.rules.has_money),
     }
     return render(request, "league/recording/day_detail.html", context)

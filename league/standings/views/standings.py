@@ -16,10 +16,11 @@ from typing import Any
 from django.core.paginator import EmptyPage
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_safe
 from django_tables2 import LazyPaginator, RequestConfig
 
-from league.access import club_for, club_page, results_page
+from league.access import club_for, club_page, results_page, shared_part
 from league.models import Club, Season
 from league.standings import selectors as aggregate_selectors
 from league.standings import stats
@@ -35,6 +36,7 @@ from league.teams import selectors as team_selectors
 from league.teams.selectors import with_teams
 
 PER_PAGE = 50
+PARAMS = ("rate", "sort", "page", "hands")  # what a season's table reads of the query
 MAX_PAGE = 100_000  # 5,000,000 players; a larger page number is a 404 before any query
 
 
@@ -44,34 +46,41 @@ MAX_PAGE = 100_000  # 5,000,000 players; a larger page number is a 404 before an
 def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     club = club_for(request, slug)
     season = get_object_or_404(with_teams(Season.objects.filter(club=club)), pk=season_id)
-    rules = stats.rules_between(stats.rules_versions(club=club), season.start, season.end)
-    filterset = StandingsFilter(request.GET, rates=stats.rate_names(rules), fields=["rate"])
-    table = None
-    # An event in stages ranks as its current stage does, carry-over included: its one order
-    # (league.teams.selectors.event_standings), not the raw totals of its dates.
-    event = team_selectors.event_standings(season=season) if season.has_stages else None
-    if event is None and filterset.is_valid() and season.closed_at is None:  # closed: final
-        table = _table(
-            request,
-            club=club,
-            shown=Shown.for_rules(rules),
-            season=season,
-            start=season.start,
-            end=season.end,
-            rate=filterset.standings_args()["rate"],
-            min_games=season.min_games,
-            seasons=[season],
-            hand_toggle=True,
-        )
-    context = {
-        "club": club,
-        "season": season,
-        "filter": filterset,
-        "table": table,
-        # One more query only for a season with teams (league.teams).
-        "team_rows": team_selectors.team_standings(season=season) if season.has_teams else [],
-        "event": event,
-    }
+
+    def body() -> str:
+        rules = stats.rules_between(stats.rules_versions(club=club), season.start, season.end)
+        filterset = StandingsFilter(request.GET, rates=stats.rate_names(rules), fields=["rate"])
+        table = None
+        # An event in stages ranks as its current stage does, carry-over included: its one
+        # order (league.teams.selectors.event_standings), not the raw totals of its dates.
+        event = team_selectors.event_standings(season=season) if season.has_stages else None
+        if event is None and filterset.is_valid() and season.closed_at is None:  # closed: final
+            table = _table(
+                request,
+                club=club,
+                shown=Shown.for_rules(rules),
+                season=season,
+                start=season.start,
+                end=season.end,
+                rate=filterset.standings_args()["rate"],
+                min_games=season.min_games,
+                seasons=[season],
+                hand_toggle=True,
+            )
+        context = {
+            "club": club,
+            "season": season,
+            "filter": filterset,
+            "table": table,
+            # One more query only for a season with teams (league.teams).
+            "team_rows": team_selectors.team_standings(season=season) if season.has_teams else [],
+            "event": event,
+        }
+        return render_to_string("league/standings/_season_body.html", context, request)
+
+    # The rules, the table and the teams: the same for every member, kept until the next write.
+    shared = shared_part(request, club, "season", season.pk, params=PARAMS, build=body)
+    context = {"club": club, "season": season, "body": shared}
     return render(request, "league/standings/season_standings.html", context)
 
 
