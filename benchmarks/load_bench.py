@@ -21,6 +21,9 @@ connections for --seconds, then prints requests per second, p50/p99 latency, the
 check (session, user, the club with the user's role: what every club page does before its own work). The same at 1 client (p50/p99 mean something there on 2 cores), then at 1
 client while the worker re-settles every game of the club (a rules change), each p50/p99 beside
 the idle one.
+The servers and the worker share a cache, as in production: Redis on 127.0.0.1:6379 (its
+database 15, emptied first; --cache URL for another, --cache none for each process's own memory
+with the sessions in the database).
 Only 127.0.0.1 is ever contacted; every loop is bounded in time.
 """
 
@@ -204,6 +207,24 @@ def wait_for(port: int, seconds: float = 30) -> None:
     raise SystemExit("gunicorn did not start")
 
 
+def shared_cache(url: str) -> str:
+    """The servers' CACHE_URL, as in production: a Redis database, emptied (a scratch database
+    gives the club the same ids, so the pages' shared parts of an earlier run would match), or ""
+    (each process's memory, sessions in the database) when asked or when Redis does not answer."""
+    if url == "none":
+        print("cache: each process's own memory (sessions in the database)")
+        return ""
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_timeout=2).flushdb()
+    except redis.RedisError as error:
+        print(f"cache: Redis at {url} does not answer ({error}); each process's own memory")
+        return ""
+    print(f"cache: {url} (shared by the servers and the worker; sessions there too)")
+    return url
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
@@ -212,6 +233,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="per server")
     parser.add_argument("--servers", type=int, help="gunicorn instances (default: 2, SQLite 1)")
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="postgres")
+    parser.add_argument(
+        "--cache",
+        default="redis://127.0.0.1:6379/15",
+        help="CACHE_URL of the servers and worker, emptied first (default: Redis on 6379, its "
+        "database 15, when it answers); 'none' for each process's own memory",
+    )
     parser.add_argument("--short", action="store_true")
     parser.add_argument("--prepare", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -237,6 +264,7 @@ def main() -> None:
         # No collectstatic here (in production nginx serves the hashed files): plain names.
         "STATICFILES_BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
     }
+    env["CACHE_URL"] = shared_cache(args.cache)
     psql = ["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c"]
     if args.db == "postgres":
         env["DATABASE_URL"] = "postgres://postgres@127.0.0.1:5432/janchou_load"

@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -25,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 import scoring
 from league import money
-from league.access import club_for, club_page, day_for
+from league.access import club_for, club_page, day_for, shared_part
 from league.core.errors import ServiceError
 from league.models import Club, Day, DayShugi, LedgerEntry, Member
 from league.models import draw as draw_selectors
@@ -194,11 +195,24 @@ def day_ledger(request: HttpRequest, slug: str, date: datetime.date) -> HttpResp
     if draw_selectors.hidden_games(day, organiser=club.is_organiser):  # type: ignore[attr-defined]
         messages.info(request, _("Results are held back until every table of a round is recorded."))
         return redirect("recording:day_detail", club.slug, date)
-    ledger = money.day_ledger(day=day)
-    if not ledger.has_money and not ledger.entries:  # a day with entries always has its page
-        raise Http404
-    context = _ledger_context(club, ledger, request.user)
-    return render(request, "league/money/day_ledger.html", context)
+
+    def body() -> str:
+        ledger = money.day_ledger(day=day)
+        if not ledger.has_money and not ledger.entries:  # a day with entries always has its page
+            raise Http404
+        return render_to_string(
+            "league/money/_ledger_body.html", _ledger_context(club, ledger, request.user), request
+        )
+
+    if club.is_organiser:  # type: ignore[attr-defined]  # forms, an undo of their own
+        return render(
+            request, "league/money/day_ledger.html", {"club": club, "day": day, "body": body()}
+        )
+    # A member's ledger has no form: the same for every member, kept until the next write.
+    shared = shared_part(request, club, "ledger", day.pk, build=body)
+    return render(
+        request, "league/money/day_ledger.html", {"club": club, "day": day, "body": shared}
+    )
 
 
 # --- closing the day (締め) ---------------------------------------------------------------------

@@ -41,6 +41,7 @@ def pages(club, season) -> dict[str, str]:
     return {
         "season": reverse("standings:season_standings", args=[club.slug, season.pk]),
         "day": reverse("recording:day_detail", args=[club.slug, DATE]),
+        "ledger": reverse("money:day_ledger", args=[club.slug, DATE]),
     }
 
 
@@ -52,8 +53,9 @@ def queries_of(client: Client, address: str, django_assert_max_num_queries) -> t
 
 
 # The part's own queries, left out when it comes from the cache: the season's rules and table
-# (the rules versions, the table's rows); the day's games, their results, chips and totals.
-SAVED = {"season": 2, "day": 4}
+# (the rules versions, the table's rows); the day's games, their results, chips and totals; the
+# day's ledger (its rules, games, entries and the book's parts and transfers).
+SAVED = {"season": 2, "day": 4, "ledger": 9}
 
 
 @pytest.mark.parametrize("page", sorted(SAVED))
@@ -144,3 +146,18 @@ def test_a_logout_ends_the_session_everywhere(club, season, member_user):
     assert there.get(address).status_code == 200
     assert here.post(reverse("accounts:logout")).status_code == 200  # "logged out"
     assert there.get(address).status_code == 404  # a stranger: the club's existence does not leak
+
+
+def test_an_organisers_ledger_is_never_shared(
+    club, season, played, organiser_client, member_client, django_assert_max_num_queries
+):
+    """The organiser's ledger has forms (their CSRF token, their undo): it is rendered for them
+    each time and kept for nobody; a member's has none, and is kept for the members."""
+    address = pages(club, season)["ledger"]
+    settle = reverse("money:transfer_settle", args=[club.slug, DATE])
+    first, _ = queries_of(organiser_client, address, django_assert_max_num_queries)
+    again, html = queries_of(organiser_client, address, django_assert_max_num_queries)
+    assert again == first and settle in html
+    _, html = queries_of(member_client, address, django_assert_max_num_queries)
+    assert settle not in html and "青木" in html
+    assert settle in organiser_client.get(address).content.decode()
