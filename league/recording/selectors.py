@@ -102,6 +102,16 @@ def day_games(*, day: Day) -> list[Game]:
     return _with_flags(games)
 
 
+def day_table_heads(*, day: Day) -> list[Game]:
+    """Each table's latest counted game of the day: where an organiser's "next game", "same four"
+    and "rotate seats" start from. One query of three columns, not the day's games with their
+    rows (a day page's games are a part that members share: league.access.shared_part)."""
+    last: dict[str, Game] = {}
+    for game in Game.objects.filter(day=day, voided=False).order_by("number").only("table"):
+        last[game.table] = game
+    return list(last.values())
+
+
 def club_game(*, club: Club, game_id: int) -> Game | None:
     """One game of the club (None for another club's game), with its settlement and chips and
     the name of its recorder's member in the club (`recorder_member`, None if none)."""

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import functools
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.decorators import login_required
@@ -72,14 +70,10 @@ def day_detail(request: HttpRequest, slug: str, date: datetime.date) -> HttpResp
     club = club_for(request, slug)
     day = day_for(club, date)
 
-    @functools.cache
-    def shown() -> tuple[list[Game], Any]:
+    def body() -> str:
         # A round held back (issue 42): its games and their results show to organisers only.
         hidden = draw_selectors.hidden_games(day, organiser=club.is_organiser)  # type: ignore[attr-defined]
-        return [g for g in selectors.day_games(day=day) if g.pk not in hidden], hidden
-
-    def body() -> str:
-        games, hidden = shown()
+        games = [g for g in selectors.day_games(day=day) if g.pk not in hidden]
         ledger = selectors.day_ledger_rows(day=day, hidden=hidden)
         context = {
             "club": club,
@@ -99,20 +93,10 @@ def day_detail(request: HttpRequest, slug: str, date: datetime.date) -> HttpResp
         "day": day,
         "body": shared,
         # Where an organiser's next game starts from.
-        "last_by_table": _last_by_table(shown()[0]) if club.is_organiser else [],  # type: ignore[attr-defined]
+        "last_by_table": selectors.day_table_heads(day=day) if club.is_organiser else [],  # type: ignore[attr-defined]
         "has_money": bool(version and version.rules.has_money),
     }
     return render(request, "league/recording/day_detail.html", context)
-
-
-def _last_by_table(games: list[Game]) -> list[Game]:
-    """Each table's latest counted game (the day's games come in order): where "next game",
-    "same four" and "rotate seats" start from."""
-    last: dict[str, Game] = {}
-    for game in games:
-        if not game.voided:
-            last[game.table] = game
-    return list(last.values())
 
 
 @require_safe
