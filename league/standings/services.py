@@ -228,14 +228,14 @@ def _move_totals(
             )
 
 
-BULK_DAYS = 20  # more member-days than this (an import): read, add and write them back in bulk
+BULK_DAYS = 4  # more member-days than one game's: read, add and write them back in bulk
 
 
 def _move_days(club_id: int, days: dict[tuple[int, datetime.date], _Delta]) -> None:
     """Add each (member, date) delta to its MemberDay row, made when missing. The members'
     all-time rows are locked (results_changed), so no other writer moves or makes these rows
-    meanwhile: a bulk import reads them, adds in Python, inserts the new rows with their values
-    and writes the others back in a few statements, instead of one UPDATE per row."""
+    meanwhile: more than one game's (a day of an import, a re-settle's day) are read, added in
+    Python and written back (kept.rewrite) in a few statements, instead of one UPDATE per row."""
     changed = {key: d for key, d in days.items() if d.counts}
     if len(changed) <= BULK_DAYS:
         MemberDay.objects.bulk_create(
@@ -249,28 +249,22 @@ def _move_days(club_id: int, days: dict[tuple[int, datetime.date], _Delta]) -> N
         return
     members = sorted({m for m, _d in days})
     dates = sorted({d for _m, d in days})
-    rows = [
+    stored = [
         row
         for row in MemberDay.objects.filter(member_id__in=members, date__in=dates)
         if (row.member_id, row.date) in days
     ]
-    found = {(row.member_id, row.date) for row in rows}
-    MemberDay.objects.bulk_create(
-        [
-            MemberDay(club_id=club_id, member_id=m, date=d, **days[(m, d)].counts)
-            for m, d in sorted(days)
-            if (m, d) not in found
-        ],
-        batch_size=1_000,
-    )
-    rows = [row for row in rows if (row.member_id, row.date) in changed]
-    fields: set[str] = set()
+    found = {(row.member_id, row.date) for row in stored}
+    rows = [row for row in stored if (row.member_id, row.date) in changed]
     for row in rows:
         for name, value in changed[(row.member_id, row.date)].counts.items():
             setattr(row, name, getattr(row, name) + value)
-            fields.add(name)
-    if rows and fields:
-        MemberDay.objects.bulk_update(rows, sorted(fields), batch_size=500)
+    rows += [
+        MemberDay(club_id=club_id, member_id=m, date=d, **days[(m, d)].counts)
+        for m, d in sorted(days)
+        if (m, d) not in found
+    ]
+    kept.rewrite(MemberDay, rows)
 
 
 # --- rebuilding from the stored results -------------------------------------------------------
