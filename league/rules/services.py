@@ -398,9 +398,8 @@ class ResettleProgress:
 
 
 def _resettle_steps(version: RulesVersion) -> list[datetime.date]:
-    """The dates of the games `version` would re-settle, in order: a transaction each, as the
-    import writes a day a transaction (league.excel.imports._steps), whatever the day's number
-    of games. One query."""
+    """The dates of the games `version` would re-settle, in order: a transaction each, whatever
+    the day's number of games. One query."""
     return list(
         _games_governed_by(version)  # type: ignore[attr-defined]
         .order_by()

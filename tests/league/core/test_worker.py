@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from league.excel import imports
 from tests.support import paths
 
 ROOT = paths.ROOT
@@ -253,7 +254,7 @@ print(json.dumps({{"status": job_state(r.job).status, "done": r.job.done,
 def test_a_worker_killed_mid_import_keeps_the_days_done_then_imports_the_rest_and_resettles(
     database_url, tmp_path
 ):
-    """The import runs in a worker, a day a transaction: killed
+    """The import runs in a worker, whole days a transaction (at most STEP_GAMES games): killed
     inside its second transaction, the first one's games and its progress are there, seen by
     another process, and nothing of the second (the status page says it stopped once
     STALLED_AFTER has passed); confirmed again, a worker imports the rest (the days done are
@@ -285,7 +286,7 @@ def test_a_worker_killed_mid_import_keeps_the_days_done_then_imports_the_rest_an
         worker.kill()  # SIGKILL: no clean-up of any kind
         worker.wait()
     killed = shell(env, IMPORT_STATUS.format(pk=upload))
-    first = 8  # the first transaction: one day of eight games
+    first = 8 * (imports.STEP_GAMES // 8)  # whole days of eight games
     days = -(-games // 8)
     assert killed == {  # the first transaction's days, and nothing of the second
         **before,

@@ -1,5 +1,5 @@
 """The import's confirmation reports how far it has got (league.excel.progress): the days written
-of the days planned, committed with their games (the import writes a day a transaction), so
+of the days planned, committed with their games (the import writes whole days a transaction), so
 that any server reads it through the ordinary connection, on either database; read by
 import/progress/."""
 
@@ -98,6 +98,7 @@ def test_each_day_commits_its_games_and_the_progress(club, members, organiser_cl
         return real(**kwargs)
 
     monkeypatch.setattr(services, "games_record_bulk", failing_on_the_second_day)
+    monkeypatch.setattr(imports, "STEP_GAMES", 1)  # a transaction a day
     assert client.post(reverse("excel:import_confirm", args=[club.slug]), {}).status_code == 302
     assert seen == [(0, 0), (1, 3)]  # the first day's count was committed with its games
     assert list(Game.objects.filter(club=club).values_list("date", flat=True)) == days[:1]

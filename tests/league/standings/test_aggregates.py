@@ -85,7 +85,7 @@ OPERATIONS = [
 
 
 def _import(data: st.DataObject, club: Club, members: list[Member]) -> None:
-    """A workbook of one to three games imported (league.excel.imports.import_stored: a day
+    """A workbook of one to three games imported (league.excel.imports.import_stored: whole days
     a transaction under an ImportBatch), from the plan its preview settled."""
     from league.excel import imports
     from tests.support.imports import game, simple
