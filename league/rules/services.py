@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -537,11 +537,12 @@ def _write_resettled(
         game.revision += 1
         game.rules_version = version
         game.updated_at = now
-    Game.objects.bulk_update(
-        [game for game, _c, _d in settled],
-        ["revision", "rules_version", "updated_at"],
-        batch_size=BULK_CHUNK,
-    )
+    # Every game moves one revision on, to the same version at the same time: one UPDATE (the
+    # games are locked at the revisions read), not bulk_update's CASE per game and field.
+    for start in range(0, len(ids), BULK_CHUNK):
+        Game.objects.filter(pk__in=ids[start : start + BULK_CHUNK]).update(
+            revision=F("revision") + 1, rules_version=version, updated_at=now
+        )
     results: list[ResultRow] = []
     chips: list[ChipEvent] = []
     entries = []
