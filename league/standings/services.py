@@ -219,11 +219,29 @@ def _move_totals(
         if None in scopes:
             where |= Q(season__isnull=True)
         rows.filter(where, member_id=member_id).update(**changes)
-    for (member_id, season_id), delta in totals.items():
-        lost = delta.removed_best
-        if lost is not None and (delta.added_best is None or delta.added_best < lost):
+    # `best` cannot be un-added: where a removed score was above what is added, and the row's
+    # best was that score, it is recomputed from the stored results. The rows' bests are read
+    # first (one query), so that only those rows are (a re-settle's day removes the best of
+    # dozens of rows, and one statement each with its subquery came to a third of its step).
+    lost = {
+        scope: delta.removed_best
+        for scope, delta in totals.items()
+        if delta.removed_best is not None
+        and (delta.added_best is None or delta.added_best < delta.removed_best)
+    }
+    if lost:
+        held = rows.filter(member_id__in=sorted({m for m, _s in lost})).values_list(
+            "member_id", "season_id", "best"
+        )
+        stored = {(m, s): best for m, s, best in held if (m, s) in lost}
+    else:
+        stored = {}
+    for (member_id, season_id), best in sorted(
+        stored.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)
+    ):
+        if best is not None and best <= lost[(member_id, season_id)]:
             season = by_id.get(season_id) if season_id is not None else None
-            rows.filter(_scope_filter(season_id), member_id=member_id, best__lte=lost).update(
+            rows.filter(_scope_filter(season_id), member_id=member_id).update(
                 best=_best_of(member_id, season, rate)
             )
 
