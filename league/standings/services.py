@@ -194,6 +194,9 @@ def without_fill_ins(rows: Sequence[Any]) -> list[Any]:
     return [r for r in rows if r.member_id not in fill_ins] if fill_ins else list(rows)
 
 
+BULK_TOTALS = 8  # more seasons' or rates' rows than one game's: read and written back in bulk
+
+
 def _move_totals(
     rows: QuerySet[Any],
     totals: dict[Scope, _Delta],
@@ -201,11 +204,33 @@ def _move_totals(
     rate: str | None = None,
 ) -> None:
     """Move the rows of `rows` (MemberTotal, or one rate's MemberRateTotal) by `totals`."""
+    # The members' all-time MemberTotal rows are their locks (results_changed): moved in place.
+    # The other rows (the seasons', a rate's), when there are more than one game's, are read,
+    # added in Python and written back in a few statements (kept.rewrite): a re-settle's day
+    # moved some sixty rows one UPDATE each.
+    moved = {k: d for k, d in totals.items() if d.counts or d.added_best is not None}
+    others = {k: d for k, d in moved.items() if rate is not None or k[1] is not None}
+    if len(others) <= BULK_TOTALS:
+        others = {}
+    if others:
+        written = [
+            row
+            for row in rows.filter(member_id__in=sorted({m for m, _s in others}))
+            if (row.member_id, row.season_id) in others
+        ]
+        for row in written:
+            delta = others[(row.member_id, row.season_id)]
+            for name, value in delta.counts.items():
+                setattr(row, name, getattr(row, name) + value)
+            if delta.added_best is not None:
+                row.best = delta.added_best if row.best is None else max(row.best, delta.added_best)
+        kept.rewrite(rows.model, written)
     # One UPDATE per member and distinct change: a game moves a member's all-time row and the
     # rows of every season holding its date by the same amounts.
     same: dict[tuple[int, tuple[tuple[str, int], ...], int | None], list[int | None]] = {}
     for (member_id, season_id), delta in sorted(
-        totals.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)
+        ((k, d) for k, d in totals.items() if k not in others),
+        key=lambda kv: (kv[0][0], kv[0][1] or 0),
     ):
         if delta.counts or delta.added_best is not None:
             key = (member_id, tuple(sorted(delta.counts.items())), delta.added_best)
