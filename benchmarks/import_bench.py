@@ -361,6 +361,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[10_000, 41_000])
     parser.add_argument("--db", choices=("sqlite", "postgres", "both"), default="both")
     parser.add_argument("--short", action="store_true", help="1,000 games on SQLite")
+    parser.add_argument(
+        "--pg-name", help="scratch database name (default: janchou_import_bench_<pid>)"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:  # a fresh process per database, so settings load once per backend
@@ -381,7 +384,7 @@ def main() -> None:
         targets.append(("SQLite", f"sqlite:///{tmp}/bench.sqlite3", None))
     if args.db in ("postgres", "both"):
         if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"]).returncode == 0:
-            name = f"janchou_import_bench_{os.getpid()}"
+            name = args.pg_name or f"janchou_import_bench_{os.getpid()}"
             targets.append(("PostgreSQL", f"postgres://postgres@127.0.0.1:5432/{name}", name))
         else:
             print("SKIP: PostgreSQL is not answering on 127.0.0.1:5432")

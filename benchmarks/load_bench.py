@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/load_bench.py [--games 10000] [--seconds 10] [--clients 8]
     .venv/bin/python benchmarks/load_bench.py --short      # CI: 1,000 games, 3 s a scenario
 
-Builds a scratch database (PostgreSQL `janchou_load` on 127.0.0.1, dropped afterwards, or
+Builds a scratch database (PostgreSQL `janchou_load` on 127.0.0.1, or --pg-name; dropped afterwards, or
 SQLite with --db sqlite), starts --servers gunicorn instances (2 on PostgreSQL, each with
 --workers workers) on their own 127.0.0.1 ports, checks that nothing a request needs lives in
 one server (a login session, a form's CSRF token and the login throttle all work across them,
@@ -266,6 +266,7 @@ def main() -> None:
         "API records are the organiser's either way",
     )
     parser.add_argument("--short", action="store_true")
+    parser.add_argument("--pg-name", default="janchou_load", help="scratch database name")
     parser.add_argument("--prepare", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.prepare:  # child: build the data, print the context as JSON
@@ -294,14 +295,15 @@ def main() -> None:
     env["CACHE_URL"] = shared_cache(args.cache)
     psql = ["psql", "-q", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-c"]
     if args.db == "postgres":
-        env["DATABASE_URL"] = "postgres://postgres@127.0.0.1:5432/janchou_load"
-        subprocess.run([*psql, "DROP DATABASE IF EXISTS janchou_load"], check=True)
-        subprocess.run([*psql, "CREATE DATABASE janchou_load"], check=True)
+        env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{args.pg_name}"
+        subprocess.run([*psql, f"DROP DATABASE IF EXISTS {args.pg_name}"], check=True)
+        subprocess.run([*psql, f"CREATE DATABASE {args.pg_name}"], check=True)
     try:
         run(args, env)
     finally:
         if args.db == "postgres":
-            subprocess.run([*psql, "DROP DATABASE IF EXISTS janchou_load WITH (FORCE)"], check=True)
+            drop = f"DROP DATABASE IF EXISTS {args.pg_name} WITH (FORCE)"
+            subprocess.run([*psql, drop], check=True)
 
 
 def run(args: argparse.Namespace, env: dict[str, str]) -> None:

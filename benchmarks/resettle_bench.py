@@ -45,7 +45,7 @@ def measure(games: int) -> None:
     from standings_bench import build
 
     import scoring
-    from league.models import Game, ResettleRun
+    from league.models import Game
     from league.rules import services as rules_services
     from league.rules import tasks as rules_tasks
 
@@ -81,8 +81,6 @@ def measure(games: int) -> None:
         else:
             moved = rules_tasks.resettle_run.call(run.pk)
         seconds = time.perf_counter() - start
-    run = ResettleRun.objects.get(pk=run.pk)
-    assert run.status == ResettleRun.DONE, run.status
     assert Game.objects.filter(club=club, rules_version=version).count() == games
     print(
         f"  {games:>6,} games re-settled in {seconds:6.1f} s | {games / seconds:6.1f} games/s"

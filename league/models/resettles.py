@@ -1,4 +1,4 @@
-"""A re-settle under a rules version, run by a worker in steps of whole days
+"""A re-settle under a rules version, run by a worker a day a step
 (league.rules.tasks): the version it applies and who asked, for the page that any app server
 shows. Its status and progress are its job's (league.models.jobs.Job, league.jobs). Every
 game it moves is its own new revision, audited; a game and its day keep their rules version

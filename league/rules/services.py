@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -352,15 +352,19 @@ def days_keep_versions(
     return pinned
 
 
-def _pin_days(version: RulesVersion, user: User) -> set[int]:
-    """The days in `version`'s dates whose games are all settled under it now: their day-level
-    money (fees, shūgi, yen unit) is settled under it too (Day.rules_version), audited. Returns
-    the days it moved."""
+def _pin_days(
+    version: RulesVersion, user: User, dates: Sequence[datetime.date] | None = None
+) -> set[int]:
+    """The days in `version`'s dates (of `dates` only, when given: a step's day) whose games are
+    all settled under it now: their day-level money (fees, shūgi, yen unit) is settled under it
+    too (Day.rules_version), audited. Returns the days it moved."""
     days = _days_in_dates(version)
+    others = Game.objects.filter(club=version.club, voided=False)
+    if dates is not None:  # a step's day: its rows alone, not the club's whole history
+        days = days.filter(date__in=dates)
+        others = others.filter(date__in=dates)
     days = days.exclude(rules_version=version).exclude(
-        pk__in=Game.objects.filter(club=version.club, voided=False)
-        .exclude(rules_version=version)
-        .values("day")
+        pk__in=others.exclude(rules_version=version).values("day")
     )
     shugi_days = set(
         DayShugi.objects.filter(day__in=days, voided=False).values_list("day", flat=True)
@@ -383,9 +387,6 @@ def _pin_days(version: RulesVersion, user: User) -> set[int]:
     return moved
 
 
-STEP_GAMES = 200  # games re-settled in one transaction at most, unless one day has more
-
-
 @dataclass
 class ResettleProgress:
     """How far resettle_apply has got: games looked at, moved and left (cannot be settled)."""
@@ -396,28 +397,16 @@ class ResettleProgress:
     failed: int = 0
 
 
-def _resettle_steps(version: RulesVersion) -> list[list[datetime.date]]:
-    """The dates of the games `version` would re-settle, cut into the re-settle's transactions
-    as the import cuts its workbook (league.excel.imports._steps): whole days, as many as fit in
-    STEP_GAMES games (a longer day is a transaction of its own). One query of the games per date."""
-    per_day = (
+def _resettle_steps(version: RulesVersion) -> list[datetime.date]:
+    """The dates of the games `version` would re-settle, in order: a transaction each, whatever
+    the day's number of games. One query."""
+    return list(
         _games_governed_by(version)  # type: ignore[attr-defined]
         .order_by()
-        .values("date")
-        .annotate(n=Count("pk"))
+        .values_list("date", flat=True)
+        .distinct()
         .order_by("date")
-        .values_list("date", "n")
     )
-    steps: list[list[datetime.date]] = []
-    size = 0
-    for date, n in per_day:
-        if steps and size + n <= STEP_GAMES:
-            steps[-1].append(date)
-            size += n
-        else:
-            steps.append([date])
-            size = n
-    return steps
 
 
 def resettle_apply(
@@ -432,34 +421,38 @@ def resettle_apply(
     saw: when a concurrent re-settle or edit changed those games, nothing is stored and the
     loser is told (ServiceError), never a server error.
 
-    In short transactions of whole days, as the import writes its workbook (_resettle_steps: as
-    many days as fit in STEP_GAMES games, or one longer day): each is one action taking the
-    club's lock first (as every writer of its games, so it cannot deadlock with recording or
+    In short transactions of a day each, as the import writes its workbook (_resettle_steps):
+    each is one action taking the club's lock first (as every writer of its games, so it cannot deadlock with recording or
     edits) then its days' games', which are settled by the engine and move as new revisions
     under the rules in bulk (_resettle_batch: a few statements whatever its size), each
     audited; each day whose games have all moved moves its money (Day.rules_version) in the
-    same action, and the kept totals and each day's books move once a step. The club's lock is
-    held for one step, never for the whole re-settle: a game recorded at the table meanwhile
-    waits for one step at most. A stop between steps leaves every day either moved or as it
-    was, under its own rules version; applying again carries on with the rest. `progress` is
+    same action, and the kept totals and the day's books move once a step. The club's lock is
+    held for one day's step, never for the whole re-settle: a game recorded at the table
+    meanwhile waits for one day's transaction at most. A stop between steps leaves every day
+    either moved or as it was, under its own rules version; applying again carries on with the
+    rest. `progress` is
     called inside each step's transaction, so that what it writes (the job's counts) commits
     with the step's games, and never runs ahead of them."""
     state = ResettleProgress(total=resettle_count(version=version))
     if expected is not None and resettle_key_now(version=version) != expected:
         raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))
-    steps = _resettle_steps(version) or [[]]  # with no game, one step still pins the days
-    for dates in steps:
+    # The first step also pins the days without a game to move (attendance or shūgi alone, a
+    # voided game): with no game at all, it is the only step.
+    steps: list[datetime.date | None] = [*_resettle_steps(version)] or [None]
+    for n, date in enumerate(steps):
+        dates = [] if date is None else [date]
         with action():  # one short transaction a step, durable
             # First, as every writer of the club's games (recording, edits, voids, imports,
             # money): never waiting for a writer that waits for it.
             lock_club(version.club_id)
-            # The step's days read again under the lock: a game recorded on one of them since
-            # the steps were cut moves with them.
+            # The step's day read again under the lock: a game recorded on it since the steps
+            # were cut moves with it.
             games = list(_games_governed_by(version).filter(date__in=dates))  # type: ignore[attr-defined]
             # The kept totals, the head-to-head rows and the rating move once a step, not once
             # a game, as the step's action ends (league.core.changes).
             moved = _resettle_batch(games, version, user, state)
-            pinned = _pin_days(version, user)
+            # A later step pins the day's own rows alone, not the club's whole history.
+            pinned = _pin_days(version, user, dates if n else None)
             # The books of the step's days, and of days that moved without a game of it.
             days = frozenset({g.day_id for g in moved} | pinned)
             changes.record(changes.DaysChanged(version.club_id, days))
@@ -544,11 +537,12 @@ def _write_resettled(
         game.revision += 1
         game.rules_version = version
         game.updated_at = now
-    Game.objects.bulk_update(
-        [game for game, _c, _d in settled],
-        ["revision", "rules_version", "updated_at"],
-        batch_size=BULK_CHUNK,
-    )
+    # Every game moves one revision on, to the same version at the same time: one UPDATE (the
+    # games are locked at the revisions read), not bulk_update's CASE per game and field.
+    for start in range(0, len(ids), BULK_CHUNK):
+        Game.objects.filter(pk__in=ids[start : start + BULK_CHUNK]).update(
+            revision=F("revision") + 1, rules_version=version, updated_at=now
+        )
     results: list[ResultRow] = []
     chips: list[ChipEvent] = []
     entries = []

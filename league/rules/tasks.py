@@ -1,6 +1,6 @@
 """Re-settling years of games under a rules version, by a worker (`manage.py db_worker`): the
-organiser confirms the summarised preview, `resettle_run` re-settles the games in steps of
-whole days (league.rules.services.resettle_apply) and writes how far it has got onto its job
+organiser confirms the summarised preview, `resettle_run` re-settles the games a day a step
+(league.rules.services.resettle_apply) and writes how far it has got onto its job
 (league.jobs), which any app server shows; the task framework keeps its status."""
 
 from __future__ import annotations

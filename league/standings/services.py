@@ -194,6 +194,9 @@ def without_fill_ins(rows: Sequence[Any]) -> list[Any]:
     return [r for r in rows if r.member_id not in fill_ins] if fill_ins else list(rows)
 
 
+BULK_TOTALS = 8  # more seasons' or rates' rows than one game's: read and written back in bulk
+
+
 def _move_totals(
     rows: QuerySet[Any],
     totals: dict[Scope, _Delta],
@@ -201,11 +204,33 @@ def _move_totals(
     rate: str | None = None,
 ) -> None:
     """Move the rows of `rows` (MemberTotal, or one rate's MemberRateTotal) by `totals`."""
+    # The members' all-time MemberTotal rows are their locks (results_changed): moved in place.
+    # The other rows (the seasons', a rate's), when there are more than one game's, are read,
+    # added in Python and written back in a few statements (kept.rewrite): a re-settle's day
+    # moved some sixty rows one UPDATE each.
+    moved = {k: d for k, d in totals.items() if d.counts or d.added_best is not None}
+    others = {k: d for k, d in moved.items() if rate is not None or k[1] is not None}
+    if len(others) <= BULK_TOTALS:
+        others = {}
+    if others:
+        written = [
+            row
+            for row in rows.filter(member_id__in=sorted({m for m, _s in others}))
+            if (row.member_id, row.season_id) in others
+        ]
+        for row in written:
+            delta = others[(row.member_id, row.season_id)]
+            for name, value in delta.counts.items():
+                setattr(row, name, getattr(row, name) + value)
+            if delta.added_best is not None:
+                row.best = delta.added_best if row.best is None else max(row.best, delta.added_best)
+        kept.rewrite(rows.model, written)
     # One UPDATE per member and distinct change: a game moves a member's all-time row and the
     # rows of every season holding its date by the same amounts.
     same: dict[tuple[int, tuple[tuple[str, int], ...], int | None], list[int | None]] = {}
     for (member_id, season_id), delta in sorted(
-        totals.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)
+        ((k, d) for k, d in totals.items() if k not in others),
+        key=lambda kv: (kv[0][0], kv[0][1] or 0),
     ):
         if delta.counts or delta.added_best is not None:
             key = (member_id, tuple(sorted(delta.counts.items())), delta.added_best)
@@ -219,23 +244,41 @@ def _move_totals(
         if None in scopes:
             where |= Q(season__isnull=True)
         rows.filter(where, member_id=member_id).update(**changes)
-    for (member_id, season_id), delta in totals.items():
-        lost = delta.removed_best
-        if lost is not None and (delta.added_best is None or delta.added_best < lost):
+    # `best` cannot be un-added: where a removed score was above what is added, and the row's
+    # best was that score, it is recomputed from the stored results. The rows' bests are read
+    # first (one query), so that only those rows are (a re-settle's day removes the best of
+    # dozens of rows, and one statement each with its subquery came to a third of its step).
+    lost = {
+        scope: delta.removed_best
+        for scope, delta in totals.items()
+        if delta.removed_best is not None
+        and (delta.added_best is None or delta.added_best < delta.removed_best)
+    }
+    if lost:
+        held = rows.filter(member_id__in=sorted({m for m, _s in lost})).values_list(
+            "member_id", "season_id", "best"
+        )
+        stored = {(m, s): best for m, s, best in held if (m, s) in lost}
+    else:
+        stored = {}
+    for (member_id, season_id), best in sorted(
+        stored.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)
+    ):
+        if best is not None and best <= lost[(member_id, season_id)]:
             season = by_id.get(season_id) if season_id is not None else None
-            rows.filter(_scope_filter(season_id), member_id=member_id, best__lte=lost).update(
+            rows.filter(_scope_filter(season_id), member_id=member_id).update(
                 best=_best_of(member_id, season, rate)
             )
 
 
-BULK_DAYS = 20  # more member-days than this (an import): read, add and write them back in bulk
+BULK_DAYS = 4  # more member-days than one game's: read, add and write them back in bulk
 
 
 def _move_days(club_id: int, days: dict[tuple[int, datetime.date], _Delta]) -> None:
     """Add each (member, date) delta to its MemberDay row, made when missing. The members'
     all-time rows are locked (results_changed), so no other writer moves or makes these rows
-    meanwhile: a bulk import reads them, adds in Python, inserts the new rows with their values
-    and writes the others back in a few statements, instead of one UPDATE per row."""
+    meanwhile: more than one game's (a day of an import, a re-settle's day) are read, added in
+    Python and written back (kept.rewrite) in a few statements, instead of one UPDATE per row."""
     changed = {key: d for key, d in days.items() if d.counts}
     if len(changed) <= BULK_DAYS:
         MemberDay.objects.bulk_create(
@@ -249,28 +292,22 @@ def _move_days(club_id: int, days: dict[tuple[int, datetime.date], _Delta]) -> N
         return
     members = sorted({m for m, _d in days})
     dates = sorted({d for _m, d in days})
-    rows = [
+    stored = [
         row
         for row in MemberDay.objects.filter(member_id__in=members, date__in=dates)
         if (row.member_id, row.date) in days
     ]
-    found = {(row.member_id, row.date) for row in rows}
-    MemberDay.objects.bulk_create(
-        [
-            MemberDay(club_id=club_id, member_id=m, date=d, **days[(m, d)].counts)
-            for m, d in sorted(days)
-            if (m, d) not in found
-        ],
-        batch_size=1_000,
-    )
-    rows = [row for row in rows if (row.member_id, row.date) in changed]
-    fields: set[str] = set()
+    found = {(row.member_id, row.date) for row in stored}
+    rows = [row for row in stored if (row.member_id, row.date) in changed]
     for row in rows:
         for name, value in changed[(row.member_id, row.date)].counts.items():
             setattr(row, name, getattr(row, name) + value)
-            fields.add(name)
-    if rows and fields:
-        MemberDay.objects.bulk_update(rows, sorted(fields), batch_size=500)
+    rows += [
+        MemberDay(club_id=club_id, member_id=m, date=d, **days[(m, d)].counts)
+        for m, d in sorted(days)
+        if (m, d) not in found
+    ]
+    kept.rewrite(MemberDay, rows)
 
 
 # --- rebuilding from the stored results -------------------------------------------------------

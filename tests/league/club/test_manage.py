@@ -911,10 +911,9 @@ def test_a_running_resettle_shows_a_bar_only_with_games_counted(
         assert "counting the games" in html
 
 
-def test_a_resettle_step_is_whole_days(club, organiser, members, games, monkeypatch):
-    """Recording waits for a step (the club's lock): a step is whole days, as many as fit in
-    STEP_GAMES games, and a day longer than that is a step of its own, never cut."""
-    monkeypatch.setattr(rules_services, "STEP_GAMES", 1)
+def test_a_resettle_step_is_one_day(club, organiser, members, games):
+    """Recording waits for a step (the club's lock): a step is one day, however many games it
+    has, never cut."""
     third = record(club, organiser, members[:4], D(2026, 5, 1), POINTS[0])  # May 1: two games
     version = new_version(club, organiser, uma=[10, 5, -5, -10])
     seen: list[tuple[int, int]] = []

@@ -258,7 +258,7 @@ def test_a_worker_killed_mid_import_keeps_the_days_done_then_imports_the_rest_an
     inside its second transaction, the first one's games and its progress are there, seen by
     another process, and nothing of the second (the status page says it stopped once
     STALLED_AFTER has passed); confirmed again, a worker imports the rest (the days done are
-    recorded already: skipped); then a re-settle of every game runs in a worker, in steps of whole days,
+    recorded already: skipped); then a re-settle of every game runs in a worker, a day a step,
     its progress read by another process."""
     env = migrated(database_url)
     games = 1_500

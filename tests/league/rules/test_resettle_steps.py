@@ -1,5 +1,5 @@
-"""A re-settle runs in short transactions of whole days (league.rules.services.resettle_apply),
-each taking the club's lock for its own days only: a game recorded through the API at the same
+"""A re-settle runs in short transactions of a day each (league.rules.services.resettle_apply),
+each taking the club's lock for its own day only: a game recorded through the API at the same
 club while a re-settle runs is recorded between two steps, and the re-settle carries on."""
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ def test_an_api_record_between_two_steps_succeeds(club, members, organiser, secr
     the API: it answers 201 at once, and the re-settle carries on with the other days."""
     _history(club, organiser, members)
     version = _version(club, organiser)
-    monkeypatch.setattr(rules_services, "STEP_GAMES", 2)  # a step a day
     real = rules_services.action
     steps: list[int] = []
     answers: list[int] = []
@@ -83,7 +82,6 @@ def test_an_api_record_during_a_resettle_waits_one_step_at_most(
     PostgreSQL shows the API's request waiting for it."""
     _history(club, organiser, members)
     version = _version(club, organiser)
-    monkeypatch.setattr(rules_services, "STEP_GAMES", 2)  # a step a day
     started = threading.Event()
     seen: list[int] = []  # the club's games each step sees, under its lock
 
