@@ -8,9 +8,9 @@ Per database (SQLite in a temporary file; PostgreSQL as a scratch database on 12
 of N games settled by `scoring` and inserted in bulk (benchmarks/standings_bench.build), its kept
 totals and books rebuilt, then a new rules version (another uma) from the first game's date. The
 re-settle is queued as the page queues it (league.rules.services.resettle_queue) and the worker's
-task (league.rules.tasks.resettle_run: batches of league.rules.services.BATCH games, each its own
+task (league.rules.tasks.resettle_run: one day of games a step, each its own
 transaction under the club's lock, its games written in bulk as new revisions with an audit entry
-each, its days' books once a batch) is called in this process. Prints the time, games per second,
+each, its day's books in the same step) is called in this process. Prints the time, games per second,
 queries per game and the process's peak memory.
 """
 

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy
@@ -49,7 +48,7 @@ from league.core.actions import action
 from league.core.clock import BAD_DATE, parse_date
 from league.core.directory import Ambiguous, Directory
 from league.core.errors import NON_FIELD, ServiceError, form_field
-from league.core.locks import for_update, lock_club
+from league.core.locks import WriterGap, for_update, lock_club
 from league.excel import guard
 from league.excel.exports import GAME_LOG_COLUMNS, GAME_LOG_PROPERTY, HANDS_TITLE, sheet_title
 from league.models import (
@@ -1697,7 +1696,6 @@ def _skipped(
 
 
 STEP_GAMES = 500  # games written in one transaction at most, unless one day has more
-SQLITE_GAP = 0.1  # seconds between two transactions on SQLite (import_stored)
 
 
 def _steps(rows: list[list[Any]]) -> list[tuple[list[str], list[list[Any]]]]:
@@ -1856,17 +1854,13 @@ def import_stored(
     start: _Begun | None = None
     game_ids: list[int] = []
     done = days_done = 0
+    gap = WriterGap()
     while done < len(steps):
         dates, rows = steps[done]
         date = dates[0]
         planned: list[PlannedGame] = []
-        if done and connection.vendor == "sqlite":
-            # SQLite has one writer at a time and no queue: a game recorded meanwhile waits in
-            # its busy handler, which looks again every 0.1 s once it has waited a while. Without
-            # this gap the next step began before it looked, step after step (the benchmark's
-            # API record gave up after its 20 s timeout). PostgreSQL queues the waiters on the
-            # club's row: the record goes first.
-            time.sleep(SQLITE_GAP)
+        if done:
+            gap()  # on SQLite, a game recorded meanwhile gets the write lock (WriterGap)
         if start is not None:  # the seats' members are known: the games made outside the lock
             planned = [_planned(r, start.members, start.versions) for r in rows]
         try:

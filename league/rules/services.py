@@ -23,7 +23,7 @@ from league.books import services as books
 from league.core import changes
 from league.core.actions import action, as_action
 from league.core.errors import NON_FIELD, ServiceError, problem_message
-from league.core.locks import for_update, lock_club
+from league.core.locks import WriterGap, for_update, lock_club
 from league.jobs import busy_jobs
 from league.models import (
     ChipEvent,
@@ -439,8 +439,11 @@ def resettle_apply(
     # The first step also pins the days without a game to move (attendance or shūgi alone, a
     # voided game): with no game at all, it is the only step.
     steps: list[datetime.date | None] = [*_resettle_steps(version)] or [None]
+    gap = WriterGap()
     for n, date in enumerate(steps):
         dates = [] if date is None else [date]
+        if n:
+            gap()  # on SQLite, a game recorded meanwhile gets the write lock (WriterGap)
         with action():  # one short transaction a step, durable
             # First, as every writer of the club's games (recording, edits, voids, imports,
             # money): never waiting for a writer that waits for it.
