@@ -18,7 +18,8 @@ with yaku, in bulk; the latest day also has one game played hand by hand through
 (league.table: started, its hands recorded, saved), whose page shows the hand-by-hand table and
 chart ("game page (hands)"); the player pages sum the hand statistics of the whole history.
 For each size it prints each page's time through Django's full stack (test client, median of
---runs after a warm-up; a file response is read to its end), the least CPU time of the process
+--runs after a warm-up; a file response is read to its end; the cache emptied before each, so that
+the parts members share are rendered every time, as for the first member after a write), the least CPU time of the process
 for it (steadier when other work shares the machine; on PostgreSQL it leaves out the server's
 work) and its query count, then each page's growth from the smallest size, and the load average.
 
@@ -517,6 +518,7 @@ def measure(client, urls: list[tuple[str, str]], runs: int) -> dict[str, tuple[f
     """Each page's median wall-clock time (ms) and query count; its least CPU time of this
     process goes to CPU (steadier on a shared machine; on SQLite it includes the database's work,
     on PostgreSQL not the server's)."""
+    from django.core.cache import cache
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
@@ -527,6 +529,9 @@ def measure(client, urls: list[tuple[str, str]], runs: int) -> dict[str, tuple[f
             (lambda url=url: url(client)) if callable(url) else (lambda url=url: client.get(url))
         )
         reset_queries()  # the log is a bounded deque: full after a build, it would capture nothing
+        # Each request as the first after a write: the parts members share (league.access.
+        # shared_part) rendered, not read from the cache.
+        cache.clear()
         with CaptureQueriesContext(connection) as captured:
             response = fetch()
         assert response.status_code in (200, 201), (
@@ -536,6 +541,7 @@ def measure(client, urls: list[tuple[str, str]], runs: int) -> dict[str, tuple[f
         )
         samples, cpu = [], []
         for _ in range(runs):
+            cache.clear()
             start, start_cpu = time.perf_counter(), time.process_time()
             response = fetch()
             if response.streaming:  # a file: sent, as a server would send it
@@ -553,6 +559,8 @@ def profile(client, urls: list[tuple[str, str]], names: list[str], runs: int) ->
     import cProfile
     import pstats
 
+    from django.core.cache import cache
+
     known = dict(urls)
     for name in names:
         if name not in known:
@@ -563,10 +571,11 @@ def profile(client, urls: list[tuple[str, str]], names: list[str], runs: int) ->
         )
         fetch()  # warm
         profiler = cProfile.Profile()
-        profiler.enable()
         for _ in range(runs):
+            cache.clear()  # rendered in full, as measure() does
+            profiler.enable()
             fetch()
-        profiler.disable()
+            profiler.disable()
         print(f"\n  profile: {name}, {runs} renders")
         # Own time over everything (Django's template engine and ORM show here), then
         # cumulative time over the app's own functions: which of them the time is spent under.
