@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import functools
 import hashlib
+import logging
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -30,6 +31,8 @@ from league.models.draw import held_of, with_held_round
 # Where a club's pages are: league/urls.py mounts each domain's urls.py here, and the domains with
 # pages both inside and outside a club (accounts, chat, public) mount their club part here.
 CLUB_ROUTE = "c/<slug:slug>/"
+
+logger = logging.getLogger(__name__)
 
 
 class TooManyRequests(Exception):
@@ -207,14 +210,21 @@ def shared_part(
         clock.today(),
         query.urlencode(),
     )
-    html = cache.get(cache_key)
+    try:
+        html = cache.get(cache_key)
+    except Exception:  # the cache unreachable (Redis down): rendered, as with an empty cache
+        logger.exception("shared_part: the cache did not answer")
+        html = None
     if html is None:
         seen, request.GET = request.GET, query
         try:
             html = str(build())
         finally:
             request.GET = seen
-        cache.set(cache_key, html, PART_SECONDS)
+        try:
+            cache.set(cache_key, html, PART_SECONDS)
+        except Exception:
+            logger.exception("shared_part: the cache did not answer")
     return mark_safe(html)  # rendered by a template, escaped there
 
 

@@ -161,3 +161,27 @@ def test_an_organisers_ledger_is_never_shared(
     _, html = queries_of(member_client, address, django_assert_max_num_queries)
     assert settle not in html and "青木" in html
     assert settle in organiser_client.get(address).content.decode()
+
+
+class Unreachable:
+    """A cache that never answers, as Redis when it is down."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def get(self, *args, **kwargs):
+        raise ConnectionError("the cache is down")
+
+    set = get
+
+
+def test_a_cache_that_does_not_answer_renders_the_part(
+    club, season, played, member_client, monkeypatch, caplog
+):
+    from league import access
+
+    monkeypatch.setattr(access, "cache", Unreachable())
+    for address in pages(club, season).values():
+        response = member_client.get(address)
+        assert response.status_code == 200 and "青木" in response.content.decode()
+    assert "the cache did not answer" in caplog.text
