@@ -80,9 +80,8 @@ def prepare(games: int, viewer: str = "member") -> dict[str, object]:
     if viewer == "member":
         reader = get_user_model().objects.create_user("reader", password="reader-password")
         Membership.objects.create(user=reader, club=club, role=Membership.MEMBER)
-        Member.objects.filter(pk=Member.objects.filter(club=club).order_by("pk")[0].pk).update(
-            user=reader
-        )
+        linked = Member.objects.filter(club=club).order_by("pk").first()
+        Member.objects.filter(pk=linked.pk).update(user=reader)  # one of the club's players
 
     def cookie(who) -> str:
         """A browser's cookies after its first page: the session, and the CSRF cookie that page

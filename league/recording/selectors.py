@@ -104,8 +104,9 @@ def day_games(*, day: Day) -> list[Game]:
 
 def day_table_heads(*, day: Day) -> list[Game]:
     """Each table's latest counted game of the day: where an organiser's "next game", "same four"
-    and "rotate seats" start from. One query of three columns, not the day's games with their
-    rows (a day page's games are a part that members share: league.access.shared_part)."""
+    and "rotate seats" start from. One query of two columns (the id, the table), not the day's
+    games with their rows (a day page's games are a part that members share:
+    league.access.shared_part)."""
     last: dict[str, Game] = {}
     for game in Game.objects.filter(day=day, voided=False).order_by("number").only("table"):
         last[game.table] = game

@@ -421,18 +421,17 @@ def resettle_apply(
     saw: when a concurrent re-settle or edit changed those games, nothing is stored and the
     loser is told (ServiceError), never a server error.
 
-    In short transactions of a day each, as the import writes its workbook (_resettle_steps):
-    each is one action taking the club's lock first (as every writer of its games, so it cannot deadlock with recording or
-    edits) then its days' games', which are settled by the engine and move as new revisions
-    under the rules in bulk (_resettle_batch: a few statements whatever its size), each
-    audited; each day whose games have all moved moves its money (Day.rules_version) in the
-    same action, and the kept totals and the day's books move once a step. The club's lock is
-    held for one day's step, never for the whole re-settle: a game recorded at the table
-    meanwhile waits for one day's transaction at most. A stop between steps leaves every day
-    either moved or as it was, under its own rules version; applying again carries on with the
-    rest. `progress` is
-    called inside each step's transaction, so that what it writes (the job's counts) commits
-    with the step's games, and never runs ahead of them."""
+    In short transactions of a day each (_resettle_steps): each is one action taking the club's
+    lock first (as every writer of its games, so it cannot deadlock with recording or edits),
+    then its day's games', which are settled by the engine and move as new revisions under the
+    rules in bulk (_resettle_batch: a few statements whatever its size), each audited; a day
+    whose games have all moved moves its money (Day.rules_version) in the same action, and the
+    kept totals and the day's books move once a step. The club's lock is held for one day's
+    step, never for the whole re-settle: a game recorded at the table meanwhile waits for one
+    day's transaction at most. A stop between steps leaves every day either moved or as it was,
+    under its own rules version; applying again carries on with the rest. `progress` is called
+    inside each step's transaction, so that what it writes (the job's counts) commits with the
+    step's games, and never runs ahead of them."""
     state = ResettleProgress(total=resettle_count(version=version))
     if expected is not None and resettle_key_now(version=version) != expected:
         raise ServiceError.one(NON_FIELD, str(RESETTLE_CHANGED))

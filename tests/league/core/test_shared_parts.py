@@ -166,9 +166,6 @@ def test_an_organisers_ledger_is_never_shared(
 class Unreachable:
     """A cache that never answers, as Redis when it is down."""
 
-    def __init__(self, *args, **kwargs):
-        pass
-
     def get(self, *args, **kwargs):
         raise ConnectionError("the cache is down")
 
