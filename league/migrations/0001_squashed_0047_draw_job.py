@@ -1,12 +1,13 @@
-"""The migrations of league from 0001_initial to 0047_draw_job (46: there is no 0023) as one,
-for a new database.
+"""The schema of league as it stood at 0047_draw_job: the migrations 0001 to 0047 squashed into one.
 
 Made by `makemigrations` from the models at 0047, with each model's indexes and constraints
 folded into its CreateModel (Django emits them as separate operations, and each operation
-re-renders every model related to Club: most of `migrate`'s time on a fresh database, 31 s
-against 18 s on a loaded 2-core machine). The replaced migrations stay for a database that has
-some of them applied; their data steps (RunPython) only fill rows that a new database does not
-have. New migrations depend on 0047_draw_job as before: Django maps that to this one.
+re-renders every model related to Club: most of `migrate`'s time on a fresh database).
+
+The 46 migrations it replaces are gone, as Django's squashing asks once every database has
+migrated past them. `replaces` stays, so that a database that applied all of them one by one
+has this one recorded as applied when it next migrates. A database that stopped part-way
+through them upgrades first with a release that still has them (up to commit e6c8526).
 """
 
 import django.db.models.deletion

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0047_draw_job'),
+        ('league', '0001_squashed_0047_draw_job'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
