@@ -1,4 +1,4 @@
-"""List members whose names are one name (ｱｵｷ and アオキ), kept apart by the 0007 migration."""
+"""List members whose names are one name (ｱｵｷ and アオキ), kept apart by the name keys (migration 0007, now in the squashed 0001)."""
 
 from __future__ import annotations
 

@@ -9,12 +9,10 @@ guest whose save then failed.
 from __future__ import annotations
 
 import datetime
-import importlib
 import io
-from contextlib import redirect_stderr
 
 import pytest
-from django.apps import apps
+from django.core.management import call_command
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from hypothesis import given
@@ -115,21 +113,16 @@ def test_the_member_form_refuses_twins_and_invisible_characters(organiser_client
     assert Member.objects.filter(club=club).count() == len(members)
 
 
-def test_the_migration_reports_twins_and_merges_nothing(club):
+def test_name_twins_lists_the_twins_that_an_old_database_kept_apart(club):
+    """A database that had twins when the name key came (migration 0007, now in the squashed
+    0001) kept the second as `key#pk`: `manage.py name_twins` names both and merges nothing."""
     first = Member.objects.create(club=club, name="アオキ")
     second = Member.objects.create(club=club, name="ｱｵｷ 2")
-    # Twins as a database from before the key could hold them: same name once normalised.
-    Member.objects.filter(pk=second.pk).update(name="ｱｵｷ", name_key="old")
-    Member.objects.filter(pk=first.pk).update(name_key="older")
-    migration = importlib.import_module("league.migrations.0007_member_name_key")
-    err = io.StringIO()
-    with redirect_stderr(err):
-        migration.fill_keys(apps, None)
-    first.refresh_from_db()
-    second.refresh_from_db()
-    assert first.name_key == "アオキ".casefold()
-    assert second.name_key == f"アオキ#{second.pk}"
-    assert f"member {second.pk}" in err.getvalue()
+    Member.objects.filter(pk=second.pk).update(name="ｱｵｷ", name_key=f"{first.name_key}#{second.pk}")
+    out = io.StringIO()
+    call_command("name_twins", stdout=out)
+    assert f"ｱｵｷ (#{second.pk}) is the same name as アオキ (#{first.pk})" in out.getvalue()
+    assert "1 twin(s)" in out.getvalue()
     assert Member.objects.filter(club=club).count() == 2  # reported, not merged
 
 

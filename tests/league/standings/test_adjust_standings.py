@@ -237,35 +237,3 @@ def test_filtered_by_rate_a_member_with_adjustments_and_no_game_at_it_is_listed(
     assert rows("0.3") == at_03 and rows("0.2") == at_02
     # All time with a rate lists only who played at it.
     assert "馬場" not in [r["name"] for r in stats.standings(club=club, rate="0.3")]
-
-
-def test_migration_0034_lists_members_of_earlier_adjustments_in_every_rate(
-    club, members, organiser, season
-):
-    """Adjustments booked before the rate-filtered standings listed them: 0034 writes their zero
-    rows, after which the filtered standings list them as a booking now would."""
-    import importlib
-
-    from django.apps import apps
-
-    from league.models import MemberRateTotal
-
-    migration = importlib.import_module("league.migrations.0035_money6")
-    b = members[1]
-    services.adjustment_book(
-        season=season, user=organiser, member=b, kind="bonus", points=100, reason="運営"
-    )
-
-    def names():
-        rows = stats.standings(
-            club=club, start=season.start, end=season.end, seasons=[season], rate="0.3"
-        )
-        return [r["name"] for r in rows]
-
-    assert "馬場" in names()
-    MemberRateTotal.objects.filter(rate=MemberRateTotal.ADJUSTED).delete()  # as before 0034
-    assert "馬場" not in names()
-    migration.list_adjusted(apps, None)
-    assert "馬場" in names()
-    migration.list_adjusted(apps, None)  # twice: nothing more
-    assert MemberRateTotal.objects.filter(rate=MemberRateTotal.ADJUSTED).count() == 1
