@@ -17,16 +17,17 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.db.models import Exists, OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.http import condition
 
 from league import throttle
 from league.core import clock
 from league.models import AuditLog, Club, ClubChronicle, Day, Member, Membership
-from league.models.draw import held_of, with_held_round
+from league.models.draw import held_of, hidden_games, with_held_round
 
 # Where a club's pages are: league/urls.py mounts each domain's urls.py here, and the domains with
 # pages both inside and outside a club (accounts, chat, public) mount their club part here.
@@ -286,6 +287,16 @@ def results_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
         return view(request, slug, *args, **kwargs)
 
     return wrapped
+
+
+def held_back(request: HttpRequest, club: Club, day: Day) -> HttpResponse | None:
+    """For a page of a whole day's results (its ledger, its message for the group chat): while
+    the day holds back a round from this viewer (league.models.draw.hidden_games), the day's
+    page with a notice, else None. The day's page itself leaves the held games out instead."""
+    if not hidden_games(day, organiser=club.is_organiser):  # type: ignore[attr-defined]
+        return None
+    messages.info(request, _("Results are held back until every table of a round is recorded."))
+    return redirect("recording:day_detail", club.slug, day.date)
 
 
 def day_for(club: Club, date: datetime.date) -> Day:

@@ -16,11 +16,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from league.access import club_for, day_for
+from league.access import club_for, day_for, held_back
 from league.chat import adapters, commands, line, services, sharing
 from league.chat.services import Message
 from league.models import ChatLink, ChatUser
-from league.models import draw as draw_selectors
 from league.mypage.selectors import linked_member
 
 log = logging.getLogger("league.chat")
@@ -184,9 +183,8 @@ def day_share(request: HttpRequest, slug: str, date: datetime.date) -> HttpRespo
     """A day as a message for the club's group chat (sharing.day_message), to copy or share."""
     club = club_for(request, slug)
     day = day_for(club, date)
-    if draw_selectors.hidden_games(day, organiser=club.is_organiser):  # type: ignore[attr-defined]
-        messages.info(request, _("Results are held back until every table of a round is recorded."))
-        return redirect("recording:day_detail", club.slug, date)
+    if (notice := held_back(request, club, day)) is not None:
+        return notice
     text = sharing.day_message(club=club, day=day)
     context = {"club": club, "day": day, "text": text, "lines": text.count("\n") + 1}
     return render(request, "league/chat/day_share.html", context)

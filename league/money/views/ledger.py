@@ -26,10 +26,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 import scoring
 from league import money
-from league.access import club_for, club_page, day_for, shared_part
+from league.access import club_for, club_page, day_for, held_back, shared_part
 from league.core.errors import ServiceError
 from league.models import Club, Day, DayShugi, LedgerEntry, Member
-from league.models import draw as draw_selectors
 from league.money.forms import (
     BORROW,
     PAY,
@@ -192,9 +191,8 @@ def _ledger_context(club: Club, ledger: money.DayLedger, user: Any) -> dict[str,
 def day_ledger(request: HttpRequest, slug: str, date: datetime.date) -> HttpResponse:
     club = club_for(request, slug)
     day = _club_day(club, date)
-    if draw_selectors.hidden_games(day, organiser=club.is_organiser):  # type: ignore[attr-defined]
-        messages.info(request, _("Results are held back until every table of a round is recorded."))
-        return redirect("recording:day_detail", club.slug, date)
+    if (notice := held_back(request, club, day)) is not None:
+        return notice
 
     def body() -> str:
         ledger = money.day_ledger(day=day)
