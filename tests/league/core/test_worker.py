@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from league.excel import imports
 from tests.support import paths
 
 ROOT = paths.ROOT
@@ -203,6 +202,8 @@ import sys, time
 import django
 django.setup()
 from league.books import services as books
+from league.excel import imports
+imports.STEP_GAMES = int(sys.argv[2])  # smaller steps: the second one comes sooner
 real, calls = books.post, []
 def post(**kwargs):  # the second transaction's books: stop there
     calls.append(1)
@@ -261,7 +262,7 @@ def test_a_worker_killed_mid_import_keeps_the_days_done_then_imports_the_rest_an
     recorded already: skipped); then a re-settle of every game runs in a worker, a day a step,
     its progress read by another process."""
     env = migrated(database_url)
-    games = 1_500
+    games, step = 300, 96  # the killed worker's steps: the rest is imported in steps of STEP_GAMES
     upload = shell(env, IMPORT_SETUP.format(games=games))["upload"]
     before = shell(env, IMPORT_STATUS.format(pk=upload))
     assert before["status"] == "queued" and before["games"] == 0
@@ -270,7 +271,7 @@ def test_a_worker_killed_mid_import_keeps_the_days_done_then_imports_the_rest_an
     # audit entries are written (the books are posted last), and says so: killed there, on cue.
     marker = tmp_path / "inside-the-import"
     worker = subprocess.Popen(
-        [sys.executable, "-c", STOPPING_WORKER, str(marker)],
+        [sys.executable, "-c", STOPPING_WORKER, str(marker), str(step)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -286,7 +287,7 @@ def test_a_worker_killed_mid_import_keeps_the_days_done_then_imports_the_rest_an
         worker.kill()  # SIGKILL: no clean-up of any kind
         worker.wait()
     killed = shell(env, IMPORT_STATUS.format(pk=upload))
-    first = 8 * (imports.STEP_GAMES // 8)  # whole days of eight games
+    first = 8 * (step // 8)  # whole days of eight games
     days = -(-games // 8)
     assert killed == {  # the first transaction's days, and nothing of the second
         **before,
@@ -308,9 +309,9 @@ def test_a_worker_killed_mid_import_keeps_the_days_done_then_imports_the_rest_an
     assert done["status"] == "done"
     assert (done["games"], done["results"], done["totals"]) == (games, 4 * games, 4 * games)
 
-    # The new rules from the 158th day: the 236 games of the last 30 days are re-settled (all
-    # 1,500 took minutes), the earlier ones stay under the old version.
-    from_day = 158
+    # The new rules from the 30th day: the 60 games of the last 8 days are re-settled, the
+    # earlier ones stay under the old version.
+    from_day = 30
     resettled = games - 8 * from_day
     started = shell(env, RESETTLE_SETUP.format(from_day=from_day))
     run, version = started["run"], started["version"]
