@@ -363,7 +363,7 @@ def run(args: argparse.Namespace, env: dict[str, str]) -> None:
             pool.map(
                 client,
                 [
-                    (n, ports[i % len(ports)], ctx, 1.0, 99)
+                    (n, ports[i % len(ports)], ctx, min(args.seconds, 1.0), 99)
                     for n in SCENARIOS
                     for i in range(args.clients)
                 ],
