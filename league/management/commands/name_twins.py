@@ -1,4 +1,5 @@
-"""List members whose names are one name (ｱｵｷ and アオキ), kept apart by the name keys (migration 0007, now in the squashed 0001)."""
+"""List members whose names are one name (ｱｵｷ and アオキ), kept apart by the name keys
+(migration 0007, now in the squashed 0001)."""
 
 from __future__ import annotations
 
