@@ -830,4 +830,6 @@
   }
   render();
   flush();
+  // Wired: a tap from here on is heard (a tap on the server's markup before this is lost).
+  $("[data-scoreboard]").dataset.ready = "";
 })();

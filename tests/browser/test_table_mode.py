@@ -15,7 +15,7 @@ from league.core.clock import today
 from league.models import Game, Hand, Member, Result, TableGame
 from league.table import services
 from tests.support.clubs import make_playing_club
-from tests.support.table_mode import assert_points, panel_pick, record, synced, win
+from tests.support.table_mode import assert_points, panel_pick, record, synced, table_ready, win
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -51,7 +51,7 @@ def start_page(page: Page, live_server, club) -> dict[str, Member]:
 
 def start(page: Page) -> None:
     page.locator("[data-start]").click()
-    page.wait_for_selector("[data-scoreboard]")
+    table_ready(page)
 
 
 def test_a_whole_hanchan_in_table_mode(phone, live_server, log_in, club_setup, screenshot):

@@ -22,7 +22,7 @@ from league.draw import services as draw
 from league.models import DrawTable, Game, Hand, Member, Membership, Result, TableGame
 from tests.support.browser import PHONE, SCREENSHOTS, fits_the_screen, log_in_on
 from tests.support.clubs import MEMBER_NAMES, make_club, make_user
-from tests.support.table_mode import panel_pick, points, record, synced, win
+from tests.support.table_mode import panel_pick, points, record, synced, table_ready, win
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -59,7 +59,7 @@ def start_from_the_card(page: Page, draw_url: str, label: str) -> None:
     page.wait_for_selector("[data-start]")
     with page.expect_navigation():
         page.locator("[data-start]").click()
-    page.wait_for_selector("[data-scoreboard]")
+    table_ready(page)
     synced(page)
 
 

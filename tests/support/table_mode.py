@@ -48,6 +48,12 @@ def assert_points(page: Page, expected: list[str]) -> None:
     assert points(page) == expected
 
 
+def table_ready(page: Page) -> None:
+    """The scoreboard drawn and its buttons wired: the markup alone comes first, and a tap on it
+    before the script has run is lost (under CI's load, 「ロン」 then opened no panel)."""
+    page.wait_for_selector("[data-scoreboard][data-ready]")
+
+
 def synced(page: Page) -> None:
     page.wait_for_selector("[data-sync].ok")
 
@@ -57,4 +63,4 @@ def start_table(page: Page, base_url: str, club: Club, members: list[Member]) ->
     query = "&".join(f"member_{i}={m.pk}" for i, m in enumerate(members))
     page.goto(f"{base_url}/c/{club.slug}/table/new/?{query}")
     page.locator("[data-start]").click()
-    page.wait_for_selector("[data-scoreboard]")
+    table_ready(page)
