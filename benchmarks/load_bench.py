@@ -88,7 +88,7 @@ def prepare(games: int, viewer: str = "member") -> dict[str, object]:
         set (a page's ETag covers both: league/access.page_etag)."""
         session = SessionStore()
         session[SESSION_KEY] = str(who.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
         session[HASH_SESSION_KEY] = who.get_session_auth_hash()
         session.create()
         return (

@@ -10,6 +10,9 @@ class LeagueConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # A saved user is dropped from the shared cache (league.accounts.backends).
+        from league.accounts import backends  # noqa: F401
+
         # The kept totals' projections join the registry (league.core.changes).
         from league.books import projection  # noqa: F401
         from league.chat import tasks as chat_tasks

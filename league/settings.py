@@ -133,7 +133,7 @@ DATABASES: dict[str, dict[str, object]] = {"default": env_database(BASE_DIR / "d
 # The cache (Django's cache framework): each process's memory by default; in production with more
 # than one app server, CACHE_URL=redis://… (README: "Running in production"), which all of them
 # and the worker share. It holds the parts of pages that a club's members share, kept under the
-# club's data version (league.access.shared_fragment), and, when shared, the sessions: a session is
+# club's data version (league.access.shared_part), and, when shared, the sessions: a session is
 # then read from Redis and written to both (cached_db), so a page asks the database for none. A
 # cache of each process's own cannot hold sessions: a logout in one would stay unseen in another.
 CACHES: dict[str, dict[str, Any]] = {"default": env_cache()}
@@ -143,6 +143,12 @@ SESSION_ENGINE: str = (
     if CACHE_SHARED
     else "django.contrib.sessions.backends.db"
 )
+# Who is signed in: with a shared cache, read from it before the database on every request
+# (league.accounts.backends). Django's ModelBackend stays listed for sessions signed in before.
+AUTHENTICATION_BACKENDS: list[str] = [
+    *(["league.accounts.backends.CachedUserBackend"] if CACHE_SHARED else []),
+    "django.contrib.auth.backends.ModelBackend",
+]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS: list[dict[str, str]] = [

@@ -100,7 +100,7 @@ def test_the_cache_is_the_process_memory_unless_a_redis_url_is_given(monkeypatch
     assert env_cache()["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
     monkeypatch.setenv("CACHE_URL", "redis://127.0.0.1:6379/3")
     assert env_cache() == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "league.conf.cache.RedisCache",
         "LOCATION": "redis://127.0.0.1:6379/3",
     }
     monkeypatch.setenv("CACHE_URL", "memcached://127.0.0.1:11211")

@@ -120,8 +120,8 @@ _CACHE_SCHEMES = frozenset({"redis", "rediss", "unix"})
 
 
 def env_cache() -> dict[str, Any]:
-    """CACHE_URL if set (redis://host:port/db, rediss:// or unix://: Django's RedisCache, which
-    every app server and worker shares), else each process's own memory (LocMemCache: needs
+    """CACHE_URL if set (redis://host:port/db, rediss:// or unix://: Django's RedisCache, kept
+    clients aside (league/conf/cache.py), which every app server and worker shares), else each process's own memory (LocMemCache: needs
     nothing beside the app, and is right for one process, as `dev.py start` runs)."""
     url = _get("CACHE_URL")
     if url is None:
@@ -131,4 +131,4 @@ def env_cache() -> dict[str, Any]:
         raise ImproperlyConfigured(
             f"CACHE_URL scheme {scheme!r} is not supported: use redis://, rediss:// or unix://."
         )
-    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    return {"BACKEND": "league.conf.cache.RedisCache", "LOCATION": url}

@@ -179,7 +179,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 add_errors(form, e)
             else:
                 throttle.attempt_failed(attempt)  # stays counted: sign-ups are what is limited
-                auth_login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                auth_login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
                 messages.success(request, _("Welcome, %(name)s.") % {"name": user.get_username()})
                 return redirect(_after_signup(next_url))
     return render(
