@@ -210,6 +210,17 @@ def test_database_url_selects_postgres(monkeypatch):
         env_database(Path("unused"))
 
 
+def test_postgres_prepares_the_queries_it_repeats_unless_told_not_to(monkeypatch):
+    """Django turns psycopg's prepared statements off (for poolers); a kept connection of ours
+    prepares a query at its 5th run (tests/league/core/test_club_query.py sees it prepared)."""
+    monkeypatch.setenv("DATABASE_URL", "postgres://jan:pw@db.example:5433/janchou")
+    options = env_database(Path("unused"))["OPTIONS"]
+    assert (options["server_side_binding"], options["prepare_threshold"]) == (True, 5)
+    monkeypatch.setenv("DATABASE_PREPARE", "false")
+    options = env_database(Path("unused")).get("OPTIONS", {})
+    assert "server_side_binding" not in options and "prepare_threshold" not in options
+
+
 @pytest.mark.parametrize(
     "url", ["mysql://u:p@localhost/janchou", "postgis://localhost/janchou", "not a url"]
 )

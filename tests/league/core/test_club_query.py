@@ -11,6 +11,7 @@ import json
 
 import pytest
 from django.db import connection
+from django.urls import reverse
 
 from league import access
 from league.models import Day, DrawRoom
@@ -47,3 +48,18 @@ def test_the_club_query_reads_no_more_with_a_longer_history(club, member_user):
     DrawRoom.objects.bulk_create(DrawRoom(day=day) for day in rooms)
     long = read()
     assert long <= short + 10, (short, long)
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'")
+def test_the_club_query_is_prepared_on_a_kept_connection(club, member_client):
+    """PostgreSQL plans the club's query once per connection, not on every page (DATABASE_PREPARE,
+    league/conf/env.py): psycopg prepares it at its 5th run."""
+    address = reverse("standings:standings", args=[club.slug])
+    for _ in range(6):
+        assert member_client.get(address).status_code == 200
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
+            ["%data_version%"],
+        )
+        assert cursor.fetchone()[0] == 1

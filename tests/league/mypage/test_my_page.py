@@ -24,8 +24,16 @@ from tests.support.clubs import make_club, make_user
 from tests.support.isolation import SCRIPT
 from tests.support.money import ledger_case_day, record
 
-TODAY = timezone.localdate(timezone=CLUB_TIMEZONE)
-EARLIER = TODAY - datetime.timedelta(days=14)
+
+def today() -> datetime.date:
+    """The club's today, read when a test runs: a module's constant, read when the module was
+    collected, was yesterday for tests that ran after midnight in Japan (15:00 UTC), and they
+    failed (CI started at 14:59 UTC)."""
+    return timezone.localdate(timezone=CLUB_TIMEZONE)
+
+
+def earlier() -> datetime.date:
+    return today() - datetime.timedelta(days=14)
 
 
 def by_name(members) -> dict[str, Member]:
@@ -51,8 +59,8 @@ def season(club) -> Season:
     return Season.objects.create(
         club=club,
         name="今期",
-        start=TODAY - datetime.timedelta(days=60),
-        end=TODAY + datetime.timedelta(days=60),
+        start=today() - datetime.timedelta(days=60),
+        end=today() + datetime.timedelta(days=60),
     )
 
 
@@ -70,10 +78,10 @@ def me(m, member_user) -> Member:
 @pytest.fixture
 def played(club, m, season) -> None:
     """ledger.json's first day two weeks ago (千葉 ▲1,650), and a game 千葉 sat out."""
-    ledger_case_day(club, m, EARLIER)
+    ledger_case_day(club, m, earlier())
     record(
         club,
-        EARLIER,
+        earlier(),
         [(m["青木"], 40000), (m["馬場"], 30000), (m["土井"], 20000), (m["江藤"], 10000)],
         rate="0.3",
     )
@@ -111,7 +119,7 @@ def test_the_season_standing_is_the_standings_pages_row(member_client, club, me,
     season.save()
     record(
         club,
-        TODAY,
+        today(),
         [(m["千葉"], 45000), (m["青木"], 30000), (m["馬場"], 15000), (m["土井"], 10000)],
         rate="0.3",
     )
@@ -185,7 +193,7 @@ def test_a_member_with_a_deferred_debt_sees_it(member_client, club, me, m, playe
 
 
 def test_what_i_pay_today_is_the_day_ledgers_transfers(member_client, club, me, m, season):
-    day = ledger_case_day(club, m, TODAY)
+    day = ledger_case_day(club, m, today())
     response = member_client.get(page_url(club))
     settlement = response.context["settlement"]
     assert settlement.is_today and settlement.day == day
@@ -207,11 +215,11 @@ def test_what_i_pay_today_is_the_day_ledgers_transfers(member_client, club, me, 
         assert pays
         whom = f"{Member.objects.get(pk=other).name}さん" if other else f"{club.name}（クラブ）"
         assert f'あなたは {whom}に <strong class="minus">{yen:,}円</strong> 支払い' in page
-    assert reverse("money:day_ledger", args=[club.slug, TODAY]) in page
+    assert reverse("money:day_ledger", args=[club.slug, today()]) in page
 
 
 def test_a_creditor_sees_what_they_receive(client, club, m, season):
-    ledger_case_day(club, m, TODAY)
+    ledger_case_day(club, m, today())
     user = make_user("aoki", club)
     link(m["青木"], user)
     client.force_login(user)
@@ -223,19 +231,19 @@ def test_a_creditor_sees_what_they_receive(client, club, m, season):
 
 
 def test_without_a_game_today_the_latest_open_day_is_shown(member_client, club, me, m, played):
-    older = ledger_case_day(club, m, EARLIER - datetime.timedelta(days=7))
+    older = ledger_case_day(club, m, earlier() - datetime.timedelta(days=7))
     response = member_client.get(page_url(club))
     settlement = response.context["settlement"]
-    assert not settlement.is_today and settlement.day.date == EARLIER
+    assert not settlement.is_today and settlement.day.date == earlier()
     # The older open day is listed with its link.
     assert [d.date for d in response.context["other_open_days"]] == [older.date]
     page = text(response)
     assert f'data-open-day="{older.date:%Y-%m-%d}"' in page
-    assert f"{EARLIER:%Y/%m/%d}の精算：</span>" in page
+    assert f"{earlier():%Y/%m/%d}の精算：</span>" in page
 
 
 def test_a_settled_day_says_so(member_client, club, me, m, season):
-    day = ledger_case_day(club, m, TODAY)
+    day = ledger_case_day(club, m, today())
     for t in money.day_ledger(day=day).transfers:
         if t.payer is not None:
             money.transfer_pay(day=day, user=None, payer=int(t.payer), payee=money.party(t.payee))
@@ -247,7 +255,7 @@ def test_a_settled_day_says_so(member_client, club, me, m, season):
 def test_a_member_of_a_club_without_money_sees_no_money(client, db):
     club = make_club("kenko", "takabari-kenko", "健康麻雀")
     players = [Member.objects.create(club=club, name=n) for n in ("一", "二", "三", "四")]
-    record(club, TODAY, list(zip(players, (40000, 30000, 20000, 10000), strict=True)))
+    record(club, today(), list(zip(players, (40000, 30000, 20000, 10000), strict=True)))
     user = make_user("kenko-member", club)
     link(players[0], user)
     client.force_login(user)
@@ -323,7 +331,7 @@ def test_a_long_history_counts_every_day(member_client, club, me, m, season, mon
     """The position is read from the kept books (league.books): every open day and debt counts,
     however long the history, and the balance is the statement's to the yen."""
     monkeypatch.setattr(selectors, "RECENT_MONEY_DAYS", 2)
-    days = [ledger_case_day(club, m, TODAY - datetime.timedelta(days=7 * i)) for i in range(4)]
+    days = [ledger_case_day(club, m, today() - datetime.timedelta(days=7 * i)) for i in range(4)]
     oldest = days[-1]
     money.transfer_defer(day=oldest, user=None, payer=me.pk, payee=m["馬場"].pk)
     pay_all(oldest, me)  # the rest of 千葉's oldest day
@@ -357,8 +365,8 @@ def test_the_current_season_is_the_one_running_today(club):
         return Season(
             club=club,
             name=name,
-            start=TODAY + datetime.timedelta(days=start),
-            end=TODAY + datetime.timedelta(days=end),
+            start=today() + datetime.timedelta(days=start),
+            end=today() + datetime.timedelta(days=end),
         )
 
     year, half, past, future = (
@@ -367,10 +375,10 @@ def test_the_current_season_is_the_one_running_today(club):
         season("past", -400, -300),
         season("next", 10, 100),
     )
-    assert selectors.current_season([year, half, past, future], TODAY) == half
-    assert selectors.current_season([past, future], TODAY) == past
-    assert selectors.current_season([future], TODAY) == future
-    assert selectors.current_season([], TODAY) is None
+    assert selectors.current_season([year, half, past, future], today()) == half
+    assert selectors.current_season([past, future], today()) == past
+    assert selectors.current_season([future], today()) == future
+    assert selectors.current_season([], today()) is None
 
 
 # --- isolation -------------------------------------------------------------------------------
@@ -411,7 +419,7 @@ def test_another_clubs_record_linked_to_the_user_is_not_theirs_here(
 def _history(club, m, days: int, has_money: bool) -> None:
     """`days` weekly days of two games each (with money: the ledger case, with a deferral and a
     payment each), and one more day today."""
-    dates = [EARLIER - datetime.timedelta(days=7 * i) for i in range(days)] + [TODAY]
+    dates = [earlier() - datetime.timedelta(days=7 * i) for i in range(days)] + [today()]
     for date in dates:
         if not has_money:
             for _game in range(2):
@@ -419,7 +427,7 @@ def _history(club, m, days: int, has_money: bool) -> None:
                 record(club, date, list(seats))
             continue
         day = ledger_case_day(club, m, date)
-        if date != TODAY:
+        if date != today():
             money.transfer_defer(day=day, user=None, payer=m["千葉"].pk, payee=m["馬場"].pk)
             money.transfer_pay(day=day, user=None, payer=m["土井"].pk, payee=m["青木"].pk)
 
@@ -440,8 +448,8 @@ def test_the_query_count_does_not_grow_with_the_history(db, preset, django_asser
         Season.objects.create(
             club=club,
             name="今期",
-            start=TODAY - datetime.timedelta(days=400),
-            end=TODAY + datetime.timedelta(days=1),
+            start=today() - datetime.timedelta(days=400),
+            end=today() + datetime.timedelta(days=1),
         )
         m = {
             n: Member.objects.create(club=club, name=n)
@@ -465,7 +473,7 @@ def test_the_query_count_does_not_grow_with_the_history(db, preset, django_asser
 
 
 def test_the_page_in_english(member_client, club, me, m, season):
-    ledger_case_day(club, m, TODAY)
+    ledger_case_day(club, m, today())
     member_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = text(member_client.get(page_url(club)))
     assert "My page" in page and "Today's settlement" in page
@@ -479,7 +487,7 @@ def test_names_with_html_are_escaped(client, club, m, season):
     link(m["青木"], user)
     record(
         club,
-        TODAY,
+        today(),
         [(m["青木"], 45000), (m["馬場"], 30000), (m["土井"], 15000), (bad, 10000)],
         rate="0.3",
     )
