@@ -127,9 +127,10 @@ _CACHE_SCHEMES = frozenset({"redis", "rediss", "unix"})
 
 
 def env_cache() -> dict[str, Any]:
-    """CACHE_URL if set (redis://host:port/db, rediss:// or unix://: Django's RedisCache, kept
-    clients aside (league/conf/cache.py), which every app server and worker shares), else each process's own memory (LocMemCache: needs
-    nothing beside the app, and is right for one process, as `dev.py start` runs)."""
+    """CACHE_URL if set (redis://host:port/db, rediss:// or unix://: Django's RedisCache, with
+    its clients kept (league/conf/cache.py), which every app server and worker shares), else
+    each process's own memory (LocMemCache: needs nothing beside the app, and is right for one
+    process, as `dev.py start` runs)."""
     url = _get("CACHE_URL")
     if url is None:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "jancho"}
