@@ -111,13 +111,12 @@ def env_database(default_sqlite: Path) -> dict[str, Any]:
         # connection is kept between requests, checked before reuse, and closed when idle.
         config["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60)
         config["CONN_HEALTH_CHECKS"] = True
-        if env_bool("DATABASE_PREPARE", True):
-            # Parameters bound on the server, and a query run 5 times on a connection prepared
-            # there (psycopg's prepare_threshold; Django turns it off by default for poolers):
-            # PostgreSQL then stops planning the queries every page and record repeats (the
-            # club's query: 0.16 -> 0.03 ms of its CPU). DATABASE_PREPARE=false behind a pooler
-            # in transaction mode that cannot keep prepared statements (PgBouncer before 1.21).
-            config.setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
+        # The club's query, which every club page and 304 runs, prepared at its 5th run on a
+        # connection (psycopg's prepare_threshold; Django turns it off by default, for poolers):
+        # league.access._prepared_club. DATABASE_PREPARE=false behind a pooler in transaction
+        # mode that cannot keep prepared statements (PgBouncer before 1.21).
+        prepare = 5 if env_bool("DATABASE_PREPARE", True) else None
+        config.setdefault("OPTIONS", {})["prepare_threshold"] = prepare
     return config
 
 
