@@ -20,7 +20,6 @@ from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -29,6 +28,7 @@ import scoring
 from league import limits
 from league.accounts import invitations
 from league.club.services import member_create, season_create
+from league.core import clock
 from league.core.actions import action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import for_update, lock_club
@@ -233,7 +233,7 @@ def rules_for_choice(*, user: User, choice: str) -> tuple[dict[str, Any], str]:
         slug = choice[len(CLUB_PREFIX) :]
         club = Club.objects.filter(slug=slug, memberships__user=user).first()
         if club is not None:
-            version = RulesVersion.in_force(club, timezone.localdate())
+            version = RulesVersion.in_force(club, clock.today())
             version = version or RulesVersion.objects.filter(club=club).first()
             if version is not None:
                 return version.rules_json, version.preset
@@ -314,7 +314,7 @@ def _player_linked(*, club: Club, user: User, name: str) -> Member:
 
 def first_season_defaults(today: datetime.date | None = None) -> dict[str, Any]:
     """This calendar year: 「2026年」 from 1 January to 31 December, no minimum."""
-    today = today or timezone.localdate()
+    today = today or clock.today()
     return {
         "name": _("%(year)s season") % {"year": today.year},
         "start": datetime.date(today.year, 1, 1),

@@ -16,12 +16,12 @@ from typing import Any, Literal
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from django.utils.translation import gettext_lazy
 from ninja import Field, Schema
 
 from league.api.auth import api_club
 from league.api.base import READ, ApiErrors, Errors, Slug, _text, api
+from league.core import clock
 from league.core.errors import ServiceError
 from league.models import RulesVersion, TableGame
 from league.table import services
@@ -110,7 +110,7 @@ def calculator(request: HttpRequest, slug: Slug, data: CalculatorIn) -> dict[str
                 TableGame.objects.select_related("rules_version"), club=club, key=data.table
             )
             return services.hand_value(tg=tg, data=body)
-        date = data.date or timezone.localdate()
+        date = data.date or clock.today()
         version = RulesVersion.in_force(club, date)
         if version is None:
             raise ApiErrors(400, {"date": [str(NO_RULES)]})

@@ -28,10 +28,10 @@ from django.db.models import (
     prefetch_related_objects,
 )
 from django.db.models.functions import Abs, Coalesce
-from django.utils import timezone
 
 import scoring
 from league.books import services as books
+from league.core import clock
 from league.models import (
     Account,
     Club,
@@ -116,7 +116,7 @@ class Debt:
         return self.principal - self.remaining
 
     def age_days(self, today: datetime.date | None = None) -> int:
-        return ((today or timezone.localdate()) - self.since).days
+        return ((today or clock.today()) - self.since).days
 
 
 @dataclass(frozen=True)

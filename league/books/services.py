@@ -35,9 +35,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
-from django.utils import timezone
 
 import scoring
+from league.core import clock
 from league.models import (
     Account,
     Day,
@@ -78,7 +78,7 @@ def day_effects(entry: LedgerEntry) -> list[tuple[Party, int]]:
 
 
 def entry_date(entry: LedgerEntry) -> datetime.date:
-    return entry.day.date if entry.day is not None else timezone.localdate(entry.created_at)
+    return entry.day.date if entry.day is not None else clock.today(entry.created_at)
 
 
 ENTRIES = LedgerEntry.objects.select_related("reverses__day", "day").order_by("id")

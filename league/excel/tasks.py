@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from league import jobs
 from league.books import selectors as book_selectors
-from league.core import photo
+from league.core import clock, photo
 from league.core.actions import action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import lock_club
@@ -163,7 +163,7 @@ def export_statement(export_id: int) -> int:
             club=export.club,
             statement=book_selectors.full_statement(member=member),  # type: ignore[arg-type]
             describe=describe_entry,
-            today=timezone.localdate(),
+            today=clock.today(),
         )
 
     return _make(

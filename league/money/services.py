@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy
 import scoring
 from league import limits
 from league.books import selectors as book_selectors
-from league.core import changes
+from league.core import changes, clock
 from league.core.actions import action, as_action
 from league.core.errors import NON_FIELD, ServiceError
 from league.core.locks import for_update, lock_club
@@ -525,7 +525,7 @@ def pot_pay_out(*, season: Season, user: User, venue_cost: int) -> list[LedgerEn
         pot = season_pot(season=season)
         if not pot.has_pot:
             raise ServiceError.one(NON_FIELD, _("This club has no pot."))
-        if timezone.localdate() < season.end:
+        if clock.today() < season.end:
             raise ServiceError.one(
                 NON_FIELD, _("The season is not over yet: pay out on or after its last day.")
             )

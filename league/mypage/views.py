@@ -15,17 +15,16 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from league.access import club_for, club_page
 from league.books import selectors as book_selectors
+from league.core import clock
 from league.models import Member, Season
 from league.models.draw import next_tables
 from league.models.rules import club_has_money
 from league.money.views.statements import OpenDayRow, describe_entry, headline
 from league.mypage import selectors, signs
-from league.recording.views.days import CLUB_TIMEZONE
 from league.standings import stats
 from league.standings.tables import Shown
 
@@ -100,7 +99,7 @@ def my_page(request: HttpRequest, slug: str) -> HttpResponse:
     context: dict[str, Any] = {"club": club, "me": me}
     if me is None:
         return render(request, "league/mypage/my_page.html", context)
-    today = timezone.localdate(timezone=CLUB_TIMEZONE)
+    today = clock.today()
     seasons = list(Season.objects.filter(club=club))
     season = selectors.current_season(seasons, today)
     versions = stats.rules_versions(club=club)

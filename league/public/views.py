@@ -21,7 +21,6 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.cache import never_cache
@@ -29,12 +28,12 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from league import money
 from league.access import club_for, day_for
+from league.core import clock
 from league.models import Club, Day, RulesVersion, Season
 from league.models import draw as draw_selectors
 from league.money import sharing
 from league.public import services
 from league.recording import selectors
-from league.recording.views.days import CLUB_TIMEZONE
 from league.standings import selectors as aggregate_selectors
 from league.standings import stats
 from league.standings.tables import Shown
@@ -89,7 +88,7 @@ def share_settings(request: HttpRequest, slug: str) -> HttpResponse:
         if club.share_token
         else ""
     )
-    version = RulesVersion.in_force(club, timezone.localdate(timezone=CLUB_TIMEZONE))
+    version = RulesVersion.in_force(club, clock.today())
     context = {
         "club": club,
         "link": link,
@@ -159,7 +158,7 @@ def public_standings(request: HttpRequest, club: Club, token: str) -> HttpRespon
     """The current season's standings (all time when there is none) and every season's leader."""
     seasons = list(with_teams(Season.objects.filter(club=club)).order_by("-start", "-pk"))
     versions = stats.rules_versions(club=club)
-    season = current_season(seasons, timezone.localdate(timezone=CLUB_TIMEZONE))
+    season = current_season(seasons, clock.today())
     start, end = (season.start, season.end) if season else (None, None)
     table = standings_views._table(
         request,

@@ -13,7 +13,6 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -21,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 import scoring
 from league.access import club_for
+from league.core import clock
 from league.core import errors as core_errors
 from league.core import format as jancho
 from league.core.errors import problem_message
@@ -42,7 +42,7 @@ def rules_list(request: HttpRequest, slug: str) -> HttpResponse:
         .annotate(game_count=Count("games"))
         .order_by("-effective_from")
     )
-    today = timezone.localdate()
+    today = clock.today()
     in_force = next((v for v in versions if v.effective_from <= today), None)
     # Each version's settlement rules, then its hand options (issue 40: every hand rule shown).
     rows = [
@@ -60,7 +60,7 @@ def _base_rules(club: Club, choice: str) -> tuple[str, dict[str, object], str, H
     """What a new version starts from: ("current" or a preset's name, its rules, its preset, its
     hand options: the current version's, or the preset's)."""
     if choice not in scoring.PRESETS:
-        current = RulesVersion.in_force(club, timezone.localdate())
+        current = RulesVersion.in_force(club, clock.today())
         current = current or RulesVersion.objects.filter(club=club).first()
         if current is not None:
             return "current", current.rules_json, current.preset, current.hand_options
@@ -146,7 +146,7 @@ def rules_new(request: HttpRequest, slug: str) -> HttpResponse:
         **rules_initial(base_json),
         **hand_options_initial(hand_options),
         "preset": preset,
-        "effective_from": timezone.localdate(),
+        "effective_from": clock.today(),
     }
     form = RulesForm(request.POST or None, initial=initial)
     check = None

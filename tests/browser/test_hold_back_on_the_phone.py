@@ -7,12 +7,11 @@ held-round-open.png."""
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
 
+from league.core import clock
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.models import Membership
-from league.recording.views.days import CLUB_TIMEZONE
 from tests.support.browser import fits_the_screen
 from tests.support.clubs import make_club, make_user
 from tests.support.draw import check_in_all, people, record_drawn
@@ -24,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def event():
     """8 players today, round 1 drawn (tables A and B), results held back, table A recorded.
     The login `player` is one of table B's four."""
-    today = timezone.localdate(timezone=CLUB_TIMEZONE)
+    today = clock.today()
     club = make_club("mame", "mame-no-kai", "マメの会")
     organiser = make_user("organiser", club, Membership.ORGANISER)
     day = check_in_all(club, organiser, people(club, 8), today)

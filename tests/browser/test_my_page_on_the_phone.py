@@ -9,8 +9,8 @@ import datetime
 import pytest
 
 from league import money
+from league.core import clock
 from league.models import Member, Membership, Season
-from league.recording.views.days import CLUB_TIMEZONE
 from tests.support.browser import fits_the_screen
 from tests.support.clubs import make_club, make_user
 from tests.support.money import ledger_case_day
@@ -21,9 +21,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def chiba() -> Member:
     """マメの会 with last week's day (千葉 deferred what they owed 馬場) and today's day."""
-    from django.utils import timezone
 
-    today = timezone.localdate(timezone=CLUB_TIMEZONE)
+    today = clock.today()
     club = make_club("mame", "mame-no-kai", "マメの会")
     make_user("organiser", club, Membership.ORGANISER)
     m = {

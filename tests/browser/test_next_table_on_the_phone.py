@@ -5,12 +5,11 @@ within the screen. Screenshot: test-artifacts/screenshots/my-next-table.png."""
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
 
+from league.core import clock
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.models import Member, Membership
-from league.recording.views.days import CLUB_TIMEZONE
 from tests.support.browser import fits_the_screen
 from tests.support.clubs import make_club, make_user
 from tests.support.draw import check_in_all, people, record_drawn
@@ -22,7 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def seated() -> Member:
     """A cup of 12 today, 3 rounds drawn with seats; rounds 1 and 2 recorded. The member linked
     to the login `west` sits 西 at table B in round 3."""
-    today = timezone.localdate(timezone=CLUB_TIMEZONE)
+    today = clock.today()
     club = make_club("mame", "mame-no-kai", "マメの会")
     organiser = make_user("organiser", club, Membership.ORGANISER)
     day = check_in_all(club, organiser, people(club, 12), today)

@@ -9,13 +9,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.utils import timezone
 from playwright.sync_api import Browser
 
+from league.core import clock
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.models import Member, Membership
-from league.recording.views.days import CLUB_TIMEZONE
 from tests.support.browser import SCREENSHOTS, log_in_on
 from tests.support.clubs import make_club, make_user
 from tests.support.draw import check_in_all, record_drawn
@@ -28,7 +27,7 @@ GIVEN = ["一郎", "花子", "健太", "由美"]
 
 @pytest.fixture
 def room() -> str:
-    today = timezone.localdate(timezone=CLUB_TIMEZONE)
+    today = clock.today()
     club = make_club("mame", "mame-no-kai", "マメの会")
     organiser = make_user("organiser", club, Membership.ORGANISER)
     players = [

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_POST, require_safe
 from league import money
 from league.access import club_for, results_page
 from league.books import selectors as book_selectors
+from league.core import clock
 from league.core.errors import ServiceError
 from league.excel import exports
 from league.excel import tasks as export_tasks
@@ -261,7 +262,7 @@ def export_statement_start(request: HttpRequest, slug: str, member_id: int) -> H
     if not club_has_money(club=club):
         raise Http404
     member = get_object_or_404(Member, pk=member_id, club=club)
-    today = timezone.localdate()
+    today = clock.today()
     try:
         started = export_tasks.export_start(
             club=club,
@@ -391,7 +392,7 @@ def export_payment_sheet(request: HttpRequest, slug: str, date: datetime.date) -
     if not ledger.has_money:
         raise Http404
     workbook = exports.payment_sheet_workbook(
-        club=club, ledger=ledger, debts=money.open_debts(club=club), today=timezone.localdate()
+        club=club, ledger=ledger, debts=money.open_debts(club=club), today=clock.today()
     )
     return exports.xlsx_response(
         workbook,
@@ -407,7 +408,7 @@ def export_statement(request: HttpRequest, slug: str, member_id: int) -> HttpRes
         raise Http404
     member = get_object_or_404(Member, pk=member_id, club=club)
     member.club = club  # the statement reads it: no second query
-    today = timezone.localdate()
+    today = clock.today()
     most = settings.EXPORT_INLINE_LINES
     if export_tasks.statement_lines(member_id=member.pk, most=most) > most:  # by a worker
         context = {

@@ -16,7 +16,6 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -24,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from league import limits, money
 from league.access import club_for, club_page
 from league.books import selectors as book_selectors
+from league.core import clock
 from league.core.errors import ServiceError
 from league.core.format import yen
 from league.models import Club, LedgerEntry, Member, Season
@@ -192,7 +192,7 @@ def debt_list(request: HttpRequest, slug: str) -> HttpResponse:
     """Open debts, the days not yet settled, and where each member stands: the kept books
     (league.books), the same rows as the statements and My page read."""
     club = _money_club(request, slug)
-    today = timezone.localdate()
+    today = clock.today()
     books = book_selectors.club_books(club=club)
     standing = [(s, headline(s.total)) for s in books.standing if s.total or s.days or s.debts]
     return render(
@@ -246,7 +246,7 @@ def _season(request: HttpRequest, club: Club) -> tuple[Season | None, list[Seaso
         if chosen is None:
             raise Http404
         return chosen, seasons
-    today = timezone.localdate()
+    today = clock.today()
     running = [s for s in seasons if s.start <= today <= s.end]
     started = [s for s in seasons if s.start <= today]
     return next(iter(running or started or seasons), None), seasons

@@ -3,27 +3,23 @@
 from __future__ import annotations
 
 import datetime
-from zoneinfo import ZoneInfo
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from league.access import club_for, club_page, day_for, shared_part
+from league.core import clock
 from league.models import Club, Game, RulesVersion
 from league.models import draw as draw_selectors
 from league.recording import breakdown, selectors, services
 from league.recording.forms import WINDS
 from league.standings import charts
 from league.teams import selectors as team_selectors
-
-# The clubs play in Japan: "today" is the date at the table, whatever the server's clock says.
-CLUB_TIMEZONE = ZoneInfo("Asia/Tokyo")
 
 
 @require_safe
@@ -44,7 +40,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 @require_safe
 def club_home(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
-    today = timezone.localdate(timezone=CLUB_TIMEZONE)
+    today = clock.today()
     context = {
         "club": club,
         "today": today,

@@ -10,15 +10,14 @@ import json
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from league.accounts import tokens as api_auth
 from league.chat import sharing
+from league.core import clock
 from league.draw import selectors as sel
 from league.draw import services as draw
 from league.models import Day, Member
 from league.models.draw import next_tables
-from league.recording.views.days import CLUB_TIMEZONE
 from tests.support.clubs import make_user
 from tests.support.draw import DATE, check_in_all, people, record_table
 
@@ -115,7 +114,7 @@ def test_one_query_whatever_the_day(club, organiser, size, django_assert_num_que
 
 
 def test_my_page_shows_my_next_table(club, organiser) -> None:
-    day = _cup(club, organiser, timezone.localdate(timezone=CLUB_TIMEZONE))[0]
+    day = _cup(club, organiser, clock.today())[0]
     me = sel.current_rounds(day)[0].tables[1].players[2]  # round 1, table B, 西
     me.user = make_user("chiba", club)
     me.save(update_fields=["user"])

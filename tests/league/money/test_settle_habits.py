@@ -10,13 +10,12 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from league import money
 from league.books import selectors as book_selectors
+from league.core import clock
 from league.models import LedgerEntry, Member, Membership
 from league.mypage import signs
-from league.recording.views.days import CLUB_TIMEZONE
 from tests.support.clubs import make_user
 from tests.support.money import ledger_case_day
 
@@ -25,7 +24,7 @@ def today() -> datetime.date:
     """The club's today, read when a test runs: a module's constant, read when the module was
     collected, was yesterday for tests that ran after midnight in Japan (15:00 UTC), and they
     failed (CI started at 14:59 UTC)."""
-    return timezone.localdate(timezone=CLUB_TIMEZONE)
+    return clock.today()
 
 
 pytestmark = pytest.mark.django_db

@@ -11,14 +11,13 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.html import escape
 
 from league import money
 from league.books import selectors as book_selectors
+from league.core import clock
 from league.models import Member, Membership, Result, Season
 from league.mypage import selectors
-from league.recording.views.days import CLUB_TIMEZONE
 from league.standings import stats
 from tests.support.clubs import make_club, make_user
 from tests.support.isolation import SCRIPT
@@ -29,7 +28,7 @@ def today() -> datetime.date:
     """The club's today, read when a test runs: a module's constant, read when the module was
     collected, was yesterday for tests that ran after midnight in Japan (15:00 UTC), and they
     failed (CI started at 14:59 UTC)."""
-    return timezone.localdate(timezone=CLUB_TIMEZONE)
+    return clock.today()
 
 
 def earlier() -> datetime.date:
