@@ -4,7 +4,6 @@ many payment lines the day has, and the money pages' headings and signs say one 
 
 from __future__ import annotations
 
-import datetime
 import itertools
 import re
 
@@ -19,14 +18,6 @@ from league.mypage import signs
 from tests.support.clubs import make_user
 from tests.support.money import ledger_case_day
 
-
-def today() -> datetime.date:
-    """The club's today, read when a test runs: a module's constant, read when the module was
-    collected, was yesterday for tests that ran after midnight in Japan (15:00 UTC), and they
-    failed (CI started at 14:59 UTC)."""
-    return clock.today()
-
-
 pytestmark = pytest.mark.django_db
 
 
@@ -37,7 +28,7 @@ def m(members) -> dict[str, Member]:
 
 @pytest.fixture
 def day(club, m):
-    return ledger_case_day(club, m, today())
+    return ledger_case_day(club, m, clock.today())
 
 
 def url(name: str, club, *args) -> str:
@@ -57,14 +48,14 @@ def close_form(response) -> dict[str, str]:
 
 
 def test_closing_as_shown_marks_every_transfer_paid_without_surcharge(organiser_client, club, day):
-    shown = organiser_client.get(url("money:day_close", club, today()))
+    shown = organiser_client.get(url("money:day_close", club, clock.today()))
     page = shown.content.decode()
     transfers = money.day_ledger(day=day).transfers
     assert len(transfers) >= 3
     # Every row's "paid" is checked; "defer" (with its surcharge) is there to choose, row by row.
     assert len(re.findall(r'value="pay"[^>]*checked', page)) == len(transfers)
     assert not re.findall(r'value="defer"[^>]*checked', page)
-    response = organiser_client.post(url("money:day_close", club, today()), close_form(shown))
+    response = organiser_client.post(url("money:day_close", club, clock.today()), close_form(shown))
     assert response.status_code == 302
     kinds = set(LedgerEntry.objects.values_list("kind", flat=True))
     assert kinds == {LedgerEntry.PAYMENT}
@@ -74,11 +65,13 @@ def test_closing_as_shown_marks_every_transfer_paid_without_surcharge(organiser_
 
 
 def test_one_row_deferred_is_the_only_surcharge(organiser_client, club, day):
-    shown = organiser_client.get(url("money:day_close", club, today()))
+    shown = organiser_client.get(url("money:day_close", club, clock.today()))
     data = close_form(shown)
     deferred = next(n for n in data if n.startswith("t-") and not n.startswith("t-club"))
     data[deferred] = "defer"
-    assert organiser_client.post(url("money:day_close", club, today()), data).status_code == 302
+    assert (
+        organiser_client.post(url("money:day_close", club, clock.today()), data).status_code == 302
+    )
     assert LedgerEntry.objects.filter(kind=LedgerEntry.DEFERRAL).count() == 1
     assert LedgerEntry.objects.filter(surcharge__gt=0).count() == 1
 
@@ -89,15 +82,15 @@ def test_a_day_settled_row_by_row_closes_with_one_tap(organiser_client, club, da
         money.transfer_pay(
             day=day, user=None, payer=money.party(t.payer), payee=money.party(t.payee)
         )
-    page = organiser_client.get(url("money:day_ledger", club, today())).content.decode()
+    page = organiser_client.get(url("money:day_ledger", club, clock.today())).content.decode()
     assert "data-close-now" in page  # the button is still there once everything is marked
     assert "未精算" not in page.split('id="to-settle">')[1].split("</h2>")[0]
     entries = LedgerEntry.objects.count()
-    tap = organiser_client.post(url("money:day_close", club, today()), {"expected": ""})
+    tap = organiser_client.post(url("money:day_close", club, clock.today()), {"expected": ""})
     assert tap.status_code == 302
     day.refresh_from_db()
     assert day.closed_at is not None and LedgerEntry.objects.count() == entries
-    closed = organiser_client.get(url("money:day_ledger", club, today())).content.decode()
+    closed = organiser_client.get(url("money:day_ledger", club, clock.today())).content.decode()
     heading = closed.split('id="to-settle">')[1].split("</h2>")[0]
     assert "締め済み" in heading and "未精算" not in heading
     assert "data-close-now" not in closed
@@ -111,7 +104,7 @@ def test_a_member_sees_no_close_button(member_client, club, day):
         )
     assert (
         "data-close-now"
-        not in member_client.get(url("money:day_ledger", club, today())).content.decode()
+        not in member_client.get(url("money:day_ledger", club, clock.today())).content.decode()
     )
 
 
@@ -172,11 +165,11 @@ def test_my_page_is_right_for_every_member_after_ten_payments_and_undos(client, 
 
     # Closed with one row deferred: the debtor's box says what they pay later, not "nothing".
     client.force_login(organiser)
-    shown = client.get(url("money:day_close", club, today()))
+    shown = client.get(url("money:day_close", club, clock.today()))
     data = close_form(shown)
     deferred = next(n for n in data if n.startswith("t-") and not n.startswith("t-club"))
     data[deferred] = "defer"
-    assert client.post(url("money:day_close", club, today()), data).status_code == 302
+    assert client.post(url("money:day_close", club, clock.today()), data).status_code == 302
     debtor = Member.objects.get(pk=int(deferred.split("-")[1]))
     for member in players:
         client.force_login(member.user)

@@ -24,15 +24,8 @@ from tests.support.isolation import SCRIPT
 from tests.support.money import ledger_case_day, record
 
 
-def today() -> datetime.date:
-    """The club's today, read when a test runs: a module's constant, read when the module was
-    collected, was yesterday for tests that ran after midnight in Japan (15:00 UTC), and they
-    failed (CI started at 14:59 UTC)."""
-    return clock.today()
-
-
 def earlier() -> datetime.date:
-    return today() - datetime.timedelta(days=14)
+    return clock.today() - datetime.timedelta(days=14)
 
 
 def by_name(members) -> dict[str, Member]:
@@ -58,8 +51,8 @@ def season(club) -> Season:
     return Season.objects.create(
         club=club,
         name="今期",
-        start=today() - datetime.timedelta(days=60),
-        end=today() + datetime.timedelta(days=60),
+        start=clock.today() - datetime.timedelta(days=60),
+        end=clock.today() + datetime.timedelta(days=60),
     )
 
 
@@ -118,7 +111,7 @@ def test_the_season_standing_is_the_standings_pages_row(member_client, club, me,
     season.save()
     record(
         club,
-        today(),
+        clock.today(),
         [(m["千葉"], 45000), (m["青木"], 30000), (m["馬場"], 15000), (m["土井"], 10000)],
         rate="0.3",
     )
@@ -192,7 +185,7 @@ def test_a_member_with_a_deferred_debt_sees_it(member_client, club, me, m, playe
 
 
 def test_what_i_pay_today_is_the_day_ledgers_transfers(member_client, club, me, m, season):
-    day = ledger_case_day(club, m, today())
+    day = ledger_case_day(club, m, clock.today())
     response = member_client.get(page_url(club))
     settlement = response.context["settlement"]
     assert settlement.is_today and settlement.day == day
@@ -214,11 +207,11 @@ def test_what_i_pay_today_is_the_day_ledgers_transfers(member_client, club, me, 
         assert pays
         whom = f"{Member.objects.get(pk=other).name}さん" if other else f"{club.name}（クラブ）"
         assert f'あなたは {whom}に <strong class="minus">{yen:,}円</strong> 支払い' in page
-    assert reverse("money:day_ledger", args=[club.slug, today()]) in page
+    assert reverse("money:day_ledger", args=[club.slug, clock.today()]) in page
 
 
 def test_a_creditor_sees_what_they_receive(client, club, m, season):
-    ledger_case_day(club, m, today())
+    ledger_case_day(club, m, clock.today())
     user = make_user("aoki", club)
     link(m["青木"], user)
     client.force_login(user)
@@ -242,7 +235,7 @@ def test_without_a_game_today_the_latest_open_day_is_shown(member_client, club, 
 
 
 def test_a_settled_day_says_so(member_client, club, me, m, season):
-    day = ledger_case_day(club, m, today())
+    day = ledger_case_day(club, m, clock.today())
     for t in money.day_ledger(day=day).transfers:
         if t.payer is not None:
             money.transfer_pay(day=day, user=None, payer=int(t.payer), payee=money.party(t.payee))
@@ -254,7 +247,7 @@ def test_a_settled_day_says_so(member_client, club, me, m, season):
 def test_a_member_of_a_club_without_money_sees_no_money(client, db):
     club = make_club("kenko", "takabari-kenko", "健康麻雀")
     players = [Member.objects.create(club=club, name=n) for n in ("一", "二", "三", "四")]
-    record(club, today(), list(zip(players, (40000, 30000, 20000, 10000), strict=True)))
+    record(club, clock.today(), list(zip(players, (40000, 30000, 20000, 10000), strict=True)))
     user = make_user("kenko-member", club)
     link(players[0], user)
     client.force_login(user)
@@ -330,7 +323,9 @@ def test_a_long_history_counts_every_day(member_client, club, me, m, season, mon
     """The position is read from the kept books (league.books): every open day and debt counts,
     however long the history, and the balance is the statement's to the yen."""
     monkeypatch.setattr(selectors, "RECENT_MONEY_DAYS", 2)
-    days = [ledger_case_day(club, m, today() - datetime.timedelta(days=7 * i)) for i in range(4)]
+    days = [
+        ledger_case_day(club, m, clock.today() - datetime.timedelta(days=7 * i)) for i in range(4)
+    ]
     oldest = days[-1]
     money.transfer_defer(day=oldest, user=None, payer=me.pk, payee=m["馬場"].pk)
     pay_all(oldest, me)  # the rest of 千葉's oldest day
@@ -364,8 +359,8 @@ def test_the_current_season_is_the_one_running_today(club):
         return Season(
             club=club,
             name=name,
-            start=today() + datetime.timedelta(days=start),
-            end=today() + datetime.timedelta(days=end),
+            start=clock.today() + datetime.timedelta(days=start),
+            end=clock.today() + datetime.timedelta(days=end),
         )
 
     year, half, past, future = (
@@ -374,10 +369,10 @@ def test_the_current_season_is_the_one_running_today(club):
         season("past", -400, -300),
         season("next", 10, 100),
     )
-    assert selectors.current_season([year, half, past, future], today()) == half
-    assert selectors.current_season([past, future], today()) == past
-    assert selectors.current_season([future], today()) == future
-    assert selectors.current_season([], today()) is None
+    assert selectors.current_season([year, half, past, future], clock.today()) == half
+    assert selectors.current_season([past, future], clock.today()) == past
+    assert selectors.current_season([future], clock.today()) == future
+    assert selectors.current_season([], clock.today()) is None
 
 
 # --- isolation -------------------------------------------------------------------------------
@@ -418,7 +413,7 @@ def test_another_clubs_record_linked_to_the_user_is_not_theirs_here(
 def _history(club, m, days: int, has_money: bool) -> None:
     """`days` weekly days of two games each (with money: the ledger case, with a deferral and a
     payment each), and one more day today."""
-    dates = [earlier() - datetime.timedelta(days=7 * i) for i in range(days)] + [today()]
+    dates = [earlier() - datetime.timedelta(days=7 * i) for i in range(days)] + [clock.today()]
     for date in dates:
         if not has_money:
             for _game in range(2):
@@ -426,7 +421,7 @@ def _history(club, m, days: int, has_money: bool) -> None:
                 record(club, date, list(seats))
             continue
         day = ledger_case_day(club, m, date)
-        if date != today():
+        if date != clock.today():
             money.transfer_defer(day=day, user=None, payer=m["千葉"].pk, payee=m["馬場"].pk)
             money.transfer_pay(day=day, user=None, payer=m["土井"].pk, payee=m["青木"].pk)
 
@@ -447,8 +442,8 @@ def test_the_query_count_does_not_grow_with_the_history(db, preset, django_asser
         Season.objects.create(
             club=club,
             name="今期",
-            start=today() - datetime.timedelta(days=400),
-            end=today() + datetime.timedelta(days=1),
+            start=clock.today() - datetime.timedelta(days=400),
+            end=clock.today() + datetime.timedelta(days=1),
         )
         m = {
             n: Member.objects.create(club=club, name=n)
@@ -472,7 +467,7 @@ def test_the_query_count_does_not_grow_with_the_history(db, preset, django_asser
 
 
 def test_the_page_in_english(member_client, club, me, m, season):
-    ledger_case_day(club, m, today())
+    ledger_case_day(club, m, clock.today())
     member_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = text(member_client.get(page_url(club)))
     assert "My page" in page and "Today's settlement" in page
@@ -486,7 +481,7 @@ def test_names_with_html_are_escaped(client, club, m, season):
     link(m["青木"], user)
     record(
         club,
-        today(),
+        clock.today(),
         [(m["青木"], 45000), (m["馬場"], 30000), (m["土井"], 15000), (bad, 10000)],
         rate="0.3",
     )
